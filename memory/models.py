@@ -146,6 +146,9 @@ class EvidenceNode(BaseModel):
     value: str = ""
     supersedes: str | None = None
     edited: bool = False
+    context_ids: list[str] = Field(
+        default_factory=list, description="nodes whose text the rewrite borrowed (for forgetting)"
+    )
     proposal: Proposal | None = None
     verification: Verification | None = None
 

@@ -1,0 +1,555 @@
+"""Date expressions in chat text → calendar ranges, deterministically and with stdlib only.
+
+:func:`resolve_date` turns one expression ("last Tuesday", "two weeks ago", "May 8",
+"2023-05-07") into a :class:`DateResolution`, an inclusive ``start``..``end`` range of days
+with a granularity, relative to a reference day. :func:`find_date_expressions` finds such
+expressions inside free text so callers can resolve them. English only.
+
+Conventions (the reference day is ``r``; weeks run Monday–Sunday):
+
+* ``last <weekday>`` is the most recent one strictly before ``r``; ``next <weekday>`` the
+  first one strictly after ``r``; ``this <weekday>`` the one in ``r``'s week (past, today or
+  future). A bare weekday ("Tuesday", "on Tuesday") means the same as ``last`` (with
+  ``prefer="future"``: the same as ``next``). ``<weekday> last|this|next week`` picks the
+  day inside that week.
+* ``last|this|next week|month|year`` is the whole previous/current/following period.
+* A weekend is Saturday–Sunday, reported with granularity ``"week"``. ``this weekend`` is
+  the one of ``r``'s week; ``last weekend`` the most recent one that ended strictly before
+  ``r`` (always the previous week's); ``next weekend`` the first that starts strictly after
+  ``r`` (so on a weekday it equals ``this weekend``); a bare "the weekend" is the one
+  containing ``r`` or else the most recent past one (``prefer="future"``: the coming one).
+* Offsets — ``N <unit> ago|earlier|before|back``, ``in N <unit>``, ``N <unit>
+  later|after|from now`` — shift ``r`` by calendar arithmetic and return the whole unit that
+  contains the shifted day: "3 days ago" is a day, "two weeks ago" a Monday–Sunday week,
+  "a month ago" a month, so "a week ago" equals "last week". Month shifts clamp the day to
+  the month's end (see :func:`add_months`: Jan 31 + 1 month is Feb 28, or Feb 29 in a leap
+  year), so "in 1 month" from Jan 31 is February, never March. Counts are digits, the words
+  one..twelve, "a"/"an" (1), "a couple (of)" (2), "a few" (3); "a fortnight" is 2 weeks.
+* ``the day|week|month|year before|after`` and ``the following|next|previous|prior
+  <unit>`` are one unit before/after ``r``. For "N days later" or "the week after", pass the
+  day the expression is relative to (e.g. the event mentioned earlier) as the reference.
+* Month names (full or abbreviated) with an optional day and year: "May 8", "8 May 2023",
+  "the 8th of May", "May 2023", "in June". Without a year, a date or month is the nearest
+  one at or before ``r`` (``prefer="future"``: at or after); ``next``/``last`` make it
+  strictly after/before; ``this`` takes ``r``'s year. "the 8th" is a day of the nearest
+  month at or before ``r`` (future: at or after) that has that day.
+* ISO dates "2023-05-07" (an attached time is ignored, the written date is kept), ISO
+  months "2023-05", years "2023" / "in 2023".
+* A leading preposition ("on Tuesday", "in June") and a trailing time of day ("Friday
+  10am", "tomorrow at 3 pm", "Thursday morning") are ignored. A weekday before a full date
+  ("Monday, 8 May 2023", the :func:`format_day` form) is a check: for a date without a
+  year it picks the year, past or future, whose weekday matches.
+
+Anything else, and impossible dates ("Feb 30", "2023-13-01"), resolve to ``None``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Literal
+
+logger = logging.getLogger(__name__)
+
+Granularity = Literal["day", "week", "month", "year"]
+Prefer = Literal["past", "future"]
+
+__all__ = [
+    "DateResolution",
+    "Granularity",
+    "Prefer",
+    "add_months",
+    "find_date_expressions",
+    "format_day",
+    "resolve_date",
+]
+
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+_WEEKDAYS: dict[str, int] = {name.lower(): i for i, name in enumerate(WEEKDAY_NAMES)}
+_WEEKDAYS.update(
+    {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+     "sat": 5, "sun": 6}
+)  # fmt: skip
+_MONTHS: dict[str, int] = {name.lower(): i + 1 for i, name in enumerate(MONTH_NAMES)}
+_MONTHS.update({name[:3].lower(): i + 1 for i, name in enumerate(MONTH_NAMES)})
+_MONTHS["sept"] = 9
+_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1, "a few": 3,
+    "a couple": 2, "couple": 2, "a couple of": 2, "couple of": 2,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DateResolution:
+    """An inclusive range of days that a date expression denotes.
+
+    A single day has ``start == end``; ``text`` is the expression as given (trimmed).
+    """
+
+    start: date
+    end: date
+    granularity: Granularity
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.end < self.start:
+            raise ValueError(f"end {self.end} is before start {self.start}")
+
+    def iso(self) -> str:
+        """``"2023-05-07"`` for a single day, else ``"2023-05-01..2023-05-31"``."""
+        if self.start == self.end:
+            return self.start.isoformat()
+        return f"{self.start.isoformat()}..{self.end.isoformat()}"
+
+    def contains(self, day: date) -> bool:
+        """Whether ``day`` (a datetime's own calendar date) falls inside the range."""
+        if isinstance(day, datetime):
+            day = day.date()
+        return self.start <= day <= self.end
+
+
+def format_day(d: date) -> str:
+    """``"Monday, 8 May 2023"``, independent of the process locale."""
+    return f"{WEEKDAY_NAMES[d.weekday()]}, {d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
+
+
+def add_months(d: date, months: int) -> date:
+    """``d`` shifted by whole months, the day clamped to the target month's last day.
+
+    Jan 31 + 1 month is Feb 28 (Feb 29 in a leap year); Mar 31 − 1 month is Feb 28/29;
+    Feb 29 + 12 months is Feb 28. Raises ``ValueError``/``OverflowError`` outside year 1..9999.
+    """
+    index = d.year * 12 + (d.month - 1) + months
+    year, month0 = divmod(index, 12)
+    last = calendar.monthrange(year, month0 + 1)[1]
+    return date(year, month0 + 1, min(d.day, last))
+
+
+# --- spans -------------------------------------------------------------------------------
+
+_Span = tuple[date, date, Granularity]
+
+
+def _day(d: date) -> _Span:
+    return d, d, "day"
+
+
+def _week(d: date) -> _Span:
+    monday = d - timedelta(days=d.weekday())
+    return monday, monday + timedelta(days=6), "week"
+
+
+def _month(year: int, month: int) -> _Span:
+    return (
+        date(year, month, 1),
+        date(year, month, calendar.monthrange(year, month)[1]),
+        "month",
+    )
+
+
+def _year(year: int) -> _Span:
+    return date(year, 1, 1), date(year, 12, 31), "year"
+
+
+def _weekend(saturday: date) -> _Span:
+    return saturday, saturday + timedelta(days=1), "week"
+
+
+def _unit_span(ref: date, unit: str, n: int) -> _Span:
+    """The whole ``unit`` containing ``ref`` shifted by ``n`` units."""
+    if unit == "fortnight":
+        unit, n = "week", n * 2
+    if unit == "day":
+        return _day(ref + timedelta(days=n))
+    if unit == "week":
+        return _week(ref + timedelta(weeks=n))
+    if unit == "month":
+        shifted = add_months(ref, n)
+        return _month(shifted.year, shifted.month)
+    return _year(ref.year + n)
+
+
+# --- grammar -----------------------------------------------------------------------------
+
+_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?"  # noqa: E501
+_MON = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![a-z])\.?"  # noqa: E501
+_ORD = r"(?:st|nd|rd|th)?(?!\d)"
+_NUM = r"(?P<n>\d{1,3}|a\s+couple\s+of|a\s+couple|couple\s+of|a\s+few|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an|a)"  # noqa: E501
+_UNIT = r"(?P<unit>day|week|month|year|fortnight)s?"
+_MONTH_DAY = rf"{_MON}\s+(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:,?\s+(?P<year>\d{{4}}))?"
+_DAY_MONTH = rf"(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(?P<year>\d{{4}}))?"
+_ISO_DAY = (
+    r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})"
+    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|utc|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def _plain(pattern: str) -> str:
+    """``pattern`` with its named groups made anonymous, to embed it in another pattern."""
+    return re.sub(r"\(\?P<\w+>", "(?:", pattern)
+
+
+_Handler = Callable[[re.Match[str], date, Prefer], _Span | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    name: str
+    exact: re.Pattern[str]
+    scan: re.Pattern[str]
+    handler: _Handler
+    findable: Callable[[re.Match[str]], bool]
+
+
+_RULES: list[_Rule] = []
+
+
+def _always(m: re.Match[str]) -> bool:
+    return True
+
+
+def _rule(
+    pattern: str, *, findable: Callable[[re.Match[str]], bool] = _always
+) -> Callable[[_Handler], _Handler]:
+    def register(handler: _Handler) -> _Handler:
+        _RULES.append(
+            _Rule(
+                name=handler.__name__,
+                exact=re.compile(pattern, re.IGNORECASE),
+                scan=re.compile(rf"(?<!\w)(?:{pattern})(?![\w])", re.IGNORECASE),
+                handler=handler,
+                findable=findable,
+            )
+        )
+        return handler
+
+    return register
+
+
+def _count(raw: str) -> int:
+    words = " ".join(raw.lower().split())
+    return int(words) if words.isdigit() else _NUMBERS[words]
+
+
+def _last_weekday(ref: date, wd: int) -> date:
+    return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
+
+
+def _next_weekday(ref: date, wd: int) -> date:
+    return ref + timedelta(days=(wd - ref.weekday()) % 7 or 7)
+
+
+def _direction(word: str) -> int:
+    """+1 for words that look forward, −1 for backward, 0 for "this"."""
+    word = " ".join(word.lower().split())
+    if word in ("next", "coming", "this coming", "following", "later", "after", "from now",
+                "hence"):  # fmt: skip
+        return 1
+    if word in ("last", "past", "this past", "previous", "prior", "ago", "earlier", "before",
+                "back"):  # fmt: skip
+        return -1
+    return 0
+
+
+_PREPOSITIONS = frozenset(
+    "in on during since until till by of before after through from early mid late".split()
+)
+
+
+def _preceded_by_preposition(m: re.Match[str]) -> bool:
+    before = re.search(r"(\w+)\s+$", m.string[: m.start()])
+    return before is not None and before.group(1).lower() in _PREPOSITIONS
+
+
+def _not_modal_may(m: re.Match[str]) -> bool:
+    """Rejects lowercase "may" (the verb) unless a year makes it a date."""
+    return m.group("mon") != "may" or bool(m.groupdict().get("year"))
+
+
+@_rule(
+    r"(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday"
+    r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
+)
+def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    w = m.group("w").lower()
+    if "before yesterday" in w:
+        return _day(ref - timedelta(days=2))
+    if "after tomorrow" in w:
+        return _day(ref + timedelta(days=2))
+    if w == "yesterday" or w.startswith("last"):
+        return _day(ref - timedelta(days=1))
+    if w == "tomorrow":
+        return _day(ref + timedelta(days=1))
+    return _day(ref)
+
+
+@_rule(r"the\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)")
+def _the_unit_before_after(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+
+
+@_rule(r"the\s+(?P<dir>following|next|previous|prior)\s+(?P<unit>day|week|month|year)")
+def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+
+
+@_rule(rf"(?P<dir>last|next|this\s+coming|this\s+past|this|coming|past)\s+{_WD}")
+def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd, step = _WEEKDAYS[m.group("wd").lower()], _direction(m.group("dir"))
+    if step < 0:
+        return _day(_last_weekday(ref, wd))
+    if step > 0:
+        return _day(_next_weekday(ref, wd))
+    return _day(ref - timedelta(days=ref.weekday() - wd))
+
+
+@_rule(rf"{_WD}\s+(?P<dir>last|this|next)\s+week")
+def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    monday = _week(ref + timedelta(weeks=_direction(m.group("dir"))))[0]
+    return _day(monday + timedelta(days=_WEEKDAYS[m.group("wd").lower()]))
+
+
+@_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|month|year)")
+def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    unit, step = m.group("unit").lower(), _direction(m.group("dir"))
+    if unit != "weekend":
+        return _unit_span(ref, unit, step)
+    this_saturday = ref + timedelta(days=5 - ref.weekday())
+    if step < 0:
+        return _weekend(this_saturday - timedelta(weeks=1))
+    if step > 0 and ref.weekday() >= 5:
+        return _weekend(this_saturday + timedelta(weeks=1))
+    return _weekend(this_saturday)
+
+
+@_rule(r"(?:the\s+)?weekend")
+def _bare_weekend(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    this_saturday = ref + timedelta(days=5 - ref.weekday())
+    if ref.weekday() >= 5 or prefer == "future":
+        return _weekend(this_saturday)
+    return _weekend(this_saturday - timedelta(weeks=1))
+
+
+@_rule(rf"{_NUM}\s+{_UNIT}\s+(?P<dir>ago|earlier|before|back|later|after|from\s+now|hence)")
+def _offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    n = _count(m.group("n")) * _direction(m.group("dir"))
+    return _unit_span(ref, m.group("unit").lower(), n)
+
+
+@_rule(rf"in\s+{_NUM}\s+{_UNIT}(?:'?\s+time)?")
+def _in_offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _count(m.group("n")))
+
+
+def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -> date | None:
+    """The ``month``/``day`` nearest ``ref`` in ``direction`` (0 = ``prefer``, at or on ``ref``)."""
+    forward = direction > 0 or (direction == 0 and prefer == "future")
+    strict = direction != 0
+    # Eight years always contain a Feb 29, so a valid month/day is found within them.
+    for k in range(9):
+        year = ref.year + k if forward else ref.year - k
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if forward and (candidate > ref or (not strict and candidate == ref)):
+            return candidate
+        if not forward and (candidate < ref or (not strict and candidate == ref)):
+            return candidate
+    return None
+
+
+def _month_day_span(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    month, day = _MONTHS[m.group("mon").lower()], int(m.group("day"))
+    if m.group("year"):
+        return _day(date(int(m.group("year")), month, day))
+    word = (m.groupdict().get("dir") or "").lower()
+    if word == "this":
+        return _day(date(ref.year, month, day))
+    found = _yearless(ref, month, day, _direction(word), prefer)
+    return _day(found) if found else None
+
+
+_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MONTH_DAY}", findable=_not_modal_may)(_month_day_span)
+_rule(_DAY_MONTH, findable=_not_modal_may)(_month_day_span)
+
+
+@_rule(rf"{_MON},?\s+(?P<year>\d{{4}})")
+def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _month(int(m.group("year")), _MONTHS[m.group("mon").lower()])
+
+
+def _bare_month_findable(m: re.Match[str]) -> bool:
+    if m.group("dir") or _preceded_by_preposition(m):
+        return True
+    word = m.group("mon")
+    # Alone, only a capitalised full name counts, and never "May" (the verb at a sentence start).
+    return word.lower() in _MONTHS and len(word) > 3 and word[0].isupper() and word != "May"
+
+
+@_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MON}", findable=_bare_month_findable)
+def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    month = _MONTHS[m.group("mon").lower()]
+    word = (m.group("dir") or "").lower()
+    if word == "this":
+        return _month(ref.year, month)
+    if word == "next" or (not word and prefer == "future"):
+        later = month > ref.month or (not word and month == ref.month)
+        return _month(ref.year if later else ref.year + 1, month)
+    earlier = month < ref.month or (not word and month == ref.month)
+    return _month(ref.year if earlier else ref.year - 1, month)
+
+
+@_rule(r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)")
+def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    day, step = int(m.group("day")), 1 if prefer == "future" else -1
+    for k in range(13):
+        first = add_months(ref.replace(day=1), k * step)
+        if day > calendar.monthrange(first.year, first.month)[1]:
+            continue
+        candidate = first.replace(day=day)
+        if (candidate >= ref) if step > 0 else (candidate <= ref):
+            return _day(candidate)
+    return None
+
+
+@_rule(_ISO_DAY)
+def _iso_day(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _day(date(int(m.group("y")), int(m.group("m")), int(m.group("d"))))
+
+
+@_rule(r"(?P<y>\d{4})-(?P<m>\d{2})(?![-/]?\d)")
+def _iso_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _month(int(m.group("y")), int(m.group("m")))
+
+
+@_rule(r"(?P<year>(?:19|20)\d{2})", findable=_preceded_by_preposition)
+def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _year(int(m.group("year")))
+
+
+def _bare_weekday_findable(m: re.Match[str]) -> bool:
+    # Abbreviations alone ("sat", "sun", "wed") are ordinary words too often.
+    return m.group("wd").lower() in {name.lower() for name in WEEKDAY_NAMES}
+
+
+@_rule(_WD, findable=_bare_weekday_findable)
+def _bare_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd = _WEEKDAYS[m.group("wd").lower()]
+    return _day(_next_weekday(ref, wd) if prefer == "future" else _last_weekday(ref, wd))
+
+
+_FULL_DATE = "|".join(_plain(p) for p in (_MONTH_DAY, _DAY_MONTH, _ISO_DAY))
+
+
+@_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
+def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd = _WEEKDAYS[m.group("wd").lower()]
+    rest = m.group("rest")
+    first = _resolve_span(rest, ref, prefer)
+    if first is None or first[0].weekday() == wd:
+        return first
+    other = _resolve_span(rest, ref, "future" if prefer == "past" else "past")
+    return other if other is not None and other[0].weekday() == wd else first
+
+
+# --- entry points ------------------------------------------------------------------------
+
+_EDGE_PUNCT = " \t\n\"'`()[]{}.,;:!?"
+_LEADING_PREPOSITION = re.compile(
+    r"^(?:on|in|during|over|at|since|until|till|by|from|of|for|before|after)\s+", re.IGNORECASE
+)
+_TRAILING_TIME = re.compile(
+    r",?\s+(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?)|\d{1,2}:\d{2}"
+    r"|noon|midnight|eod|morning|afternoon|evening|night)(?:\s*utc)?$",
+    re.IGNORECASE,
+)
+
+
+def _resolve_span(text: str, ref: date, prefer: Prefer) -> _Span | None:
+    plain = " ".join(text.replace("\u2019", "'").split())
+    no_prep = _LEADING_PREPOSITION.sub("", plain)
+    candidates = dict.fromkeys(
+        (plain, no_prep, _TRAILING_TIME.sub("", plain), _TRAILING_TIME.sub("", no_prep))
+    )
+    for candidate in candidates:
+        for rule in _RULES:
+            m = rule.exact.fullmatch(candidate)
+            if m is None:
+                continue
+            try:
+                span = rule.handler(m, ref, prefer)
+            except (ValueError, OverflowError):
+                span = None  # an impossible calendar date, or outside year 1..9999
+            if span is not None:
+                return span
+    return None
+
+
+def resolve_date(
+    expression: str, reference: datetime | date, *, prefer: Prefer = "past"
+) -> DateResolution | None:
+    """Resolve one date expression relative to ``reference``; ``None`` if it is not one.
+
+    ``reference`` is the day the expression is relative to (for a question, the day it is
+    asked; for a message, the day it was sent; for "N days later", the earlier event). A
+    datetime contributes its own calendar date, so convert it to the speaker's time zone
+    first. ``prefer`` decides the direction of expressions that leave it open (a bare
+    weekday, month, "May 8", "the 8th", "the weekend"); see the module docstring.
+    Deterministic: the same arguments always give the same result.
+    """
+    ref = reference.date() if isinstance(reference, datetime) else reference
+    text = expression.strip(_EDGE_PUNCT)
+    if not text:
+        return None
+    span = _resolve_span(text, ref, prefer)
+    if span is None:
+        logger.debug("no date in an expression of %d chars", len(text))
+        return None
+    start, end, granularity = span
+    return DateResolution(start=start, end=end, granularity=granularity, text=text)
+
+
+_PROBE = date(2000, 6, 15)
+
+
+def find_date_expressions(text: str) -> list[str]:
+    """The date expressions inside ``text``, in order of appearance, as substrings of it.
+
+    Overlapping candidates keep the longest ("the day before yesterday", not "yesterday";
+    "Friday last week", not "last week"). Leading prepositions and times of day are left
+    out ("in June" → "June", "Friday 10am" → "Friday"). To avoid ordinary words, a bare
+    weekday must be spelled out, a bare month must be a capitalised full name or follow a
+    preposition ("in may"), "May" alone needs a preposition, lowercase "may" with a day
+    needs a year, and a bare year needs a preposition ("in 2023"). Every returned string
+    resolves with :func:`resolve_date`.
+    """
+    found: list[tuple[int, int]] = []
+    for rule in _RULES:
+        for m in rule.scan.finditer(text):
+            if not rule.findable(m):
+                continue
+            try:
+                valid = rule.handler(m, _PROBE, "past") is not None
+            except (ValueError, OverflowError):
+                valid = False
+            if valid:
+                found.append((m.start(), m.end()))
+    found.sort(key=lambda span: (span[0], -span[1]))
+    chosen: list[str] = []
+    last_end = -1
+    for start, end in found:
+        if start >= last_end:
+            chosen.append(text[start:end])
+            last_end = end
+    return chosen

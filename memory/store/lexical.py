@@ -1,0 +1,205 @@
+"""Tantivy BM25 index over evidence passages: derived from LanceDB, rebuildable at any time.
+
+Every document carries its scope fields (space, channel, thread, speaker, ts) so that scope is
+a query clause, never a post-filter.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+from memory.text import tokens
+
+logger = logging.getLogger(__name__)
+
+# Bump when the schema changes: an index of another version is rebuilt from LanceDB.
+SCHEMA_VERSION = "2"
+
+
+@dataclass(frozen=True)
+class LexicalDoc:
+    node_id: str
+    space: str
+    channel: str
+    thread: str
+    speakers: tuple[str, ...]
+    ts: int
+    body: str
+
+
+@dataclass(frozen=True)
+class LexicalFilter:
+    """Conjunctive filter; ``channels`` None means every channel of the space."""
+
+    space: str | None = None
+    channels: tuple[str, ...] | None = None
+    thread: str | None = None
+    speakers: tuple[str, ...] | None = None
+    ts_from: int | None = None
+    ts_to: int | None = None
+    node_ids: tuple[str, ...] | None = None
+
+
+def _schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("node_id", stored=True, tokenizer_name="raw")
+    sb.add_text_field("space", stored=False, tokenizer_name="raw")
+    sb.add_text_field("channel", stored=False, tokenizer_name="raw")
+    sb.add_text_field("thread", stored=False, tokenizer_name="raw")
+    sb.add_text_field("speaker", stored=False, tokenizer_name="raw")
+    # Text is not stored: LanceDB is the only place a passage is kept, so forgetting has one
+    # place to scrub besides deleting the document here.
+    sb.add_text_field("body", stored=False, tokenizer_name="en_stem")
+    sb.add_integer_field("ts", stored=False, indexed=True, fast=True)
+    return sb.build()
+
+
+class LexicalIndex:
+    """A Tantivy index in ``path``; thread-safe for one process."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.RLock()
+        self._schema = _schema()
+        self._index = self._open()
+        self._writer: tantivy.IndexWriter | None = None
+
+    def _open(self) -> tantivy.Index:
+        marker = self._path / "SCHEMA_VERSION"
+        if self._path.exists() and (
+            not marker.exists() or marker.read_text().strip() != SCHEMA_VERSION
+        ):
+            logger.info("lexical index schema changed; it will be rebuilt")
+            shutil.rmtree(self._path)
+        self._path.mkdir(parents=True, exist_ok=True)
+        marker.write_text(SCHEMA_VERSION)
+        return tantivy.Index(self._schema, path=str(self._path))
+
+    def _w(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self._index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    # ---- writes -------------------------------------------------------------------------
+    def upsert(self, docs: Iterable[LexicalDoc]) -> None:
+        with self._lock:
+            w = self._w()
+            for d in docs:
+                w.delete_documents_by_term("node_id", d.node_id)
+                w.add_document(
+                    tantivy.Document(
+                        node_id=d.node_id,
+                        space=d.space,
+                        channel=d.channel,
+                        thread=d.thread,
+                        speaker=[s.lower() for s in d.speakers if s] or [""],
+                        body=d.body,
+                        ts=d.ts,
+                    )
+                )
+            w.commit()
+            self._index.reload()
+
+    def delete(self, node_ids: Iterable[str]) -> None:
+        with self._lock:
+            w = self._w()
+            for nid in node_ids:
+                w.delete_documents_by_term("node_id", nid)
+            w.commit()
+            self._index.reload()
+
+    def clear(self) -> None:
+        with self._lock:
+            w = self._w()
+            w.delete_all_documents()
+            w.commit()
+            self._index.reload()
+
+    def purge_deleted(self) -> None:
+        """Drop segments' dead documents from disk (forgotten text must not linger)."""
+        with self._lock:
+            w = self._w()
+            w.commit()
+            w.wait_merging_threads()
+            self._writer = None
+            w = self._w()
+            w.garbage_collect_files()
+            self._index.reload()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._writer is not None:
+                self._writer.commit()
+                self._writer.wait_merging_threads()
+                self._writer = None
+
+    # ---- reads --------------------------------------------------------------------------
+    def count(self) -> int:
+        with self._lock:
+            self._index.reload()
+            return int(self._index.searcher().num_docs)
+
+    def all_ids(self) -> set[str]:
+        with self._lock:
+            searcher = self._index.searcher()
+            n = searcher.num_docs
+            if n == 0:
+                return set()
+            res = searcher.search(tantivy.Query.all_query(), n)
+            return {searcher.doc(addr)["node_id"][0] for _, addr in res.hits}
+
+    def search(self, query: str, flt: LexicalFilter, k: int) -> list[tuple[str, float]]:
+        """BM25 top-k for free text; user text never reaches the query parser unescaped."""
+        terms = [t for t in tokens(query) if t.strip("'._-")]
+        if not terms or k <= 0:
+            return []
+        text_q = self._index.parse_query(
+            " ".join(f'"{t}"' for t in dict.fromkeys(terms)), ["body"]
+        )
+        return self._run(text_q, flt, k)
+
+    def phrase_candidates(self, phrase: str, flt: LexicalFilter, k: int) -> list[str]:
+        words = [t for t in tokens(phrase) if t.strip("'._-")]
+        if not words:
+            return []
+        q = self._index.parse_query('"' + " ".join(words) + '"', ["body"])
+        return [nid for nid, _ in self._run(q, flt, k)]
+
+    def _run(self, text_q: tantivy.Query, flt: LexicalFilter, k: int) -> list[tuple[str, float]]:
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, text_q)]
+        clauses.extend((tantivy.Occur.Must, q) for q in self._filter_queries(flt))
+        q = tantivy.Query.boolean_query(clauses)
+        with self._lock:
+            searcher = self._index.searcher()
+            res = searcher.search(q, k)
+            return [(searcher.doc(addr)["node_id"][0], float(score)) for score, addr in res.hits]
+
+    def _filter_queries(self, flt: LexicalFilter) -> list[tantivy.Query]:
+        s = self._schema
+        out: list[tantivy.Query] = []
+        if flt.space is not None:
+            out.append(tantivy.Query.term_query(s, "space", flt.space))
+        if flt.channels is not None:
+            out.append(tantivy.Query.term_set_query(s, "channel", list(flt.channels)))
+        if flt.thread is not None:
+            out.append(tantivy.Query.term_query(s, "thread", flt.thread))
+        if flt.speakers is not None:
+            out.append(tantivy.Query.term_set_query(s, "speaker", [p.lower() for p in flt.speakers]))
+        if flt.node_ids is not None:
+            out.append(tantivy.Query.term_set_query(s, "node_id", list(flt.node_ids)))
+        if flt.ts_from is not None or flt.ts_to is not None:
+            lo = flt.ts_from if flt.ts_from is not None else -(2**62)
+            hi = flt.ts_to if flt.ts_to is not None else 2**62
+            out.append(tantivy.Query.range_query(s, "ts", tantivy.FieldType.Integer, lo, hi))
+        return out
+
+
+def doc_ids(docs: Sequence[LexicalDoc]) -> list[str]:
+    return [d.node_id for d in docs]

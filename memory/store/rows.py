@@ -1,0 +1,112 @@
+"""Conversion between domain models and LanceDB rows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from memory.models import Channel, EvidenceNode, Proposal, Verdict, Verification
+
+Row = dict[str, Any]
+
+
+def to_epoch(dt: datetime) -> float:
+    return dt.timestamp()
+
+
+def from_epoch(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, tz=UTC)
+
+
+def node_to_row(node: EvidenceNode, vector: np.ndarray | list[float]) -> Row:
+    return {
+        "node_id": node.node_id,
+        "seq": node.seq,
+        "platform": node.platform,
+        "space": node.space,
+        "channel": node.channel,
+        "channel_name": node.channel_name,
+        "message_id": node.message_id,
+        "thread_id": node.thread_id,
+        "reply_to": node.reply_to,
+        "reply_to_node": node.reply_to_node,
+        "speaker_id": node.speaker_id,
+        "speaker": node.speaker,
+        "ts": to_epoch(node.ts),
+        "text": node.text,
+        "rewrite": node.rewrite,
+        "permalink": node.permalink,
+        "topic": node.topic,
+        "state_id": node.state_id,
+        "verdict": node.verdict.value,
+        "value": node.value,
+        "supersedes": node.supersedes,
+        "edited": node.edited,
+        "context_ids": list(node.context_ids),
+        "proposal_json": node.proposal.model_dump_json() if node.proposal else None,
+        "verification_json": node.verification.model_dump_json() if node.verification else None,
+        "vector": [float(x) for x in vector],
+    }
+
+
+def row_to_node(row: Row) -> EvidenceNode:
+    return EvidenceNode(
+        node_id=row["node_id"],
+        seq=row["seq"],
+        platform=row["platform"],
+        space=row["space"],
+        channel=row["channel"],
+        channel_name=row.get("channel_name") or "",
+        message_id=row["message_id"],
+        thread_id=row.get("thread_id"),
+        reply_to=row.get("reply_to"),
+        reply_to_node=row.get("reply_to_node"),
+        speaker_id=row["speaker_id"],
+        speaker=row["speaker"],
+        ts=from_epoch(row["ts"]),
+        text=row.get("text") or "",
+        rewrite=row.get("rewrite") or "",
+        permalink=row.get("permalink"),
+        topic=row.get("topic") or "",
+        state_id=row.get("state_id"),
+        verdict=Verdict(row.get("verdict") or "context"),
+        value=row.get("value") or "",
+        supersedes=row.get("supersedes"),
+        edited=bool(row.get("edited")),
+        context_ids=list(row.get("context_ids") or []),
+        proposal=Proposal.model_validate_json(row["proposal_json"])
+        if row.get("proposal_json")
+        else None,
+        verification=Verification.model_validate_json(row["verification_json"])
+        if row.get("verification_json")
+        else None,
+    )
+
+
+def channel_key(platform: str, space: str, channel_id: str) -> str:
+    return f"{platform}\x1f{space}\x1f{channel_id}"
+
+
+def channel_to_row(ch: Channel) -> Row:
+    return {
+        "key": channel_key(ch.platform, ch.space, ch.id),
+        "platform": ch.platform,
+        "space": ch.space,
+        "id": ch.id,
+        "name": ch.name,
+        "is_private": ch.is_private,
+        "members": list(ch.members),
+    }
+
+
+def row_to_channel(row: Row) -> Channel:
+    return Channel(
+        platform=row["platform"],
+        space=row["space"],
+        id=row["id"],
+        name=row.get("name") or "",
+        is_private=bool(row.get("is_private")),
+        members=tuple(row.get("members") or ()),
+    )

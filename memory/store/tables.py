@@ -1,0 +1,231 @@
+"""LanceDB tables, the source of truth: evidence nodes (with vectors), states, channels.
+
+Rows are plain dicts at this layer; conversion to the domain models lives in ``rows.py``.
+Writes are upserts keyed by deterministic ids, so replaying a commit never duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import Any
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+from memory.errors import StoreError
+
+logger = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+
+def node_schema(dim: int) -> pa.Schema:
+    s = pa.string()
+    return pa.schema(
+        [
+            ("node_id", s), ("seq", pa.int64()), ("platform", s), ("space", s), ("channel", s),
+            ("channel_name", s), ("message_id", s), ("thread_id", s), ("reply_to", s),
+            ("reply_to_node", s), ("speaker_id", s), ("speaker", s), ("ts", pa.float64()),
+            ("text", s), ("rewrite", s), ("permalink", s), ("topic", s), ("state_id", s),
+            ("verdict", s), ("value", s), ("supersedes", s), ("edited", pa.bool_()),
+            ("context_ids", pa.list_(s)), ("proposal_json", s), ("verification_json", s),
+            ("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+def state_schema(dim: int) -> pa.Schema:
+    s = pa.string()
+    return pa.schema(
+        [
+            ("state_id", s), ("platform", s), ("space", s), ("channel", s), ("topic", s),
+            ("description", s), ("value", s), ("value_family", s), ("active_node_id", s),
+            ("revision_count", pa.int64()), ("created_ts", pa.float64()),
+            ("updated_ts", pa.float64()), ("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+CHANNEL_SCHEMA = pa.schema(
+    [
+        ("key", pa.string()), ("platform", pa.string()), ("space", pa.string()),
+        ("id", pa.string()), ("name", pa.string()), ("is_private", pa.bool_()),
+        ("members", pa.list_(pa.string())),
+    ]
+)
+
+
+META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+
+
+def sql_str(value: str) -> str:
+    """Quote a string literal for a LanceDB filter (user values never form SQL otherwise)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def sql_in(column: str, values: Iterable[str]) -> str:
+    vals = list(dict.fromkeys(values))
+    if not vals:
+        return "FALSE"
+    return f"{column} IN ({', '.join(sql_str(v) for v in vals)})"
+
+
+class Tables:
+    """Opens (or creates) the three tables under ``uri``: a local path or an object-store URI."""
+
+    def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None):
+        self.dim = dim
+        self._lock = threading.RLock()
+        try:
+            self.db = lancedb.connect(uri, storage_options=storage_options)
+        except Exception as exc:  # lancedb raises several unrelated types for a bad URI
+            raise StoreError(f"cannot open the data store at {uri!r}: {exc}") from exc
+        existing = set(self.db.list_tables().tables)
+        self.nodes = self._table("nodes", node_schema(dim), existing)
+        self.states = self._table("states", state_schema(dim), existing)
+        self.channels = self._table("channels", CHANNEL_SCHEMA, existing)
+        self.meta = self._table("meta", META_SCHEMA, existing)
+        self._check_dim()
+
+    def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
+        if name in existing:
+            return self.db.open_table(name)
+        return self.db.create_table(name, schema=schema)
+
+    def _check_dim(self) -> None:
+        field = self.nodes.schema.field("vector")
+        have = field.type.list_size
+        if have != self.dim:
+            raise StoreError(
+                f"this data directory holds {have}-dim vectors but the embedder gives {self.dim}; "
+                "use the embedder it was built with, or start a new --data directory"
+            )
+
+    # ---- nodes --------------------------------------------------------------------------
+    def upsert_nodes(self, rows: Sequence[Row]) -> None:
+        if not rows:
+            return
+        with self._lock:
+            (
+                self.nodes.merge_insert("node_id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(list(rows), schema=self.nodes.schema))
+            )
+
+    def delete_nodes(self, node_ids: Sequence[str]) -> None:
+        if node_ids:
+            with self._lock:
+                self.nodes.delete(sql_in("node_id", node_ids))
+
+    def query_nodes(
+        self, where: str, *, columns: Sequence[str] | None = None, limit: int | None = None
+    ) -> list[Row]:
+        q = self.nodes.search().where(where)
+        if columns is not None:
+            q = q.select(list(columns))
+        q = q.limit(limit) if limit is not None else q.limit(None)
+        result: list[Row] = q.to_arrow().to_pylist()
+        return result
+
+    def max_seq(self) -> int:
+        if self.nodes.count_rows() == 0:
+            return 0
+        col = self.nodes.search().select(["seq"]).limit(None).to_arrow().column("seq")
+        return int(pa.compute.max(col).as_py() or 0)
+
+    def vector_search(
+        self, vector: np.ndarray, where: str, k: int, *, columns: Sequence[str] = ("node_id",)
+    ) -> list[Row]:
+        q = (
+            self.nodes.search(vector.astype(np.float32), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(where, prefilter=True)
+            .select([*columns, "_distance"])
+            .limit(k)
+        )
+        result: list[Row] = q.to_arrow().to_pylist()
+        return result
+
+    # ---- states -------------------------------------------------------------------------
+    def upsert_states(self, rows: Sequence[Row]) -> None:
+        if not rows:
+            return
+        with self._lock:
+            (
+                self.states.merge_insert("state_id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(list(rows), schema=self.states.schema))
+            )
+
+    def delete_states(self, state_ids: Sequence[str]) -> None:
+        if state_ids:
+            with self._lock:
+                self.states.delete(sql_in("state_id", state_ids))
+
+    def query_states(self, where: str, *, limit: int | None = None) -> list[Row]:
+        q = self.states.search().where(where).limit(limit)
+        result: list[Row] = q.to_arrow().to_pylist()
+        return result
+
+    # ---- channels -----------------------------------------------------------------------
+    def upsert_channels(self, rows: Sequence[Row]) -> None:
+        if not rows:
+            return
+        with self._lock:
+            (
+                self.channels.merge_insert("key")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(list(rows), schema=CHANNEL_SCHEMA))
+            )
+
+    def query_channels(self, where: str | None = None) -> list[Row]:
+        q = self.channels.search()
+        if where:
+            q = q.where(where)
+        result: list[Row] = q.limit(None).to_arrow().to_pylist()
+        return result
+
+    # ---- meta ---------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self.meta.search().where(f"key = {sql_str(key)}").limit(1).to_arrow().to_pylist()
+        return str(rows[0]["value"]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            (
+                self.meta.merge_insert("key")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist([{"key": key, "value": value}], schema=META_SCHEMA))
+            )
+
+    # ---- maintenance --------------------------------------------------------------------
+    def compact(self, *, purge_history: bool = False) -> None:
+        """Merge small fragments; with ``purge_history`` also delete every old version, so
+        rows deleted earlier cannot be recovered from the data directory."""
+        with self._lock:
+            for tbl in (self.nodes, self.states, self.channels, self.meta):
+                if purge_history:
+                    tbl.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+                else:
+                    tbl.optimize()
+
+    def ensure_vector_index(self, *, min_rows: int = 50_000) -> bool:
+        """Build an ANN index once the table is big enough that brute force is too slow."""
+        with self._lock:
+            n = self.nodes.count_rows()
+            if n < min_rows:
+                return False
+            if any(idx.name.startswith("vector") for idx in self.nodes.list_indices()):
+                return False
+            from lancedb.index import IvfHnswSq
+
+            self.nodes.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+            return True

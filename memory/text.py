@@ -1,0 +1,262 @@
+"""Deterministic text analysis shared by the offline writer, verification and the reader.
+
+Nothing here knows about storage: tokens, stopwords, value slots (times, dates, numbers,
+versions, regions, names) and the cue words that signal a revision or a decision.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9'._-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
+# Zero-width and bidi controls carry no meaning for matching but can hide words from it.
+_INVISIBLE = dict.fromkeys(
+    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D,
+     0x202E, 0x2066, 0x2067, 0x2068, 0x2069],
+    None,
+)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can could did do does doing don't down during each
+    few for from further had has have having he her here hers herself him himself his how i i'm
+    i've i'll i'd if in into is isn't it it's its itself just let's me more most my myself no nor
+    not of off on once only or other our ours ourselves out over own same she should so some
+    such than that that's the their theirs them themselves then there these they this those
+    through to too under until up very was wasn't we we're we'll we've were what when where which
+    while who whom why will with would you you're your yours yourself yourselves yes yeah ok okay
+    also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
+    sure well like one now right know want need pls please via re""".split()
+)
+
+# Words that by themselves say "this replaces what was said before".
+REVISION_CUES = (
+    "instead", "moved to", "move it to", "move to", "moving it", "moving to", "switch to",
+    "switching to", "switched to", "slips to", "slipped to", "slip to", "postponed",
+    "postpone", "pushed to", "push it to", "pushing to", "push to", "bumped to", "bump to",
+    "actually", "changed to", "change to", "changing to", "change of plan", "rescheduled",
+    "reschedule", "no longer", "not anymore", "update:", "correction", "scratch that",
+    "rather than", "calling it", "renamed", "now at", "is now", "are now", "now on",
+    "will now", "new time", "new date", "delayed", "delay to", "revised", "revise",
+    "going with", "go with", "replaced", "replace", "pulled in to", "brought forward",
+)
+# Words that mark a message as stating a decision or plan worth tracking as a state.
+DECISION_CUES = (
+    "decided", "decision", "agreed", "we'll", "we will", "let's", "lets ", "plan is",
+    "the plan", "final", "confirmed", "scheduled", "set for", "due ", "reminder",
+    "action item", "todo", "to-do", "is at", "will be",
+) + (
+    # Nouns that make a statement about them state-bearing; they stay topic words.
+    "deadline", "budget", "target", "release", "launch", "meeting", "review", "standup",
+    "lunch", "owner", "offsite", "demo", "retro", "interview", "migration", "freeze",
+)
+# The cue part of DECISION_CUES: words that never name a topic.
+CUE_ONLY = REVISION_CUES + DECISION_CUES[:19]
+AGREEMENT = re.compile(
+    r"^\W*(\+1|👍|sounds good|works for me|agreed|agree|same|lgtm|ok+|okay|yes|yep|sure|"
+    r"fine by me|good idea|great idea|perfect|done|ack|makes sense|love it|do it|ship it)\b",
+    re.IGNORECASE,
+)
+NOISE = re.compile(
+    r"^\W*(hi|hey|hello|morning|good morning|gm|thanks|thank you|thx|ty|cheers|lol|haha+|"
+    r"np|no problem|welcome|bye|cya|see you|brb|nice|cool|great|awesome|:[a-z0-9_+-]+:)\W*$",
+    re.IGNORECASE,
+)
+
+
+class SlotKind(StrEnum):
+    TIME = "time"
+    DATE = "date"
+    VERSION = "version"
+    REGION = "region"
+    MONEY = "money"
+    NUMBER = "number"
+    NAME = "name"
+
+
+# Kinds that can replace one another in a revision ("3 pm" → "Friday 10am").
+SLOT_FAMILY: dict[SlotKind, str] = {
+    SlotKind.TIME: "when",
+    SlotKind.DATE: "when",
+    SlotKind.VERSION: "version",
+    SlotKind.REGION: "where",
+    SlotKind.MONEY: "amount",
+    SlotKind.NUMBER: "amount",
+    SlotKind.NAME: "name",
+}
+
+_WEEKDAYS = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
+    (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
+                                 r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
+    (SlotKind.VERSION, re.compile(r"\bv?\d+\.\d+(?:\.\d+)*(?:-[a-z0-9.]+)?\b", re.I)),
+    (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"
+                               r"noon|midnight|eod|end of day)\b", re.I)),
+    (SlotKind.DATE, re.compile(
+        rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s+)?{_WEEKDAYS}|"
+        rf"{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
+        rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}(?:,?\s+\d{{4}})?|"
+        r"today|tomorrow|tonight|yesterday|next week|this week|next month|end of (?:the )?"
+        r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),
+    (SlotKind.MONEY, re.compile(r"(?:[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[km]?\b|"
+                                r"\b\d[\d,]*(?:\.\d+)?\s?(?:k|m|usd|eur|dollars|euros)\b)", re.I)),
+    (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|percent|ms|gb|tb|users|people|"
+                                 r"seats|days|weeks|hours|minutes|nodes|replicas)?", re.I)),
+]
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b")
+
+
+@dataclass(frozen=True)
+class Slot:
+    kind: SlotKind
+    text: str
+    start: int
+    end: int
+
+    @property
+    def family(self) -> str:
+        return SLOT_FAMILY[self.kind]
+
+
+def clean(text: str) -> str:
+    """Normalize for matching: NFKC, drop zero-width/bidi controls and NULs."""
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    return text.replace("\x00", "")
+
+
+def tokens(text: str) -> list[str]:
+    """Lowercase word tokens (keeps things like ``2.3``, ``us-east-1``, ``don't``)."""
+    return [t.lower() for t in _WORD.findall(clean(text))]
+
+
+def stem(word: str) -> str:
+    """A deliberately light stemmer: plural and common verb endings only."""
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word[-len(suffix) - 1] == "'":
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def content_terms(text: str) -> list[str]:
+    """Stemmed tokens without stopwords or pure punctuation: what a topic is made of."""
+    return [stem(t) for t in tokens(text) if t not in STOPWORDS and len(t) > 1]
+
+
+def overlap(a: set[str], b: set[str]) -> float:
+    """Overlap coefficient |a∩b| / min(|a|,|b|); 0 when either side is empty."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def has_cue(text: str, cues: tuple[str, ...]) -> bool:
+    low = " " + clean(text).lower() + " "
+    return any(_cue_in(low, cue) for cue in cues)
+
+
+def _cue_in(low: str, cue: str) -> bool:
+    idx = low.find(cue)
+    while idx != -1:
+        before = low[idx - 1] if idx > 0 else " "
+        after = low[idx + len(cue)] if idx + len(cue) < len(low) else " "
+        if not before.isalnum() and (not after.isalnum() or cue.endswith(" ")):
+            return True
+        idx = low.find(cue, idx + 1)
+    return False
+
+
+def is_noise(text: str) -> bool:
+    """Greetings, thanks, emoji-only: messages that cannot bear state."""
+    stripped = clean(text).strip()
+    if not stripped:
+        return True
+    if not any(ch.isalnum() for ch in stripped):
+        return True
+    return bool(NOISE.match(stripped))
+
+
+def is_agreement(text: str) -> bool:
+    """Short replies that only make sense with what they answer ("+1, works for me")."""
+    stripped = clean(text).strip()
+    return len(stripped) <= 80 and bool(AGREEMENT.match(stripped))
+
+
+def find_slots(text: str) -> list[Slot]:
+    """Value slots in reading order; overlapping matches keep the earlier, more specific kind."""
+    text = clean(text)
+    taken: list[tuple[int, int]] = []
+    found: list[Slot] = []
+    for kind, pattern in _SLOT_PATTERNS:
+        for m in pattern.finditer(text):
+            s, e = m.span()
+            value = m.group(0).strip()
+            if not value or any(s < te and e > ts for ts, te in taken):
+                continue
+            if kind is SlotKind.NUMBER and not _meaningful_number(value):
+                continue
+            taken.append((s, e))
+            found.append(Slot(kind, value, s, s + len(value)))
+    found.sort(key=lambda sl: sl.start)
+    return _merge_adjacent_when(found, text)
+
+
+def _meaningful_number(value: str) -> bool:
+    digits = re.sub(r"\D", "", value)
+    # A bare single digit is usually a count in passing ("2 of us"), not a tracked value.
+    return len(digits) >= 2 or not value.isdigit()
+
+
+def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
+    """Join "Friday" + "10am" into one when-slot so a revision quotes the whole value."""
+    merged: list[Slot] = []
+    for slot in slots:
+        if merged:
+            prev = merged[-1]
+            gap = text[prev.end : slot.start]
+            if (
+                prev.family == "when"
+                and slot.family == "when"
+                and len(gap) <= 4
+                and re.fullmatch(r"[\s,@at]*", gap, re.I)
+            ):
+                merged[-1] = Slot(SlotKind.DATE if SlotKind.DATE in (prev.kind, slot.kind)
+                                  else prev.kind, text[prev.start : slot.end], prev.start,
+                                  slot.end)
+                continue
+        merged.append(slot)
+    return merged
+
+
+def names(text: str) -> list[str]:
+    """Capitalised words not at a sentence start: people, places, products."""
+    out = []
+    for m in _NAME.finditer(clean(text)):
+        word = m.group(1)
+        if word.lower() not in STOPWORDS and not re.fullmatch(_WEEKDAYS + "|" + _MONTHS, word, re.I):
+            out.append(word)
+    return out
+
+
+def grounded(quote: str, source: str, *, min_overlap: float = 0.8) -> bool:
+    """A quote is grounded when it is a substring of the source or nearly all its words are."""
+    q = " ".join(tokens(quote))
+    s = " ".join(tokens(source))
+    if not q:
+        return False
+    if q in s:
+        return True
+    qt = tokens(quote)
+    st = set(tokens(source))
+    return sum(1 for t in qt if t in st) / len(qt) >= min_overlap
+
+
+def shorten(text: str, limit: int = 160) -> str:
+    text = " ".join(clean(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,112 @@
+"""Deterministic verification of proposals (paper eq. 4).
+
+Proposing never authorizes a state change: a value must be grounded in the source message and
+a revision must resolve to an existing, active state of the same channel whose topic or value
+overlaps. Failures are downgraded (revise → establish → context) and the reasons kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memory.models import Message, Outcome, Proposal, Verdict, Verification
+from memory.registry import StateRecord
+from memory.text import content_terms, find_slots, grounded, overlap
+
+MAX_QUOTE = 300
+MAX_TOPIC = 80
+
+StateLookup = Callable[[str], StateRecord | None]
+
+
+def verify(
+    proposal: Proposal,
+    message: Message,
+    lookup: StateLookup,
+    *,
+    enabled: bool = True,
+) -> tuple[Proposal, Verification, StateRecord | None]:
+    """Return the (possibly downgraded) proposal, the verification record and the prior state.
+
+    ``lookup`` resolves a state id within the message's own channel only, so a proposal naming
+    another channel's state finds nothing. With ``enabled=False`` (an ablation) grounding checks
+    are skipped but a prior state must still exist, since commit needs one.
+    """
+    reasons: list[str] = []
+    p = proposal
+    if p.message_id != message.id:
+        return (
+            Proposal(message_id=message.id, proposer=p.proposer),
+            Verification(outcome=Outcome.REJECTED, verdict=Verdict.CONTEXT,
+                         reasons=[f"proposal names message {p.message_id!r}, not {message.id!r}"]),
+            None,
+        )
+    p = p.model_copy(update={"topic": p.topic.strip()[:MAX_TOPIC],
+                             "source_quote": p.source_quote.strip()[:MAX_QUOTE]})
+    verdict = p.verdict
+    prior: StateRecord | None = None
+
+    if verdict in (Verdict.REVISE, Verdict.RESTATE):
+        prior = lookup(p.prior_state_id) if p.prior_state_id else None
+        problem = _prior_problem(p, message, prior, enabled=enabled)
+        if problem:
+            reasons.append(problem)
+            prior = None
+            verdict = Verdict.ESTABLISH if verdict is Verdict.REVISE else Verdict.CONTEXT
+
+    if verdict in (Verdict.ESTABLISH, Verdict.REVISE):
+        if enabled and not p.source_quote:
+            reasons.append("no value quote given")
+        elif enabled and not grounded(p.source_quote, message.text):
+            reasons.append(f"value quote {p.source_quote!r} is not grounded in the message")
+        if reasons and verdict is Verdict.REVISE:
+            # An ungrounded revision must not move the state: keep it as context.
+            verdict = Verdict.CONTEXT
+            prior = None
+        elif reasons and verdict is Verdict.ESTABLISH and not _grounded_or_empty(p, message):
+            verdict = Verdict.CONTEXT
+        if verdict is Verdict.ESTABLISH and not p.topic:
+            reasons.append("no topic given")
+            verdict = Verdict.CONTEXT
+
+    if verdict is Verdict.REVISE and prior is not None and _same(p.source_quote, prior.value):
+        reasons.append("value equals the active value: restated, not revised")
+        verdict = Verdict.RESTATE
+
+    if verdict is Verdict.RESTATE and p.source_quote and not grounded(p.source_quote, message.text):
+        reasons.append("restated quote is not grounded; kept as supporting context only")
+        p = p.model_copy(update={"source_quote": ""})
+
+    if verdict is Verdict.CONTEXT:
+        p = p.model_copy(update={"prior_state_id": None})
+    outcome = Outcome.DOWNGRADED if verdict is not proposal.verdict else Outcome.ACCEPTED
+    final = p.model_copy(update={"verdict": verdict})
+    return final, Verification(outcome=outcome, verdict=verdict, reasons=reasons), prior
+
+
+def _prior_problem(
+    p: Proposal, message: Message, prior: StateRecord | None, *, enabled: bool
+) -> str | None:
+    if not p.prior_state_id:
+        return "no prior state given"
+    if prior is None:
+        return f"prior state {p.prior_state_id!r} does not exist or is not active in this channel"
+    if (prior.platform, prior.space, prior.channel) != (message.platform, message.space,
+                                                        message.channel):
+        return f"prior state {p.prior_state_id!r} belongs to another channel"
+    if not enabled or p.verdict is Verdict.RESTATE:
+        return None
+    mine = set(content_terms(f"{p.topic} {p.source_quote}"))
+    topical = overlap(mine, prior.terms) > 0
+    families = {s.family for s in find_slots(p.source_quote)}
+    if not topical and prior.value_family not in families:
+        return f"prior state {p.prior_state_id!r} shares neither topic nor kind of value"
+    return None
+
+
+def _grounded_or_empty(p: Proposal, message: Message) -> bool:
+    return bool(p.source_quote) and grounded(p.source_quote, message.text)
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().lower() == b.strip().lower()

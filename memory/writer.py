@@ -1,0 +1,470 @@
+"""The write path: propose → verify → commit, plus edits and forgetting.
+
+Messages of one channel are handled in timestamp order. A batch is committed as one upsert of
+nodes (idempotent by node id), then the registry, then a watermark; on open, states behind the
+watermark are re-derived from the nodes, so a crash between the writes loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+import numpy as np
+
+from memory.embeddings import Embedder
+from memory.models import (
+    EvidenceNode,
+    Message,
+    Outcome,
+    Proposal,
+    Scope,
+    Verdict,
+    Verification,
+)
+from memory.proposer import Proposer, WriteItem
+from memory.registry import (
+    ChannelKey,
+    Registry,
+    RegistryHit,
+    StateRecord,
+    chain_of,
+    describe,
+    record_from_chain,
+    state_id_for,
+)
+from memory.rewrite import Rewrite, final_rewrite, pre_rewrite
+from memory.store import MemoryStore, Window
+from memory.store.rows import to_epoch
+from memory.store.tables import sql_in
+from memory.text import find_slots, grounded
+from memory.verify import verify
+
+logger = logging.getLogger(__name__)
+
+_RECENT = 12
+_WATERMARK = "registry_seq"
+
+
+@dataclass
+class WriteReport:
+    committed: int = 0
+    skipped: int = 0
+    verdicts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    downgraded: int = 0
+
+
+class _Tool:
+    """search_registry for one batch: the item's own channel, nothing else."""
+
+    def __init__(self, registry: Registry, embedder: Embedder) -> None:
+        self._registry = registry
+        self._embedder = embedder
+
+    def search_registry(
+        self, item: WriteItem, query: str, *, k: int = 5, families: set[str] | None = None
+    ) -> list[RegistryHit]:
+        from memory.text import content_terms
+
+        msg = item.message
+        vector = item.vector
+        if vector is None or query.strip() != msg.text.strip():
+            vector = self._embedder.embed_batch([query])[0] if query.strip() else None
+        return self._registry.search(
+            (msg.platform, msg.space, msg.channel),
+            terms=content_terms(query), vector=vector, k=k, families=families,
+        )
+
+
+class Writer:
+    def __init__(
+        self,
+        *,
+        store: MemoryStore,
+        embedder: Embedder,
+        proposer: Proposer,
+        verification: bool = True,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.proposer = proposer
+        self.verification = verification
+        self.registry = Registry(store=store)
+        self._recent: dict[ChannelKey, deque[EvidenceNode]] = {}
+        self._tool = _Tool(self.registry, embedder)
+        self.recover()
+
+    # ---- recovery -----------------------------------------------------------------------
+    def recover(self) -> int:
+        """Re-derive states touched by nodes committed after the last registry flush."""
+        mark = int(self.store.tables.get_meta(_WATERMARK) or 0)
+        rows = self.store.tables.query_nodes(f"seq > {mark}", columns=["state_id"])
+        states = sorted({r["state_id"] for r in rows if r["state_id"]})
+        if states:
+            logger.info("re-deriving %d states after an interrupted commit", len(states))
+            self._rederive(states)
+            self.registry.flush()
+        self.store.tables.set_meta(_WATERMARK, str(self.store.tables.max_seq()))
+        return len(states)
+
+    # ---- writing ------------------------------------------------------------------------
+    def write(self, messages: Sequence[Message]) -> WriteReport:
+        """Commit messages (any channels); each channel's messages in timestamp order."""
+        report = WriteReport()
+        by_channel: dict[ChannelKey, list[Message]] = defaultdict(list)
+        for m in messages:
+            by_channel[(m.platform, m.space, m.channel)].append(m)
+        for key, msgs in by_channel.items():
+            msgs.sort(key=lambda m: (m.ts, m.id))
+            self._write_channel(key, msgs, report)
+        return report
+
+    def _write_channel(self, key: ChannelKey, msgs: list[Message], report: WriteReport) -> None:
+        ids = [m.key.node_id() for m in msgs]
+        done = {n.node_id for n in self.store.get_nodes(ids)}
+        todo = [m for m in msgs if m.key.node_id() not in done]
+        report.skipped += len(msgs) - len(todo)
+        if not todo:
+            return
+        recent = self._recent_nodes(key, todo[0])
+        batch_nodes: dict[str, EvidenceNode] = {}
+        items: list[WriteItem] = []
+        bases: list[Rewrite] = []
+        for m in todo:
+            parent = self._parent(m, batch_nodes)
+            bases.append(pre_rewrite(m, parent))
+            items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
+            batch_nodes[m.id] = _placeholder(m)
+        vectors = self.embedder.embed_batch([b.text for b in bases])
+        for item, vec in zip(items, vectors, strict=True):
+            item.vector = vec
+
+        committed: list[EvidenceNode] = []
+        batch_states: dict[str, str] = {}
+        try:
+            size = max(1, self.proposer.batch_size)
+            for start in range(0, len(items), size):
+                chunk = items[start : start + size]
+                for item in chunk:
+                    item.recent = list(recent)
+                    if item.parent is not None and item.parent.message_id in batch_nodes:
+                        item.parent = batch_nodes[item.parent.message_id]
+                proposals = self.proposer.propose(chunk, self._tool)
+                for item, base, proposal in zip(
+                    chunk, bases[start : start + size], _align(chunk, proposals), strict=True
+                ):
+                    node = self._commit_one(item, base, proposal, batch_states, report)
+                    batch_nodes[item.message.id] = node
+                    committed.append(node)
+                    recent.append(node)
+            self.store.put_nodes(committed, np.stack([_vec(i) for i in items]))
+            self.registry.flush()
+            self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
+        except BaseException:
+            self.registry.discard_cache()
+            self._recent.pop(key, None)
+            raise
+        report.committed += len(committed)
+
+    def _commit_one(
+        self,
+        item: WriteItem,
+        base: Rewrite,
+        proposal: Proposal,
+        batch_states: dict[str, str],
+        report: WriteReport,
+    ) -> EvidenceNode:
+        msg = item.message
+        key = (msg.platform, msg.space, msg.channel)
+        if proposal.prior_state_id and proposal.prior_state_id.startswith("msg:"):
+            ref = batch_states.get(proposal.prior_state_id[4:])
+            proposal = proposal.model_copy(update={"prior_state_id": ref})
+        final, verification, prior = verify(
+            proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification
+        )
+        rewrite = final_rewrite(
+            base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
+            else "",
+        )
+        node = self._node(item, final, verification, rewrite, prior)
+        self._apply(node, final, prior, item.vector)
+        if node.state_id and final.verdict is Verdict.ESTABLISH:
+            batch_states[msg.id] = node.state_id
+        report.verdicts[final.verdict.value] += 1
+        if verification.outcome.value == "downgraded":
+            report.downgraded += 1
+        return node
+
+    def _node(
+        self,
+        item: WriteItem,
+        proposal: Proposal,
+        verification: Verification,
+        rewrite: Rewrite,
+        prior: StateRecord | None,
+    ) -> EvidenceNode:
+        m = item.message
+        state_id: str | None = None
+        supersedes: str | None = None
+        value = ""
+        topic = proposal.topic
+        if proposal.verdict is Verdict.ESTABLISH:
+            state_id = state_id_for(item.node_id)
+            value = proposal.source_quote
+        elif prior is not None:
+            state_id = prior.state_id
+            topic = prior.topic
+            if proposal.verdict is Verdict.REVISE:
+                supersedes = prior.active_node_id
+                value = proposal.source_quote
+            else:
+                value = prior.value
+        return EvidenceNode(
+            node_id=item.node_id, seq=self.store.next_seq(), platform=m.platform,
+            space=m.space, channel=m.channel, channel_name=m.channel_name or "",
+            message_id=m.id, thread_id=m.thread_id, reply_to=m.reply_to or (
+                m.thread_id if m.thread_id and m.thread_id != m.id else None),
+            reply_to_node=item.parent.node_id if item.parent else None,
+            speaker_id=m.user, speaker=m.speaker, ts=m.ts, text=m.text,
+            rewrite=rewrite.text, permalink=m.permalink, topic=topic, state_id=state_id,
+            verdict=proposal.verdict, value=value, supersedes=supersedes, edited=m.edited,
+            context_ids=rewrite.context_ids, proposal=proposal, verification=verification,
+        )
+
+    def _apply(
+        self, node: EvidenceNode, proposal: Proposal, prior: StateRecord | None,
+        vector: np.ndarray | None,
+    ) -> None:
+        """Registry side of commit: establish a state, or move an existing one's value."""
+        vec = vector if vector is not None else np.zeros(self.store.dim, dtype=np.float32)
+        ts = to_epoch(node.ts)
+        if proposal.verdict is Verdict.ESTABLISH and node.state_id:
+            slots = find_slots(node.value)
+            self.registry.put(StateRecord(
+                state_id=node.state_id, platform=node.platform, space=node.space,
+                channel=node.channel, topic=node.topic,
+                description=describe(node.topic, node.value, node.passage), value=node.value,
+                value_family=slots[0].family if slots else "", active_node_id=node.node_id,
+                revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
+            ))
+        elif proposal.verdict is Verdict.REVISE and prior is not None:
+            prior.value = node.value
+            prior.active_node_id = node.node_id
+            prior.revision_count += 1
+            prior.updated_ts = ts
+            prior.description = describe(prior.topic, node.value, node.passage)
+            prior.vector = vec
+            self.registry.put(prior)
+        elif proposal.verdict is Verdict.RESTATE and prior is not None:
+            prior.updated_ts = max(prior.updated_ts, ts)
+            self.registry.put(prior)
+
+    # ---- context ------------------------------------------------------------------------
+    def _recent_nodes(self, key: ChannelKey, first: Message) -> deque[EvidenceNode]:
+        cached = self._recent.get(key)
+        if cached is None:
+            platform, space, channel = key
+            window = Window(ts_from=first.ts - timedelta(days=3))
+            nodes = self.store.find_nodes(
+                Scope(platform=platform, space=space, channels=(channel,)), window, limit=500
+            )
+            cached = deque(nodes[-_RECENT:], maxlen=_RECENT)
+            self._recent[key] = cached
+        return cached
+
+    def _parent(self, m: Message, batch: dict[str, EvidenceNode]) -> EvidenceNode | None:
+        ref = m.reply_to or (m.thread_id if m.thread_id and m.thread_id != m.id else None)
+        if not ref:
+            return None
+        if ref in batch:
+            return batch[ref]
+        return self.store.find_message(
+            channel=m.channel, message_id=ref, platform=m.platform, space=m.space
+        )
+
+    # ---- edits --------------------------------------------------------------------------
+    def edit(self, *, platform: str, space: str, channel: str, message_id: str,
+             text: str) -> bool:
+        """Re-verify a committed message against its new text. False if not committed."""
+        node = self.store.find_message(
+            channel=channel, message_id=message_id, platform=platform, space=space
+        )
+        if node is None:
+            return False
+        if node.text == text:
+            return True
+        verdict, value, reason = node.verdict, node.value, "re-verified after an edit"
+        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not grounded(value, text):
+            old_family = next((s.family for s in find_slots(value)), None)
+            replacement = next((s for s in find_slots(text) if s.family == old_family), None)
+            if replacement is not None:
+                value = replacement.text
+            else:
+                verdict, value = Verdict.CONTEXT, ""
+                reason = "value no longer grounded after an edit; downgraded to context"
+        old = node.verification or Verification(outcome=Outcome.ACCEPTED, verdict=verdict)
+        ver = Verification(
+            outcome=old.outcome if verdict is node.verdict else Outcome.DOWNGRADED,
+            verdict=verdict, reasons=[*old.reasons, reason],
+        )
+        state_id = node.state_id if verdict is not Verdict.CONTEXT else None
+        if verdict is Verdict.CONTEXT and node.verdict is Verdict.ESTABLISH and node.state_id:
+            # The state it established loses its root; later revisions keep the chain alive.
+            state_id = None
+        updated = node.model_copy(update={
+            "text": text, "edited": True, "verdict": verdict, "value": value,
+            "state_id": state_id, "verification": ver,
+        })
+        self.store.rewrite_nodes([updated])
+        affected = [s for s in {node.state_id, state_id} if s]
+        self._refresh([updated.node_id], affected)
+        return True
+
+    # ---- forgetting ---------------------------------------------------------------------
+    def forget(self, node_ids: Sequence[str]) -> int:
+        """Remove nodes from every table and index, repair chains and rewrite dependants.
+
+        Old table versions still hold the text until :meth:`MemoryStore.purge` runs."""
+        nodes = self.store.get_nodes(node_ids)
+        if not nodes:
+            return 0
+        ids = [n.node_id for n in nodes]
+        states = sorted({n.state_id for n in nodes if n.state_id})
+        self.store.delete_nodes(ids)
+        for dq in self._recent.values():
+            for n in [n for n in dq if n.node_id in ids]:
+                dq.remove(n)
+        self._refresh(ids, states)
+        return len(ids)
+
+    def _refresh(self, changed: Sequence[str], states: Sequence[str]) -> None:
+        """After nodes changed or vanished: re-derive their states, then recompose and
+        re-embed every node whose rewrite borrowed from them."""
+        self._rederive(states)
+        self.registry.flush()
+        dependants = self._dependants(changed)
+        if dependants:
+            self._recompose(dependants, gone=set(changed))
+
+    def _dependants(self, ids: Sequence[str]) -> list[EvidenceNode]:
+        quoted = ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
+        where = (
+            f"array_has_any(context_ids, make_array({quoted})) OR "
+            f"{sql_in('reply_to_node', ids)} OR {sql_in('supersedes', ids)} OR "
+            f"{sql_in('node_id', ids)}"
+        )
+        rows = self.store.tables.query_nodes(where, columns=["node_id"])
+        return self.store.get_nodes([r["node_id"] for r in rows])
+
+    def _recompose(self, nodes: Sequence[EvidenceNode], *, gone: set[str]) -> None:
+        out: list[EvidenceNode] = []
+        for n in nodes:
+            parent = None
+            if n.reply_to_node:
+                found = self.store.get_nodes([n.reply_to_node])
+                parent = found[0] if found else None
+            msg = Message(
+                platform=n.platform, space=n.space, channel=n.channel, id=n.message_id,
+                user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=n.text,
+                thread_id=n.thread_id, reply_to=n.reply_to, channel_name=n.channel_name or None,
+                permalink=n.permalink,
+            )
+            prior = self._prior_for(n)
+            proposal = (n.proposal or Proposal(message_id=n.message_id)).model_copy(
+                update={"verdict": n.verdict, "source_quote": n.value, "rewrite": ""}
+            )
+            rw = final_rewrite(pre_rewrite(msg, parent), proposal, prior)
+            out.append(n.model_copy(update={
+                "rewrite": rw.text, "context_ids": rw.context_ids,
+                "reply_to_node": parent.node_id if parent else None,
+                "proposal": proposal,
+            }))
+        vectors = self.embedder.embed_batch([n.rewrite for n in out])
+        self.store.put_nodes(out, vectors)
+        _ = gone
+
+    def _prior_for(self, node: EvidenceNode) -> StateRecord | None:
+        if node.verdict not in (Verdict.REVISE, Verdict.RESTATE) or not node.state_id:
+            return None
+        chain = chain_of(self.store.state_nodes([node.state_id]))
+        before = [c for c in chain if c.seq < node.seq]
+        if not before:
+            return None
+        prev = before[-1]
+        return StateRecord(
+            state_id=node.state_id, platform=node.platform, space=node.space,
+            channel=node.channel, topic=node.topic, description="", value=prev.value,
+            value_family="", active_node_id=prev.node_id, revision_count=0,
+            created_ts=0.0, updated_ts=0.0, vector=np.zeros(0, dtype=np.float32),
+        )
+
+    def _rederive(self, state_ids: Iterable[str]) -> None:
+        ids = list(dict.fromkeys(state_ids))
+        if not ids:
+            return
+        members = self.store.state_nodes(ids)
+        by_state: dict[str, list[EvidenceNode]] = defaultdict(list)
+        for n in members:
+            if n.state_id:
+                by_state[n.state_id].append(n)
+        fixes: list[EvidenceNode] = []
+        heads: dict[str, str] = {}
+        for sid in ids:
+            chain = chain_of(by_state.get(sid, []))
+            prev: EvidenceNode | None = None
+            for i, n in enumerate(chain):
+                want_verdict = Verdict.ESTABLISH if i == 0 else Verdict.REVISE
+                want_sup = prev.node_id if prev else None
+                if n.supersedes != want_sup or n.verdict is not want_verdict:
+                    fixes.append(n.model_copy(update={"supersedes": want_sup,
+                                                      "verdict": want_verdict}))
+                prev = n
+            if chain:
+                heads[sid] = chain[-1].node_id
+            else:
+                # Restatements of a state that no longer exists become plain context.
+                fixes.extend(n.model_copy(update={"state_id": None, "verdict": Verdict.CONTEXT})
+                             for n in by_state.get(sid, []))
+        if fixes:
+            self.store.rewrite_nodes(fixes)
+        vectors = self.store.node_vectors(list(heads.values()))
+        members = self.store.state_nodes(ids)
+        by_state = defaultdict(list)
+        for n in members:
+            if n.state_id:
+                by_state[n.state_id].append(n)
+        for sid in ids:
+            chain = chain_of(by_state.get(sid, []))
+            if not chain:
+                self.registry.drop(sid)
+                continue
+            fam = next((s.family for s in find_slots(chain[0].value)), "")
+            rec = record_from_chain(sid, chain, vectors, fam)
+            if rec is not None:
+                if rec.vector.size == 0:
+                    rec.vector = np.zeros(self.store.dim, dtype=np.float32)
+                self.registry.put(rec)
+
+
+def _align(chunk: Sequence[WriteItem], proposals: Sequence[Proposal]) -> list[Proposal]:
+    """One proposal per item whatever the proposer returned (missing → context)."""
+    by_id = {p.message_id: p for p in proposals}
+    return [by_id.get(i.message.id) or Proposal(message_id=i.message.id, proposer="missing")
+            for i in chunk]
+
+
+def _placeholder(m: Message) -> EvidenceNode:
+    return EvidenceNode(
+        node_id=m.key.node_id(), platform=m.platform, space=m.space, channel=m.channel,
+        message_id=m.id, speaker_id=m.user, speaker=m.speaker, ts=m.ts, text=m.text,
+        thread_id=m.thread_id,
+    )
+
+
+def _vec(item: WriteItem) -> np.ndarray:
+    if item.vector is None:
+        raise ValueError(f"message {item.message.id} was not embedded")
+    return item.vector
