@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -84,7 +84,7 @@ def parse_ts(value: object) -> datetime:
         if _NUMERIC.fullmatch(text):
             try:
                 return _from_epoch(Decimal(text))
-            except InvalidOperation as exc:
+            except ArithmeticError as exc:
                 raise ValueError(f"timestamp is not a number: {value!r}") from exc
         try:
             return utc(datetime.fromisoformat(text))
@@ -97,13 +97,13 @@ def parse_ts(value: object) -> datetime:
 
 def _from_epoch(seconds: Decimal) -> datetime:
     # Checked before converting: int(Decimal("1e999999999")) would build a giant integer.
-    if not seconds.is_finite() or abs(seconds) > _MAX_EPOCH:
+    if not seconds.is_finite() or seconds.copy_abs() > _MAX_EPOCH:
         raise ValueError(f"timestamp {_preview(str(seconds))} is out of range")
     try:
         micros = int(seconds.scaleb(6).to_integral_value())
         return _EPOCH + timedelta(microseconds=micros)
-    except (OverflowError, InvalidOperation, ValueError) as exc:
-        raise ValueError(f"timestamp {seconds} is out of range") from exc
+    except (ArithmeticError, ValueError) as exc:  # decimal's signals are ArithmeticErrors
+        raise ValueError(f"timestamp {_preview(str(seconds))} is out of range") from exc
 
 
 def clean_text(text: str) -> str:

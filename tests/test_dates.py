@@ -112,6 +112,9 @@ CASES: list[tuple[str, str, str]] = [
     # the format_day form, and a yearless one whose weekday picks the coming year
     ("Monday, 8 May 2023", "2023-05-08", "day"),
     ("Friday, May 12", "2023-05-12", "day"),
+    ("Friday the 12th", "2023-05-12", "day"),
+    ("Sunday the 7th", "2023-05-07", "day"),
+    ("this Sat", "2023-05-13", "day"),
 ]
 
 
@@ -345,6 +348,9 @@ def test_format_day_round_trips_through_resolve() -> None:
         ("Yesterday and tomorrow", ["Yesterday", "tomorrow"]),
         ("June was quiet", ["June"]),
         ("on the 15th", ["the 15th"]),
+        ("due this Friday. Then January.", ["this Friday", "January"]),
+        ("Nov. 3 or next Fri. works", ["Nov. 3", "next Fri."]),
+        ("lunch Friday the 15th at 12:30", ["Friday the 15th"]),
         # ordinary words, versions, regions and times are not dates
         ("I sat down. Sun is out. We may go. May I ask?", []),
         ("version 2.4 in eu-west-1 at 3 pm, 2000 users, port 8080", []),

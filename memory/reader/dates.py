@@ -181,8 +181,16 @@ def _unit_span(ref: date, unit: str, n: int) -> _Span:
 
 # --- grammar -----------------------------------------------------------------------------
 
-_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?"  # noqa: E501
-_MON = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![a-z])\.?"  # noqa: E501
+# A dot is taken only after an abbreviation, so "on Friday." leaves the full stop out.
+_WD = (
+    r"(?P<wd>(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![a-z])"
+    r"|(?:mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?)"
+)
+_MON = (
+    r"(?P<mon>(?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december)(?![a-z])|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+    r"(?![a-z])\.?)"
+)
 _ORD = r"(?:st|nd|rd|th)?(?!\d)"
 _NUM = r"(?P<n>\d{1,3}|a\s+couple\s+of|a\s+couple|couple\s+of|a\s+few|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an|a)"  # noqa: E501
 _UNIT = r"(?P<unit>day|week|month|year|fortnight)s?"
@@ -192,6 +200,11 @@ _ISO_DAY = (
     r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})"
     r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|utc|[+-]\d{2}:?\d{2})?)?"
 )
+
+
+def _key(word: str) -> str:
+    """A matched weekday or month name as a lookup key: lowercase, without its dot."""
+    return word.lower().rstrip(".")
 
 
 def _plain(pattern: str) -> str:
@@ -305,7 +318,7 @@ def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | 
 
 @_rule(rf"(?P<dir>last|next|this\s+coming|this\s+past|this|coming|past)\s+{_WD}")
 def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    wd, step = _WEEKDAYS[m.group("wd").lower()], _direction(m.group("dir"))
+    wd, step = _WEEKDAYS[_key(m.group("wd"))], _direction(m.group("dir"))
     if step < 0:
         return _day(_last_weekday(ref, wd))
     if step > 0:
@@ -316,7 +329,7 @@ def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
 @_rule(rf"{_WD}\s+(?P<dir>last|this|next)\s+week")
 def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
     monday = _week(ref + timedelta(weeks=_direction(m.group("dir"))))[0]
-    return _day(monday + timedelta(days=_WEEKDAYS[m.group("wd").lower()]))
+    return _day(monday + timedelta(days=_WEEKDAYS[_key(m.group("wd"))]))
 
 
 @_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|month|year)")
@@ -370,7 +383,7 @@ def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -
 
 
 def _month_day_span(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    month, day = _MONTHS[m.group("mon").lower()], int(m.group("day"))
+    month, day = _MONTHS[_key(m.group("mon"))], int(m.group("day"))
     if m.group("year"):
         return _day(date(int(m.group("year")), month, day))
     word = (m.groupdict().get("dir") or "").lower()
@@ -386,7 +399,7 @@ _rule(_DAY_MONTH, findable=_not_modal_may)(_month_day_span)
 
 @_rule(rf"{_MON},?\s+(?P<year>\d{{4}})")
 def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _month(int(m.group("year")), _MONTHS[m.group("mon").lower()])
+    return _month(int(m.group("year")), _MONTHS[_key(m.group("mon"))])
 
 
 def _bare_month_findable(m: re.Match[str]) -> bool:
@@ -394,12 +407,12 @@ def _bare_month_findable(m: re.Match[str]) -> bool:
         return True
     word = m.group("mon")
     # Alone, only a capitalised full name counts, and never "May" (the verb at a sentence start).
-    return word.lower() in _MONTHS and len(word) > 3 and word[0].isupper() and word != "May"
+    return len(word) > 3 and word[0].isupper() and not word.endswith(".") and word != "May"
 
 
 @_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MON}", findable=_bare_month_findable)
 def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    month = _MONTHS[m.group("mon").lower()]
+    month = _MONTHS[_key(m.group("mon"))]
     word = (m.group("dir") or "").lower()
     if word == "this":
         return _month(ref.year, month)
@@ -440,21 +453,23 @@ def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
 
 def _bare_weekday_findable(m: re.Match[str]) -> bool:
     # Abbreviations alone ("sat", "sun", "wed") are ordinary words too often.
-    return m.group("wd").lower() in {name.lower() for name in WEEKDAY_NAMES}
+    return _key(m.group("wd")) in {name.lower() for name in WEEKDAY_NAMES}
 
 
 @_rule(_WD, findable=_bare_weekday_findable)
 def _bare_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    wd = _WEEKDAYS[m.group("wd").lower()]
+    wd = _WEEKDAYS[_key(m.group("wd"))]
     return _day(_next_weekday(ref, wd) if prefer == "future" else _last_weekday(ref, wd))
 
 
-_FULL_DATE = "|".join(_plain(p) for p in (_MONTH_DAY, _DAY_MONTH, _ISO_DAY))
+_FULL_DATE = "|".join(
+    _plain(p) for p in (_MONTH_DAY, _DAY_MONTH, _ISO_DAY, r"the\s+\d{1,2}(?:st|nd|rd|th)")
+)
 
 
 @_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
 def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    wd = _WEEKDAYS[m.group("wd").lower()]
+    wd = _WEEKDAYS[_key(m.group("wd"))]
     rest = m.group("rest")
     first = _resolve_span(rest, ref, prefer)
     if first is None or first[0].weekday() == wd:

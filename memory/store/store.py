@@ -153,6 +153,11 @@ class MemoryStore:
     def close(self) -> None:
         self.lexical.close()
 
+    def purge(self) -> None:
+        """Remove deleted rows' bytes from disk: old LanceDB versions and dead index segments."""
+        self.tables.compact(purge_history=True)
+        self.lexical.purge_deleted()
+
     # ---- sequence -----------------------------------------------------------------------
     def next_seq(self) -> int:
         self._seq += 1

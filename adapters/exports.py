@@ -1,0 +1,558 @@
+"""Import files: normalized JSONL, Slack workspace exports and DiscordChatExporter JSON.
+
+:func:`iter_events` detects the format and yields :class:`~adapters.jsonl.JsonlItem` s in file
+order. Problems with a file or an entry become error items naming the file (and the entry's
+1-based index); they never stop an import and nothing here raises on bad input.
+
+Slack export layout (a folder, or a zip read in place)::
+
+    users.json  channels.json  groups.json  mpims.json  dms.json     (all optional)
+    general/2024-03-01.json  general/2024-03-02.json  …              (one folder per channel)
+
+Public channels and private groups live in folders named after the channel; DMs in folders
+named after their id. A folder listed in none of the channel files is reported and skipped,
+since its visibility is unknown. Channel events come first, then messages channel by channel,
+day by day. The team id is the first ``team`` found on a message, else the first user's
+``team_id``, else ``"slack-export"``.
+
+DiscordChatExporter JSON: one channel per file. A thread's messages are keyed under its parent
+channel (``categoryId``), like the live bot does. Only a DM yields a :class:`Channel` event
+(private, members = its authors): the export does not say who may read a guild channel, and
+an import must not mark a channel public that the bot knows is private.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from adapters.discord.normalize import DM_SPACE, normalize_discord_message
+from adapters.discord.normalize import PLATFORM as DISCORD
+from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
+from adapters.slack.normalize import PLATFORM as SLACK
+from adapters.slack.normalize import normalize_message_event
+from memory.errors import InputError
+from memory.models import Channel
+
+logger = logging.getLogger(__name__)
+
+ExportFormat = Literal["jsonl", "slack_export", "discord_export"]
+
+SLACK_FALLBACK_TEAM = "slack-export"
+_SLACK_MARKERS = ("channels.json", "users.json")
+_DAY_FILE = re.compile(r"^([^/]+)/(\d{4}-\d{2}-\d{2})\.json$")
+# (file, is_private, folder key): DMs have no name, so their folder is their id.
+_SLACK_CHANNEL_FILES = (
+    ("channels.json", False, "name"),
+    ("groups.json", True, "name"),
+    ("mpims.json", True, "name"),
+    ("dms.json", True, "id"),
+)
+_DCE_THREADS = frozenset({"GuildPublicThread", "GuildPrivateThread", "GuildNewsThread"})
+_DCE_DIRECT = frozenset({"DirectTextChat", "DirectGroupTextChat"})
+_DCE_MESSAGE_TYPES = {"Default": 0, "Reply": 19}
+_SNIFF_BYTES = 64 * 1024
+# Everything a damaged zip or its members can raise while being read.
+_READ_ERRORS = (
+    OSError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+)
+
+
+def detect_format(path: Path) -> ExportFormat:
+    """Tell which importer reads ``path``.
+
+    ``.jsonl``/``.ndjson`` → ``"jsonl"``; a folder or zip with ``channels.json`` or
+    ``users.json`` at its root (or under one top folder in a zip) → ``"slack_export"``; a
+    ``.json`` file whose top-level object has ``guild``, ``channel`` and ``messages`` →
+    ``"discord_export"``. Raises :class:`InputError` saying what was expected otherwise.
+    """
+    if path.is_dir():
+        if any((path / marker).is_file() for marker in _SLACK_MARKERS):
+            return "slack_export"
+        raise InputError(
+            "folder is not a Slack export (no channels.json or users.json)", source=str(path)
+        )
+    if not path.is_file():
+        raise InputError("no such file", source=str(path))
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if zipfile.is_zipfile(path):
+        try:
+            with zipfile.ZipFile(path) as archive:
+                if _zip_prefix(archive.namelist()) is not None:
+                    return "slack_export"
+        except _READ_ERRORS as exc:
+            raise InputError(f"cannot read zip: {exc}", source=str(path)) from exc
+        raise InputError(
+            "zip is not a Slack export (no channels.json or users.json)", source=str(path)
+        )
+    if suffix == ".json" and _looks_like_dce(path):
+        return "discord_export"
+    raise InputError(
+        "unknown format: expected a .jsonl file, a Slack export (folder or .zip with "
+        "channels.json/users.json) or a DiscordChatExporter .json export",
+        source=str(path),
+    )
+
+
+def iter_events(path: Path, *, slack_permalink_base: str | None = None) -> Iterator[JsonlItem]:
+    """Yield the events of any supported import file, in file order (see module docstring).
+
+    An unrecognized or unreadable path yields one error item with ``line=0``.
+    ``slack_permalink_base`` (``https://acme.slack.com``) adds permalinks to Slack messages.
+    """
+    try:
+        fmt = detect_format(path)
+    except InputError as exc:
+        yield JsonlItem(line=0, error=exc)
+        return
+    logger.info("importing %s as %s", path, fmt)
+    if fmt == "jsonl":
+        yield from iter_jsonl(path)
+    elif fmt == "slack_export":
+        yield from iter_slack_export(path, permalink_base=slack_permalink_base)
+    else:
+        yield from iter_discord_export(path)
+
+
+# --- Slack workspace export --------------------------------------------------------------
+
+
+class _Tree(Protocol):
+    """Read access to an export's files by their ``/``-separated path from its root."""
+
+    def names(self) -> list[str]: ...
+
+    def read(self, name: str) -> bytes: ...
+
+    def source(self, name: str) -> str: ...
+
+
+@dataclass
+class _DirTree:
+    root: Path
+
+    def names(self) -> list[str]:
+        return sorted(
+            p.relative_to(self.root).as_posix() for p in self.root.rglob("*.json") if p.is_file()
+        )
+
+    def read(self, name: str) -> bytes:
+        return (self.root / name).read_bytes()
+
+    def source(self, name: str) -> str:
+        return str(self.root / name)
+
+
+@dataclass
+class _ZipTree:
+    path: Path
+    archive: zipfile.ZipFile
+    prefix: str
+
+    def names(self) -> list[str]:
+        return sorted(
+            n[len(self.prefix) :]
+            for n in self.archive.namelist()
+            if n.startswith(self.prefix) and not n.endswith("/")
+        )
+
+    def read(self, name: str) -> bytes:
+        return self.archive.read(self.prefix + name)
+
+    def source(self, name: str) -> str:
+        return f"{self.path}/{self.prefix}{name}"
+
+
+def _zip_prefix(names: list[str]) -> str | None:
+    """The folder holding the export inside a zip: root, or a single top-level folder."""
+    roots = [
+        n[: -len(marker)]
+        for n in names
+        for marker in _SLACK_MARKERS
+        if (n == marker or n.endswith("/" + marker)) and n.count("/") <= 1
+    ]
+    return min(roots, key=len) if roots else None
+
+
+@dataclass
+class _SlackChannel:
+    id: str
+    name: str
+    folder: str
+    is_private: bool
+    members: tuple[str, ...]
+    line: int
+    days: list[str] = field(default_factory=list)
+
+
+def iter_slack_export(path: Path, *, permalink_base: str | None = None) -> Iterator[JsonlItem]:
+    """Yield a Slack export's Channel events, then its messages (see module docstring)."""
+    if path.is_dir():
+        yield from _iter_slack_tree(_DirTree(path), permalink_base=permalink_base)
+        return
+    try:
+        archive = zipfile.ZipFile(path)
+    except _READ_ERRORS as exc:
+        yield JsonlItem(line=0, error=InputError(f"cannot read zip: {exc}", source=str(path)))
+        return
+    with archive:
+        prefix = _zip_prefix(archive.namelist())
+        if prefix is None:
+            error = InputError("zip has no channels.json or users.json", source=str(path))
+            yield JsonlItem(line=0, error=error)
+            return
+        tree = _ZipTree(path=path, archive=archive, prefix=prefix)
+        yield from _iter_slack_tree(tree, permalink_base=permalink_base)
+
+
+def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[JsonlItem]:
+    try:
+        names = tree.names()
+    except _READ_ERRORS as exc:
+        yield JsonlItem(
+            line=0, error=InputError(f"cannot list export: {exc}", source=tree.source(""))
+        )
+        return
+    present = set(names)
+    errors: list[JsonlItem] = []
+
+    users_list = _read_list(tree, "users.json", present, errors)
+    users = _slack_user_names(users_list)
+    channels: list[_SlackChannel] = []
+    for filename, is_private, folder_key in _SLACK_CHANNEL_FILES:
+        entries = _read_list(tree, filename, present, errors)
+        for index, entry in enumerate(entries, start=1):
+            parsed = _slack_channel(entry, is_private=is_private, folder_key=folder_key, line=index)
+            if isinstance(parsed, str):
+                error = InputError(f"entry {index}: {parsed}", source=tree.source(filename))
+                errors.append(JsonlItem(line=index, error=error))
+            else:
+                channels.append(parsed)
+    yield from errors
+
+    by_folder = {c.folder: c for c in channels}
+    unlisted: set[str] = set()
+    for name in names:
+        m = _DAY_FILE.match(name)
+        if m is None:
+            continue
+        channel = by_folder.get(m.group(1))
+        if channel is None:
+            unlisted.add(m.group(1))
+        else:
+            channel.days.append(name)
+    for folder in sorted(unlisted):
+        message = (
+            f"folder {folder!r} is not listed in channels.json, groups.json, mpims.json or "
+            "dms.json; its visibility is unknown, so it was skipped"
+        )
+        yield JsonlItem(line=0, error=InputError(message, source=tree.source(folder)))
+
+    team = _slack_team(tree, channels, users_list)
+    for channel in channels:
+        yield JsonlItem(
+            line=channel.line,
+            event=Channel(
+                platform=SLACK,
+                space=team,
+                id=channel.id,
+                name=channel.name,
+                is_private=channel.is_private,
+                members=channel.members,
+            ),
+        )
+    for channel in channels:
+        for day in channel.days:
+            yield from _slack_day(tree, day, channel, team=team, users=users, base=permalink_base)
+
+
+def _slack_day(
+    tree: _Tree,
+    name: str,
+    channel: _SlackChannel,
+    *,
+    team: str,
+    users: Mapping[str, str],
+    base: str | None,
+) -> Iterator[JsonlItem]:
+    source = tree.source(name)
+    try:
+        entries = _load_list(tree, name)
+    except ValueError as exc:
+        yield JsonlItem(line=0, error=InputError(str(exc), source=source))
+        return
+    for index, entry in enumerate(entries, start=1):
+        if not isinstance(entry, Mapping):
+            error = InputError(f"entry {index}: not a message object", source=source)
+            yield JsonlItem(line=index, error=error)
+            continue
+        # Export messages do not repeat the channel they were posted in.
+        event_dict = {**entry, "channel": entry.get("channel") or channel.id}
+        try:
+            event = normalize_message_event(
+                event_dict,
+                team_id=team,
+                users=users,
+                channel_name=channel.name or None,
+                permalink_base=base,
+                strict=True,
+            )
+        except InputError as exc:
+            yield JsonlItem(line=index, error=InputError(f"entry {index}: {exc}", source=source))
+            continue
+        if event is not None:
+            yield JsonlItem(line=index, event=event)
+
+
+def _load_list(tree: _Tree, name: str) -> list[object]:
+    """The JSON array in ``name``; ``ValueError`` with a readable reason otherwise."""
+    try:
+        data = tree.read(name)
+    except _READ_ERRORS as exc:
+        raise ValueError(f"cannot read file: {exc}") from exc
+    value = decode_json(data)
+    if not isinstance(value, list):
+        raise ValueError("expected a JSON array")
+    return value
+
+
+def _read_list(tree: _Tree, name: str, present: set[str], errors: list[JsonlItem]) -> list[object]:
+    if name not in present:
+        return []
+    try:
+        return _load_list(tree, name)
+    except ValueError as exc:
+        errors.append(JsonlItem(line=0, error=InputError(str(exc), source=tree.source(name))))
+        return []
+
+
+def _slack_user_names(entries: list[object]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for entry in entries:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+            continue
+        profile = entry.get("profile")
+        candidates = []
+        if isinstance(profile, Mapping):
+            candidates += [profile.get("display_name"), profile.get("real_name")]
+        candidates += [entry.get("real_name"), entry.get("name")]
+        for value in candidates:
+            if isinstance(value, str) and value.strip():
+                names[entry["id"]] = clean_str(value.strip())
+                break
+    return names
+
+
+def _slack_channel(
+    entry: object, *, is_private: bool, folder_key: str, line: int
+) -> _SlackChannel | str:
+    """The channel an entry describes, or why it cannot be used."""
+    if not isinstance(entry, Mapping):
+        return "not a channel object"
+    cid = entry.get("id")
+    if not isinstance(cid, str) or not cid.strip():
+        return "missing field 'id'"
+    name = entry.get("name")
+    name = clean_str(name) if isinstance(name, str) else ""
+    folder = name if folder_key == "name" and name else cid
+    members = entry.get("members")
+    member_ids = (
+        tuple(m for m in members if isinstance(m, str)) if isinstance(members, list) else ()
+    )
+    return _SlackChannel(
+        id=clean_str(cid),
+        name=name,
+        folder=folder,
+        is_private=is_private,
+        members=member_ids,
+        line=line,
+    )
+
+
+def _slack_team(tree: _Tree, channels: list[_SlackChannel], users: list[object]) -> str:
+    for channel in channels:
+        for day in channel.days:
+            try:
+                entries = _load_list(tree, day)
+            except ValueError:
+                continue  # reported when the day is imported
+            for entry in entries:
+                if isinstance(entry, Mapping):
+                    team = entry.get("team")
+                    if isinstance(team, str) and team.strip():
+                        return clean_str(team.strip())
+    for user in users:
+        if isinstance(user, Mapping):
+            team = user.get("team_id")
+            if isinstance(team, str) and team.strip():
+                return clean_str(team.strip())
+    return SLACK_FALLBACK_TEAM
+
+
+# --- DiscordChatExporter JSON ------------------------------------------------------------
+
+
+def _looks_like_dce(path: Path) -> bool:
+    """Whether a .json file is a DiscordChatExporter export.
+
+    DiscordChatExporter writes ``guild`` and ``channel`` before ``messages``, so the head of
+    the file settles it without parsing a possibly huge file; other layouts are parsed.
+    """
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return False
+    if all(re.search(rb'"%s"\s*:' % key, head) for key in (b"guild", b"channel", b"messages")):
+        return True
+    try:
+        value = decode_json(path.read_bytes())
+    except (ValueError, OSError):
+        return False
+    return isinstance(value, dict) and {"guild", "channel", "messages"} <= value.keys()
+
+
+def iter_discord_export(path: Path) -> Iterator[JsonlItem]:
+    """Yield a DiscordChatExporter channel export's events (see module docstring)."""
+    source = str(path)
+    try:
+        root = decode_json(path.read_bytes())
+    except (ValueError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+        yield JsonlItem(line=0, error=InputError(f"cannot read export: {reason}", source=source))
+        return
+    header = _dce_header(root)
+    if isinstance(header, str):
+        yield JsonlItem(line=0, error=InputError(header, source=source))
+        return
+    space, channel, messages = header
+    channel_id = str(channel["id"])
+    kind = channel.get("type")
+    parent = channel.get("categoryId") if kind in _DCE_THREADS else None
+    thread_parent = str(parent) if isinstance(parent, str | int) and str(parent) else None
+    name_value = channel.get("category") if thread_parent else channel.get("name")
+    channel_name = clean_str(name_value) if isinstance(name_value, str) and name_value else None
+
+    if kind in _DCE_DIRECT:
+        authors = {
+            str(m["author"]["id"])
+            for m in messages
+            if isinstance(m, Mapping)
+            and isinstance(m.get("author"), Mapping)
+            and isinstance(m["author"].get("id"), str)
+        }
+        yield JsonlItem(
+            line=0,
+            event=Channel(
+                platform=DISCORD,
+                space=space,
+                id=channel_id,
+                name=channel_name or "",
+                is_private=True,
+                members=tuple(sorted(authors)),
+            ),
+        )
+
+    for index, entry in enumerate(messages, start=1):
+        if not isinstance(entry, Mapping):
+            error = InputError(f"entry {index}: not a message object", source=source)
+            yield JsonlItem(line=index, error=error)
+            continue
+        try:
+            event = normalize_discord_message(
+                _dce_to_gateway(entry, channel_id=channel_id, space=space),
+                guild_id=space,
+                channel_name=channel_name,
+                thread_parent=thread_parent,
+                strict=True,
+            )
+        except InputError as exc:
+            yield JsonlItem(line=index, error=InputError(f"entry {index}: {exc}", source=source))
+            continue
+        if event is not None:
+            yield JsonlItem(line=index, event=event)
+
+
+def _dce_header(root: object) -> tuple[str, Mapping[str, object], list[object]] | str:
+    """(space, channel object, messages) of an export, or why it is not one."""
+    if not isinstance(root, Mapping):
+        return "not a DiscordChatExporter export: expected a JSON object"
+    guild, channel, messages = root.get("guild"), root.get("channel"), root.get("messages")
+    if not isinstance(guild, Mapping) or not isinstance(channel, Mapping):
+        return "not a DiscordChatExporter export: 'guild' and 'channel' must be objects"
+    if not isinstance(messages, list):
+        return "not a DiscordChatExporter export: 'messages' must be a list"
+    gid, cid = guild.get("id"), channel.get("id")
+    if not isinstance(cid, str | int) or isinstance(cid, bool) or not str(cid):
+        return "channel has no 'id'"
+    if not isinstance(gid, str | int) or isinstance(gid, bool) or not str(gid):
+        return "guild has no 'id'"
+    # DiscordChatExporter files DMs under a pseudo-guild with id 0.
+    space = DM_SPACE if str(gid) == "0" else clean_str(str(gid))
+    return space, channel, messages
+
+
+def _dce_to_gateway(
+    entry: Mapping[str, object], *, channel_id: str, space: str
+) -> dict[str, object]:
+    """Reshape an exported message as a gateway message so one normalizer handles both."""
+    kind = entry.get("type", "Default")
+    if isinstance(kind, str) and kind.isdigit():
+        gateway_type: object = int(kind)
+    else:
+        gateway_type = _DCE_MESSAGE_TYPES.get(kind, -1) if isinstance(kind, str) else kind
+    payload: dict[str, object] = {
+        "id": entry.get("id"),
+        "type": gateway_type,
+        "channel_id": channel_id,
+        "content": entry.get("content"),
+        "timestamp": entry.get("timestamp"),
+        "edited_timestamp": entry.get("timestampEdited"),
+        "author": _dce_user(entry.get("author")),
+        "mentions": [_dce_user(u) for u in _list(entry.get("mentions")) if isinstance(u, Mapping)],
+        "attachments": [
+            {"filename": a.get("fileName")}
+            for a in _list(entry.get("attachments"))
+            if isinstance(a, Mapping)
+        ],
+    }
+    if space != DM_SPACE:
+        payload["guild_id"] = space
+    ref = entry.get("reference")
+    if isinstance(ref, Mapping):
+        payload["message_reference"] = {
+            "type": 1 if ref.get("type") == "Forward" else 0,
+            "message_id": ref.get("messageId"),
+            "channel_id": ref.get("channelId"),
+        }
+    return payload
+
+
+def _dce_user(user: object) -> object:
+    if not isinstance(user, Mapping):
+        return user  # the normalizer reports a missing or malformed author
+    return {
+        "id": user.get("id"),
+        "username": user.get("name"),
+        "global_name": user.get("nickname"),
+        "bot": user.get("isBot") is True,
+    }
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

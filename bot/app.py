@@ -1,0 +1,95 @@
+"""The composition root: the one place that turns Settings into concrete classes."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from bot.runtime import Egmem
+from bot.settings import Settings
+from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from memory.errors import ConfigError
+from memory.inbox import Inbox
+from memory.llm.client import LLMClient, LLMSettings, UsageMeter
+from memory.pipeline import Pipeline
+from memory.proposer import OfflineProposer, Proposer
+from memory.reader.offline import OfflineReader
+from memory.reader.search import EvidenceSearch
+from memory.reader.tools import ReaderTools
+from memory.store import MemoryStore
+from memory.writer import Writer
+
+logger = logging.getLogger(__name__)
+
+
+def build_llm(settings: Settings, meter: UsageMeter) -> LLMClient | None:
+    if not settings.llm_configured:
+        return None
+    llm = LLMSettings(
+        base_url=settings.llm_base_url or "https://api.openai.com/v1",
+        api_key=settings.llm_api_key,
+        model=settings.llm_model,
+        timeout_s=settings.llm_timeout_s,
+    )
+    return LLMClient(settings=llm, meter=meter)
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "hashing":
+        return HashingEmbedder(dim=settings.embedding_dim)
+    if settings.embedder == "openai":
+        import openai
+
+        if not settings.llm_configured or not settings.embedding_model:
+            raise ConfigError(
+                "EGMEM_EMBEDDER=openai needs EGMEM_LLM_BASE_URL (or an API key) and "
+                "EGMEM_EMBEDDING_MODEL"
+            )
+        client = openai.OpenAI(base_url=settings.llm_base_url, api_key=settings.llm_api_key
+                               or "no-key", max_retries=2)
+        return OpenAIEmbedder(client=client, model=settings.embedding_model,
+                              dim=settings.embedding_dim)
+    return MiniLMEmbedder()
+
+
+def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
+    if settings.writer == "llm":
+        if llm is None:
+            raise ConfigError(
+                "--writer llm needs an OpenAI-compatible endpoint: set EGMEM_LLM_BASE_URL "
+                "(and EGMEM_LLM_API_KEY / OPENAI_API_KEY, EGMEM_LLM_MODEL)"
+            )
+        from memory.llm.writer_agent import LLMProposer
+
+        return LLMProposer(llm)
+    return OfflineProposer()
+
+
+def build(settings: Settings, *, embedder: Embedder | None = None,
+          verification: bool = True) -> Egmem:
+    meter = UsageMeter()
+    llm = build_llm(settings, meter)
+    emb = embedder or build_embedder(settings)
+    local = settings.local_path
+    local.mkdir(parents=True, exist_ok=True)
+    uri = settings.data if settings.is_remote else str(local / "lance")
+    store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
+                        storage_options=dict(settings.storage_options) or None)
+    inbox = Inbox(local / "inbox.sqlite3")
+    writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
+                    verification=verification)
+    pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
+    search = EvidenceSearch(store=store, embedder=emb)
+    tools = ReaderTools(store=store, search=search)
+    reader: Any = OfflineReader(tools=tools)
+    if llm is not None:
+        from memory.reader.llm_reader import LLMReader
+
+        reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds)
+    return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
+                 states=tools, usage=meter.snapshot)
+
+
+def data_path(settings: Settings) -> Path:
+    return settings.local_path

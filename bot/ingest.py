@@ -1,0 +1,63 @@
+"""File ingest: any supported file → inbox → memory, with per-line errors that stop nothing."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from adapters.exports import iter_events
+from bot.runtime import Egmem
+from memory.models import Channel, Delete, Edit, Message
+
+logger = logging.getLogger(__name__)
+
+_CHUNK = 1000
+
+
+def ingest_path(eg: Egmem, path: Path, *, progress: bool = False) -> dict[str, Any]:
+    """Queue every record durably, then commit. Bad records are reported with their line and
+    skipped; everything before and after them is kept. Re-ingesting adds nothing."""
+    report = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
+              "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": []}
+    pending: list[Message | Edit | Delete] = []
+
+    def flush() -> None:
+        if pending:
+            new = eg.submit(pending)
+            report["new"] += new
+            report["duplicates"] += len(pending) - new
+            pending.clear()
+
+    for item in iter_events(path):
+        report["records"] += 1
+        if item.error is not None:
+            report["errors"] += 1
+            if len(report["error_lines"]) < 100:
+                report["error_lines"].append(str(item.error))
+            print(f"egmem: {item.error}", file=sys.stderr)
+            continue
+        ev = item.event
+        if isinstance(ev, Channel):
+            eg.upsert_channels([ev])
+            report["channels"] += 1
+        elif ev is not None:
+            pending.append(ev)
+            if len(pending) >= _CHUNK:
+                flush()
+    flush()
+    total = eg.inbox.count(status="pending")
+    with tqdm(total=total, disable=not progress, unit="msg", desc="committing") as bar:
+        drained = eg.drain(on_progress=bar.update)
+    report["committed"] = drained.committed
+    report["edits"] = drained.edits
+    report["deletes"] = drained.deletes
+    report["queued"] = eg.inbox.count(status="pending")
+    report["dead"] = eg.inbox.count(status="dead")
+    if drained.deferred:
+        print("egmem: the writer endpoint is unreachable; messages stay queued and commit on "
+              "the next run", file=sys.stderr)
+    return report

@@ -1,0 +1,113 @@
+"""Plain-text and JSON renderings of answers, timelines and audits for the CLI."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.runtime import Egmem
+from memory.models import Answer, State
+from memory.store.tables import sql_str
+from memory.text import shorten
+
+
+def _ts(dt: Any) -> str:
+    return str(dt.isoformat().replace("+00:00", "Z"))
+
+
+def state_json(s: State) -> dict[str, Any]:
+    active = next((c for c in s.chain if c.node_id == s.active_node_id), None)
+    return {
+        "state_id": s.state_id,
+        "topic": s.topic,
+        "value": s.value,
+        "channel": s.channel,
+        "active_message_id": active.message_id if active else None,
+        "history": [
+            {"message_id": c.message_id, "value": c.value, "speaker": c.speaker,
+             "ts": _ts(c.ts), "quote": c.quote}
+            for c in s.chain
+        ],
+    }
+
+
+def answer_json(a: Answer) -> dict[str, Any]:
+    return {
+        "answer": a.answer,
+        "abstained": a.abstained,
+        "citations": [
+            {"node_id": c.node_id, "message_id": c.message_id, "channel": c.channel,
+             "speaker": c.speaker, "ts": _ts(c.ts), "quote": c.quote,
+             "permalink": c.permalink}
+            for c in a.citations
+        ],
+        "states": [state_json(s) for s in a.states],
+        "rounds": a.rounds,
+    }
+
+
+def chain_line(s: State) -> str:
+    parts = []
+    for i, c in enumerate(reversed(s.chain)):
+        when = c.ts.strftime("%b %d %H:%M")
+        parts.append(("" if i == 0 else "was ") + f"{c.value} — {c.speaker}, {when}")
+    return " · ".join(parts)
+
+
+def print_answer(a: Answer) -> None:
+    print(a.answer)
+    for s in a.states:
+        if len(s.chain) > 1:
+            print(f"  {s.topic}: {chain_line(s)}")
+    for c in a.citations:
+        where = f"#{c.channel_name}" if c.channel_name else c.channel
+        print(f"  [{c.speaker}, {where}, {c.ts.strftime('%Y-%m-%d %H:%M')}] "
+              f"\"{shorten(c.quote, 140)}\"" + (f" <{c.permalink}>" if c.permalink else ""))
+
+
+def print_history(states: list[State]) -> None:
+    if not states:
+        print("No matching decision found.")
+    for s in states:
+        print(f"{s.topic} — now: {s.value}")
+        for c in reversed(s.chain):
+            mark = "  *" if c.node_id == s.active_node_id else "   "
+            print(f"{mark} {c.ts.strftime('%Y-%m-%d %H:%M')}  {c.value:<24} {c.speaker}: "
+                  f"\"{shorten(c.quote, 100)}\" ({c.message_id})")
+
+
+def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
+    """The audit of a state or node: proposal, verification (with reasons) and evidence."""
+    nodes = eg.store.get_nodes([ident])
+    if not nodes:
+        nodes = eg.store.state_nodes([ident])
+    if not nodes:
+        rows = eg.store.tables.query_nodes(f"message_id = {sql_str(ident)}", columns=["node_id"])
+        nodes = eg.store.get_nodes([r["node_id"] for r in rows])
+    out = [
+        {
+            "node_id": n.node_id, "message_id": n.message_id, "channel": n.channel,
+            "speaker": n.speaker, "ts": _ts(n.ts), "text": n.text, "rewrite": n.rewrite,
+            "state_id": n.state_id, "verdict": n.verdict.value, "value": n.value,
+            "supersedes": n.supersedes,
+            "proposal": n.proposal.model_dump(mode="json") if n.proposal else None,
+            "verification": n.verification.model_dump(mode="json") if n.verification else None,
+        }
+        for n in nodes
+    ]
+    if as_json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    if not out:
+        print(f"nothing stored under {ident!r}")
+    for o in out:
+        print(f"{o['node_id']} ({o['speaker']}, {o['ts']}): \"{shorten(o['text'], 120)}\"")
+        prop = o["proposal"] or {}
+        print(f"  proposed by {prop.get('proposer', '?')}: {prop.get('verdict')} "
+              f"topic={prop.get('topic')!r} quote={prop.get('source_quote')!r} "
+              f"prior={prop.get('prior_state_id')}")
+        ver = o["verification"] or {}
+        print(f"  verified: {ver.get('outcome')} as {ver.get('verdict')}"
+              + (f" — {'; '.join(ver.get('reasons') or [])}" if ver.get("reasons") else ""))
+        print(f"  committed: {o['verdict']} state={o['state_id']} value={o['value']!r} "
+              f"supersedes={o['supersedes']}")

@@ -1,0 +1,145 @@
+"""Egmem: the running memory service every front end (CLI, Slack, Discord, web) talks to."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from memory.access import scope_for
+from memory.inbox import Inbox
+from memory.models import Answer, Channel, Delete, Edit, Message, Scope, State
+from memory.pipeline import DrainReport, Pipeline
+from memory.store import MemoryStore
+from memory.writer import Writer
+
+logger = logging.getLogger(__name__)
+
+
+class Reader(Protocol):
+    def answer(
+        self, question: str, *, scope: Scope, reference: datetime | None = None
+    ) -> Answer: ...
+
+
+class StateReader(Protocol):
+    def read_current_state(self, query: str, scope: Scope, k: int = 5) -> list[State]: ...
+
+
+@dataclass
+class Egmem:
+    """Implements :class:`bot.service.MemoryService`; built only by ``bot.app.build``."""
+
+    store: MemoryStore
+    inbox: Inbox
+    writer: Writer
+    pipeline: Pipeline
+    reader: Reader
+    states: StateReader
+    usage: Callable[[], dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        # One drain at a time: the writer's per-channel order depends on it.
+        self._drain_lock = threading.Lock()
+
+    # ---- writes -------------------------------------------------------------------------
+    def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
+        return self.inbox.submit(self._resolve(ev) for ev in events)
+
+    def _resolve(self, ev: Message | Edit | Delete) -> Message | Edit | Delete:
+        """Edits/deletes from files may name only channel and id: find the rest."""
+        if isinstance(ev, Message) or (ev.platform and ev.space):
+            return ev
+        node = self.store.find_message(channel=ev.channel, message_id=ev.id,
+                                       platform=ev.platform, space=ev.space)
+        if node is not None:
+            return ev.model_copy(update={"platform": node.platform, "space": node.space})
+        found = self.inbox.locate(channel=ev.channel, message_id=ev.id)
+        if found is not None:
+            return ev.model_copy(update={"platform": found[0], "space": found[1]})
+        return ev
+
+    def process(self) -> int:
+        return self.drain().committed
+
+    def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
+        with self._drain_lock:
+            return self.pipeline.drain(on_progress=on_progress)
+
+    def upsert_channels(self, channels: Iterable[Channel]) -> None:
+        self.store.put_channels(list(channels))
+
+    def forget_message(self, *, platform: str, space: str, channel: str, message_id: str) -> bool:
+        with self._drain_lock:
+            return self.pipeline.forget_message(platform=platform, space=space, channel=channel,
+                                                message_id=message_id)
+
+    def forget_user(self, user: str, *, platform: str | None = None,
+                    space: str | None = None) -> int:
+        """Forget everything a person said (offboarding)."""
+        with self._drain_lock:
+            nodes = self.store.find_nodes(Scope(platform=platform, space=space))
+            ids = [n.node_id for n in nodes if n.speaker_id == user]
+            for n in nodes:
+                if n.speaker_id == user:
+                    self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
+                                     message_id=n.message_id)
+            count = self.writer.forget(ids)
+            self.pipeline.purge()
+            return count
+
+    # ---- reads --------------------------------------------------------------------------
+    def scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
+              widen: bool = False) -> Scope:
+        return scope_for(self.store, platform=platform, space=space, user=user, channel=channel,
+                         widen=widen)
+
+    def ask(self, question: str, *, platform: str, space: str, user: str | None,
+            channel: str | None, widen: bool = False,
+            reference: datetime | None = None) -> Answer:
+        scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
+        logger.info("question in %s/%s (%d chars)", space or "*", channel or "*", len(question))
+        return self.reader.answer(question, scope=scope, reference=reference)
+
+    def history(self, topic: str, *, platform: str, space: str, user: str | None,
+                channel: str | None, widen: bool = False, k: int = 5) -> list[State]:
+        scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
+        return self.states.read_current_state(topic, scope, k)
+
+    def stats(self) -> dict[str, Any]:
+        t = self.store.tables
+        nodes = t.query_nodes("TRUE", columns=["state_id", "verdict", "edited"])
+        chains: dict[str, int] = {}
+        for r in nodes:
+            if r["state_id"] and r["verdict"] in ("establish", "revise"):
+                chains[r["state_id"]] = chains.get(r["state_id"], 0) + 1
+        inbox = self.inbox.counts()
+        out: dict[str, Any] = {
+            "messages": self.inbox.count(kind="message"),
+            "evidence_nodes": len(nodes),
+            "states": int(t.states.count_rows()),
+            "chains_with_revisions": sum(1 for v in chains.values() if v >= 2),
+            "deleted_messages": self.inbox.count(kind="delete", status="done"),
+            "edited_messages": sum(1 for r in nodes if r["edited"]),
+            "verdicts": _count(r["verdict"] for r in nodes),
+            "inbox": {"pending": inbox.get("pending", 0), "done": inbox.get("done", 0),
+                      "dead": inbox.get("dead", 0)},
+            "dead_letters": [d.__dict__ for d in self.inbox.dead_letters()],
+        }
+        if self.usage is not None:
+            out["llm"] = self.usage()
+        return out
+
+    def close(self) -> None:
+        self.store.close()
+        self.inbox.close()
+
+
+def _count(values: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out

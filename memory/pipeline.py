@@ -1,0 +1,139 @@
+"""Drains the inbox into memory: per channel, in timestamp order, exactly once.
+
+An event is marked done only after its commit; a crash before that replays it, and the
+writer's deterministic node ids make the replay a no-op where the commit had landed.
+A batch that keeps failing is split so one poison message cannot block its channel; after
+``max_attempts`` it is dead-lettered (visible in ``egmem stats``, retried by ``egmem retry``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from memory.errors import EndpointError
+from memory.inbox import Inbox, Pending
+from memory.models import Delete, Edit, Message
+from memory.store import MemoryStore
+from memory.writer import Writer
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class DrainReport:
+    committed: int = 0
+    edits: int = 0
+    deletes: int = 0
+    failed: int = 0
+    dead: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    deferred: bool = False
+
+
+class Pipeline:
+    def __init__(self, *, inbox: Inbox, writer: Writer, store: MemoryStore,
+                 batch_size: int = 256) -> None:
+        self.inbox = inbox
+        self.writer = writer
+        self.store = store
+        self.batch_size = batch_size
+
+    def drain(self, *, on_progress: Callable[[int], None] | None = None) -> DrainReport:
+        report = DrainReport()
+        for channel in self.inbox.channels_with_work():
+            try:
+                self._drain_channel(channel, report, on_progress)
+            except EndpointError as exc:
+                # The model endpoint is down: leave everything queued for a later drain.
+                logger.warning("writer endpoint unavailable; %s stays queued: %s", channel, exc)
+                report.deferred = True
+                break
+        if report.deletes:
+            self.purge()
+        return report
+
+    def purge(self) -> None:
+        """Make forgotten text unrecoverable: drop old table versions, dead index segments
+        and the inbox WAL."""
+        self.store.purge()
+        self.inbox.checkpoint()
+
+    def _drain_channel(
+        self, channel: tuple[str, str, str], report: DrainReport,
+        on_progress: Callable[[int], None] | None,
+    ) -> None:
+        while True:
+            batch = self.inbox.pending(channel, limit=self.batch_size)
+            if not batch:
+                return
+            run: list[Pending] = []
+            for item in batch:
+                if item.kind == "message":
+                    run.append(item)
+                    continue
+                self._commit_messages(run, report)
+                run = []
+                self._apply_change(item, report)
+            self._commit_messages(run, report)
+            if on_progress is not None:
+                on_progress(len(batch))
+
+    def _commit_messages(self, run: list[Pending], report: DrainReport) -> None:
+        if not run:
+            return
+        msgs = [p.event for p in run if isinstance(p.event, Message)]
+        try:
+            result = self.writer.write(msgs)
+        except EndpointError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any writer failure must not lose messages
+            logger.exception("commit of %d messages failed", len(run))
+            if len(run) > 1:
+                mid = len(run) // 2
+                self._commit_messages(run[:mid], report)
+                self._commit_messages(run[mid:], report)
+                return
+            dead = self.inbox.mark_failed([run[0].seq], f"{type(exc).__name__}: {exc}")
+            report.failed += 1
+            report.dead += len(dead)
+            return
+        self.inbox.mark_done(p.seq for p in run)
+        report.committed += result.committed
+        for verdict, n in result.verdicts.items():
+            report.verdicts[verdict] = report.verdicts.get(verdict, 0) + n
+
+    def _apply_change(self, item: Pending, report: DrainReport) -> None:
+        ev = item.event
+        try:
+            if isinstance(ev, Edit):
+                if not self.writer.edit(platform=ev.platform, space=ev.space, channel=ev.channel,
+                                        message_id=ev.id, text=ev.text):
+                    logger.info("edit for unknown message %s/%s dropped", ev.channel, ev.id)
+                report.edits += 1
+            elif isinstance(ev, Delete):
+                self.forget_message(platform=ev.platform, space=ev.space, channel=ev.channel,
+                                    message_id=ev.id, purge=False)
+                report.deletes += 1
+        except EndpointError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            logger.exception("applying %s %s failed", item.kind, item.seq)
+            dead = self.inbox.mark_failed([item.seq], f"{type(exc).__name__}: {exc}")
+            report.failed += 1
+            report.dead += len(dead)
+            return
+        self.inbox.mark_done([item.seq])
+
+    def forget_message(self, *, platform: str, space: str, channel: str, message_id: str,
+                       purge: bool = True) -> bool:
+        node = self.store.find_message(channel=channel, message_id=message_id,
+                                       platform=platform, space=space)
+        self.inbox.scrub(platform=platform, space=space, channel=channel, message_id=message_id)
+        found = False
+        if node is not None:
+            found = self.writer.forget([node.node_id]) > 0
+        if purge:
+            self.purge()
+        return found

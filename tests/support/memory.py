@@ -1,0 +1,46 @@
+"""Helpers to build a real memory (LanceDB + Tantivy in a temp dir) for tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memory.embeddings import HashingEmbedder
+from memory.models import Message
+from memory.proposer import OfflineProposer
+from memory.store import MemoryStore
+from memory.writer import Writer
+
+T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)
+
+
+def open_memory(path: Path, *, verification: bool = True) -> tuple[MemoryStore, Writer]:
+    emb = HashingEmbedder()
+    store = MemoryStore(uri=str(path / "lance"), lexical_dir=path / "lexical", dim=emb.dim)
+    writer = Writer(store=store, embedder=emb, proposer=OfflineProposer(),
+                    verification=verification)
+    return store, writer
+
+
+def msg(i: int, user: str, text: str, *, channel: str = "C1", space: str = "T1",
+        thread: str | None = None, reply_to: str | None = None, minutes: int | None = None,
+        channel_name: str = "atlas-dev") -> Message:
+    return Message(
+        platform="slack", space=space, channel=channel, channel_name=channel_name, id=str(i),
+        user=f"U{user.upper()}", user_name=user, ts=T0 + timedelta(minutes=minutes or i),
+        text=text, thread_id=thread, reply_to=reply_to,
+    )
+
+
+def review_thread() -> list[Message]:
+    """The paper's Figure 1 plus a second revision and a topic-sharing distractor."""
+    return [
+        msg(1, "Alice", "Atlas design review is Thursday at 3 pm"),
+        msg(2, "Bob", "reminder: bring the review checklist", thread="1", reply_to="1"),
+        msg(3, "Alice", "let's do 4 pm instead", thread="1", reply_to="1"),
+        msg(4, "Carol", "+1, works for me", thread="1", reply_to="3"),
+        msg(5, "Dan", "thanks!"),
+        msg(6, "Alice", "review slips to Friday 10am"),
+        msg(7, "Eve", "We decided the release will be version 2.3"),
+        msg(8, "Frank", "actually we're calling it 2.4"),
+    ]
