@@ -81,14 +81,14 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
                     verification=verification)
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
     search = EvidenceSearch(store=store, embedder=emb)
-    tools = ReaderTools(store=store, search=search)
+    tools = ReaderTools(store=store, embedder=emb, search=search)
     reader: Any = OfflineReader(tools=tools)
     if llm is not None:
         from memory.reader.llm_reader import LLMReader
 
         reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds)
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
-                 states=tools, usage=meter.snapshot)
+                 tools=tools, usage=meter.snapshot)
 
 
 def data_path(settings: Settings) -> Path:

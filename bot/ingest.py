@@ -21,7 +21,7 @@ _CHUNK = 1000
 def ingest_path(eg: Egmem, path: Path, *, progress: bool = False) -> dict[str, Any]:
     """Queue every record durably, then commit. Bad records are reported with their line and
     skipped; everything before and after them is kept. Re-ingesting adds nothing."""
-    report = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
+    report: dict[str, Any] = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
               "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": []}
     pending: list[Message | Edit | Delete] = []
 

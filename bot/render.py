@@ -84,7 +84,7 @@ def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
     if not nodes:
         rows = eg.store.tables.query_nodes(f"message_id = {sql_str(ident)}", columns=["node_id"])
         nodes = eg.store.get_nodes([r["node_id"] for r in rows])
-    out = [
+    out: list[dict[str, Any]] = [
         {
             "node_id": n.node_id, "message_id": n.message_id, "channel": n.channel,
             "speaker": n.speaker, "ts": _ts(n.ts), "text": n.text, "rewrite": n.rewrite,

@@ -13,6 +13,7 @@ from memory.access import scope_for
 from memory.inbox import Inbox
 from memory.models import Answer, Channel, Delete, Edit, Message, Scope, State
 from memory.pipeline import DrainReport, Pipeline
+from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
 from memory.writer import Writer
 
@@ -25,10 +26,6 @@ class Reader(Protocol):
     ) -> Answer: ...
 
 
-class StateReader(Protocol):
-    def read_current_state(self, query: str, scope: Scope, k: int = 5) -> list[State]: ...
-
-
 @dataclass
 class Egmem:
     """Implements :class:`bot.service.MemoryService`; built only by ``bot.app.build``."""
@@ -38,7 +35,7 @@ class Egmem:
     writer: Writer
     pipeline: Pipeline
     reader: Reader
-    states: StateReader
+    tools: ReaderTools
     usage: Callable[[], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
@@ -91,6 +88,32 @@ class Egmem:
             self.pipeline.purge()
             return count
 
+    def enforce_retention(self, days: int, *, now: datetime,
+                          space: str | None = None, channel: str | None = None) -> int:
+        """Forget every message older than ``days`` (optionally in one space/channel)."""
+        from datetime import timedelta
+
+        from memory.store import Window
+
+        cutoff = now - timedelta(days=days)
+        scope = Scope(space=space, channels=(channel,) if channel else None)
+        with self._drain_lock:
+            old = self.store.find_nodes(scope, Window(ts_to=cutoff))
+            for n in old:
+                self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
+                                 message_id=n.message_id)
+            count = self.writer.forget([n.node_id for n in old])
+            if count:
+                self.pipeline.purge()
+        logger.info("retention: forgot %d messages older than %d days", count, days)
+        return count
+
+    def maintain(self) -> None:
+        """Index maintenance: compact small fragments, build the ANN index once it pays."""
+        with self._drain_lock:
+            self.store.tables.compact()
+            self.store.tables.ensure_vector_index()
+
     # ---- reads --------------------------------------------------------------------------
     def scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
               widen: bool = False) -> Scope:
@@ -107,7 +130,7 @@ class Egmem:
     def history(self, topic: str, *, platform: str, space: str, user: str | None,
                 channel: str | None, widen: bool = False, k: int = 5) -> list[State]:
         scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
-        return self.states.read_current_state(topic, scope, k)
+        return self.tools.session(scope).read_current_state(topic, k=k)
 
     def stats(self) -> dict[str, Any]:
         t = self.store.tables

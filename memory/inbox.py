@@ -14,7 +14,6 @@ so message text is not kept twice.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import sqlite3
 import threading
@@ -148,7 +147,7 @@ class Inbox:
             cur = self._db.execute(
                 "SELECT DISTINCT platform, space, channel FROM inbox WHERE status='pending'"
             )
-            return [tuple(r) for r in cur.fetchall()]  # type: ignore[misc]
+            return [(str(a), str(b), str(c)) for a, b, c in cur.fetchall()]
 
     def pending(self, channel: tuple[str, str, str], *, limit: int = 256) -> list[Pending]:
         """The channel's pending events in timestamp order (then arrival order)."""

@@ -7,6 +7,7 @@ A proposal never changes memory by itself.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,21 +16,28 @@ from typing import Protocol
 import numpy as np
 
 from memory.models import EvidenceNode, Message, Proposal, Verdict
-from memory.registry import RegistryHit
+from memory.registry import RegistryHit, StateRecord
 from memory.text import (
     CUE_ONLY,
     DECISION_CUES,
-    REVISION_CUES,
+    STATE_NOUNS,
     STOPWORDS,
     Slot,
+    SlotKind,
+    clauses,
     content_terms,
     find_slots,
     has_cue,
+    has_revision_cue,
     is_agreement,
     is_noise,
+    is_year,
+    names_value,
     overlap,
+    primary_slot,
     shorten,
     stem,
+    strip_urls,
     tokens,
 )
 
@@ -52,6 +60,10 @@ class RegistryTool(Protocol):
         self, item: WriteItem, query: str, *, k: int = 5, families: set[str] | None = None
     ) -> list[RegistryHit]: ...
 
+    def get_state(self, item: WriteItem, state_id: str) -> StateRecord | None:
+        """An active state of the item's own channel, or None."""
+        ...
+
 
 class Proposer(Protocol):
     #: How many messages of one channel it proposes for at once.
@@ -70,8 +82,31 @@ _FOLLOW_UP_MAX_TERMS = 2
 _WINDOW_S = 3 * 86400
 
 
+@dataclass
+class _Clause:
+    start: int
+    text: str
+    slots: list[Slot]
+    terms: set[str]
+    cue: bool
+
+
+@dataclass
+class _Candidate:
+    hit: RegistryHit
+    slot: Slot
+    score: float
+    same_value: bool
+
+
 class OfflineProposer:
-    """Deterministic proposer: cue words, value slots, registry similarity and reply context."""
+    """Deterministic proposer: cue words, value slots, registry similarity and reply context.
+
+    A message is read clause by clause: a revision needs a revision cue ("instead", "moved
+    to", "from X to Y", …) in the clause that carries the new value, and a prior state of the
+    same kind of value that the clause is about (shared topic words, the old value named, or
+    the state being what this reply/thread is about). Sharing a topic alone never revises.
+    """
 
     batch_size = 1
     name = "offline"
@@ -85,51 +120,114 @@ class OfflineProposer:
         base = Proposal(message_id=msg.id, proposer=self.name)
         if msg.is_bot or is_noise(text):
             return base
-        agreement = is_agreement(text)
-        slots = [] if agreement else find_slots(text)
-        families = {s.family for s in slots}
-        own_terms = topic_terms(text, slots)
-        context = " ".join(n.passage for n in self._context_nodes(item))
-        query = text if len(own_terms) > _FOLLOW_UP_MAX_TERMS else f"{text} {context}"
-        hits = registry.search_registry(item, query, k=5, families=families or None)
-
-        if agreement:
-            target = self._referent(item, hits)
+        context_nodes = self._context_nodes(item)
+        context_states = [n.state_id for n in context_nodes if n.state_id]
+        if is_agreement(text) and len(tokens(text)) <= 8:
+            target = self._context_state(item, registry, context_states)
             if target is not None:
                 return base.model_copy(update={
-                    "verdict": Verdict.RESTATE, "topic": target.state.topic,
-                    "prior_state_id": target.state.state_id, "source_quote": "",
+                    "verdict": Verdict.RESTATE, "topic": target.topic,
+                    "prior_state_id": target.state_id,
                 })
             return base
 
-        if slots:
-            revision = self._revision(item, hits, slots, own_terms)
-            if revision is not None:
-                hit, slot = revision
-                if _same_value(slot.text, hit.state.value):
-                    return base.model_copy(update={
-                        "verdict": Verdict.RESTATE, "topic": hit.state.topic,
-                        "prior_state_id": hit.state.state_id, "source_quote": slot.text,
-                    })
-                return base.model_copy(update={
-                    "verdict": Verdict.REVISE, "topic": hit.state.topic,
-                    "prior_state_id": hit.state.state_id, "source_quote": slot.text,
-                })
-            topic = derive_topic(text, slots) or self._borrowed_topic(item)
+        parts = self._clauses(text)
+        slots = [sl for c in parts for sl in c.slots]
+        families = {sl.family for sl in slots}
+        own_terms = set().union(*(c.terms for c in parts)) if parts else set()
+        context = " ".join(n.passage for n in context_nodes)
+        query = text if len(own_terms) > _FOLLOW_UP_MAX_TERMS else f"{text} {context}"
+        hits = registry.search_registry(item, query, k=8, families=families or None)
+        for sid in context_states:
+            if all(h.state.state_id != sid for h in hits):
+                rec = registry.get_state(item, sid)
+                if rec is not None:
+                    hits.append(RegistryHit(rec, 0.0, 0.0, 0.0))
+
+        best = self._best_revision(text, parts, hits, set(context_states))
+        if best is not None:
+            verdict = Verdict.RESTATE if best.same_value else Verdict.REVISE
+            return base.model_copy(update={
+                "verdict": verdict, "topic": best.hit.state.topic,
+                "prior_state_id": best.hit.state.state_id, "source_quote": best.slot.text,
+            })
+        if text.rstrip().endswith("?"):
+            return base
+        decision = has_cue(text, DECISION_CUES)
+        for clause in parts:
+            value = primary_slot(clause.slots)
+            if value is None or is_year(value):
+                continue
+            label = self._label(parts, clause)
+            if not (decision or label or _stated(clause, value)):
+                continue
+            topic = derive_topic(clause.text, clause.slots, label=label, value=value,
+                                 offset=clause.start)
+            topic = topic or self._borrowed_topic(item)
             if topic:
                 return base.model_copy(update={
-                    "verdict": Verdict.ESTABLISH, "topic": topic,
-                    "source_quote": _value_quote(slots),
+                    "verdict": Verdict.ESTABLISH, "topic": topic, "source_quote": value.text,
                 })
-            return base
-
-        if has_cue(text, DECISION_CUES) and len(own_terms) >= 2 and not text.rstrip().endswith("?"):
-            topic = derive_topic(text, slots)
+        if decision and len(own_terms) >= 2:
             return base.model_copy(update={
-                "verdict": Verdict.ESTABLISH, "topic": topic,
+                "verdict": Verdict.ESTABLISH,
+                "topic": derive_topic(text, slots),
                 "source_quote": _first_clause(text),
             })
         return base
+
+    @staticmethod
+    def _clauses(text: str) -> list[_Clause]:
+        whole_cue = has_revision_cue(text)
+        out = []
+        parts = clauses(text)
+        for start, part in parts:
+            sl = [dataclasses.replace(s, start=s.start + start, end=s.end + start)
+                  for s in find_slots(part)]
+            cue = has_revision_cue(part) or (whole_cue and len(parts) == 1)
+            out.append(_Clause(start, part, sl, topic_terms(part, sl), cue))
+        return out
+
+    @staticmethod
+    def _label(parts: list[_Clause], clause: _Clause) -> str:
+        """A short slot-less clause just before ("Launch update:", "Weekly design sync:")
+        names what the value clause is about."""
+        idx = parts.index(clause)
+        prev = parts[idx - 1] if idx > 0 else None
+        if prev is not None and not prev.slots and len(tokens(prev.text)) <= 6:
+            return prev.text
+        return ""
+
+    def _best_revision(
+        self, text: str, parts: list[_Clause], hits: list[RegistryHit], context: set[str]
+    ) -> _Candidate | None:
+        found: list[_Candidate] = []
+        for clause in parts:
+            if not clause.slots:
+                continue
+            label = self._label(parts, clause)
+            about = clause.terms | (topic_terms(label, []) if label else set())
+            for hit in hits:
+                st = hit.state
+                same_kind = [s for s in clause.slots if s.family == st.value_family]
+                if not same_kind or not st.value:
+                    continue
+                new = [s for s in same_kind if not _same_value(s.text, st.value)]
+                topical = overlap(about, set(content_terms(st.topic)))
+                if not clause.cue:
+                    # Without a cue only a restatement counts: same value, same subject.
+                    if new or topical < 0.5:
+                        continue
+                old_named = names_value(clause.text, st.value)
+                in_context = st.state_id in context
+                follow_up = len(about) <= _FOLLOW_UP_MAX_TERMS and in_context
+                if not (topical >= 0.5 or old_named or in_context or follow_up):
+                    continue
+                score = topical + (0.6 if old_named else 0.0) + (0.4 if in_context else 0.0)
+                score += 0.2 * max(hit.dense, 0.0)
+                slot = _new_value(clause, new) if new else same_kind[0]
+                found.append(_Candidate(hit, slot, score, not new))
+        return max(found, key=lambda c: c.score) if found else None
 
     def _context_nodes(self, item: WriteItem) -> list[EvidenceNode]:
         out = [item.parent] if item.parent is not None else []
@@ -138,39 +236,18 @@ class OfflineProposer:
         same_thread = [n for n in item.recent if thread and (n.thread_id == thread
                                                               or n.message_id == thread)]
         others = [n for n in item.recent if n not in same_thread and n.ts.timestamp() >= cutoff]
-        out.extend(same_thread[-3:] or others[-3:])
+        out.extend(reversed(same_thread[-3:] or others[-3:]))
         return out
 
-    def _referent(self, item: WriteItem, hits: list[RegistryHit]) -> RegistryHit | None:
-        """The state a short agreement refers to: the parent's, else the newest in context."""
-        context_states = [n.state_id for n in self._context_nodes(item) if n.state_id]
+    @staticmethod
+    def _context_state(
+        item: WriteItem, registry: RegistryTool, context_states: list[str]
+    ) -> StateRecord | None:
+        """The state a short agreement refers to: its parent's, else the newest in context."""
         for sid in context_states:
-            for h in hits:
-                if h.state.state_id == sid:
-                    return h
-        return None
-
-    def _revision(
-        self, item: WriteItem, hits: list[RegistryHit], slots: list[Slot], own_terms: set[str]
-    ) -> tuple[RegistryHit, Slot] | None:
-        text = item.message.text
-        cue = has_cue(text, REVISION_CUES)
-        context_states = {n.state_id for n in self._context_nodes(item) if n.state_id}
-        for hit in hits:
-            slot = next((s for s in slots if s.family == hit.state.value_family), None)
-            if slot is None:
-                continue
-            topical = overlap(own_terms, hit.state.terms)
-            in_context = hit.state.state_id in context_states
-            follow_up = len(own_terms) <= _FOLLOW_UP_MAX_TERMS and in_context
-            if cue and (topical >= 0.34 or in_context or follow_up):
-                return hit, slot
-            # Without a cue, only a restatement of the same topic in the same words counts;
-            # sharing a topic alone never makes a revision.
-            if topical >= 0.75 and len(own_terms & hit.state.terms) >= 2 and _same_value(
-                slot.text, hit.state.value
-            ):
-                return hit, slot
+            rec = registry.get_state(item, sid)
+            if rec is not None:
+                return rec
         return None
 
     def _borrowed_topic(self, item: WriteItem) -> str:
@@ -180,29 +257,72 @@ class OfflineProposer:
         return ""
 
 
+def _new_value(clause: _Clause, new: list[Slot]) -> Slot:
+    """Which of several new values a clause moves to: after "to"/the cue, not "instead of"."""
+    low = clause.text.lower()
+    for marker in (" to ", " now ", " instead"):
+        pos = low.rfind(marker)
+        if pos != -1:
+            after = [s for s in new if s.start - clause.start >= pos]
+            before = [s for s in new if s.start - clause.start < pos]
+            if marker == " instead" and before:
+                return before[-1]
+            if after:
+                return after[0]
+    return new[0]
+
+
+_STATED = re.compile(
+    r"(?:\b(?:is|are|was|were|be|at|on|in|to|for|by|until|till|from|set|moved|stays?|goes|"
+    r"it's|it is)|[:=])\s+(?:[\w'’-]+\s+)?$", re.IGNORECASE)
+
+
+def _stated(clause: _Clause, value: Slot) -> bool:
+    """Whether the clause states the value of something ("X is/at/on VALUE")."""
+    if value.kind is SlotKind.NAME:
+        return True
+    before = clause.text[: value.start - clause.start]
+    return bool(_STATED.search(before)) or bool(set(tokens(before)) & _STATE_NOUNS)
+
+
+_STATE_NOUNS = {w for cue in STATE_NOUNS for w in tokens(cue)}
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", value.lower())
+
+
 def topic_terms(text: str, slots: Sequence[Slot]) -> set[str]:
     slot_words = {t for s in slots for t in tokens(s.text)}
-    return {t for t in content_terms(text) if t not in slot_words and t not in _CUE_WORDS
+    return {t for t in content_terms(strip_urls(text)) if t not in slot_words and t not in _CUE_WORDS
             and not t.isdigit()}
 
 
-def derive_topic(text: str, slots: Sequence[Slot], *, max_words: int = 4) -> str:
-    """A short label from the message's own content words, in their order of appearance."""
+def derive_topic(
+    text: str, slots: Sequence[Slot], *, max_words: int = 4, label: str = "",
+    value: Slot | None = None, offset: int = 0,
+) -> str:
+    """A short label: the clause's subject words before its value (or its first content
+    words), after a short "Label:" if the message has one."""
     slot_words = {t for s in slots for t in tokens(s.text)}
-    words: list[str] = []
-    for t in tokens(text):
-        if (t in STOPWORDS or t in slot_words or stem(t) in _CUE_WORDS or len(t) < 3
-                or t.isdigit() or re.fullmatch(r"[\d.:,%$-]+", t)):
-            continue
-        if t not in words:
-            words.append(t)
-        if len(words) == max_words:
-            break
-    return " ".join(words)
 
+    def words(part: str) -> list[str]:
+        out: list[str] = []
+        for t in tokens(strip_urls(part)):
+            if (t in STOPWORDS or t in slot_words or stem(t) in _CUE_WORDS or len(t) < 3
+                    or re.fullmatch(r"[\d.:,%$-]+", t) or t in out):
+                continue
+            out.append(t)
+        return out
 
-def _value_quote(slots: list[Slot]) -> str:
-    return slots[0].text if slots else ""
+    head = words(label)[:2]
+    if value is not None:
+        before = words(text[: value.start - offset])
+        body = before[-(max_words - len(head)):] if before else words(text)
+    else:
+        body = words(text)
+    picked = list(dict.fromkeys(head + body))
+    return " ".join(picked[:max_words])
 
 
 def _first_clause(text: str) -> str:

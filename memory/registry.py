@@ -18,7 +18,7 @@ from memory.models import ChainEntry, EvidenceNode, State, Verdict
 from memory.store import MemoryStore
 from memory.store.rows import Row, from_epoch, to_epoch
 from memory.store.tables import sql_str
-from memory.text import content_terms, overlap
+from memory.text import content_terms, names_value, overlap
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +134,7 @@ class Registry:
         vector: np.ndarray | None,
         k: int = 5,
         families: set[str] | None = None,
+        text: str = "",
     ) -> list[RegistryHit]:
         """search_registry: channel-scoped active states ranked by lexical + dense similarity."""
         states = self._load(key)
@@ -147,11 +148,15 @@ class Registry:
             dense = mat @ vector.astype(np.float32)
         hits = []
         newest = max(r.updated_ts for r in recs)
+
         for rec, d in zip(recs, dense, strict=True):
             lex = overlap(qterms, rec.terms)
             score = 0.55 * lex + 0.45 * max(float(d), 0.0)
             if families and rec.value_family in families:
                 score += 0.1
+            if text and rec.value and names_value(text, rec.value):
+                # The message names this state's current value: likely about it.
+                score += 0.3
             # Recent states are likelier referents of a short follow-up.
             score += 0.05 * float(np.exp(-(newest - rec.updated_ts) / 86400.0))
             hits.append(RegistryHit(rec, score, lex, float(d)))
@@ -159,7 +164,7 @@ class Registry:
         return hits[:k]
 
     def flush(self) -> None:
-        rows = []
+        rows: list[Row] = []
         for states in self._by_channel.values():
             rows.extend(states[s].to_row() for s in self._dirty if s in states)
         self._store.tables.upsert_states(rows)

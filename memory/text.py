@@ -29,7 +29,8 @@ STOPWORDS = frozenset(
     through to too under until up very was wasn't we we're we'll we've were what when where which
     while who whom why will with would you you're your yours yourself yourselves yes yeah ok okay
     also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
-    sure well like one now right know want need pls please via re""".split()
+    sure well like one now right know want need pls please via re heads fyi psa btw imo
+    anyone everyone guys folks""".split()
 )
 
 # Words that by themselves say "this replaces what was said before".
@@ -44,17 +45,19 @@ REVISION_CUES = (
     "going with", "go with", "replaced", "replace", "pulled in to", "brought forward",
 )
 # Words that mark a message as stating a decision or plan worth tracking as a state.
-DECISION_CUES = (
+DECISION_VERBS = (
     "decided", "decision", "agreed", "we'll", "we will", "let's", "lets ", "plan is",
     "the plan", "final", "confirmed", "scheduled", "set for", "due ", "reminder",
     "action item", "todo", "to-do", "is at", "will be",
-) + (
-    # Nouns that make a statement about them state-bearing; they stay topic words.
+)
+# Nouns that make a statement about them state-bearing; unlike the verbs, they are topics.
+STATE_NOUNS = (
     "deadline", "budget", "target", "release", "launch", "meeting", "review", "standup",
     "lunch", "owner", "offsite", "demo", "retro", "interview", "migration", "freeze",
 )
-# The cue part of DECISION_CUES: words that never name a topic.
-CUE_ONLY = REVISION_CUES + DECISION_CUES[:19]
+DECISION_CUES = DECISION_VERBS + STATE_NOUNS
+# The cue words that never name a topic.
+CUE_ONLY = REVISION_CUES + DECISION_VERBS
 AGREEMENT = re.compile(
     r"^\W*(\+1|👍|sounds good|works for me|agreed|agree|same|lgtm|ok+|okay|yes|yep|sure|"
     r"fine by me|good idea|great idea|perfect|done|ack|makes sense|love it|do it|ship it)\b",
@@ -93,7 +96,14 @@ _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
+_PROPER = r"[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|de|la|del|of|the))*(?<!\s)"
 _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
+    # A proper name is a value only where a decision names it ("switching to Taqueria Luna",
+    # "Pho Saigon it is"); capitalised words elsewhere are just mentions.
+    (SlotKind.NAME, re.compile(
+        r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
+        r"moving to|moved to|picked|chose|renamed to|winner is))\s+(?P<v>" + _PROPER + r")|"
+        r"(?P<w>" + _PROPER + r")(?=,? it is\b| it's\b| wins\b)")),
     (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
     (SlotKind.VERSION, re.compile(r"\bv?\d+\.\d+(?:\.\d+)*(?:-[a-z0-9.]+)?\b", re.I)),
@@ -103,12 +113,14 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s+)?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}(?:,?\s+\d{{4}})?|"
-        r"today|tomorrow|tonight|yesterday|next week|this week|next month|end of (?:the )?"
+        r"the \d{1,2}(?:st|nd|rd|th)|today|tomorrow|tonight|yesterday|next week|this week|"
+        r"next month|end of (?:the )?"
         r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),
     (SlotKind.MONEY, re.compile(r"(?:[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[km]?\b|"
                                 r"\b\d[\d,]*(?:\.\d+)?\s?(?:k|m|usd|eur|dollars|euros)\b)", re.I)),
-    (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|percent|ms|gb|tb|users|people|"
-                                 r"seats|days|weeks|hours|minutes|nodes|replicas)?", re.I)),
+    (SlotKind.DATE, re.compile(r"\b(?:19|20)\d{2}\b")),
+    (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|percent|ms|gb|tb|users|"
+                                 r"people|seats|days|weeks|hours|minutes|nodes|replicas)?", re.I)),
 ]
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b")
 
@@ -139,7 +151,8 @@ def tokens(text: str) -> list[str]:
 def stem(word: str) -> str:
     """A deliberately light stemmer: plural and common verb endings only."""
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word[-len(suffix) - 1] == "'":
+        if (len(word) > len(suffix) + 2 and word.endswith(suffix)
+                and word[-len(suffix) - 1] != "'"):
             return word[: -len(suffix)] + repl
     return word
 
@@ -154,6 +167,48 @@ def overlap(a: set[str], b: set[str]) -> float:
     if not a or not b:
         return 0.0
     return len(a & b) / min(len(a), len(b))
+
+
+# "pushing launch to", "moved the review until", "bumping the alert from X to Y".
+_MOVE_TO = re.compile(
+    r"\b(?:push\w*|mov(?:e|es|ed|ing)|bump\w*|slip\w*|shift\w*|chang(?:e|es|ed|ing)|"
+    r"reschedul\w*|postpon\w*|delay\w*|rais\w*|lower\w*|increas\w*|reduc\w*|cut|trim\w*|"
+    r"updat\w*|swap\w*|renam\w*)\b[^.;!?]{0,40}?\b(?:to|until|till|into)\b|"
+    r"\bfrom\s+\S[^.;!?]{0,40}?\bto\b|\binstead of\b",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
+
+
+def family_of(value: str, source: str = "") -> str:
+    """The kind of a value as it was found in its message ("Pho Saigon" is a name only
+    where a decision named it), else as the value alone reads; "" for free text."""
+    for slot in find_slots(source) if source else []:
+        if slot.text == value:
+            return slot.family
+    alone = find_slots(value)
+    return alone[0].family if alone else ""
+
+
+def value_key(value: str) -> str:
+    """A value normalised for "is this value named here": case, spaces and most punctuation
+    folded, but the dots of versions and colons of times kept ("2.3" ≠ "23")."""
+    return re.sub(r"[^a-z0-9.:$€£-]", "", clean(value).lower()).strip(".:-")
+
+
+def names_value(text: str, value: str) -> bool:
+    key = value_key(value)
+    if len(key) < 2 or (len(key) < 3 and not any(ch.isdigit() for ch in key)):
+        return False
+    return key in value_key(text)
+
+
+def strip_urls(text: str) -> str:
+    return _URL.sub(" ", text)
+
+
+def has_revision_cue(text: str) -> bool:
+    return has_cue(text, REVISION_CUES) or bool(_MOVE_TO.search(text))
 
 
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:
@@ -195,8 +250,9 @@ def find_slots(text: str) -> list[Slot]:
     found: list[Slot] = []
     for kind, pattern in _SLOT_PATTERNS:
         for m in pattern.finditer(text):
-            s, e = m.span()
-            value = m.group(0).strip()
+            group = next((g for g in ("v", "w") if g in pattern.groupindex and m.group(g)), 0)
+            s, e = m.span(group)
+            value = m.group(group).strip()
             if not value or any(s < te and e > ts for ts, te in taken):
                 continue
             if kind is SlotKind.NUMBER and not _meaningful_number(value):
@@ -205,6 +261,38 @@ def find_slots(text: str) -> list[Slot]:
             found.append(Slot(kind, value, s, s + len(value)))
     found.sort(key=lambda sl: sl.start)
     return _merge_adjacent_when(found, text)
+
+
+# Which slot of a clause is its value: a named decision beats an amount beats a version ...
+_PRIORITY = {SlotKind.NAME: 0, SlotKind.MONEY: 1, SlotKind.VERSION: 2, SlotKind.REGION: 3,
+             SlotKind.TIME: 4, SlotKind.DATE: 4, SlotKind.NUMBER: 6}
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def is_year(slot: Slot) -> bool:
+    return slot.kind is SlotKind.DATE and bool(_YEAR.fullmatch(slot.text))
+
+
+def primary_slot(slots: list[Slot]) -> Slot | None:
+    """The slot that carries a clause's value; a bare year only qualifies ("2025 budget")."""
+    ranked = [s for s in slots if not is_year(s)] or slots
+    return min(ranked, key=lambda s: (_PRIORITY[s.kind], s.start)) if ranked else None
+
+
+_CLAUSE = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|:\s+|\s+[—–-]\s+")
+
+
+def clauses(text: str) -> list[tuple[int, str]]:
+    """Split a message into clauses (sentences, "label: rest", dashes), with offsets."""
+    out: list[tuple[int, str]] = []
+    pos = 0
+    for m in _CLAUSE.finditer(text):
+        if m.start() > pos:
+            out.append((pos, text[pos : m.start()]))
+        pos = m.end()
+    if pos < len(text):
+        out.append((pos, text[pos:]))
+    return [(i, c) for i, c in out if c.strip()]
 
 
 def _meaningful_number(value: str) -> bool:
@@ -239,7 +327,8 @@ def names(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(clean(text)):
         word = m.group(1)
-        if word.lower() not in STOPWORDS and not re.fullmatch(_WEEKDAYS + "|" + _MONTHS, word, re.I):
+        calendar_word = re.fullmatch(_WEEKDAYS + "|" + _MONTHS, word, re.I)
+        if word.lower() not in STOPWORDS and not calendar_word:
             out.append(word)
     return out
 

@@ -40,7 +40,7 @@ from memory.rewrite import Rewrite, final_rewrite, pre_rewrite
 from memory.store import MemoryStore, Window
 from memory.store.rows import to_epoch
 from memory.store.tables import sql_in
-from memory.text import find_slots, grounded
+from memory.text import family_of, find_slots, grounded
 from memory.verify import verify
 
 logger = logging.getLogger(__name__)
@@ -75,8 +75,13 @@ class _Tool:
             vector = self._embedder.embed_batch([query])[0] if query.strip() else None
         return self._registry.search(
             (msg.platform, msg.space, msg.channel),
-            terms=content_terms(query), vector=vector, k=k, families=families,
+            terms=content_terms(query), vector=vector, k=k, families=families, text=query,
         )
+
+
+    def get_state(self, item: WriteItem, state_id: str) -> StateRecord | None:
+        msg = item.message
+        return self._registry.get((msg.platform, msg.space, msg.channel), state_id)
 
 
 class Writer:
@@ -242,12 +247,11 @@ class Writer:
         vec = vector if vector is not None else np.zeros(self.store.dim, dtype=np.float32)
         ts = to_epoch(node.ts)
         if proposal.verdict is Verdict.ESTABLISH and node.state_id:
-            slots = find_slots(node.value)
             self.registry.put(StateRecord(
                 state_id=node.state_id, platform=node.platform, space=node.space,
                 channel=node.channel, topic=node.topic,
                 description=describe(node.topic, node.value, node.passage), value=node.value,
-                value_family=slots[0].family if slots else "", active_node_id=node.node_id,
+                value_family=family_of(node.value, node.text), active_node_id=node.node_id,
                 revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
             ))
         elif proposal.verdict is Verdict.REVISE and prior is not None:
@@ -441,7 +445,7 @@ class Writer:
             if not chain:
                 self.registry.drop(sid)
                 continue
-            fam = next((s.family for s in find_slots(chain[0].value)), "")
+            fam = family_of(chain[0].value, chain[0].text)
             rec = record_from_chain(sid, chain, vectors, fam)
             if rec is not None:
                 if rec.vector.size == 0:

@@ -580,71 +580,69 @@ def dpy() -> tuple[discord.Client, discord.Guild]:
     """A real discord.py state and guild (no network: built from gateway-shaped dicts)."""
     client = discord.Client(intents=discord.Intents.default())
     state = client._connection
-    guild = discord.Guild(
-        state=state,
-        data={
-            "id": GUILD,
-            "name": "Acme Eng",
-            "unavailable": False,
-            "member_count": 2,
-            "roles": [
-                {
-                    "id": GUILD,
-                    "name": "@everyone",
-                    "permissions": "0",
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                }
-            ],
-            "channels": [
-                {
-                    "id": DEPLOYS,
-                    "type": 0,
-                    "name": "deploys",
-                    "position": 0,
-                    "permission_overwrites": [],
-                    "guild_id": GUILD,
+    data: Any = {
+        "id": GUILD,
+        "name": "Acme Eng",
+        "unavailable": False,
+        "member_count": 2,
+        "roles": [
+            {
+                "id": GUILD,
+                "name": "@everyone",
+                "permissions": "0",
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+            }
+        ],
+        "channels": [
+            {
+                "id": DEPLOYS,
+                "type": 0,
+                "name": "deploys",
+                "position": 0,
+                "permission_overwrites": [],
+                "guild_id": GUILD,
+            },
+            {
+                "id": "1042338871967703081",
+                "type": 0,
+                "name": "incidents",
+                "position": 1,
+                "permission_overwrites": [],
+                "guild_id": GUILD,
+            },
+        ],
+        "threads": [
+            {
+                "id": THREAD,
+                "type": 11,
+                "name": "rollback",
+                "parent_id": DEPLOYS,
+                "guild_id": GUILD,
+                "owner_id": "80351110224678912",
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": "2024-04-05T19:00:00+00:00",
+                    "locked": False,
                 },
-                {
-                    "id": "1042338871967703081",
-                    "type": 0,
-                    "name": "incidents",
-                    "position": 1,
-                    "permission_overwrites": [],
-                    "guild_id": GUILD,
-                },
-            ],
-            "threads": [
-                {
-                    "id": THREAD,
-                    "type": 11,
-                    "name": "rollback",
-                    "parent_id": DEPLOYS,
-                    "guild_id": GUILD,
-                    "owner_id": "80351110224678912",
-                    "thread_metadata": {
-                        "archived": False,
-                        "auto_archive_duration": 1440,
-                        "archive_timestamp": "2024-04-05T19:00:00+00:00",
-                        "locked": False,
-                    },
-                    "message_count": 1,
-                    "member_count": 2,
-                },
-            ],
-            "members": [],
-            "emojis": [],
-            "stickers": [],
-            "features": [],
-            "voice_states": [],
-            "presences": [],
-            "large": False,
-            "joined_at": "2024-01-01T00:00:00+00:00",
-        },
-    )
+                "message_count": 1,
+                "member_count": 2,
+            },
+        ],
+        "members": [],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "voice_states": [],
+        "presences": [],
+        "large": False,
+        "joined_at": "2024-01-01T00:00:00+00:00",
+    }
+    guild = discord.Guild(state=state, data=data)
     return client, guild
 
 
@@ -653,8 +651,8 @@ def dpy_message(
 ) -> discord.Message:
     client, guild = dpy
     channel = guild.get_channel_or_thread(int(channel_id))
-    assert channel is not None
-    data = {
+    assert isinstance(channel, discord.TextChannel | discord.Thread)
+    data: Any = {
         "tts": False,
         "pinned": False,
         "mention_roles": [],
@@ -666,7 +664,7 @@ def dpy_message(
         # discord.py consumes parts of the dict (e.g. pops mentions' member data).
         **copy.deepcopy(payload),
     }
-    return discord.Message(state=client._connection, channel=channel, data=data)  # type: ignore[arg-type]
+    return discord.Message(state=client._connection, channel=channel, data=data)
 
 
 def test_discord_py_reply_matches_gateway_normalization(

@@ -1,0 +1,486 @@
+"""egmem's Discord bot (discord.py 2.x).
+
+What it does:
+
+* remembers what people write in guild text channels, voice-channel chats, public threads
+  and forum posts (bots, DMs and private threads are not remembered; see
+  :mod:`adapters.discord.visibility`); edits and deletes reach memory through the *raw*
+  events, so messages that left discord.py's cache are still updated or forgotten;
+* answers ``@egmem <question>`` in a thread started from the question (or in the thread
+  it was asked in) with an embed of the answer, its citations and how revised decisions
+  changed;
+* offers ``/recall ask`` and ``/recall history`` (ephemeral, so the asker's private
+  channels may be searched too);
+* keeps channel visibility (private or not, who can read it) in memory, so recall is
+  scoped to what the asker may read.
+
+Memory calls are synchronous and may be slow (an LLM writer or reader), so each one runs in
+a worker thread (:func:`asyncio.to_thread`); committing queued messages runs in one
+background task at a time, re-run while new messages keep arriving. The service's inbox is
+durable, so nothing is lost if the bot stops while messages wait to be committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from adapters.discord.embeds import answer_embed, clip, timeline_embed
+from adapters.discord.normalize import (
+    normalize_discord_delete,
+    normalize_discord_py_message,
+    normalize_discord_update,
+    render_content,
+)
+from adapters.discord.visibility import (
+    channel_visibility,
+    guild_visibility,
+    memory_channel_id,
+    remembered,
+)
+from bot.service import MemoryService
+from memory.errors import UserFacingError
+from memory.models import Answer, Delete, Edit, Message, State
+
+if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (import cycle)
+    from discord.types.threads import ThreadArchiveDuration
+
+logger = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+QUESTION_LIMIT = 1000
+THREAD_NAME_LIMIT = 100
+NO_ANSWER = "Sorry, I could not answer that just now. Please try again in a minute."
+USAGE = "Ask me something after the mention, e.g. `@egmem when is the deploy window?`"
+
+
+def default_intents() -> discord.Intents:
+    """Guild, message and member events, with message content.
+
+    ``message_content`` and ``members`` are privileged: enable both for the application
+    in the Discord developer portal. Without ``members`` the bot still works, but it only
+    knows the members it has seen, so private channels are searched for fewer people.
+    """
+    intents = discord.Intents.default()
+    intents.message_content = True
+    intents.members = True
+    return intents
+
+
+class EgmemDiscordClient(discord.Client):
+    """The Discord front end of a :class:`~bot.service.MemoryService`.
+
+    ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
+    ``command_guild``, where changes show at once). ``visibility_debounce`` is how long
+    to wait after a role or member change before recomputing a guild's channel
+    visibility, so a burst of changes costs one pass. Other keyword ``options`` go to
+    :class:`discord.Client`.
+    """
+
+    def __init__(
+        self,
+        *,
+        service: MemoryService,
+        intents: discord.Intents | None = None,
+        sync_commands: bool = True,
+        command_guild: int | None = None,
+        visibility_debounce: float = 2.0,
+        thread_archive_minutes: ThreadArchiveDuration = 1440,
+        **options: Any,
+    ) -> None:
+        super().__init__(intents=intents or default_intents(), **options)
+        self.service = service
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(RecallCommands(bot=self))
+        self._sync_commands = sync_commands
+        self._command_guild = command_guild
+        self._visibility_debounce = visibility_debounce
+        self._thread_archive_minutes: ThreadArchiveDuration = thread_archive_minutes
+        self._processor: asyncio.Task[None] | None = None
+        self._process_again = False
+        self._refresh_pending: set[int] = set()
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ---- lifecycle ---------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        if not self._sync_commands:
+            return
+        if self._command_guild is not None:
+            guild = discord.Object(id=self._command_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        logger.info("registered %d application command(s)", len(synced))
+
+    async def on_ready(self) -> None:
+        logger.info("connected to Discord as %s in %d guild(s)",
+                    self.user.id if self.user else "?", len(self.guilds))
+
+    async def wait_idle(self) -> None:
+        """Wait until queued commits and visibility refreshes this client started are done
+        (for shutdown and tests)."""
+        while True:
+            pending = [t for t in (*self._background, self._processor) if t and not t.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---- writes ------------------------------------------------------------------------
+    async def submit(self, events: list[Message | Edit | Delete]) -> int:
+        """Queue events in memory (in a worker thread), then schedule a commit.
+
+        Failures are logged, not raised: an event handler has no one to report to, and a
+        backfill reconciles what was missed."""
+        if not events:
+            return 0
+        try:
+            new = await asyncio.to_thread(self.service.submit, events)
+        except Exception:
+            logger.exception("could not queue %d Discord event(s) (first id %s)",
+                             len(events), events[0].id)
+            return 0
+        self.schedule_processing()
+        return new
+
+    def schedule_processing(self) -> None:
+        """Commit queued events soon; at most one commit runs at a time, and a request that
+        arrives during a commit causes one more."""
+        self._process_again = True
+        if self._processor is None or self._processor.done():
+            self._processor = asyncio.create_task(self._process_loop())
+
+    async def _process_loop(self) -> None:
+        while self._process_again:
+            self._process_again = False
+            try:
+                committed = await asyncio.to_thread(self.service.process)
+                logger.debug("committed %d queued Discord event(s)", committed)
+            except Exception:
+                logger.exception("committing queued Discord events failed; they stay queued")
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is None or message.author.bot or message.webhook_id is not None:
+            return
+        question = self._question_in(message)
+        if question is not None:
+            # A question to the bot is not team knowledge: answer it, do not remember it.
+            await self.answer_mention(message, question)
+            return
+        if not remembered(message.channel):
+            return
+        msg = normalize_discord_py_message(message)
+        if msg is not None:
+            await self.submit([msg])
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        if payload.guild_id is None:
+            return
+        keep, parent = await self._locate(payload.channel_id)
+        if not keep:
+            return
+        edit = normalize_discord_update(
+            payload.data, guild_id=str(payload.guild_id), thread_parent=parent
+        )
+        if edit is not None:
+            await self.submit([edit])
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._deleted(payload.guild_id, payload.channel_id, [payload.message_id])
+
+    async def on_raw_bulk_message_delete(
+        self, payload: discord.RawBulkMessageDeleteEvent
+    ) -> None:
+        await self._deleted(payload.guild_id, payload.channel_id, sorted(payload.message_ids))
+
+    async def _deleted(self, guild_id: int | None, channel_id: int, ids: list[int]) -> None:
+        if guild_id is None:
+            return
+        keep, parent = await self._locate(channel_id)
+        if not keep:
+            return
+        events: list[Message | Edit | Delete] = []
+        for message_id in ids:
+            raw = {"id": str(message_id), "channel_id": str(channel_id), "guild_id": str(guild_id)}
+            delete = normalize_discord_delete(raw, thread_parent=parent)
+            if delete is not None:
+                events.append(delete)
+        await self.submit(events)
+
+    async def _locate(self, channel_id: int) -> tuple[bool, str | None]:
+        """(whether the channel is remembered, the thread's parent id if it is a thread).
+
+        Raw events name only the channel id; a thread that left the cache is fetched so its
+        events reach the key its messages were stored under."""
+        channel: object = self.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.fetch_channel(channel_id)
+            except discord.HTTPException as exc:
+                logger.warning("channel %s unknown (%s); keying its event by its own id",
+                               channel_id, exc.status)
+                return True, None
+        if not remembered(channel):
+            return False, None
+        parent = memory_channel_id(channel)
+        return True, (parent if parent != str(channel_id) else None)
+
+    # ---- questions ---------------------------------------------------------------------
+    def _question_in(self, message: discord.Message) -> str | None:
+        """The question of a message that mentions the bot in its text (or its managed
+        role), else ``None``. A reply to the bot pings it without naming it in the text:
+        that is conversation, not a question."""
+        me = self.user
+        if me is None:
+            return None
+        role = message.guild.self_role if message.guild is not None else None
+        named = me.id in message.raw_mentions or (
+            role is not None and role.id in message.raw_role_mentions
+        )
+        if not named:
+            return None
+        content = re.sub(rf"<@!?{me.id}>", " ", message.content)
+        if role is not None:
+            content = content.replace(f"<@&{role.id}>", " ")
+        rendered = render_content(
+            content,
+            users={str(u.id): u.display_name for u in message.mentions},
+            channels={str(c.id): c.name for c in message.channel_mentions},
+            roles={str(r.id): r.name for r in message.role_mentions},
+        )
+        return clip(" ".join(rendered.split()), QUESTION_LIMIT)
+
+    async def answer_mention(self, message: discord.Message, question: str) -> None:
+        """Answer ``question`` in a thread: the one it was asked in, else a new thread
+        started from the message; where no thread can be made, as a reply."""
+        none = discord.AllowedMentions.none()
+        if not question:
+            await message.reply(USAGE, mention_author=False, allowed_mentions=none)
+            return
+        thread = await self._answer_thread(message, question)
+        guild = message.guild
+        assert guild is not None  # on_message only passes guild messages
+        try:
+            answer = await asyncio.to_thread(
+                self.service.ask, question, platform=PLATFORM, space=str(guild.id),
+                user=str(message.author.id), channel=memory_channel_id(message.channel),
+                widen=False,  # the answer is public: only what the whole channel may read
+            )
+        except UserFacingError as exc:
+            await self._deliver(message, thread, content=clip(str(exc), 2000))
+            return
+        except Exception:
+            logger.exception("answering a question in channel %s failed", message.channel.id)
+            await self._deliver(message, thread, content=NO_ANSWER)
+            return
+        await self._deliver(message, thread, embed=answer_embed(answer, question=question))
+
+    async def _answer_thread(
+        self, message: discord.Message, question: str
+    ) -> discord.Thread | None:
+        if isinstance(message.channel, discord.Thread):
+            return message.channel
+        if not isinstance(message.channel, discord.TextChannel):
+            return None  # voice/stage chats have no threads
+        try:
+            return await message.create_thread(
+                name=clip(question, THREAD_NAME_LIMIT),
+                auto_archive_duration=self._thread_archive_minutes,
+            )
+        except discord.HTTPException as exc:
+            logger.warning("could not start a thread in channel %s (%s); replying inline",
+                           message.channel.id, exc.status)
+            return None
+
+    async def _deliver(
+        self, message: discord.Message, thread: discord.Thread | None, *,
+        content: str | None = None, embed: discord.Embed | None = None,
+    ) -> None:
+        none = discord.AllowedMentions.none()
+        try:
+            if thread is not None and embed is not None:
+                await thread.send(embed=embed, allowed_mentions=none)
+            elif thread is not None:
+                await thread.send(content or "", allowed_mentions=none)
+            elif embed is not None:
+                await message.reply(embed=embed, mention_author=False, allowed_mentions=none)
+            else:
+                await message.reply(content or "", mention_author=False, allowed_mentions=none)
+        except discord.HTTPException as exc:
+            logger.warning("could not post an answer in channel %s (%s)",
+                           message.channel.id, exc.status)
+
+    async def ask_for(self, interaction: discord.Interaction[Any], question: str) -> Answer:
+        """Answer for the person behind ``interaction``, including the private channels
+        they belong to (the reply is ephemeral: only they see it)."""
+        space, channel = _interaction_place(interaction)
+        return await asyncio.to_thread(
+            self.service.ask, question, platform=PLATFORM, space=space,
+            user=str(interaction.user.id), channel=channel, widen=True,
+        )
+
+    async def history_for(self, interaction: discord.Interaction[Any], topic: str) -> list[State]:
+        space, channel = _interaction_place(interaction)
+        return await asyncio.to_thread(
+            self.service.history, topic, platform=PLATFORM, space=space,
+            user=str(interaction.user.id), channel=channel, widen=True,
+        )
+
+    # ---- visibility --------------------------------------------------------------------
+    async def refresh_visibility(self, guild: discord.Guild) -> None:
+        """Record the visibility of every channel of ``guild`` in memory."""
+        channels = guild_visibility(guild)
+        try:
+            await asyncio.to_thread(self.service.upsert_channels, channels)
+            logger.info("recorded visibility of %d channel(s) in guild %s", len(channels), guild.id)
+        except Exception:
+            logger.exception("recording channel visibility of guild %s failed", guild.id)
+
+    def schedule_visibility_refresh(self, guild: discord.Guild) -> None:
+        """Refresh ``guild``'s visibility after the debounce, once per burst of changes."""
+        if guild.id in self._refresh_pending:
+            return
+        self._refresh_pending.add(guild.id)
+        self._spawn(self._refresh_later(guild.id))
+
+    async def _refresh_later(self, guild_id: int) -> None:
+        await asyncio.sleep(self._visibility_debounce)
+        self._refresh_pending.discard(guild_id)
+        guild = self.get_guild(guild_id)
+        if guild is not None:
+            await self.refresh_visibility(guild)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.refresh_visibility(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.refresh_visibility(guild)
+
+    async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_changed(channel)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        await self._channel_changed(after)
+
+    async def _channel_changed(self, channel: discord.abc.GuildChannel) -> None:
+        if isinstance(channel, discord.CategoryChannel):
+            # Its permissions flow into the channels synced with it.
+            self.schedule_visibility_refresh(channel.guild)
+            return
+        try:
+            await asyncio.to_thread(self.service.upsert_channels, [channel_visibility(channel)])
+        except Exception:
+            logger.exception("recording visibility of channel %s failed", channel.id)
+
+    async def on_guild_role_create(self, role: discord.Role) -> None:
+        self.schedule_visibility_refresh(role.guild)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if before.permissions != after.permissions:
+            self.schedule_visibility_refresh(after.guild)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.schedule_visibility_refresh(role.guild)
+
+    async def on_member_join(self, member: discord.Member) -> None:
+        self.schedule_visibility_refresh(member.guild)
+
+    async def on_member_remove(self, member: discord.Member) -> None:
+        self.schedule_visibility_refresh(member.guild)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if before.roles != after.roles:
+            self.schedule_visibility_refresh(after.guild)
+
+
+def _interaction_place(interaction: discord.Interaction[Any]) -> tuple[str, str]:
+    """(space, memory channel) of an interaction in a guild."""
+    channel: object = interaction.channel
+    if channel is None:
+        return str(interaction.guild_id), str(interaction.channel_id)
+    return str(interaction.guild_id), memory_channel_id(channel)
+
+
+class RecallCommands(app_commands.Group):
+    """``/recall ask question:…`` and ``/recall history topic:…``, guild-only, answered
+    ephemerally after a deferral (memory may take longer than Discord's 3 s)."""
+
+    def __init__(self, *, bot: EgmemDiscordClient) -> None:
+        super().__init__(
+            name="recall",
+            description="Ask egmem what your team said or decided",
+            guild_only=True,
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=False, private_channel=False
+            ),
+        )
+        self._bot = bot
+
+    @app_commands.command(name="ask", description="Answer from the channels you can read")
+    @app_commands.describe(question="What do you want to know?")
+    async def ask(
+        self, interaction: discord.Interaction[Any],
+        question: app_commands.Range[str, 1, QUESTION_LIMIT],
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            answer = await self._bot.ask_for(interaction, question)
+        except UserFacingError as exc:
+            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
+            return
+        except Exception:
+            logger.exception("/recall ask failed in channel %s", interaction.channel_id)
+            await interaction.followup.send(NO_ANSWER, ephemeral=True)
+            return
+        await interaction.followup.send(
+            embed=answer_embed(answer, question=question), ephemeral=True
+        )
+
+    @app_commands.command(name="history", description="How a decision changed over time")
+    @app_commands.describe(topic="The decision or topic, e.g. 'deploy window'")
+    async def history(
+        self, interaction: discord.Interaction[Any],
+        topic: app_commands.Range[str, 1, 200],
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            states = await self._bot.history_for(interaction, topic)
+        except UserFacingError as exc:
+            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
+            return
+        except Exception:
+            logger.exception("/recall history failed in channel %s", interaction.channel_id)
+            await interaction.followup.send(NO_ANSWER, ephemeral=True)
+            return
+        await interaction.followup.send(embed=timeline_embed(states, topic=topic), ephemeral=True)
+
+
+def serve_discord(
+    service: MemoryService,
+    token: str,
+    *,
+    intents: discord.Intents | None = None,
+    sync_commands: bool = True,
+    command_guild: int | None = None,
+) -> None:
+    """Run the bot until it is stopped (blocking; discord.py reconnects by itself).
+
+    Logging is left to the application (no handler is installed)."""
+    client = EgmemDiscordClient(
+        service=service, intents=intents, sync_commands=sync_commands,
+        command_guild=command_guild,
+    )
+    client.run(token, log_handler=None)

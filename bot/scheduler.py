@@ -1,0 +1,53 @@
+"""Scheduled jobs inside ``egmem serve``: drain, reconcile, retention, index maintenance."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from bot.runtime import Egmem
+from bot.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+def _guarded(name: str, job: Callable[[], object]) -> Callable[[], None]:
+    def run() -> None:
+        try:
+            job()
+        except Exception:  # noqa: BLE001 - one failed run must not stop the schedule
+            logger.exception("scheduled job %s failed", name)
+
+    return run
+
+
+def build_scheduler(
+    eg: Egmem,
+    settings: Settings,
+    *,
+    reconcile: Callable[[], object] | None = None,
+    drain_every_s: float = 2.0,
+    reconcile_every_min: float = 15.0,
+) -> BackgroundScheduler:
+    """Jobs: drain the inbox (events acknowledged but not committed), reconcile recent
+    platform history (missed events, late thread replies), enforce retention daily, and
+    compact tables / build the vector index hourly."""
+    sched = BackgroundScheduler(timezone=UTC)
+    sched.add_job(_guarded("drain", eg.drain), "interval", seconds=drain_every_s,
+                  id="drain", max_instances=1, coalesce=True)
+    if reconcile is not None:
+        sched.add_job(_guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
+                      id="reconcile", max_instances=1, coalesce=True)
+    if settings.retention_days:
+        days = settings.retention_days
+        sched.add_job(
+            _guarded("retention", lambda: eg.enforce_retention(days, now=datetime.now(UTC))),
+            "interval", hours=24, id="retention", max_instances=1, coalesce=True,
+            next_run_time=datetime.now(UTC),
+        )
+    sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
+                  max_instances=1, coalesce=True)
+    return sched

@@ -1,0 +1,187 @@
+"""Shared reader helpers: query features for reranking, citations, extractive answers.
+
+Nothing here touches storage; every function takes the nodes or states it works on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from memory.models import Citation, EvidenceNode, State
+from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
+from memory.text import content_terms, shorten, stem, tokens
+
+_ISO_NOTE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_WHEN = re.compile(
+    r"^\s*(when|what (?:date|day|time|year|month)|which (?:date|day|year|month)|how long "
+    r"(?:ago|before|after)|since when|by when)\b", re.IGNORECASE)
+# Words of a question that say what kind of answer it wants, not what it is about.
+_QUESTION_WORDS = frozenset(
+    """what when where which who whom whose why how did does do is are was were has have had
+    would could should can kind type sort many much long ago""".split()
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_RECOVERABLE_DAYS = 366 * 50
+
+
+@dataclass
+class QueryFeatures:
+    """What a question says beyond its words: the speakers it names, the days it points at,
+    whether it asks *when*, and how informative each of its terms is among candidates."""
+
+    terms: dict[str, float]
+    speakers: set[str]
+    days: list[DateResolution] = field(default_factory=list)
+    asks_when: bool = False
+
+    def score(self, node: EvidenceNode) -> dict[str, float]:
+        """Features of one candidate, each in [0, 1]."""
+        passage_terms = set(content_terms(node.passage))
+        total = sum(self.terms.values())
+        matched = sum(w for t, w in self.terms.items() if t in passage_terms)
+        speaker = 1.0 if self.speakers and _speaker_names(node) & self.speakers else 0.0
+        on_day = 0.0
+        if self.days:
+            mentioned = _mentioned_days(node.passage)
+            if any(d.contains(node.ts.date()) or any(d.contains(m) for m in mentioned)
+                   for d in self.days):
+                on_day = 1.0
+        elif self.asks_when and _states_time(node):
+            on_day = 0.5
+        return {
+            "terms": matched / total if total else 0.0,
+            "speaker": speaker,
+            "date": on_day,
+        }
+
+
+def query_features(
+    query: str, candidates: Sequence[EvidenceNode], *, reference: datetime | None = None
+) -> QueryFeatures:
+    """Features of ``query`` against a candidate set (term rarity is measured within it)."""
+    known = {name for n in candidates for name in _speaker_names(n)}
+    qtokens = set(tokens(query))
+    named = {s for s in known if s in qtokens}
+    qterms = [t for t in dict.fromkeys(content_terms(query))
+              if t not in _QUESTION_WORDS and t not in named]
+    docs = [set(content_terms(n.passage)) for n in candidates]
+    n_docs = max(len(docs), 1)
+    weights: dict[str, float] = {}
+    for t in qterms:
+        df = sum(1 for d in docs if t in d)
+        weights[t] = math.log(1.0 + n_docs / (1.0 + df))
+    days: list[DateResolution] = []
+    if reference is not None:
+        for expr in find_date_expressions(query):
+            res = resolve_date(expr, reference)
+            if res is not None:
+                days.append(res)
+    return QueryFeatures(terms=weights, speakers=named, days=days,
+                         asks_when=bool(_WHEN.search(query)))
+
+
+def named_speakers(query: str, known: Sequence[str]) -> list[str]:
+    """Speakers (full display names) that ``query`` mentions by any of their name words."""
+    qtokens = set(tokens(query))
+    out = []
+    for name in known:
+        parts = {p for p in tokens(name) if len(p) > 1}
+        if parts & qtokens:
+            out.append(name)
+    return out
+
+
+def _speaker_names(node: EvidenceNode) -> set[str]:
+    return {t for t in tokens(node.speaker) if len(t) > 1}
+
+
+def _mentioned_days(text: str) -> list[date]:
+    out = []
+    for y, m, d in _ISO_NOTE.findall(text):
+        try:
+            out.append(date(int(y), int(m), int(d)))
+        except ValueError:
+            continue
+    return out
+
+
+def _states_time(node: EvidenceNode) -> bool:
+    return bool(_ISO_NOTE.search(node.passage)) or bool(find_date_expressions(node.text))
+
+
+# ---- citations and presentation ----------------------------------------------------------
+
+
+def citation(node: EvidenceNode, *, quote: str | None = None) -> Citation:
+    """A citation of ``node``: its provenance and a quote of its source text."""
+    return Citation(
+        node_id=node.node_id, message_id=node.message_id, channel=node.channel,
+        channel_name=node.channel_name, speaker=node.speaker, ts=node.ts,
+        quote=shorten(quote if quote is not None else node.text, 300),
+        permalink=node.permalink,
+    )
+
+
+def day_label(ts: datetime) -> str:
+    """``"Nov 3"`` (with the year when it is not the reference year, handled by callers)."""
+    return f"{ts.strftime('%b')} {ts.day}"
+
+
+def describe_state(state: State) -> str:
+    """The current value with its history: ``"4 pm (was 3 pm, revised by Alice on Nov 3)"``.
+
+    Earlier values are listed newest first; a state without revisions is just its value.
+    """
+    value = state.value or (state.chain[-1].value if state.chain else "")
+    if len(state.chain) < 2:
+        return value
+    last = state.chain[-1]
+    earlier = [e.value for e in reversed(state.chain[:-1]) if e.value and e.value != value]
+    was = ", ".join(dict.fromkeys(earlier))
+    who = f"revised by {last.speaker} on {day_label(last.ts)}"
+    return f"{value} (was {was}, {who})" if was else f"{value} ({who})"
+
+
+def best_sentences(question: str, nodes: Sequence[EvidenceNode], *, limit: int = 2) -> list[
+        tuple[EvidenceNode, str]]:
+    """The sentences of ``nodes`` that share the most rare question terms, best first.
+
+    Ties keep the nodes' order (callers pass them by relevance). Returns (node, sentence)
+    pairs; nodes without any sentence sharing a term contribute their first sentence only
+    when nothing else matched."""
+    if not nodes:
+        return []
+    feats = query_features(question, nodes)
+    scored: list[tuple[float, int, EvidenceNode, str]] = []
+    for rank, node in enumerate(nodes):
+        for sentence in split_sentences(node.text):
+            terms = set(content_terms(sentence))
+            s = sum(w for t, w in feats.terms.items() if t in terms)
+            # Prefer the evidence ranked higher when sentences match equally.
+            scored.append((s - 0.01 * rank, rank, node, sentence))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    chosen = [(n, s) for score, _, n, s in scored if score > 0][:limit]
+    if not chosen:
+        first = nodes[0]
+        sentences = split_sentences(first.text)
+        chosen = [(first, sentences[0] if sentences else first.text)]
+    return chosen
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def key_terms(nodes: Sequence[EvidenceNode], *, exclude: set[str], limit: int = 6) -> list[str]:
+    """The most frequent content terms of ``nodes`` not already in ``exclude`` (stemmed)."""
+    counts: dict[str, int] = {}
+    for n in nodes:
+        for t in set(content_terms(n.text)):
+            if t in exclude or t.isdigit() or len(t) < 3 or stem(t) in exclude:
+                continue
+            counts[t] = counts.get(t, 0) + 1
+    return [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]

@@ -1,0 +1,146 @@
+"""The offline reader: the paper's tools under a fixed policy, answering extractively.
+
+Policy for one question (each step conditioned on what the previous ones returned):
+
+1. ``search_evidence`` on the question; dates in the question are resolved against the
+   reference day and steer ranking.
+2. For state-like questions ("what time", "which version", "current", "now", "decided",
+   "moved", "still", …) ``read_current_state``, including the states of the evidence found.
+3. A second round (unless ablated) with the question expanded by the anchors' speakers and
+   key terms; passages already returned are suppressed.
+4. Answer: for state questions the current value with its chain ("4 pm (was 3 pm, revised
+   by Alice on Nov 3)"), otherwise the best sentences of the top evidence; cite the nodes
+   used. Abstain when the best relevance is below a threshold.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import datetime
+
+from memory.models import Answer, Citation, EvidenceNode, Scope, State
+from memory.reader.answer import (
+    best_sentences,
+    citation,
+    describe_state,
+    key_terms,
+)
+from memory.reader.search import ABLATE_SINGLE_ROUND, Hit
+from memory.reader.tools import ReaderSession, ReaderTools
+from memory.text import content_terms, tokens
+
+logger = logging.getLogger(__name__)
+
+NOT_FOUND = "Not mentioned in the conversation: I found no evidence for this in memory."
+
+_STATE_CUES = re.compile(
+    r"\b(what time|when is|when's|which version|what version|current(?:ly)?|now|decided|"
+    r"decision|moved|still|latest|final|changed|new (?:time|date)|rescheduled|deadline|"
+    r"due|what day)\b",
+    re.IGNORECASE,
+)
+
+
+def is_state_question(question: str) -> bool:
+    """Whether ``question`` asks for the current value of something that may have changed."""
+    return bool(_STATE_CUES.search(question))
+
+
+class OfflineReader:
+    """Deterministic reader over :class:`ReaderTools`.
+
+    ``k`` passages per search; ``min_relevance`` is the abstention threshold on the best
+    evidence's rerank score (on the fused score when reranking is ablated, scaled so that
+    rank 1 in both rankings is 1.0).
+    """
+
+    def __init__(self, *, tools: ReaderTools, k: int = 10, min_relevance: float = 0.30,
+                 expansion_terms: int = 4) -> None:
+        self.tools = tools
+        self.k = k
+        self.min_relevance = min_relevance
+        self.expansion_terms = expansion_terms
+
+    def answer(
+        self,
+        question: str,
+        *,
+        scope: Scope,
+        reference: datetime | None = None,
+        ablate: frozenset[str] = frozenset(),
+    ) -> Answer:
+        session = self.tools.session(scope, reference=reference, ablate=ablate)
+        session.round = 1
+        hits = session.search_hits(question, k=self.k)
+        for expr in _date_expressions(question):
+            session.resolve_date(expr)
+        states: list[State] = []
+        if is_state_question(question):
+            anchor_states = [h.node.state_id for h in hits[:3] if h.node.state_id]
+            states = session.read_current_state(question, k=2, state_ids=anchor_states)
+        rounds = 1
+        if ABLATE_SINGLE_ROUND not in ablate and hits:
+            expanded = self.expand(question, hits[:3])
+            if expanded != question:
+                session.round = 2
+                hits = hits + session.search_hits(expanded, k=self.k)
+                rounds = 2
+        return self._compose(question, session, hits, states, rounds)
+
+    def expand(self, question: str, anchors: list[Hit]) -> str:
+        """The question plus the anchors' speakers and most frequent new key terms."""
+        qterms = set(content_terms(question))
+        qtokens = set(tokens(question))
+        extra: list[str] = []
+        for h in anchors:
+            speaker = h.node.speaker
+            if speaker and not set(tokens(speaker)) & qtokens and speaker not in extra:
+                extra.append(speaker)
+        extra += key_terms([h.node for h in anchors], exclude=qterms,
+                           limit=self.expansion_terms)
+        return f"{question} {' '.join(extra)}".strip() if extra else question
+
+    def _compose(self, question: str, session: ReaderSession, hits: list[Hit],
+                 states: list[State], rounds: int) -> Answer:
+        best = max((h.score for h in hits), default=0.0)
+        relevant = best >= self._threshold(session)
+        if not relevant and not states:
+            return Answer(answer=NOT_FOUND, abstained=True, rounds=rounds,
+                          gathered=list(session.gathered))
+        citations: list[Citation] = []
+        parts: list[str] = []
+        for state in states:
+            parts.append(f"{state.topic}: {describe_state(state)}")
+            for entry in reversed(state.chain):
+                node = session.nodes.get(entry.node_id)
+                if node is not None:
+                    citations.append(citation(node))
+        if not states or not relevant:
+            ranked = [h.node for h in sorted(hits, key=lambda h: -h.score)][:5]
+        else:
+            ranked = []
+        for node, sentence in best_sentences(question, ranked, limit=2):
+            parts.append(f"{node.speaker}: {sentence}")
+            citations.append(citation(node, quote=sentence))
+        text = " ".join(parts) if parts else NOT_FOUND
+        unique = list({c.node_id: c for c in citations}.values())
+        return Answer(answer=text, abstained=False, citations=unique, states=states,
+                      rounds=rounds, gathered=list(session.gathered))
+
+    def _threshold(self, session: ReaderSession) -> float:
+        if "reranker" in session.ablate:
+            # Fused scores: rank 1 in both rankings gives 2 / (60 + 1).
+            return self.min_relevance * 2.0 / 61.0
+        return self.min_relevance
+
+
+def _date_expressions(question: str) -> list[str]:
+    from memory.reader.dates import find_date_expressions
+
+    return find_date_expressions(question)
+
+
+def cited_nodes(answer: Answer, session_nodes: dict[str, EvidenceNode]) -> list[EvidenceNode]:
+    """The nodes an answer cites, in citation order (helper for callers and tests)."""
+    return [session_nodes[c.node_id] for c in answer.citations if c.node_id in session_nodes]

@@ -1,0 +1,288 @@
+"""search_evidence: two-pass hybrid search with structural scoping (paper §3.5, A.1).
+
+Pass 1 runs hybrid search (Tantivy BM25 + LanceDB vectors, fused by reciprocal rank) over
+the whole scope and keeps a few anchors. The anchors' topic buckets (nodes of the same
+state), reply/thread neighbours and supersession neighbours, together with the best pass-1
+hits, form a candidate pool; pass 2 reapplies hybrid search inside that pool. Candidates are
+then reranked and the top k are returned in chronological order.
+
+Structure narrows *where* to look; content relevance ranks. A neighbour enters the pool
+because of structure but is ranked only by what it says: no score is ever added for being a
+neighbour. Scope is passed into every store query, so nothing outside it can come back.
+
+The one-shot controls used by the evaluation (:meth:`EvidenceSearch.bm25_only`,
+:meth:`~EvidenceSearch.dense_only`, :meth:`~EvidenceSearch.hybrid_rrf`) rank the same
+store in one pass, with neither expansion nor reranking.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from memory.embeddings import Embedder
+from memory.models import EvidenceNode, Scope
+from memory.reader.answer import query_features
+from memory.store import MemoryStore, Window
+
+logger = logging.getLogger(__name__)
+
+RRF_K = 60
+# Ablation names understood by the read path (paper A.3).
+ABLATE_RERANKER = "reranker"
+ABLATE_VERSIONED_STATE = "versioned-state"
+ABLATE_SINGLE_ROUND = "single-round"
+ABLATE_VERIFICATION = "verification"
+ABLATIONS = frozenset(
+    {ABLATE_RERANKER, ABLATE_VERSIONED_STATE, ABLATE_SINGLE_ROUND, ABLATE_VERIFICATION}
+)
+
+
+@dataclass
+class Hit:
+    """One ranked candidate: ``fused`` is its reciprocal-rank score in the final hybrid pass,
+    ``score`` the relevance it is selected by (the reranker's, or ``fused`` without one)."""
+
+    node: EvidenceNode
+    fused: float
+    score: float
+    features: dict[str, float] = field(default_factory=dict)
+
+
+class Reranker(Protocol):
+    """Rescores candidates for a query; returns one score per hit, higher is better.
+
+    ``hits`` arrive in fused order with ``fused`` set. Implementations must not drop or add
+    candidates, and must not reward structure (a candidate's neighbours) by itself.
+    """
+
+    def rerank(self, query: str, hits: Sequence[Hit], *, vectors: dict[str, np.ndarray],
+               query_vector: np.ndarray, reference: datetime | None = None) -> list[float]:
+        ...
+
+
+def rrf(rankings: Iterable[Sequence[tuple[str, float]]], *, k: int = RRF_K) -> list[
+        tuple[str, float]]:
+    """Reciprocal-rank fusion of ranked (id, score) lists: sum of 1 / (k + rank)."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, (node_id, _) in enumerate(ranking, start=1):
+            scores[node_id] = scores.get(node_id, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+class FeatureReranker:
+    """The offline reranker: no cross-encoder ships offline, so relevance is rescored from
+    the MiniLM cosine of query and rewrite, the fused rank, and query features — a speaker
+    the question names, a date it resolves to, and overlap of its content terms (weighted by
+    rarity within the candidates) with the passage.
+    """
+
+    def __init__(
+        self,
+        *,
+        w_fused: float = 0.35,
+        w_dense: float = 0.35,
+        w_terms: float = 0.30,
+        w_speaker: float = 0.08,
+        w_date: float = 0.10,
+    ) -> None:
+        self.w_fused = w_fused
+        self.w_dense = w_dense
+        self.w_terms = w_terms
+        self.w_speaker = w_speaker
+        self.w_date = w_date
+
+    def rerank(self, query: str, hits: Sequence[Hit], *, vectors: dict[str, np.ndarray],
+               query_vector: np.ndarray, reference: datetime | None = None) -> list[float]:
+        if not hits:
+            return []
+        feats = query_features(query, [h.node for h in hits], reference=reference)
+        top_fused = max(h.fused for h in hits) or 1.0
+        out: list[float] = []
+        for h in hits:
+            vec = vectors.get(h.node.node_id)
+            dense = float(vec @ query_vector) if vec is not None else 0.0
+            f = feats.score(h.node)
+            h.features.update(dense=dense, fused=h.fused / top_fused, **f)
+            out.append(
+                self.w_fused * h.fused / top_fused
+                + self.w_dense * max(dense, 0.0)
+                + self.w_terms * f["terms"]
+                + self.w_speaker * f["speaker"]
+                + self.w_date * f["date"]
+            )
+        return out
+
+
+class EvidenceSearch:
+    """Hybrid evidence search over one :class:`MemoryStore`.
+
+    ``first_pass`` is how many pass-1 hits join the pool, ``anchors`` how many of them
+    expand it through structure, ``rerank_depth`` how many pass-2 hits the reranker sees.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: MemoryStore,
+        embedder: Embedder,
+        reranker: Reranker | None = None,
+        anchors: int = 4,
+        first_pass: int = 30,
+        rerank_depth: int = 60,
+        max_pool: int = 400,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
+        self.anchors = anchors
+        self.first_pass = first_pass
+        self.rerank_depth = rerank_depth
+        self.max_pool = max_pool
+
+    # ---- the tool ------------------------------------------------------------------------
+    def search_evidence(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        participants: Sequence[str] | None = None,
+        ts_from: datetime | None = None,
+        ts_to: datetime | None = None,
+        k: int = 10,
+        exclude: Collection[str] = frozenset(),
+        ablate: frozenset[str] = frozenset(),
+        reference: datetime | None = None,
+    ) -> list[EvidenceNode]:
+        """The top ``k`` passages by relevance, presented oldest first; ``exclude`` names
+        passages already returned for this question (they are suppressed)."""
+        hits = self.search_ranked(query, scope, participants=participants, ts_from=ts_from,
+                                  ts_to=ts_to, k=k, exclude=exclude, ablate=ablate,
+                                  reference=reference)
+        return [h.node for h in sorted(hits, key=lambda h: (h.node.ts, h.node.seq))]
+
+    def search_ranked(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        participants: Sequence[str] | None = None,
+        ts_from: datetime | None = None,
+        ts_to: datetime | None = None,
+        k: int = 10,
+        exclude: Collection[str] = frozenset(),
+        ablate: frozenset[str] = frozenset(),
+        reference: datetime | None = None,
+    ) -> list[Hit]:
+        """Like :meth:`search_evidence` but ranked by relevance, best first, with scores.
+
+        ``reference`` is the day the question is asked (for dates it mentions)."""
+        if not query.strip() or k <= 0:
+            return []
+        window = Window(
+            speakers=tuple(participants) if participants else None,
+            ts_from=ts_from, ts_to=ts_to,
+        )
+        qvec = self._embed(query)
+        depth = self.first_pass + len(exclude)
+        pass1 = self._hybrid(query, qvec, scope, window, depth)
+        if not pass1:
+            return []
+        top_ids = [nid for nid, _ in pass1]
+        anchor_nodes = self.store.get_nodes(
+            [n for n in top_ids if n not in exclude][: self.anchors] or top_ids[: self.anchors],
+            scope,
+        )
+        pool = dict.fromkeys(top_ids)
+        for n in self._neighbours(anchor_nodes, scope, window, ablate):
+            if len(pool) >= self.max_pool:
+                break
+            pool.setdefault(n.node_id)
+        pool_window = Window(
+            speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(pool)
+        )
+        pass2 = self._hybrid(query, qvec, scope, pool_window, len(pool))
+        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
+        ranked = ranked[: max(self.rerank_depth, k)]
+        nodes = {n.node_id: n for n in self.store.get_nodes([nid for nid, _ in ranked], scope)}
+        hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked if nid in nodes]
+        if ABLATE_RERANKER not in ablate and hits:
+            vectors = self.store.node_vectors([h.node.node_id for h in hits])
+            scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
+                                          reference=reference)
+            for h, s in zip(hits, scores, strict=True):
+                h.score = s
+            hits.sort(key=lambda h: (-h.score, h.node.seq))
+        logger.debug("search_evidence: pass1=%d pool=%d returned=%d", len(pass1), len(pool),
+                     min(k, len(hits)))
+        return hits[:k]
+
+    # ---- one-shot controls ---------------------------------------------------------------
+    def bm25_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` BM25 hits in scope (control: no expansion, no rerank)."""
+        return [nid for nid, _ in self.store.lexical_search(query, scope, k)]
+
+    def dense_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` vector hits in scope."""
+        return [nid for nid, _ in self.store.vector_search(self._embed(query), scope, k)]
+
+    def hybrid_rrf(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` of BM25 and vector rankings fused by reciprocal rank."""
+        depth = max(k, 50)
+        fused = self._hybrid(query, self._embed(query), scope, None, depth)
+        return [nid for nid, _ in fused[:k]]
+
+    # ---- internals ----------------------------------------------------------------------
+    def _embed(self, text: str) -> np.ndarray:
+        return np.asarray(self.embedder.embed_batch([text])[0], dtype=np.float32)
+
+    def _hybrid(self, query: str, qvec: np.ndarray, scope: Scope, window: Window | None,
+                depth: int) -> list[tuple[str, float]]:
+        if depth <= 0:
+            return []
+        dense = self.store.vector_search(qvec, scope, depth, window)
+        lexical = self.store.lexical_search(query, scope, depth, window)
+        return rrf([dense, lexical])
+
+    def _neighbours(self, anchors: Sequence[EvidenceNode], scope: Scope, window: Window,
+                    ablate: frozenset[str]) -> list[EvidenceNode]:
+        """Structural neighbours of the anchors in scope, nearest in time first.
+
+        Without versioned state (ablation) only reply and thread relations count: topic
+        buckets and supersession links are derived state views."""
+        if not anchors:
+            return []
+        found = self.store.neighbours(anchors, scope)
+        keep = [n for n in found if _admissible(n, window)
+                and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
+        # Near neighbours first, so a capped pool keeps the local context of each anchor.
+        def distance(n: EvidenceNode) -> float:
+            return min(abs((n.ts - a.ts).total_seconds()) for a in anchors)
+        return sorted(keep, key=distance)
+
+
+def _admissible(node: EvidenceNode, window: Window) -> bool:
+    """Participant and time constraints also bound the pool (neighbours come unfiltered)."""
+    if window.speakers is not None and node.speaker not in window.speakers and (
+        node.speaker_id not in window.speakers
+    ):
+        return False
+    if window.ts_from is not None and node.ts < window.ts_from:
+        return False
+    return not (window.ts_to is not None and node.ts > window.ts_to)
+
+
+def _reply_or_thread(node: EvidenceNode, anchors: Sequence[EvidenceNode]) -> bool:
+    for a in anchors:
+        if node.reply_to_node == a.node_id or a.reply_to_node == node.node_id:
+            return True
+        threads = {t for t in (a.thread_id, a.message_id) if t}
+        if node.thread_id is not None and node.thread_id in threads:
+            return True
+    return False

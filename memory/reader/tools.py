@@ -1,0 +1,289 @@
+"""The reader's tools (paper Table 1): search_evidence, lookup_phrase, read_current_state,
+resolve_date — and :class:`ReaderSession`, which binds them to one question.
+
+A session fixes the question's :class:`~memory.models.Scope` (the permission boundary: every
+store query receives it, nothing is filtered afterwards), suppresses passages already
+returned for the question, and logs each call with what it returned, so an LLM reader's
+requests can carry prior observations and its citations can be checked against them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memory.embeddings import Embedder
+from memory.models import ChainEntry, EvidenceNode, Scope, State, Verdict
+from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
+from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
+from memory.registry import StateRecord, chain_of
+from memory.store import MemoryStore, Window
+from memory.store.rows import from_epoch, row_to_node
+from memory.store.store import NODE_META_COLUMNS, scope_sql
+from memory.store.tables import sql_in, sql_str
+from memory.text import content_terms, grounded, overlap
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "Observation",
+    "ReaderSession",
+    "ReaderTools",
+    "find_date_expressions",
+    "lookup_phrase",
+    "read_current_state",
+    "resolve_date",
+]
+
+# Below this a state is not about the query (lexical overlap + dense similarity blend).
+STATE_MIN_SCORE = 0.35
+
+
+def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
+                  window: Window | None = None) -> list[EvidenceNode]:
+    """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
+    (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
+    return store.phrase_search(phrase, scope, k, window)
+
+
+def _states_where(scope: Scope) -> str:
+    parts = []
+    if scope.platform is not None:
+        parts.append(f"platform = {sql_str(scope.platform)}")
+    if scope.space is not None:
+        parts.append(f"space = {sql_str(scope.space)}")
+    if scope.channels is not None:
+        parts.append(sql_in("channel", scope.channels))
+    return " AND ".join(parts) if parts else "TRUE"
+
+
+def read_current_state(
+    store: MemoryStore,
+    embedder: Embedder,
+    query: str,
+    scope: Scope,
+    *,
+    k: int = 3,
+    state_ids: Sequence[str] = (),
+    min_score: float = STATE_MIN_SCORE,
+) -> list[State]:
+    """Active states in ``scope`` about ``query``, best first, each with its chain history.
+
+    Every state is its own candidate: states that share a topic are never merged, and one
+    never supersedes another. A state's chain holds its establishing value and every
+    revision, oldest first; its last entry is the current value. At read time a revision
+    counts only if its value is grounded in its own message (paper A.1); an ungrounded link
+    does not make the earlier value obsolete. ``state_ids`` (e.g. of evidence already found)
+    are always candidates. A state whose chain lies wholly outside ``scope`` (another thread)
+    is not returned.
+    """
+    rows = store.tables.query_states(_states_where(scope))
+    if not rows:
+        return []
+    qterms = set(content_terms(query))
+    qvec = np.asarray(embedder.embed_batch([query])[0], dtype=np.float32) if query else None
+    wanted = set(state_ids)
+    scored: list[tuple[float, StateRecord]] = []
+    for row in rows:
+        rec = StateRecord.from_row(row)
+        lex = overlap(qterms, rec.terms | set(content_terms(rec.value)))
+        dense = float(rec.vector @ qvec) if qvec is not None and rec.vector.size else 0.0
+        score = 0.55 * lex + 0.45 * max(dense, 0.0)
+        if rec.state_id in wanted:
+            score += 1.0
+        if score >= min_score:
+            scored.append((score, rec))
+    scored.sort(key=lambda x: (-x[0], -x[1].updated_ts))
+    top = [rec for _, rec in scored[:k]]
+    if not top:
+        return []
+    where = f"{sql_in('state_id', [r.state_id for r in top])} AND {scope_sql(scope)}"
+    members = [row_to_node(r) for r in store.tables.query_nodes(where,
+                                                                 columns=NODE_META_COLUMNS)]
+    out = []
+    for rec in top:
+        chain = _authoritative(chain_of([n for n in members if n.state_id == rec.state_id]))
+        if chain:
+            out.append(_state(rec, chain))
+    return out
+
+
+def _authoritative(chain: list[EvidenceNode]) -> list[EvidenceNode]:
+    """Drop revisions whose value is not grounded in their own message."""
+    out = []
+    for n in chain:
+        if n.verdict is Verdict.REVISE and not (n.value and grounded(n.value, n.text)):
+            continue
+        out.append(n)
+    return out
+
+
+def _state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
+    last = chain[-1]
+    return State(
+        state_id=rec.state_id, platform=rec.platform, space=rec.space, channel=rec.channel,
+        topic=rec.topic, description=rec.description, value=last.value or rec.value,
+        active_node_id=last.node_id, revision_count=len(chain) - 1,
+        updated_at=max(from_epoch(rec.updated_ts), last.ts),
+        chain=[
+            ChainEntry(node_id=n.node_id, message_id=n.message_id, value=n.value,
+                       speaker=n.speaker, ts=n.ts, quote=n.text, verdict=n.verdict,
+                       permalink=n.permalink)
+            for n in chain
+        ],
+    )
+
+
+# ---- per-question session ----------------------------------------------------------------
+
+
+@dataclass
+class Observation:
+    """One tool call and what it returned (ids of the nodes it showed)."""
+
+    round: int
+    tool: str
+    args: dict[str, Any]
+    node_ids: list[str] = field(default_factory=list)
+    state_ids: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+class ReaderTools:
+    """The read tools over one store; :meth:`session` binds them to one question."""
+
+    def __init__(self, *, store: MemoryStore, embedder: Embedder,
+                 search: EvidenceSearch | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.search = search if search is not None else EvidenceSearch(store=store,
+                                                                        embedder=embedder)
+
+    def session(self, scope: Scope, *, reference: datetime | None = None,
+                ablate: frozenset[str] = frozenset()) -> ReaderSession:
+        return ReaderSession(self, scope=scope, reference=reference, ablate=ablate)
+
+
+class ReaderSession:
+    """Tools for one question inside a fixed scope, with suppression and an observation log.
+
+    ``gathered`` lists every evidence node shown, in the order it was first shown (search
+    results in relevance order); ``nodes`` maps their ids to the nodes.
+    """
+
+    def __init__(self, tools: ReaderTools, *, scope: Scope, reference: datetime | None,
+                 ablate: frozenset[str]) -> None:
+        self.tools = tools
+        self.scope = scope
+        self.reference = reference
+        self.ablate = ablate
+        self.round = 0
+        self.observations: list[Observation] = []
+        self.nodes: dict[str, EvidenceNode] = {}
+        self.states: dict[str, State] = {}
+        self.gathered: list[str] = []
+        self.scores: dict[str, float] = {}
+
+    # ---- scope ------------------------------------------------------------------------
+    def narrowed(self, channels: Sequence[str] | None) -> Scope | None:
+        """The session scope narrowed to ``channels``; None when that leaves nothing.
+
+        A request can only narrow: channels outside the session scope are dropped."""
+        if not channels:
+            return self.scope
+        allowed = [c for c in channels if self.scope.channels is None
+                   or c in self.scope.channels]
+        if not allowed:
+            return None
+        return self.scope.model_copy(update={"channels": tuple(dict.fromkeys(allowed))})
+
+    def _see(self, nodes: Sequence[EvidenceNode]) -> None:
+        for n in nodes:
+            if n.node_id not in self.nodes:
+                self.nodes[n.node_id] = n
+                self.gathered.append(n.node_id)
+
+    # ---- tools ------------------------------------------------------------------------
+    def search_hits(
+        self,
+        query: str,
+        *,
+        participants: Sequence[str] | None = None,
+        ts_from: datetime | None = None,
+        ts_to: datetime | None = None,
+        k: int = 10,
+        channels: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        """search_evidence, ranked best first; passages already shown are suppressed."""
+        args: dict[str, Any] = {"query": query, "k": k}
+        if participants:
+            args["participants"] = list(participants)
+        if ts_from or ts_to:
+            args["ts_from"] = ts_from.isoformat() if ts_from else None
+            args["ts_to"] = ts_to.isoformat() if ts_to else None
+        scope = self.narrowed(channels)
+        hits: list[Hit] = []
+        if scope is not None:
+            hits = self.tools.search.search_ranked(
+                query, scope, participants=participants, ts_from=ts_from, ts_to=ts_to, k=k,
+                exclude=frozenset(self.nodes), ablate=self.ablate, reference=self.reference,
+            )
+        for h in hits:
+            self.scores.setdefault(h.node.node_id, h.score)
+        self._see([h.node for h in hits])
+        self.observations.append(Observation(
+            round=self.round, tool="search_evidence", args=args,
+            node_ids=[h.node.node_id for h in hits],
+            note="" if scope is not None else "requested channels are outside the scope"))
+        return hits
+
+    def search_evidence(self, query: str, **kwargs: Any) -> list[EvidenceNode]:
+        """search_evidence as the paper presents it: selected by relevance, shown oldest
+        first. Keyword arguments as :meth:`search_hits`."""
+        hits = self.search_hits(query, **kwargs)
+        return [h.node for h in sorted(hits, key=lambda h: (h.node.ts, h.node.seq))]
+
+    def lookup_phrase(self, phrase: str, *, k: int = 20,
+                      channels: Sequence[str] | None = None) -> list[EvidenceNode]:
+        scope = self.narrowed(channels)
+        nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope, k=k)
+        self._see(nodes)
+        self.observations.append(Observation(
+            round=self.round, tool="lookup_phrase", args={"phrase": phrase, "k": k},
+            node_ids=[n.node_id for n in nodes]))
+        return nodes
+
+    def read_current_state(self, query: str, *, k: int = 3, state_ids: Sequence[str] = (),
+                           channels: Sequence[str] | None = None) -> list[State]:
+        """Active states with chain history; none without versioned state (ablation)."""
+        scope = self.narrowed(channels)
+        states: list[State] = []
+        if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
+            states = read_current_state(self.tools.store, self.tools.embedder, query, scope,
+                                        k=k, state_ids=state_ids)
+        for s in states:
+            self.states.setdefault(s.state_id, s)
+        chain_ids = [e.node_id for s in states for e in s.chain]
+        self._see(self.tools.store.get_nodes(chain_ids, scope) if scope else [])
+        self.observations.append(Observation(
+            round=self.round, tool="read_current_state", args={"query": query, "k": k},
+            node_ids=chain_ids, state_ids=[s.state_id for s in states]))
+        return states
+
+    def resolve_date(self, expression: str, *, reference: datetime | None = None,
+                     prefer: str = "past") -> DateResolution | None:
+        ref = reference or self.reference or datetime.now().astimezone()
+        res = resolve_date(expression, ref, prefer="future" if prefer == "future" else "past")
+        self.observations.append(Observation(
+            round=self.round, tool="resolve_date",
+            args={"expression": expression, "reference": ref.date().isoformat()},
+            note=res.iso() if res else "not a date"))
+        return res
+
+    def observed(self, node_id: str) -> bool:
+        return node_id in self.nodes

@@ -1,0 +1,178 @@
+"""A small, real :class:`bot.service.MemoryService` for adapter tests.
+
+In-process and deterministic: an idempotent queue, a dict store, the same visibility rules
+as :mod:`memory.access` (one space; public channels plus the asking channel, and with
+``widen`` the private channels the asker is a member of) and word-overlap recall. Every
+call is recorded, so tests can check what the platform adapter asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory.models import (
+    Answer,
+    ChainEntry,
+    Channel,
+    Citation,
+    Delete,
+    Edit,
+    Message,
+    State,
+    Verdict,
+)
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset("a an the is are was what when who where how did do does we our to of in "
+                  "on for it and or at by with".split())
+
+Key = tuple[str, str, str, str]
+
+
+def words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+@dataclass
+class ToyMemory:
+    messages: dict[Key, Message] = field(default_factory=dict)
+    channels: dict[tuple[str, str], Channel] = field(default_factory=dict)
+    submitted: list[Message | Edit | Delete] = field(default_factory=list)
+    asks: list[dict[str, Any]] = field(default_factory=list)
+    histories: list[dict[str, Any]] = field(default_factory=list)
+    upserts: list[list[Channel]] = field(default_factory=list)
+    forgotten: list[Key] = field(default_factory=list)
+    ask_error: Exception | None = None
+    fail_submit_after: int | None = None
+    """Raise on the submit call after this many successful ones (a crash mid-backfill)."""
+    _pending: list[Message | Edit | Delete] = field(default_factory=list)
+    _seen: set[tuple[str, ...]] = field(default_factory=set)
+    _submit_calls: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # ---- writes -------------------------------------------------------------------------
+    def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
+        with self._lock:
+            if self.fail_submit_after is not None and self._submit_calls >= self.fail_submit_after:
+                raise OSError("disk full")
+            self._submit_calls += 1
+            new = 0
+            for ev in events:
+                ident = (type(ev).__name__, ev.platform, ev.space, ev.channel, ev.id,
+                         ev.text if isinstance(ev, Edit) else "")
+                if ident in self._seen:
+                    continue
+                self._seen.add(ident)
+                self.submitted.append(ev)
+                self._pending.append(ev)
+                new += 1
+            return new
+
+    def process(self) -> int:
+        with self._lock:
+            done, self._pending = self._pending, []
+            for ev in done:
+                key = (ev.platform, ev.space, ev.channel, ev.id)
+                if isinstance(ev, Message):
+                    self.messages[key] = ev
+                elif isinstance(ev, Edit) and key in self.messages:
+                    self.messages[key] = self.messages[key].model_copy(
+                        update={"text": ev.text, "edited": True})
+                elif isinstance(ev, Delete):
+                    self.messages.pop(key, None)
+            return len(done)
+
+    def upsert_channels(self, channels: Iterable[Channel]) -> None:
+        batch = list(channels)
+        with self._lock:
+            self.upserts.append(batch)
+            for ch in batch:
+                self.channels[(ch.space, ch.id)] = ch
+
+    def forget_message(self, *, platform: str, space: str, channel: str, message_id: str) -> bool:
+        key = (platform, space, channel, message_id)
+        with self._lock:
+            self.forgotten.append(key)
+            return self.messages.pop(key, None) is not None
+
+    # ---- reads --------------------------------------------------------------------------
+    def readable(self, *, space: str, user: str, channel: str, widen: bool) -> set[str]:
+        ids = {k[2] for k in self.messages if k[1] == space}
+        ids |= {cid for (sp, cid) in self.channels if sp == space}
+        out = set()
+        for cid in ids:
+            rec = self.channels.get((space, cid))
+            if rec is None or not rec.is_private:
+                out.add(cid)
+            elif user in rec.members and (widen or cid == channel):
+                out.add(cid)
+        return out
+
+    def _matches(self, text: str, *, space: str, user: str, channel: str,
+                 widen: bool) -> list[Message]:
+        allowed = self.readable(space=space, user=user, channel=channel, widen=widen)
+        want = words(text)
+        scored = []
+        for m in self.messages.values():
+            if m.space == space and m.channel in allowed:
+                overlap = len(want & words(m.text))
+                if overlap:
+                    scored.append((-overlap, m.ts, m))
+        return [m for _, _, m in sorted(scored, key=lambda t: (t[0], t[1]))]
+
+    def ask(self, question: str, *, platform: str, space: str, user: str, channel: str,
+            widen: bool = False) -> Answer:
+        with self._lock:
+            self.asks.append(dict(question=question, platform=platform, space=space, user=user,
+                                  channel=channel, widen=widen))
+            if self.ask_error is not None:
+                raise self.ask_error
+            found = self._matches(question, space=space, user=user, channel=channel,
+                                  widen=widen)[:3]
+            if not found:
+                return Answer(answer="I found nothing about that.", abstained=True)
+            states = self._states(question, space=space, user=user, channel=channel,
+                                  widen=widen)
+            latest = max(found, key=lambda m: m.ts)
+            return Answer(answer=latest.text, citations=[_cite(m) for m in found],
+                          states=states)
+
+    def history(self, topic: str, *, platform: str, space: str, user: str, channel: str,
+                widen: bool = False) -> list[State]:
+        with self._lock:
+            self.histories.append(dict(topic=topic, platform=platform, space=space, user=user,
+                                       channel=channel, widen=widen))
+            return self._states(topic, space=space, user=user, channel=channel, widen=widen)
+
+    def _states(self, topic: str, *, space: str, user: str, channel: str,
+                widen: bool) -> list[State]:
+        """One state per channel: its matching messages, oldest first, form the chain."""
+        by_channel: dict[str, list[Message]] = {}
+        for m in self._matches(topic, space=space, user=user, channel=channel, widen=widen):
+            by_channel.setdefault(m.channel, []).append(m)
+        states = []
+        for cid, msgs in sorted(by_channel.items()):
+            msgs.sort(key=lambda m: m.ts)
+            chain = [
+                ChainEntry(node_id="n" + m.id, message_id=m.id, value=m.text, speaker=m.speaker,
+                           ts=m.ts, quote=m.text, permalink=m.permalink,
+                           verdict=Verdict.ESTABLISH if i == 0 else Verdict.REVISE)
+                for i, m in enumerate(msgs)
+            ]
+            states.append(State(
+                state_id="s" + cid, platform=msgs[0].platform, space=space, channel=cid,
+                topic=" ".join(sorted(words(topic))), value=msgs[-1].text,
+                active_node_id=chain[-1].node_id, revision_count=len(chain) - 1,
+                updated_at=msgs[-1].ts, chain=chain,
+            ))
+        return states
+
+
+def _cite(m: Message) -> Citation:
+    return Citation(node_id="n" + m.id, message_id=m.id, channel=m.channel,
+                    channel_name=m.channel_name or "", speaker=m.speaker, ts=m.ts,
+                    quote=m.text, permalink=m.permalink)
