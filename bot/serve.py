@@ -1,0 +1,116 @@
+"""``egmem serve`` and ``egmem backfill``: run a platform front end over one Egmem."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from datetime import datetime
+
+import discord
+
+from bot.app import build
+from bot.runtime import Egmem
+from bot.scheduler import build_scheduler
+from bot.settings import Settings
+from memory.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+
+def serve(settings: Settings, args: argparse.Namespace) -> int:
+    logging.getLogger().setLevel(logging.INFO)
+    eg = build(settings)
+    try:
+        if args.platform == "web":
+            from bot.web import serve_web
+
+            port = args.port if args.port != 3000 else 8080
+            serve_web(eg, host=args.host, port=port, token=settings.web_token)
+        elif args.platform == "slack":
+            _serve_slack(eg, settings, socket=args.socket or not args.http, port=args.port,
+                         host=args.host)
+        else:
+            _serve_discord(eg, settings)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        eg.close()
+    return 0
+
+
+def _serve_slack(eg: Egmem, settings: Settings, *, socket: bool, port: int, host: str) -> None:
+    from adapters.slack.app import serve_slack, web_client
+    from adapters.slack.backfill import reconcile_recent
+
+    if not settings.slack_bot_token:
+        raise ConfigError("set SLACK_BOT_TOKEN (xoxb-…) to run the Slack bot")
+    client = web_client(bot_token=settings.slack_bot_token, api_url=settings.slack_api_url)
+    sched = build_scheduler(eg, settings, reconcile=lambda: reconcile_recent(client, eg))
+    sched.start()
+    try:
+        # Behind a proxy in production: listen on all interfaces only when asked to.
+        serve_slack(eg, settings, socket=socket, port=port, host=host)
+    finally:
+        sched.shutdown(wait=False)
+
+
+def _serve_discord(eg: Egmem, settings: Settings) -> None:
+    from adapters.discord.bot import serve_discord
+
+    if not settings.discord_token:
+        raise ConfigError("set DISCORD_TOKEN to run the Discord bot")
+    sched = build_scheduler(eg, settings)
+    sched.start()
+    try:
+        serve_discord(eg, settings.discord_token)
+    finally:
+        sched.shutdown(wait=False)
+
+
+def backfill(settings: Settings, args: argparse.Namespace) -> int:
+    since = datetime.fromisoformat(args.since) if args.since else None
+    eg = build(settings)
+    try:
+        if args.platform == "slack":
+            from adapters.slack.app import web_client
+            from adapters.slack.backfill import backfill_slack
+
+            if not settings.slack_bot_token:
+                raise ConfigError("set SLACK_BOT_TOKEN (xoxb-…) to backfill from Slack")
+            client = web_client(bot_token=settings.slack_bot_token,
+                                api_url=settings.slack_api_url)
+            report = backfill_slack(client, eg, eg.inbox, channel=args.channel, since=since)
+            print(f"backfilled {report.events} events")
+        else:
+            _backfill_discord(eg, settings, channel=args.channel, since=since)
+        eg.drain()
+    finally:
+        eg.close()
+    return 0
+
+
+def _backfill_discord(eg: Egmem, settings: Settings, *, channel: str | None,
+                      since: datetime | None) -> None:
+    from adapters.discord.backfill import backfill_discord
+    from adapters.discord.bot import default_intents
+
+    if not settings.discord_token:
+        raise ConfigError("set DISCORD_TOKEN to backfill from Discord")
+    token = settings.discord_token
+
+    class _Once(discord.Client):
+        async def on_ready(self) -> None:
+            try:
+                report = await backfill_discord(self, eg, eg.inbox, channel_id=channel,
+                                                since=since)
+                print(f"backfilled {report}")
+            finally:
+                await self.close()
+
+    asyncio.run(_run(_Once(intents=default_intents()), token))
+
+
+async def _run(client: discord.Client, token: str) -> None:
+    async with client:
+        await client.start(token)
