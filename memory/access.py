@@ -2,8 +2,10 @@
 
 Rules: one space (workspace/guild) only. The default scope is the asking channel (when the
 asker may read it) plus the space's public channels; ``widen`` adds the private channels,
-DMs and group DMs the asker belongs to. A channel with no visibility record is public unless
-its id marks it as a DM (Slack ``D…``) — imports without ``channel`` records stay usable.
+DMs and group DMs the asker belongs to. A channel with no visibility record is treated as
+private: readable only from inside itself (whoever asks there can see it) — never guessed public,
+since a Slack private channel's id looks like a public one's. Imports should carry ``channel``
+records; the live adapters always write one before the first message.
 """
 
 from __future__ import annotations
@@ -12,34 +14,24 @@ from memory.models import Channel, Scope
 from memory.store import MemoryStore
 
 
-def _implicitly_private(channel_id: str, platform: str) -> bool:
-    return platform == "slack" and channel_id.startswith(("D", "G"))
-
-
 def readable_channels(
     store: MemoryStore, *, platform: str, space: str, user: str, channel: str | None,
     widen: bool = False,
 ) -> tuple[str, ...]:
     known = {c.id: c for c in store.channels(platform=platform, space=space)}
-    seen = {ch for _, _, ch in store.distinct_channels(Scope(platform=platform, space=space))}
+    seen = store.known_channels(platform=platform, space=space)
     allowed: list[str] = []
     for ch_id in sorted(set(known) | seen):
         rec = known.get(ch_id)
-        if _may_read(rec, ch_id, platform, user):
-            public = rec is None and not _implicitly_private(ch_id, platform) or (
-                rec is not None and not rec.is_private
-            )
-            if public or widen or ch_id == channel:
-                allowed.append(ch_id)
+        if ch_id == channel and (rec is None or _may_read(rec, user)):
+            allowed.append(ch_id)
+        elif rec is not None and _may_read(rec, user) and (not rec.is_private or widen):
+            allowed.append(ch_id)
     return tuple(allowed)
 
 
-def _may_read(rec: Channel | None, ch_id: str, platform: str, user: str) -> bool:
-    if rec is None:
-        return not _implicitly_private(ch_id, platform)
-    if not rec.is_private:
-        return True
-    return user in rec.members
+def _may_read(rec: Channel, user: str) -> bool:
+    return not rec.is_private or user in rec.members
 
 
 def scope_for(

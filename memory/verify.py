@@ -11,10 +11,12 @@ from collections.abc import Callable
 
 from memory.models import Message, Outcome, Proposal, Verdict, Verification
 from memory.registry import StateRecord
-from memory.text import content_terms, find_slots, grounded, overlap
+from memory.text import content_terms, family_of, grounded, names_value, overlap, tokens
 
 MAX_QUOTE = 300
 MAX_TOPIC = 80
+# A reply this short ("4 pm instead") needs no topic words of its own to revise.
+_FOLLOW_UP_TOKENS = 8
 
 StateLookup = Callable[[str], StateRecord | None]
 
@@ -96,11 +98,19 @@ def _prior_problem(
         return f"prior state {p.prior_state_id!r} belongs to another channel"
     if not enabled or p.verdict is Verdict.RESTATE:
         return None
-    mine = set(content_terms(f"{p.topic} {p.source_quote}"))
-    topical = overlap(mine, prior.terms) > 0
-    families = {s.family for s in find_slots(p.source_quote)}
-    if not topical and prior.value_family not in families:
-        return f"prior state {p.prior_state_id!r} shares neither topic nor kind of value"
+    # Judge against the message itself, never the proposer's own words: a model can copy a
+    # state's topic into its proposal, but not into the message.
+    family = family_of(p.source_quote, message.text)
+    if prior.value_family and prior.value_family != family:
+        return (f"value {p.source_quote!r} is not the kind of value state "
+                f"{p.prior_state_id!r} holds ({prior.value_family})")
+    said = set(content_terms(message.text))
+    short_follow_up = len(tokens(message.text)) <= _FOLLOW_UP_TOKENS
+    if not prior.value_family and not overlap(said, prior.terms):
+        return f"the message shares no words with state {p.prior_state_id!r}"
+    if prior.value_family and not (overlap(said, prior.terms) or short_follow_up
+                                   or names_value(message.text, prior.value)):
+        return f"the message is not about state {p.prior_state_id!r}"
     return None
 
 

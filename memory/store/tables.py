@@ -80,8 +80,14 @@ class Tables:
     def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None):
         self.dim = dim
         self._lock = threading.RLock()
+        # Shared object storage has other writers: see their commits within seconds, and never
+        # delete files another process may still be writing.
+        self.shared = "://" in uri and not uri.startswith("file://")
         try:
-            self.db = lancedb.connect(uri, storage_options=storage_options)
+            self.db = lancedb.connect(
+                uri, storage_options=storage_options,
+                read_consistency_interval=timedelta(seconds=5) if self.shared else None,
+            )
         except Exception as exc:  # lancedb raises several unrelated types for a bad URI
             raise StoreError(f"cannot open the data store at {uri!r}: {exc}") from exc
         existing = set(self.db.list_tables().tables)
@@ -213,7 +219,8 @@ class Tables:
         with self._lock:
             for tbl in (self.nodes, self.states, self.channels, self.meta):
                 if purge_history:
-                    tbl.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+                    tbl.optimize(cleanup_older_than=timedelta(0),
+                                 delete_unverified=not self.shared)
                 else:
                     tbl.optimize()
 

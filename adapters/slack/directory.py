@@ -1,0 +1,251 @@
+"""Cached Web API lookups the adapter needs on every event: who the workspace is, user
+display names and admin flags, channel names.
+
+One :class:`SlackDirectory` per app. Lookups never raise: a failed call (network, rate
+limit, missing scope) is logged and answered with ``None``, and remembered briefly so a
+burst of events does not hammer a failing endpoint. Nothing here blocks longer than one
+Web API call: rate limits are *not* waited out on the event path.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from slack_sdk.errors import SlackClientError
+from slack_sdk.web import WebClient
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Workspace:
+    team_id: str
+    url: str  # "https://acme.slack.com/", the base of message permalinks
+    bot_user_id: str
+
+
+@dataclass(frozen=True)
+class SlackUser:
+    id: str
+    name: str
+    is_admin: bool = False
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class ChannelInfo:
+    id: str
+    name: str
+    is_private: bool
+    is_im: bool
+    is_mpim: bool
+    im_user: str | None = None
+
+
+class _TTLCache(Generic[T]):
+    """A small thread-safe LRU with per-entry expiry; ``None`` values are negative entries."""
+
+    def __init__(self, *, ttl: float, negative_ttl: float, max_entries: int,
+                 clock: Callable[[], float]) -> None:
+        self._ttl = ttl
+        self._negative_ttl = negative_ttl
+        self._max = max_entries
+        self._clock = clock
+        self._data: OrderedDict[str, tuple[float, T | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> T | None | object:
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None:
+                return _MISSING
+            expires, value = hit
+            if self._clock() >= expires:
+                del self._data[key]
+                return _MISSING
+            self._data.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: T | None) -> None:
+        ttl = self._ttl if value is not None else self._negative_ttl
+        with self._lock:
+            self._data[key] = (self._clock() + ttl, value)
+            self._data.move_to_end(key)
+            while len(self._data) > self._max:
+                self._data.popitem(last=False)
+
+    def drop(self, key: str) -> None:
+        with self._lock:
+            self._data.pop(key, None)
+
+    def keys(self) -> list[str]:
+        with self._lock:
+            return [k for k, (_, v) in self._data.items() if v is not None]
+
+
+class SlackDirectory:
+    """Cached ``auth.test``, ``users.info`` and ``conversations.info`` results."""
+
+    def __init__(
+        self,
+        *,
+        client: WebClient,
+        ttl_s: float = 3600.0,
+        negative_ttl_s: float = 60.0,
+        max_entries: int = 20_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self._users: _TTLCache[SlackUser] = _TTLCache(
+            ttl=ttl_s, negative_ttl=negative_ttl_s, max_entries=max_entries, clock=clock
+        )
+        self._channels: _TTLCache[ChannelInfo] = _TTLCache(
+            ttl=ttl_s, negative_ttl=negative_ttl_s, max_entries=max_entries, clock=clock
+        )
+        self._workspace: Workspace | None = None
+        self._lock = threading.Lock()
+
+    # --- workspace ------------------------------------------------------------------------
+
+    def workspace(self) -> Workspace | None:
+        """The bot's workspace from ``auth.test`` (cached for the process's life)."""
+        with self._lock:
+            if self._workspace is not None:
+                return self._workspace
+        data = self._fetch("auth.test", self.client.auth_test)
+        if data is None:
+            return None
+        ws = Workspace(
+            team_id=str(data.get("team_id") or ""),
+            url=str(data.get("url") or ""),
+            bot_user_id=str(data.get("user_id") or ""),
+        )
+        with self._lock:
+            self._workspace = ws
+        return ws
+
+    def permalink_base(self) -> str | None:
+        ws = self.workspace()
+        return ws.url.rstrip("/") if ws and ws.url else None
+
+    # --- users ----------------------------------------------------------------------------
+
+    def user(self, user_id: str) -> SlackUser | None:
+        """The user's display name and flags, or ``None`` if the lookup failed."""
+        cached = self._users.get(user_id)
+        if cached is not _MISSING:
+            return cached if isinstance(cached, SlackUser) else None
+        data = self._fetch("users.info", self.client.users_info, user=user_id)
+        user = _parse_user(user_id, data.get("user") if data else None)
+        self._users.put(user_id, user)
+        return user
+
+    def names(self) -> Mapping[str, str]:
+        """A read-only mapping user id → display name that looks ids up on first access
+        (the ``users=`` argument of :func:`normalize_message_event`)."""
+        return _NameView(self)
+
+    def is_admin(self, user_id: str) -> bool:
+        user = self.user(user_id)
+        return bool(user and user.is_admin)
+
+    def cached_user_ids(self) -> list[str]:
+        return self._users.keys()
+
+    # --- channels -------------------------------------------------------------------------
+
+    def channel(self, channel_id: str) -> ChannelInfo | None:
+        cached = self._channels.get(channel_id)
+        if cached is not _MISSING:
+            return cached if isinstance(cached, ChannelInfo) else None
+        data = self._fetch("conversations.info", self.client.conversations_info,
+                           channel=channel_id)
+        info = parse_channel(data.get("channel") if data else None)
+        self._channels.put(channel_id, info)
+        return info
+
+    def channel_name(self, channel_id: str) -> str | None:
+        info = self.channel(channel_id)
+        return (info.name or None) if info else None
+
+    def forget_channel(self, channel_id: str) -> None:
+        """Drop a cached channel (after a rename or membership change)."""
+        self._channels.drop(channel_id)
+
+    # --- plumbing -------------------------------------------------------------------------
+
+    def _fetch(
+        self, what: str, method: Callable[..., Any], **kwargs: Any
+    ) -> Mapping[str, Any] | None:
+        try:
+            response = method(**kwargs)
+        except (SlackClientError, OSError) as exc:
+            logger.warning("Slack %s failed: %s", what, type(exc).__name__)
+            return None
+        data = getattr(response, "data", None)
+        return data if isinstance(data, Mapping) else None
+
+
+class _NameView(Mapping[str, str]):
+    def __init__(self, directory: SlackDirectory) -> None:
+        self._dir = directory
+
+    def __getitem__(self, key: str) -> str:
+        user = self._dir.user(key)
+        if user is None or not user.name:
+            raise KeyError(key)
+        return user.name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dir.cached_user_ids())
+
+    def __len__(self) -> int:
+        return len(self._dir.cached_user_ids())
+
+
+def _parse_user(user_id: str, raw: object) -> SlackUser | None:
+    if not isinstance(raw, Mapping):
+        return None
+    profile = raw.get("profile")
+    profile = profile if isinstance(profile, Mapping) else {}
+    name = ""
+    for value in (profile.get("display_name"), profile.get("real_name"), raw.get("real_name"),
+                  raw.get("name")):
+        if isinstance(value, str) and value.strip():
+            name = value.strip()
+            break
+    return SlackUser(
+        id=user_id,
+        name=name,
+        is_admin=bool(raw.get("is_admin") or raw.get("is_owner") or raw.get("is_primary_owner")),
+        is_bot=bool(raw.get("is_bot")),
+    )
+
+
+def parse_channel(raw: object) -> ChannelInfo | None:
+    """A ``conversations.info``/``users.conversations`` channel object → :class:`ChannelInfo`.
+    IMs and MPIMs count as private."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str):
+        return None
+    is_im = bool(raw.get("is_im"))
+    is_mpim = bool(raw.get("is_mpim"))
+    name = raw.get("name")
+    im_user = raw.get("user")
+    return ChannelInfo(
+        id=str(raw["id"]),
+        name=name if isinstance(name, str) and not is_im else "",
+        is_private=bool(raw.get("is_private") or raw.get("is_group")) or is_im or is_mpim,
+        is_im=is_im,
+        is_mpim=is_mpim,
+        im_user=im_user if isinstance(im_user, str) else None,
+    )

@@ -1,0 +1,137 @@
+"""A small, real :class:`bot.service.MemoryService` that keeps everything in lists.
+
+For adapter tests that are about the platform side (what reaches the service, in which
+order, and how answers are rendered), not about memory quality. It behaves like the real
+service where adapters can tell: ``submit`` is idempotent on the same key as the inbox
+(:func:`memory.inbox.event_key`) and returns how many events were new; ``process`` commits
+pending events in order, applying edits and deletes; ``ask`` answers extractively from
+committed messages within the permission scope the real service computes
+(:func:`memory.access`-style: asking channel + public channels, ``widen`` adds private
+channels the user belongs to).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from memory.inbox import event_key
+from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset({"the", "a", "an", "is", "are", "what", "when", "who", "was", "to", "of",
+                   "and", "in", "on", "for", "we", "did", "does", "do", "our"})
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+class ListService:
+    def __init__(self, *, states: list[State] | None = None) -> None:
+        self.events: list[Message | Edit | Delete] = []  # everything submitted, once each
+        self.committed: dict[tuple[str, str, str, str], Message] = {}
+        self.channels: dict[str, Channel] = {}
+        self.log: list[tuple[str, str]] = []  # ("upsert", channel) / ("submit", id), in order
+        self.asks: list[dict[str, Any]] = []
+        self.history_calls: list[dict[str, Any]] = []
+        self.forgotten: list[tuple[str, str, str, str]] = []
+        self.states = states or []
+        self.fail_submits = 0  # the next N submits raise (a full disk, say)
+        self.processed = threading.Event()
+        self.process_calls = 0
+        self._keys: set[str] = set()
+        self._pending: list[Message | Edit | Delete] = []
+        self._lock = threading.Lock()
+
+    # --- writes ---------------------------------------------------------------------------
+
+    def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
+        with self._lock:
+            if self.fail_submits:
+                self.fail_submits -= 1
+                raise OSError("disk full")
+            new = 0
+            for ev in events:
+                key, _ = event_key(ev)
+                self.log.append(("submit", ev.id))
+                if key in self._keys:
+                    continue
+                self._keys.add(key)
+                self.events.append(ev)
+                self._pending.append(ev)
+                new += 1
+            return new
+
+    def process(self) -> int:
+        with self._lock:
+            done = 0
+            for ev in self._pending:
+                k = (ev.platform, ev.space, ev.channel, ev.id)
+                if isinstance(ev, Message):
+                    self.committed[k] = ev
+                elif isinstance(ev, Edit) and k in self.committed:
+                    self.committed[k] = self.committed[k].model_copy(
+                        update={"text": ev.text, "edited": True})
+                elif isinstance(ev, Delete):
+                    self.committed.pop(k, None)
+                done += 1
+            self._pending.clear()
+            self.process_calls += 1
+        self.processed.set()
+        return done
+
+    def upsert_channels(self, channels: Iterable[Channel]) -> None:
+        with self._lock:
+            for ch in channels:
+                self.channels[ch.id] = ch
+                self.log.append(("upsert", ch.id))
+
+    def forget_message(self, *, platform: str, space: str, channel: str,
+                       message_id: str) -> bool:
+        with self._lock:
+            key = (platform, space, channel, message_id)
+            self.forgotten.append(key)
+            return self.committed.pop(key, None) is not None
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def readable(self, *, user: str, channel: str, widen: bool) -> set[str]:
+        seen = {k[2] for k in self.committed} | set(self.channels)
+        out = set()
+        for cid in seen:
+            rec = self.channels.get(cid)
+            if rec is not None and rec.is_private:
+                if user in rec.members and (widen or cid == channel):
+                    out.add(cid)
+            elif rec is not None or not cid.startswith(("D", "G")):
+                out.add(cid)
+        return out
+
+    def ask(self, question: str, *, platform: str, space: str, user: str, channel: str,
+            widen: bool = False) -> Answer:
+        self.asks.append({"question": question, "platform": platform, "space": space,
+                          "user": user, "channel": channel, "widen": widen})
+        allowed = self.readable(user=user, channel=channel, widen=widen)
+        q = _words(question)
+        with self._lock:
+            scored = [(len(q & _words(m.text)), m.ts, m) for k, m in self.committed.items()
+                      if k[0] == platform and k[1] == space and k[2] in allowed]
+        hits = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].timestamp()))
+        if not hits:
+            return Answer(answer="I couldn't find that in what you can read.", abstained=True)
+        cites = [Citation(node_id="n_" + m.id, message_id=m.id, channel=m.channel,
+                          channel_name=m.channel_name or "", speaker=m.speaker, ts=m.ts,
+                          quote=m.text, permalink=m.permalink) for _, _, m in hits[:3]]
+        states = [s for s in self.states if s.channel in allowed]
+        return Answer(answer=hits[0][2].text, citations=cites, states=states, rounds=1)
+
+    def history(self, topic: str, *, platform: str, space: str, user: str, channel: str,
+                widen: bool = False) -> list[State]:
+        self.history_calls.append({"topic": topic, "user": user, "channel": channel,
+                                   "widen": widen})
+        allowed = self.readable(user=user, channel=channel, widen=widen)
+        t = _words(topic)
+        return [s for s in self.states if s.channel in allowed and t & _words(s.topic)]

@@ -1,0 +1,151 @@
+"""Block Kit rendering: content, escaping and Slack's size limits."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adapters.slack.blocks import (
+    MAX_BLOCKS,
+    MAX_CITATIONS,
+    MAX_SECTION_TEXT,
+    answer_blocks,
+    answer_text,
+    chain_line,
+    fit,
+    link,
+    timeline_blocks,
+)
+from memory.models import Answer, ChainEntry, Citation, State, Verdict
+
+T0 = datetime(2024, 11, 2, 15, 0, tzinfo=UTC)
+
+
+def entry(value: str, speaker: str, ts: datetime, n: int, permalink: str | None = None
+          ) -> ChainEntry:
+    return ChainEntry(node_id=f"n{n}", message_id=str(n), value=value, speaker=speaker, ts=ts,
+                      quote=f"standup at {value}", verdict=Verdict.REVISE if n else
+                      Verdict.ESTABLISH, permalink=permalink)
+
+
+def state(*values: str, topic: str = "standup time") -> State:
+    chain = [entry(v, "Alice", T0 + timedelta(days=i), i,
+                   permalink=f"https://acme.slack.com/archives/C1/p17000000{i:02d}000100")
+             for i, v in enumerate(values)]
+    return State(state_id="s1", platform="slack", space="T1", channel="C1", topic=topic,
+                 value=values[-1], active_node_id=chain[-1].node_id,
+                 revision_count=len(values) - 1, updated_at=chain[-1].ts, chain=chain)
+
+
+def cite(n: int, quote: str = "standup moves to 4 pm", speaker: str = "Alice",
+         permalink: str | None = "https://acme.slack.com/archives/C1/p1712000002000100"
+         ) -> Citation:
+    return Citation(node_id=f"n{n}", message_id=str(n), channel="C1", channel_name="general",
+                    speaker=speaker, ts=T0, quote=quote, permalink=permalink)
+
+
+def texts(blocks: list[dict[str, object]]) -> str:
+    return json.dumps(blocks, ensure_ascii=False)
+
+
+def test_answer_with_citation_and_revised_chain() -> None:
+    answer = Answer(answer="Standup is at 4 pm.", citations=[cite(1)],
+                    states=[state("3 pm", "4 pm")])
+    blocks = answer_blocks(answer, question="when is standup?", share_value='{"q": "x"}')
+    out = texts(blocks)
+    assert blocks[0]["type"] == "context" and "when is standup?" in out
+    assert blocks[1]["text"]["text"] == "Standup is at 4 pm."
+    # the chain, newest first: "*4 pm* — Alice, Nov 3 · was 3 pm — Alice, Nov 2"
+    line = chain_line(state("3 pm", "4 pm"))
+    assert re.fullmatch(r"\*4 pm\* — Alice, <!date\^\d+\^\{date_short\}\|Nov 3, 2024> · "
+                        r"was 3 pm — Alice, <!date\^\d+\^\{date_short\}\|Nov 2, 2024>", line)
+    assert line in out
+    assert "> standup moves to 4 pm" in out
+    assert "*Alice* · #general · <!date^1730559600^{date_short_pretty} {time}|Nov 2, 2024 " \
+           "15:00 UTC> · <https://acme.slack.com/archives/C1/p1712000002000100|open>" in out
+    assert blocks[-1]["type"] == "actions"
+    assert answer_text(answer) == "Standup is at 4 pm."
+
+
+def test_single_entry_state_shows_no_chain_and_abstention_is_marked() -> None:
+    blocks = answer_blocks(Answer(answer="", abstained=True, states=[state("3 pm")]))
+    out = texts(blocks)
+    assert "couldn't find" in out and "No supporting evidence" in out
+    assert "was " not in out and not any(b["type"] == "actions" for b in blocks)
+
+
+def test_user_text_is_escaped_everywhere() -> None:
+    evil = "<!channel> & <https://evil.example|click> <@U123>"
+    answer = Answer(answer=evil, citations=[cite(1, quote=evil, speaker="<b>Mallory</b>")],
+                    states=[state("<!here>", "a & b")])
+    out = texts(answer_blocks(answer, question=evil))
+    assert "<!channel>" not in out and "<!here>" not in out and "<https://evil" not in out
+    assert "<@U123>" not in out and "<b>" not in out
+    assert "&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;" in out
+    tl = texts(timeline_blocks([state("<!here>", "a & b")], topic="<!everyone>"))
+    assert "<!here>" not in tl and "&amp;" in tl
+
+
+def test_unsafe_permalinks_are_not_linked() -> None:
+    assert link("javascript:alert(1)", "open") == ""
+    assert link("https://x.slack.com/a|b>", "open") == ""
+    assert link(None, "open") == ""
+    out = texts(answer_blocks(Answer(answer="a", citations=[cite(1, permalink="ftp://x")])))
+    assert "ftp://" not in out
+
+
+def test_limits_long_text_and_many_citations() -> None:
+    answer = Answer(answer="x" * 10_000 + " <&>", citations=[cite(i, quote="q" * 5000)
+                                                              for i in range(80)],
+                    states=[state("1", "2", "3", "4", "5", topic=f"t{i}") for i in range(60)])
+    blocks = answer_blocks(answer, share_value="v")
+    assert len(blocks) <= MAX_BLOCKS
+    assert blocks[-1]["type"] == "actions"  # the button survives trimming
+    for b in blocks:
+        t = b.get("text")
+        if isinstance(t, dict):
+            assert len(t["text"]) <= MAX_SECTION_TEXT
+    # revised states are capped, so the evidence still fits
+    assert sum(1 for b in blocks if "topic" not in texts([b]) and b["type"] == "section") \
+        == 1 + MAX_CITATIONS
+    few = answer_blocks(Answer(answer="a", citations=[cite(i) for i in range(80)]))
+    assert sum(1 for b in few if b["type"] == "section") == 1 + MAX_CITATIONS
+    assert f"top {MAX_CITATIONS} of 80" in texts(few)
+    assert len(answer_blocks(Answer(answer="a"), share_value="v" * 2001)) == 1  # no button
+
+
+def test_timeline_strikes_superseded_values_and_bolds_the_current_one() -> None:
+    blocks = timeline_blocks([state("3 pm", "4 pm", "4:30 pm")], topic="standup")
+    out = texts(blocks)
+    assert blocks[0]["type"] == "header"
+    assert "~3 pm~" in out and "~4 pm~" in out and "*4:30 pm*" in out
+    assert "~4:30 pm~" not in out
+    assert "now *4:30 pm*" in out and "(2 revisions)" in out
+    assert "|↗>" in out  # each entry links to its message
+
+
+def test_timeline_caps_states_and_handles_none() -> None:
+    many = [state("a", "b", topic=f"topic {i}") for i in range(40)]
+    blocks = timeline_blocks(many, topic="everything")
+    assert len(blocks) <= MAX_BLOCKS
+    assert "more not shown" in texts(blocks)
+    empty = timeline_blocks([], topic="nothing")
+    assert "No decisions" in texts(empty)
+
+
+def test_strike_marker_inside_a_value_cannot_break_formatting() -> None:
+    out = texts(timeline_blocks([state("~old~", "*new*")], topic="t"))
+    assert "~∼old∼~" in out and "*∗new∗*" in out
+
+
+@given(st.text(alphabet=st.sampled_from("ab&<> \n"), max_size=400), st.integers(5, 300))
+def test_fit_never_exceeds_the_limit_or_splits_an_entity(raw: str, limit: int) -> None:
+    out = fit(raw, limit)
+    assert len(out) <= limit
+    body = out.removesuffix("…")
+    assert re.sub(r"&(amp|lt|gt);", "", body).count("&") == 0
+    assert "<" not in out and ">" not in out
