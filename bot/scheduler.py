@@ -24,6 +24,18 @@ def _guarded(name: str, job: Callable[[], object]) -> Callable[[], None]:
     return run
 
 
+def enforce_retention(eg: Egmem, settings: Settings, *, now: datetime | None = None) -> int:
+    """Apply the global retention and every per-space/per-channel rule (each one forgets
+    what is older than its own window)."""
+    now = now or datetime.now(UTC)
+    forgotten = 0
+    if settings.retention_days:
+        forgotten += eg.enforce_retention(settings.retention_days, now=now)
+    for space, channel, days in settings.retention_rules:
+        forgotten += eg.enforce_retention(days, now=now, space=space, channel=channel)
+    return forgotten
+
+
 def build_scheduler(
     eg: Egmem,
     settings: Settings,
@@ -41,13 +53,10 @@ def build_scheduler(
     if reconcile is not None:
         sched.add_job(_guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
                       id="reconcile", max_instances=1, coalesce=True)
-    if settings.retention_days:
-        days = settings.retention_days
-        sched.add_job(
-            _guarded("retention", lambda: eg.enforce_retention(days, now=datetime.now(UTC))),
-            "interval", hours=24, id="retention", max_instances=1, coalesce=True,
-            next_run_time=datetime.now(UTC),
-        )
+    if settings.retention_days or settings.retention_rules:
+        sched.add_job(_guarded("retention", lambda: enforce_retention(eg, settings)),
+                      "interval", hours=24, id="retention", max_instances=1, coalesce=True,
+                      next_run_time=datetime.now(UTC))
     if eg.store.tables.shared:
         # Other workers write to the shared tables: pull their nodes into the local index.
         sched.add_job(_guarded("lexical-sync", eg.store.reconcile_lexical), "interval",

@@ -26,6 +26,20 @@ def _read_env_file(path: Path) -> dict[str, str]:
     return out
 
 
+def parse_retention(raw: str) -> tuple[tuple[str, str | None, int], ...]:
+    """``EGMEM_RETENTION="T0ACME=90,T0ACME/C05LEADERSHIP=30"``: days per space or channel."""
+    rules: list[tuple[str, str | None, int]] = []
+    for item in filter(None, (p.strip() for p in raw.split(","))):
+        where, sep, days = item.partition("=")
+        space, _, channel = where.strip().partition("/")
+        if not sep or not space or not days.strip().isdigit():
+            raise ConfigError(
+                f"EGMEM_RETENTION entry {item!r} is not SPACE=DAYS or SPACE/CHANNEL=DAYS"
+            )
+        rules.append((space, channel or None, int(days)))
+    return tuple(rules)
+
+
 @dataclass(frozen=True)
 class Settings:
     data: str = "./data"
@@ -43,6 +57,8 @@ class Settings:
     slack_api_url: str | None = None
     discord_token: str | None = field(default=None, repr=False)
     retention_days: int | None = None
+    # (space, channel or None, days): stricter or looser rules for one space or channel.
+    retention_rules: tuple[tuple[str, str | None, int], ...] = ()
     admins: tuple[str, ...] = ()
     web_token: str | None = field(default=None, repr=False)
     storage_options: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -96,7 +112,9 @@ class Settings:
             dim = int(env.get("EGMEM_EMBEDDING_DIM", "384"))
         except ValueError as exc:
             raise ConfigError(f"a numeric EGMEM_* setting is not a number: {exc}") from exc
+        rules = parse_retention(env.get("EGMEM_RETENTION", ""))
         return cls(
+            retention_rules=rules,
             data=env.get("EGMEM_DATA", "./data"),
             writer=("llm" if writer == "llm" else "offline"),
             embedder=embedder,  # type: ignore[arg-type]

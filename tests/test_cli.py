@@ -92,3 +92,32 @@ def test_bad_lines_are_reported_with_line_numbers_and_skipped(
     report = json.loads(out)
     assert report["errors"] == 2 and report["committed"] == 2
     assert f"{path}:2:" in err and f"{path}:3:" in err
+
+
+def test_retention_rules_forget_per_channel(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from bot.app import build
+    from bot.scheduler import enforce_retention
+    from bot.settings import Settings, parse_retention
+    from memory.models import Message
+
+    assert parse_retention("T1=90, T1/C2=1") == (("T1", None, 90), ("T1", "C2", 1))
+    with pytest.raises(Exception, match="SPACE=DAYS"):
+        parse_retention("T1:90")
+    eg = build(Settings(data=str(tmp_path), embedder="hashing",
+                        retention_rules=parse_retention("T1/C2=10")))
+    try:
+        old = datetime(2024, 1, 1, tzinfo=UTC)
+        eg.submit([
+            Message(platform="slack", space="T1", channel=ch, id=f"{ch}-1", user="U1",
+                    ts=old, text=f"old note in {ch} about the deploy window")
+            for ch in ("C1", "C2")
+        ])
+        eg.drain()
+        rules = Settings(retention_rules=parse_retention("T1/C2=10"))
+        assert enforce_retention(eg, rules, now=datetime(2024, 3, 1, tzinfo=UTC)) == 1
+        left = {r["channel"] for r in eg.store.tables.query_nodes("TRUE", columns=["channel"])}
+        assert left == {"C1"}
+    finally:
+        eg.close()
