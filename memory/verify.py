@@ -70,6 +70,11 @@ def verify(
         if verdict is Verdict.ESTABLISH and not p.topic:
             reasons.append("no topic given")
             verdict = Verdict.CONTEXT
+        elif verdict is Verdict.ESTABLISH and enabled and not _topic_grounded(p.topic, message):
+            # A proposer may not name a state with words the message never used (a look-alike
+            # of an existing state); only a reply may borrow its subject from what it answers.
+            reasons.append(f"topic {p.topic!r} is not grounded in the message")
+            verdict = Verdict.CONTEXT
 
     if verdict is Verdict.REVISE and prior is not None and _same(p.source_quote, prior.value):
         reasons.append("value equals the active value: restated, not revised")
@@ -112,6 +117,12 @@ def _prior_problem(
                                    or names_value(message.text, prior.value)):
         return f"the message is not about state {p.prior_state_id!r}"
     return None
+
+
+def _topic_grounded(topic: str, message: Message) -> bool:
+    if message.reply_to or (message.thread_id and message.thread_id != message.id):
+        return True
+    return bool(set(content_terms(topic)) & set(content_terms(message.text)))
 
 
 def _grounded_or_empty(p: Proposal, message: Message) -> bool:

@@ -7,6 +7,7 @@ watermark are re-derived from the nodes, so a crash between the writes loses not
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
@@ -25,7 +26,7 @@ from memory.models import (
     Verdict,
     Verification,
 )
-from memory.proposer import Proposer, WriteItem
+from memory.proposer import Proposer, WriteItem, derive_topic
 from memory.registry import (
     ChannelKey,
     Registry,
@@ -47,6 +48,7 @@ logger = logging.getLogger(__name__)
 
 _RECENT = 12
 _WATERMARK = "registry_seq"
+_FORGETTING = "forget_pending"
 
 
 @dataclass
@@ -113,6 +115,11 @@ class Writer:
             self._rederive(states)
             self.registry.flush()
         self.store.tables.set_meta(_WATERMARK, str(self.store.tables.max_seq()))
+        pending = self.store.tables.get_meta(_FORGETTING)
+        if pending:
+            intent = json.loads(pending)
+            logger.info("finishing an interrupted forget of %d nodes", len(intent["ids"]))
+            self._finish_forget(list(intent["ids"]), list(intent["states"]))
         return len(states)
 
     # ---- writing ------------------------------------------------------------------------
@@ -129,7 +136,7 @@ class Writer:
 
     def _write_channel(self, key: ChannelKey, msgs: list[Message], report: WriteReport) -> None:
         ids = [m.key.node_id() for m in msgs]
-        done = {n.node_id for n in self.store.get_nodes(ids)}
+        done = self.store.existing_ids(ids)
         todo = [m for m in msgs if m.key.node_id() not in done]
         report.skipped += len(msgs) - len(todo)
         if not todo:
@@ -165,7 +172,7 @@ class Writer:
                     batch_nodes[item.message.id] = node
                     committed.append(node)
                     recent.append(node)
-            self.store.put_nodes(committed, np.stack([_vec(i) for i in items]))
+            self.store.put_nodes(committed, np.stack([_vec(i) for i in items]), fresh=True)
             self.registry.flush()
             self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
         except BaseException:
@@ -331,27 +338,39 @@ class Writer:
     def forget(self, node_ids: Sequence[str]) -> int:
         """Remove nodes from every table and index, repair chains and rewrite dependants.
 
-        Old table versions still hold the text until :meth:`MemoryStore.purge` runs."""
+        Crash-safe: the intent is recorded first, and :meth:`recover` finishes an interrupted
+        forget (deleting is idempotent; dependants are found by their references to the
+        forgotten ids, which stay until they are rewritten). Old table versions still hold
+        the text until :meth:`MemoryStore.purge` runs."""
         nodes = self.store.get_nodes(node_ids)
         if not nodes:
             return 0
         ids = [n.node_id for n in nodes]
         states = sorted({n.state_id for n in nodes if n.state_id})
+        self.store.tables.set_meta(_FORGETTING, json.dumps({"ids": ids, "states": states}))
+        self._finish_forget(ids, states)
+        return len(ids)
+
+    def _finish_forget(self, ids: list[str], states: list[str]) -> None:
         self.store.delete_nodes(ids)
         for dq in self._recent.values():
             for n in [n for n in dq if n.node_id in ids]:
                 dq.remove(n)
         self._refresh(ids, states)
-        return len(ids)
+        self.store.tables.set_meta(_FORGETTING, "")
 
     def _refresh(self, changed: Sequence[str], states: Sequence[str]) -> None:
-        """After nodes changed or vanished: re-derive their states, then recompose and
-        re-embed every node whose rewrite borrowed from them."""
+        """After nodes changed or vanished: re-derive their states (chain structure), then
+        recompose and re-embed every node whose rewrite borrowed from them, then re-derive
+        again so state descriptions are made from the recomposed passages."""
         self._rederive(states)
         self.registry.flush()
         dependants = self._dependants(changed)
         if dependants:
-            self._recompose(dependants, gone=set(changed))
+            self._recompose(dependants)
+            touched = {n.state_id for n in dependants if n.state_id} | set(states)
+            self._rederive(sorted(touched))
+            self.registry.flush()
 
     def _dependants(self, ids: Sequence[str]) -> list[EvidenceNode]:
         quoted = ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
@@ -363,7 +382,7 @@ class Writer:
         rows = self.store.tables.query_nodes(where, columns=["node_id"])
         return self.store.get_nodes([r["node_id"] for r in rows])
 
-    def _recompose(self, nodes: Sequence[EvidenceNode], *, gone: set[str]) -> None:
+    def _recompose(self, nodes: Sequence[EvidenceNode]) -> None:
         out: list[EvidenceNode] = []
         for n in nodes:
             parent = None
@@ -377,18 +396,26 @@ class Writer:
                 permalink=n.permalink,
             )
             prior = self._prior_for(n)
+            verdict, value, state_id = n.verdict, n.value, n.state_id
+            if verdict is Verdict.RESTATE:
+                # A restatement confirms whatever the chain held before it, as repaired.
+                if prior is None:
+                    verdict, value, state_id = Verdict.CONTEXT, "", None
+                else:
+                    value = prior.value
             proposal = (n.proposal or Proposal(message_id=n.message_id)).model_copy(
-                update={"verdict": n.verdict, "source_quote": n.value, "rewrite": ""}
+                update={"verdict": verdict, "source_quote": value, "rewrite": "",
+                        "topic": n.topic}
             )
             rw = final_rewrite(pre_rewrite(msg, parent), proposal, prior)
             out.append(n.model_copy(update={
                 "rewrite": rw.text, "context_ids": rw.context_ids,
                 "reply_to_node": parent.node_id if parent else None,
-                "proposal": proposal,
+                "proposal": proposal, "verdict": verdict, "value": value,
+                "state_id": state_id,
             }))
         vectors = self.embedder.embed_batch([n.rewrite for n in out])
         self.store.put_nodes(out, vectors)
-        _ = gone
 
     def _prior_for(self, node: EvidenceNode) -> StateRecord | None:
         if node.verdict not in (Verdict.REVISE, Verdict.RESTATE) or not node.state_id:
@@ -417,15 +444,27 @@ class Writer:
         fixes: list[EvidenceNode] = []
         heads: dict[str, str] = {}
         for sid in ids:
-            chain = chain_of(by_state.get(sid, []))
+            members_of = by_state.get(sid, [])
+            chain = chain_of(members_of)
+            topic = chain[0].topic if chain else ""
+            if chain and chain[0].verdict is not Verdict.ESTABLISH:
+                # The root is gone: the state is now named by its new root's own words, so
+                # no word of the forgotten message outlives it.
+                root = chain[0]
+                topic = derive_topic(root.text, find_slots(root.text)) or root.value
             prev: EvidenceNode | None = None
+            fixed: set[str] = set()
+            in_chain = {c.node_id for c in chain}
             for i, n in enumerate(chain):
                 want_verdict = Verdict.ESTABLISH if i == 0 else Verdict.REVISE
                 want_sup = prev.node_id if prev else None
-                if n.supersedes != want_sup or n.verdict is not want_verdict:
+                if n.supersedes != want_sup or n.verdict is not want_verdict or n.topic != topic:
                     fixes.append(n.model_copy(update={"supersedes": want_sup,
-                                                      "verdict": want_verdict}))
+                                                      "verdict": want_verdict, "topic": topic}))
+                    fixed.add(n.node_id)
                 prev = n
+            fixes.extend(n.model_copy(update={"topic": topic}) for n in members_of
+                         if n.node_id not in fixed | in_chain and n.topic != topic)
             if chain:
                 heads[sid] = chain[-1].node_id
             else:

@@ -92,7 +92,7 @@ def test_ungrounded_quote_and_dangling_prior_are_downgraded(tmp_path: Path) -> N
                       proposer="scripted"),
     })
     writer.write([msg(2, "Mallory", "let's do 4 pm instead"),
-                  msg(3, "Alice", "how about 4 pm")])
+                  msg(3, "Alice", "how about 4 pm for the design review")])
     nodes = _by_msg(store)
     assert nodes["2"].verdict is Verdict.CONTEXT
     assert nodes["2"].verification is not None
