@@ -11,10 +11,11 @@ from typing import Any, Protocol
 
 from memory.access import scope_for
 from memory.inbox import Inbox
-from memory.models import Answer, Channel, Delete, Edit, Message, Scope, State
+from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, Scope, State
 from memory.pipeline import DrainReport, Pipeline
-from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
+from memory.reader.tools import ReaderTools, valid_text
+from memory.store import MemoryStore, scope_sql
+from memory.store.tables import sql_str
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -76,8 +77,17 @@ class Egmem:
 
     def forget_user(self, user: str, *, platform: str | None = None,
                     space: str | None = None) -> int:
-        """Forget everything a person said (offboarding)."""
+        """Forget everything a person said (offboarding), including messages still queued."""
         with self._drain_lock:
+            # Queued messages first: a later drain must not commit what is being forgotten.
+            for key in self.inbox.channels_with_work():
+                for item in self.inbox.pending(key, limit=1_000_000):
+                    ev = item.event
+                    if isinstance(ev, Message) and ev.user == user and (
+                        platform is None or ev.platform == platform) and (
+                            space is None or ev.space == space):
+                        self.inbox.scrub(platform=ev.platform, space=ev.space,
+                                         channel=ev.channel, message_id=ev.id)
             nodes = self.store.find_nodes(Scope(platform=platform, space=space))
             ids = [n.node_id for n in nodes if n.speaker_id == user]
             for n in nodes:
@@ -125,12 +135,31 @@ class Egmem:
             reference: datetime | None = None) -> Answer:
         scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
         logger.info("question in %s/%s (%d chars)", space or "*", channel or "*", len(question))
-        return self.reader.answer(question, scope=scope, reference=reference)
+        # A lone surrogate (from a JSON escape) would crash the model client or a tokenizer.
+        return self.reader.answer(valid_text(question), scope=scope, reference=reference)
 
     def history(self, topic: str, *, platform: str, space: str, user: str | None,
                 channel: str | None, widen: bool = False, k: int = 5) -> list[State]:
         scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
         return self.tools.session(scope).read_current_state(topic, k=k)
+
+    def why(self, ident: str, *, platform: str, space: str, user: str | None,
+            channel: str | None, widen: bool = True) -> list[EvidenceNode]:
+        """The audit behind ``ident`` (a node id, a state id or a message id): the evidence
+        nodes, each with its proposal and verification, that ``user`` may read — the scope
+        of :meth:`ask` (with ``widen``: also the user's private conversations), enforced in
+        the store query. A node outside the scope is indistinguishable from a missing one."""
+        scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
+        ident = ident.strip()
+        nodes = self.store.get_nodes([ident], scope)
+        if not nodes:
+            members = [n.node_id for n in self.store.state_nodes([ident])]
+            nodes = self.store.get_nodes(members, scope)
+        if not nodes:
+            rows = self.store.tables.query_nodes(
+                f"message_id = {sql_str(ident)} AND {scope_sql(scope)}", columns=["node_id"])
+            nodes = self.store.get_nodes([r["node_id"] for r in rows], scope)
+        return nodes
 
     def stats(self) -> dict[str, Any]:
         t = self.store.tables
@@ -154,6 +183,9 @@ class Egmem:
         }
         if self.usage is not None:
             out["llm"] = self.usage()
+        writer_stats = getattr(self.writer.proposer, "stats", None)
+        if writer_stats is not None and hasattr(writer_stats, "snapshot"):
+            out["writer"] = writer_stats.snapshot()
         return out
 
     def close(self) -> None:

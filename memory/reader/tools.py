@@ -10,6 +10,7 @@ requests can carry prior observations and its citations can be checked against t
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,8 +41,23 @@ __all__ = [
     "resolve_date",
 ]
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
 # Below this a state is not about the query (lexical overlap + dense similarity blend).
 STATE_MIN_SCORE = 0.35
+# What kind of value a question asks for, by the value families of memory.text slots.
+_FAMILY_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("when", re.compile(r"\b(when|what time|which day|what day|what date|deadline|due|"
+                        r"schedul\w*|moved|resched\w*)\b", re.IGNORECASE)),
+    ("version", re.compile(r"\b(version|release|v\d)\b", re.IGNORECASE)),
+    ("amount", re.compile(r"\b(how much|how many|budget|cost|price|number of|limit)\b",
+                          re.IGNORECASE)),
+    ("where", re.compile(r"\b(where|which region|region|location)\b", re.IGNORECASE)),
+)
+
+
+def asked_families(query: str) -> set[str]:
+    """Value families (``"when"``, ``"version"``, ``"amount"``, ``"where"``) a query asks for."""
+    return {family for family, cue in _FAMILY_CUES if cue.search(query)}
 
 
 def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
@@ -88,6 +104,7 @@ def read_current_state(
     qterms = set(content_terms(query))
     qvec = np.asarray(embedder.embed_batch([query])[0], dtype=np.float32) if query else None
     wanted = set(state_ids)
+    families = asked_families(query)
     scored: list[tuple[float, StateRecord]] = []
     for row in rows:
         rec = StateRecord.from_row(row)
@@ -96,6 +113,8 @@ def read_current_state(
         score = 0.55 * lex + 0.45 * max(dense, 0.0)
         if rec.state_id in wanted:
             score += 1.0
+        if rec.value_family and rec.value_family in families:
+            score += 0.15
         if score >= min_score:
             scored.append((score, rec))
     scored.sort(key=lambda x: (-x[0], -x[1].updated_ts))
@@ -137,6 +156,13 @@ def _state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
             for n in chain
         ],
     )
+
+
+def valid_text(text: str) -> str:
+    """``text`` with lone surrogates (from a JSON ``\\ud800`` escape in a model's tool call
+    or a payload) replaced by U+FFFD: they cannot be encoded, so tokenizers, the HTTP client
+    and the store would raise on them."""
+    return _SURROGATES.sub("\ufffd", text)
 
 
 # ---- per-question session ----------------------------------------------------------------
@@ -220,6 +246,7 @@ class ReaderSession:
         channels: Sequence[str] | None = None,
     ) -> list[Hit]:
         """search_evidence, ranked best first; passages already shown are suppressed."""
+        query = valid_text(query)
         args: dict[str, Any] = {"query": query, "k": k}
         if participants:
             args["participants"] = list(participants)
@@ -250,6 +277,7 @@ class ReaderSession:
 
     def lookup_phrase(self, phrase: str, *, k: int = 20,
                       channels: Sequence[str] | None = None) -> list[EvidenceNode]:
+        phrase = valid_text(phrase)
         scope = self.narrowed(channels)
         nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope, k=k)
         self._see(nodes)
@@ -261,6 +289,7 @@ class ReaderSession:
     def read_current_state(self, query: str, *, k: int = 3, state_ids: Sequence[str] = (),
                            channels: Sequence[str] | None = None) -> list[State]:
         """Active states with chain history; none without versioned state (ablation)."""
+        query = valid_text(query)
         scope = self.narrowed(channels)
         states: list[State] = []
         if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
@@ -277,6 +306,7 @@ class ReaderSession:
 
     def resolve_date(self, expression: str, *, reference: datetime | None = None,
                      prefer: str = "past") -> DateResolution | None:
+        expression = valid_text(expression)
         ref = reference or self.reference or datetime.now().astimezone()
         res = resolve_date(expression, ref, prefer="future" if prefer == "future" else "past")
         self.observations.append(Observation(

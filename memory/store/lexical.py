@@ -6,6 +6,7 @@ a query clause, never a post-filter.
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import threading
@@ -20,12 +21,15 @@ from memory.text import tokens
 logger = logging.getLogger(__name__)
 
 # Bump when the schema changes: an index of another version is rebuilt from LanceDB.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
+# Deferred documents are committed at the latest when this many are pending.
+MAX_UNCOMMITTED = 50_000
 
 
 @dataclass(frozen=True)
 class LexicalDoc:
     node_id: str
+    platform: str
     space: str
     channel: str
     thread: str
@@ -38,6 +42,7 @@ class LexicalDoc:
 class LexicalFilter:
     """Conjunctive filter; ``channels`` None means every channel of the space."""
 
+    platform: str | None = None
     space: str | None = None
     channels: tuple[str, ...] | None = None
     thread: str | None = None
@@ -50,6 +55,8 @@ class LexicalFilter:
 def _schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     sb.add_text_field("node_id", stored=True, tokenizer_name="raw")
+    # A Slack team and a Discord guild may share an id: scope by platform too.
+    sb.add_text_field("platform", stored=False, tokenizer_name="raw")
     sb.add_text_field("space", stored=False, tokenizer_name="raw")
     sb.add_text_field("channel", stored=False, tokenizer_name="raw")
     sb.add_text_field("thread", stored=False, tokenizer_name="raw")
@@ -70,6 +77,9 @@ class LexicalIndex:
         self._schema = _schema()
         self._index = self._open()
         self._writer: tantivy.IndexWriter | None = None
+        # Documents added with ``defer`` and not yet committed (a commit costs ~50-100 ms
+        # of fsyncs, so a bulk ingest must not pay one per batch).
+        self._uncommitted = 0
 
     def _open(self) -> tantivy.Index:
         marker = self._path / "SCHEMA_VERSION"
@@ -88,14 +98,19 @@ class LexicalIndex:
         return self._writer
 
     # ---- writes -------------------------------------------------------------------------
-    def upsert(self, docs: Iterable[LexicalDoc]) -> None:
+    def upsert(self, docs: Iterable[LexicalDoc], *, defer: bool = False) -> None:
+        """Add or replace documents. With ``defer`` the commit waits for the next read, the
+        next write without it, :meth:`close`, or ``MAX_UNCOMMITTED`` documents; a crash in
+        between loses them (the caller must be able to re-add them)."""
         with self._lock:
             w = self._w()
             for d in docs:
+                self._uncommitted += 1
                 w.delete_documents_by_term("node_id", d.node_id)
                 w.add_document(
                     tantivy.Document(
                         node_id=d.node_id,
+                        platform=d.platform,
                         space=d.space,
                         channel=d.channel,
                         thread=d.thread,
@@ -104,50 +119,81 @@ class LexicalIndex:
                         ts=d.ts,
                     )
                 )
-            w.commit()
-            self._index.reload()
+            if not defer or self._uncommitted >= MAX_UNCOMMITTED:
+                self._commit()
+
+    def _commit(self) -> None:
+        self._w().commit()
+        self._uncommitted = 0
+        self._index.reload()
+
+    def _sync(self) -> None:
+        """Make deferred documents visible before a read."""
+        if self._uncommitted:
+            self._commit()
 
     def delete(self, node_ids: Iterable[str]) -> None:
         with self._lock:
             w = self._w()
             for nid in node_ids:
                 w.delete_documents_by_term("node_id", nid)
-            w.commit()
-            self._index.reload()
+            self._commit()
 
     def clear(self) -> None:
         with self._lock:
             w = self._w()
             w.delete_all_documents()
-            w.commit()
-            self._index.reload()
+            self._commit()
 
     def purge_deleted(self) -> None:
         """Drop segments' dead documents from disk (forgotten text must not linger)."""
         with self._lock:
             w = self._w()
             w.commit()
+            self._uncommitted = 0
             w.wait_merging_threads()
             self._writer = None
             w = self._w()
             w.garbage_collect_files()
             self._index.reload()
 
+    def has_deleted(self) -> bool:
+        """Whether a segment still holds deleted documents (their terms and postings stay on
+        disk until the segment is rewritten; tantivy-py cannot merge on request)."""
+        with self._lock:
+            self._sync()
+            try:
+                meta = json.loads((self._path / "meta.json").read_text(encoding="utf-8"))
+                return any(seg.get("deletes") for seg in meta.get("segments", []))
+            except (OSError, ValueError, AttributeError):
+                return True
+
     def close(self) -> None:
         with self._lock:
             if self._writer is not None:
                 self._writer.commit()
+                self._uncommitted = 0
                 self._writer.wait_merging_threads()
                 self._writer = None
 
     # ---- reads --------------------------------------------------------------------------
     def count(self) -> int:
         with self._lock:
+            self._sync()
             self._index.reload()
             return int(self._index.searcher().num_docs)
 
+    def body_terms(self, prefix: str) -> list[str]:
+        """Indexed body terms starting with ``prefix`` (lower-case), from every segment — terms
+        of deleted documents included until their segment is rewritten."""
+        with self._lock:
+            self._sync()
+            searcher = self._index.searcher()
+            return [str(t) for t, _ in searcher.terms_with_prefix("body", prefix)]
+
     def all_ids(self) -> set[str]:
         with self._lock:
+            self._sync()
             searcher = self._index.searcher()
             n = searcher.num_docs
             if n == 0:
@@ -177,13 +223,21 @@ class LexicalIndex:
         clauses.extend((tantivy.Occur.Must, q) for q in self._filter_queries(flt))
         q = tantivy.Query.boolean_query(clauses)
         with self._lock:
+            self._sync()
             searcher = self._index.searcher()
+            # Tantivy allocates a heap of k entries up front: a huge k (from a model's tool
+            # call) would abort the process, so never ask for more than there are documents.
+            k = min(k, searcher.num_docs)
+            if k <= 0:
+                return []
             res = searcher.search(q, k)
             return [(searcher.doc(addr)["node_id"][0], float(score)) for score, addr in res.hits]
 
     def _filter_queries(self, flt: LexicalFilter) -> list[tantivy.Query]:
         s = self._schema
         out: list[tantivy.Query] = []
+        if flt.platform is not None:
+            out.append(tantivy.Query.term_query(s, "platform", flt.platform))
         if flt.space is not None:
             out.append(tantivy.Query.term_query(s, "space", flt.space))
         if flt.channels is not None:
@@ -191,7 +245,8 @@ class LexicalIndex:
         if flt.thread is not None:
             out.append(tantivy.Query.term_query(s, "thread", flt.thread))
         if flt.speakers is not None:
-            out.append(tantivy.Query.term_set_query(s, "speaker", [p.lower() for p in flt.speakers]))
+            out.append(tantivy.Query.term_set_query(
+                s, "speaker", [p.lower() for p in flt.speakers]))
         if flt.node_ids is not None:
             out.append(tantivy.Query.term_set_query(s, "node_id", list(flt.node_ids)))
         if flt.ts_from is not None or flt.ts_to is not None:

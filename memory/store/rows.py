@@ -20,8 +20,10 @@ def from_epoch(ts: float) -> datetime:
     return datetime.fromtimestamp(ts, tz=UTC)
 
 
-def node_to_row(node: EvidenceNode, vector: np.ndarray | list[float]) -> Row:
-    return {
+def node_to_row(node: EvidenceNode, vector: np.ndarray | list[float] | None) -> Row:
+    """The node's row; without ``vector`` the row has no ``vector`` key (the caller passes
+    the vectors as an array)."""
+    row: Row = {
         "node_id": node.node_id,
         "seq": node.seq,
         "platform": node.platform,
@@ -47,8 +49,10 @@ def node_to_row(node: EvidenceNode, vector: np.ndarray | list[float]) -> Row:
         "context_ids": list(node.context_ids),
         "proposal_json": node.proposal.model_dump_json() if node.proposal else None,
         "verification_json": node.verification.model_dump_json() if node.verification else None,
-        "vector": [float(x) for x in vector],
     }
+    if vector is not None:
+        row["vector"] = [float(x) for x in vector]
+    return row
 
 
 def row_to_node(row: Row) -> EvidenceNode:

@@ -7,6 +7,7 @@ Tantivy); callers cannot get rows outside the scope they pass.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -71,12 +72,37 @@ def scope_sql(scope: Scope, window: Window | None = None) -> str:
     return " AND ".join(parts) if parts else "TRUE"
 
 
+# Meta key set while deleted rows may still be on disk (cleared by a completed purge).
+PURGE_PENDING = "purge_pending"
+# The most rows one query may ask for: LanceDB rejects limits past a 32-bit range.
+MAX_K = 2**31 - 1
+# Zero-width and bidi controls (as memory.text.clean drops them), in Python and in the
+# Rust regex syntax LanceDB's SQL functions use.
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+_INVISIBLE_SQL = r"[\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}\x{2066}-\x{2069}\x{FEFF}]"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _normalized_sql(column: str) -> str:
+    """``column`` lower-cased, without invisible controls, whitespace runs as one space."""
+    bare = f"regexp_replace(lower({column}), '{_INVISIBLE_SQL}', '', 'g')"
+    return f"regexp_replace({bare}, '\\s+', ' ', 'g')"
+
+
+def _encodable(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(_SURROGATE.sub("\ufffd", v) for v in values)
+
+
 def scope_lexical(scope: Scope, window: Window | None = None) -> LexicalFilter:
+    """The scope as index filter terms (lone surrogates, which Tantivy cannot take, become
+    U+FFFD: they match nothing stored, as in the SQL filter)."""
+    thread = scope.thread_id or (window.thread_id if window else None)
     return LexicalFilter(
-        space=scope.space,
-        channels=scope.channels,
-        thread=scope.thread_id or (window.thread_id if window else None),
-        speakers=window.speakers if window else None,
+        platform=scope.platform and _SURROGATE.sub("\ufffd", scope.platform),
+        space=scope.space and _SURROGATE.sub("\ufffd", scope.space),
+        channels=_encodable(scope.channels),
+        thread=thread and _SURROGATE.sub("\ufffd", thread),
+        speakers=_encodable(window.speakers) if window else None,
         ts_from=int(to_epoch(window.ts_from)) if window and window.ts_from else None,
         ts_to=int(to_epoch(window.ts_to)) + 1 if window and window.ts_to else None,
         node_ids=window.node_ids if window else None,
@@ -90,6 +116,7 @@ def lexical_doc(row: Row) -> LexicalDoc:
         body = f"{body}\n{text}" if body else text
     return LexicalDoc(
         node_id=row["node_id"],
+        platform=row["platform"],
         space=row["space"],
         channel=row["channel"],
         thread=row.get("thread_id") or "",
@@ -115,7 +142,12 @@ class MemoryStore:
         self.lexical = LexicalIndex(lexical_dir)
         self.dim = dim
         self._seq = self.tables.max_seq()
+        self._channels: set[tuple[str, str, str]] | None = None
         self.reconcile_lexical()
+        if self.tables.get_meta(PURGE_PENDING):
+            # A forget was interrupted before its purge: old versions may still hold its text.
+            logger.info("finishing an interrupted purge")
+            self.purge()
 
     # ---- lifecycle ----------------------------------------------------------------------
     def reconcile_lexical(self) -> int:
@@ -154,9 +186,16 @@ class MemoryStore:
         self.lexical.close()
 
     def purge(self) -> None:
-        """Remove deleted rows' bytes from disk: old LanceDB versions and dead index segments."""
+        """Remove deleted rows' bytes from disk: old LanceDB versions and dead index segments.
+
+        A Tantivy segment keeps a deleted document's terms until it is merged away, which
+        tantivy-py cannot request: an index holding deletions is rebuilt from LanceDB."""
         self.tables.compact(purge_history=True)
-        self.lexical.purge_deleted()
+        if self.lexical.has_deleted():
+            self.reindex()
+        else:
+            self.lexical.purge_deleted()
+        self.tables.set_meta(PURGE_PENDING, "")
 
     # ---- sequence -----------------------------------------------------------------------
     def next_seq(self) -> int:
@@ -164,11 +203,28 @@ class MemoryStore:
         return self._seq
 
     # ---- nodes --------------------------------------------------------------------------
-    def put_nodes(self, nodes: Sequence[EvidenceNode], vectors: np.ndarray) -> None:
-        """Upsert nodes (LanceDB first, then the derived index)."""
-        rows = [node_to_row(n, v) for n, v in zip(nodes, vectors, strict=True)]
-        self.tables.upsert_nodes(rows)
-        self.lexical.upsert(lexical_doc(r) for r in rows)
+    def put_nodes(self, nodes: Sequence[EvidenceNode], vectors: np.ndarray, *,
+                  fresh: bool = False) -> None:
+        """Upsert nodes (LanceDB first, then the derived index).
+
+        ``fresh`` says none of the nodes was stored before (a writer batch after its
+        idempotency check): their index documents may then be committed with a later write
+        or read, since a crash before that loses only documents ``reconcile_lexical`` adds
+        back on the next open."""
+        if len(nodes) != len(vectors):
+            raise ValueError(f"{len(nodes)} nodes but {len(vectors)} vectors")
+        rows = [node_to_row(n, None) for n in nodes]
+        self.tables.upsert_nodes(rows, np.asarray(vectors, dtype=np.float32), append=fresh)
+        if self._channels is not None:
+            self._channels.update((n.platform, n.space, n.channel) for n in nodes)
+        self.lexical.upsert((lexical_doc(r) for r in rows), defer=fresh)
+
+    def existing_ids(self, node_ids: Sequence[str]) -> set[str]:
+        """Which of ``node_ids`` are stored (reads only the id column)."""
+        if not node_ids:
+            return set()
+        rows = self.tables.query_nodes(sql_in("node_id", node_ids), columns=["node_id"])
+        return {r["node_id"] for r in rows}
 
     def node_vectors(self, node_ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not node_ids:
@@ -232,6 +288,10 @@ class MemoryStore:
         return [row_to_node(r) for r in rows]
 
     def delete_nodes(self, node_ids: Sequence[str]) -> None:
+        """Delete nodes from the table and the index; their bytes stay on disk (old versions,
+        deletion files) until :meth:`purge`, which the next open runs if a crash intervenes."""
+        if node_ids:
+            self.tables.set_meta(PURGE_PENDING, "1")
         self.tables.delete_nodes(node_ids)
         self.lexical.delete(node_ids)
 
@@ -248,7 +308,9 @@ class MemoryStore:
     def vector_search(
         self, vector: np.ndarray, scope: Scope, k: int, window: Window | None = None
     ) -> list[tuple[str, float]]:
-        rows = self.tables.vector_search(vector, scope_sql(scope, window), k)
+        if k <= 0:
+            return []
+        rows = self.tables.vector_search(vector, scope_sql(scope, window), min(k, MAX_K))
         return [(r["node_id"], 1.0 - float(r["_distance"])) for r in rows]
 
     def lexical_search(
@@ -259,17 +321,22 @@ class MemoryStore:
     def phrase_search(
         self, phrase: str, scope: Scope, k: int, window: Window | None = None
     ) -> list[EvidenceNode]:
-        """Literal, case-insensitive substring match on source text and rewrite."""
-        needle = " ".join(phrase.split()).lower()
-        if not needle:
+        """Literal substring match on source text and rewrite: case-insensitive, with runs of
+        whitespace equal and zero-width/bidi controls ignored on both sides (a joiner inside
+        a word must not hide it). Lone surrogates in ``phrase`` count as U+FFFD, as imports
+        store them."""
+        needle = _SURROGATE.sub("\ufffd", _INVISIBLE.sub("", phrase))
+        needle = " ".join(needle.split()).lower()
+        if not needle or k <= 0:
             return []
         like = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         pattern = sql_str(f"%{like}%")
         where = (
-            f"(lower(text) LIKE {pattern} ESCAPE '\\' OR lower(rewrite) LIKE {pattern} "
-            f"ESCAPE '\\') AND {scope_sql(scope, window)}"
+            f"({_normalized_sql('text')} LIKE {pattern} ESCAPE '\\' OR "
+            f"{_normalized_sql('rewrite')} LIKE {pattern} ESCAPE '\\') "
+            f"AND {scope_sql(scope, window)}"
         )
-        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=k)
+        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=min(k, MAX_K))
         return sorted((row_to_node(r) for r in rows), key=lambda n: (n.ts, n.seq))
 
     # ---- channels -----------------------------------------------------------------------
@@ -287,6 +354,12 @@ class MemoryStore:
     # ---- stats --------------------------------------------------------------------------
     def count_nodes(self) -> int:
         return int(self.tables.nodes.count_rows())
+
+    def known_channels(self, *, platform: str, space: str) -> set[str]:
+        """Channels of a space that hold evidence (cached; one scan per process)."""
+        if self._channels is None:
+            self._channels = set(self.distinct_channels(Scope()))
+        return {c for p, s, c in self._channels if p == platform and s == space}
 
     def distinct_channels(self, scope: Scope) -> list[tuple[str, str, str]]:
         rows = self.tables.query_nodes(
