@@ -197,3 +197,15 @@ def test_many_large_states_fit_in_one_timeline() -> None:
     within_limits(embed)
     shown = len(embed.fields)
     assert embed.footer.text == f"40 decisions ({40 - shown} not shown)"
+
+
+def test_chains_follow_the_shared_timeline_model() -> None:
+    # memory.timeline decides what is current: the active node, not the last entry
+    s = state(["Thursday", "Friday", "Saturday"]).model_copy(update={"active_node_id": "n1"})
+    (field,) = answer_embed(Answer(answer="a", states=[s])).fields
+    old, current, later = (field.value or "").splitlines()
+    assert old.startswith("~~Thursday~~ — Ann K")
+    assert current.startswith("**Friday** — Ann K")
+    assert later.startswith("Saturday — Ann K")  # neither superseded nor current
+    (tl,) = timeline_embed([s], topic="deploy window").fields
+    assert (tl.value or "").splitlines()[2].startswith("**Friday**")

@@ -336,6 +336,7 @@ def test_recall_help_is_answered_in_the_ack(h: Harness) -> None:
     reply = json.loads(body)
     assert reply["response_type"] == "ephemeral"
     assert "/recall history" in json.dumps(reply["blocks"])
+    assert "/recall why" in json.dumps(reply["blocks"])
     h.drain()
     assert h.slack.responses == [] and h.service.asks == []
 
@@ -440,7 +441,14 @@ def test_recall_error_is_reported_politely(h: Harness) -> None:
     ("history deploy window", "history", "deploy window"),
     ("forget https://x.slack.com/archives/C1/p1712345678000200", "forget",
      "https://x.slack.com/archives/C1/p1712345678000200"),
-    ("history", "usage", ""), ("forget", "usage", ""),
+    ("history", "usage", ""), ("forget", "usage", ""), ("why", "usage", ""),
+    ("why https://x.slack.com/archives/C1/p1712345678000200", "why",
+     "https://x.slack.com/archives/C1/p1712345678000200"),
+    ("WHY <https://x.slack.com/archives/C1/p1712345678000200>", "why",
+     "<https://x.slack.com/archives/C1/p1712345678000200>"),
+    ("why s_0123456789abcdef0123", "why", "s_0123456789abcdef0123"),
+    ("why did we move the deploy?", "ask", "why did we move the deploy?"),
+    ("why Postgres?", "ask", "why Postgres?"),
     ("what's the history of deploys?", "ask", "what's the history of deploys?"),
     ("historyless question", "ask", "historyless question"),
 ])
@@ -509,6 +517,78 @@ def test_end_to_end_with_the_real_service(tmp_path: Path) -> None:
             assert "Friday 10:00" not in after
     finally:
         service.close()
+
+
+def test_recall_why_audits_only_what_the_asker_may_read(tmp_path: Path) -> None:
+    from bot.app import build
+    from bot.settings import Settings
+
+    service = build(Settings(data=str(tmp_path / "data"), embedder="hashing"))
+    base = "https://acme.slack.com/archives"
+    try:
+        with running_app(service) as e2e:
+            e2e.event(envelope(message("The deploy window is Thursday 14:00 UTC",
+                                       ts="1712000001.000100"), event_id="E1"))
+            e2e.event(envelope(message("Update: the deploy window moves to Friday 10:00 UTC",
+                                       ts="1712000002.000100", user=BOB), event_id="E2"))
+            e2e.event(envelope(message("Secret: the deploy window moves to Sunday 09:00 UTC",
+                                       ts="1712000003.000100", channel=SECRET_CH,
+                                       channel_type="group"), event_id="E3"))
+            e2e.drain()
+
+            def why(target: str, *, user: str, name: str) -> dict[str, Any]:
+                before = len(e2e.slack.responses)
+                status, body = e2e.command(f"why {target}", user=user, response=name)
+                assert status == 200 and body == ""  # answered after the ack
+                resp = e2e.slack.wait_for_responses(count=before + 1)[before]
+                assert resp.name == name and resp.body["response_type"] == "ephemeral"
+                return resp.body
+
+            # a message Bob may read: its evidence and its audit trail
+            audit = why(f"{base}/{GENERAL}/p1712000002000100", user=BOB, name="bob")
+            text = json.dumps(audit["blocks"], ensure_ascii=False)
+            assert "> Update: the deploy window moves to Friday 10:00 UTC" in text
+            assert f"{base}/{GENERAL}/p1712000002000100|open" in text
+            assert "*Proposed* by offline:" in text and "*Verified:* " in text
+            assert "*Committed:* " in text
+            node = service.store.find_message(channel=GENERAL, message_id="1712000002.000100")
+            assert node is not None and node.verification is not None
+            assert f"*Verified:* {node.verification.outcome.value} as " in text
+
+            # the private channel's message: Bob is told nothing, not even that it exists
+            hidden = why(f"<{base}/{SECRET_CH}/p1712000003000100>", user=BOB, name="bob-secret")
+            unknown = why(f"{base}/{GENERAL}/p1712999999000100", user=BOB, name="bob-unknown")
+            assert "Sunday" not in json.dumps(hidden)
+            assert hidden["text"] == unknown["text"] == (
+                "I have no record of that in the channels you can read.")
+            secret = service.store.find_message(channel=SECRET_CH, message_id="1712000003.000100")
+            assert secret is not None and secret.state_id is not None
+            by_state = why(secret.state_id, user=BOB, name="bob-state")
+            assert "Sunday" not in json.dumps(by_state)
+            # ... while Alice, a member, may audit it
+            mine = why(f"{base}/{SECRET_CH}/p1712000003000100", user=ALICE, name="alice")
+            assert "Sunday 09:00" in json.dumps(mine["blocks"])
+
+            # a state id audits every message of the decision Bob may read
+            assert node.state_id is not None
+            chain = why(node.state_id, user=BOB, name="bob-chain")
+            members = {n.message_id for n in service.store.state_nodes([node.state_id])}
+            assert len(members) >= 1
+            assert chain["text"].startswith("Audit of ")
+            chain_text = json.dumps(chain["blocks"], ensure_ascii=False)
+            for ts in members:
+                assert f"p{ts.replace('.', '')}|open" in chain_text
+
+            bad = why("https://example.com/not-slack", user=BOB, name="bob-bad")
+            assert "doesn't look like a Slack message link" in bad["text"]
+    finally:
+        service.close()
+
+
+def test_recall_why_without_an_auditing_service_says_so(h: Harness) -> None:
+    h.command(f"why https://acme.slack.com/archives/{GENERAL}/p1712000002000100")
+    [resp] = h.slack.wait_for_responses()
+    assert "not available" in resp.body["text"]
 
 
 # --- serving -----------------------------------------------------------------------------

@@ -12,15 +12,29 @@ from hypothesis import strategies as st
 from adapters.slack.blocks import (
     MAX_BLOCKS,
     MAX_CITATIONS,
+    MAX_CONTEXT_TEXT,
     MAX_SECTION_TEXT,
     answer_blocks,
     answer_text,
+    audit_blocks,
+    audit_text,
     chain_line,
     fit,
     link,
     timeline_blocks,
+    timeline_text,
 )
-from memory.models import Answer, ChainEntry, Citation, State, Verdict
+from memory.models import (
+    Answer,
+    ChainEntry,
+    Citation,
+    EvidenceNode,
+    Outcome,
+    Proposal,
+    State,
+    Verdict,
+    Verification,
+)
 
 T0 = datetime(2024, 11, 2, 15, 0, tzinfo=UTC)
 
@@ -149,3 +163,86 @@ def test_fit_never_exceeds_the_limit_or_splits_an_entity(raw: str, limit: int) -
     body = out.removesuffix("…")
     assert re.sub(r"&(amp|lt|gt);", "", body).count("&") == 0
     assert "<" not in out and ">" not in out
+
+
+# --- shared timeline model ---------------------------------------------------------------
+
+
+def test_current_value_follows_the_active_node_not_the_last_entry() -> None:
+    # memory.timeline decides what is current: here the middle entry is the active node
+    s = state("3 pm", "4 pm", "4:30 pm").model_copy(update={"active_node_id": "n1"})
+    line = chain_line(s)
+    assert line.startswith("*4 pm* — Alice")
+    assert "was 3 pm" in line and "4:30 pm" not in line
+    out = texts(timeline_blocks([s], topic="standup"))
+    assert "~3 pm~" in out and "*4 pm*" in out
+    assert "~4:30 pm~" not in out and "*4:30 pm*" not in out and "4:30 pm" in out
+
+
+def test_timeline_fallback_text_summarises_each_chain_escaped() -> None:
+    text = timeline_text([state("3 pm", "<!here> 4 pm")], topic="standup")
+    assert text.splitlines()[0] == "History of standup: 1 decision(s)"
+    assert text.splitlines()[1] == "standup time: &lt;!here&gt; 4 pm — Alice, Nov 3 · " \
+                                   "was 3 pm — Alice, Nov 2"
+
+
+def test_timeline_shows_each_state_id_for_recall_why() -> None:
+    out = texts(timeline_blocks([state("3 pm", "4 pm")], topic="standup"))
+    assert "`s1`" in out
+
+
+# --- audits ------------------------------------------------------------------------------
+
+
+def node(n: int, text: str, *, outcome: Outcome = Outcome.DOWNGRADED,
+         reasons: tuple[str, ...] = ("value quote '5 pm' is not grounded in the message",),
+         **extra: object) -> EvidenceNode:
+    fields: dict[str, object] = {
+        "node_id": f"n_{n:020x}", "platform": "slack", "space": "T1", "channel": "C1",
+        "channel_name": "general", "message_id": f"17120000{n:02d}.000100",
+        "speaker_id": "U1", "speaker": "Alice", "ts": T0 + timedelta(hours=n), "text": text,
+        "permalink": f"https://acme.slack.com/archives/C1/p17120000{n:02d}000100",
+        "state_id": "s_00000000000000000001", "verdict": Verdict.ESTABLISH, "value": "4 pm",
+        "proposal": Proposal(message_id=str(n), topic="standup time", verdict=Verdict.REVISE,
+                             source_quote="5 pm", prior_state_id="s_00000000000000000001"),
+        "verification": Verification(outcome=outcome, verdict=Verdict.ESTABLISH,
+                                     reasons=list(reasons)),
+    }
+    fields.update(extra)
+    return EvidenceNode.model_validate(fields)
+
+
+def test_audit_shows_proposal_verification_with_reasons_and_evidence() -> None:
+    blocks = audit_blocks([node(1, "standup moves to 4 pm")], ident="s_00000000000000000001")
+    out = texts(blocks)
+    assert blocks[0]["type"] == "header"
+    assert "> standup moves to 4 pm" in out
+    assert "<https://acme.slack.com/archives/C1/p1712000001000100|open>" in out
+    assert "*Proposed* by offline: revise · topic _standup time_ · quote “5 pm” · prior " \
+           "`s_00000000000000000001`" in out
+    assert "*Verified:* downgraded as establish — value quote '5 pm' is not grounded in the " \
+           "message" in out
+    assert "*Committed:* establish in `s_00000000000000000001` · value *4 pm*" in out
+    assert audit_text([node(1, "x")], ident="s_1") == "Audit of s_1: 1 message"
+
+
+def test_audit_escapes_chat_text_and_respects_limits() -> None:
+    evil = "<!channel> moved `standup` & <https://evil.example|here>"
+    nodes = [node(i % 60, evil * 40, reasons=(evil,), value=evil, rewrite=evil * 3)
+             for i in range(60)]
+    blocks = audit_blocks(nodes, ident="<!everyone>")
+    out = texts(blocks)
+    assert "<!channel>" not in out and "<!everyone>" not in out and "<https://evil" not in out
+    assert len(blocks) <= MAX_BLOCKS and "more messages not shown" in out
+    for b in blocks:
+        t = b.get("text")
+        if isinstance(t, dict):
+            assert len(t["text"]) <= MAX_SECTION_TEXT
+        for el in b.get("elements", []):
+            assert len(el["text"]) <= MAX_CONTEXT_TEXT
+
+
+def test_audit_of_nothing_readable_says_so_without_details() -> None:
+    out = texts(audit_blocks([], ident="https://acme.slack.com/archives/C9/p1712000001000100"))
+    assert "no record of that in the channels you can read" in out
+    assert audit_text([], ident="x") == "I have no record of that in the channels you can read."

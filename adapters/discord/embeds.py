@@ -5,7 +5,8 @@ stays inside Discord's limits (title 256, description 4096, 25 fields, field nam
 field value 1024, footer 2048, 6000 characters in all); what does not fit is cut with an
 ellipsis or counted in the footer, never rejected by the API. Chat text is escaped, so a
 quote cannot break the surrounding markdown; times use Discord's ``<t:…>`` markup, which each
-reader's client shows in their own time zone.
+reader's client shows in their own time zone. Chains come from :mod:`memory.timeline`, the
+timeline model every front end shares, so which value is current is never re-derived here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from datetime import datetime
 
 import discord
 
-from memory.models import Answer, ChainEntry, Citation, State
+from memory.models import Answer, Citation, State
+from memory.timeline import build_timeline
 
 logger = logging.getLogger(__name__)
 
@@ -79,14 +81,15 @@ def citation_field(index: int, citation: Citation) -> tuple[str, str]:
     return name, clip(value, FIELD_VALUE_LIMIT)
 
 
-def chain_lines(chain: Sequence[ChainEntry]) -> list[str]:
-    """One line per chain entry, oldest first: superseded values struck through
-    (``~~old~~``), the current (last) one in bold."""
+def chain_lines(state: State) -> list[str]:
+    """One line per entry of the state's timeline (:func:`memory.timeline.build_timeline`),
+    oldest first: superseded values struck through (``~~old~~``), the current one in bold."""
     lines = []
-    for i, entry in enumerate(chain):
+    for entry in build_timeline(state):
         value = clip(inline(entry.value or entry.quote) or "(no value)", QUOTE_LIMIT)
-        shown = f"**{value}**" if i == len(chain) - 1 else f"~~{value}~~"
-        tail = " ".join(part for part in (when(entry.ts, "d"), jump(entry.permalink, "↗")) if part)
+        shown = f"**{value}**" if entry.current else f"~~{value}~~" if entry.superseded else value
+        tail = " ".join(part for part in (when(entry.time, "d"), jump(entry.permalink, "↗"))
+                        if part)
         lines.append(f"{shown} — {inline(entry.speaker)}, {tail}")
     return lines
 
@@ -111,7 +114,7 @@ def fit_lines(lines: Sequence[str], limit: int, *, head: str = "") -> str:
 def chain_field(state: State) -> tuple[str, str]:
     """(name, value) of a revised state: how the value changed, oldest first."""
     name = clip(f"Changed: {inline(state.topic) or 'decision'}", FIELD_NAME_LIMIT)
-    return name, fit_lines(chain_lines(state.chain), FIELD_VALUE_LIMIT)
+    return name, fit_lines(chain_lines(state), FIELD_VALUE_LIMIT)
 
 
 def state_field(state: State) -> tuple[str, str]:
@@ -119,7 +122,7 @@ def state_field(state: State) -> tuple[str, str]:
     name = clip(inline(state.topic) or "decision", FIELD_NAME_LIMIT)
     revisions = f"{state.revision_count} revision{'s' if state.revision_count != 1 else ''}"
     head = f"in {channel_ref(state.channel)} · {revisions} · updated {when(state.updated_at, 'R')}"
-    lines = chain_lines(state.chain)
+    lines = chain_lines(state)
     if not lines:
         value = clip(inline(state.value or state.description), QUOTE_LIMIT) or "(no value)"
         lines = [f"**{value}**"]

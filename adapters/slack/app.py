@@ -23,6 +23,8 @@ Permissions
     (``widen=False``); ``/recall`` answers privately and may read the asker's private
     conversations (``widen=True``); "Share in channel" re-asks with ``widen=False`` so a
     shared answer never carries evidence from conversations the channel cannot see.
+    ``/recall why`` audits only messages the asker may read, and says the same about an
+    unreadable message as about an unknown one.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from adapters.slack.blocks import (
     SHARE_ACTION_ID,
     answer_blocks,
     answer_text,
+    audit_blocks,
+    audit_text,
     help_blocks,
     notice_blocks,
     timeline_blocks,
@@ -52,6 +56,8 @@ from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel, sync_channels
 from adapters.slack.normalize import PLATFORM, normalize_message_event, render_text
 from adapters.slack.recall import (
+    Auditor,
+    audit_ident,
     mention_question,
     message_author,
     parse_permalink,
@@ -444,6 +450,9 @@ class SlackListeners:
                                               user=user, channel=channel, widen=True)
                 respond(text=timeline_text(states, topic=req.arg), response_type="ephemeral",
                         blocks=timeline_blocks(states, topic=req.arg))
+            elif req.kind == "why":
+                text, blocks = self._why(team=team, user=user, channel=channel, target=req.arg)
+                respond(text=text, blocks=blocks, response_type="ephemeral")
             else:
                 text = self._forget(client, team=team, user=user, link_text=req.arg)
                 respond(text=text, blocks=notice_blocks(text), response_type="ephemeral")
@@ -452,6 +461,24 @@ class SlackListeners:
                 logger.exception("/recall %s failed", req.kind)
             text = str(exc) if isinstance(exc, UserFacingError) else SORRY
             respond(text=text, blocks=notice_blocks(text), response_type="ephemeral")
+
+    def _why(self, *, team: str, user: str, channel: str, target: str
+             ) -> tuple[str, list[dict[str, Any]]]:
+        """The audit reply for ``/recall why``: only nodes the asker may read (the service
+        applies the same scope as ``/recall`` questions)."""
+        if not isinstance(self.service, Auditor):
+            text = "Audits are not available from this deployment."
+            return text, notice_blocks(text)
+        ident = audit_ident(target, platform=PLATFORM, space=team)
+        if ident is None:
+            text = ("That doesn't look like a Slack message link or a state id. Use ⋯ → Copy "
+                    "link on the message, or an id from `/recall history`.")
+            return text, notice_blocks(text)
+        self.after_event()  # a message acknowledged a moment ago should be auditable
+        nodes = self.service.why(ident, platform=PLATFORM, space=team, user=user,
+                                 channel=channel)
+        logger.info("audit of %s by %s: %d node(s)", ident, user, len(nodes))
+        return audit_text(nodes, ident=target), audit_blocks(nodes, ident=target)
 
     def _forget(self, client: WebClient, *, team: str, user: str, link_text: str) -> str:
         link = parse_permalink(link_text)

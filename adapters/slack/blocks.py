@@ -4,7 +4,8 @@ Pure functions, shared by ``app_mention`` replies and ``/recall``. All text that
 people or models is escaped (``&``, ``<``, ``>``) so it cannot ping ``@channel`` or forge
 links; times are Slack date tokens (``<!date^…>``), shown in each reader's own time zone,
 with a UTC fallback. Slack's limits are respected: a section's text ≤ 3000 characters, a
-message ≤ 50 blocks, a button value ≤ 2000 characters, a header ≤ 150 characters.
+message ≤ 50 blocks, a button value ≤ 2000 characters, a header ≤ 150 characters. Chains
+come from :mod:`memory.timeline`, the timeline model every front end shares.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from adapters.slack.normalize import escape_text
-from memory.models import Answer, ChainEntry, Citation, State
+from memory.models import Answer, Citation, EvidenceNode, State
+from memory.timeline import TimelineEntry, build_timeline
+from memory.timeline import timeline_text as chain_summary
 
 Block = dict[str, Any]
 
@@ -72,6 +75,11 @@ def link(url: str | None, label: str) -> str:
     return f"<{url}|{escape(label)}>"
 
 
+def code(text: str, limit: int = 80) -> str:
+    """``text`` as inline code (an id): escaped, backticks removed so it cannot end early."""
+    return "`" + fit(one_line(text).replace("`", ""), limit) + "`"
+
+
 def _section(text: str) -> Block:
     return {"type": "section", "text": {"type": "mrkdwn", "text": text[:MAX_SECTION_TEXT]}}
 
@@ -87,22 +95,30 @@ def _header(text: str) -> Block:
 
 
 # --- chains ------------------------------------------------------------------------------
+# Which value is current and which were superseded comes from memory.timeline, the model every
+# front end shares; this module only escapes and formats its entries.
 
 
-def _entry_label(entry: ChainEntry, *, strike: bool = False, bold: bool = False) -> str:
+def _entry_label(entry: TimelineEntry, *, strike: bool = False, bold: bool = False) -> str:
     value = fit(one_line(entry.value or entry.quote), 200)
     # A marker character inside the value would end the strike/bold early.
     if strike:
         value = "~" + value.replace("~", "∼") + "~"
     elif bold:
         value = "*" + value.replace("*", "∗") + "*"
-    return f"{value} — {escape(one_line(entry.speaker))}, {slack_date(entry.ts, '{date_short}')}"
+    return f"{value} — {escape(one_line(entry.speaker))}, {slack_date(entry.time, '{date_short}')}"
+
+
+def _newest_first(entries: Sequence[TimelineEntry]) -> list[TimelineEntry]:
+    """The current entry, then the superseded ones newest first (as ``timeline_text``)."""
+    return [e for e in entries if e.current] + [e for e in reversed(entries) if e.superseded]
 
 
 def chain_line(state: State) -> str:
-    """``*4 pm* — Alice, Nov 3 · was 3 pm — Alice, Nov 2``: newest first, at most
-    :data:`MAX_CHAIN_IN_ANSWER` entries (older ones counted)."""
-    entries = list(reversed(state.chain))
+    """``*4 pm* — Alice, Nov 3 · was 3 pm — Alice, Nov 2``: the current value first, then
+    the values it superseded, newest first; at most :data:`MAX_CHAIN_IN_ANSWER` entries
+    (older ones counted)."""
+    entries = _newest_first(build_timeline(state))
     if not entries:
         return ""
     parts = [_entry_label(entries[0], bold=True)]
@@ -193,20 +209,23 @@ def timeline_blocks(states: Sequence[State], *, topic: str) -> list[Block]:
     # header + per state (section + context + divider) + a possible "more" note
     room = (MAX_BLOCKS - 2) // 3
     for state in states[:room]:
-        now = state.value or (state.chain[-1].value if state.chain else "")
+        entries = build_timeline(state)
+        # The timeline's current entry, so the headline never disagrees with the chain.
+        now = next((e.value for e in entries if e.current and e.value), state.value)
         where = f" in <#{state.channel}>" if re.fullmatch(r"[A-Z0-9]+", state.channel) else ""
         blocks.append(_section(
             f"*{fit(one_line(state.topic), 200)}*{where} — now *{fit(one_line(now), 500)}*"
             + (f" ({state.revision_count} revision{'s' if state.revision_count != 1 else ''})"
                if state.revision_count else "")
+            + f" · {code(state.state_id)}"
         ))
         lines = []
-        for i, entry in enumerate(state.chain):
-            last = i == len(state.chain) - 1
-            line = _entry_label(entry, strike=not last, bold=last)
+        for entry in entries:
+            line = _entry_label(entry, strike=entry.superseded, bold=entry.current)
             opened = link(entry.permalink, "↗")
             lines.append(f"{line} {opened}".rstrip())
-        blocks.append(_context(_join_fitting(lines, MAX_CONTEXT_TEXT)))
+        if lines:  # Slack rejects an empty context element
+            blocks.append(_context(_join_fitting(lines, MAX_CONTEXT_TEXT)))
         blocks.append({"type": "divider"})
     if len(states) > room:
         blocks.append(_context(f"{len(states) - room} more not shown; narrow the topic."))
@@ -227,7 +246,94 @@ def _join_fitting(lines: Sequence[str], limit: int) -> str:
 
 
 def timeline_text(states: Sequence[State], *, topic: str) -> str:
-    return fit(f"History of {topic}: {len(states)} decision(s)", MAX_FALLBACK_TEXT)
+    """Plain fallback text for a timeline message: a count, then one line per state with
+    its current value and what it replaced (``memory.timeline.timeline_text``)."""
+    lines = [f"History of {one_line(topic)}: {len(states)} decision(s)"]
+    lines += [f"{one_line(s.topic)}: {one_line(chain_summary(s))}" for s in states]
+    return fit("\n".join(lines), MAX_FALLBACK_TEXT)
+
+
+# --- audits (/recall why) ------------------------------------------------------------------
+
+
+def evidence_text(node: EvidenceNode) -> str:
+    """The message behind a node, quoted, then speaker · #channel · time · link."""
+    quote = fit(node.text.strip(), MAX_QUOTE_CHARS)
+    quoted = "\n".join("> " + line for line in quote.splitlines() or [""])
+    meta = [f"*{escape(one_line(node.speaker))}*"]
+    meta.append("#" + escape(one_line(node.channel_name)) if node.channel_name
+                else f"<#{node.channel}>" if re.fullmatch(r"[A-Z0-9]+", node.channel)
+                else escape(node.channel))
+    meta.append(slack_date(node.ts))
+    opened = link(node.permalink, "open")
+    if opened:
+        meta.append(opened)
+    return f"{quoted}\n— " + " · ".join(meta)
+
+
+def audit_lines(node: EvidenceNode) -> list[str]:
+    """What the writer proposed for ``node``, what verification made of it (with the
+    reasons for any downgrade) and what was committed, one mrkdwn line each."""
+    lines: list[str] = []
+    prop = node.proposal
+    if prop is None:
+        lines.append("*Proposed:* no proposal recorded")
+    else:
+        parts = [f"*Proposed* by {escape(one_line(prop.proposer))}: {prop.verdict.value}"]
+        if prop.topic:
+            parts.append(f"topic _{fit(one_line(prop.topic), 150)}_")
+        if prop.source_quote:
+            parts.append(f"quote “{fit(one_line(prop.source_quote), 300)}”")
+        if prop.prior_state_id:
+            parts.append(f"prior {code(prop.prior_state_id)}")
+        lines.append(" · ".join(parts))
+    ver = node.verification
+    if ver is None:
+        lines.append("*Verified:* not verified")
+    else:
+        line = f"*Verified:* {ver.outcome.value} as {ver.verdict.value}"
+        if ver.reasons:
+            line += " — " + "; ".join(fit(one_line(r), 300) for r in ver.reasons)
+        lines.append(line)
+    committed = f"*Committed:* {node.verdict.value}"
+    if node.state_id:
+        committed += f" in {code(node.state_id)}"
+    if node.value:
+        committed += f" · value *{fit(one_line(node.value), 200).replace('*', '∗')}*"
+    if node.supersedes:
+        committed += f" · supersedes {code(node.supersedes)}"
+    lines.append(committed)
+    if node.rewrite and one_line(node.rewrite) != one_line(node.text):
+        lines.append(f"*Indexed as:* {fit(one_line(node.rewrite), 500)}")
+    return lines
+
+
+def audit_blocks(nodes: Sequence[EvidenceNode], *, ident: str) -> list[Block]:
+    """``/recall why``: per node the evidence (the message, linked) and its audit trail —
+    proposal, verification outcome with downgrade reasons, commit. ``nodes`` must already
+    be limited to what the asker may read; none gives the same reply as an unknown id, so
+    the reply never reveals that an unreadable message exists."""
+    blocks: list[Block] = [_header("Why egmem remembers this"), _context(code(ident, 300))]
+    if not nodes:
+        blocks.append(_section("I have no record of that in the channels you can read."))
+        return blocks
+    room = (MAX_BLOCKS - 3) // 3
+    for node in nodes[:room]:
+        blocks.append(_section(evidence_text(node)))
+        blocks.append(_context(_join_fitting(audit_lines(node), MAX_CONTEXT_TEXT)))
+        blocks.append({"type": "divider"})
+    if len(nodes) > room:
+        blocks.append(_context(f"{len(nodes) - room} more messages not shown."))
+    return blocks[:MAX_BLOCKS]
+
+
+def audit_text(nodes: Sequence[EvidenceNode], *, ident: str) -> str:
+    """Plain fallback text for an audit message."""
+    if not nodes:
+        return "I have no record of that in the channels you can read."
+    n = len(nodes)
+    return fit(f"Audit of {one_line(ident)}: {n} message{'s' if n != 1 else ''}",
+               MAX_FALLBACK_TEXT)
 
 
 # --- help and notices --------------------------------------------------------------------
@@ -237,6 +343,8 @@ HELP_TEXT = (
     "• `/recall <question>` — ask; the answer cites its evidence (only you see it until you"
     " press *Share in channel*)\n"
     "• `/recall history <topic>` — how a decision changed over time\n"
+    "• `/recall why <message link | state id>` — how egmem read a message or a decision:"
+    " the proposal, its verification and the evidence\n"
     "• `/recall forget <message link>` — remove one of your messages from egmem's memory"
     " (admins: any message)\n"
     "• `/recall help` — this text\n"

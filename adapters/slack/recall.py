@@ -1,6 +1,8 @@
-"""``/recall`` parsing and the parts of ``/recall forget`` that talk to Slack.
+"""``/recall`` parsing and the parts of ``/recall why`` and ``/recall forget`` that talk to
+Slack.
 
-``/recall <question>`` asks; ``/recall history <topic>`` shows a timeline; ``/recall forget
+``/recall <question>`` asks; ``/recall history <topic>`` shows a timeline; ``/recall why
+<message link | state id>`` shows how egmem read a message or a decision; ``/recall forget
 <message link>`` forgets one message; ``/recall help`` (or no text) shows help.
 """
 
@@ -10,19 +12,22 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 from urllib.parse import parse_qs, urlsplit
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
 from adapters.slack.webapi import call, error_code
+from memory.models import EvidenceNode, MessageKey
 
 logger = logging.getLogger(__name__)
 
-RecallKind = Literal["ask", "history", "forget", "help", "usage"]
+RecallKind = Literal["ask", "history", "why", "forget", "help", "usage"]
 
-_SUBCOMMANDS = ("help", "history", "forget")
+_SUBCOMMANDS = ("help", "history", "why", "forget")
+# What `/recall why` takes besides a link: egmem's node/state ids and bare Slack message ts.
+_AUDIT_ID = re.compile(r"[ns]_[0-9a-f]{8,64}|\d{10}\.\d{6}")
 _LINK_PATH = re.compile(r"/archives/(?P<channel>[A-Z0-9]+)/p(?P<sec>\d{10})(?P<micro>\d{6})$")
 MAX_QUESTION_CHARS = 1000
 
@@ -36,13 +41,17 @@ class RecallRequest:
 
 def parse_recall(text: str) -> RecallRequest:
     """Split ``/recall`` text into a subcommand and its argument. Only an exact first word
-    ``help``/``history``/``forget`` selects a subcommand; anything else is a question."""
+    ``help``/``history``/``why``/``forget`` selects a subcommand; anything else is a
+    question. ``why`` followed by more than a link or an id (``why did we move the
+    deploy?``) is a question too."""
     text = text.strip()
     if not text:
         return RecallRequest("help")
     head, _, rest = text.partition(" ")
     word = head.lower()
     rest = rest.strip()
+    if word == "why" and rest and not _is_audit_target(rest):
+        word = ""  # an ordinary question that starts with "why"
     if word not in _SUBCOMMANDS:
         if len(text) > MAX_QUESTION_CHARS:
             return RecallRequest("usage", usage=f"Please keep questions under "
@@ -51,12 +60,45 @@ def parse_recall(text: str) -> RecallRequest:
     if word == "help":
         return RecallRequest("help")
     if not rest:
-        what = "a topic, e.g. `/recall history deploy window`" if word == "history" else (
-            "a message link (⋯ → Copy link), e.g. `/recall forget https://acme.slack.com/"
-            "archives/C123/p1712345678000200`"
-        )
+        what = {
+            "history": "a topic, e.g. `/recall history deploy window`",
+            "why": "a message link (⋯ → Copy link) or a state id from `/recall history`, e.g. "
+                   "`/recall why https://acme.slack.com/archives/C123/p1712345678000200`",
+            "forget": "a message link (⋯ → Copy link), e.g. `/recall forget "
+                      "https://acme.slack.com/archives/C123/p1712345678000200`",
+        }[word]
         return RecallRequest("usage", usage=f"`/recall {word}` needs {what}.")
     return RecallRequest(word, rest)  # type: ignore[arg-type]
+
+
+def _is_audit_target(rest: str) -> bool:
+    """One token that is a link (any; a wrong one gets a helpful reply) or an egmem id."""
+    if len(rest.split()) != 1:
+        return False
+    return rest.lstrip("<").lower().startswith(("http://", "https://")) or bool(
+        _AUDIT_ID.fullmatch(rest))
+
+
+@runtime_checkable
+class Auditor(Protocol):
+    """The part of the memory service ``/recall why`` needs (``bot.runtime.Egmem.why``)."""
+
+    def why(self, ident: str, *, platform: str, space: str, user: str | None,
+            channel: str | None) -> list[EvidenceNode]: ...
+
+
+def audit_ident(target: str, *, platform: str, space: str) -> str | None:
+    """What to look up for ``/recall why <target>``: a message link becomes that message's
+    node id (deterministic, see :meth:`MessageKey.node_id`); an id is used as given.
+    ``None`` for a link that is not a Slack message link."""
+    target = target.strip()
+    if _AUDIT_ID.fullmatch(target):
+        return target
+    link = parse_permalink(target)
+    if link is None:
+        return None
+    return MessageKey(platform=platform, space=space, channel=link.channel,
+                      message_id=link.ts).node_id()
 
 
 @dataclass(frozen=True)
