@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.runtime import Egmem
 from memory.models import Answer, State
-from memory.store.tables import sql_str
 from memory.text import shorten
 
 
@@ -78,12 +77,7 @@ def print_history(states: list[State]) -> None:
 
 def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
     """The audit of a state or node: proposal, verification (with reasons) and evidence."""
-    nodes = eg.store.get_nodes([ident])
-    if not nodes:
-        nodes = eg.store.state_nodes([ident])
-    if not nodes:
-        rows = eg.store.tables.query_nodes(f"message_id = {sql_str(ident)}", columns=["node_id"])
-        nodes = eg.store.get_nodes([r["node_id"] for r in rows])
+    nodes = eg.why(ident, platform="", space="", user=None, channel=None)
     out: list[dict[str, Any]] = [
         {
             "node_id": n.node_id, "message_id": n.message_id, "channel": n.channel,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from memory.models import Answer, Channel, Delete, Edit, Message, State
+from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, State
 
 
 class Asker(Protocol):
@@ -48,6 +48,14 @@ class MemoryService(Protocol):
         widen: bool = False,
     ) -> list[State]:
         """Decision timelines (chains) matching ``topic`` within the same permission scope."""
+        ...
+
+    def why(
+        self, ident: str, *, platform: str, space: str, user: str | None, channel: str | None,
+        widen: bool = True,
+    ) -> list[EvidenceNode]:
+        """The audit of a node, state or message id: the nodes ``user`` may read, each with
+        its proposal and verification."""
         ...
 
     def forget_message(

@@ -106,7 +106,8 @@ class Settings:
         storage = {k.removeprefix("EGMEM_STORAGE_").lower(): v for k, v in env.items()
                    if k.startswith("EGMEM_STORAGE_")}
         try:
-            retention = int(env["EGMEM_RETENTION_DAYS"]) if env.get("EGMEM_RETENTION_DAYS") else None
+            days = env.get("EGMEM_RETENTION_DAYS")
+            retention = int(days) if days else None
             timeout = float(env.get("EGMEM_LLM_TIMEOUT", "60"))
             rounds = int(env.get("EGMEM_READER_ROUNDS", "10"))
             dim = int(env.get("EGMEM_EMBEDDING_DIM", "384"))
