@@ -44,14 +44,51 @@ def date_notes(text: str, message: Message) -> list[str]:
     return notes
 
 
-def pre_rewrite(message: Message, parent: EvidenceNode | None) -> Rewrite:
-    """The rewrite before a proposal exists: used for the message's vector."""
+# An earlier message counts as implicit context only this soon before (conversation turns).
+IMPLICIT_CONTEXT_GAP_S = 30 * 60
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+
+
+def implicit_context(message: Message, previous: EvidenceNode | None) -> EvidenceNode | None:
+    """The message a turn without an explicit parent most likely answers: the one just
+    before it in the same channel and thread, by someone else, within a short gap."""
+    if previous is None or previous.speaker_id == message.user:
+        return None
+    if previous.thread_id != message.thread_id:
+        return None
+    gap = (message.ts - previous.ts).total_seconds()
+    return previous if 0 <= gap <= IMPLICIT_CONTEXT_GAP_S else None
+
+
+def context_quote(text: str, limit: int = 140) -> str:
+    """What a reply needs of the message it answers: its questions, else its start."""
+    questions = [q.strip() for q in _QUESTION.findall(text) if q.strip()]
+    if questions:
+        return shorten(" ".join(questions[-2:]), limit)
+    return shorten(text, limit)
+
+
+def pre_rewrite(
+    message: Message, parent: EvidenceNode | None, previous: EvidenceNode | None = None
+) -> Rewrite:
+    """The rewrite before a proposal exists: used for the message's vector.
+
+    ``parent`` is the explicit reply parent (quoted for short replies and agreements);
+    ``previous`` is the message just before this one in its channel and thread. When there
+    is no explicit parent, a previous turn by someone else within
+    :data:`IMPLICIT_CONTEXT_GAP_S` is quoted as ``(after <speaker>: "...")`` — in a
+    conversation a turn usually answers the one before it ("It's a mix of drama and
+    romance!" answers "What genre is it?").
+    """
     where = f" in #{message.channel_name}" if message.channel_name else ""
     parts = [f"{message.speaker}{where}: {message.text.strip()}"]
     ctx: list[str] = []
     if parent is not None and (len(tokens(message.text)) <= _SHORT or is_agreement(message.text)):
         parts.append(f'(replying to {parent.speaker}: "{shorten(parent.text, 140)}")')
         ctx.append(parent.node_id)
+    elif parent is None and (before := implicit_context(message, previous)) is not None:
+        parts.append(f'(after {before.speaker}: "{context_quote(before.text)}")')
+        ctx.append(before.node_id)
     notes = date_notes(message.text, message)
     if notes:
         parts.append("[" + "; ".join(notes) + "]")

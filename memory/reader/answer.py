@@ -64,10 +64,10 @@ def query_features(
 ) -> QueryFeatures:
     """Features of ``query`` against a candidate set (term rarity is measured within it)."""
     known = {name for n in candidates for name in _speaker_names(n)}
-    qtokens = set(tokens(query))
+    qtokens = _name_tokens(query)
     named = {s for s in known if s in qtokens}
     qterms = [t for t in dict.fromkeys(content_terms(query))
-              if t not in _QUESTION_WORDS and t not in named]
+              if t not in _QUESTION_WORDS and _possessive_base(t) not in named]
     docs = [set(content_terms(n.passage)) for n in candidates]
     n_docs = max(len(docs), 1)
     weights: dict[str, float] = {}
@@ -84,9 +84,26 @@ def query_features(
                          asks_when=bool(_WHEN.search(query)))
 
 
+def _possessive_base(token: str) -> str:
+    """``"melanie's"`` → ``"melanie"``, ``"james'"`` → ``"james"``; others unchanged."""
+    for suffix in ("'s", "’s", "'", "’"):
+        if token.endswith(suffix) and len(token) > len(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+def _name_tokens(text: str) -> set[str]:
+    """Tokens of ``text`` plus their possessive bases ("Melanie's" → "melanie")."""
+    out = set()
+    for t in tokens(text):
+        out.add(t)
+        out.add(_possessive_base(t))
+    return out
+
+
 def named_speakers(query: str, known: Sequence[str]) -> list[str]:
     """Speakers (full display names) that ``query`` mentions by any of their name words."""
-    qtokens = set(tokens(query))
+    qtokens = _name_tokens(query)
     out = []
     for name in known:
         parts = {p for p in tokens(name) if len(p) > 1}
@@ -148,20 +165,26 @@ def describe_state(state: State) -> str:
 
 def best_sentences(question: str, nodes: Sequence[EvidenceNode], *, limit: int = 2) -> list[
         tuple[EvidenceNode, str]]:
-    """The sentences of ``nodes`` that share the most rare question terms, best first.
+    """The sentences of ``nodes`` that best answer ``question``, best first.
 
-    Ties keep the nodes' order (callers pass them by relevance). Returns (node, sentence)
-    pairs; nodes without any sentence sharing a term contribute their first sentence only
-    when nothing else matched."""
+    A sentence scores by the rarity-weighted question terms it shares, more when its
+    speaker is named in the question, less when it is itself a question. ``nodes`` come
+    by relevance, which breaks ties. When no sentence shares a term, the first sentence of
+    the first node is returned."""
     if not nodes:
         return []
     feats = query_features(question, nodes)
+    top_weight = max(feats.terms.values(), default=1.0)
     scored: list[tuple[float, int, EvidenceNode, str]] = []
     for rank, node in enumerate(nodes):
+        named = bool(feats.speakers and _speaker_names(node) & feats.speakers)
         for sentence in split_sentences(node.text):
             terms = set(content_terms(sentence))
             s = sum(w for t, w in feats.terms.items() if t in terms)
-            # Prefer the evidence ranked higher when sentences match equally.
+            if named:
+                s += 0.5 * top_weight
+            if sentence.rstrip().endswith("?"):
+                s -= 0.5 * top_weight
             scored.append((s - 0.01 * rank, rank, node, sentence))
     scored.sort(key=lambda x: (-x[0], x[1]))
     chosen = [(n, s) for score, _, n, s in scored if score > 0][:limit]
@@ -170,6 +193,14 @@ def best_sentences(question: str, nodes: Sequence[EvidenceNode], *, limit: int =
         sentences = split_sentences(first.text)
         chosen = [(first, sentences[0] if sentences else first.text)]
     return chosen
+
+
+def content_relevance(features: QueryFeatures, node: EvidenceNode, dense: float) -> float:
+    """Absolute relevance in [0, 1] of a passage: its dense similarity and the share of the
+    question's (rarity-weighted) terms it contains. Unlike rank-based scores it is low for
+    every passage when nothing in memory is about the question, so it can gate abstention.
+    """
+    return 0.5 * max(dense, 0.0) + 0.5 * features.score(node)["terms"]
 
 
 def split_sentences(text: str) -> list[str]:

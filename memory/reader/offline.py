@@ -19,16 +19,17 @@ import logging
 import re
 from datetime import datetime
 
-from memory.models import Answer, Citation, EvidenceNode, Scope, State
+from memory.models import Answer, Citation, Scope, State
 from memory.reader.answer import (
     best_sentences,
     citation,
     describe_state,
     key_terms,
 )
+from memory.reader.dates import find_date_expressions
 from memory.reader.search import ABLATE_SINGLE_ROUND, Hit
-from memory.reader.tools import ReaderSession, ReaderTools
-from memory.text import content_terms, tokens
+from memory.reader.tools import ReaderSession, ReaderTools, asked_families
+from memory.text import content_terms, find_slots, tokens
 
 logger = logging.getLogger(__name__)
 
@@ -51,11 +52,10 @@ class OfflineReader:
     """Deterministic reader over :class:`ReaderTools`.
 
     ``k`` passages per search; ``min_relevance`` is the abstention threshold on the best
-    evidence's rerank score (on the fused score when reranking is ablated, scaled so that
-    rank 1 in both rankings is 1.0).
+    evidence's absolute content relevance (``Hit.features["relevance"]``).
     """
 
-    def __init__(self, *, tools: ReaderTools, k: int = 10, min_relevance: float = 0.30,
+    def __init__(self, *, tools: ReaderTools, k: int = 10, min_relevance: float = 0.20,
                  expansion_terms: int = 4) -> None:
         self.tools = tools
         self.k = k
@@ -73,7 +73,7 @@ class OfflineReader:
         session = self.tools.session(scope, reference=reference, ablate=ablate)
         session.round = 1
         hits = session.search_hits(question, k=self.k)
-        for expr in _date_expressions(question):
+        for expr in find_date_expressions(question):
             session.resolve_date(expr)
         states: list[State] = []
         if is_state_question(question):
@@ -103,14 +103,14 @@ class OfflineReader:
 
     def _compose(self, question: str, session: ReaderSession, hits: list[Hit],
                  states: list[State], rounds: int) -> Answer:
-        best = max((h.score for h in hits), default=0.0)
-        relevant = best >= self._threshold(session)
+        best = max((h.features.get("relevance", 0.0) for h in hits), default=0.0)
+        relevant = best >= self.min_relevance
         if not relevant and not states:
             return Answer(answer=NOT_FOUND, abstained=True, rounds=rounds,
                           gathered=list(session.gathered))
         citations: list[Citation] = []
         parts: list[str] = []
-        for state in states:
+        for state in _answer_states(question, states):
             parts.append(f"{state.topic}: {describe_state(state)}")
             for entry in reversed(state.chain):
                 node = session.nodes.get(entry.node_id)
@@ -128,19 +128,17 @@ class OfflineReader:
         return Answer(answer=text, abstained=False, citations=unique, states=states,
                       rounds=rounds, gathered=list(session.gathered))
 
-    def _threshold(self, session: ReaderSession) -> float:
-        if "reranker" in session.ablate:
-            # Fused scores: rank 1 in both rankings gives 2 / (60 + 1).
-            return self.min_relevance * 2.0 / 61.0
-        return self.min_relevance
+
+def _answer_states(question: str, states: list[State]) -> list[State]:
+    """The best state, plus any other holding the kind of value asked for (separate states
+    are separate candidates: they are listed, never merged)."""
+    if not states:
+        return []
+    families = asked_families(question)
+    rest = [s for s in states[1:] if families and _family(s) in families]
+    return [states[0], *rest]
 
 
-def _date_expressions(question: str) -> list[str]:
-    from memory.reader.dates import find_date_expressions
-
-    return find_date_expressions(question)
-
-
-def cited_nodes(answer: Answer, session_nodes: dict[str, EvidenceNode]) -> list[EvidenceNode]:
-    """The nodes an answer cites, in citation order (helper for callers and tests)."""
-    return [session_nodes[c.node_id] for c in answer.citations if c.node_id in session_nodes]
+def _family(state: State) -> str:
+    slots = find_slots(state.value)
+    return slots[0].family if slots else ""

@@ -1,0 +1,107 @@
+"""The offline reader: fixed tool policy, extractive answers with chains, citations, abstention."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memory.reader.offline import NOT_FOUND, OfflineReader, is_state_question
+from memory.reader.search import ABLATE_SINGLE_ROUND, ABLATE_VERSIONED_STATE
+from memory.reader.tools import ReaderTools
+from tests.support.reader_memory import PUBLIC, T0, Memory, build, chat, msg
+
+ASKED = datetime(2024, 11, 8, 12, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    return build(tmp_path_factory.mktemp("offline"))
+
+
+@pytest.fixture(scope="module")
+def reader(mem: Memory) -> OfflineReader:
+    return OfflineReader(tools=ReaderTools(store=mem.store, embedder=mem.embedder))
+
+
+def test_state_question_answers_current_value_with_its_chain(mem: Memory,
+                                                             reader: OfflineReader) -> None:
+    ans = reader.answer("What time is the Atlas design review now?", scope=PUBLIC,
+                        reference=ASKED)
+    assert not ans.abstained
+    assert "Friday 10am (was 4 pm, Thursday at 3 pm, revised by Alice on Nov 4)" in ans.answer
+    assert [s.topic for s in ans.states][:1] == ["atlas design review"]
+    cited = [c.message_id for c in ans.citations]
+    assert cited[:3] == ["C1.8", "C1.3", "C1.1"]  # current value first, then history
+    first = ans.citations[0]
+    assert (first.speaker, first.channel, first.node_id) == ("Alice", "C1", mem.node("C1.8"))
+    assert first.permalink == "https://example.invalid/C1/8"
+    assert "checklist" not in ans.answer  # a state sharing the topic is not merged in
+
+
+def test_version_question(reader: OfflineReader) -> None:
+    ans = reader.answer("Which version is the release?", scope=PUBLIC, reference=ASKED)
+    assert ans.answer.startswith("release version: 2.4 (was 2.3, revised by Frank")
+
+
+def test_plain_question_answers_from_best_sentence(mem: Memory, reader: OfflineReader) -> None:
+    ans = reader.answer("Which database did Hal recommend?", scope=PUBLIC, reference=ASKED)
+    assert "ClickHouse" in ans.answer
+    assert ans.citations[0].node_id == mem.node("C1.11")
+    assert ans.citations[0].quote.startswith("Honestly ClickHouse")
+    assert ans.states == []
+
+
+def test_abstains_when_nothing_is_relevant(reader: OfflineReader) -> None:
+    ans = reader.answer("What is the capital of Mongolia?", scope=PUBLIC, reference=ASKED)
+    assert ans.abstained
+    assert ans.answer == NOT_FOUND
+    assert ans.citations == []
+
+
+def test_gathered_is_every_node_once_in_gather_order(mem: Memory, reader: OfflineReader) -> None:
+    ans = reader.answer("Which database did Hal recommend?", scope=PUBLIC, reference=ASKED)
+    assert ans.rounds == 2
+    assert len(ans.gathered) == len(set(ans.gathered))
+    assert len(ans.gathered) > 10  # the second round added passages the first had not shown
+    assert ans.gathered[0] in {mem.node("C1.10"), mem.node("C1.11")}
+    assert {c.node_id for c in ans.citations} <= set(ans.gathered)
+
+
+def test_single_round_ablation(reader: OfflineReader) -> None:
+    ans = reader.answer("Which database did Hal recommend?", scope=PUBLIC, reference=ASKED,
+                        ablate=frozenset({ABLATE_SINGLE_ROUND}))
+    assert ans.rounds == 1
+    assert len(ans.gathered) <= reader.k
+
+
+def test_versioned_state_ablation_answers_from_evidence(reader: OfflineReader) -> None:
+    ans = reader.answer("What time is the Atlas design review now?", scope=PUBLIC,
+                        reference=ASKED, ablate=frozenset({ABLATE_VERSIONED_STATE}))
+    assert ans.states == []
+    assert "was 4 pm" not in ans.answer
+
+
+def test_dates_in_the_question_steer_the_evidence(tmp_path: Path) -> None:
+    day = timedelta(days=1)
+    messages = chat() + [
+        msg(50, "Omar", "the deploy went smoothly, no incidents", minutes=60 * 24 * -3),
+        msg(51, "Omar", "the deploy went badly, we rolled back", minutes=60 * 24 * 2),
+    ]
+    mem = build(tmp_path, messages)
+    reader = OfflineReader(tools=ReaderTools(store=mem.store, embedder=mem.embedder))
+    asked = T0 + 5 * day
+    for when, expected in (("on Nov 1", "C1.50"), ("on Nov 6", "C1.51"),
+                           ("on Wednesday", "C1.51")):
+        ans = reader.answer(f"How did the deploy go {when}?", scope=PUBLIC, reference=asked)
+        assert ans.gathered[0] == mem.node(expected), when
+        assert ans.citations[0].message_id == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What time is the review?", True), ("Which version did we ship?", True),
+    ("Is the standup still at 10?", True), ("Who suggested The Lake?", False),
+])
+def test_state_question_detection(question: str, expected: bool) -> None:
+    assert is_state_question(question) is expected
