@@ -29,7 +29,7 @@ typecheck: install
 
 bench: install
 	$(BIN)/python -m pytest -q -m slow benchmarks
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

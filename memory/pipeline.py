@@ -34,7 +34,7 @@ class DrainReport:
 
 class Pipeline:
     def __init__(self, *, inbox: Inbox, writer: Writer, store: MemoryStore,
-                 batch_size: int = 256) -> None:
+                 batch_size: int = 1024) -> None:
         self.inbox = inbox
         self.writer = writer
         self.store = store
@@ -77,6 +77,8 @@ class Pipeline:
                 run = []
                 self._apply_change(item, report)
             self._commit_messages(run, report)
+            # A long drain leaves a fragment per commit; keep lookups off hundreds of them.
+            self.store.tables.compact_if_fragmented()
             if on_progress is not None:
                 on_progress(len(batch))
 

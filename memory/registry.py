@@ -9,7 +9,7 @@ changes it only through commit. It is cached in memory per channel and flushed t
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +18,7 @@ from memory.models import ChainEntry, EvidenceNode, State, Verdict
 from memory.store import MemoryStore
 from memory.store.rows import Row, from_epoch, to_epoch
 from memory.store.tables import sql_str
-from memory.text import content_terms, names_value, overlap
+from memory.text import content_terms, value_key
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +88,8 @@ class Registry:
         self._by_channel: dict[ChannelKey, dict[str, StateRecord]] = {}
         self._dirty: set[str] = set()
         self._removed: set[str] = set()
+        # Columnar copies of the loaded channels for search (built on first search).
+        self._indexes: dict[ChannelKey, _SearchIndex] = {}
 
     def _load(self, key: ChannelKey) -> dict[str, StateRecord]:
         cached = self._by_channel.get(key)
@@ -111,11 +113,17 @@ class Registry:
     def put(self, rec: StateRecord) -> None:
         self._load(rec.channel_key)[rec.state_id] = rec
         rec.terms = set(content_terms(rec.topic + " " + rec.description))
+        index = self._indexes.get(rec.channel_key)
+        if index is not None:
+            index.put(rec)
         self._dirty.add(rec.state_id)
         self._removed.discard(rec.state_id)
 
     def remove(self, key: ChannelKey, state_id: str) -> None:
         self._load(key).pop(state_id, None)
+        index = self._indexes.get(key)
+        if index is not None:
+            index.remove(state_id)
         self._dirty.discard(state_id)
         self._removed.add(state_id)
 
@@ -123,6 +131,8 @@ class Registry:
         """Remove a state whatever channel it is cached under (its chain is gone)."""
         for states in self._by_channel.values():
             states.pop(state_id, None)
+        for index in self._indexes.values():
+            index.remove(state_id)
         self._dirty.discard(state_id)
         self._removed.add(state_id)
 
@@ -136,32 +146,18 @@ class Registry:
         families: set[str] | None = None,
         text: str = "",
     ) -> list[RegistryHit]:
-        """search_registry: channel-scoped active states ranked by lexical + dense similarity."""
+        """search_registry: channel-scoped active states ranked by lexical + dense similarity.
+
+        Score = 0.55 · term overlap + 0.45 · max(cosine, 0), +0.1 for a wanted value family,
+        +0.3 when ``text`` names the state's current value, + up to 0.05 for recency. Ties
+        keep the channel's state order."""
         states = self._load(key)
         if not states:
             return []
-        recs = list(states.values())
-        qterms = set(terms)
-        dense = np.zeros(len(recs), dtype=np.float32)
-        if vector is not None:
-            mat = np.stack([r.vector for r in recs])
-            dense = mat @ vector.astype(np.float32)
-        hits = []
-        newest = max(r.updated_ts for r in recs)
-
-        for rec, d in zip(recs, dense, strict=True):
-            lex = overlap(qterms, rec.terms)
-            score = 0.55 * lex + 0.45 * max(float(d), 0.0)
-            if families and rec.value_family in families:
-                score += 0.1
-            if text and rec.value and names_value(text, rec.value):
-                # The message names this state's current value: likely about it.
-                score += 0.3
-            # Recent states are likelier referents of a short follow-up.
-            score += 0.05 * float(np.exp(-(newest - rec.updated_ts) / 86400.0))
-            hits.append(RegistryHit(rec, score, lex, float(d)))
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits[:k]
+        index = self._indexes.get(key)
+        if index is None:
+            index = self._indexes[key] = _SearchIndex(states.values())
+        return index.search(set(terms), vector, k=k, families=families, text=text)
 
     def flush(self) -> None:
         rows: list[Row] = []
@@ -175,8 +171,138 @@ class Registry:
     def discard_cache(self) -> None:
         """Forget unflushed changes (a failed batch); the next read reloads from the table."""
         self._by_channel.clear()
+        self._indexes.clear()
         self._dirty.clear()
         self._removed.clear()
+
+
+def _nameable(key: str) -> bool:
+    """The length rule of :func:`memory.text.names_value` for a value key."""
+    return len(key) >= 3 or (len(key) == 2 and any(ch.isdigit() for ch in key))
+
+
+class _SearchIndex:
+    """One channel's states laid out for search: vectors, update times and family codes in
+    arrays, an inverted index of topic/description terms, and value keys, so a search costs
+    a matrix-vector product plus the postings of the query's terms rather than a Python pass
+    over every state (a busy channel accumulates thousands).
+
+    Slots follow the channel dict's insertion order (a re-put keeps its slot, a removed
+    state frees it), so stable sorting by score breaks ties exactly as the dict order did.
+    """
+
+    def __init__(self, records: Iterable[StateRecord]) -> None:
+        self._slot: dict[str, int] = {}
+        self._recs: list[StateRecord | None] = []
+        self._terms: list[frozenset[str]] = []
+        self._vkeys: list[str] = []
+        self._postings: dict[str, dict[int, None]] = {}
+        self._by_value: dict[str, dict[int, None]] = {}
+        self._families: dict[str, int] = {}
+        self._dim = 0
+        self._vectors = np.zeros((0, 0), dtype=np.float32)
+        self._updated = np.zeros(0, dtype=np.float64)
+        self._nterms = np.zeros(0, dtype=np.float64)
+        self._family = np.zeros(0, dtype=np.int64)
+        self._alive = np.zeros(0, dtype=bool)
+        for rec in records:
+            self.put(rec)
+
+    def _grow(self, need: int) -> None:
+        cap = len(self._alive)
+        if need <= cap:
+            return
+        new = max(64, cap * 2, need)
+        vectors = np.zeros((new, self._dim), dtype=np.float32)
+        vectors[:cap] = self._vectors
+        self._vectors = vectors
+        for name in ("_updated", "_nterms", "_family", "_alive"):
+            old = getattr(self, name)
+            arr = np.zeros(new, dtype=old.dtype)
+            arr[:cap] = old
+            setattr(self, name, arr)
+
+    def put(self, rec: StateRecord) -> None:
+        slot = self._slot.get(rec.state_id)
+        if slot is None:
+            slot = len(self._recs)
+            self._slot[rec.state_id] = slot
+            self._recs.append(rec)
+            self._terms.append(frozenset())
+            self._vkeys.append("")
+        else:
+            self._unlink(slot)
+            self._recs[slot] = rec
+        if self._dim == 0 and rec.vector.size:
+            self._dim = int(rec.vector.size)
+            self._vectors = np.zeros((len(self._alive), self._dim), dtype=np.float32)
+        self._grow(slot + 1)
+        if self._dim:
+            self._vectors[slot] = rec.vector if rec.vector.size == self._dim else 0.0
+        self._updated[slot] = rec.updated_ts
+        terms = frozenset(rec.terms)
+        self._terms[slot] = terms
+        self._nterms[slot] = len(terms)
+        for t in terms:
+            self._postings.setdefault(t, {})[slot] = None
+        vkey = value_key(rec.value) if rec.value else ""
+        self._vkeys[slot] = vkey
+        if _nameable(vkey):
+            self._by_value.setdefault(vkey, {})[slot] = None
+        self._family[slot] = self._families.setdefault(rec.value_family, len(self._families))
+        self._alive[slot] = True
+
+    def remove(self, state_id: str) -> None:
+        slot = self._slot.pop(state_id, None)
+        if slot is not None:
+            self._unlink(slot)
+            self._recs[slot] = None
+            self._alive[slot] = False
+
+    def _unlink(self, slot: int) -> None:
+        for t in self._terms[slot]:
+            self._postings.get(t, {}).pop(slot, None)
+        vkey = self._vkeys[slot]
+        if vkey:
+            self._by_value.get(vkey, {}).pop(slot, None)
+
+    def search(self, qterms: set[str], vector: np.ndarray | None, *, k: int,
+               families: set[str] | None, text: str) -> list[RegistryHit]:
+        n = len(self._recs)
+        live = np.flatnonzero(self._alive[:n])
+        if live.size == 0 or k <= 0:
+            return []
+        dense = np.zeros(n, dtype=np.float32)
+        if vector is not None and self._dim:
+            dense = self._vectors[:n] @ vector.astype(np.float32)
+        lex = np.zeros(n, dtype=np.float64)
+        if qterms:
+            hits = [np.fromiter(p, dtype=np.int64, count=len(p))
+                    for t in qterms if (p := self._postings.get(t))]
+            if hits:
+                shared = np.bincount(np.concatenate(hits), minlength=n).astype(np.float64)
+                denom = np.minimum(float(len(qterms)), self._nterms[:n])
+                np.divide(shared, denom, out=lex, where=(shared > 0) & (denom > 0))
+        score = 0.55 * lex + 0.45 * np.maximum(dense.astype(np.float64), 0.0)
+        if families:
+            wanted = np.zeros(len(self._families), dtype=bool)
+            wanted[[c for f, c in self._families.items() if f in families]] = True
+            score += 0.1 * wanted[self._family[:n]]
+        if text:
+            tkey = value_key(text)
+            named = [s for vkey, slots in self._by_value.items() if vkey in tkey for s in slots]
+            if named:
+                score[named] += 0.3
+        newest = float(self._updated[live].max())
+        score += 0.05 * np.exp(-(newest - self._updated[:n]) / 86400.0)
+        order = live[np.argsort(-score[live], kind="stable")][:k]
+        out: list[RegistryHit] = []
+        for slot in order:
+            rec = self._recs[slot]
+            if rec is not None:
+                out.append(RegistryHit(rec, float(score[slot]), float(lex[slot]),
+                                       float(dense[slot])))
+        return out
 
 
 def chain_of(nodes: Sequence[EvidenceNode]) -> list[EvidenceNode]:

@@ -11,6 +11,7 @@ import json
 import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -102,6 +103,8 @@ class Writer:
         self.registry = Registry(store=store)
         self._recent: dict[ChannelKey, deque[EvidenceNode]] = {}
         self._tool = _Tool(self.registry, embedder)
+        # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
+        self._embedding: ThreadPoolExecutor | None = None
         self.recover()
 
     # ---- recovery -----------------------------------------------------------------------
@@ -145,14 +148,16 @@ class Writer:
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
+        # The turn just before each message in its thread: conversation answers what came
+        # right before it, and the rewrite says so (the node is recorded as borrowed context).
+        previous: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
         for m in todo:
             parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent))
+            bases.append(pre_rewrite(m, parent, previous.get(m.thread_id)))
             items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
             batch_nodes[m.id] = _placeholder(m)
-        vectors = self.embedder.embed_batch([b.text for b in bases])
-        for item, vec in zip(items, vectors, strict=True):
-            item.vector = vec
+            previous[m.thread_id] = batch_nodes[m.id]
+        ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.text for b in bases])
 
         committed: list[EvidenceNode] = []
         batch_states: dict[str, str] = {}
@@ -160,6 +165,7 @@ class Writer:
             size = max(1, self.proposer.batch_size)
             for start in range(0, len(items), size):
                 chunk = items[start : start + size]
+                ahead.fill(items, start + len(chunk))
                 for item in chunk:
                     item.recent = list(recent)
                     if item.parent is not None and item.parent.message_id in batch_nodes:
@@ -176,10 +182,17 @@ class Writer:
             self.registry.flush()
             self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
         except BaseException:
+            ahead.cancel()
             self.registry.discard_cache()
             self._recent.pop(key, None)
             raise
         report.committed += len(committed)
+
+    def _embed_pool(self) -> ThreadPoolExecutor:
+        if self._embedding is None:
+            self._embedding = ThreadPoolExecutor(max_workers=1,
+                                                 thread_name_prefix="egmem-embed")
+        return self._embedding
 
     def _commit_one(
         self,
@@ -490,6 +503,47 @@ class Writer:
                 if rec.vector.size == 0:
                     rec.vector = np.zeros(self.store.dim, dtype=np.float32)
                 self.registry.put(rec)
+
+
+class _EmbedAhead:
+    """A batch's texts embedded in order by a background thread, a chunk at a time, so
+    proposing the first items overlaps embedding the rest (onnxruntime and HTTP clients
+    release the GIL; on 2 cores this hides most of the writer's Python time). A batch that
+    fits one chunk is embedded inline. ``fill`` hands vectors out as the proposer reaches
+    them; an embedding error surfaces there, inside the writer's failure handling."""
+
+    FIRST = 64
+    CHUNK = 256
+
+    def __init__(self, pool: ThreadPoolExecutor, embedder: Embedder,
+                 texts: Sequence[str]) -> None:
+        self._bounds = [0, min(len(texts), self.FIRST)]
+        while self._bounds[-1] < len(texts):
+            self._bounds.append(min(len(texts), self._bounds[-1] + self.CHUNK))
+        self._inline: np.ndarray | None = None
+        self._futures: list[Future[np.ndarray]] = []
+        if len(texts) <= self.FIRST:
+            self._inline = embedder.embed_batch(texts)
+        else:
+            self._futures = [pool.submit(embedder.embed_batch, texts[a:b])
+                             for a, b in zip(self._bounds, self._bounds[1:], strict=False)]
+        self._next = 0
+        self._filled = 0
+
+    def fill(self, items: Sequence[WriteItem], upto: int) -> None:
+        """Set ``vector`` on ``items[:upto]`` (waiting for their chunks)."""
+        while self._filled < upto:
+            i = self._next
+            vecs = self._inline if self._inline is not None else self._futures[i].result()
+            start = self._bounds[i]
+            for j, vec in enumerate(vecs):
+                items[start + j].vector = vec
+            self._filled = start + len(vecs)
+            self._next += 1
+
+    def cancel(self) -> None:
+        for f in self._futures:
+            f.cancel()
 
 
 def _align(chunk: Sequence[WriteItem], proposals: Sequence[Proposal]) -> list[Proposal]:
