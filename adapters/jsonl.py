@@ -148,7 +148,15 @@ def _id_value(value: object, key: str) -> str:
     return text
 
 
-def _opt_str(rec: Mapping[str, object], key: str) -> str | None:
+def as_mapping(value: object, what: str) -> Mapping[str, object]:
+    """``value`` as a JSON object, or ValueError naming ``what`` (shared by the normalizers)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def opt_str(rec: Mapping[str, object], key: str) -> str | None:
+    """An optional string field, cleaned; ValueError for any other type."""
     value = rec.get(key)
     if value is None:
         return None
@@ -225,13 +233,13 @@ def _message(rec: Mapping[str, object]) -> Message:
         channel=_req_id(rec, "channel"),
         id=_req_id(rec, "id"),
         user=_req_id(rec, "user"),
-        user_name=_opt_str(rec, "user_name") or "",
+        user_name=opt_str(rec, "user_name") or "",
         ts=_req_ts(rec),
         text=_req_text(rec),
         thread_id=_opt_id(rec, "thread_id"),
         reply_to=_opt_id(rec, "reply_to"),
-        channel_name=_opt_str(rec, "channel_name"),
-        permalink=_opt_str(rec, "permalink"),
+        channel_name=opt_str(rec, "channel_name"),
+        permalink=opt_str(rec, "permalink"),
         is_bot=_opt_bool(rec, "is_bot"),
         edited=_opt_bool(rec, "edited"),
     )

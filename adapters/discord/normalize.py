@@ -20,7 +20,7 @@ from adapters.discord.payloads import (
     DiscordMessageDelete,
     DiscordMessageUpdate,
 )
-from adapters.jsonl import clean_str, clean_text, parse_ts
+from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
 from memory.errors import InputError
 from memory.models import Delete, Edit, Message
 
@@ -155,7 +155,7 @@ def normalize_discord_delete(
 ) -> Delete | None:
     """Normalize ``MESSAGE_DELETE`` into a :class:`Delete` (``ts`` is unknown, so ``None``)."""
     try:
-        ev = _mapping(payload, "payload")
+        ev = as_mapping(payload, "payload")
         space, channel, _ = _place(ev, guild_id=guild_id, thread_parent=thread_parent)
         return Delete(platform=PLATFORM, space=space, channel=channel, id=_req_id(ev, "id"))
     except ValueError as exc:
@@ -222,13 +222,13 @@ def _message(
     channel_name: str | None,
     thread_parent: str | None,
 ) -> Message | None:
-    ev = _mapping(payload, "payload")
+    ev = as_mapping(payload, "payload")
     kind = ev.get("type", 0)
     if isinstance(kind, bool) or not isinstance(kind, int | None):
         raise ValueError("field 'type' must be an integer")
     if kind is not None and kind not in _CONTENT_TYPES:
         return None
-    author = _mapping(ev.get("author"), "author")
+    author = as_mapping(ev.get("author"), "author")
     if author.get("bot") is True or author.get("system") is True or ev.get("webhook_id"):
         return None
     msg_id = _req_id(ev, "id")
@@ -236,7 +236,7 @@ def _message(
     if not text.strip():
         return None
     space, channel, thread_id = _place(ev, guild_id=guild_id, thread_parent=thread_parent)
-    stamp = _opt_str(ev, "timestamp")
+    stamp = opt_str(ev, "timestamp")
     return Message(
         platform=PLATFORM,
         space=space,
@@ -255,11 +255,11 @@ def _message(
 
 
 def _update(payload: object, *, guild_id: str | None, thread_parent: str | None) -> Edit | None:
-    ev = _mapping(payload, "payload")
+    ev = as_mapping(payload, "payload")
     author = ev.get("author")
     if isinstance(author, Mapping) and author.get("bot") is True:
         return None
-    edited = _opt_str(ev, "edited_timestamp")
+    edited = opt_str(ev, "edited_timestamp")
     if edited is None or ev.get("content") is None:
         return None
     text = _text(ev)
@@ -288,7 +288,7 @@ def _place(
 
 
 def _text(ev: Mapping[str, object]) -> str:
-    content = _opt_str(ev, "content") or ""
+    content = opt_str(ev, "content") or ""
     users: dict[str, str] = {}
     mentions = ev.get("mentions")
     if isinstance(mentions, list):
@@ -325,21 +325,6 @@ def _malformed(exc: ValueError, *, strict: bool) -> None:
     if strict:
         raise InputError(f"malformed Discord message: {exc}") from exc
     logger.warning("ignoring malformed Discord payload: %s", exc)
-
-
-def _mapping(value: object, what: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{what} is not an object")
-    return value
-
-
-def _opt_str(ev: Mapping[str, object], key: str) -> str | None:
-    value = ev.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"field {key!r} must be a string, not {type(value).__name__}")
-    return clean_str(value)
 
 
 def _opt_id(ev: Mapping[str, object], key: str) -> str | None:

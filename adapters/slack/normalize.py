@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from adapters.jsonl import clean_str, clean_text, parse_ts
+from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
 from adapters.slack.payloads import SlackAppMentionEvent, SlackMessageEvent
 from memory.errors import InputError
 from memory.models import Delete, Edit, Message
@@ -147,11 +147,11 @@ def _normalize(
     channel_name: str | None,
     permalink_base: str | None,
 ) -> Message | Edit | Delete | None:
-    ev = _mapping(event, "event")
-    kind = _opt_str(ev, "type")
+    ev = as_mapping(event, "event")
+    kind = opt_str(ev, "type")
     if kind not in (None, "message", "app_mention"):
         return None
-    subtype = _opt_str(ev, "subtype") or ""
+    subtype = opt_str(ev, "subtype") or ""
     if subtype == "message_changed":
         return _changed(ev, team_id=team_id, users=users)
     if subtype == "message_deleted":
@@ -165,7 +165,7 @@ def _normalize(
     text = _content(ev, users)
     if not text.strip():
         return None
-    thread_ts = _opt_str(ev, "thread_ts")
+    thread_ts = opt_str(ev, "thread_ts")
     is_reply = thread_ts is not None and thread_ts != ts
     permalink = None
     if permalink_base:
@@ -191,14 +191,14 @@ def _changed(
     ev: Mapping[str, object], *, team_id: str, users: Mapping[str, str]
 ) -> Edit | Delete | None:
     channel = _req_str(ev, "channel")
-    new = _mapping(ev.get("message"), "message_changed.message")
+    new = as_mapping(ev.get("message"), "message_changed.message")
     msg_id = _req_str(new, "ts")
-    if _opt_str(new, "subtype") == "tombstone":
+    if opt_str(new, "subtype") == "tombstone":
         # A thread parent deleted while replies remain arrives as a change to a tombstone.
         return Delete(
             platform=PLATFORM, space=team_id, channel=channel, id=msg_id, ts=_ts(_req_str(ev, "ts"))
         )
-    if _is_bot(new) or (_opt_str(new, "subtype") or "") not in _CONTENT_SUBTYPES:
+    if _is_bot(new) or (opt_str(new, "subtype") or "") not in _CONTENT_SUBTYPES:
         return None
     text = _content(new, users)
     if not text.strip():
@@ -207,7 +207,7 @@ def _changed(
     if isinstance(previous, Mapping) and _content(previous, users) == text:
         return None  # unfurls and reply-count updates also arrive as message_changed
     edited = new.get("edited")
-    edited_ts = _opt_str(edited, "ts") if isinstance(edited, Mapping) else None
+    edited_ts = opt_str(edited, "ts") if isinstance(edited, Mapping) else None
     return Edit(
         platform=PLATFORM,
         space=team_id,
@@ -220,11 +220,11 @@ def _changed(
 
 def _deleted(ev: Mapping[str, object], *, team_id: str) -> Delete:
     channel = _req_str(ev, "channel")
-    msg_id = _opt_str(ev, "deleted_ts")
+    msg_id = opt_str(ev, "deleted_ts")
     if msg_id is None:
         previous = ev.get("previous_message")
         if isinstance(previous, Mapping):
-            msg_id = _opt_str(previous, "ts")
+            msg_id = opt_str(previous, "ts")
     if not msg_id:
         raise ValueError("message_deleted without 'deleted_ts'")
     return Delete(
@@ -238,7 +238,7 @@ def _is_bot(ev: Mapping[str, object]) -> bool:
 
 def _content(ev: Mapping[str, object], users: Mapping[str, str]) -> str:
     """The rendered text plus one ``[file: …]``/``[attachment: …]`` line per titled item."""
-    raw = _opt_str(ev, "text") or ""
+    raw = opt_str(ev, "text") or ""
     text = render_text(raw, users=users)
     if not text.strip():
         text = _blocks_text(ev.get("blocks"), users)
@@ -323,23 +323,8 @@ def _user_name(ev: Mapping[str, object], user: str, users: Mapping[str, str]) ->
 # --- field access that reports, rather than raises on, surprising shapes -------------------
 
 
-def _mapping(value: object, what: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{what} is not an object")
-    return value
-
-
-def _opt_str(ev: Mapping[str, object], key: str) -> str | None:
-    value = ev.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"field {key!r} must be a string, not {type(value).__name__}")
-    return clean_str(value)
-
-
 def _req_str(ev: Mapping[str, object], key: str) -> str:
-    value = _opt_str(ev, key)
+    value = opt_str(ev, key)
     if not value or not value.strip():
         raise ValueError(f"missing field {key!r}")
     return value
