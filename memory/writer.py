@@ -148,15 +148,11 @@ class Writer:
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
-        # The turn just before each message in its thread: conversation answers what came
-        # right before it, and the rewrite says so (the node is recorded as borrowed context).
-        previous: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
         for m in todo:
             parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent, previous.get(m.thread_id)))
+            bases.append(pre_rewrite(m, parent))
             items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
             batch_nodes[m.id] = _placeholder(m)
-            previous[m.thread_id] = batch_nodes[m.id]
         ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.text for b in bases])
 
         committed: list[EvidenceNode] = []
