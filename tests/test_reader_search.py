@@ -109,8 +109,8 @@ def test_participants_and_time_window_constrain_results(mem: Memory) -> None:
 
 def test_speaker_named_in_query_raises_their_messages(mem: Memory) -> None:
     s = search(mem)
-    named = s.search_ranked("what did Bob suggest for the team outing", PUBLIC, k=5)
-    plain = s.search_ranked("what was suggested for the team outing", PUBLIC, k=5)
+    named = s.search_ranked("what did Bob suggest for the team outing", PUBLIC, k=40)
+    plain = s.search_ranked("what was suggested for the team outing", PUBLIC, k=40)
     bob = mem.node("C1.6")
 
     def score(hits: list[Hit], node_id: str) -> float:
