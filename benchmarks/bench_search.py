@@ -166,6 +166,24 @@ def build_direct(store: MemoryStore, corpus: synth.Corpus, pool: np.ndarray,
 
 
 # ---- measuring ---------------------------------------------------------------------------
+_STAGES = ("vector_search", "lexical_search", "get_nodes", "neighbours", "node_vectors")
+
+
+def _instrument(obj: Any, names: tuple[str, ...], acc: dict[str, list[float]]) -> None:
+    """Time every call of ``obj.<name>`` into ``acc[name]`` (per-instance wrappers)."""
+    for name in names:
+        inner = getattr(obj, name)
+
+        def timed(*a: Any, _inner: Any = inner, _name: str = name, **kw: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return _inner(*a, **kw)
+            finally:
+                acc[_name].append(time.perf_counter() - t0)
+
+        setattr(obj, name, timed)
+
+
 def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: int,
             seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -177,22 +195,32 @@ def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: in
     out["maintain_s"] = round(time.perf_counter() - t0, 1)
     indices = eg.store.tables.nodes.list_indices()
     out["indexes"] = sorted(str(getattr(ix, "index_type", ix)) for ix in indices)
-    out["vector_index"] = any(getattr(ix, "index_type", "").startswith("IVF")
+    out["vector_index"] = any(str(getattr(ix, "index_type", "")).upper().startswith("IVF")
                               for ix in indices)
     search = EvidenceSearch(store=eg.store, embedder=embedder)
+    stages: dict[str, list[float]] = {n: [] for n in (*_STAGES, "rerank")}
     qs = synth.questions(corpus, queries + 10, seed=seed)
     warm, timed = qs[:10], qs[10:]
     for q in warm:
         search.search_evidence(q.text, q.scope, k=10)
+    _instrument(eg.store, _STAGES, stages)
+    _instrument(search.reranker, ("rerank",), stages)
+    for v in stages.values():
+        v.clear()
+    per_query: dict[str, list[float]] = {n: [] for n in stages}
     e2e: list[float] = []
     emb: list[float] = []
     vec: list[float] = []
     lex: list[float] = []
     hits = 0
     for q in timed:
+        for v in stages.values():
+            v.clear()
         t = time.perf_counter()
         nodes = search.search_evidence(q.text, q.scope, k=10)
         e2e.append(time.perf_counter() - t)
+        for n, v in stages.items():
+            per_query[n].append(sum(v))
         t = time.perf_counter()
         qvec = embedder.embed_batch([q.text])[0]
         emb.append(time.perf_counter() - t)
@@ -218,6 +246,8 @@ def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: in
         "lance_vector_p50_ms": ms(vec, 50), "lance_vector_p95_ms": ms(vec, 95),
         "tantivy_p50_ms": ms(lex, 50), "tantivy_p95_ms": ms(lex, 95),
         "hit_at_10": round(hits / max(1, len(timed)), 3),
+        # Median time per question spent in each store call (all calls of that kind).
+        "stages_p50_ms": {n: ms(v, 50) for n, v in per_query.items()},
         "rss_after_mb": round(rss_mb(), 0),
         "peak_rss_mb": round(peak_rss_mb(), 0),
         "data_mb": round(dir_mb(data), 1),

@@ -44,7 +44,7 @@ def test_corpus_is_deterministic_and_shaped_like_team_chat() -> None:
 
 
 def test_live_mix_ingest_applies_edits_and_deletes(tmp_path: Path) -> None:
-    res = bench_ingest.run_ingest(800, seed=5, data_dir=tmp_path, embedder="hashing",
+    res = bench_ingest.run_ingest(800, seed=6, data_dir=tmp_path, embedder="hashing",
                                   mix="live")
     assert res["edits"] > 0 and res["deletes"] > 0
     assert res["committed"] == 800 and res["failed"] == 0

@@ -194,7 +194,8 @@ class Inbox:
     def retry_dead(self, seqs: Iterable[int] | None = None) -> int:
         with self._tx() as db:
             if seqs is None:
-                cur = db.execute("UPDATE inbox SET status='pending', attempts=0 WHERE status='dead'")
+                cur = db.execute(
+                    "UPDATE inbox SET status='pending', attempts=0 WHERE status='dead'")
             else:
                 cur = db.executemany(
                     "UPDATE inbox SET status='pending', attempts=0 WHERE status='dead' AND seq=?",
@@ -238,7 +239,8 @@ class Inbox:
     def count(self, *, kind: str | None = None, status: str | None = None) -> int:
         with self._lock:
             row = self._db.execute(
-                "SELECT COUNT(*) FROM inbox WHERE (? IS NULL OR kind=?) AND (? IS NULL OR status=?)",
+                "SELECT COUNT(*) FROM inbox"
+                " WHERE (? IS NULL OR kind=?) AND (? IS NULL OR status=?)",
                 (kind, kind, status, status),
             ).fetchone()
         return int(row[0])

@@ -294,8 +294,8 @@ def _norm(value: str) -> str:
 
 def topic_terms(text: str, slots: Sequence[Slot]) -> set[str]:
     slot_words = {t for s in slots for t in tokens(s.text)}
-    return {t for t in content_terms(strip_urls(text)) if t not in slot_words and t not in _CUE_WORDS
-            and not t.isdigit()}
+    return {t for t in content_terms(strip_urls(text))
+            if t not in slot_words and t not in _CUE_WORDS and not t.isdigit()}
 
 
 def derive_topic(

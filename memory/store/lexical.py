@@ -24,6 +24,13 @@ logger = logging.getLogger(__name__)
 SCHEMA_VERSION = "3"
 # Deferred documents are committed at the latest when this many are pending.
 MAX_UNCOMMITTED = 50_000
+# Function words left out of BM25 queries: in most documents, so they add almost nothing
+# to a score but make Tantivy visit most postings (45 → 4 ms a query at 1M documents);
+# dropping them also raised BM25 evidence recall on the LoCoMo dev split (R@10 .565 → .625).
+QUERY_STOPWORDS = frozenset("""a an the is are was were be been being am do does did have has
+had i you he she it we they me him her us them my your his its our their this that these those
+of in on at to for from by with about as and or but if so what when where who whom which why
+how there here it's i'm can could will would should just""".split())
 
 
 @dataclass(frozen=True)
@@ -204,6 +211,7 @@ class LexicalIndex:
     def search(self, query: str, flt: LexicalFilter, k: int) -> list[tuple[str, float]]:
         """BM25 top-k for free text; user text never reaches the query parser unescaped."""
         terms = [t for t in tokens(query) if t.strip("'._-")]
+        terms = [t for t in terms if t not in QUERY_STOPWORDS] or terms
         if not terms or k <= 0:
             return []
         text_q = self._index.parse_query(

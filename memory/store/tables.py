@@ -16,6 +16,7 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.background_loop import LOOP
 
 from memory.errors import StoreError
 
@@ -67,6 +68,9 @@ META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
 # keep those queries off full scans once the table is large.
 SCALAR_INDEXES = ("node_id", "message_id", "thread_id", "state_id", "reply_to_node",
                   "supersedes")
+# Columns every scope filters by, with few distinct values: bitmap indexes turn the scope
+# prefilter of a vector query from a scan into a lookup (193 → 41 ms at 1M rows).
+SCOPE_INDEXES = ("platform", "space", "channel")
 
 
 def sql_str(value: str) -> str:
@@ -80,6 +84,21 @@ def sql_in(column: str, values: Iterable[str]) -> str:
     if not vals:
         return "FALSE"
     return f"{column} IN ({', '.join(sql_str(v) for v in vals)})"
+
+
+def _collect(query: Any) -> list[Row]:
+    """Run a query built on a table's async handle in one round trip to LanceDB's event
+    loop. The sync builder makes about six (schema checks for blob columns, execution, one
+    per batch): 3.6 → 2.0 ms for a point lookup, 11 → 8 ms for a vector query at 10k rows,
+    and a search makes several of each. The async handle is the one the sync table wraps,
+    so it sees every write made through it."""
+
+    async def run() -> pa.Table:
+        return await query.to_arrow()
+
+    table: pa.Table = LOOP.run(run())  # type: ignore[no-untyped-call]
+    rows: list[Row] = table.to_pylist()
+    return rows
 
 
 def _has_deleted_rows(tbl: Any) -> bool:
@@ -129,6 +148,8 @@ class Tables:
         self._state_schema: pa.Schema = self.states.schema
         # Writes to the nodes table since the last compaction: each leaves a fragment.
         self.node_writes = 0
+        # Rows up to this seq were there at the last full compaction (or at open).
+        self._compacted_seq = self.max_seq()
 
     def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
         if name in existing:
@@ -184,12 +205,12 @@ class Tables:
     def query_nodes(
         self, where: str, *, columns: Sequence[str] | None = None, limit: int | None = None
     ) -> list[Row]:
-        q = self.nodes.search().where(where)
+        q = self.nodes._table.query().where(where)
         if columns is not None:
             q = q.select(list(columns))
-        q = q.limit(limit) if limit is not None else q.limit(None)
-        result: list[Row] = q.to_arrow().to_pylist()
-        return result
+        if limit is not None:
+            q = q.limit(limit)
+        return _collect(q)
 
     def max_seq(self) -> int:
         if self.nodes.count_rows() == 0:
@@ -201,14 +222,15 @@ class Tables:
         self, vector: np.ndarray, where: str, k: int, *, columns: Sequence[str] = ("node_id",)
     ) -> list[Row]:
         q = (
-            self.nodes.search(vector.astype(np.float32), vector_column_name="vector")
+            self.nodes._table.query()
+            .nearest_to(vector.astype(np.float32))
+            .column("vector")
             .distance_type("cosine")
-            .where(where, prefilter=True)
+            .where(where)  # a prefilter, as async vector queries filter by default
             .select([*columns, "_distance"])
             .limit(k)
         )
-        result: list[Row] = q.to_arrow().to_pylist()
-        return result
+        return _collect(q)
 
     # ---- states -------------------------------------------------------------------------
     def upsert_states(self, rows: Sequence[Row]) -> None:
@@ -271,6 +293,7 @@ class Tables:
         rows deleted (or overwritten) earlier cannot be recovered from the data directory."""
         with self._lock:
             self.node_writes = 0
+            self._compacted_seq = self.max_seq()
             for tbl, key in ((self.nodes, "node_id"), (self.states, "state_id"),
                              (self.channels, "key"), (self.meta, "key")):
                 tbl.optimize()
@@ -280,31 +303,57 @@ class Tables:
                     tbl.optimize(cleanup_older_than=timedelta(0),
                                  delete_unverified=not self.shared)
 
-    def compact_if_fragmented(self, *, every: int = 48) -> bool:
-        """Compact once ``every`` node writes have landed since the last compaction (and
-        build the scalar indexes once they pay). A filtered scan pays ~0.5 ms of CPU per
-        fragment, so a bulk drain that never compacts slows down quadratically; compaction
-        rewrites the small fragments (~1 s of CPU per 100k rows)."""
-        if self.node_writes < every:
+    def compact_if_fragmented(self, *, every: int = 16, tail_rows: int = 50_000,
+                              max_fragments: int = 64) -> bool:
+        """Called by the writer's drain after each batch: once ``every`` node writes have
+        landed, fold the fragments they left back together (and build the scalar indexes
+        once they pay). Each write leaves a fragment and a filtered scan pays ~0.5 ms of
+        CPU per fragment, so a drain that never compacts slows down quadratically.
+
+        Full compaction rewrites every fragment under a million rows (~1 s of CPU per 100k
+        rows), too dear to repeat at scale; so while the rows appended since the last full
+        compaction are at most ``tail_rows``, only they are rewritten, by merging them onto
+        themselves: one atomic commit after which their old fragments hold no live row and
+        are dropped. A full compaction runs when the tail is larger or the table still has
+        more than ``max_fragments`` fragments (rewrites of old rows by edits). Shared
+        object storage has other writers: there only ``Egmem.maintain`` compacts."""
+        if self.node_writes < every or self.shared:
             return False
-        self.compact()
+        with self._lock:
+            self.node_writes = 0
+            tail = self.nodes.search().where(f"seq > {self._compacted_seq}").limit(
+                tail_rows + 1).to_arrow()
+            if 0 < tail.num_rows <= tail_rows:
+                (
+                    self.nodes.merge_insert("node_id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(tail)
+                )
+            frags = self.nodes.stats()["fragment_stats"]["num_fragments"]
+            if tail.num_rows > tail_rows or frags > max_fragments:
+                self.compact()
         self.ensure_scalar_indexes()
         return True
 
     def ensure_scalar_indexes(self, *, min_rows: int = 10_000) -> int:
-        """Build the missing :data:`SCALAR_INDEXES` (and a label-list index on
-        ``context_ids``) once the table holds ``min_rows``; compaction folds later rows into
-        them. Returns how many were built."""
+        """Build the missing :data:`SCALAR_INDEXES`, :data:`SCOPE_INDEXES` and a label-list
+        index on ``context_ids`` once the table holds ``min_rows``; compaction folds later
+        rows into them. Returns how many were built."""
         with self._lock:
             if self.nodes.count_rows() < min_rows:
                 return 0
-            from lancedb.index import BTree, LabelList
+            from lancedb.index import Bitmap, BTree, LabelList
 
             have = {c for idx in self.nodes.list_indices() for c in idx.columns}
             built = 0
             for col in SCALAR_INDEXES:
                 if col not in have:
                     self.nodes.create_index(col, config=BTree())
+                    built += 1
+            for col in SCOPE_INDEXES:
+                if col not in have:
+                    self.nodes.create_index(col, config=Bitmap())
                     built += 1
             if "context_ids" not in have:
                 self.nodes.create_index("context_ids", config=LabelList())
