@@ -146,6 +146,11 @@ class EvidenceNode(BaseModel):
     value: str = ""
     supersedes: str | None = None
     edited: bool = False
+    context: str = Field(
+        default="",
+        description="what the turn answers, quoted from the turn before it: searched (vector "
+        "and BM25) but never matched as the message's own words nor shown as its text",
+    )
     context_ids: list[str] = Field(
         default_factory=list, description="nodes whose text the rewrite borrowed (for forgetting)"
     )
@@ -161,6 +166,12 @@ class EvidenceNode(BaseModel):
     def passage(self) -> str:
         """The text search and presentation use: the rewrite, falling back to the source."""
         return self.rewrite or self.text
+
+    @property
+    def searchable(self) -> str:
+        """The passage with its borrowed context: what the message's vector and its BM25
+        document are made from."""
+        return f"{self.passage} {self.context}" if self.context else self.passage
 
 
 class ChainEntry(BaseModel):

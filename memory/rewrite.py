@@ -23,6 +23,14 @@ _SHORT = 8
 class Rewrite:
     text: str
     context_ids: list[str] = field(default_factory=list)
+    # The previous turn this one most likely answers, kept apart from ``text``: it helps
+    # find the message (vector, BM25) but its words are not the message's own, so phrase
+    # lookup, term features and presentation never see it.
+    context: str = ""
+
+    @property
+    def searchable(self) -> str:
+        return f"{self.text} {self.context}" if self.context else self.text
 
 
 _FUTURE = re.compile(
@@ -76,23 +84,24 @@ def pre_rewrite(
     ``parent`` is the explicit reply parent (quoted for short replies and agreements);
     ``previous`` is the message just before this one in its channel and thread. When there
     is no explicit parent, a previous turn by someone else within
-    :data:`IMPLICIT_CONTEXT_GAP_S` is quoted as ``(after <speaker>: "...")`` — in a
-    conversation a turn usually answers the one before it ("It's a mix of drama and
-    romance!" answers "What genre is it?").
+    :data:`IMPLICIT_CONTEXT_GAP_S` becomes the rewrite's ``context``,
+    ``(after <speaker>: "...")`` — in a conversation a turn usually answers the one before
+    it ("It's a mix of drama and romance!" answers "What genre is it?").
     """
     where = f" in #{message.channel_name}" if message.channel_name else ""
     parts = [f"{message.speaker}{where}: {message.text.strip()}"]
     ctx: list[str] = []
+    context = ""
     if parent is not None and (len(tokens(message.text)) <= _SHORT or is_agreement(message.text)):
         parts.append(f'(replying to {parent.speaker}: "{shorten(parent.text, 140)}")')
         ctx.append(parent.node_id)
     elif parent is None and (before := implicit_context(message, previous)) is not None:
-        parts.append(f'(after {before.speaker}: "{context_quote(before.text)}")')
+        context = f'(after {before.speaker}: "{context_quote(before.text)}")'
         ctx.append(before.node_id)
     notes = date_notes(message.text, message)
     if notes:
         parts.append("[" + "; ".join(notes) + "]")
-    return Rewrite(" ".join(parts), ctx)
+    return Rewrite(" ".join(parts), ctx, context)
 
 
 def final_rewrite(
@@ -105,6 +114,7 @@ def final_rewrite(
     """Add the verified state relation to the base rewrite (and the LLM's own, if any)."""
     text = base.text
     ctx = list(base.context_ids)
+    context = base.context
     if llm_rewrite and llm_rewrite.strip() and llm_rewrite.strip() not in text:
         text = f"{text} — {shorten(llm_rewrite, 300)}"
     if proposal.verdict is Verdict.REVISE and prior is not None:
@@ -115,4 +125,4 @@ def final_rewrite(
         ctx.append(prior.active_node_id)
     elif proposal.verdict is Verdict.ESTABLISH and proposal.source_quote:
         text += f" [{proposal.topic}: {proposal.source_quote}]"
-    return Rewrite(text, list(dict.fromkeys(ctx)))
+    return Rewrite(text, list(dict.fromkeys(ctx)), context)

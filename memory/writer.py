@@ -38,7 +38,7 @@ from memory.registry import (
     record_from_chain,
     state_id_for,
 )
-from memory.rewrite import Rewrite, final_rewrite, pre_rewrite
+from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
 from memory.store import MemoryStore, Window
 from memory.store.rows import to_epoch
 from memory.store.tables import sql_in
@@ -148,12 +148,14 @@ class Writer:
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
+        # The last turn of each thread (None: the channel's top level) before each message.
+        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
         for m in todo:
             parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent))
+            bases.append(pre_rewrite(m, parent, last_turn.get(m.thread_id)))
             items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
-            batch_nodes[m.id] = _placeholder(m)
-        ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.text for b in bases])
+            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(m)
+        ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.searchable for b in bases])
 
         committed: list[EvidenceNode] = []
         batch_states: dict[str, str] = {}
@@ -250,7 +252,7 @@ class Writer:
                 m.thread_id if m.thread_id and m.thread_id != m.id else None),
             reply_to_node=item.parent.node_id if item.parent else None,
             speaker_id=m.user, speaker=m.speaker, ts=m.ts, text=m.text,
-            rewrite=rewrite.text, permalink=m.permalink, topic=topic, state_id=state_id,
+            rewrite=rewrite.text, context=rewrite.context, permalink=m.permalink, topic=topic, state_id=state_id,
             verdict=proposal.verdict, value=value, supersedes=supersedes, edited=m.edited,
             context_ids=rewrite.context_ids, proposal=proposal, verification=verification,
         )
@@ -416,15 +418,26 @@ class Writer:
                 update={"verdict": verdict, "source_quote": value, "rewrite": "",
                         "topic": n.topic}
             )
-            rw = final_rewrite(pre_rewrite(msg, parent), proposal, prior)
+            rw = final_rewrite(pre_rewrite(msg, parent, self._turn_before(n)), proposal, prior)
             out.append(n.model_copy(update={
-                "rewrite": rw.text, "context_ids": rw.context_ids,
+                "rewrite": rw.text, "context": rw.context, "context_ids": rw.context_ids,
                 "reply_to_node": parent.node_id if parent else None,
                 "proposal": proposal, "verdict": verdict, "value": value,
                 "state_id": state_id,
             }))
-        vectors = self.embedder.embed_batch([n.rewrite for n in out])
+        vectors = self.embedder.embed_batch([n.searchable for n in out])
         self.store.put_nodes(out, vectors)
+
+    def _turn_before(self, node: EvidenceNode) -> EvidenceNode | None:
+        """The latest stored message before ``node`` in its channel and thread, within the
+        implicit-context gap (older turns are never quoted)."""
+        scope = Scope(platform=node.platform, space=node.space, channels=(node.channel,))
+        window = Window(ts_from=node.ts - timedelta(seconds=IMPLICIT_CONTEXT_GAP_S),
+                        ts_to=node.ts)
+        before = [n for n in self.store.find_nodes(scope, window)
+                  if n.thread_id == node.thread_id and (n.ts, n.seq) < (node.ts, node.seq)
+                  and n.node_id != node.node_id]
+        return before[-1] if before else None
 
     def _prior_for(self, node: EvidenceNode) -> StateRecord | None:
         if node.verdict not in (Verdict.REVISE, Verdict.RESTATE) or not node.state_id:

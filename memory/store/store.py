@@ -33,7 +33,7 @@ NODE_META_COLUMNS = [
     "node_id", "seq", "platform", "space", "channel", "channel_name", "message_id",
     "thread_id", "reply_to", "reply_to_node", "speaker_id", "speaker", "ts", "text",
     "rewrite", "permalink", "topic", "state_id", "verdict", "value", "supersedes", "edited",
-    "context_ids", "proposal_json", "verification_json",
+    "context_ids", "proposal_json", "verification_json", "context",
 ]
 
 
@@ -114,6 +114,8 @@ def lexical_doc(row: Row) -> LexicalDoc:
     text = row.get("text") or ""
     if text and text not in body:
         body = f"{body}\n{text}" if body else text
+    if row.get("context"):
+        body = f"{body}\n{row['context']}"
     return LexicalDoc(
         node_id=row["node_id"],
         platform=row["platform"],

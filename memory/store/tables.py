@@ -36,7 +36,7 @@ def node_schema(dim: int) -> pa.Schema:
             ("text", s), ("rewrite", s), ("permalink", s), ("topic", s), ("state_id", s),
             ("verdict", s), ("value", s), ("supersedes", s), ("edited", pa.bool_()),
             ("context_ids", pa.list_(s)), ("proposal_json", s), ("verification_json", s),
-            ("vector", pa.list_(pa.float32(), dim)),
+            ("vector", pa.list_(pa.float32(), dim)), ("context", s),
         ]
     )
 
@@ -152,9 +152,17 @@ class Tables:
         self._compacted_seq = self.max_seq()
 
     def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
-        if name in existing:
-            return self.db.open_table(name)
-        return self.db.create_table(name, schema=schema)
+        if name not in existing:
+            return self.db.create_table(name, schema=schema)
+        tbl = self.db.open_table(name)
+        # Columns added by later versions arrive empty (null) in older data directories;
+        # readers treat a null string as "".
+        have = set(tbl.schema.names)
+        missing = [f for f in schema if f.name not in have]
+        if missing:
+            logger.info("adding columns %s to table %s", [f.name for f in missing], name)
+            tbl.add_columns(missing)
+        return tbl
 
     def _check_dim(self) -> None:
         field = self.nodes.schema.field("vector")
