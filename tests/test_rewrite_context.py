@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-
 from pathlib import Path
 
-from memory.embeddings import HashingEmbedder
 from memory.models import EvidenceNode, Message, Scope
 from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
