@@ -252,7 +252,8 @@ class Writer:
                 m.thread_id if m.thread_id and m.thread_id != m.id else None),
             reply_to_node=item.parent.node_id if item.parent else None,
             speaker_id=m.user, speaker=m.speaker, ts=m.ts, text=m.text,
-            rewrite=rewrite.text, context=rewrite.context, permalink=m.permalink, topic=topic, state_id=state_id,
+            rewrite=rewrite.text, context=rewrite.context, permalink=m.permalink, topic=topic,
+            state_id=state_id,
             verdict=proposal.verdict, value=value, supersedes=supersedes, edited=m.edited,
             context_ids=rewrite.context_ids, proposal=proposal, verification=verification,
         )
