@@ -20,6 +20,10 @@ def sample_paths() -> tuple[Path, Path]:
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
+    """The sample questions: ``question``, asked by ``as_user`` in ``channel``; ``expect``
+    (must be in the answer), ``stale`` (superseded values: history may show them, the
+    current answer must not be one) and ``forbid`` (what the asker cannot read: nowhere in
+    the answer, its citations or states). tests/test_sample_questions.py checks them."""
     data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
 

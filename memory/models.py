@@ -214,6 +214,11 @@ class Citation(BaseModel):
 
 class Answer(BaseModel):
     answer: str
+    short: str = Field(
+        default="",
+        description="the direct answer alone when one could be extracted (a state's value, "
+        "a date, the answering phrase); empty when abstaining",
+    )
     abstained: bool = False
     citations: list[Citation] = Field(default_factory=list)
     states: list[State] = Field(default_factory=list)

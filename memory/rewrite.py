@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from memory.models import EvidenceNode, Message, Proposal, Verdict
-from memory.reader.dates import Prefer, find_date_expressions, resolve_date
+from memory.reader.dates import DateResolution, Prefer, find_date_expressions, resolve_date
 from memory.registry import StateRecord
 from memory.text import is_agreement, shorten, tokens
 
@@ -41,15 +42,24 @@ _FUTURE = re.compile(
 )
 
 
-def date_notes(text: str, message: Message) -> list[str]:
-    """Resolve relative dates against the message's own time; plans point forward."""
-    notes = []
-    prefer: Prefer = "future" if _FUTURE.search(text) else "past"
+def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
+                   ) -> list[tuple[str, DateResolution]]:
+    """The date expressions ``text`` holds with what they denote, resolved against the time
+    it was said (at most four). Open ones ("Friday") point forward in plans, back otherwise,
+    unless ``prefer`` says."""
+    if prefer is None:
+        prefer = "future" if _FUTURE.search(text) else "past"
+    out = []
     for expr in find_date_expressions(text)[:4]:
-        res = resolve_date(expr, message.ts, prefer=prefer)
+        res = resolve_date(expr, ts, prefer=prefer)
         if res is not None:
-            notes.append(f"{expr} = {res.iso()}")
-    return notes
+            out.append((expr, res))
+    return out
+
+
+def date_notes(text: str, message: Message) -> list[str]:
+    """``"<expression> = <ISO date or range>"`` for each date the message names."""
+    return [f"{expr} = {res.iso()}" for expr, res in resolved_dates(text, message.ts)]
 
 
 # An earlier message counts as implicit context only this soon before (conversation turns).

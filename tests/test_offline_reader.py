@@ -30,7 +30,8 @@ def test_state_question_answers_current_value_with_its_chain(mem: Memory,
     ans = reader.answer("What time is the Atlas design review now?", scope=PUBLIC,
                         reference=ASKED)
     assert not ans.abstained
-    assert "Friday 10am (was 4 pm, Thursday at 3 pm, revised by Alice on Nov 4)" in ans.answer
+    assert ("Friday 10am (8 November 2024; was 4 pm, Thursday at 3 pm, revised by Alice on "
+            "Nov 4)") in ans.answer
     assert [s.topic for s in ans.states][:1] == ["atlas design review"]
     cited = [c.message_id for c in ans.citations]
     assert cited[:3] == ["C1.8", "C1.3", "C1.1"]  # current value first, then history
@@ -105,3 +106,59 @@ def test_dates_in_the_question_steer_the_evidence(tmp_path: Path) -> None:
 ])
 def test_state_question_detection(question: str, expected: bool) -> None:
     assert is_state_question(question) is expected
+
+
+# ---- short answers -----------------------------------------------------------------------
+def test_short_answers_name_the_value_date_or_clause(tmp_path: Path) -> None:
+    from tests.support.memory import msg as chat_msg
+    from tests.support.memory import open_memory
+
+    store, writer = open_memory(tmp_path)
+    writer.write([
+        chat_msg(1, "Dana", "I went to the pottery workshop yesterday, it was lovely"),
+        chat_msg(2, "Eli", "Guess what, I adopted a puppy named Biscuit!", minutes=60 * 30),
+        chat_msg(3, "Gil", "Researching adoption agencies — it's been a dream to have a "
+                           "family", minutes=60 * 50),
+        chat_msg(4, "Hana", "The offsite is on Thursday at 3 pm", minutes=60 * 70),
+        chat_msg(5, "Hana", "offsite moved to 4 pm instead", minutes=60 * 71),
+    ])
+    r = OfflineReader(tools=ReaderTools(store=store, embedder=writer.embedder))
+    scope = PUBLIC.model_copy(update={"space": "T1", "channels": ("C1",)})
+    asked = datetime(2024, 11, 9, tzinfo=UTC)
+
+    pottery = r.answer("When did Dana go to the pottery workshop?", scope=scope,
+                       reference=asked)
+    assert pottery.short == "3 November 2024"  # "yesterday", said on Monday 4 November
+    assert pottery.answer.splitlines()[0] == "3 November 2024"
+    assert pottery.answer.splitlines()[1].startswith("Dana: I went to the pottery workshop")
+
+    puppy = r.answer("When did Eli adopt a puppy?", scope=scope, reference=asked)
+    assert puppy.short == "5 November 2024"  # no date in the message: the day it was said
+
+    research = r.answer("What did Gil research?", scope=scope, reference=asked)
+    assert research.short == "Researching adoption agencies"
+
+    offsite = r.answer("What time is the offsite now?", scope=scope, reference=asked)
+    assert offsite.short == "4 pm"
+    assert offsite.answer.startswith("offsite")
+
+    assert r.answer("What is the capital of Mongolia?", scope=scope).short == ""
+
+
+def test_best_clause_and_spoken_dates() -> None:
+    from datetime import date
+
+    from memory.reader.answer import best_clause
+    from memory.reader.dates import DateResolution, resolve_date
+
+    assert best_clause("What did Gil research?", "Well, researching agencies; fun") == (
+        "researching agencies")
+    assert best_clause("Who won?", "No shared words here.") == "No shared words here."
+    ref = date(2023, 5, 8)
+    spoken = {e: r.spoken() for e in ("yesterday", "last year", "last month", "last week")
+              if (r := resolve_date(e, ref)) is not None}
+    assert spoken == {"yesterday": "7 May 2023", "last year": "2022",
+                      "last month": "April 2023", "last week": "the week of 1 May 2023"}
+    span = DateResolution(start=date(2023, 5, 1), end=date(2023, 5, 3), granularity="day",
+                          text="x")
+    assert span.spoken() == "1 May 2023 – 3 May 2023"

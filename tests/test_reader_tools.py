@@ -56,8 +56,9 @@ def test_read_current_state_gives_current_value_with_history(mem: Memory) -> Non
     assert review.chain[0].speaker == "Alice"
     assert review.chain[1].quote == "let's do 4 pm instead"
     assert review.revision_count == 2
-    assert describe_state(review).startswith("Friday 10am (was 4 pm, Thursday at 3 pm, "
-                                              "revised by Alice on Nov 4)")
+    # "Friday" said on Monday 4 Nov meant 8 Nov; history newest first.
+    assert describe_state(review) == ("Friday 10am (8 November 2024; was 4 pm, Thursday at "
+                                      "3 pm, revised by Alice on Nov 4)")
 
 
 def test_states_sharing_a_topic_stay_separate(mem: Memory) -> None:

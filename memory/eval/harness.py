@@ -6,6 +6,8 @@ the :class:`~memory.reader.offline.OfflineReader` and ranked by three one-shot c
 the original turns (BM25, dense, hybrid RRF; no rewrites, no expansion, no reranking). Recall
 counts gold evidence (message ids) among the first k distinct nodes a system gathered. LoCoMo
 category 5 (adversarial, unanswerable) is excluded from recall but kept for answer F1.
+Answer F1 is token F1 of the reader's short answer (``Answer.short``: a state's value, a
+resolved date, the answering clause), or of its full answer when it has none.
 """
 
 from __future__ import annotations
@@ -126,12 +128,14 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
                 for system in SYSTEMS:
                     tally.add(system, category=q.category, ranked_ids=ranked[system],
                               gold=gold,
-                              prediction=answer.answer if system == "egmem" else None,
+                              prediction=(answer.short or answer.answer)
+                              if system == "egmem" else None,
                               reference=q.answer)
                 if trace_fh is not None:
                     trace_fh.write(json.dumps({
                         "qid": q.qid, "category": q.category, "question": q.question,
-                        "answer": q.answer, "prediction": answer.answer,
+                        "answer": q.answer, "prediction": answer.short or answer.answer,
+                        "full_answer": answer.answer,
                         "abstained": answer.abstained, "gold": gold,
                         "egmem": ranked["egmem"][:depth], "hybrid": ranked["hybrid"],
                     }) + "\n")

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from memory.models import Citation, EvidenceNode, State
-from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
+from memory.reader.dates import DateResolution, find_date_expressions, resolve_date, spoken_day
+from memory.rewrite import resolved_dates
 from memory.text import content_terms, shorten, stem, tokens
 
 _ISO_NOTE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -26,6 +27,7 @@ _QUESTION_WORDS = frozenset(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _RECOVERABLE_DAYS = 366 * 50
+CONTEXT_TERM_WEIGHT = 0.5
 
 
 @dataclass
@@ -41,8 +43,11 @@ class QueryFeatures:
     def score(self, node: EvidenceNode) -> dict[str, float]:
         """Features of one candidate, each in [0, 1]."""
         passage_terms = set(content_terms(node.passage))
+        # Words of the turn it answers count for half: the turn is partly about them.
+        context_terms = set(content_terms(node.context)) if node.context else set()
         total = sum(self.terms.values())
-        matched = sum(w for t, w in self.terms.items() if t in passage_terms)
+        matched = sum(w if t in passage_terms else CONTEXT_TERM_WEIGHT * w
+                      for t, w in self.terms.items() if t in passage_terms | context_terms)
         speaker = 1.0 if self.speakers and _speaker_names(node) & self.speakers else 0.0
         on_day = 0.0
         if self.days:
@@ -148,19 +153,44 @@ def day_label(ts: datetime) -> str:
     return f"{ts.strftime('%b')} {ts.day}"
 
 
-def describe_state(state: State) -> str:
-    """The current value with its history: ``"4 pm (was 3 pm, revised by Alice on Nov 3)"``.
+_ABSOLUTE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+                       re.IGNORECASE)
 
-    Earlier values are listed newest first; a state without revisions is just its value.
+
+def value_day(value: str, said: datetime) -> str:
+    """The day a relative date in ``value`` meant when it was said (``"tomorrow at 12:00"``
+    said on 12 Nov → ``"13 November 2024"``); empty when the value names its own date
+    ("Nov 21", "2024-11-21") or none."""
+    # A state's value is what was decided or planned: an open weekday points forward.
+    for expr, res in resolved_dates(value, said, prefer="future"):
+        if res.start == res.end and not _ABSOLUTE.search(expr):
+            return spoken_day(res.start)
+    return ""
+
+
+def dated_value(value: str, said: datetime) -> str:
+    """``value`` followed by :func:`value_day` in parentheses, when there is one."""
+    day = value_day(value, said)
+    return f"{value} ({day})" if day else value
+
+
+def describe_state(state: State) -> str:
+    """The current value with its history:
+    ``"Friday 10am (8 November 2024; was 4 pm, revised by Alice on Nov 4)"``.
+
+    The day a relative value meant comes first; earlier values are listed newest first; a
+    state without revisions is just its (dated) value.
     """
     value = state.value or (state.chain[-1].value if state.chain else "")
-    if len(state.chain) < 2:
-        return value
-    last = state.chain[-1]
-    earlier = [e.value for e in reversed(state.chain[:-1]) if e.value and e.value != value]
-    was = ", ".join(dict.fromkeys(earlier))
-    who = f"revised by {last.speaker} on {day_label(last.ts)}"
-    return f"{value} (was {was}, {who})" if was else f"{value} ({who})"
+    notes = [value_day(value, state.chain[-1].ts)] if state.chain else []
+    if len(state.chain) >= 2:
+        last = state.chain[-1]
+        earlier = [e.value for e in reversed(state.chain[:-1]) if e.value and e.value != value]
+        was = ", ".join(dict.fromkeys(earlier))
+        who = f"revised by {last.speaker} on {day_label(last.ts)}"
+        notes.append(f"was {was}, {who}" if was else who)
+    notes = [n for n in notes if n]
+    return f"{value} ({'; '.join(notes)})" if notes else value
 
 
 def best_sentences(question: str, nodes: Sequence[EvidenceNode], *, limit: int = 2) -> list[
@@ -193,6 +223,30 @@ def best_sentences(question: str, nodes: Sequence[EvidenceNode], *, limit: int =
         sentences = split_sentences(first.text)
         chosen = [(first, sentences[0] if sentences else first.text)]
     return chosen
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks for a time ("When did…", "What date…", "How long ago…")."""
+    return bool(_WHEN.search(question))
+
+
+# Clause boundaries; a comma inside a number ("$8,000") is not one.
+_CLAUSE = re.compile(r"\s*(?:,(?!\d)|[;()]|\s[-–—]\s|[–—])\s*|\s+(?:but|because|so|and then)\s+",
+                     re.IGNORECASE)
+_MIN_CLAUSE_WORDS = 2
+
+
+def best_clause(question: str, sentence: str) -> str:
+    """The clause of ``sentence`` sharing the most (stemmed) content terms with
+    ``question``, the first on ties; the whole sentence when none shares a term."""
+    wanted = {stem(t) for t in content_terms(question) if t not in _QUESTION_WORDS}
+    best, best_score = sentence.strip(), 0
+    for clause in _CLAUSE.split(sentence):
+        clause = clause.strip(" .!?\"'")
+        score = len({stem(t) for t in content_terms(clause)} & wanted)
+        if len(tokens(clause)) >= _MIN_CLAUSE_WORDS and score > best_score:
+            best, best_score = clause, score
+    return best
 
 
 def content_relevance(features: QueryFeatures, node: EvidenceNode, dense: float) -> float:

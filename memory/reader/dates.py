@@ -111,6 +111,22 @@ class DateResolution:
             return self.start.isoformat()
         return f"{self.start.isoformat()}..{self.end.isoformat()}"
 
+    def spoken(self) -> str:
+        """How a person would say it: ``"7 May 2023"``, ``"the week of 1 May 2023"``,
+        ``"May 2023"``, ``"2023"``; other ranges as ``"1 May 2023 – 3 June 2023"``."""
+        s, e = self.start, self.end
+        day = spoken_day(s)
+        if s == e:
+            return day
+        if self.granularity == "year" and (s.month, s.day, e.month, e.day) == (1, 1, 12, 31) \
+                and s.year == e.year:
+            return str(s.year)
+        if self.granularity == "month" and s.day == 1 and (s.year, s.month) == (e.year, e.month):
+            return f"{MONTH_NAMES[s.month - 1]} {s.year}"
+        if self.granularity == "week" and (e - s).days == 6:
+            return f"the week of {day}"
+        return f"{day} – {spoken_day(e)}"
+
     def contains(self, day: date) -> bool:
         """Whether ``day`` (a datetime's own calendar date) falls inside the range."""
         if isinstance(day, datetime):
@@ -121,6 +137,13 @@ class DateResolution:
 def format_day(d: date) -> str:
     """``"Monday, 8 May 2023"``, independent of the process locale."""
     return f"{WEEKDAY_NAMES[d.weekday()]}, {d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
+
+
+def spoken_day(d: date) -> str:
+    """``"8 May 2023"`` (a datetime contributes its own calendar date)."""
+    if isinstance(d, datetime):
+        d = d.date()
+    return f"{d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
 
 
 def add_months(d: date, months: int) -> date:

@@ -5,7 +5,8 @@ Policy for one question (each step conditioned on what the previous ones returne
 1. ``search_evidence`` on the question; dates in the question are resolved against the
    reference day and steer ranking.
 2. For state-like questions ("what time", "which version", "current", "now", "decided",
-   "moved", "still", …) ``read_current_state``, including the states of the evidence found.
+   "moved", "still", …) ``read_current_state``, including the states of the evidence found;
+   for any question whose best evidence belongs to a state that was revised, that state.
 3. A second round (unless ablated) with the question expanded by the anchors' speakers and
    key terms; passages already returned are suppressed.
 4. Answer: for state questions the current value with its chain ("4 pm (was 3 pm, revised
@@ -19,16 +20,20 @@ import logging
 import re
 from datetime import datetime
 
-from memory.models import Answer, Citation, Scope, State
+from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
+    asks_when,
+    best_clause,
     best_sentences,
     citation,
+    dated_value,
     describe_state,
     key_terms,
 )
-from memory.reader.dates import find_date_expressions
+from memory.reader.dates import find_date_expressions, spoken_day
 from memory.reader.search import ABLATE_SINGLE_ROUND, Hit
 from memory.reader.tools import ReaderSession, ReaderTools, asked_families
+from memory.rewrite import resolved_dates
 from memory.text import content_terms, find_slots, tokens
 
 logger = logging.getLogger(__name__)
@@ -41,6 +46,12 @@ _STATE_CUES = re.compile(
     r"due|what day)\b",
     re.IGNORECASE,
 )
+
+
+# How relevant a passage must be for its state to answer a question without state cues:
+# above the abstention threshold, since a weak match on one shared word ("budget") must not
+# turn into another decision's current value.
+STATE_EVIDENCE_RELEVANCE = 0.40
 
 
 def is_state_question(question: str) -> bool:
@@ -76,9 +87,15 @@ class OfflineReader:
         for expr in find_date_expressions(question):
             session.resolve_date(expr)
         states: list[State] = []
+        anchor_states = [h.node.state_id for h in hits[:3] if h.node.state_id]
         if is_state_question(question):
-            anchor_states = [h.node.state_id for h in hits[:3] if h.node.state_id]
             states = session.read_current_state(question, k=2, state_ids=anchor_states)
+        elif strong := [h.node.state_id for h in hits[:3] if h.node.state_id
+                        and h.features.get("relevance", 0.0) >= STATE_EVIDENCE_RELEVANCE]:
+            # Strong evidence belongs to something that was revised: the answer is its
+            # current value with its history, whatever words the question used.
+            found = session.read_current_state(question, k=2, state_ids=strong)
+            states = [s for s in found if s.state_id in strong and len(s.chain) > 1]
         rounds = 1
         if ABLATE_SINGLE_ROUND not in ablate and hits:
             expanded = self.expand(question, hits[:3])
@@ -120,13 +137,40 @@ class OfflineReader:
             ranked = [h.node for h in sorted(hits, key=lambda h: -h.score)][:5]
         else:
             ranked = []
-        for node, sentence in best_sentences(question, ranked, limit=2):
+        chosen = best_sentences(question, ranked, limit=2)
+        for node, sentence in chosen:
             parts.append(f"{node.speaker}: {sentence}")
             citations.append(citation(node, quote=sentence))
-        text = " ".join(parts) if parts else NOT_FOUND
+        answered = _answer_states(question, states)
+        short = short_answer(question, answered, chosen)
+        if short and not answered and asks_when(question):
+            parts.insert(0, short)  # the resolved date, which no quoted line spells out
+        # One line per state or quoted sentence, so separate candidates never run together.
+        text = "\n".join(parts) if parts else NOT_FOUND
         unique = list({c.node_id: c for c in citations}.values())
-        return Answer(answer=text, abstained=False, citations=unique, states=states,
-                      rounds=rounds, gathered=list(session.gathered))
+        return Answer(answer=text, short=short, abstained=False, citations=unique,
+                      states=states, rounds=rounds, gathered=list(session.gathered))
+
+
+def short_answer(question: str, states: list[State],
+                 sentences: list[tuple[EvidenceNode, str]]) -> str:
+    """The direct answer alone: the current value of the best state; for a *when*
+    question, the date the best sentence names (resolved against when it was said) or else
+    the day it was said; otherwise the clause of the best sentence that holds the most of
+    the question's terms. Empty when there is nothing to extract from."""
+    if states:
+        best = states[0]
+        value = best.value or (best.chain[-1].value if best.chain else "")
+        return dated_value(value, best.chain[-1].ts) if best.chain else value
+    if not sentences:
+        return ""
+    node, sentence = sentences[0]
+    if asks_when(question):
+        dates = resolved_dates(sentence, node.ts) or resolved_dates(node.text, node.ts)
+        if dates:
+            return dates[0][1].spoken()
+        return spoken_day(node.ts)
+    return best_clause(question, sentence)
 
 
 def _answer_states(question: str, states: list[State]) -> list[State]:

@@ -199,12 +199,10 @@ class EvidenceSearch:
         first_pass: int = 30,
         rerank_depth: int = 60,
         max_pool: int = 400,
-        thread_share: float = 0.0,
         date_scoping: bool = True,
     ) -> None:
         self.store = store
         self.date_scoping = date_scoping
-        self.thread_share = thread_share
         self.embedder = embedder
         self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
         self.anchors = anchors

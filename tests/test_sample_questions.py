@@ -1,0 +1,69 @@
+"""The bundled sample's questions, answered the way ``make demo`` answers them.
+
+``bot/sample/questions.json`` says for each question what the answer must contain
+(``expect``), what must not be given as the current answer though history may show it
+(``stale``), and what must appear nowhere — answer, citations or states — because the asker
+cannot read it (``forbid``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import build
+from bot.demo import load_questions, sample_paths
+from bot.ingest import ingest_path
+from bot.runtime import Egmem
+from bot.settings import Settings
+
+CHAT, QUESTIONS = sample_paths()
+SAMPLE = load_questions(QUESTIONS)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Egmem]:
+    data: Path = tmp_path_factory.mktemp("demo")
+    eg = build(Settings(data=str(data)))  # the demo's own settings: MiniLM, offline reader
+    ingest_path(eg, CHAT)
+    yield eg
+    eg.close()
+
+
+# Known misses, kept visible: they must fail until the cause is fixed (strict xfail).
+KNOWN_MISSES = {
+    "Where is the team lunch on Friday?": "the poll result in the lunch thread is filed under "
+    "its own topic (\"poll's closed\") instead of the thread's team-lunch state, so the place "
+    "never reaches the lunch state the question finds",
+}
+
+
+def _param(i: int, q: dict[str, Any]) -> Any:
+    marks = [pytest.mark.xfail(reason=KNOWN_MISSES[q["question"]], strict=True)] if (
+        q["question"] in KNOWN_MISSES) else []
+    return pytest.param(q, id=f"{i}-{q['as_user']}", marks=marks)
+
+
+@pytest.mark.parametrize("q", [_param(i, q) for i, q in enumerate(SAMPLE)])
+def test_sample_question(demo: Egmem, q: dict[str, Any]) -> None:
+    ans = demo.ask(q["question"], platform="slack", space="T0ACME", user=q["as_user"],
+                   channel=q["channel"])
+    text = ans.answer.lower()
+    for want in q["expect"]:
+        assert want.lower() in text, (want, ans.answer)
+    current = (ans.short or ans.answer.splitlines()[0]).lower()
+    for old in q.get("stale", []):
+        assert old.lower() not in current, (old, current)
+    everything = " ".join([ans.answer, *(c.quote for c in ans.citations),
+                           *(s.model_dump_json() for s in ans.states)]).lower()
+    for secret in q["forbid"]:
+        assert secret.lower() not in everything, secret
+
+
+def test_every_sample_question_says_what_it_checks() -> None:
+    assert SAMPLE
+    for q in SAMPLE:
+        assert q["expect"] or q["forbid"], q["question"]
