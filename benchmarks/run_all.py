@@ -42,6 +42,7 @@ RESULTS = HERE / "RESULTS.md"
 START = "<!-- scale:start -->"
 END = "<!-- scale:end -->"
 LLM_BENCH = HERE / "llm_writer_bench.py"
+LLM_READER_BENCH = HERE / "llm_reader_bench.py"
 TARGET_INGEST = 300.0
 TARGET_P95 = {100_000: 50.0, 1_000_000: 150.0}
 
@@ -74,7 +75,7 @@ def _k(n: int) -> str:
 
 # ---- rendering -----------------------------------------------------------------------------
 def render(ingest: list[dict[str, Any]], search: list[dict[str, Any]], *, quick: bool,
-           llm_out: Path | None) -> str:
+           llm_out: Path | None, llm_reader_out: Path | None = None) -> str:
     m = machine()
     lines = [
         "## Scale",
@@ -189,6 +190,9 @@ def render(ingest: list[dict[str, Any]], search: list[dict[str, Any]], *, quick:
     if llm_out is not None:
         lines += ["", f"LLM-mode writer calls and tokens per message: see "
                       f"`{llm_out.relative_to(HERE.parent)}` (from `llm_writer_bench.py`)."]
+    if llm_reader_out is not None:
+        lines += ["", f"LLM-mode reader calls and tokens per question: see "
+                      f"`{llm_reader_out.relative_to(HERE.parent)}` (from `llm_reader_bench.py`)."]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -275,8 +279,16 @@ def main(argv: list[str] | None = None) -> int:
             _run([str(LLM_BENCH), "--out", str(llm_out), *emb, *extra], log)
             if args.quick:
                 llm_out = None
+        llm_reader_out: Path | None = None
+        if LLM_READER_BENCH.exists() and not args.skip_llm:
+            llm_reader_out = work / "llm_reader.md" if args.quick else (
+                HERE / "results" / "llm_reader.md")
+            extra = ["--conversations", "1", "--questions", "10"] if args.quick else []
+            _run([str(LLM_READER_BENCH), "--out", str(llm_reader_out), *emb, *extra], log)
+            if args.quick:
+                llm_reader_out = None
         body = render(_read(ingest_json), _read(search_json), quick=args.quick,
-                      llm_out=llm_out)
+                      llm_out=llm_out, llm_reader_out=llm_reader_out)
         print(body)
         if results is not None:
             write_section(results, body)

@@ -94,3 +94,33 @@ def test_results_section_rewrite_keeps_other_sections(tmp_path: Path) -> None:
     assert "second" in text and "first" not in text
     assert "keep me\n" in text and "keep me too" in text
     assert text.count(run_all.START) == 1 and text.count(run_all.END) == 1
+
+
+def test_llm_reader_bench_on_the_sample(tmp_path: Path) -> None:
+    import llm_reader_bench
+
+    from memory.store import MemoryStore
+
+    store_dir = tmp_path / "store"
+    corpus, rows, md = llm_reader_bench.run(
+        tmp_path / "absent.json", embedder_kind="hashing", conversations=1, questions=4,
+        rerank=True, work=store_dir)
+    out = tmp_path / "llm_reader.md"
+    out.write_text(md)
+    assert "bundled sample" in corpus.name and len(corpus.questions) == 4
+    assert [r["questions"] for r in rows] == [4, 4]
+    for r in rows:
+        reader = r["ops"]["reader"]
+        assert reader["calls"] >= 1 and r["rounds_mean"] >= 1
+        assert reader["prompt_tokens"] > 0 and reader["completion_tokens"] > 0
+        assert reader["est_prompt_tokens"] > 0
+        assert r["ops"]["reader"]["failures"] == 0
+    assert "rerank" not in rows[0]["ops"] and rows[1]["ops"]["rerank"]["calls"] >= 1
+    cited = {c for r in rows for q in r["per_question"] for c in q["cited"]}
+    assert cited and all(r["cited_share"] > 0 for r in rows)
+    store = MemoryStore(uri=str(store_dir / "db"), lexical_dir=store_dir / "lex", dim=384)
+    try:
+        assert {n.node_id for n in store.get_nodes(sorted(cited))} == cited
+    finally:
+        store.close()
+    assert "| LLM reader | 4 |" in out.read_text()

@@ -15,7 +15,7 @@ from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.pipeline import Pipeline
 from memory.proposer import OfflineProposer, Proposer
 from memory.reader.offline import OfflineReader
-from memory.reader.search import EvidenceSearch
+from memory.reader.search import EvidenceSearch, FeatureReranker, LLMReranker, Reranker
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
 from memory.writer import Writer
@@ -66,10 +66,21 @@ def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
     return OfflineProposer()
 
 
+def build_reranker(settings: Settings, llm: LLMClient | None) -> Reranker:
+    """The offline feature reranker, or the endpoint rating candidates on top of it."""
+    if settings.rerank != "llm":
+        return FeatureReranker()
+    if llm is None:
+        raise ConfigError("EGMEM_RERANK=llm needs an OpenAI-compatible endpoint: set "
+                          "EGMEM_LLM_BASE_URL (and EGMEM_LLM_API_KEY / OPENAI_API_KEY)")
+    return LLMReranker(client=llm, base=FeatureReranker())
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None,
           verification: bool = True) -> Egmem:
     meter = UsageMeter()
     llm = build_llm(settings, meter)
+    reranker = build_reranker(settings, llm)  # settings errors before anything is opened
     emb = embedder or build_embedder(settings)
     local = settings.local_path
     local.mkdir(parents=True, exist_ok=True)
@@ -80,7 +91,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
     writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
                     verification=verification)
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
-    search = EvidenceSearch(store=store, embedder=emb)
+    search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
     reader: Any = OfflineReader(tools=tools)
     if llm is not None:

@@ -13,6 +13,7 @@ from memory.errors import ConfigError
 
 WriterKind = Literal["offline", "llm"]
 EmbedderKind = Literal["minilm", "openai", "hashing"]
+RerankKind = Literal["offline", "llm"]
 
 
 def _read_env_file(path: Path) -> dict[str, str]:
@@ -64,6 +65,7 @@ class Settings:
     storage_options: Mapping[str, str] = field(default_factory=dict, repr=False)
     local_dir: str | None = None
     reader_rounds: int = 10
+    rerank: RerankKind = "offline"
 
     @property
     def llm_configured(self) -> bool:
@@ -114,6 +116,9 @@ class Settings:
         except ValueError as exc:
             raise ConfigError(f"a numeric EGMEM_* setting is not a number: {exc}") from exc
         rules = parse_retention(env.get("EGMEM_RETENTION", ""))
+        rerank = env.get("EGMEM_RERANK", "offline").lower()
+        if rerank not in ("offline", "llm"):
+            raise ConfigError(f"EGMEM_RERANK must be 'offline' or 'llm', not {rerank!r}")
         return cls(
             retention_rules=rules,
             data=env.get("EGMEM_DATA", "./data"),
@@ -136,4 +141,5 @@ class Settings:
             storage_options=storage,
             local_dir=env.get("EGMEM_LOCAL_DIR") or None,
             reader_rounds=rounds,
+            rerank=("llm" if rerank == "llm" else "offline"),
         )

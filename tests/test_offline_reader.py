@@ -162,3 +162,12 @@ def test_best_clause_and_spoken_dates() -> None:
     span = DateResolution(start=date(2023, 5, 1), end=date(2023, 5, 3), granularity="day",
                           text="x")
     assert span.spoken() == "1 May 2023 – 3 May 2023"
+
+
+def test_relevance_terms_share_stems_across_word_forms() -> None:
+    from memory.reader.answer import relevance_terms
+
+    assert set(relevance_terms("What did John get promoted to?")) & set(
+        relevance_terms("I finally got a promotion at work")) == {"promot"}
+    assert relevance_terms("Melanie's paintings", skip={"melanie's"}) == ["paint"]
+    assert relevance_terms("what is the") == []

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+
+import tantivy
 
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date, spoken_day
 from memory.rewrite import resolved_dates
-from memory.text import content_terms, shorten, stem, tokens
+from memory.text import STOPWORDS, content_terms, shorten, stem, tokens
 
 _ISO_NOTE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _WHEN = re.compile(
@@ -42,9 +44,9 @@ class QueryFeatures:
 
     def score(self, node: EvidenceNode) -> dict[str, float]:
         """Features of one candidate, each in [0, 1]."""
-        passage_terms = set(content_terms(node.passage))
+        passage_terms = set(relevance_terms(node.passage))
         # Words of the turn it answers count for half: the turn is partly about them.
-        context_terms = set(content_terms(node.context)) if node.context else set()
+        context_terms = set(relevance_terms(node.context)) if node.context else set()
         total = sum(self.terms.values())
         matched = sum(w if t in passage_terms else CONTEXT_TERM_WEIGHT * w
                       for t, w in self.terms.items() if t in passage_terms | context_terms)
@@ -64,6 +66,22 @@ class QueryFeatures:
         }
 
 
+# Snowball English, as the BM25 index stems ("promoted" and "promotion" → "promot"); the
+# writer's lighter stem() keeps topic words readable, relevance wants recall.
+_ANALYZER = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+             .filter(tantivy.Filter.lowercase())
+             .filter(tantivy.Filter.stemmer("english"))
+             .build())
+
+
+def relevance_terms(text: str, *, skip: Collection[str] = frozenset()) -> list[str]:
+    """Stemmed content words of ``text`` (no stopwords, nor words in ``skip``), in order."""
+    words = [t for t in tokens(text) if len(t) > 1 and t not in STOPWORDS and t not in skip]
+    if not words:
+        return []
+    return [t for t in _ANALYZER.analyze(" ".join(words)) if len(t) > 1]
+
+
 def query_features(
     query: str, candidates: Sequence[EvidenceNode], *, reference: datetime | None = None
 ) -> QueryFeatures:
@@ -71,9 +89,9 @@ def query_features(
     known = {name for n in candidates for name in _speaker_names(n)}
     qtokens = _name_tokens(query)
     named = {s for s in known if s in qtokens}
-    qterms = [t for t in dict.fromkeys(content_terms(query))
-              if t not in _QUESTION_WORDS and _possessive_base(t) not in named]
-    docs = [set(content_terms(n.passage)) for n in candidates]
+    qterms = list(dict.fromkeys(relevance_terms(query, skip=_QUESTION_WORDS | {
+        w for w in tokens(query) if _possessive_base(w) in named})))
+    docs = [set(relevance_terms(n.passage)) for n in candidates]
     n_docs = max(len(docs), 1)
     weights: dict[str, float] = {}
     for t in qterms:
