@@ -30,7 +30,7 @@ from memory.embeddings import Embedder
 from memory.errors import EndpointError
 from memory.llm.client import LLMClient, parse_tool_arguments
 from memory.models import EvidenceNode, Scope
-from memory.reader.answer import content_relevance, named_speakers, query_features
+from memory.reader.answer import content_relevance, query_features
 from memory.reader.dates import find_date_expressions, resolve_date
 from memory.store import MemoryStore, Window
 
@@ -200,10 +200,8 @@ class EvidenceSearch:
         rerank_depth: int = 60,
         max_pool: int = 400,
         date_scoping: bool = True,
-        speaker_scoping: bool = False,
     ) -> None:
         self.store = store
-        self.speaker_scoping = speaker_scoping
         self.date_scoping = date_scoping
         self.embedder = embedder
         self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
@@ -267,8 +265,6 @@ class EvidenceSearch:
         )
         pool = dict.fromkeys(top_ids)
         for nid in self._dated(query, qvec, scope, window, reference):
-            pool.setdefault(nid)
-        for nid in self._by_named(query, qvec, scope, window, top_ids):
             pool.setdefault(nid)
         for n in self._neighbours(anchor_nodes, scope, window, ablate):
             if len(pool) >= self.max_pool:
@@ -344,21 +340,6 @@ class EvidenceSearch:
             out += [nid for nid, _ in self._hybrid(query, qvec, scope, dated,
                                                    max(1, self.first_pass // 2))]
         return out
-
-    def _by_named(self, query: str, qvec: np.ndarray, scope: Scope, window: Window,
-                  top_ids: Sequence[str]) -> list[str]:
-        """Pass-1 hits among the messages of the people the query names ("what has Melanie
-        painted?"): participants are metadata scoping, like days. Names are recognised
-        among the speakers of the pass-1 hits."""
-        if not self.speaker_scoping or window.speakers is not None:
-            return []
-        known = sorted({n.speaker for n in self.store.get_nodes(list(top_ids), scope)})
-        named = named_speakers(query, known)
-        if not named or len(named) == len(known):
-            return []
-        scoped = Window(speakers=tuple(named), ts_from=window.ts_from, ts_to=window.ts_to)
-        return [nid for nid, _ in self._hybrid(query, qvec, scope, scoped,
-                                               max(1, self.first_pass // 2))]
 
     def _neighbours(self, anchors: Sequence[EvidenceNode], scope: Scope, window: Window,
                     ablate: frozenset[str]) -> list[EvidenceNode]:
