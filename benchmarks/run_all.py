@@ -280,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.quick:
                 llm_out = None
         llm_reader_out: Path | None = None
+        if args.skip_llm and not args.quick:
+            # Link the committed LLM results (each bench rewrites its own file when run).
+            found = [HERE / "results" / n for n in ("llm_writer.md", "llm_reader.md")]
+            llm_out, llm_reader_out = (p if p.exists() else None for p in found)
         if LLM_READER_BENCH.exists() and not args.skip_llm:
             llm_reader_out = work / "llm_reader.md" if args.quick else (
                 HERE / "results" / "llm_reader.md")
