@@ -259,7 +259,7 @@ class EvidenceSearch:
         if not pass1:
             return []
         top_ids = [nid for nid, _ in pass1]
-        anchor_nodes = self.store.get_nodes(
+        anchor_nodes, _ = self.store.search_nodes(
             [n for n in top_ids if n not in exclude][: self.anchors] or top_ids[: self.anchors],
             scope,
         )
@@ -276,9 +276,9 @@ class EvidenceSearch:
         pass2 = self._hybrid(query, qvec, scope, pool_window, len(pool))
         ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
         ranked = ranked[: max(self.rerank_depth, k)]
-        nodes = {n.node_id: n for n in self.store.get_nodes([nid for nid, _ in ranked], scope)}
+        found, vectors = self.store.search_nodes([nid for nid, _ in ranked], scope)
+        nodes = {n.node_id: n for n in found}
         hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked if nid in nodes]
-        vectors = self.store.node_vectors([h.node.node_id for h in hits])
         _content_relevance(query, hits, vectors, qvec, reference)
         if ABLATE_RERANKER not in ablate and hits:
             scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,

@@ -35,6 +35,10 @@ NODE_META_COLUMNS = [
     "rewrite", "permalink", "topic", "state_id", "verdict", "value", "supersedes", "edited",
     "context_ids", "proposal_json", "verification_json", "context",
 ]
+# What ranking and presentation read: everything but the audit record (proposal and
+# verification JSON), which is the bulk of a row and costs a parse per node.
+NODE_SEARCH_COLUMNS = [c for c in NODE_META_COLUMNS
+                       if c not in ("proposal_json", "verification_json")]
 
 
 @dataclass(frozen=True)
@@ -234,6 +238,19 @@ class MemoryStore:
         rows = self.tables.query_nodes(sql_in("node_id", node_ids), columns=["node_id", "vector"])
         return {r["node_id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
 
+    def search_nodes(self, node_ids: Iterable[str], scope: Scope
+                     ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
+        """Nodes in ``scope`` without their audit record (``proposal`` and ``verification``
+        are None), with their vectors, in one query: what ranking needs. Input order."""
+        ids = list(dict.fromkeys(node_ids))
+        if not ids:
+            return [], {}
+        rows = self.tables.query_nodes(f"{sql_in('node_id', ids)} AND {scope_sql(scope)}",
+                                       columns=[*NODE_SEARCH_COLUMNS, "vector"])
+        by_id = {r["node_id"]: row_to_node(r) for r in rows}
+        vectors = {r["node_id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
+        return [by_id[i] for i in ids if i in by_id], vectors
+
     def get_nodes(self, node_ids: Iterable[str], scope: Scope | None = None) -> list[EvidenceNode]:
         ids = list(dict.fromkeys(node_ids))
         if not ids:
@@ -272,7 +289,8 @@ class MemoryStore:
         return sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
 
     def neighbours(self, nodes: Sequence[EvidenceNode], scope: Scope) -> list[EvidenceNode]:
-        """Reply/thread/chain neighbours of ``nodes`` inside ``scope`` (structure, not rank)."""
+        """Reply/thread/chain neighbours of ``nodes`` inside ``scope`` (structure, not rank),
+        without their audit record (as :meth:`search_nodes`)."""
         if not nodes:
             return []
         ids = [n.node_id for n in nodes]
@@ -286,7 +304,7 @@ class MemoryStore:
         if states:
             ors.append(sql_in("state_id", states))
         where = f"({' OR '.join(ors)}) AND {scope_sql(scope)}"
-        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=2000)
+        rows = self.tables.query_nodes(where, columns=NODE_SEARCH_COLUMNS, limit=2000)
         return [row_to_node(r) for r in rows]
 
     def delete_nodes(self, node_ids: Sequence[str]) -> None:
