@@ -166,7 +166,7 @@ def build_direct(store: MemoryStore, corpus: synth.Corpus, pool: np.ndarray,
 
 
 # ---- measuring ---------------------------------------------------------------------------
-_STAGES = ("vector_search", "lexical_search", "get_nodes", "neighbours", "node_vectors")
+_STAGES = ("vector_search", "lexical_search", "search_nodes", "neighbours")
 
 
 def _instrument(obj: Any, names: tuple[str, ...], acc: dict[str, list[float]]) -> None:

@@ -155,7 +155,8 @@ def render(ingest: list[dict[str, Any]], search: list[dict[str, Any]], *, quick:
         names = list(staged[0]["stages_p50_ms"])
         lines += ["", "Where a search spends its time (median per question, ms, all calls of "
                       "each kind; `search_evidence` makes 2 vector and 2 BM25 queries, 2 "
-                      "`get_nodes`, 1 `neighbours`, 1 `node_vectors`):", ""]
+                      "`search_nodes` (anchors; ranked candidates with their vectors) and 1 "
+                      "`neighbours`):", ""]
         lines.append(md_table(["nodes", "embed", *names], [
             [f"{r['nodes']:,}", r["embed_p50_ms"], *(r["stages_p50_ms"].get(n, "") for n in names)]
             for r in staged]))
