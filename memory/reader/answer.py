@@ -5,6 +5,7 @@ Nothing here touches storage; every function takes the nodes or states it works 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Collection, Sequence
@@ -44,12 +45,12 @@ class QueryFeatures:
 
     def score(self, node: EvidenceNode) -> dict[str, float]:
         """Features of one candidate, each in [0, 1]."""
-        passage_terms = set(relevance_terms(node.passage))
+        own = passage_terms(node.passage)
         # Words of the turn it answers count for half: the turn is partly about them.
-        context_terms = set(relevance_terms(node.context)) if node.context else set()
+        borrowed = passage_terms(node.context) if node.context else frozenset()
         total = sum(self.terms.values())
-        matched = sum(w if t in passage_terms else CONTEXT_TERM_WEIGHT * w
-                      for t, w in self.terms.items() if t in passage_terms | context_terms)
+        matched = sum(w if t in own else CONTEXT_TERM_WEIGHT * w
+                      for t, w in self.terms.items() if t in own or t in borrowed)
         speaker = 1.0 if self.speakers and _speaker_names(node) & self.speakers else 0.0
         on_day = 0.0
         if self.days:
@@ -82,6 +83,14 @@ def relevance_terms(text: str, *, skip: Collection[str] = frozenset()) -> list[s
     return [t for t in _ANALYZER.analyze(" ".join(words)) if len(t) > 1]
 
 
+@functools.lru_cache(maxsize=4096)
+def passage_terms(text: str) -> frozenset[str]:
+    """:func:`relevance_terms` of a passage as a set, cached: a search scores the same
+    candidates several times, and consecutive questions meet the same passages (a long
+    import would otherwise be re-tokenised for every feature of every search)."""
+    return frozenset(relevance_terms(text))
+
+
 def query_features(
     query: str, candidates: Sequence[EvidenceNode], *, reference: datetime | None = None
 ) -> QueryFeatures:
@@ -91,7 +100,7 @@ def query_features(
     named = {s for s in known if s in qtokens}
     qterms = list(dict.fromkeys(relevance_terms(query, skip=_QUESTION_WORDS | {
         w for w in tokens(query) if _possessive_base(w) in named})))
-    docs = [set(relevance_terms(n.passage)) for n in candidates]
+    docs = [passage_terms(n.passage) for n in candidates]
     n_docs = max(len(docs), 1)
     weights: dict[str, float] = {}
     for t in qterms:
