@@ -211,6 +211,29 @@ def write_section(path: Path, body: str) -> None:
 
 
 # ---- running -------------------------------------------------------------------------------
+def _llm_benches(args: argparse.Namespace, emb: list[str], work: Path, log: Path
+                 ) -> tuple[Path | None, Path | None]:
+    """Run the LLM-mode cost benches (writer, then reader; each writes its own results file)
+    and return the files the Scale section links: the committed ones with ``--skip-llm``,
+    none for ``--quick`` (its results go to ``work``)."""
+    out: list[Path | None] = []
+    for script, name, quick_args in (
+        (LLM_BENCH, "llm_writer.md", ["--conversations", "1", "--arrivals", "32"]),
+        (LLM_READER_BENCH, "llm_reader.md", ["--conversations", "1", "--questions", "10"]),
+    ):
+        committed = HERE / "results" / name
+        if args.skip_llm:
+            out.append(committed if committed.exists() and not args.quick else None)
+        elif not script.exists():
+            out.append(None)
+        else:
+            target = work / name if args.quick else committed
+            _run([str(script), "--out", str(target), *emb, *(quick_args if args.quick else [])],
+                 log)
+            out.append(None if args.quick else target)
+    return out[0], out[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a smoke run in a few minutes")
@@ -272,26 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             rows[-1].update(builder="direct", pool=built.get("pool"),
                             build_s=built.get("build_s"))
             search_json.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        llm_out: Path | None = None
-        if LLM_BENCH.exists() and not args.skip_llm:
-            llm_out = work / "llm_writer.md" if args.quick else (
-                HERE / "results" / "llm_writer.md")
-            extra = ["--conversations", "1", "--arrivals", "32"] if args.quick else []
-            _run([str(LLM_BENCH), "--out", str(llm_out), *emb, *extra], log)
-            if args.quick:
-                llm_out = None
-        llm_reader_out: Path | None = None
-        if args.skip_llm and not args.quick:
-            # Link the committed LLM results (each bench rewrites its own file when run).
-            found = [HERE / "results" / n for n in ("llm_writer.md", "llm_reader.md")]
-            llm_out, llm_reader_out = (p if p.exists() else None for p in found)
-        if LLM_READER_BENCH.exists() and not args.skip_llm:
-            llm_reader_out = work / "llm_reader.md" if args.quick else (
-                HERE / "results" / "llm_reader.md")
-            extra = ["--conversations", "1", "--questions", "10"] if args.quick else []
-            _run([str(LLM_READER_BENCH), "--out", str(llm_reader_out), *emb, *extra], log)
-            if args.quick:
-                llm_reader_out = None
+        llm_out, llm_reader_out = _llm_benches(args, emb, work, log)
         body = render(_read(ingest_json), _read(search_json), quick=args.quick,
                       llm_out=llm_out, llm_reader_out=llm_reader_out)
         print(body)

@@ -40,8 +40,9 @@ from memory.registry import (
 )
 from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
 from memory.store import MemoryStore, Window
-from memory.store.rows import to_epoch
-from memory.store.tables import sql_in
+from memory.store.rows import row_to_node, to_epoch
+from memory.store.store import NODE_SEARCH_COLUMNS
+from memory.store.tables import sql_in, sql_str
 from memory.text import family_of, find_slots, grounded
 from memory.verify import verify
 
@@ -396,11 +397,11 @@ class Writer:
 
     def _recompose(self, nodes: Sequence[EvidenceNode]) -> None:
         out: list[EvidenceNode] = []
+        parents = {p.node_id: p for p in self.store.get_nodes(
+            [n.reply_to_node for n in nodes if n.reply_to_node])}
+        turns_before = self._turns_before(nodes)
         for n in nodes:
-            parent = None
-            if n.reply_to_node:
-                found = self.store.get_nodes([n.reply_to_node])
-                parent = found[0] if found else None
+            parent = parents.get(n.reply_to_node) if n.reply_to_node else None
             msg = Message(
                 platform=n.platform, space=n.space, channel=n.channel, id=n.message_id,
                 user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=n.text,
@@ -419,7 +420,8 @@ class Writer:
                 update={"verdict": verdict, "source_quote": value, "rewrite": "",
                         "topic": n.topic}
             )
-            rw = final_rewrite(pre_rewrite(msg, parent, self._turn_before(n)), proposal, prior)
+            rw = final_rewrite(pre_rewrite(msg, parent, turns_before.get(n.node_id)), proposal,
+                               prior)
             out.append(n.model_copy(update={
                 "rewrite": rw.text, "context": rw.context, "context_ids": rw.context_ids,
                 "reply_to_node": parent.node_id if parent else None,
@@ -429,16 +431,27 @@ class Writer:
         vectors = self.embedder.embed_batch([n.searchable for n in out])
         self.store.put_nodes(out, vectors)
 
-    def _turn_before(self, node: EvidenceNode) -> EvidenceNode | None:
-        """The latest stored message before ``node`` in its channel and thread, within the
-        implicit-context gap (older turns are never quoted)."""
-        scope = Scope(platform=node.platform, space=node.space, channels=(node.channel,))
-        window = Window(ts_from=node.ts - timedelta(seconds=IMPLICIT_CONTEXT_GAP_S),
-                        ts_to=node.ts)
-        before = [n for n in self.store.find_nodes(scope, window)
-                  if n.thread_id == node.thread_id and (n.ts, n.seq) < (node.ts, node.seq)
-                  and n.node_id != node.node_id]
-        return before[-1] if before else None
+    def _turns_before(self, nodes: Sequence[EvidenceNode]) -> dict[str, EvidenceNode]:
+        """For each of ``nodes`` (by id), the latest stored message before it in its channel
+        and thread within the implicit-context gap (older turns are never quoted). One
+        query per 200 nodes, whatever the time span between them."""
+        found: dict[tuple[str, str, str, str | None], list[EvidenceNode]] = defaultdict(list)
+        for i in range(0, len(nodes), 200):
+            ranges = " OR ".join(
+                f"(platform = {sql_str(n.platform)} AND space = {sql_str(n.space)} AND "
+                f"channel = {sql_str(n.channel)} AND ts >= "
+                f"{to_epoch(n.ts) - IMPLICIT_CONTEXT_GAP_S} AND ts <= {to_epoch(n.ts)})"
+                for n in nodes[i : i + 200])
+            for row in self.store.tables.query_nodes(ranges, columns=NODE_SEARCH_COLUMNS):
+                c = row_to_node(row)
+                found[(c.platform, c.space, c.channel, c.thread_id)].append(c)
+        out: dict[str, EvidenceNode] = {}
+        for n in nodes:
+            before = [c for c in found.get((n.platform, n.space, n.channel, n.thread_id), [])
+                      if (c.ts, c.seq) < (n.ts, n.seq) and c.node_id != n.node_id]
+            if before:
+                out[n.node_id] = max(before, key=lambda c: (c.ts, c.seq))
+        return out
 
     def _prior_for(self, node: EvidenceNode) -> StateRecord | None:
         if node.verdict not in (Verdict.REVISE, Verdict.RESTATE) or not node.state_id:

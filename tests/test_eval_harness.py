@@ -29,7 +29,7 @@ def check_shape(result: dict[str, Any], dataset: str, questions: int) -> None:
             assert row[m] is None or 0.0 <= row[m] <= 1.0
         assert row["recall@5"] <= row["recall@10"] <= row["recall@20"]
     assert isinstance(result["skipped_evidence"], int)
-    assert result["seconds_per_question"] >= 0.0
+    assert isinstance(result["seconds_per_question"], float)  # reported, not judged
     json.dumps(result)  # JSON-able as is
 
 

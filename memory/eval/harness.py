@@ -125,16 +125,15 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
                     "hybrid": _messages(controls.hybrid_rrf(q.question, scope, k=depth),
                                         to_message),
                 }
+                prediction = answer.short or answer.answer
                 for system in SYSTEMS:
                     tally.add(system, category=q.category, ranked_ids=ranked[system],
-                              gold=gold,
-                              prediction=(answer.short or answer.answer)
-                              if system == "egmem" else None,
+                              gold=gold, prediction=prediction if system == "egmem" else None,
                               reference=q.answer)
                 if trace_fh is not None:
                     trace_fh.write(json.dumps({
                         "qid": q.qid, "category": q.category, "question": q.question,
-                        "answer": q.answer, "prediction": answer.short or answer.answer,
+                        "answer": q.answer, "prediction": prediction,
                         "full_answer": answer.answer,
                         "abstained": answer.abstained, "gold": gold,
                         "egmem": ranked["egmem"][:depth], "hybrid": ranked["hybrid"],

@@ -118,6 +118,18 @@ class ChatResult:
     completion_tokens: int
     finish_reason: str | None
 
+    def as_message(self) -> dict[str, Any]:
+        """This reply as the assistant turn of the next request's conversation."""
+        return {
+            "role": "assistant",
+            "content": self.content,
+            "tool_calls": [
+                {"id": c.id, "type": "function",
+                 "function": {"name": c.name, "arguments": c.arguments_raw}}
+                for c in self.tool_calls
+            ],
+        }
+
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memory.gate import Gate, may_bear_state
-from memory.llm.client import ChatResult, LLMClient, ToolCall
+from memory.llm.client import LLMClient, ToolCall
 from memory.llm.prompts import (
     PROPOSE_TOOL,
     PROPOSE_UPDATE_SCHEMA,
@@ -254,7 +254,7 @@ class LLMProposer:
             if not searched or len(mine) == len(ids):
                 return mine
             rounds += 1
-            conversation.append(_assistant_turn(result))
+            conversation.append(result.as_message())
             conversation.extend(
                 {"role": "tool", "tool_call_id": call.id, "content": reply}
                 for call, reply in zip(result.tool_calls, replies, strict=True)
@@ -471,13 +471,3 @@ def _message_view(item: WriteItem, ids: set[str]) -> dict[str, Any]:
     return view
 
 
-def _assistant_turn(result: ChatResult) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "content": result.content,
-        "tool_calls": [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name, "arguments": c.arguments_raw}}
-            for c in result.tool_calls
-        ],
-    }

@@ -195,9 +195,16 @@ def value_day(value: str, said: datetime) -> str:
     return ""
 
 
-def dated_value(value: str, said: datetime) -> str:
-    """``value`` followed by :func:`value_day` in parentheses, when there is one."""
-    day = value_day(value, said)
+def current_value(state: State) -> str:
+    """The state's current value (its last chain entry's when the record has none)."""
+    return state.value or (state.chain[-1].value if state.chain else "")
+
+
+def dated_current_value(state: State) -> str:
+    """:func:`current_value` followed by :func:`value_day` in parentheses, when there is
+    one: ``"tomorrow at 12:00 (13 November 2024)"``."""
+    value = current_value(state)
+    day = value_day(value, state.chain[-1].ts) if state.chain else ""
     return f"{value} ({day})" if day else value
 
 
@@ -208,7 +215,7 @@ def describe_state(state: State) -> str:
     The day a relative value meant comes first; earlier values are listed newest first; a
     state without revisions is just its (dated) value.
     """
-    value = state.value or (state.chain[-1].value if state.chain else "")
+    value = current_value(state)
     notes = [value_day(value, state.chain[-1].ts)] if state.chain else []
     if len(state.chain) >= 2:
         last = state.chain[-1]

@@ -164,7 +164,7 @@ class LLMReader:
                 return self._final(result.content, session, rounds)
             rounds += 1
             session.round = rounds
-            messages.append(_assistant_turn(result))
+            messages.append(result.as_message())
             for call in result.tool_calls:
                 messages.append({"role": "tool", "tool_call_id": call.id,
                                  "content": self._run_tool(call, session)})
@@ -259,18 +259,6 @@ def render_states(states: Sequence[State]) -> str:
                          f"[{e.node_id}] ({e.verdict.value}): {shorten(e.quote, 200)}")
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
-
-
-def _assistant_turn(result: ChatResult) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "content": result.content,
-        "tool_calls": [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name, "arguments": c.arguments_raw}}
-            for c in result.tool_calls
-        ],
-    }
 
 
 def _text(args: dict[str, Any], key: str) -> str:

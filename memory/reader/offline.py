@@ -26,7 +26,7 @@ from memory.reader.answer import (
     best_clause,
     best_sentences,
     citation,
-    dated_value,
+    dated_current_value,
     describe_state,
     key_terms,
 )
@@ -87,10 +87,11 @@ class OfflineReader:
         for expr in find_date_expressions(question):
             session.resolve_date(expr)
         states: list[State] = []
-        anchor_states = [h.node.state_id for h in hits[:3] if h.node.state_id]
+        anchors = [h for h in hits[:3] if h.node.state_id]
         if is_state_question(question):
-            states = session.read_current_state(question, k=2, state_ids=anchor_states)
-        elif strong := [h.node.state_id for h in hits[:3] if h.node.state_id
+            states = session.read_current_state(
+                question, k=2, state_ids=[h.node.state_id for h in anchors if h.node.state_id])
+        elif strong := [h.node.state_id for h in anchors if h.node.state_id
                         and h.features.get("relevance", 0.0) >= STATE_EVIDENCE_RELEVANCE]:
             # Strong evidence belongs to something that was revised: the answer is its
             # current value with its history, whatever words the question used.
@@ -159,9 +160,7 @@ def short_answer(question: str, states: list[State],
     the day it was said; otherwise the clause of the best sentence that holds the most of
     the question's terms. Empty when there is nothing to extract from."""
     if states:
-        best = states[0]
-        value = best.value or (best.chain[-1].value if best.chain else "")
-        return dated_value(value, best.chain[-1].ts) if best.chain else value
+        return dated_current_value(states[0])
     if not sentences:
         return ""
     node, sentence = sentences[0]

@@ -147,7 +147,7 @@ class MemoryStore:
         self.tables = Tables(uri, dim=dim, storage_options=storage_options)
         self.lexical = LexicalIndex(lexical_dir)
         self.dim = dim
-        self._seq = self.tables.max_seq()
+        self._seq = self.tables.opened_seq
         self._channels: set[tuple[str, str, str]] | None = None
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
@@ -242,24 +242,24 @@ class MemoryStore:
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Nodes in ``scope`` without their audit record (``proposal`` and ``verification``
         are None), with their vectors, in one query: what ranking needs. Input order."""
-        ids = list(dict.fromkeys(node_ids))
-        if not ids:
-            return [], {}
-        rows = self.tables.query_nodes(f"{sql_in('node_id', ids)} AND {scope_sql(scope)}",
-                                       columns=[*NODE_SEARCH_COLUMNS, "vector"])
-        by_id = {r["node_id"]: row_to_node(r) for r in rows}
+        rows = self._rows_by_id(node_ids, scope, [*NODE_SEARCH_COLUMNS, "vector"])
         vectors = {r["node_id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
-        return [by_id[i] for i in ids if i in by_id], vectors
+        return [row_to_node(r) for r in rows], vectors
 
     def get_nodes(self, node_ids: Iterable[str], scope: Scope | None = None) -> list[EvidenceNode]:
+        return [row_to_node(r) for r in self._rows_by_id(node_ids, scope, NODE_META_COLUMNS)]
+
+    def _rows_by_id(self, node_ids: Iterable[str], scope: Scope | None,
+                    columns: Sequence[str]) -> list[Row]:
+        """The rows of ``node_ids`` (in scope, when given) in input order, missing ones
+        left out."""
         ids = list(dict.fromkeys(node_ids))
         if not ids:
             return []
         where = sql_in("node_id", ids)
         if scope is not None:
             where = f"{where} AND {scope_sql(scope)}"
-        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS)
-        by_id = {r["node_id"]: row_to_node(r) for r in rows}
+        by_id = {r["node_id"]: r for r in self.tables.query_nodes(where, columns=columns)}
         return [by_id[i] for i in ids if i in by_id]
 
     def find_nodes(

@@ -148,8 +148,11 @@ class Tables:
         self._state_schema: pa.Schema = self.states.schema
         # Writes to the nodes table since the last compaction: each leaves a fragment.
         self.node_writes = 0
-        # Rows up to this seq were there at the last full compaction (or at open).
-        self._compacted_seq = self.max_seq()
+        # The highest seq when the tables were opened (one scan of the column, shared with
+        # MemoryStore's sequence); rows up to _compacted_seq were there at the last full
+        # compaction (or at open).
+        self.opened_seq = self.max_seq()
+        self._compacted_seq = self.opened_seq
 
     def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
         if name not in existing:
