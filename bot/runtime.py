@@ -119,8 +119,10 @@ class Egmem:
         return count
 
     def maintain(self) -> None:
-        """Index maintenance: compact small fragments, build the ANN index once it pays."""
+        """Index maintenance: fill search cards of rows from older versions, compact small
+        fragments, build the ANN index once it pays."""
         with self._drain_lock:
+            self.store.fill_cards()
             self.store.tables.compact()
             self.store.tables.ensure_vector_index()
 

@@ -303,8 +303,8 @@ def test_get_nodes_and_neighbours_are_scoped(world: World) -> None:
     assert store.get_nodes(sorted(world.private_ids), scope) == []
     private_nodes = store.get_nodes(sorted(world.private_ids))
     assert len(private_nodes) == len(world.private_ids)
-    assert store.neighbours(private_nodes, scope) == []
-    assert store.neighbours(private_nodes, Scope(space=ACME, channels=(PRIVATE,)))
+    assert store.neighbours(private_nodes, scope) == ([], {})
+    assert store.neighbours(private_nodes, Scope(space=ACME, channels=(PRIVATE,)))[0]
 
 
 def test_why_audit_hides_private_nodes_states_and_messages(world: World) -> None:

@@ -143,3 +143,31 @@ def test_states_rederived_after_interrupted_commit(tmp_path: Path) -> None:
     store2, writer2 = open_memory(tmp_path)
     rows = store2.tables.query_states("TRUE")
     assert [r["value"] for r in rows] == ["4 pm"]
+
+
+
+def test_rows_from_before_search_cards_are_read_and_filled(tmp_path: Path) -> None:
+    """A data directory written before nodes carried a search card still answers searches
+    (read column by column), and maintenance gives every row its card."""
+    from memory.models import Scope
+    from memory.store import MemoryStore
+
+    store, writer = open_memory(tmp_path)
+    writer.write(review_thread())
+    scope = Scope(platform="slack", space="T1")
+    ids = sorted(n.node_id for n in _by_msg(store).values())
+    with_cards, vectors = store.search_nodes(ids, scope)
+    store.tables.nodes.drop_columns(["card"])
+    store.close()
+
+    store = MemoryStore(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lexical",
+                        dim=store.dim)
+    assert len(store.tables.query_nodes("card IS NULL", columns=["node_id"])) == len(ids)
+    old, old_vectors = store.search_nodes(ids, scope)
+    assert old == with_cards and len(old) == len(ids)
+    assert {k: v.tolist() for k, v in old_vectors.items()} == {
+        k: v.tolist() for k, v in vectors.items()}
+    assert store.fill_cards(batch=2) == len(ids)
+    assert store.tables.query_nodes("card IS NULL", columns=["node_id"]) == []
+    assert store.search_nodes(ids, scope)[0] == with_cards
+    assert store.fill_cards() == 0

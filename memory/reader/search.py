@@ -259,26 +259,36 @@ class EvidenceSearch:
         if not pass1:
             return []
         top_ids = [nid for nid, _ in pass1]
-        anchor_nodes, _ = self.store.search_nodes(
-            [n for n in top_ids if n not in exclude][: self.anchors] or top_ids[: self.anchors],
-            scope,
-        )
         pool = dict.fromkeys(top_ids)
         for nid in self._dated(query, qvec, scope, window, reference):
             pool.setdefault(nid)
-        for n in self._neighbours(anchor_nodes, scope, window, ablate):
+        # Rows and vectors are fetched once, as the pool grows: pass 2 ranks the pool by the
+        # exact cosine of those vectors (a pool is a few hundred rows) instead of asking
+        # LanceDB again, and the reranker reads the same rows.
+        found, vectors = self.store.search_nodes(list(pool), scope)
+        nodes = {n.node_id: n for n in found}
+        anchor_ids = [n for n in top_ids if n not in exclude][: self.anchors] or top_ids[
+            : self.anchors]
+        anchor_nodes = [nodes[nid] for nid in anchor_ids if nid in nodes]
+        near, near_vectors = self._neighbours(anchor_nodes, scope, window, ablate)
+        for n in near:
             if len(pool) >= self.max_pool:
                 break
-            pool.setdefault(n.node_id)
+            if n.node_id not in pool:
+                pool[n.node_id] = None
+                nodes[n.node_id] = n
+                vectors[n.node_id] = near_vectors[n.node_id]
+        members = [nid for nid in pool if nid in nodes]
         pool_window = Window(
-            speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(pool)
+            speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(members)
         )
-        pass2 = self._hybrid(query, qvec, scope, pool_window, len(pool))
-        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
+        dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
+                       key=lambda kv: (-kv[1], kv[0]))
+        lexical = self.store.lexical_search(query, scope, len(members), pool_window)
+        pass2 = rrf([dense, lexical])
+        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude and nid in nodes]
         ranked = ranked[: max(self.rerank_depth, k)]
-        found, vectors = self.store.search_nodes([nid for nid, _ in ranked], scope)
-        nodes = {n.node_id: n for n in found}
-        hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked if nid in nodes]
+        hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
         _content_relevance(query, hits, vectors, qvec, reference)
         if ABLATE_RERANKER not in ablate and hits:
             scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
@@ -342,20 +352,22 @@ class EvidenceSearch:
         return out
 
     def _neighbours(self, anchors: Sequence[EvidenceNode], scope: Scope, window: Window,
-                    ablate: frozenset[str]) -> list[EvidenceNode]:
-        """Structural neighbours of the anchors in scope, nearest in time first.
+                    ablate: frozenset[str]
+                    ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
+        """Structural neighbours of the anchors in scope, nearest in time first, with their
+        vectors.
 
         Without versioned state (ablation) only reply and thread relations count: topic
         buckets and supersession links are derived state views."""
         if not anchors:
-            return []
-        found = self.store.neighbours(anchors, scope)
+            return [], {}
+        found, vectors = self.store.neighbours(anchors, scope)
         keep = [n for n in found if _admissible(n, window)
                 and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
         # Near neighbours first, so a capped pool keeps the local context of each anchor.
         def distance(n: EvidenceNode) -> float:
             return min(abs((n.ts - a.ts).total_seconds()) for a in anchors)
-        return sorted(keep, key=distance)
+        return sorted(keep, key=distance), vectors
 
 
 def _content_relevance(query: str, hits: Sequence[Hit], vectors: dict[str, np.ndarray],

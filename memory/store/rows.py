@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,6 +11,15 @@ import numpy as np
 from memory.models import Channel, EvidenceNode, Proposal, Verdict, Verification
 
 Row = dict[str, Any]
+
+# What ranking and presentation read: every node field but the audit record (proposal and
+# verification JSON), which is the bulk of a row and costs a parse per node.
+SEARCH_FIELDS = (
+    "node_id", "seq", "platform", "space", "channel", "channel_name", "message_id",
+    "thread_id", "reply_to", "reply_to_node", "speaker_id", "speaker", "ts", "text",
+    "rewrite", "permalink", "topic", "state_id", "verdict", "value", "supersedes", "edited",
+    "context_ids", "context",
+)
 
 
 def to_epoch(dt: datetime) -> float:
@@ -51,9 +61,27 @@ def node_to_row(node: EvidenceNode, vector: np.ndarray | list[float] | None) -> 
         "proposal_json": node.proposal.model_dump_json() if node.proposal else None,
         "verification_json": node.verification.model_dump_json() if node.verification else None,
     }
+    row["card"] = node_card(row)
     if vector is not None:
         row["vector"] = [float(x) for x in vector]
     return row
+
+
+def node_card(row: Row) -> str:
+    """The row's :data:`SEARCH_FIELDS` as one JSON string, stored beside the columns.
+
+    Reading a LanceDB row costs about the same per column as per row, so search reads
+    this one column (plus the vector) instead of two dozen: 13 → 6 ms for 30 rows at 100k
+    nodes. It lives in the node's own row, so an edit rewrites it and a forget removes it
+    with the rest of the row."""
+    return json.dumps({f: row[f] for f in SEARCH_FIELDS}, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def card_to_node(card: str) -> EvidenceNode:
+    """The node a card describes, without its audit record (as search reads it)."""
+    row: Row = json.loads(card)
+    return row_to_node(row)
 
 
 def row_to_node(row: Row) -> EvidenceNode:

@@ -18,7 +18,9 @@ import numpy as np
 from memory.models import Channel, EvidenceNode, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
+    SEARCH_FIELDS,
     Row,
+    card_to_node,
     channel_to_row,
     node_to_row,
     row_to_channel,
@@ -29,16 +31,10 @@ from memory.store.tables import Tables, sql_in, sql_str
 
 logger = logging.getLogger(__name__)
 
-NODE_META_COLUMNS = [
-    "node_id", "seq", "platform", "space", "channel", "channel_name", "message_id",
-    "thread_id", "reply_to", "reply_to_node", "speaker_id", "speaker", "ts", "text",
-    "rewrite", "permalink", "topic", "state_id", "verdict", "value", "supersedes", "edited",
-    "context_ids", "proposal_json", "verification_json", "context",
-]
-# What ranking and presentation read: everything but the audit record (proposal and
-# verification JSON), which is the bulk of a row and costs a parse per node.
-NODE_SEARCH_COLUMNS = [c for c in NODE_META_COLUMNS
-                       if c not in ("proposal_json", "verification_json")]
+NODE_SEARCH_COLUMNS = list(SEARCH_FIELDS)
+NODE_META_COLUMNS = [*NODE_SEARCH_COLUMNS, "proposal_json", "verification_json"]
+# Search reads a node's card (its search fields in one column) and its vector.
+_CARD_COLUMNS = ["node_id", "card", "vector"]
 
 
 @dataclass(frozen=True)
@@ -242,9 +238,51 @@ class MemoryStore:
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Nodes in ``scope`` without their audit record (``proposal`` and ``verification``
         are None), with their vectors, in one query: what ranking needs. Input order."""
-        rows = self._rows_by_id(node_ids, scope, [*NODE_SEARCH_COLUMNS, "vector"])
-        vectors = {r["node_id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
-        return [row_to_node(r) for r in rows], vectors
+        ids = list(dict.fromkeys(node_ids))
+        if not ids:
+            return [], {}
+        found, vectors = self._search_rows(f"{sql_in('node_id', ids)} AND {scope_sql(scope)}")
+        by_id = {n.node_id: n for n in found}
+        return [by_id[i] for i in ids if i in by_id], vectors
+
+    def _search_rows(self, where: str, *, limit: int | None = None
+                     ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
+        """Nodes matching ``where`` read from their cards, with their vectors."""
+        rows = self.tables.query_nodes(where, columns=_CARD_COLUMNS, limit=limit)
+        # Rows written before cards existed are read column by column (ids only: they
+        # already passed ``where``) until ``fill_cards`` has rewritten them.
+        old = [r["node_id"] for r in rows if not r["card"]]
+        columns = {r["node_id"]: r for r in self.tables.query_nodes(
+            sql_in("node_id", old), columns=NODE_SEARCH_COLUMNS)} if old else {}
+        nodes: list[EvidenceNode] = []
+        vectors: dict[str, np.ndarray] = {}
+        for r in rows:
+            nid = r["node_id"]
+            if r["card"]:
+                nodes.append(card_to_node(r["card"]))
+            elif nid in columns:
+                nodes.append(row_to_node(columns[nid]))
+            else:
+                continue
+            vectors[nid] = np.asarray(r["vector"], dtype=np.float32)
+        return nodes, vectors
+
+    def fill_cards(self, *, batch: int = 5000) -> int:
+        """Give rows written before the ``card`` column existed their card (an upgrade
+        step, run by maintenance); returns how many rows were rewritten."""
+        done = 0
+        while True:
+            ids = [r["node_id"] for r in self.tables.query_nodes(
+                "card IS NULL", columns=["node_id"], limit=batch)]
+            if not ids:
+                return done
+            nodes = self.get_nodes(ids)
+            vecs = self.node_vectors(ids)
+            keep = [n for n in nodes if n.node_id in vecs]
+            rows = [node_to_row(n, None) for n in keep]
+            self.tables.upsert_nodes(rows, np.stack([vecs[n.node_id] for n in keep]))
+            done += len(keep)
+            logger.info("filled search cards of %d rows", done)
 
     def get_nodes(self, node_ids: Iterable[str], scope: Scope | None = None) -> list[EvidenceNode]:
         return [row_to_node(r) for r in self._rows_by_id(node_ids, scope, NODE_META_COLUMNS)]
@@ -288,11 +326,13 @@ class MemoryStore:
         rows = self.tables.query_nodes(sql_in("state_id", ids), columns=NODE_META_COLUMNS)
         return sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
 
-    def neighbours(self, nodes: Sequence[EvidenceNode], scope: Scope) -> list[EvidenceNode]:
+    def neighbours(self, nodes: Sequence[EvidenceNode], scope: Scope
+                   ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Reply/thread/chain neighbours of ``nodes`` inside ``scope`` (structure, not rank),
-        without their audit record (as :meth:`search_nodes`)."""
+        with their vectors and without their audit record, as :meth:`search_nodes`: search
+        ranks them without fetching them again."""
         if not nodes:
-            return []
+            return [], {}
         ids = [n.node_id for n in nodes]
         ors = [sql_in("reply_to_node", ids), sql_in("node_id", [
             x for n in nodes for x in (n.reply_to_node, n.supersedes) if x
@@ -304,8 +344,7 @@ class MemoryStore:
         if states:
             ors.append(sql_in("state_id", states))
         where = f"({' OR '.join(ors)}) AND {scope_sql(scope)}"
-        rows = self.tables.query_nodes(where, columns=NODE_SEARCH_COLUMNS, limit=2000)
-        return [row_to_node(r) for r in rows]
+        return self._search_rows(where, limit=2000)
 
     def delete_nodes(self, node_ids: Sequence[str]) -> None:
         """Delete nodes from the table and the index; their bytes stay on disk (old versions,

@@ -36,7 +36,7 @@ def node_schema(dim: int) -> pa.Schema:
             ("text", s), ("rewrite", s), ("permalink", s), ("topic", s), ("state_id", s),
             ("verdict", s), ("value", s), ("supersedes", s), ("edited", pa.bool_()),
             ("context_ids", pa.list_(s)), ("proposal_json", s), ("verification_json", s),
-            ("vector", pa.list_(pa.float32(), dim)), ("context", s),
+            ("vector", pa.list_(pa.float32(), dim)), ("context", s), ("card", s),
         ]
     )
 
