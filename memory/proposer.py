@@ -31,6 +31,8 @@ from memory.text import (
     has_revision_cue,
     is_agreement,
     is_noise,
+    is_procedural,
+    is_procedural_word,
     is_year,
     names_value,
     overlap,
@@ -122,14 +124,18 @@ class OfflineProposer:
             return base
         context_nodes = self._context_nodes(item)
         context_states = [n.state_id for n in context_nodes if n.state_id]
+        reply = _is_reply(msg)
         if is_agreement(text) and len(tokens(text)) <= 8:
             target = self._context_state(item, registry, context_states)
-            if target is not None:
+            if target is None:
+                return base
+            # A reply "ok so, final: Friday 10am" opens like assent but names a new value: it
+            # is read as a result below, not as a confirmation of the old one.
+            if not (reply and _names_other_value(text, target)):
                 return base.model_copy(update={
                     "verdict": Verdict.RESTATE, "topic": target.topic,
                     "prior_state_id": target.state_id,
                 })
-            return base
 
         parts = self._clauses(text)
         slots = [sl for c in parts for sl in c.slots]
@@ -144,7 +150,7 @@ class OfflineProposer:
                 if rec is not None:
                     hits.append(RegistryHit(rec, 0.0, 0.0, 0.0))
 
-        best = self._best_revision(text, parts, hits, set(context_states))
+        best = self._best_revision(text, parts, hits, set(context_states), reply=reply)
         if best is not None:
             verdict = Verdict.RESTATE if best.same_value else Verdict.REVISE
             return base.model_copy(update={
@@ -153,6 +159,11 @@ class OfflineProposer:
             })
         if text.rstrip().endswith("?"):
             return base
+        if reply:
+            threaded = self._thread_decision(
+                parts, self._thread_states(item, registry, context_nodes))
+            if threaded is not None:
+                return base.model_copy(update=threaded)
         decision = has_cue(text, DECISION_CUES)
         for clause in parts:
             value = primary_slot(clause.slots)
@@ -161,8 +172,11 @@ class OfflineProposer:
             label = self._label(parts, clause)
             if not (decision or label or _stated(clause, value)):
                 continue
-            topic = derive_topic(clause.text, clause.slots, label=label, value=value,
-                                 offset=clause.start)
+            # In a reply a procedural label ("Poll's closed:") names no topic; the subject is
+            # then the clause's own words or, failing those, what the reply answers.
+            topic = derive_topic(clause.text, clause.slots,
+                                 label="" if reply and is_procedural(label) else label,
+                                 value=value, offset=clause.start)
             topic = topic or self._borrowed_topic(item)
             if topic:
                 return base.model_copy(update={
@@ -199,13 +213,16 @@ class OfflineProposer:
         return ""
 
     def _best_revision(
-        self, text: str, parts: list[_Clause], hits: list[RegistryHit], context: set[str]
+        self, text: str, parts: list[_Clause], hits: list[RegistryHit], context: set[str],
+        *, reply: bool = False,
     ) -> _Candidate | None:
         found: list[_Candidate] = []
         for clause in parts:
             if not clause.slots:
                 continue
             label = self._label(parts, clause)
+            if reply and is_procedural(label):
+                label = ""  # "Poll's closed:" says nothing about which state this is
             about = clause.terms | (topic_terms(label, []) if label else set())
             for hit in hits:
                 st = hit.state
@@ -228,6 +245,68 @@ class OfflineProposer:
                 slot = _new_value(clause, new) if new else same_kind[0]
                 found.append(_Candidate(hit, slot, score, not new))
         return max(found, key=lambda c: c.score) if found else None
+
+    @staticmethod
+    def _thread_states(
+        item: WriteItem, registry: RegistryTool, context_nodes: list[EvidenceNode]
+    ) -> list[StateRecord]:
+        """The active states of this channel that the reply's parent or thread belongs to,
+        parent first, then the thread's newest turns."""
+        thread = item.message.thread_id
+        ids: list[str] = []
+        for n in context_nodes:
+            in_thread = n is item.parent or bool(
+                thread and (n.thread_id == thread or n.message_id == thread))
+            if in_thread and n.state_id and n.state_id not in ids:
+                ids.append(n.state_id)
+        return [rec for sid in ids if (rec := registry.get_state(item, sid)) is not None]
+
+    def _thread_decision(
+        self, parts: list[_Clause], states: list[StateRecord]
+    ) -> dict[str, object] | None:
+        """A reply that announces a result in a thread holding a state is about that state,
+        unless it names another subject.
+
+        The value decided is a named choice ("Pho Saigon it is") if the clause has one, else
+        a value of the kind a thread state holds, else the clause's primary value. Its
+        subject is the clause's label (unless procedural: "Poll's closed:", "Final answer:",
+        "ok so") and its own words before the value, less cue and procedural words. A subject
+        that shares no topic with the thread's states ("venue:" under "offsite date") is
+        another topic: None, and the message is proposed as if top-level. A clause without a
+        sign of a result (a label, a revision cue, procedural words, a named choice) is
+        skipped. Otherwise a value of the kind a thread state holds revises (or restates)
+        it; a value of another kind opens a state under the thread's topic, not the label's.
+        """
+        if not states:
+            return None
+        families = {st.value_family for st in states}
+        for clause in parts:
+            primary = primary_slot(clause.slots)
+            if primary is None or is_year(primary):
+                continue
+            value = primary if primary.kind is SlotKind.NAME else next(
+                (s for s in clause.slots if s.family in families and not is_year(s)), primary)
+            label = self._label(parts, clause)
+            procedural = bool(label) and is_procedural(label)
+            subject = _subject_terms(clause, value, "" if procedural else label)
+            about = [st for st in states
+                     if overlap(subject, set(content_terms(st.topic))) >= 0.5]
+            if subject and not about:
+                return None
+            if not (label or clause.cue or _announces(clause, value)
+                    or value.kind is SlotKind.NAME):
+                continue
+            candidates = about or states
+            same_kind = next((st for st in candidates
+                              if st.value and st.value_family == value.family), None)
+            if same_kind is not None:
+                verdict = (Verdict.RESTATE if _same_value(value.text, same_kind.value)
+                           else Verdict.REVISE)
+                return {"verdict": verdict, "topic": same_kind.topic,
+                        "prior_state_id": same_kind.state_id, "source_quote": value.text}
+            return {"verdict": Verdict.ESTABLISH, "topic": candidates[0].topic,
+                    "source_quote": value.text}
+        return None
 
     def _context_nodes(self, item: WriteItem) -> list[EvidenceNode]:
         out = [item.parent] if item.parent is not None else []
@@ -270,6 +349,34 @@ def _new_value(clause: _Clause, new: list[Slot]) -> Slot:
             if after:
                 return after[0]
     return new[0]
+
+
+def _is_reply(msg: Message) -> bool:
+    return bool(msg.reply_to) or bool(msg.thread_id and msg.thread_id != msg.id)
+
+
+def _names_other_value(text: str, state: StateRecord) -> bool:
+    """Whether ``text`` gives ``state`` a value of its kind other than the current one."""
+    return any(s.family == state.value_family and not _same_value(s.text, state.value)
+               for s in find_slots(text) if not is_year(s))
+
+
+def _subject_terms(clause: _Clause, value: Slot, label: str) -> set[str]:
+    """What a value clause says it is about: its label and its words before the value,
+    without slot, cue or procedural words."""
+    slot_words = {t for s in clause.slots for t in tokens(s.text)}
+    before = clause.text[: value.start - clause.start]
+    words = [t for t in tokens(strip_urls(f"{label} {before}"))
+             if t not in slot_words and not is_procedural_word(t)
+             and stem(t) not in _CUE_WORDS and not re.fullmatch(r"[\d.:,%$-]+", t)]
+    return {stem(t) for t in words}
+
+
+def _announces(clause: _Clause, value: Slot) -> bool:
+    """Whether procedural words lead up to the value ("poll's closed, X", "final: X")."""
+    before = clause.text[: value.start - clause.start]
+    return any(is_procedural_word(t) and t not in STOPWORDS and not t.isdigit() and len(t) > 1
+               for t in tokens(before))
 
 
 _STATED = re.compile(

@@ -58,6 +58,18 @@ STATE_NOUNS = (
 DECISION_CUES = DECISION_VERBS + STATE_NOUNS
 # The cue words that never name a topic.
 CUE_ONLY = REVISION_CUES + DECISION_VERBS
+# Words that describe the act of deciding or announcing rather than what was decided: a label
+# made only of these ("Poll's closed:", "Final answer:", "Update:", "ok so") names no topic.
+PROCEDURAL_WORDS = (
+    "poll", "vote", "voting", "ballot", "survey", "tally", "count", "result", "outcome",
+    "update", "final", "finally", "answer", "decision", "decide", "verdict", "summary",
+    "recap", "tldr", "tl;dr", "conclusion", "consensus", "close", "closed", "closing", "done",
+    "settle", "settled", "winner", "won", "call", "official", "officially", "confirm",
+    "confirmed", "announcement", "status", "note", "correction", "edit", "resolution",
+    "resolved", "plan", "news", "good", "bad", "great", "quick", "alright", "agreed", "deal",
+    "lock", "locked", "booked", "booking", "wrap", "loop", "bottom", "line", "follow-up",
+    "followup", "reminder", "drumroll",
+)
 AGREEMENT = re.compile(
     r"^\W*(\+1|👍|sounds good|works for me|agreed|agree|same|lgtm|ok+|okay|yes|yep|sure|"
     r"fine by me|good idea|great idea|perfect|done|ack|makes sense|love it|do it|ship it)\b",
@@ -214,6 +226,21 @@ def has_revision_cue(text: str) -> bool:
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:
     low = " " + clean(text).lower() + " "
     return any(_cue_in(low, cue) for cue in cues)
+
+
+_PROCEDURAL = {stem(t) for w in PROCEDURAL_WORDS + CUE_ONLY for t in tokens(w)}
+
+
+def is_procedural_word(word: str) -> bool:
+    """Whether a token only describes deciding/announcing ("poll's", "closed", "update")."""
+    base = word.lower().removesuffix("'s")
+    return base in STOPWORDS or base.isdigit() or len(base) < 2 or stem(base) in _PROCEDURAL
+
+
+def is_procedural(label: str) -> bool:
+    """Whether a label names the act rather than a topic: every word is procedural (or a
+    stopword), so "Poll's closed", "Final answer", "ok so" are, "Launch update" is not."""
+    return all(is_procedural_word(t) for t in tokens(label))
 
 
 def _cue_in(low: str, cue: str) -> bool:
