@@ -34,11 +34,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Egmem]:
 
 
 # Known misses, kept visible: they must fail until the cause is fixed (strict xfail).
-KNOWN_MISSES = {
-    "Where is the team lunch on Friday?": "the poll result in the lunch thread is filed under "
-    "its own topic (\"poll's closed\") instead of the thread's team-lunch state, so the place "
-    "never reaches the lunch state the question finds",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def _param(i: int, q: dict[str, Any]) -> Any:

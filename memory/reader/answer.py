@@ -304,3 +304,89 @@ def key_terms(nodes: Sequence[EvidenceNode], *, exclude: set[str], limit: int = 
                 continue
             counts[t] = counts.get(t, 0) + 1
     return [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+
+
+# ---- who first said it -------------------------------------------------------------------
+
+# "Who suggested X", "who first proposed X", "who was the one that came up with X", "whose
+# idea was X": the answer is the person whose message put X forward, not X's current state.
+_SAID = (r"(?:suggest|propos|recommend|mention|pitch|float)\w*|said|says?|"
+         r"(?:brought|bring|came|come) up(?: with)?|asked for")
+_WHO_SAID = re.compile(
+    r"^\s*(?:who(?:\s+(?:was|is)\s+the\s+(?:one|person)\s+(?:who|that))?"
+    r"(?:\s+(?:first|originally|initially))?\s+(?:" + _SAID + r")\s+(?P<x>.+?)|"
+    r"whose\s+(?:idea|suggestion|proposal|pick|recommendation)\s+(?:was|is)\s+(?P<y>.+?))"
+    r"[\s?.!]*$",
+    re.IGNORECASE)
+# Where the thing said ends and its circumstances begin ("X for the team lunch").
+_CIRCUMSTANCE = re.compile(
+    r"\s+(?:for|at|in|during|on|as|when|while|before|after|because|since|last|yesterday|"
+    r"earlier)\b", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]*")
+# Capitalised words that name days: too common to look a proposal up by.
+_DAY_WORDS = re.compile(
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?|"
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tomorrow|i",
+    re.IGNORECASE)
+# Share of the thing's key words a message must hold to have said it.
+SAID_MIN_COVERAGE = 0.5
+
+
+def attributed_phrase(question: str) -> str:
+    """What a *who said it* question asks about ("Who suggested Taqueria Luna for the team
+    lunch?" → ``"Taqueria Luna"``); empty for any other question. The circumstances after
+    the thing ("for the team lunch") are cut unless nothing would be left."""
+    m = _WHO_SAID.match(question)
+    if m is None:
+        return ""
+    thing = (m.group("x") or m.group("y") or "").strip()
+    cut = _CIRCUMSTANCE.search(thing)
+    if cut is not None and cut.start() > 0 and content_terms(thing[: cut.start()]):
+        thing = thing[: cut.start()]
+    return thing.strip(" \"'“”‘’") if content_terms(thing) else ""
+
+
+def named_span(phrase: str) -> str:
+    """The first run of capitalised words in ``phrase`` that holds a word other than a day,
+    a month or "I" (``"we switch to Taqueria Luna"`` → ``"Taqueria Luna"``); empty when
+    there is none."""
+    for run in re.finditer(r"\b[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*", phrase):
+        if any(not _DAY_WORDS.fullmatch(w) for w in run.group().split()):
+            return run.group()
+    return ""
+
+
+def _word_forms(word: str) -> frozenset[str]:
+    return frozenset({stem(word), *relevance_terms(word)})
+
+
+def _forms(words: Sequence[str]) -> list[frozenset[str]]:
+    return list(dict.fromkeys(_word_forms(w.lower()) for w in words))
+
+
+def _share(keys: Sequence[frozenset[str]], own: set[str]) -> float:
+    return sum(1 for forms in keys if forms & own) / len(keys) if keys else 0.0
+
+
+def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | None:
+    """The message that first put ``phrase`` forward, judged on each node's own text (not
+    the turn it answers): the nodes holding the largest share of the phrase's names (a
+    proposal is known by the name it put forward: "Taqueria Luna"), then of all its content
+    words; of those, the earliest. A node must hold at least :data:`SAID_MIN_COVERAGE` of
+    the names, or of the words when the phrase names nothing. None when no node does."""
+    names = _forms([w for w in _CAPITALISED.findall(phrase) if w != "I"])
+    words = _forms([t for t in tokens(phrase) if t not in STOPWORDS and len(t) > 1])
+    if not words:
+        return None
+    best: tuple[float, float, datetime, int] | None = None
+    found: EvidenceNode | None = None
+    for node in {n.node_id: n for n in nodes}.values():
+        own = set(content_terms(node.text)) | passage_terms(node.text)
+        by_name, by_word = _share(names, own), _share(words, own)
+        if (by_name if names else by_word) < SAID_MIN_COVERAGE:
+            continue
+        rank = (-by_name, -by_word, node.ts, node.seq)
+        if best is None or rank < best:
+            best, found = rank, node
+    return found

@@ -87,6 +87,7 @@ def read_current_state(
     k: int = 3,
     state_ids: Sequence[str] = (),
     min_score: float = STATE_MIN_SCORE,
+    siblings: bool = False,
 ) -> list[State]:
     """Active states in ``scope`` about ``query``, best first, each with its chain history.
 
@@ -95,8 +96,11 @@ def read_current_state(
     revision, oldest first; its last entry is the current value. At read time a revision
     counts only if its value is grounded in its own message (paper A.1); an ungrounded link
     does not make the earlier value obsolete. ``state_ids`` (e.g. of evidence already found)
-    are always candidates. A state whose chain lies wholly outside ``scope`` (another thread)
-    is not returned.
+    are always candidates. With ``siblings``, the states sharing the channel and topic of a
+    requested state among the best ``k`` follow those ``k`` (beyond ``k``, whatever their
+    score): one decision's parts kept apart because a state holds one kind of value, such as
+    a lunch's date and its place. Each is still its own candidate. A state whose chain lies
+    wholly outside ``scope`` (another thread) is not returned.
     """
     rows = store.tables.query_states(_states_where(scope))
     if not rows:
@@ -104,10 +108,10 @@ def read_current_state(
     qterms = set(content_terms(query))
     qvec = np.asarray(embedder.embed_batch([query])[0], dtype=np.float32) if query else None
     wanted = set(state_ids)
+    records = [StateRecord.from_row(row) for row in rows]
     families = asked_families(query)
     scored: list[tuple[float, StateRecord]] = []
-    for row in rows:
-        rec = StateRecord.from_row(row)
+    for rec in records:
         lex = overlap(qterms, rec.terms | set(content_terms(rec.value)))
         dense = float(rec.vector @ qvec) if qvec is not None and rec.vector.size else 0.0
         score = 0.55 * lex + 0.45 * max(dense, 0.0)
@@ -121,6 +125,11 @@ def read_current_state(
     top = [rec for _, rec in scored[:k]]
     if not top:
         return []
+    if siblings:
+        kin = {(r.channel, r.topic) for r in top if r.state_id in wanted}
+        chosen = {r.state_id for r in top}
+        top += sorted((r for r in records if (r.channel, r.topic) in kin
+                       and r.state_id not in chosen), key=lambda r: -r.updated_ts)
     where = f"{sql_in('state_id', [r.state_id for r in top])} AND {scope_sql(scope)}"
     members = [row_to_node(r) for r in store.tables.query_nodes(where,
                                                                  columns=NODE_META_COLUMNS)]
@@ -287,20 +296,23 @@ class ReaderSession:
         return nodes
 
     def read_current_state(self, query: str, *, k: int = 3, state_ids: Sequence[str] = (),
-                           channels: Sequence[str] | None = None) -> list[State]:
-        """Active states with chain history; none without versioned state (ablation)."""
+                           channels: Sequence[str] | None = None,
+                           siblings: bool = False) -> list[State]:
+        """Active states with chain history; none without versioned state (ablation).
+        ``state_ids`` and ``siblings`` as :func:`read_current_state`."""
         query = valid_text(query)
         scope = self.narrowed(channels)
         states: list[State] = []
         if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
             states = read_current_state(self.tools.store, self.tools.embedder, query, scope,
-                                        k=k, state_ids=state_ids)
+                                        k=k, state_ids=state_ids, siblings=siblings)
         for s in states:
             self.states.setdefault(s.state_id, s)
         chain_ids = [e.node_id for s in states for e in s.chain]
         self._see(self.tools.store.get_nodes(chain_ids, scope) if scope else [])
         self.observations.append(Observation(
-            round=self.round, tool="read_current_state", args={"query": query, "k": k},
+            round=self.round, tool="read_current_state",
+            args={"query": query, "k": k, **({"siblings": True} if siblings else {})},
             node_ids=chain_ids, state_ids=[s.state_id for s in states]))
         return states
 
