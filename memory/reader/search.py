@@ -64,7 +64,9 @@ class Reranker(Protocol):
     """Rescores candidates for a query; returns one score per hit, higher is better.
 
     ``hits`` arrive in fused order with ``fused`` set. Implementations must not drop or add
-    candidates, and must not reward structure (a candidate's neighbours) by itself.
+    candidates, and must not reward structure (a candidate's neighbours) by itself: a
+    candidate may draw on the content of the turn it answers (its borrowed context), never
+    on being near something relevant.
     """
 
     def rerank(self, query: str, hits: Sequence[Hit], *, vectors: dict[str, np.ndarray],
@@ -87,6 +89,12 @@ class FeatureReranker:
     the MiniLM cosine of query and rewrite, the fused rank, and query features — a speaker
     the question names, a date it resolves to, and overlap of its content terms (weighted by
     rarity within the candidates) with the passage.
+
+    An answer then inherits ``w_answer`` of the lead the question it answers has over it:
+    in conversation the question carries the topic ("What dance were you doing?") and the
+    answer only the new fact ("a contemporary piece called 'Finding Freedom'"), so a
+    question matching the query well makes its answer relevant too. The question is the
+    turn the answer replies to or borrowed as its context, by someone else, asking.
     """
 
     def __init__(
@@ -97,12 +105,14 @@ class FeatureReranker:
         w_terms: float = 0.30,
         w_speaker: float = 0.08,
         w_date: float = 0.10,
+        w_answer: float = 0.8,
     ) -> None:
         self.w_fused = w_fused
         self.w_dense = w_dense
         self.w_terms = w_terms
         self.w_speaker = w_speaker
         self.w_date = w_date
+        self.w_answer = w_answer
 
     def rerank(self, query: str, hits: Sequence[Hit], *, vectors: dict[str, np.ndarray],
                query_vector: np.ndarray, reference: datetime | None = None) -> list[float]:
@@ -123,6 +133,25 @@ class FeatureReranker:
                 + self.w_speaker * f["speaker"]
                 + self.w_date * f["date"]
             )
+        return self._answers_inherit(hits, out)
+
+    def _answers_inherit(self, hits: Sequence[Hit], scores: list[float]) -> list[float]:
+        index = {h.node.node_id: i for i, h in enumerate(hits)}
+        out = list(scores)
+        for i, h in enumerate(hits):
+            node = h.node
+            for qid in dict.fromkeys([*([node.reply_to_node] if node.reply_to_node else []),
+                                      *node.context_ids]):
+                j = index.get(qid)
+                if j is None or scores[j] <= scores[i]:
+                    continue
+                question = hits[j].node
+                if question.speaker_id == node.speaker_id or "?" not in question.text:
+                    continue
+                lifted = scores[i] + self.w_answer * (scores[j] - scores[i])
+                if lifted > out[i]:
+                    out[i] = lifted
+                    h.features["answers"] = round(scores[j], 4)
         return out
 
 
