@@ -156,3 +156,31 @@ def test_feature_reranker_scores_every_hit(mem: Memory) -> None:
     hits = s.search_ranked("Which version is the release?", PUBLIC, k=4)
     assert all({"dense", "terms", "speaker", "date"} <= set(h.features) for h in hits)
     assert "2." in hits[0].node.passage
+
+
+def _turn(i: int, speaker: str, text: str, *, answers: str | None = None) -> Hit:
+    from memory.models import EvidenceNode
+    node = EvidenceNode(node_id=f"n{i}", seq=i, platform="slack", space="T1", channel="C1",
+                        message_id=str(i), speaker_id=speaker.lower(), speaker=speaker,
+                        ts=T0 + timedelta(minutes=i), text=text,
+                        context_ids=[answers] if answers else [])
+    return Hit(node=node, fused=0.5, score=0.5)
+
+
+def test_an_answer_inherits_most_of_its_questions_lead() -> None:
+    rr = FeatureReranker(w_answer=0.8)
+    question = _turn(1, "Jon", "Wow! What dance were you doing?")
+    answer = _turn(2, "Gina", 'A contemporary piece called "Finding Freedom".', answers="n1")
+    own_follow_up = _turn(3, "Jon", "Loved it.", answers="n1")  # the asker, not an answer
+    after_statement = _turn(5, "Gina", "Nice.", answers="n4")
+    statement = _turn(4, "Jon", "We won first place at regionals.")
+    hits = [question, answer, own_follow_up, statement, after_statement]
+    scores = [0.8, 0.3, 0.3, 0.8, 0.3]
+    out = rr._answers_inherit(hits, scores)
+    assert out[1] == pytest.approx(0.3 + 0.8 * 0.5)
+    assert out[1] < out[0]  # still below the question it answers
+    assert answer.features["answers"] == pytest.approx(0.8)
+    assert out[2] == 0.3 and out[4] == 0.3  # same speaker; antecedent asks nothing
+    assert [out[0], out[3]] == [0.8, 0.8]
+    # An answer that already outscores its question keeps its own score.
+    assert rr._answers_inherit(hits, [0.2, 0.6, 0.3, 0.8, 0.3])[1] == 0.6
