@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.reader.dates import DateResolution, Prefer, find_date_expressions, resolve_date
@@ -49,12 +49,43 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
     unless ``prefer`` says."""
     if prefer is None:
         prefer = "future" if _FUTURE.search(text) else "past"
-    out = []
-    for expr in find_date_expressions(text)[:4]:
+    out: list[tuple[str, DateResolution]] = []
+    cursor = 0
+    pinned_end = -1
+    for expr in find_date_expressions(text):
+        at = text.find(expr, cursor)
+        cursor = at + len(expr) if at >= 0 else cursor
+        if 0 <= at < pinned_end:
+            continue  # the "(the 15th)" that pinned the expression before it
         res = resolve_date(expr, ts, prefer=prefer)
-        if res is not None:
-            out.append((expr, res))
+        if res is None:
+            continue
+        if at >= 0 and res.start == res.end and _WEEKDAY.search(expr) and (
+                pin := _PINNED_DAY.match(text, at + len(expr))) is not None:
+            # "next Friday (the 15th)": the speaker spelled out which one they meant.
+            res = _pin_day(res, int(pin.group(1)))
+            pinned_end = pin.end()
+        out.append((expr, res))
+        if len(out) == 4:
+            break
     return out
+
+
+# A day of the month in parentheses right after a weekday says which one it means.
+_WEEKDAY = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b",
+                      re.IGNORECASE)
+_PINNED_DAY = re.compile(r"\s*\((?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
+
+
+def _pin_day(res: DateResolution, day: int) -> DateResolution:
+    """The occurrence of ``res``'s weekday a week before, at, or a week after it that falls
+    on the ``day``-th of its month: which Friday "next Friday (the 15th)" means. Else
+    ``res`` unchanged."""
+    for weeks in (0, 1, -1):
+        d = res.start + timedelta(weeks=weeks)
+        if d.day == day:
+            return DateResolution(start=d, end=d, granularity="day", text=res.text)
+    return res
 
 
 def date_notes(text: str, message: Message) -> list[str]:

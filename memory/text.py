@@ -329,12 +329,18 @@ def _meaningful_number(value: str) -> bool:
 
 
 def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
-    """Join "Friday" + "10am" into one when-slot so a revision quotes the whole value."""
+    """Join "Friday" + "10am" into one when-slot so a revision quotes the whole value; so
+    too "next Friday (the 15th)", where the day in parentheses says which Friday."""
     merged: list[Slot] = []
     for slot in slots:
         if merged:
             prev = merged[-1]
             gap = text[prev.end : slot.start]
+            pinned = gap.strip() == "(" and text[slot.end : slot.end + 1] == ")"
+            if pinned and prev.kind is SlotKind.DATE and slot.kind is SlotKind.DATE:
+                merged[-1] = Slot(SlotKind.DATE, text[prev.start : slot.end + 1], prev.start,
+                                  slot.end + 1)
+                continue
             if (
                 prev.family == "when"
                 and slot.family == "when"

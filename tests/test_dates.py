@@ -374,3 +374,20 @@ def test_everything_found_resolves_and_is_a_substring() -> None:
     for expression in found:
         assert expression in text
         assert resolve_date(expression, REF) is not None, expression
+
+
+def test_a_day_in_parentheses_pins_a_relative_date() -> None:
+    """"next Friday (the 15th)" said on Tuesday 5 Nov means the 15th, whichever reading of
+    "next" one prefers; the parenthesis is part of the decided value, not a second date."""
+    from memory.rewrite import resolved_dates
+    from memory.text import find_slots
+
+    said = datetime(2024, 11, 5, 9, tzinfo=UTC)
+    text = "Team lunch next Friday (the 15th)! Where should we go?"
+    got = resolved_dates(text, said)
+    assert [(e, r.start) for e, r in got] == [("next Friday", date(2024, 11, 15))]
+    assert [s.text for s in find_slots(text)] == ["next Friday (the 15th)"]
+    assert [r.start for _, r in resolved_dates("next Friday", said)] == [date(2024, 11, 8)]
+    # A day that is not that weekday a week either side changes nothing.
+    assert [r.start for _, r in resolved_dates("Friday (the 30th)", said, prefer="future")] == [
+        date(2024, 11, 8)]

@@ -117,7 +117,7 @@ def test_result_of_another_kind_is_filed_under_the_thread_topic(tmp_path: Path) 
     assert nodes["5"].verdict is Verdict.REVISE and nodes["5"].state_id == result.state_id
     assert _chain_values(store, result.state_id) == ["Pho Saigon", "Taqueria Luna"]
     # The date state is untouched.
-    assert _chain_values(store, nodes["1"].state_id) == ["next Friday"]
+    assert _chain_values(store, nodes["1"].state_id) == ["next Friday (the 15th)"]
 
 
 @pytest.mark.parametrize(("reply", "topic", "value"), [

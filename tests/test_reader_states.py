@@ -91,7 +91,7 @@ def test_siblings_of_a_requested_state_follow_it_separately(mem: Lunch) -> None:
     assert [s.state_id for s in both] == [mem.date_state, mem.place_state]
     date, place = both
     # Separate candidates: each keeps its own value and chain, nothing is merged.
-    assert (date.value, [e.value for e in date.chain]) == ("next Friday", ["next Friday"])
+    assert (date.value, [e.value for e in date.chain]) == ("next Friday (the 15th)", ["next Friday (the 15th)"])
     assert (place.value, [e.value for e in place.chain]) == ("Taqueria Luna",
                                                              ["Pho Saigon", "Taqueria Luna"])
 
@@ -132,7 +132,7 @@ def test_where_answers_from_the_state_holding_the_place(mem: Lunch, question: st
 
 def test_when_still_answers_from_the_date_state(mem: Lunch) -> None:
     ans = mem.reader.answer("When is the team lunch?", scope=C1)
-    assert ans.short.startswith("next Friday")
+    assert ans.short == "next Friday (the 15th) (15 November 2024)"
     assert "Taqueria Luna" not in ans.answer.splitlines()[0]
 
 
