@@ -154,9 +154,10 @@ def render(ingest: list[dict[str, Any]], search: list[dict[str, Any]], *, quick:
     if staged:
         names = list(staged[0]["stages_p50_ms"])
         lines += ["", "Where a search spends its time (median per question, ms, all calls of "
-                      "each kind; `search_evidence` makes 2 vector and 2 BM25 queries, 2 "
-                      "`search_nodes` (anchors; ranked candidates with their vectors) and 1 "
-                      "`neighbours`):", ""]
+                      "each kind; `search_evidence` makes 1 vector and 2 BM25 queries — "
+                      "pass 2 ranks its pool by the vectors read with it — 1 `search_nodes` "
+                      "(pass-1 hits with their search cards and vectors) and 1 `neighbours` "
+                      "(likewise); a question naming a day adds a dated pass):", ""]
         lines.append(md_table(["nodes", "embed", *names], [
             [f"{r['nodes']:,}", r["embed_p50_ms"], *(r["stages_p50_ms"].get(n, "") for n in names)]
             for r in staged]))
@@ -248,7 +249,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=None,
                     help=f"the file to rewrite (default {RESULTS.name}; --quick: none)")
     ap.add_argument("--skip-llm", action="store_true")
+    ap.add_argument("--render-only", action="store_true",
+                    help="run nothing: render the section from --work's ingest.jsonl and "
+                         "search.jsonl (e.g. after re-measuring one size by hand)")
     args = ap.parse_args(argv)
+    if args.render_only:
+        if args.work is None:
+            ap.error("--render-only needs --work")
+        llm_out, llm_reader_out = _llm_benches(
+            argparse.Namespace(skip_llm=True, quick=False), [], args.work, args.work / "log")
+        body = render(_read(args.work / "ingest.jsonl"), _read(args.work / "search.jsonl"),
+                      quick=False, llm_out=llm_out, llm_reader_out=llm_reader_out)
+        write_section(args.results or RESULTS, body)
+        print(body)
+        return 0
 
     ingest_sizes = [int(s) for s in (args.ingest_sizes or
                                      ("2000" if args.quick else "10000,100000")).split(",")]

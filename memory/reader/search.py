@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Collection, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Protocol
@@ -88,7 +90,9 @@ class FeatureReranker:
     """The offline reranker: no cross-encoder ships offline, so relevance is rescored from
     the MiniLM cosine of query and rewrite, the fused rank, and query features — a speaker
     the question names, a date it resolves to, and overlap of its content terms (weighted by
-    rarity within the candidates) with the passage.
+    rarity within the candidates) with the passage. A day the question names weighs more
+    than a speaker it names: "what did Nate do on 25 May, 2022" is about that day's
+    messages, whoever is in them (LoCoMo dev R@5 of temporal questions .847 → .884).
 
     An answer then inherits ``w_answer`` of the lead the question it answers has over it:
     in conversation the question carries the topic ("What dance were you doing?") and the
@@ -104,7 +108,7 @@ class FeatureReranker:
         w_dense: float = 0.35,
         w_terms: float = 0.30,
         w_speaker: float = 0.08,
-        w_date: float = 0.10,
+        w_date: float = 0.25,
         w_answer: float = 0.8,
     ) -> None:
         self.w_fused = w_fused
@@ -238,6 +242,8 @@ class EvidenceSearch:
         self.first_pass = first_pass
         self.rerank_depth = rerank_depth
         self.max_pool = max_pool
+        self._embedding: ThreadPoolExecutor | None = None
+        self._embedding_lock = threading.Lock()
 
     # ---- the tool ------------------------------------------------------------------------
     def search_evidence(
@@ -282,9 +288,12 @@ class EvidenceSearch:
             speakers=tuple(participants) if participants else None,
             ts_from=ts_from, ts_to=ts_to,
         )
-        qvec = self._embed(query)
         depth = self.first_pass + len(exclude)
-        pass1 = self._hybrid(query, qvec, scope, window, depth)
+        # The query is embedded while BM25 runs (onnxruntime releases the GIL).
+        pending = self._embedder_pool().submit(self._embed, query)
+        lexical1 = self.store.lexical_search(query, scope, depth, window)
+        qvec = pending.result()
+        pass1 = rrf([self.store.vector_search(qvec, scope, depth, window), lexical1])
         if not pass1:
             return []
         top_ids = [nid for nid, _ in pass1]
@@ -308,11 +317,11 @@ class EvidenceSearch:
                 nodes[n.node_id] = n
                 vectors[n.node_id] = near_vectors[n.node_id]
         members = [nid for nid in pool if nid in nodes]
+        dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
+                       key=lambda kv: (-kv[1], kv[0]))
         pool_window = Window(
             speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(members)
         )
-        dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
-                       key=lambda kv: (-kv[1], kv[0]))
         lexical = self.store.lexical_search(query, scope, len(members), pool_window)
         pass2 = rrf([dense, lexical])
         ranked = [(nid, s) for nid, s in pass2 if nid not in exclude and nid in nodes]
@@ -345,6 +354,13 @@ class EvidenceSearch:
         return [nid for nid, _ in fused[:k]]
 
     # ---- internals ----------------------------------------------------------------------
+    def _embedder_pool(self) -> ThreadPoolExecutor:
+        with self._embedding_lock:
+            if self._embedding is None:
+                self._embedding = ThreadPoolExecutor(max_workers=2,
+                                                     thread_name_prefix="egmem-query-embed")
+            return self._embedding
+
     def _embed(self, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_batch([text])[0], dtype=np.float32)
 
