@@ -33,8 +33,8 @@ logger = logging.getLogger(__name__)
 
 NODE_SEARCH_COLUMNS = list(SEARCH_FIELDS)
 NODE_META_COLUMNS = [*NODE_SEARCH_COLUMNS, "proposal_json", "verification_json"]
-# Search reads a node's card (its search fields in one column) and its vector.
-_CARD_COLUMNS = ["node_id", "card", "vector"]
+# Search reads a node's card (its search fields in one column); its vector comes as a matrix.
+_CARD_COLUMNS = ["node_id", "card"]
 
 
 @dataclass(frozen=True)
@@ -231,8 +231,9 @@ class MemoryStore:
     def node_vectors(self, node_ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not node_ids:
             return {}
-        rows = self.tables.query_nodes(sql_in("node_id", node_ids), columns=["node_id", "vector"])
-        return {r["node_id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
+        rows, matrix = self.tables.query_nodes_with_vectors(sql_in("node_id", node_ids),
+                                                            columns=["node_id"])
+        return {r["node_id"]: matrix[i] for i, r in enumerate(rows)}
 
     def search_nodes(self, node_ids: Iterable[str], scope: Scope
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
@@ -248,7 +249,8 @@ class MemoryStore:
     def _search_rows(self, where: str, *, limit: int | None = None
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Nodes matching ``where`` read from their cards, with their vectors."""
-        rows = self.tables.query_nodes(where, columns=_CARD_COLUMNS, limit=limit)
+        rows, matrix = self.tables.query_nodes_with_vectors(where, columns=_CARD_COLUMNS,
+                                                            limit=limit)
         # Rows written before cards existed are read column by column (ids only: they
         # already passed ``where``) until ``fill_cards`` has rewritten them.
         old = [r["node_id"] for r in rows if not r["card"]]
@@ -256,7 +258,7 @@ class MemoryStore:
             sql_in("node_id", old), columns=NODE_SEARCH_COLUMNS)} if old else {}
         nodes: list[EvidenceNode] = []
         vectors: dict[str, np.ndarray] = {}
-        for r in rows:
+        for i, r in enumerate(rows):
             nid = r["node_id"]
             if r["card"]:
                 nodes.append(card_to_node(r["card"]))
@@ -264,7 +266,7 @@ class MemoryStore:
                 nodes.append(row_to_node(columns[nid]))
             else:
                 continue
-            vectors[nid] = np.asarray(r["vector"], dtype=np.float32)
+            vectors[nid] = matrix[i]
         return nodes, vectors
 
     def fill_cards(self, *, batch: int = 5000) -> int:

@@ -93,12 +93,16 @@ def _collect(query: Any) -> list[Row]:
     and a search makes several of each. The async handle is the one the sync table wraps,
     so it sees every write made through it."""
 
+    rows: list[Row] = _collect_arrow(query).to_pylist()
+    return rows
+
+
+def _collect_arrow(query: Any) -> pa.Table:
     async def run() -> pa.Table:
         return await query.to_arrow()
 
     table: pa.Table = LOOP.run(run())  # type: ignore[no-untyped-call]
-    rows: list[Row] = table.to_pylist()
-    return rows
+    return table
 
 
 def _has_deleted_rows(tbl: Any) -> bool:
@@ -222,6 +226,24 @@ class Tables:
         if limit is not None:
             q = q.limit(limit)
         return _collect(q)
+
+    def query_nodes_with_vectors(
+        self, where: str, *, columns: Sequence[str], limit: int | None = None
+    ) -> tuple[list[Row], np.ndarray]:
+        """Rows of ``columns`` matching ``where`` and their vectors as one float32 matrix
+        (row i's vector is row i). The vectors skip Python lists: converting 384 floats a
+        row to Python and back costs ~20 µs a row, 2 ms a search."""
+        q = self.nodes._table.query().where(where).select([*columns, "vector"])
+        if limit is not None:
+            q = q.limit(limit)
+        table = _collect_arrow(q)
+        column = table.column("vector").combine_chunks()
+        if column.null_count:  # never written so, but a matrix needs every row
+            raise StoreError("a stored evidence node has no vector; run `egmem reindex`")
+        flat = column.flatten().to_numpy(zero_copy_only=False)
+        matrix = np.asarray(flat, dtype=np.float32).reshape(len(table), self.dim)
+        rows: list[Row] = table.drop_columns(["vector"]).to_pylist()
+        return rows, matrix
 
     def max_seq(self) -> int:
         if self.nodes.count_rows() == 0:
