@@ -248,6 +248,10 @@ def test_month_end_edges(expression: str, reference: date, iso: str) -> None:
         ("3 days ago", date(2023, 1, 2), "2022-12-30"),
         ("in 2 weeks", date(2022, 12, 25), "2023-01-02..2023-01-08"),
         ("last weekend", date(2023, 1, 2), "2022-12-31..2023-01-01"),
+        ("the second week of November", date(2023, 12, 1), "2023-11-08..2023-11-14"),
+        ("the last week of June", date(2023, 12, 1), "2023-06-24..2023-06-30"),
+        ("first week of May 2021", date(2023, 12, 1), "2021-05-01..2021-05-07"),
+        ("the 4th week of February", date(2024, 3, 1), "2024-02-22..2024-02-28"),
     ],
 )
 def test_year_boundaries(expression: str, reference: date, iso: str) -> None:
@@ -391,3 +395,9 @@ def test_a_day_in_parentheses_pins_a_relative_date() -> None:
     # A day that is not that weekday a week either side changes nothing.
     assert [r.start for _, r in resolved_dates("Friday (the 30th)", said, prefer="future")] == [
         date(2024, 11, 8)]
+
+
+def test_last_week_of_a_month_is_not_last_week() -> None:
+    """"the last week of June" names June's last seven days, not the week before."""
+    assert find_date_expressions("ship it in the last week of June") == [
+        "the last week of June"]

@@ -425,6 +425,28 @@ def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
     return _month(int(m.group("year")), _MONTHS[_key(m.group("mon"))])
 
 
+_WEEK_OF = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+            "4th": 3}
+
+
+@_rule(rf"(?:the\s+)?(?P<which>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+"
+       rf"{_MON}(?:,?\s+(?P<year>\d{{4}}))?")
+def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    """"the second week of November": days 8-14; "the last week of June": its last seven."""
+    month = _MONTHS[_key(m.group("mon"))]
+    if m.group("year"):
+        year = int(m.group("year"))
+    else:
+        ahead = prefer == "future"
+        year = ref.year if (month >= ref.month if ahead else month <= ref.month) else (
+            ref.year + 1 if ahead else ref.year - 1)
+    first, last, _ = _month(year, month)
+    which = m.group("which").lower()
+    start = last - timedelta(days=6) if which == "last" else first + timedelta(
+        weeks=_WEEK_OF[which])
+    return start, start + timedelta(days=6), "week"
+
+
 def _bare_month_findable(m: re.Match[str]) -> bool:
     if m.group("dir") or _preceded_by_preposition(m):
         return True
