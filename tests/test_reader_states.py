@@ -91,7 +91,8 @@ def test_siblings_of_a_requested_state_follow_it_separately(mem: Lunch) -> None:
     assert [s.state_id for s in both] == [mem.date_state, mem.place_state]
     date, place = both
     # Separate candidates: each keeps its own value and chain, nothing is merged.
-    assert (date.value, [e.value for e in date.chain]) == ("next Friday (the 15th)", ["next Friday (the 15th)"])
+    assert (date.value, [e.value for e in date.chain]) == ("next Friday (the 15th)",
+                                                          ["next Friday (the 15th)"])
     assert (place.value, [e.value for e in place.chain]) == ("Taqueria Luna",
                                                              ["Pho Saigon", "Taqueria Luna"])
 
