@@ -252,6 +252,8 @@ def test_month_end_edges(expression: str, reference: date, iso: str) -> None:
         ("the last week of June", date(2023, 12, 1), "2023-06-24..2023-06-30"),
         ("first week of May 2021", date(2023, 12, 1), "2021-05-01..2021-05-07"),
         ("the 4th week of February", date(2024, 3, 1), "2024-02-22..2024-02-28"),
+        ("between August 11 and August 15 2023", date(2024, 1, 10), "2023-08-11..2023-08-15"),
+        ("between 3 May and 9 May", date(2024, 1, 10), "2023-05-03..2023-05-09"),
     ],
 )
 def test_year_boundaries(expression: str, reference: date, iso: str) -> None:
@@ -401,3 +403,10 @@ def test_last_week_of_a_month_is_not_last_week() -> None:
     """"the last week of June" names June's last seven days, not the week before."""
     assert find_date_expressions("ship it in the last week of June") == [
         "the last week of June"]
+
+
+def test_between_two_days_is_one_range_only_when_ordered() -> None:
+    assert find_date_expressions("Where was John between August 11 and August 15 2023?") == [
+        "between August 11 and August 15 2023"]
+    # Reversed days are not a range: each day stays its own expression.
+    assert find_date_expressions("between May 9 and May 3") == ["May 9", "May 3"]

@@ -556,6 +556,25 @@ def _resolve_span(text: str, ref: date, prefer: Prefer) -> _Span | None:
     return None
 
 
+_DAYISH = rf"(?:{_plain(_MONTH_DAY)}|{_plain(_DAY_MONTH)})"
+
+
+@_rule(rf"between\s+(?P<a>{_DAYISH})\s+and\s+(?P<b>{_DAYISH})")
+def _between(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    """"between August 11 and August 15 2023": every day from the first to the second;
+    a year given only at the end is the first day's too."""
+    a, b = m.group("a"), m.group("b")
+    year = re.search(r"\d{4}\s*$", b)
+    if year and not re.search(r"\d{4}\s*$", a):
+        a = f"{a} {year.group(0).strip()}"
+    first, second = _resolve_span(a, ref, prefer), _resolve_span(b, ref, prefer)
+    if first is None or second is None or second[1] < first[0]:
+        return None
+    if (second[1] - first[0]).days > 366:
+        return None
+    return first[0], second[1], "day"
+
+
 def resolve_date(
     expression: str, reference: datetime | date, *, prefer: Prefer = "past"
 ) -> DateResolution | None:
