@@ -212,6 +212,15 @@ def write_section(path: Path, body: str) -> None:
 
 
 # ---- running -------------------------------------------------------------------------------
+_LLM_RESULTS = ("llm_writer.md", "llm_reader.md")
+
+
+def _committed(name: str) -> Path | None:
+    """The committed LLM-cost results file ``name``, if there is one."""
+    path = HERE / "results" / name
+    return path if path.exists() else None
+
+
 def _llm_benches(args: argparse.Namespace, emb: list[str], work: Path, log: Path
                  ) -> tuple[Path | None, Path | None]:
     """Run the LLM-mode cost benches (writer, then reader; each writes its own results file)
@@ -224,7 +233,7 @@ def _llm_benches(args: argparse.Namespace, emb: list[str], work: Path, log: Path
     ):
         committed = HERE / "results" / name
         if args.skip_llm:
-            out.append(committed if committed.exists() and not args.quick else None)
+            out.append(None if args.quick else _committed(name))
         elif not script.exists():
             out.append(None)
         else:
@@ -256,8 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.render_only:
         if args.work is None:
             ap.error("--render-only needs --work")
-        llm_out, llm_reader_out = _llm_benches(
-            argparse.Namespace(skip_llm=True, quick=False), [], args.work, args.work / "log")
+        llm_out, llm_reader_out = (_committed(name) for name in _LLM_RESULTS)
         body = render(_read(args.work / "ingest.jsonl"), _read(args.work / "search.jsonl"),
                       quick=False, llm_out=llm_out, llm_reader_out=llm_reader_out)
         write_section(args.results or RESULTS, body)

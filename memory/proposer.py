@@ -34,6 +34,7 @@ from memory.text import (
     is_procedural,
     is_procedural_word,
     is_year,
+    names_procedure,
     names_value,
     overlap,
     primary_slot,
@@ -375,8 +376,7 @@ def _subject_terms(clause: _Clause, value: Slot, label: str) -> set[str]:
 def _announces(clause: _Clause, value: Slot) -> bool:
     """Whether procedural words lead up to the value ("poll's closed, X", "final: X")."""
     before = clause.text[: value.start - clause.start]
-    return any(is_procedural_word(t) and t not in STOPWORDS and not t.isdigit() and len(t) > 1
-               for t in tokens(before))
+    return any(names_procedure(t) for t in tokens(before))
 
 
 _STATED = re.compile(

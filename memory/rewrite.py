@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.reader.dates import DateResolution, Prefer, find_date_expressions, resolve_date
 from memory.registry import StateRecord
-from memory.text import is_agreement, shorten, tokens
+from memory.text import WEEKDAY, is_agreement, shorten, tokens
 
 _SHORT = 8
 
@@ -60,7 +60,7 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
         res = resolve_date(expr, ts, prefer=prefer)
         if res is None:
             continue
-        if at >= 0 and res.start == res.end and _WEEKDAY.search(expr) and (
+        if at >= 0 and res.start == res.end and WEEKDAY.search(expr) and (
                 pin := _PINNED_DAY.match(text, at + len(expr))) is not None:
             # "next Friday (the 15th)": the speaker spelled out which one they meant.
             res = _pin_day(res, int(pin.group(1)))
@@ -72,8 +72,6 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
 
 
 # A day of the month in parentheses right after a weekday says which one it means.
-_WEEKDAY = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b",
-                      re.IGNORECASE)
 _PINNED_DAY = re.compile(r"\s*\((?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
 
 

@@ -232,9 +232,20 @@ _PROCEDURAL = {stem(t) for w in PROCEDURAL_WORDS + CUE_ONLY for t in tokens(w)}
 
 
 def is_procedural_word(word: str) -> bool:
-    """Whether a token only describes deciding/announcing ("poll's", "closed", "update")."""
+    """Whether a token says nothing about a topic: it describes deciding or announcing
+    ("poll's", "closed", "update") or is filler (a stopword, a number, one letter)."""
     base = word.lower().removesuffix("'s")
-    return base in STOPWORDS or base.isdigit() or len(base) < 2 or stem(base) in _PROCEDURAL
+    return _filler(base) or stem(base) in _PROCEDURAL
+
+
+def names_procedure(word: str) -> bool:
+    """Whether a token describes deciding or announcing (filler does not count)."""
+    base = word.lower().removesuffix("'s")
+    return not _filler(base) and stem(base) in _PROCEDURAL
+
+
+def _filler(base: str) -> bool:
+    return base in STOPWORDS or base.isdigit() or len(base) < 2
 
 
 def is_procedural(label: str) -> bool:
@@ -360,10 +371,18 @@ def names(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(clean(text)):
         word = m.group(1)
-        calendar_word = re.fullmatch(_WEEKDAYS + "|" + _MONTHS, word, re.I)
-        if word.lower() not in STOPWORDS and not calendar_word:
+        if word.lower() not in STOPWORDS and not is_calendar_word(word):
             out.append(word)
     return out
+
+
+_CALENDAR_WORD = re.compile(f"{_WEEKDAYS}|{_MONTHS}", re.IGNORECASE)
+WEEKDAY = re.compile(rf"\b{_WEEKDAYS}\b", re.IGNORECASE)
+
+
+def is_calendar_word(word: str) -> bool:
+    """Whether ``word`` names a weekday or a month ("Fri", "Friday", "Sept")."""
+    return _CALENDAR_WORD.fullmatch(word) is not None
 
 
 def grounded(quote: str, source: str, *, min_overlap: float = 0.8) -> bool:

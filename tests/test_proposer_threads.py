@@ -16,7 +16,7 @@ from memory.registry import chain_of
 from memory.store import MemoryStore
 from memory.text import is_procedural
 from memory.writer import Writer
-from tests.support.memory import msg, open_memory
+from tests.support.memory import lunch_thread, msg, open_memory
 
 KEY = ("slack", "T1", "C1")
 
@@ -101,14 +101,7 @@ def test_result_of_another_kind_is_filed_under_the_thread_topic(tmp_path: Path) 
     value, so the place opens its own state — named for the lunch, not for the poll — and a
     later switch of place revises that state."""
     store, writer = open_memory(tmp_path)
-    writer.write([
-        msg(1, "Hugo", "Team lunch next Friday (the 15th)! Where should we go? Drop ideas below."),
-        msg(2, "Farid", "Taqueria Luna! their al pastor is unreal", thread="1", reply_to="1"),
-        msg(3, "Carmen", "Pho Saigon!!", thread="1", reply_to="1"),
-        msg(4, "Hugo", "Poll's closed: Pho Saigon it is 🍜 Friday the 15th at 12:30.",
-            thread="1", reply_to="1"),
-        msg(5, "Hugo", "Bad news on lunch: Pho Saigon is closed. Switching to Taqueria Luna."),
-    ])
+    writer.write(lunch_thread())
     nodes = _nodes(store)
     result = nodes["4"]
     assert result.verdict is Verdict.ESTABLISH

@@ -23,21 +23,10 @@ from memory.reader.offline import OfflineReader, answer_kinds
 from memory.reader.tools import ReaderTools, read_current_state
 from memory.registry import chain_of
 from memory.store import MemoryStore
-from tests.support.memory import T0, msg, open_memory
+from tests.support.memory import T0, lunch_thread, msg, open_memory
 
 C1 = Scope(platform="slack", space="T1", channels=("C1",))
 BOTH = Scope(platform="slack", space="T1", channels=("C1", "C2"))
-
-
-def lunch() -> list[Message]:
-    return [
-        msg(1, "Hugo", "Team lunch next Friday (the 15th)! Where should we go? Drop ideas below."),
-        msg(2, "Farid", "Taqueria Luna! their al pastor is unreal", thread="1", reply_to="1"),
-        msg(3, "Carmen", "Pho Saigon!!", thread="1", reply_to="1"),
-        msg(4, "Hugo", "Poll's closed: Pho Saigon it is 🍜 Friday the 15th at 12:30.",
-            thread="1", reply_to="1"),
-        msg(5, "Hugo", "Bad news on lunch: Pho Saigon is closed. Switching to Taqueria Luna."),
-    ]
 
 
 @dataclass
@@ -69,7 +58,7 @@ def _build(path: Path, messages: list[Message]) -> Lunch:
 
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory: pytest.TempPathFactory) -> Lunch:
-    m = _build(tmp_path_factory.mktemp("lunch"), lunch())
+    m = _build(tmp_path_factory.mktemp("lunch"), lunch_thread())
     # The premise: two states of one topic, the date unrevised, the place revised.
     assert m.date_state != m.place_state
     assert m.nodes["1"].topic == m.nodes["4"].topic == "team lunch"
@@ -108,7 +97,7 @@ def test_siblings_are_of_the_requested_states_only(mem: Lunch) -> None:
 
 def test_a_state_of_the_same_topic_in_another_channel_is_no_sibling(tmp_path: Path) -> None:
     other = msg(20, "Zoe", "Team lunch: Green Bowl it is", channel="C2", minutes=30)
-    m = _build(tmp_path, [*lunch(), other])
+    m = _build(tmp_path, [*lunch_thread(), other])
     assert m.nodes["20"].topic == "team lunch" and m.nodes["20"].state_id
     found = read_current_state(m.store, m.reader.tools.embedder, "team lunch", BOTH, k=1,
                                state_ids=[m.date_state], siblings=True)

@@ -17,7 +17,7 @@ import tantivy
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date, spoken_day
 from memory.rewrite import resolved_dates
-from memory.text import STOPWORDS, content_terms, shorten, stem, tokens
+from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten, stem, tokens
 
 _ISO_NOTE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _WHEN = re.compile(
@@ -323,12 +323,8 @@ _CIRCUMSTANCE = re.compile(
     r"\s+(?:for|at|in|during|on|as|when|while|before|after|because|since|last|yesterday|"
     r"earlier)\b", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]*")
-# Capitalised words that name days: too common to look a proposal up by.
-_DAY_WORDS = re.compile(
-    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?|"
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tomorrow|i",
-    re.IGNORECASE)
+# Capitalised words that name no proposal (besides weekdays and months).
+_NOT_NAMES = frozenset({"i", "today", "tomorrow"})
 # Share of the thing's key words a message must hold to have said it.
 SAID_MIN_COVERAGE = 0.5
 
@@ -352,7 +348,8 @@ def named_span(phrase: str) -> str:
     a month or "I" (``"we switch to Taqueria Luna"`` → ``"Taqueria Luna"``); empty when
     there is none."""
     for run in re.finditer(r"\b[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*", phrase):
-        if any(not _DAY_WORDS.fullmatch(w) for w in run.group().split()):
+        if any(not is_calendar_word(w) and w.lower() not in _NOT_NAMES
+               for w in run.group().split()):
             return run.group()
     return ""
 

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Collection, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Protocol
@@ -144,8 +142,7 @@ class FeatureReranker:
         out = list(scores)
         for i, h in enumerate(hits):
             node = h.node
-            for qid in dict.fromkeys([*([node.reply_to_node] if node.reply_to_node else []),
-                                      *node.context_ids]):
+            for qid in dict.fromkeys(filter(None, (node.reply_to_node, *node.context_ids))):
                 j = index.get(qid)
                 if j is None or scores[j] <= scores[i]:
                     continue
@@ -242,8 +239,6 @@ class EvidenceSearch:
         self.first_pass = first_pass
         self.rerank_depth = rerank_depth
         self.max_pool = max_pool
-        self._embedding: ThreadPoolExecutor | None = None
-        self._embedding_lock = threading.Lock()
 
     # ---- the tool ------------------------------------------------------------------------
     def search_evidence(
@@ -289,11 +284,8 @@ class EvidenceSearch:
             ts_from=ts_from, ts_to=ts_to,
         )
         depth = self.first_pass + len(exclude)
-        # The query is embedded while BM25 runs (onnxruntime releases the GIL).
-        pending = self._embedder_pool().submit(self._embed, query)
-        lexical1 = self.store.lexical_search(query, scope, depth, window)
-        qvec = pending.result()
-        pass1 = rrf([self.store.vector_search(qvec, scope, depth, window), lexical1])
+        qvec = self._embed(query)
+        pass1 = self._hybrid(query, qvec, scope, window, depth)
         if not pass1:
             return []
         top_ids = [nid for nid, _ in pass1]
@@ -324,7 +316,7 @@ class EvidenceSearch:
         )
         lexical = self.store.lexical_search(query, scope, len(members), pool_window)
         pass2 = rrf([dense, lexical])
-        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude and nid in nodes]
+        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
         ranked = ranked[: max(self.rerank_depth, k)]
         hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
         _content_relevance(query, hits, vectors, qvec, reference)
@@ -354,13 +346,6 @@ class EvidenceSearch:
         return [nid for nid, _ in fused[:k]]
 
     # ---- internals ----------------------------------------------------------------------
-    def _embedder_pool(self) -> ThreadPoolExecutor:
-        with self._embedding_lock:
-            if self._embedding is None:
-                self._embedding = ThreadPoolExecutor(max_workers=2,
-                                                     thread_name_prefix="egmem-query-embed")
-            return self._embedding
-
     def _embed(self, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_batch([text])[0], dtype=np.float32)
 

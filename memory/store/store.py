@@ -37,6 +37,13 @@ NODE_META_COLUMNS = [*NODE_SEARCH_COLUMNS, "proposal_json", "verification_json"]
 _CARD_COLUMNS = ["node_id", "card"]
 
 
+def _by_id(node_ids: Iterable[str], scope: Scope | None) -> tuple[list[str], str]:
+    """``node_ids`` without repeats and the filter selecting them (inside ``scope``)."""
+    ids = list(dict.fromkeys(node_ids))
+    where = sql_in("node_id", ids) if ids else "FALSE"
+    return ids, f"{where} AND {scope_sql(scope)}" if scope is not None else where
+
+
 @dataclass(frozen=True)
 class Window:
     """Optional narrowing of a scoped query: participants and a time range."""
@@ -239,10 +246,10 @@ class MemoryStore:
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Nodes in ``scope`` without their audit record (``proposal`` and ``verification``
         are None), with their vectors, in one query: what ranking needs. Input order."""
-        ids = list(dict.fromkeys(node_ids))
+        ids, where = _by_id(node_ids, scope)
         if not ids:
             return [], {}
-        found, vectors = self._search_rows(f"{sql_in('node_id', ids)} AND {scope_sql(scope)}")
+        found, vectors = self._search_rows(where)
         by_id = {n.node_id: n for n in found}
         return [by_id[i] for i in ids if i in by_id], vectors
 
@@ -274,33 +281,22 @@ class MemoryStore:
         step, run by maintenance); returns how many rows were rewritten."""
         done = 0
         while True:
-            ids = [r["node_id"] for r in self.tables.query_nodes(
-                "card IS NULL", columns=["node_id"], limit=batch)]
-            if not ids:
+            rows, vectors = self.tables.query_nodes_with_vectors(
+                "card IS NULL", columns=NODE_META_COLUMNS, limit=batch)
+            if not rows:
                 return done
-            nodes = self.get_nodes(ids)
-            vecs = self.node_vectors(ids)
-            keep = [n for n in nodes if n.node_id in vecs]
-            rows = [node_to_row(n, None) for n in keep]
-            self.tables.upsert_nodes(rows, np.stack([vecs[n.node_id] for n in keep]))
-            done += len(keep)
+            self.tables.upsert_nodes([node_to_row(row_to_node(r), None) for r in rows], vectors)
+            done += len(rows)
             logger.info("filled search cards of %d rows", done)
 
     def get_nodes(self, node_ids: Iterable[str], scope: Scope | None = None) -> list[EvidenceNode]:
-        return [row_to_node(r) for r in self._rows_by_id(node_ids, scope, NODE_META_COLUMNS)]
-
-    def _rows_by_id(self, node_ids: Iterable[str], scope: Scope | None,
-                    columns: Sequence[str]) -> list[Row]:
-        """The rows of ``node_ids`` (in scope, when given) in input order, missing ones
-        left out."""
-        ids = list(dict.fromkeys(node_ids))
+        """Nodes with their audit record (in ``scope``, when given), in input order."""
+        ids, where = _by_id(node_ids, scope)
         if not ids:
             return []
-        where = sql_in("node_id", ids)
-        if scope is not None:
-            where = f"{where} AND {scope_sql(scope)}"
-        by_id = {r["node_id"]: r for r in self.tables.query_nodes(where, columns=columns)}
-        return [by_id[i] for i in ids if i in by_id]
+        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS)
+        by_id = {r["node_id"]: r for r in rows}
+        return [row_to_node(by_id[i]) for i in ids if i in by_id]
 
     def find_nodes(
         self, scope: Scope, window: Window | None = None, *, limit: int | None = None

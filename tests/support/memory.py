@@ -44,3 +44,16 @@ def review_thread() -> list[Message]:
         msg(7, "Eve", "We decided the release will be version 2.3"),
         msg(8, "Frank", "actually we're calling it 2.4"),
     ]
+
+
+def lunch_thread() -> list[Message]:
+    """A lunch thread: the root sets the date, a poll in the thread picks the place, and a
+    later top-level message switches the place."""
+    return [
+        msg(1, "Hugo", "Team lunch next Friday (the 15th)! Where should we go? Drop ideas below."),
+        msg(2, "Farid", "Taqueria Luna! their al pastor is unreal", thread="1", reply_to="1"),
+        msg(3, "Carmen", "Pho Saigon!!", thread="1", reply_to="1"),
+        msg(4, "Hugo", "Poll's closed: Pho Saigon it is 🍜 Friday the 15th at 12:30.",
+            thread="1", reply_to="1"),
+        msg(5, "Hugo", "Bad news on lunch: Pho Saigon is closed. Switching to Taqueria Luna."),
+    ]
