@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from memory.embeddings import HashingEmbedder
 from memory.models import Scope
 from memory.reader.search import (
     ABLATE_RERANKER,
@@ -184,3 +186,37 @@ def test_an_answer_inherits_most_of_its_questions_lead() -> None:
     assert [out[0], out[3]] == [0.8, 0.8]
     # An answer that already outscores its question keeps its own score.
     assert rr._answers_inherit(hits, [0.2, 0.6, 0.3, 0.8, 0.3])[1] == 0.6
+
+
+class _RecordingEmbedder(HashingEmbedder):
+    """The hashing embedder, keeping every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        self.texts.extend(texts)
+        return super().embed_batch(texts)
+
+
+@pytest.mark.parametrize(("query", "embedded"), [
+    ("what did Bob suggest for the team outing", "what did suggest for the team outing"),
+    ("What are Bob's and alice’s plans?", "What are and plans?"),
+    # Ivy speaks only in the private channel, outside this scope: her name is content here.
+    ("what did Ivy draft", "what did Ivy draft"),
+    ("Bobby tables", "Bobby tables"),  # a name word must match whole
+    ("Bob?", "Bob?"),  # nothing but names: keep them
+])
+def test_speaker_names_in_scope_are_not_embedded(mem: Memory, query: str,
+                                                 embedded: str) -> None:
+    recorder = _RecordingEmbedder()
+    EvidenceSearch(store=mem.store, embedder=recorder).search_ranked(query, PUBLIC, k=5)
+    assert recorder.texts[0] == embedded
+
+
+def test_speaker_words_are_scoped_and_cover_names_and_ids(mem: Memory) -> None:
+    words = ["bob", "ivy", "zed", "tables", "alice"]
+    assert mem.store.speaker_words(words, PUBLIC) == {"bob", "zed", "alice"}
+    assert mem.store.speaker_words(words, EVERYTHING) == {"bob", "ivy", "zed", "alice"}
+    assert mem.store.speaker_words([], EVERYTHING) == set()

@@ -96,10 +96,10 @@ def query_features(
 ) -> QueryFeatures:
     """Features of ``query`` against a candidate set (term rarity is measured within it)."""
     known = {name for n in candidates for name in _speaker_names(n)}
-    qtokens = _name_tokens(query)
+    qtokens = name_words(query)
     named = {s for s in known if s in qtokens}
     qterms = list(dict.fromkeys(relevance_terms(query, skip=_QUESTION_WORDS | {
-        w for w in tokens(query) if _possessive_base(w) in named})))
+        w for w in tokens(query) if name_base(w) in named})))
     docs = [passage_terms(n.passage) for n in candidates]
     n_docs = max(len(docs), 1)
     weights: dict[str, float] = {}
@@ -116,7 +116,7 @@ def query_features(
                          asks_when=bool(_WHEN.search(query)))
 
 
-def _possessive_base(token: str) -> str:
+def name_base(token: str) -> str:
     """``"melanie's"`` → ``"melanie"``, ``"james'"`` → ``"james"``; others unchanged."""
     for suffix in ("'s", "’s", "'", "’"):
         if token.endswith(suffix) and len(token) > len(suffix):
@@ -124,18 +124,18 @@ def _possessive_base(token: str) -> str:
     return token
 
 
-def _name_tokens(text: str) -> set[str]:
+def name_words(text: str) -> set[str]:
     """Tokens of ``text`` plus their possessive bases ("Melanie's" → "melanie")."""
     out = set()
     for t in tokens(text):
         out.add(t)
-        out.add(_possessive_base(t))
+        out.add(name_base(t))
     return out
 
 
 def named_speakers(query: str, known: Sequence[str]) -> list[str]:
     """Speakers (full display names) that ``query`` mentions by any of their name words."""
-    qtokens = _name_tokens(query)
+    qtokens = name_words(query)
     out = []
     for name in known:
         parts = {p for p in tokens(name) if len(p) > 1}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
@@ -30,9 +31,10 @@ from memory.embeddings import Embedder
 from memory.errors import EndpointError
 from memory.llm.client import LLMClient, parse_tool_arguments
 from memory.models import EvidenceNode, Scope
-from memory.reader.answer import content_relevance, query_features
+from memory.reader.answer import content_relevance, name_words, query_features
 from memory.reader.dates import find_date_expressions, resolve_date
 from memory.store import MemoryStore, Window
+from memory.text import STOPWORDS
 
 logger = logging.getLogger(__name__)
 
@@ -284,7 +286,7 @@ class EvidenceSearch:
             ts_from=ts_from, ts_to=ts_to,
         )
         depth = self.first_pass + len(exclude)
-        qvec = self._embed(query)
+        qvec = self._embed(self._topic(query, scope))
         pass1 = self._hybrid(query, qvec, scope, window, depth)
         if not pass1:
             return []
@@ -348,6 +350,22 @@ class EvidenceSearch:
     # ---- internals ----------------------------------------------------------------------
     def _embed(self, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_batch([text])[0], dtype=np.float32)
+
+    def _topic(self, query: str, scope: Scope) -> str:
+        """``query`` without the names of speakers in ``scope``: what is embedded.
+
+        Every passage is embedded with its speaker's name, so a name in the query makes
+        dense similarity favour that speaker's shortest turns ("Bye Joanna!" for "What
+        nickname does Nate use for Joanna?"). Who spoke is matched as a feature instead
+        (LoCoMo dev R@10 .800 → .813). A query that is only names keeps them."""
+        words = [w for w in name_words(query) if w not in STOPWORDS]
+        names = self.store.speaker_words(words, scope) if words else set()
+        if not names:
+            return query
+        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        topic = " ".join(re.sub(rf"(?<![\w'’])(?:{alternatives})(?:['’]s?)?(?![\w'’])", " ",
+                                query, flags=re.IGNORECASE).split())
+        return topic if any(ch.isalnum() for ch in topic) else query
 
     def _hybrid(self, query: str, qvec: np.ndarray, scope: Scope, window: Window | None,
                 depth: int) -> list[tuple[str, float]]:

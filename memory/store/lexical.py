@@ -219,6 +219,26 @@ class LexicalIndex:
         )
         return self._run(text_q, flt, k)
 
+    def speaker_words(self, words: Iterable[str], flt: LexicalFilter) -> set[str]:
+        """Those of ``words`` (lower-case) that are a word of some speaker's name or id among
+        the documents ``flt`` admits."""
+        wanted = set(words)
+        with self._lock:
+            self._sync()
+            # The speaker dictionary is small (one term per name and id) and listing it is
+            # cheap; only words found in it cost a scoped query.
+            indexed = [str(t) for t, _ in self._index.searcher().terms_with_prefix("speaker", "")]
+        terms_of: dict[str, list[str]] = {}
+        for term in indexed:
+            for word in set(term.split()) & wanted:
+                terms_of.setdefault(word, []).append(term)
+        out: set[str] = set()
+        for word, terms in terms_of.items():
+            speaker_q = tantivy.Query.term_set_query(self._schema, "speaker", terms)
+            if self._run(speaker_q, flt, 1):
+                out.add(word)
+        return out
+
     def phrase_candidates(self, phrase: str, flt: LexicalFilter, k: int) -> list[str]:
         words = [t for t in tokens(phrase) if t.strip("'._-")]
         if not words:
@@ -266,3 +286,4 @@ class LexicalIndex:
 
 def doc_ids(docs: Sequence[LexicalDoc]) -> list[str]:
     return [d.node_id for d in docs]
+

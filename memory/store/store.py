@@ -375,6 +375,10 @@ class MemoryStore:
     ) -> list[tuple[str, float]]:
         return self.lexical.search(query, scope_lexical(scope, window), k)
 
+    def speaker_words(self, words: Iterable[str], scope: Scope) -> set[str]:
+        """Those of ``words`` (lower-case) that name a speaker in ``scope``."""
+        return self.lexical.speaker_words(words, scope_lexical(scope))
+
     def phrase_search(
         self, phrase: str, scope: Scope, k: int, window: Window | None = None
     ) -> list[EvidenceNode]:
