@@ -166,7 +166,8 @@ def build_direct(store: MemoryStore, corpus: synth.Corpus, pool: np.ndarray,
 
 
 # ---- measuring ---------------------------------------------------------------------------
-_STAGES = ("vector_search", "lexical_search", "search_nodes", "neighbours")
+_STAGES = ("speaker_words", "vector_search_nodes", "lexical_search", "neighbours",
+           "search_nodes")
 
 
 def _instrument(obj: Any, names: tuple[str, ...], acc: dict[str, list[float]]) -> None:

@@ -154,10 +154,13 @@ def render(ingest: list[dict[str, Any]], search: list[dict[str, Any]], *, quick:
     if staged:
         names = list(staged[0]["stages_p50_ms"])
         lines += ["", "Where a search spends its time (median per question, ms, all calls of "
-                      "each kind; `search_evidence` makes 1 vector and 2 BM25 queries — "
-                      "pass 2 ranks its pool by the vectors read with it — 1 `search_nodes` "
-                      "(pass-1 hits with their search cards and vectors) and 1 `neighbours` "
-                      "(likewise); a question naming a day adds a dated pass):", ""]
+                      "each kind; `search_evidence` looks up the speaker names in the "
+                      "question (`speaker_words`), makes 1 vector query that returns its "
+                      "hits' search cards and vectors, 2 BM25 queries (pass 2 ranks its pool "
+                      "by the vectors read with it) and 1 `neighbours` query that also reads "
+                      "the pass-1 hits BM25 alone found; `search_nodes` runs only when an "
+                      "anchor was found by BM25 alone; a question naming a day adds a dated "
+                      "pass):", ""]
         lines.append(md_table(["nodes", "embed", *names], [
             [f"{r['nodes']:,}", r["embed_p50_ms"], *(r["stages_p50_ms"].get(n, "") for n in names)]
             for r in staged]))

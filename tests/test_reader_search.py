@@ -220,3 +220,28 @@ def test_speaker_words_are_scoped_and_cover_names_and_ids(mem: Memory) -> None:
     assert mem.store.speaker_words(words, PUBLIC) == {"bob", "zed", "alice"}
     assert mem.store.speaker_words(words, EVERYTHING) == {"bob", "ivy", "zed", "alice"}
     assert mem.store.speaker_words([], EVERYTHING) == set()
+
+
+def test_a_search_reads_rows_in_few_queries(mem: Memory, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    """Dense hits come with their rows; BM25-only hits are read with the anchors'
+    neighbours. Each LanceDB query costs milliseconds before it reads a row."""
+    calls: list[str] = []
+    tables = mem.store.tables
+    for name in ("vector_search_with_vectors", "query_nodes_with_vectors", "query_nodes",
+                 "vector_search"):
+        real = getattr(tables, name)
+
+        def counted(*args: object, _real: object = real, _name: str = name,
+                    **kw: object) -> object:
+            calls.append(_name)
+            return _real(*args, **kw)  # type: ignore[operator]
+        monkeypatch.setattr(tables, name, counted)
+    s = search(mem)
+    hits = s.search_ranked(QUESTION, PUBLIC, k=6)
+    assert hits
+    assert calls.count("vector_search_with_vectors") == 1
+    assert "vector_search" not in calls and "query_nodes" not in calls
+    # The anchors' neighbours (with the unread hits), plus one read only when an anchor
+    # was found by BM25 alone.
+    assert 1 <= calls.count("query_nodes_with_vectors") <= 2

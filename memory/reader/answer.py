@@ -288,7 +288,12 @@ def content_relevance(features: QueryFeatures, node: EvidenceNode, dense: float)
     question's (rarity-weighted) terms it contains. Unlike rank-based scores it is low for
     every passage when nothing in memory is about the question, so it can gate abstention.
     """
-    return 0.5 * max(dense, 0.0) + 0.5 * features.score(node)["terms"]
+    return relevance_of(dense, features.score(node)["terms"])
+
+
+def relevance_of(dense: float, terms: float) -> float:
+    """:func:`content_relevance` from a passage's dense similarity and term share."""
+    return 0.5 * max(dense, 0.0) + 0.5 * terms
 
 
 def split_sentences(text: str) -> list[str]:

@@ -31,7 +31,12 @@ from memory.embeddings import Embedder
 from memory.errors import EndpointError
 from memory.llm.client import LLMClient, parse_tool_arguments
 from memory.models import EvidenceNode, Scope
-from memory.reader.answer import content_relevance, name_words, query_features
+from memory.reader.answer import (
+    content_relevance,
+    name_words,
+    query_features,
+    relevance_of,
+)
 from memory.reader.dates import find_date_expressions, resolve_date
 from memory.store import MemoryStore, Window
 from memory.text import STOPWORDS
@@ -287,29 +292,33 @@ class EvidenceSearch:
         )
         depth = self.first_pass + len(exclude)
         qvec = self._embed(self._topic(query, scope))
-        pass1 = self._hybrid(query, qvec, scope, window, depth)
+        # Rows and vectors are read once, as the pool grows: dense hits come with theirs,
+        # pass 2 ranks the pool by the exact cosine of those vectors (a pool is a few
+        # hundred rows) instead of asking LanceDB again, and the reranker reads the same rows.
+        nodes: dict[str, EvidenceNode] = {}
+        vectors: dict[str, np.ndarray] = {}
+        pass1 = self._hybrid_read(query, qvec, scope, window, depth, nodes, vectors)
         if not pass1:
             return []
         top_ids = [nid for nid, _ in pass1]
         pool = dict.fromkeys(top_ids)
-        for nid in self._dated(query, qvec, scope, window, reference):
+        for nid in self._dated(query, qvec, scope, window, reference, nodes, vectors):
             pool.setdefault(nid)
-        # Rows and vectors are fetched once, as the pool grows: pass 2 ranks the pool by the
-        # exact cosine of those vectors (a pool is a few hundred rows) instead of asking
-        # LanceDB again, and the reranker reads the same rows.
-        found, vectors = self.store.search_nodes(list(pool), scope)
-        nodes = {n.node_id: n for n in found}
         anchor_ids = [n for n in top_ids if n not in exclude][: self.anchors] or top_ids[
             : self.anchors]
+        self._read([nid for nid in anchor_ids if nid not in nodes], scope, nodes, vectors)
         anchor_nodes = [nodes[nid] for nid in anchor_ids if nid in nodes]
-        near, near_vectors = self._neighbours(anchor_nodes, scope, window, ablate)
+        # Hits only BM25 found are read with the anchors' neighbours, in one query.
+        unread = [nid for nid in pool if nid not in nodes]
+        near, near_vectors = self._neighbours(anchor_nodes, scope, window, ablate,
+                                              include=unread, read=nodes)
+        vectors.update(near_vectors)
         for n in near:
             if len(pool) >= self.max_pool:
                 break
             if n.node_id not in pool:
                 pool[n.node_id] = None
                 nodes[n.node_id] = n
-                vectors[n.node_id] = near_vectors[n.node_id]
         members = [nid for nid in pool if nid in nodes]
         dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
                        key=lambda kv: (-kv[1], kv[0]))
@@ -321,13 +330,13 @@ class EvidenceSearch:
         ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
         ranked = ranked[: max(self.rerank_depth, k)]
         hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
-        _content_relevance(query, hits, vectors, qvec, reference)
         if ABLATE_RERANKER not in ablate and hits:
             scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
                                           reference=reference)
             for h, s in zip(hits, scores, strict=True):
                 h.score = s
             hits.sort(key=lambda h: (-h.score, h.node.seq))
+        _content_relevance(query, hits, vectors, qvec, reference)
         logger.debug("search_evidence: pass1=%d pool=%d returned=%d", len(pass1), len(pool),
                      min(k, len(hits)))
         return hits[:k]
@@ -375,10 +384,28 @@ class EvidenceSearch:
         lexical = self.store.lexical_search(query, scope, depth, window)
         return rrf([dense, lexical])
 
+    def _hybrid_read(self, query: str, qvec: np.ndarray, scope: Scope, window: Window,
+                     depth: int, nodes: dict[str, EvidenceNode],
+                     vectors: dict[str, np.ndarray]) -> list[tuple[str, float]]:
+        """:meth:`_hybrid`, adding the dense hits' rows and vectors to ``nodes``/``vectors``."""
+        dense, found, found_vectors = self.store.vector_search_nodes(qvec, scope, depth, window)
+        nodes.update((n.node_id, n) for n in found)
+        vectors.update(found_vectors)
+        return rrf([dense, self.store.lexical_search(query, scope, depth, window)])
+
+    def _read(self, node_ids: Sequence[str], scope: Scope, nodes: dict[str, EvidenceNode],
+              vectors: dict[str, np.ndarray]) -> None:
+        if node_ids:
+            found, found_vectors = self.store.search_nodes(node_ids, scope)
+            nodes.update((n.node_id, n) for n in found)
+            vectors.update(found_vectors)
+
     def _dated(self, query: str, qvec: np.ndarray, scope: Scope, window: Window,
-               reference: datetime | None) -> list[str]:
+               reference: datetime | None, nodes: dict[str, EvidenceNode],
+               vectors: dict[str, np.ndarray]) -> list[str]:
         """Pass-1 hits inside the days the query names ("on 8 May", "in June"), a day of
-        margin either side: time is metadata scoping, like participants."""
+        margin either side: time is metadata scoping, like participants. The dense hits'
+        rows join ``nodes``."""
         if reference is None or not self.date_scoping:
             return []
         out: list[str] = []
@@ -395,23 +422,27 @@ class EvidenceSearch:
             if lo > hi:
                 continue
             dated = Window(speakers=window.speakers, ts_from=lo, ts_to=hi)
-            out += [nid for nid, _ in self._hybrid(query, qvec, scope, dated,
-                                                   max(1, self.first_pass // 2))]
+            out += [nid for nid, _ in self._hybrid_read(
+                query, qvec, scope, dated, max(1, self.first_pass // 2), nodes, vectors)]
         return out
 
     def _neighbours(self, anchors: Sequence[EvidenceNode], scope: Scope, window: Window,
-                    ablate: frozenset[str]
+                    ablate: frozenset[str], *, include: Sequence[str],
+                    read: dict[str, EvidenceNode]
                     ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
-        """Structural neighbours of the anchors in scope, nearest in time first, with their
-        vectors.
+        """Structural neighbours of the anchors in scope, nearest in time first, with the
+        vectors of every row read. The nodes ``include`` names are read in the same query
+        into ``read`` (they are hits, not neighbours).
 
         Without versioned state (ablation) only reply and thread relations count: topic
         buckets and supersession links are derived state views."""
-        if not anchors:
-            return [], {}
-        found, vectors = self.store.neighbours(anchors, scope)
-        keep = [n for n in found if _admissible(n, window)
+        found, vectors = self.store.neighbours(anchors, scope, include=include)
+        wanted = set(include)
+        read.update((n.node_id, n) for n in found if n.node_id in wanted)
+        keep = [n for n in found if n.node_id not in wanted and _admissible(n, window)
                 and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
+        if not anchors:
+            return [], vectors
         # Near neighbours first, so a capped pool keeps the local context of each anchor.
         def distance(n: EvidenceNode) -> float:
             return min(abs((n.ts - a.ts).total_seconds()) for a in anchors)
@@ -420,7 +451,12 @@ class EvidenceSearch:
 
 def _content_relevance(query: str, hits: Sequence[Hit], vectors: dict[str, np.ndarray],
                        qvec: np.ndarray, reference: datetime | None) -> None:
-    """Set ``features["relevance"]`` (absolute, reranker-independent) on every hit."""
+    """Set ``features["relevance"]`` (absolute, reranker-independent) on every hit, from the
+    dense and term features the reranker left when it left them."""
+    if all("dense" in h.features and "terms" in h.features for h in hits):
+        for h in hits:
+            h.features["relevance"] = relevance_of(h.features["dense"], h.features["terms"])
+        return
     feats = query_features(query, [h.node for h in hits], reference=reference)
     for h in hits:
         vec = vectors.get(h.node.node_id)

@@ -258,8 +258,13 @@ class LexicalIndex:
             k = min(k, searcher.num_docs)
             if k <= 0:
                 return []
-            res = searcher.search(q, k)
-            return [(searcher.doc(addr)["node_id"][0], float(score)) for score, addr in res.hits]
+            # Equal scores are common (field lengths are stored in one byte) and tantivy
+            # orders them by document address, which background merges change: read past k
+            # and order ties by node id, so a search ranks the same way from run to run.
+            res = searcher.search(q, min(2 * k, searcher.num_docs))
+            hits = [(searcher.doc(addr)["node_id"][0], float(score)) for score, addr in res.hits]
+        hits.sort(key=lambda h: (-h[1], h[0]))
+        return hits[:k]
 
     def _filter_queries(self, flt: LexicalFilter) -> list[tantivy.Query]:
         s = self._schema

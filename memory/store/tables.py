@@ -237,7 +237,26 @@ class Tables:
         q = self.nodes._table.query().where(where).select([*columns, "vector"])
         if limit is not None:
             q = q.limit(limit)
-        table = _collect_arrow(q)
+        return self._with_matrix(_collect_arrow(q))
+
+    def vector_search_with_vectors(
+        self, vector: np.ndarray, where: str, k: int, *, columns: Sequence[str]
+    ) -> tuple[list[Row], np.ndarray]:
+        """:meth:`vector_search` returning ``columns`` and the hits' vectors (as
+        :meth:`query_nodes_with_vectors`): reading them with the hits costs ~2 ms at 100k
+        rows, a second query for them ~7."""
+        q = (
+            self.nodes._table.query()
+            .nearest_to(vector.astype(np.float32))
+            .column("vector")
+            .distance_type("cosine")
+            .where(where)
+            .select([*columns, "vector", "_distance"])
+            .limit(k)
+        )
+        return self._with_matrix(_collect_arrow(q))
+
+    def _with_matrix(self, table: pa.Table) -> tuple[list[Row], np.ndarray]:
         column = table.column("vector").combine_chunks()
         if column.null_count:  # never written so, but a matrix needs every row
             raise StoreError("a stored evidence node has no vector; run `egmem reindex`")
