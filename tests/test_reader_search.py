@@ -11,6 +11,7 @@ import pytest
 
 from memory.embeddings import HashingEmbedder
 from memory.models import Scope
+from memory.reader.answer import relevance_of
 from memory.reader.search import (
     ABLATE_RERANKER,
     ABLATE_VERSIONED_STATE,
@@ -213,6 +214,22 @@ def test_speaker_names_in_scope_are_not_embedded(mem: Memory, query: str,
     recorder = _RecordingEmbedder()
     EvidenceSearch(store=mem.store, embedder=recorder).search_ranked(query, PUBLIC, k=5)
     assert recorder.texts[0] == embedded
+    # The whole question is embedded as well when names were left out (for relevance).
+    assert recorder.texts[1:] == ([query] if embedded != query else [])
+
+
+def test_relevance_gate_reads_the_whole_question_names_included(mem: Memory) -> None:
+    """Ranking leaves names out; abstention must not: a question about what named people
+    said is about their messages."""
+    query = "what did Bob suggest for the team outing"
+    hits = search(mem).search_ranked(query, PUBLIC, k=5)
+    whole = mem.embedder.embed_batch([query])[0]
+    vectors = mem.store.node_vectors([h.node.node_id for h in hits])
+    for h in hits:
+        dense = float(vectors[h.node.node_id] @ whole)
+        assert h.features["relevance"] == pytest.approx(relevance_of(dense, h.features["terms"]))
+    bob = next(h for h in hits if h.node.node_id == mem.node("C1.6"))
+    assert bob.features["relevance"] > bob.features["dense"] * 0.5 + bob.features["terms"] * 0.5
 
 
 def test_speaker_words_are_scoped_and_cover_names_and_ids(mem: Memory) -> None:

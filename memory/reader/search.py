@@ -291,7 +291,15 @@ class EvidenceSearch:
             ts_from=ts_from, ts_to=ts_to,
         )
         depth = self.first_pass + len(exclude)
-        qvec = self._embed(self._topic(query, scope))
+        topic = self._topic(query, scope)
+        # Ranking compares the topic; the abstention gate (content relevance) the whole
+        # question, names included, as it was calibrated: "How does Chandler call Doug?" is
+        # about what Chandler and Doug said, so without the names nothing looks relevant.
+        if topic == query:
+            qvec = whole = self._embed(query)
+        else:
+            qvec, whole = np.asarray(self.embedder.embed_batch([topic, query]),
+                                     dtype=np.float32)
         # Rows and vectors are read once, as the pool grows: dense hits come with theirs,
         # pass 2 ranks the pool by the exact cosine of those vectors (a pool is a few
         # hundred rows) instead of asking LanceDB again, and the reranker reads the same rows.
@@ -336,7 +344,7 @@ class EvidenceSearch:
             for h, s in zip(hits, scores, strict=True):
                 h.score = s
             hits.sort(key=lambda h: (-h.score, h.node.seq))
-        _content_relevance(query, hits, vectors, qvec, reference)
+        _content_relevance(query, hits, vectors, whole, reference)
         logger.debug("search_evidence: pass1=%d pool=%d returned=%d", len(pass1), len(pool),
                      min(k, len(hits)))
         return hits[:k]
@@ -451,11 +459,13 @@ class EvidenceSearch:
 
 def _content_relevance(query: str, hits: Sequence[Hit], vectors: dict[str, np.ndarray],
                        qvec: np.ndarray, reference: datetime | None) -> None:
-    """Set ``features["relevance"]`` (absolute, reranker-independent) on every hit, from the
-    dense and term features the reranker left when it left them."""
-    if all("dense" in h.features and "terms" in h.features for h in hits):
+    """Set ``features["relevance"]`` (absolute, reranker-independent) on every hit, from
+    ``qvec`` and the term features the reranker left when it left them."""
+    if all("terms" in h.features for h in hits):
         for h in hits:
-            h.features["relevance"] = relevance_of(h.features["dense"], h.features["terms"])
+            vec = vectors.get(h.node.node_id)
+            dense = float(vec @ qvec) if vec is not None else 0.0
+            h.features["relevance"] = relevance_of(dense, h.features["terms"])
         return
     feats = query_features(query, [h.node for h in hits], reference=reference)
     for h in hits:
