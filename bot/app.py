@@ -87,6 +87,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
     uri = settings.data if settings.is_remote else str(local / "lance")
     store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
                         storage_options=dict(settings.storage_options) or None)
+    store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
     writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
                     verification=verification)

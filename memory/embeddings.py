@@ -52,7 +52,8 @@ class Embedder(Protocol):
     """Turns texts into unit-length float32 vectors of a fixed width.
 
     ``name`` identifies the vector space: vectors from embedders with different names must
-    never be compared (stores record it next to the vectors they hold).
+    never be compared (a data directory records the name of the embedder that wrote it and
+    refuses another: :meth:`memory.store.MemoryStore.claim_embedder`).
     """
 
     @property

@@ -121,3 +121,20 @@ def test_retention_rules_forget_per_channel(tmp_path: Path) -> None:
         assert left == {"C1"}
     finally:
         eg.close()
+
+
+def test_data_embedded_by_one_embedder_refuses_another(  # type: ignore[no-untyped-def]
+        data: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vectors of different embedders share a width but not a space: mixing them would
+    rank by noise, so the data directory names its embedder and refuses others."""
+    chat, _ = sample_paths()
+    code, _, _ = run(capsys, "ingest", str(chat), "--data", str(data), "--json")
+    assert code == 0
+    monkeypatch.setenv("EGMEM_EMBEDDER", "minilm")
+    code, out, err = run(capsys, "ask", "when is the design review?", "--data", str(data))
+    assert code != 0 and not out
+    assert "embedded with hashing" in err and "minilm-l6-v2-int8" in err
+    assert "Traceback" not in err
+    monkeypatch.setenv("EGMEM_EMBEDDER", "hashing")
+    code, _, _ = run(capsys, "ask", "when is the design review?", "--data", str(data))
+    assert code == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory.errors import ConfigError
 from memory.models import Channel, EvidenceNode, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
@@ -81,6 +82,8 @@ def scope_sql(scope: Scope, window: Window | None = None) -> str:
 
 # Meta key set while deleted rows may still be on disk (cleared by a completed purge).
 PURGE_PENDING = "purge_pending"
+# The embedder whose vectors the store holds (Embedder.name).
+EMBEDDER = "embedder"
 # The most rows one query may ask for: LanceDB rejects limits past a 32-bit range.
 MAX_K = 2**31 - 1
 # Zero-width and bidi controls (as memory.text.clean drops them), in Python and in the
@@ -159,6 +162,20 @@ class MemoryStore:
             self.purge()
 
     # ---- lifecycle ----------------------------------------------------------------------
+    def claim_embedder(self, name: str) -> None:
+        """Record that this store's vectors come from the embedder ``name``; ConfigError if
+        they come from another one, whose vectors cannot be compared with its (a store
+        written before names were recorded is taken to be in ``name``'s space)."""
+        recorded = self.tables.get_meta(EMBEDDER)
+        if not recorded:
+            self.tables.set_meta(EMBEDDER, name)
+        elif recorded != name:
+            raise ConfigError(
+                f"this data was embedded with {recorded}, and this configuration embeds with "
+                f"{name}: their vectors cannot be compared. Set EGMEM_EMBEDDER to the embedder "
+                "the data was written with, or use a new data directory (EGMEM_DATA) and "
+                "import the history again.")
+
     def reconcile_lexical(self) -> int:
         """Make the lexical index hold exactly the nodes LanceDB holds (after a crash between
         the two writes, or an upgrade). Returns how many documents were fixed."""
