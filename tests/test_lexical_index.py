@@ -23,14 +23,17 @@ def test_equal_scores_rank_by_node_id_not_insertion_order(tmp_path: Path) -> Non
     assert hits[0][1] == hits[1][1]
 
 
-def test_speaker_words_match_whole_name_words_within_the_filter(tmp_path: Path) -> None:
+def test_speaker_words_are_first_names_or_ids_within_the_filter(tmp_path: Path) -> None:
     index = LexicalIndex(tmp_path)
     index.upsert([
         doc("n1", "hello", speakers=("Nate Smith", "U_NATE")),
         doc("n2", "hello", space="T2", speakers=("O'Neil", "U-2")),
+        doc("n3", "hello", space="T2", speakers=("Natalie", "U3")),
     ])
-    words = ["nate", "smith", "nat", "o'neil", "u_nate", "u-2", "hello"]
-    assert index.speaker_words(words, LexicalFilter(space="T1")) == {"nate", "smith", "u_nate"}
-    assert index.speaker_words(words, LexicalFilter(space="T2")) == {"o'neil", "u-2"}
+    # "nat" begins "natalie" and "nate smith" but is neither's first name; "smith" is a
+    # surname, which is not looked up.
+    words = ["nate", "smith", "nat", "o'neil", "u_nate", "u-2", "hello", "natalie"]
+    assert index.speaker_words(words, LexicalFilter(space="T1")) == {"nate", "u_nate"}
+    assert index.speaker_words(words, LexicalFilter(space="T2")) == {"o'neil", "u-2", "natalie"}
     assert index.speaker_words(words, LexicalFilter()) == {
-        "nate", "smith", "u_nate", "o'neil", "u-2"}
+        "nate", "u_nate", "o'neil", "u-2", "natalie"}

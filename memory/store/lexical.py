@@ -220,20 +220,23 @@ class LexicalIndex:
         return self._run(text_q, flt, k)
 
     def speaker_words(self, words: Iterable[str], flt: LexicalFilter) -> set[str]:
-        """Those of ``words`` (lower-case) that are a word of some speaker's name or id among
-        the documents ``flt`` admits."""
-        wanted = set(words)
+        """Those of ``words`` (lower-case) that begin some speaker's name, or are a speaker's
+        id, among the documents ``flt`` admits ("nate" for "Nate Smith"; a surname alone is
+        not looked up: listing every name to find it costs ~40 ms at 20k speakers, a prefix
+        lookup ~0.1 ms)."""
+        found: dict[str, list[str]] = {}
         with self._lock:
             self._sync()
-            # The speaker dictionary is small (one term per name and id) and listing it is
-            # cheap; only words found in it cost a scoped query.
-            indexed = [str(t) for t, _ in self._index.searcher().terms_with_prefix("speaker", "")]
-        terms_of: dict[str, list[str]] = {}
-        for term in indexed:
-            for word in set(term.split()) & wanted:
-                terms_of.setdefault(word, []).append(term)
+            searcher = self._index.searcher()
+            for word in dict.fromkeys(words):
+                if not word:
+                    continue
+                terms = [str(t) for t, _ in searcher.terms_with_prefix("speaker", word)]
+                named = [t for t in terms if t == word or t.startswith(word + " ")]
+                if named:
+                    found[word] = named
         out: set[str] = set()
-        for word, terms in terms_of.items():
+        for word, terms in found.items():
             speaker_q = tantivy.Query.term_set_query(self._schema, "speaker", terms)
             if self._run(speaker_q, flt, 1):
                 out.add(word)

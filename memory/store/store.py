@@ -411,7 +411,8 @@ class MemoryStore:
         return self.lexical.search(query, scope_lexical(scope, window), k)
 
     def speaker_words(self, words: Iterable[str], scope: Scope) -> set[str]:
-        """Those of ``words`` (lower-case) that name a speaker in ``scope``."""
+        """Those of ``words`` (lower-case) that are a speaker's first name (or only name,
+        or id) in ``scope``."""
         return self.lexical.speaker_words(words, scope_lexical(scope))
 
     def phrase_search(
