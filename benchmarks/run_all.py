@@ -230,10 +230,10 @@ def _llm_benches(args: argparse.Namespace, emb: list[str], work: Path, log: Path
     and return the files the Scale section links: the committed ones with ``--skip-llm``,
     none for ``--quick`` (its results go to ``work``)."""
     out: list[Path | None] = []
-    for script, name, quick_args in (
-        (LLM_BENCH, "llm_writer.md", ["--conversations", "1", "--arrivals", "32"]),
-        (LLM_READER_BENCH, "llm_reader.md", ["--conversations", "1", "--questions", "10"]),
-    ):
+    for script, name, quick_args in zip((LLM_BENCH, LLM_READER_BENCH), _LLM_RESULTS, (
+        ["--conversations", "1", "--arrivals", "32"],
+        ["--conversations", "1", "--questions", "10"],
+    ), strict=True):
         committed = HERE / "results" / name
         if args.skip_llm:
             out.append(None if args.quick else _committed(name))

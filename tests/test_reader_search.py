@@ -11,7 +11,7 @@ import pytest
 
 from memory.embeddings import HashingEmbedder
 from memory.models import Scope
-from memory.reader.answer import relevance_of
+from memory.reader.answer import content_relevance
 from memory.reader.search import (
     ABLATE_RERANKER,
     ABLATE_VERSIONED_STATE,
@@ -227,7 +227,8 @@ def test_relevance_gate_reads_the_whole_question_names_included(mem: Memory) -> 
     vectors = mem.store.node_vectors([h.node.node_id for h in hits])
     for h in hits:
         dense = float(vectors[h.node.node_id] @ whole)
-        assert h.features["relevance"] == pytest.approx(relevance_of(dense, h.features["terms"]))
+        assert h.features["relevance"] == pytest.approx(
+            content_relevance(dense, h.features["terms"]))
     bob = next(h for h in hits if h.node.node_id == mem.node("C1.6"))
     assert bob.features["relevance"] > bob.features["dense"] * 0.5 + bob.features["terms"] * 0.5
 

@@ -283,16 +283,11 @@ def best_clause(question: str, sentence: str) -> str:
     return best
 
 
-def content_relevance(features: QueryFeatures, node: EvidenceNode, dense: float) -> float:
-    """Absolute relevance in [0, 1] of a passage: its dense similarity and the share of the
-    question's (rarity-weighted) terms it contains. Unlike rank-based scores it is low for
-    every passage when nothing in memory is about the question, so it can gate abstention.
-    """
-    return relevance_of(dense, features.score(node)["terms"])
-
-
-def relevance_of(dense: float, terms: float) -> float:
-    """:func:`content_relevance` from a passage's dense similarity and term share."""
+def content_relevance(dense: float, terms: float) -> float:
+    """Absolute relevance in [0, 1] of a passage from its dense similarity and the share of
+    the question's (rarity-weighted) terms it contains (``QueryFeatures.score``'s
+    ``terms``). Unlike rank-based scores it is low for every passage when nothing in memory
+    is about the question, so it can gate abstention."""
     return 0.5 * max(dense, 0.0) + 0.5 * terms
 
 

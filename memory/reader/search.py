@@ -31,12 +31,7 @@ from memory.embeddings import Embedder
 from memory.errors import EndpointError
 from memory.llm.client import LLMClient, parse_tool_arguments
 from memory.models import EvidenceNode, Scope
-from memory.reader.answer import (
-    content_relevance,
-    name_words,
-    query_features,
-    relevance_of,
-)
+from memory.reader.answer import content_relevance, name_words, query_features
 from memory.reader.dates import find_date_expressions, resolve_date
 from memory.store import MemoryStore, Window
 from memory.text import STOPWORDS
@@ -317,10 +312,12 @@ class EvidenceSearch:
         self._read([nid for nid in anchor_ids if nid not in nodes], scope, nodes, vectors)
         anchor_nodes = [nodes[nid] for nid in anchor_ids if nid in nodes]
         # Hits only BM25 found are read with the anchors' neighbours, in one query.
-        unread = [nid for nid in pool if nid not in nodes]
-        near, near_vectors = self._neighbours(anchor_nodes, scope, window, ablate,
-                                              include=unread, read=nodes)
-        vectors.update(near_vectors)
+        unread = set(pool).difference(nodes)
+        found, found_vectors = self.store.neighbours(anchor_nodes, scope, include=list(unread))
+        vectors.update(found_vectors)
+        nodes.update((n.node_id, n) for n in found if n.node_id in unread)
+        near = self._neighbours(anchor_nodes, [n for n in found if n.node_id not in unread],
+                                window, ablate)
         for n in near:
             if len(pool) >= self.max_pool:
                 break
@@ -434,44 +431,34 @@ class EvidenceSearch:
                 query, qvec, scope, dated, max(1, self.first_pass // 2), nodes, vectors)]
         return out
 
-    def _neighbours(self, anchors: Sequence[EvidenceNode], scope: Scope, window: Window,
-                    ablate: frozenset[str], *, include: Sequence[str],
-                    read: dict[str, EvidenceNode]
-                    ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
-        """Structural neighbours of the anchors in scope, nearest in time first, with the
-        vectors of every row read. The nodes ``include`` names are read in the same query
-        into ``read`` (they are hits, not neighbours).
+    def _neighbours(self, anchors: Sequence[EvidenceNode], found: Sequence[EvidenceNode],
+                    window: Window, ablate: frozenset[str]) -> list[EvidenceNode]:
+        """The structural neighbours ``found`` for the anchors that the window admits,
+        nearest in time first.
 
         Without versioned state (ablation) only reply and thread relations count: topic
         buckets and supersession links are derived state views."""
-        found, vectors = self.store.neighbours(anchors, scope, include=include)
-        wanted = set(include)
-        read.update((n.node_id, n) for n in found if n.node_id in wanted)
-        keep = [n for n in found if n.node_id not in wanted and _admissible(n, window)
-                and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
         if not anchors:
-            return [], vectors
+            return []
+        keep = [n for n in found if _admissible(n, window)
+                and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
         # Near neighbours first, so a capped pool keeps the local context of each anchor.
         def distance(n: EvidenceNode) -> float:
             return min(abs((n.ts - a.ts).total_seconds()) for a in anchors)
-        return sorted(keep, key=distance), vectors
+        return sorted(keep, key=distance)
 
 
 def _content_relevance(query: str, hits: Sequence[Hit], vectors: dict[str, np.ndarray],
                        qvec: np.ndarray, reference: datetime | None) -> None:
     """Set ``features["relevance"]`` (absolute, reranker-independent) on every hit, from
-    ``qvec`` and the term features the reranker left when it left them."""
-    if all("terms" in h.features for h in hits):
-        for h in hits:
-            vec = vectors.get(h.node.node_id)
-            dense = float(vec @ qvec) if vec is not None else 0.0
-            h.features["relevance"] = relevance_of(dense, h.features["terms"])
-        return
-    feats = query_features(query, [h.node for h in hits], reference=reference)
+    ``qvec`` and the term features the reranker left (computed here when it left none)."""
+    feats = None if all("terms" in h.features for h in hits) else query_features(
+        query, [h.node for h in hits], reference=reference)
     for h in hits:
         vec = vectors.get(h.node.node_id)
         dense = float(vec @ qvec) if vec is not None else 0.0
-        h.features["relevance"] = content_relevance(feats, h.node, dense)
+        terms = h.features["terms"] if feats is None else feats.score(h.node)["terms"]
+        h.features["relevance"] = content_relevance(dense, terms)
 
 
 def _admissible(node: EvidenceNode, window: Window) -> bool:

@@ -294,4 +294,3 @@ class LexicalIndex:
 
 def doc_ids(docs: Sequence[LexicalDoc]) -> list[str]:
     return [d.node_id for d in docs]
-

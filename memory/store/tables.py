@@ -245,16 +245,8 @@ class Tables:
         """:meth:`vector_search` returning ``columns`` and the hits' vectors (as
         :meth:`query_nodes_with_vectors`): reading them with the hits costs ~2 ms at 100k
         rows, a second query for them ~7."""
-        q = (
-            self.nodes._table.query()
-            .nearest_to(vector.astype(np.float32))
-            .column("vector")
-            .distance_type("cosine")
-            .where(where)
-            .select([*columns, "vector", "_distance"])
-            .limit(k)
-        )
-        return self._with_matrix(_collect_arrow(q))
+        return self._with_matrix(_collect_arrow(
+            self._nearest(vector, where, k, [*columns, "vector", "_distance"])))
 
     def _with_matrix(self, table: pa.Table) -> tuple[list[Row], np.ndarray]:
         column = table.column("vector").combine_chunks()
@@ -274,16 +266,18 @@ class Tables:
     def vector_search(
         self, vector: np.ndarray, where: str, k: int, *, columns: Sequence[str] = ("node_id",)
     ) -> list[Row]:
-        q = (
+        return _collect(self._nearest(vector, where, k, [*columns, "_distance"]))
+
+    def _nearest(self, vector: np.ndarray, where: str, k: int, select: list[str]) -> Any:
+        return (
             self.nodes._table.query()
             .nearest_to(vector.astype(np.float32))
             .column("vector")
             .distance_type("cosine")
             .where(where)  # a prefilter, as async vector queries filter by default
-            .select([*columns, "_distance"])
+            .select(select)
             .limit(k)
         )
-        return _collect(q)
 
     # ---- states -------------------------------------------------------------------------
     def upsert_states(self, rows: Sequence[Row]) -> None:
