@@ -1,0 +1,165 @@
+"""The one set of definitions of speech acts and question kinds.
+
+The offline analyzers classify into these; the LLM prompts render them (with their examples)
+so a model is told exactly what the deterministic code means. Change a definition here and both
+modes change together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class SpeechAct(StrEnum):
+    """What a chat message does to the decisions of its channel."""
+
+    PROPOSAL = "proposal"
+    DECISION = "decision"
+    REJECTION = "rejection"
+    CORRECTION = "correction"
+    REASSIGNMENT = "reassignment"
+    CANCELLATION = "cancellation"
+    CONFIRMATION = "confirmation"
+    REMINDER = "reminder"
+    QUESTION = "question"
+    CHATTER = "chatter"
+
+
+class QuestionKind(StrEnum):
+    """What a question to the memory asks for."""
+
+    CURRENT = "current"
+    PREVIOUS = "previous"
+    ORIGINAL = "original"
+    WHO = "who"
+    WHEN = "when"
+    WHY = "why"
+    LIST = "list"
+    FACT = "fact"
+
+
+@dataclass(frozen=True)
+class Definition:
+    meaning: str
+    effect: str
+    examples: tuple[str, ...]
+
+
+SPEECH_ACTS: dict[SpeechAct, Definition] = {
+    SpeechAct.PROPOSAL: Definition(
+        "suggests or asks for a value without deciding it",
+        "context: no state changes until someone accepts it",
+        ("could we move standup to 10?", "how about The Lake?", "maybe Thursday works better"),
+    ),
+    SpeechAct.DECISION: Definition(
+        "states a value now in force, first time or replacing the old one",
+        "establish a state, or revise the state whose subject it names",
+        ("Atlas design review is Thursday 3 pm", "Outing decided: bowling alley",
+         "moved again: Friday at 11 am", "the upgrade is postponed until January"),
+    ),
+    SpeechAct.REJECTION: Definition(
+        "turns a proposed change down; the current value stays",
+        "restate the existing state",
+        ("no, keeping 9:30", "let's not move it, Thursday stays"),
+    ),
+    SpeechAct.CORRECTION: Definition(
+        "fixes a value that was stated wrongly",
+        "revise the state whose value is the corrected one",
+        ("correction: Dec 18, not the 20th", "Postgres 16 instead of 15"),
+    ),
+    SpeechAct.REASSIGNMENT: Definition(
+        "hands a task or ownership to someone else",
+        "revise the owner of that task",
+        ("handing the release notes over to Marcus", "Priya takes over on-call from Sam"),
+    ),
+    SpeechAct.CANCELLATION: Definition(
+        "ends a plan without a new value",
+        "revise the state with the cancellation as its value (it ends a state of any kind)",
+        ("standup is cancelled this week", "offsite postponed indefinitely"),
+    ),
+    SpeechAct.CONFIRMATION: Definition(
+        "agrees with or repeats the value in force",
+        "restate the existing state",
+        ("+1, 3 pm works", "yes, still Thursday"),
+    ),
+    SpeechAct.REMINDER: Definition(
+        "reminds people of a value already decided",
+        "restate the existing state; never opens a new one",
+        ("reminder: review tomorrow at 3", "don't forget the checklist before the review"),
+    ),
+    SpeechAct.QUESTION: Definition(
+        "asks something",
+        "context; its answer, often the next message from someone else, carries the value",
+        ("when is the review?", "who owns the release notes?"),
+    ),
+    SpeechAct.CHATTER: Definition(
+        "everything else: greetings, opinions, jokes, file shares, joins, bot lines",
+        "context",
+        ("lol nice", "uploaded a file: screenshot.png", "joined the channel"),
+    ),
+}
+
+QUESTION_KINDS: dict[QuestionKind, Definition] = {
+    QuestionKind.CURRENT: Definition(
+        "the value in force now", "answer with the latest value of the chain",
+        ("when is the design review?", "where is the offsite?"),
+    ),
+    QuestionKind.PREVIOUS: Definition(
+        "the value just before the latest change",
+        "answer with the value the latest revision replaced",
+        ("what was the review time before it slipped?", "what did it used to be?"),
+    ),
+    QuestionKind.ORIGINAL: Definition(
+        "the first value of the chain", "answer with the chain's first value",
+        ("what was originally planned?", "what was the first date?"),
+    ),
+    QuestionKind.WHO: Definition(
+        "who decided, changed, suggested or owns something",
+        "answer with the person (the speaker of the deciding message, or the owner named)",
+        ("who moved the release date?", "who suggested Taqueria Luna?"),
+    ),
+    QuestionKind.WHEN: Definition(
+        "the date or time something happens or happened",
+        "answer with the date or time, resolved to a calendar date where it is relative",
+        ("when is the launch?", "when was the budget cut?"),
+    ),
+    QuestionKind.WHY: Definition(
+        "the reason given for a decision or change",
+        "answer with the reason stated in or beside the revising message",
+        ("why did the release slip?", "why are we switching regions?"),
+    ),
+    QuestionKind.LIST: Definition(
+        "several items", "answer with every item found, each cited",
+        ("what did we decide this week?", "which venues were considered?"),
+    ),
+    QuestionKind.FACT: Definition(
+        "any other fact stated in chat", "answer with the answering phrase",
+        ("what is the wifi password?", "what does Nate call Joanna?"),
+    ),
+}
+
+ABSTAIN_RULE = (
+    "Answer only when the evidence you were given covers what the question is about: its "
+    "named things and its subject. Otherwise abstain: say that the memory (within what the "
+    "asker may read) holds no answer. Never answer with a different subject's value, and never "
+    "hint whether an answer exists somewhere the asker cannot read."
+)
+
+
+def render_speech_acts() -> str:
+    """The speech-act definitions as prompt text, one line each with examples."""
+    return "\n".join(
+        f"- {act.value}: {d.meaning} -> {d.effect}. e.g. "
+        + "; ".join(f'"{e}"' for e in d.examples)
+        for act, d in SPEECH_ACTS.items()
+    )
+
+
+def render_question_kinds() -> str:
+    """The question kinds as prompt text, one line each with examples."""
+    return "\n".join(
+        f"- {kind.value}: {d.meaning} -> {d.effect}. e.g. "
+        + "; ".join(f'"{e}"' for e in d.examples)
+        for kind, d in QUESTION_KINDS.items()
+    )
