@@ -19,21 +19,20 @@ TIME = re.compile(r"\b\d{1,2}\s?pm\b")
 
 def model(body: dict[str, Any]) -> Reply:
     """A plausible writer: establishes a review time, revises it when a message moves it."""
-    batch = parse_batch(body["messages"][-1]["content"])
+    batch = parse_batch(body["messages"][1]["content"])
     states = batch["states"]
-    calls = []
+    items = []
     for m in batch["messages"]:
         found = TIME.search(m["text"])
-        args: dict[str, Any] = {"message_id": m["message_id"], "verdict": "context",
-                                "topic": "", "source_quote": "", "prior_state_id": None,
-                                "rewrite": ""}
+        args: dict[str, Any] = {"message": m["message"], "verdict": "context", "topic": "",
+                                "quote": "", "state": None, "rewrite": ""}
         if found and states and "instead" in m["text"]:
-            args.update(verdict="revise", topic="design review", source_quote=found.group(0),
-                        prior_state_id=states[0]["state_id"])
+            args.update(verdict="revise", topic="design review", quote=found.group(0),
+                        state=states[0]["state"])
         elif found:
-            args.update(verdict="establish", topic="design review", source_quote=found.group(0))
-        calls.append((PROPOSE_TOOL, args))
-    return tool_calls(calls) if calls else text("done")
+            args.update(verdict="establish", topic="design review", quote=found.group(0))
+        items.append(args)
+    return tool_calls([(PROPOSE_TOOL, {"proposals": items})]) if items else text("done")
 
 
 def _chat(path: Path, lines: list[tuple[str, str]]) -> Path:
