@@ -35,6 +35,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     eg = _open(args)
     try:
         report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty())
+        writer = getattr(eg.writer.proposer, "stats", None)
+        if writer is not None and hasattr(writer, "snapshot"):
+            report["writer"] = _writer_summary(writer.snapshot())
     finally:
         eg.close()
     if args.json:
@@ -46,7 +49,27 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
+        if "writer" in report:
+            w = report["writer"]
+            print(f"LLM writer ({w['path']} path): {w['proposals']} of {w['llm_messages']} "
+                  f"messages proposed by the model ({w['model_share']:.0%}), "
+                  f"{w['fallbacks']} by the offline fallback, {w['calls']} calls")
+    if report["queued"]:
+        # Never a silent success with messages left behind: the reason was logged above.
+        print(f"egmem: {report['queued']} events are still queued; run the command again (or "
+              f"`egmem retry`) once the cause above is fixed", file=sys.stderr)
+        return EXIT_QUEUED
     return 1 if report["errors"] and not report["records"] - report["errors"] else 0
+
+
+EXIT_QUEUED = 75  # EX_TEMPFAIL: nothing is lost, try again later
+
+
+def _writer_summary(snap: dict[str, Any]) -> dict[str, Any]:
+    keys = ("path", "path_notes", "llm_messages", "proposals", "fallbacks", "model_share",
+            "calls", "repairs", "calls_per_message", "prompt_tokens_per_message",
+            "completion_tokens_per_message")
+    return {k: snap[k] for k in keys if k in snap}
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

@@ -63,10 +63,12 @@ def test_ingest_with_llm_writer_and_an_endpoint_that_goes_down(
         report = json.loads(capsys.readouterr().out)
         assert report["committed"] == 2
         assert len(server.chat_requests()) == 1, "one batched call; the greeting is gated"
+        assert report["writer"]["model_share"] == 1.0 and report["writer"]["path"] == "tools"
         url = server.base_url
         server.stop()
-        main(["ingest", str(second), "--data", str(data), "--writer", "llm", "--json"])
+        code = main(["ingest", str(second), "--data", str(data), "--writer", "llm", "--json"])
         out, err = capsys.readouterr()
+        assert code == 75, "never a silent success with messages left queued"
         down = json.loads(out)
         assert down["committed"] == 0 and down["queued"] == 1
         assert "stay queued" in err
