@@ -65,6 +65,7 @@ __all__ = [
     "LLMSettings",
     "ToolCall",
     "UsageMeter",
+    "approx_tokens",
     "parse_tool_arguments",
 ]
 
@@ -225,6 +226,17 @@ def parse_tool_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
             return value, None
         first_error = first_error or f"arguments are a JSON {type(value).__name__}, not an object"
     return None, first_error
+
+
+def approx_tokens(messages: Sequence[Mapping[str, Any]],
+                  tools: Sequence[Mapping[str, Any]] | None = None) -> int:
+    """A cautious estimate of a request's prompt tokens (characters / 4, which runs high
+    for English chat and JSON): for staying inside a context the server reported."""
+    chars = sum(len(str(m.get("content") or "")) + 16 for m in messages)
+    chars += sum(len(json.dumps(c)) for m in messages for c in (m.get("tool_calls") or []))
+    if tools:
+        chars += len(json.dumps(list(tools)))
+    return chars // 4
 
 
 # --------------------------------------------------------------------------- usage

@@ -35,7 +35,13 @@ from typing import Any, Protocol
 
 from memory.errors import ContextOverflow, EndpointError, EndpointUnavailable, ToolsUnsupported
 from memory.llm.aliases import AliasTable
-from memory.llm.client import ChatResult, LLMClient, ToolCall, parse_tool_arguments
+from memory.llm.client import (
+    ChatResult,
+    LLMClient,
+    ToolCall,
+    approx_tokens,
+    parse_tool_arguments,
+)
 from memory.llm.reader_prompts import (
     ABSTAIN_PHRASES,
     ANSWER_TOOL,
@@ -155,7 +161,8 @@ class LLMReader:
         ]
         while True:
             final = (q.rounds >= budget or q.reasked or self._spent(q)
-                     or self.client.clock() >= deadline - self.deadline_s / 2)
+                     or self.client.clock() >= deadline - self.deadline_s / 2
+                     or not self._fits(messages))
             result = self._chat(q, messages, deadline=deadline,
                                 tool_choice=FORCE_ANSWER if final else self._choice())
             answer_call = next((c for c in result.tool_calls if c.name == ANSWER_TOOL), None)
@@ -194,6 +201,14 @@ class LLMReader:
 
     def _spent(self, q: _Question) -> bool:
         return q.tokens >= self.max_question_tokens
+
+    def _fits(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether another round still fits the context the endpoint reported (observations
+        of one more round take about a fifth of it)."""
+        context = self.client.profile.get().context_tokens
+        if not context:
+            return True
+        return approx_tokens(messages, TOOLS) + (self.max_tokens or 0) < context * 0.8
 
     def _chat(self, q: _Question, messages: list[dict[str, Any]], *, deadline: float,
               tool_choice: str | dict[str, Any] | None = None, tools: bool = True,

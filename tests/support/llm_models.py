@@ -147,9 +147,16 @@ class PlausibleWriter:
         shown = ShownStates(batch["states"])
         searched = False
         for m in messages:
-            if m["role"] == "tool" and str(m.get("content", "")).startswith("{"):
+            content = str(m.get("content") or "")
+            if m["role"] == "tool" and content.startswith("{"):
                 searched = True
-                shown.add(json.loads(m["content"]).get("states", []))
+                shown.add(json.loads(content).get("states", []))
+            elif m["role"] == "user" and content.startswith("Results of the calls"):
+                for line in content.splitlines()[1:]:  # calls written in the content
+                    name, _, result = line.partition(": ")
+                    if name == SEARCH_TOOL and result.startswith("{"):
+                        searched = True
+                        shown.add(json.loads(result).get("states", []))
         last = str(messages[-1].get("content", "")) if messages[-1]["role"] == "user" else ""
         asked = None
         found = _MISSING.search(last)
