@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,8 @@ PROFILE_FILE = "llm_endpoint.json"
 
 
 def build_llm(settings: Settings, meter: UsageMeter, *,
-              profiles: ProfileStore | None = None) -> LLMClient | None:
+              profiles: ProfileStore | None = None,
+              max_retries: int | None = None) -> LLMClient | None:
     """The shared client; ``profiles`` keeps what is learned about the endpoint (default:
     ``llm_endpoint.json`` in the data directory)."""
     if not settings.llm_configured:
@@ -39,6 +41,8 @@ def build_llm(settings: Settings, meter: UsageMeter, *,
         model=settings.llm_model,
         timeout_s=settings.llm_timeout_s,
     )
+    if max_retries is not None:
+        llm = replace(llm, max_retries=max_retries)
     if profiles is None:
         profiles = FileProfileStore(settings.local_path / PROFILE_FILE)
     return LLMClient(settings=llm, meter=meter, profiles=profiles)
