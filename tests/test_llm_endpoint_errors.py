@@ -313,3 +313,21 @@ def test_the_profile_is_kept_across_runs(fake_openai: ScriptedOpenAIServer,
 ])
 def test_classify(status: int, message: str, kind: str) -> None:
     assert classify(status, {"error": {"message": message}}).kind == kind
+
+
+def test_the_embeddings_endpoint_is_shown_without_credentials(
+    fake_openai: ScriptedOpenAIServer,
+) -> None:
+    import openai
+
+    from memory.embeddings import OpenAIEmbedder
+
+    port = fake_openai.port
+    fake_openai.stop()
+    client = openai.OpenAI(base_url=f"http://emb-user:emb-pass@127.0.0.1:{port}/v1",
+                           api_key="x", max_retries=0)
+    embedder = OpenAIEmbedder(client=client, model="m", dim=16)
+    with pytest.raises(EndpointError) as info:
+        embedder.embed_batch(["hello"])
+    assert "emb-pass" not in str(info.value) and "emb-user" not in str(info.value)
+    assert f"***@127.0.0.1:{port}" in str(info.value)
