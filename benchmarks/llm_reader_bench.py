@@ -244,7 +244,7 @@ def table(rows: Sequence[dict[str, Any]], corpus: Corpus, *, embedder: str) -> s
         "`search_evidence` with the question; at most one follow-up chosen from what the "
         "observations show; then the `answer` tool citing passage names it was shown). Each "
         "row is one endpoint behaviour of `tests/support/fake_openai.py` (`MODES`): "
-        "*small-context* = 2200-token context with vLLM's overflow error; *no-tools* = "
+        "*small-context* = 1900-token context with vLLM's overflow error; *no-tools* = "
         "Ollama's \"does not support tools\"; *one-call* = one tool call per reply; "
         "*calls-in-content* = calls written as JSON text; *string-booleans*; *truncated* = "
         "replies cut at 60 tokens (`finish_reason=length`); *slow* = 20 ms per reply; "

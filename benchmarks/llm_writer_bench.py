@@ -136,7 +136,7 @@ def table(rows: Sequence[dict[str, Any]], *, batch_size: int, embedder: str,
         "ScriptedOpenAIServer answering with a plausible policy (`tests/support/llm_models.py`: "
         "offline-proposer judgement of what each request shows; a `search_registry` round when "
         "a revision cue finds no shown state). Each row is one endpoint behaviour of "
-        "`tests/support/fake_openai.py` (`MODES`): *small-context* = 2200-token context "
+        "`tests/support/fake_openai.py` (`MODES`): *small-context* = 1900-token context "
         "(smaller than a default 8-message call) with vLLM's overflow error; *no-tools* = "
         "Ollama's \"does not support tools\" (the writer switches to JSON replies); "
         "*one-call* = one tool call per reply, from a model that also puts one proposal in "

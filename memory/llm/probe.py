@@ -27,7 +27,7 @@ __all__ = ["MIN_CONTEXT_TOKENS", "ProbeReport", "probe"]
 MIN_CONTEXT_TOKENS = 4096
 #: The writer's default call: 8 messages, and the completion cap it asks for them.
 DEFAULT_BATCH = 8
-DEFAULT_COMPLETION = 120 + 110 * DEFAULT_BATCH
+DEFAULT_COMPLETION = 100 + 90 * DEFAULT_BATCH
 
 _RECORD: dict[str, Any] = {"type": "function", "function": {
     "name": "record", "description": "Record one value.",

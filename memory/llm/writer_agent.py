@@ -76,9 +76,10 @@ __all__ = ["LLMProposer", "WriterStats"]
 _SEARCH_K = 5
 # A follow-up this short borrows its parent's words to find the state it is about.
 _FOLLOW_UP_MAX_TERMS = 2
-# Completion cap per call: room for one proposal per message with a short rewrite.
-_TOKENS_BASE = 120
-_TOKENS_PER_MESSAGE = 110
+# Completion cap per call: room for one proposal per message with a short rewrite (about
+# 50 tokens each); a reply cut short keeps its complete items and is asked for the rest.
+_TOKENS_BASE = 100
+_TOKENS_PER_MESSAGE = 90
 # JSON replies that yield nothing this many groups in a row: the offline proposer takes over.
 _USELESS_JSON_GROUPS = 3
 _JSON_OBJECT = {"type": "json_object"}
@@ -362,14 +363,19 @@ class LLMProposer:
         order = {i.message.id: n for n, i in enumerate([*earlier, *group])}
         for item in group:
             aliases.messages.name(item.message.id)
-        hits = self._prefetch(group, registry)[: 3 if compact else None]
+        # A context that already overflowed gets a leaner view of states and context; a
+        # message that does not fit even alone, the leanest.
+        lean = profile.max_call_messages is not None
+        states_k, recent_k, earlier_k = ((3, 0, 2) if compact else (4, 2, 2) if lean
+                                         else (self.prefetch_k, self.recent_k, self.call_size))
+        hits = self._prefetch(group, registry)[:states_k]
         states = [_state_view(h, aliases) for h in hits]
-        states += [_pending_view(got[i.message.id], aliases) for i in earlier
+        pending = earlier[-earlier_k:] if lean or compact else earlier
+        states += [_pending_view(got[i.message.id], aliases) for i in pending
                    if i.message.id in got and got[i.message.id].verdict is Verdict.ESTABLISH]
-        recent_k = 0 if compact else self.recent_k
         recent = [recent_view(n, aliases) for n in anchor.recent[-recent_k:]] if recent_k else []
         recent += [earlier_view(i, got.get(i.message.id), aliases)
-                   for i in earlier[-(2 if compact else self.call_size):]]
+                   for i in earlier[-earlier_k:]]
         conversation: list[dict[str, Any]] = [
             {"role": "system", "content": WRITER_SYSTEM_PROMPT},
             {"role": "user", "content": render_batch(

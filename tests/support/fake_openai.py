@@ -200,7 +200,7 @@ class EndpointMode:
 
 MODES: dict[str, EndpointMode] = {
     "ideal": EndpointMode(),
-    "small-context": EndpointMode(name="small-context", context_tokens=2200),
+    "small-context": EndpointMode(name="small-context", context_tokens=1900),
     "no-tools": EndpointMode(name="no-tools", tools=False),
     "one-call": EndpointMode(name="one-call", one_call=True),
     "calls-in-content": EndpointMode(name="calls-in-content", calls_in_content=True),
