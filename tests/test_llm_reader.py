@@ -377,3 +377,18 @@ def test_tools_schema() -> None:
     assert answer_tool["function"]["strict"] is True
     assert list(iter_tool_names(RecordedRequest("/", {}, {"tools": TOOLS}))) == [
         "search_evidence", "lookup_phrase", "read_current_state", "resolve_date", "answer"]
+
+
+def test_a_refused_tool_choice_is_weakened_not_fatal(fake_openai: ScriptedOpenAIServer,
+                                                     mem: Memory) -> None:
+    fake_openai.enqueue(
+        error(400, {"error": {"message": "tool_choice 'required' is not supported",
+                              "type": "invalid_request_error", "param": "tool_choice"}}),
+        tool_calls([("search_evidence", {"query": "release version"})]))
+    fake_openai.policy = lambda body: answer("2.4", names(body, "calling it"))
+    reader = reader_for(fake_openai, mem, max_rounds=1)
+    ans = reader.answer("Which version?", scope=PUBLIC)
+    reqs = fake_openai.chat_requests()
+    assert [r.body.get("tool_choice") for r in reqs] == ["required", None, FORCE_ANSWER]
+    assert reader.client.profile.get().tool_choice == "named"
+    assert not ans.abstained and FALLBACK_NOTICE not in ans.answer

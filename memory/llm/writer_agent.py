@@ -443,12 +443,13 @@ class LLMProposer:
                        else f"unknown tool {shorten(call.name, 40)!r}")
                 self.stats.issue(f"{call.id}: {why}")
                 turn.replies.append(f"not done: {why}")
-        if not result.tool_calls and result.content:
-            items = _json_items(result.content, truncated=result.truncated)
+        if not result.tool_calls:
+            items = _json_items(result.content or "", truncated=result.truncated)
             if items:
                 self._take(items, "reply", aliases, order, mine, turn)
-            elif not json_reply:
-                self.stats.issue("reply without a tool call")
+            else:
+                self.stats.issue("reply without usable JSON" if json_reply
+                                 else "reply without a tool call")
         return turn
 
     def _call_items(self, call: ToolCall, result: ChatResult) -> list[Any]:

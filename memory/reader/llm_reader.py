@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, Protocol
 
-from memory.errors import ContextOverflow, EndpointError, EndpointUnavailable, ToolsUnsupported
+from memory.errors import (
+    ContextOverflow,
+    EndpointError,
+    EndpointUnavailable,
+    RequestRejected,
+    ToolsUnsupported,
+)
 from memory.llm.aliases import AliasTable
 from memory.llm.client import (
     ChatResult,
@@ -163,8 +169,7 @@ class LLMReader:
             final = (q.rounds >= budget or q.reasked or self._spent(q)
                      or self.client.clock() >= deadline - self.deadline_s / 2
                      or not self._fits(messages))
-            result = self._chat(q, messages, deadline=deadline,
-                                tool_choice=FORCE_ANSWER if final else self._choice())
+            result = self._chat(q, messages, deadline=deadline, final=final)
             answer_call = next((c for c in result.tool_calls if c.name == ANSWER_TOOL), None)
             if answer_call is not None:
                 found = self._judge(answer_call.arguments or {}, q)
@@ -195,8 +200,14 @@ class LLMReader:
                 ["not run: answer now" for _ in calls]),
                 {"role": "user", "content": REASK_UNCITED}]
 
-    def _choice(self) -> str | dict[str, Any] | None:
+    def _choice(self, *, final: bool) -> str | dict[str, Any] | None:
+        """``tool_choice`` for a round (any tool) or the final call (the answer tool), as far
+        as the endpoint accepts forcing."""
         choice = self.client.profile.get().tool_choice
+        if choice == "none":
+            return None
+        if final:
+            return FORCE_ANSWER
         return "required" if choice == "required" else None
 
     def _spent(self, q: _Question) -> bool:
@@ -211,17 +222,35 @@ class LLMReader:
         return approx_tokens(messages, TOOLS) + (self.max_tokens or 0) < context * 0.8
 
     def _chat(self, q: _Question, messages: list[dict[str, Any]], *, deadline: float,
-              tool_choice: str | dict[str, Any] | None = None, tools: bool = True,
-              response_format: dict[str, Any] | None = None) -> ChatResult:
-        if self.client.clock() >= deadline:
-            raise EndpointUnavailable("the question's deadline passed")
-        result = self.client.chat(operation="reader", messages=messages,
-                                  tools=TOOLS if tools else None,
-                                  tool_choice=tool_choice if tools else None,
-                                  max_tokens=self.max_tokens, deadline=deadline,
-                                  response_format=response_format)
-        q.tokens += result.prompt_tokens + result.completion_tokens
-        return result
+              final: bool = False, tools: bool = True, json_reply: bool = False) -> ChatResult:
+        """One call; a refused ``tool_choice`` or JSON mode is learned and the call made
+        again without it (the writer learns the same way)."""
+        profile = self.client.profile
+        for _ in range(3):
+            if self.client.clock() >= deadline:
+                raise EndpointUnavailable("the question's deadline passed")
+            json_mode = json_reply and profile.get().json_mode
+            try:
+                result = self.client.chat(
+                    operation="reader", messages=messages, tools=TOOLS if tools else None,
+                    tool_choice=self._choice(final=final) if tools else None,
+                    max_tokens=self.max_tokens, deadline=deadline,
+                    response_format={"type": "json_object"} if json_mode else None)
+            except RequestRejected as exc:
+                current = profile.get()
+                if exc.param == "tool_choice" and tools and current.tool_choice != "none":
+                    weaker = "named" if current.tool_choice == "required" else "none"
+                    profile.learn(f"it refuses tool_choice={current.tool_choice!r}; the writer "
+                                  f"uses {weaker!r}", tool_choice=weaker)
+                    continue
+                if exc.param == "response_format" and json_mode:
+                    profile.learn("it refuses JSON mode; JSON replies are asked for in the "
+                                  "prompt", json_mode=False)
+                    continue
+                raise
+            q.tokens += result.prompt_tokens + result.completion_tokens
+            return result
+        raise EndpointUnavailable("the endpoint kept refusing the request's options")
 
     # ---- without tools -----------------------------------------------------------------
     def _answer_from_json(self, question: str, q: _Question, reference: datetime | None,
@@ -242,10 +271,8 @@ class LLMReader:
                                                    ensure_ascii=False)},
             {"role": "user", "content": f"Observations:\n{observed}\n\n{JSON_ANSWER_PROMPT}"},
         ]
-        json_mode = self.client.profile.get().json_mode
         for _ in range(2):
-            result = self._chat(q, messages, deadline=deadline, tools=False,
-                                response_format={"type": "json_object"} if json_mode else None)
+            result = self._chat(q, messages, deadline=deadline, tools=False, json_reply=True)
             found = self._from_text(result.content, q)
             if found is not None or q.reasked:
                 return found or self._abstain(q)
