@@ -632,13 +632,21 @@ def test_a_refused_request_is_narrowed_to_its_message(make_rig: RigFactory) -> N
 
 
 def test_a_refusal_of_every_request_stops_the_writer(make_rig: RigFactory) -> None:
-    rig = make_rig(batch_size=8, systematic_after=3)
+    rig = make_rig(batch_size=8)
     rig.server.policy = lambda body: error(400, {"error": {"message": "bad request"}})
+    messages = [msg(i, f"item {i} is due on May {i}") for i in range(1, 9)]
+    refused: list[str] = []
     with pytest.raises(EndpointError) as info:
-        rig.writer.write([msg(i, f"item {i} is due on May {i}") for i in range(1, 9)])
+        for _ in range(5):  # what the pipeline does: count the refused one, write the rest
+            try:
+                rig.writer.write(messages)
+            except RequestRejected as exc:
+                refused += exc.message_ids
+                messages = [m for m in messages if m.id not in exc.message_ids]
     assert not isinstance(info.value, RequestRejected)
     assert "refuses every request" in str(info.value)
-    assert len(rig.server.chat_requests()) == 3
+    assert refused == ["m1", "m2"]  # the third message refused alone stops the writer
+    assert rig.store.count_nodes() == 0
 
 
 def test_a_refused_tool_choice_is_weakened(make_rig: RigFactory) -> None:

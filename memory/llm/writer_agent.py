@@ -187,7 +187,7 @@ class LLMProposer:
         recent_k: int = 5,
         min_prefetch_score: float = 0.1,
         operation: str = "writer",
-        systematic_after: int = 6,
+        systematic_after: int = 3,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -217,7 +217,8 @@ class LLMProposer:
         self.operation = operation
         self.systematic_after = systematic_after
         self.stats = WriterStats()
-        self._refused_in_a_row = 0
+        # Messages whose request was refused on its own since the last accepted request.
+        self._refused_alone: set[str] = set()
         self._useless_json = 0
         self._sync_stats(client.profile.get())
 
@@ -305,7 +306,7 @@ class LLMProposer:
                 return self._ask_group(group, registry, earlier=earlier, got=got,
                                        compact=compact)
             return self._narrow(exc, group, registry, earlier=earlier, got=got)
-        self._refused_in_a_row = 0
+        self._refused_alone.clear()
         if profile.get().path == "json":
             self._useless_json = 0 if mine else self._useless_json + 1
             if self._useless_json >= _USELESS_JSON_GROUPS:
@@ -332,19 +333,21 @@ class LLMProposer:
     def _narrow(self, exc: RequestRejected, group: Sequence[WriteItem],
                 registry: RegistryTool, *, earlier: Sequence[WriteItem],
                 got: dict[str, Proposal]) -> dict[str, Proposal]:
-        """Find the message whose request is refused; a refusal of everything stops all."""
+        """Find the message whose request is refused. When the requests of
+        ``systematic_after`` different messages are refused one after the other with none
+        accepted between, the refusal is not about a message: stop the whole window."""
         self.stats.add(rejected=1)
-        self._refused_in_a_row += 1
-        if self._refused_in_a_row >= self.systematic_after:
-            raise EndpointError(
-                f"The LLM endpoint at {self.client.shown_url} refuses every request (HTTP "
-                f"{exc.status}: {exc.detail or 'no reason given'}). Check the model and "
-                f"server settings (see docs/LLM.md); messages stay queued.",
-                status=exc.status) from exc
         if len(group) == 1:
+            mid = group[0].message.id
+            self._refused_alone.add(mid)
+            if len(self._refused_alone) >= self.systematic_after:
+                raise EndpointError(
+                    f"The LLM endpoint at {self.client.shown_url} refuses every request "
+                    f"(HTTP {exc.status}: {exc.detail or 'no reason given'}). Check the model "
+                    f"and server settings (see docs/LLM.md); messages stay queued.",
+                    status=exc.status) from exc
             raise RequestRejected(str(exc), status=exc.status, param=exc.param,
-                                  detail=exc.detail,
-                                  message_ids=(group[0].message.id,)) from exc
+                                  detail=exc.detail, message_ids=(mid,)) from exc
         half = len(group) // 2
         first = self._ask_group(group[:half], registry, earlier=earlier, got=got)
         second = self._ask_group(group[half:], registry, earlier=[*earlier, *group[:half]],
