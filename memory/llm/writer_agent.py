@@ -35,10 +35,7 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memory.errors import (
@@ -55,7 +52,6 @@ from memory.llm.prompts import (
     LEGACY_PROPOSE_TOOL,
     PROPOSE_TOOL,
     SEARCH_TOOL,
-    WRITER_PROMPT_VERSION,
     WRITER_SYSTEM_PROMPT,
     WRITER_TOOLS,
     render_batch,
@@ -63,6 +59,7 @@ from memory.llm.prompts import (
     render_search_result,
 )
 from memory.llm.writer_parse import CallAliases, items_of, parse_item
+from memory.llm.writer_stats import Turn, WriterStats
 from memory.llm.writer_views import channel_label, earlier_view, message_view, recent_view
 from memory.models import Proposal, Verdict
 from memory.proposer import OfflineProposer, Proposer, RegistryTool, WriteItem
@@ -83,82 +80,6 @@ _TOKENS_PER_MESSAGE = 90
 # JSON replies that yield nothing this many groups in a row: the offline proposer takes over.
 _USELESS_JSON_GROUPS = 3
 _JSON_OBJECT = {"type": "json_object"}
-
-
-@dataclass
-class WriterStats:
-    """Counters of one LLMProposer (thread-safe); :meth:`snapshot` is what ``egmem stats``
-    and the ingest report show. ``issues`` keeps the latest problems with the model's
-    replies (aliases, ids and reasons, never message text)."""
-
-    messages: int = 0
-    gated: int = 0
-    llm_messages: int = 0
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    inspection_rounds: int = 0
-    searches: int = 0
-    repairs: int = 0
-    proposals: int = 0
-    malformed: int = 0
-    fallbacks: int = 0
-    recovered_calls: int = 0
-    truncated: int = 0
-    overflows: int = 0
-    rejected: int = 0
-    path: str = "tools"
-    notes: tuple[str, ...] = ()
-    issues: deque[str] = field(default_factory=lambda: deque(maxlen=50))
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add(self, **deltas: int) -> None:
-        with self._lock:
-            for name, delta in deltas.items():
-                setattr(self, name, getattr(self, name) + delta)
-
-    def issue(self, text: str) -> None:
-        with self._lock:
-            self.malformed += 1
-            self.issues.append(text)
-
-    def snapshot(self) -> dict[str, Any]:
-        """Counters plus ratios: calls, tokens and messages per call, gated share, and the
-        share of the model-bound messages the model proposed (the rest: the fallback)."""
-        with self._lock:
-            n, sent = self.messages, self.llm_messages
-            out: dict[str, Any] = {
-                "prompt_version": WRITER_PROMPT_VERSION, "path": self.path,
-                "path_notes": list(self.notes),
-                "messages": n, "gated": self.gated, "llm_messages": sent,
-                "calls": self.calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-                "inspection_rounds": self.inspection_rounds, "searches": self.searches,
-                "repairs": self.repairs, "proposals": self.proposals,
-                "malformed": self.malformed, "fallbacks": self.fallbacks,
-                "recovered_calls": self.recovered_calls, "truncated": self.truncated,
-                "overflows": self.overflows, "rejected": self.rejected,
-                "model_share": self.proposals / sent if sent else 0.0,
-                "fallback_share": self.fallbacks / sent if sent else 0.0,
-                "calls_per_message": self.calls / n if n else 0.0,
-                "prompt_tokens_per_message": self.prompt_tokens / n if n else 0.0,
-                "completion_tokens_per_message": self.completion_tokens / n if n else 0.0,
-                "messages_per_call": sent / self.calls if self.calls else 0.0,
-                "gated_share": self.gated / n if n else 0.0,
-                "recent_issues": list(self.issues),
-            }
-        return out
-
-
-@dataclass
-class _Turn:
-    """What one reply gave: new proposals, searches run, problems per message alias."""
-
-    added: int = 0
-    searched: int = 0
-    truncated: bool = False
-    rejected: dict[str, str] = field(default_factory=dict)
-    replies: list[str] = field(default_factory=list)
 
 
 class LLMProposer:
@@ -431,9 +352,9 @@ class LLMProposer:
 
     def _read(self, result: ChatResult, aliases: CallAliases, order: dict[str, int],
               mine: dict[str, Proposal], anchor: WriteItem, registry: RegistryTool, *,
-              can_search: bool, json_reply: bool) -> _Turn:
+              can_search: bool, json_reply: bool) -> Turn:
         """Take the proposals of one reply and answer its calls (one reply per call)."""
-        turn = _Turn(truncated=result.truncated)
+        turn = Turn(truncated=result.truncated)
         for call in result.tool_calls:
             if call.name == SEARCH_TOOL and can_search and call.error is None:
                 turn.searched += 1
@@ -464,7 +385,7 @@ class LLMProposer:
         return salvaged
 
     def _take(self, items: Sequence[Any], source: str, aliases: CallAliases,
-              order: dict[str, int], mine: dict[str, Proposal], turn: _Turn) -> str:
+              order: dict[str, int], mine: dict[str, Proposal], turn: Turn) -> str:
         """Record valid items; note the rest. Returns what the model is told."""
         taken: list[str] = []
         for item in items:

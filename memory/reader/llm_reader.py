@@ -30,7 +30,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memory.errors import (
@@ -49,12 +49,9 @@ from memory.llm.client import (
     parse_tool_arguments,
 )
 from memory.llm.reader_prompts import (
-    ABSTAIN_PHRASES,
     ANSWER_TOOL,
     FORCE_ANSWER,
     JSON_ANSWER_PROMPT,
-    MAX_CHAIN_ENTRIES,
-    MAX_PASSAGE_CHARS,
     MAX_PASSAGES,
     MAX_STATES,
     READER_PROMPT_VERSION,
@@ -63,13 +60,23 @@ from memory.llm.reader_prompts import (
     TOOLS,
     rounds_left_note,
 )
+from memory.llm.reader_views import (
+    ToolArgumentError,
+    boolean,
+    day_arg,
+    declines,
+    int_arg,
+    render_nodes,
+    render_states,
+    strings_arg,
+    text_arg,
+)
 from memory.models import Answer, EvidenceNode, Scope, State
-from memory.reader.answer import citation, describe_state
+from memory.reader.answer import citation
 from memory.reader.search import ABLATE_SINGLE_ROUND
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.store import scope_sql
 from memory.store.tables import sql_str
-from memory.text import shorten
 
 logger = logging.getLogger(__name__)
 
@@ -81,11 +88,6 @@ FALLBACK_NOTICE = ("(The language model could not answer this time; this answer 
 NO_SUPPORT = "I could not find support for an answer in the messages I can read."
 
 _SPLIT_IDS = re.compile(r"[\s,;]+")
-_TRUE = frozenset({"true", "yes", "1", "y"})
-
-
-class ToolArgumentError(ValueError):
-    """A tool call's arguments are unusable; the message goes back to the model."""
 
 
 class Fallback(Protocol):
@@ -288,20 +290,20 @@ class LLMReader:
         try:
             if call.name == "search_evidence":
                 nodes = session.search_evidence(
-                    _text(args, "query"), participants=_strings(args, "participants"),
-                    ts_from=_day(args.get("from"), end=False),
-                    ts_to=_day(args.get("to"), end=True),
-                    k=_int(args, "k", self.k, 1, self.k), channels=self._channels(args, q))
+                    text_arg(args, "query"), participants=strings_arg(args, "participants"),
+                    ts_from=day_arg(args.get("from"), end=False),
+                    ts_to=day_arg(args.get("to"), end=True),
+                    k=int_arg(args, "k", self.k, 1, self.k), channels=self._channels(args, q))
                 return self._render_nodes(nodes, q)
             if call.name == "lookup_phrase":
                 return self._render_nodes(session.lookup_phrase(
-                    _text(args, "phrase"), k=self.k, channels=self._channels(args, q)), q)
+                    text_arg(args, "phrase"), k=self.k, channels=self._channels(args, q)), q)
             if call.name == "read_current_state":
                 return self._render_states(session.read_current_state(
-                    _text(args, "query"), k=_int(args, "k", MAX_STATES, 1, MAX_STATES)), q)
+                    text_arg(args, "query"), k=int_arg(args, "k", MAX_STATES, 1, MAX_STATES)), q)
             if call.name == "resolve_date":
-                ref = _day(args.get("reference"), end=False)
-                res = session.resolve_date(_text(args, "expression"), reference=ref)
+                ref = day_arg(args.get("reference"), end=False)
+                res = session.resolve_date(text_arg(args, "expression"), reference=ref)
                 return f"{res.text} = {res.iso()} ({res.granularity})" if res else (
                     "not a date expression I can resolve")
         except ToolArgumentError as exc:
@@ -310,7 +312,7 @@ class LLMReader:
 
     def _channels(self, args: dict[str, Any], q: _Question) -> list[str] | None:
         """Channel filters by id or by name ("#design", "design"), within the scope."""
-        wanted = _strings(args, "channels")
+        wanted = strings_arg(args, "channels")
         if not wanted:
             return None
         out = [self._channel_id(raw, q) for raw in wanted]
@@ -363,7 +365,7 @@ class LLMReader:
         parsed, _ = parse_tool_arguments(text)
         if parsed is not None and ("answer" in parsed or "abstain" in parsed):
             return self._judge(parsed, q)
-        return self._abstain(q, text) if _declines(text) else None
+        return self._abstain(q, text) if declines(text) else None
 
     def _judge(self, args: dict[str, Any], q: _Question) -> Answer | None:
         """The answer tool's arguments as an Answer; None when nothing valid is cited and
@@ -371,12 +373,12 @@ class LLMReader:
         raw_text = args.get("answer")
         text = raw_text.strip() if isinstance(raw_text, str) else (
             str(raw_text) if isinstance(raw_text, int | float) else "")
-        abstain = _boolean(args.get("abstain"))
+        abstain = boolean(args.get("abstain"))
         if abstain or not text:
             return self._abstain(q, text)
         cited = self._cited(args.get("citations"), q)
         if not cited:
-            return self._abstain(q, text) if _declines(text) else None
+            return self._abstain(q, text) if declines(text) else None
         session = q.session
         states = [s for s in session.states.values() if any(e.node_id in cited for e in s.chain)]
         return Answer(answer=text, abstained=False,
@@ -419,100 +421,6 @@ class LLMReader:
         return ans.model_copy(update={"answer": f"{ans.answer}\n{FALLBACK_NOTICE}",
                                       "gathered": gathered,
                                       "rounds": max(ans.rounds, q.rounds)})
-
-
-# ---- rendering ---------------------------------------------------------------------------
-
-
-def render_nodes(nodes: Sequence[EvidenceNode], passages: AliasTable | None = None) -> str:
-    """Passages with their provenance, one per line: name, time, channel, speaker."""
-    if not nodes:
-        return "no new passages"
-    lines = []
-    for n in nodes:
-        name = passages.name(n.node_id) if passages is not None else n.node_id
-        where = f"#{n.channel_name or n.channel}"
-        extra = f" [topic: {n.topic}]" if n.topic else ""
-        lines.append(f"[{name}] {n.ts:%Y-%m-%d %H:%M} {where} {n.speaker}: "
-                     f"{shorten(n.passage, MAX_PASSAGE_CHARS)}{extra}")
-    return "\n".join(lines)
-
-
-def render_states(states: Sequence[State], passages: AliasTable | None = None,
-                  names: AliasTable | None = None) -> str:
-    if not states:
-        return "no tracked state matches"
-    blocks = []
-    for s in states:
-        name = names.name(s.state_id) if names is not None else s.state_id
-        lines = [f"state {name} in #{s.channel} — {s.topic}: now {describe_state(s)}"]
-        shown = s.chain[-MAX_CHAIN_ENTRIES:]
-        start = len(s.chain) - len(shown) + 1
-        for i, e in enumerate(shown, start=start):
-            ref = passages.name(e.node_id) if passages is not None else e.node_id
-            lines.append(f"  {i}. {e.value!r} by {e.speaker} on {e.ts:%Y-%m-%d %H:%M} "
-                         f"[{ref}] ({e.verdict.value}): {shorten(e.quote, 200)}")
-        blocks.append("\n".join(lines))
-    return "\n".join(blocks)
-
-
-def _declines(text: str) -> bool:
-    lowered = text.lower().replace("’", "'")
-    return any(p in lowered for p in ABSTAIN_PHRASES)
-
-
-def _boolean(value: Any) -> bool:
-    """A model's boolean: true/false, "true"/"false", "yes"/"no", 1/0; anything else False."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float):
-        return value != 0
-    if isinstance(value, str):
-        return value.strip().lower() in _TRUE
-    return False
-
-
-def _text(args: dict[str, Any], key: str) -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ToolArgumentError(f"{key!r} must be a non-empty string")
-    return value
-
-
-def _strings(args: dict[str, Any], key: str) -> list[str] | None:
-    value = args.get(key)
-    if value is None or value == "":
-        return None
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ToolArgumentError(f"{key!r} must be a list of strings")
-    return [v for v in value if v.strip()] or None
-
-
-def _int(args: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
-    value = args.get(key, default)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ToolArgumentError(f"{key!r} must be an integer")
-    return max(lo, min(hi, int(value)))
-
-
-def _day(value: Any, *, end: bool) -> datetime | None:
-    """An ISO date or datetime; a bare date spans the whole day (UTC)."""
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise ToolArgumentError("dates must be ISO strings such as 2024-11-04")
-    try:
-        if len(value.strip()) == 10:
-            d = date.fromisoformat(value.strip())
-            return datetime.combine(d, time.max if end else time.min, tzinfo=UTC)
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError as exc:
-        raise ToolArgumentError(f"not an ISO date: {value!r}") from exc
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 __all__ = ["FALLBACK_NOTICE", "PROMPT_VERSION", "SYSTEM_PROMPT", "TOOLS", "EndpointError",
