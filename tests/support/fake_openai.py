@@ -34,17 +34,36 @@ Usage::
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import math
 import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.support.endpoint_modes import MODES, EndpointMode, refusal, shape
+from tests.support.fake_replies import (
+    CREATED,
+    EmbeddingsReply,
+    ErrorReply,
+    HangReply,
+    Policy,
+    Reply,
+    TextReply,
+    ToolCallsReply,
+    completion_tokens_of,
+    count_tokens,
+    deterministic_vector,
+    embeddings,
+    error,
+    hang,
+    prompt_tokens_of,
+    text,
+    tool_calls,
+)
 
 __all__ = [
     "MODES",
@@ -67,288 +86,6 @@ __all__ = [
     "text",
     "tool_calls",
 ]
-
-# A fixed timestamp keeps responses byte-identical across runs.
-CREATED = 1_700_000_000
-
-
-# --------------------------------------------------------------------------- replies
-
-
-@dataclass(frozen=True, kw_only=True)
-class TextReply:
-    """An assistant message with plain content."""
-
-    content: str
-    finish_reason: str = "stop"
-    usage: tuple[int, int] | None = None  # (prompt, completion) override
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolCallsReply:
-    """An assistant message carrying tool calls; ``arguments`` are sent verbatim."""
-
-    calls: tuple[tuple[str, str], ...]  # (name, raw JSON arguments string)
-    content: str | None = None
-    finish_reason: str = "tool_calls"
-    usage: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ErrorReply:
-    """An HTTP error response; answers either endpoint."""
-
-    status: int
-    body: Any
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, kw_only=True)
-class HangReply:
-    """Wait ``seconds`` before sending ``then`` (for client timeout tests)."""
-
-    seconds: float
-    then: Reply
-
-
-@dataclass(frozen=True, kw_only=True)
-class EmbeddingsReply:
-    """Explicit vectors for one embeddings request (one per input)."""
-
-    vectors: tuple[tuple[float, ...], ...]
-
-
-Reply = TextReply | ToolCallsReply | ErrorReply | HangReply | EmbeddingsReply
-Policy = Callable[[dict[str, Any]], Reply]
-
-
-def text(content: str, *, finish_reason: str = "stop",
-         usage: tuple[int, int] | None = None) -> TextReply:
-    """A plain assistant reply."""
-    return TextReply(content=content, finish_reason=finish_reason, usage=usage)
-
-
-def tool_calls(
-    calls: Sequence[tuple[str, Mapping[str, Any] | str]],
-    *,
-    content: str | None = None,
-    usage: tuple[int, int] | None = None,
-) -> ToolCallsReply:
-    """A reply with tool calls; dict arguments are JSON-encoded, strings pass through raw
-    (so malformed JSON can be scripted)."""
-    encoded = tuple(
-        (name, args if isinstance(args, str) else json.dumps(args)) for name, args in calls
-    )
-    return ToolCallsReply(calls=encoded, content=content, usage=usage)
-
-
-def error(status: int, body: Any = None, headers: Mapping[str, str] | None = None) -> ErrorReply:
-    """An HTTP error. ``body`` defaults to an OpenAI-style ``{"error": {...}}`` object."""
-    if body is None:
-        body = {"error": {"message": f"scripted HTTP {status}", "type": "scripted_error",
-                          "param": None, "code": str(status)}}
-    return ErrorReply(status=status, body=body, headers=dict(headers or {}))
-
-
-def hang(seconds: float, then: Reply | None = None) -> HangReply:
-    """Delay the reply by ``seconds`` (the client normally times out first)."""
-    return HangReply(seconds=seconds, then=then if then is not None else text("late"))
-
-
-def embeddings(vectors: Sequence[Sequence[float]]) -> EmbeddingsReply:
-    """Explicit vectors for the next embeddings request."""
-    return EmbeddingsReply(vectors=tuple(tuple(float(x) for x in v) for v in vectors))
-
-
-# --------------------------------------------------------------------------- endpoint modes
-
-
-@dataclass(frozen=True, kw_only=True)
-class EndpointMode:
-    """How the server behaves besides its script/policy; the default is an ideal endpoint.
-
-    Errors are worded as the servers word them: the context overflow as vLLM's
-    ``serving_chat`` 400 (OpenAI's wording and code with ``context_flavor="openai"``,
-    llama.cpp's ``exceed_context_size_error`` with ``"llamacpp"``), no tools as Ollama's
-    ``<model> does not support tools`` 400, a refused ``response_format`` as a 400 naming it,
-    the rate limit as OpenAI's ``rate_limit_exceeded`` 429 with a ``Retry-After`` header."""
-
-    name: str = "ideal"
-    #: Context in the server's tokens (:func:`count_tokens`); prompt + max_tokens above it
-    #: is refused.
-    context_tokens: int | None = None
-    context_flavor: str = "vllm"
-    #: False: any request with ``tools`` is refused.
-    tools: bool = True
-    #: False: any request with ``response_format`` is refused.
-    json_mode: bool = True
-    #: Only the first tool call of each reply is sent.
-    one_call: bool = False
-    #: Tool calls are written into the content as JSON (``finish_reason="stop"``).
-    calls_in_content: bool = False
-    #: JSON booleans in tool arguments (and JSON content) are sent as "true"/"false".
-    string_booleans: bool = False
-    #: Replies longer than this many tokens are cut (also the request's ``max_tokens``).
-    completion_limit: int | None = None
-    #: Each reply waits this long, through ``sleep`` (a test's fake clock, or real time).
-    delay_s: float = 0.0
-    sleep: Callable[[float], None] | None = None
-    #: (every, burst): of every ``every`` chat requests the first ``burst`` get a 429.
-    rate_limit: tuple[int, int] | None = None
-    retry_after_s: float = 1.0
-
-
-MODES: dict[str, EndpointMode] = {
-    "ideal": EndpointMode(),
-    "small-context": EndpointMode(name="small-context", context_tokens=1900),
-    "no-tools": EndpointMode(name="no-tools", tools=False),
-    "one-call": EndpointMode(name="one-call", one_call=True),
-    "calls-in-content": EndpointMode(name="calls-in-content", calls_in_content=True),
-    "string-booleans": EndpointMode(name="string-booleans", string_booleans=True),
-    "truncated": EndpointMode(name="truncated", completion_limit=60),
-    "slow": EndpointMode(name="slow", delay_s=0.02),
-    "rate-limited": EndpointMode(name="rate-limited", rate_limit=(4, 2)),
-}
-
-
-def _overflow_body(flavor: str, limit: int, prompt: int, completion: int) -> Any:
-    asked = prompt + completion
-    if flavor == "llamacpp":
-        return {"error": {"code": 400, "message": "the request exceeds the available context "
-                          "size, try increasing it", "type": "exceed_context_size_error",
-                          "n_prompt_tokens": prompt, "n_ctx": limit}}
-    if flavor == "openai":
-        return {"error": {"message": f"This model's maximum context length is {limit} tokens. "
-                          f"However, your messages resulted in {asked} tokens. Please reduce "
-                          "the length of the messages.", "type": "invalid_request_error",
-                          "param": "messages", "code": "context_length_exceeded"}}
-    return {"object": "error", "message": f"This model's maximum context length is {limit} "
-            f"tokens. However, you requested {asked} tokens ({prompt} in the messages, "
-            f"{completion} in the completion). Please reduce the length of the messages or "
-            "completion.", "type": "BadRequestError", "param": None, "code": 400}
-
-
-def _stringify_booleans(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return [_stringify_booleans(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _stringify_booleans(v) for k, v in value.items()}
-    return value
-
-
-def _map_json(raw: str, fn: Callable[[Any], Any]) -> str:
-    try:
-        return json.dumps(fn(json.loads(raw)))
-    except ValueError:
-        return raw
-
-
-def _cut(text_: str, tokens: int) -> str:
-    """The prefix of ``text_`` holding its first ``tokens`` whitespace-separated tokens."""
-    count, i, n = 0, 0, len(text_)
-    while i < n:
-        while i < n and text_[i].isspace():
-            i += 1
-        if i >= n:
-            break
-        if count == tokens:
-            return text_[:i].rstrip()
-        while i < n and not text_[i].isspace():
-            i += 1
-        count += 1
-    return text_
-
-
-def _truncate(reply: TextReply | ToolCallsReply, budget: int) -> TextReply | ToolCallsReply:
-    if _completion_tokens_of(reply) <= budget:
-        return reply
-    if isinstance(reply, TextReply):
-        return TextReply(content=_cut(reply.content, budget), finish_reason="length",
-                         usage=reply.usage)
-    calls, left = [], budget - count_tokens(reply.content)
-    for name, args in reply.calls:
-        if left <= 0:
-            break
-        left -= count_tokens(name)
-        cost = count_tokens(args)
-        calls.append((name, args if cost <= left else _cut(args, max(left, 0))))
-        left -= cost
-    return ToolCallsReply(calls=tuple(calls), content=reply.content, finish_reason="length",
-                          usage=reply.usage)
-
-
-def _in_content(reply: ToolCallsReply) -> TextReply:
-    """Tool calls as a local model writes them when the server does not parse them."""
-    written = [{"name": name, "arguments": json.loads(args) if _is_json(args) else args}
-               for name, args in reply.calls]
-    body = written[0] if len(written) == 1 else written
-    return TextReply(content=json.dumps(body), usage=reply.usage)
-
-
-def _is_json(raw: str) -> bool:
-    try:
-        json.loads(raw)
-    except ValueError:
-        return False
-    return True
-
-
-# --------------------------------------------------------------------------- token counting
-
-
-def count_tokens(value: str | None) -> int:
-    """Whitespace-separated token count; the server's only notion of a token."""
-    return len(value.split()) if value else 0
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
-
-
-def prompt_tokens_of(body: Mapping[str, Any]) -> int:
-    """The ``prompt_tokens`` the server reports for a chat request body."""
-    total = 0
-    for msg in body.get("messages") or []:
-        if not isinstance(msg, dict):
-            continue
-        total += count_tokens(_content_text(msg.get("content")))
-        for call in msg.get("tool_calls") or []:
-            fn = call.get("function") if isinstance(call, dict) else None
-            if isinstance(fn, dict):
-                total += count_tokens(str(fn.get("arguments", "")))
-    if body.get("tools"):
-        total += count_tokens(json.dumps(body["tools"], sort_keys=True))
-    return total
-
-
-def _completion_tokens_of(reply: TextReply | ToolCallsReply) -> int:
-    if isinstance(reply, TextReply):
-        return count_tokens(reply.content)
-    return count_tokens(reply.content) + sum(
-        count_tokens(name) + count_tokens(args) for name, args in reply.calls
-    )
-
-
-def deterministic_vector(text_: str, dim: int) -> list[float]:
-    """A unit vector derived from sha256 of the text: same text, same vector."""
-    values: list[float] = []
-    counter = 0
-    while len(values) < dim:
-        digest = hashlib.sha256(f"{counter}:{text_}".encode()).digest()
-        for i in range(0, len(digest), 4):
-            (n,) = struct.unpack("<I", digest[i : i + 4])
-            values.append(n / 0xFFFFFFFF * 2.0 - 1.0)
-        counter += 1
-    values = values[:dim]
-    norm = math.sqrt(sum(v * v for v in values)) or 1.0
-    # Round-trip through float32 so float and base64 encodings decode to the same numbers.
-    return [struct.unpack("<f", struct.pack("<f", v / norm))[0] for v in values]
 
 
 # --------------------------------------------------------------------------- server
@@ -479,7 +216,10 @@ class ScriptedOpenAIServer:
             return queue.popleft() if queue else None
 
     def _chat_reply(self, body: dict[str, Any]) -> Reply:
-        refused = self._refusal(body)
+        with self._lock:
+            n = self._chat_count
+            self._chat_count += 1
+        refused = refusal(self.mode, body, n)
         if refused is not None:
             return refused
         reply = self._next(self._chat_queue)
@@ -490,68 +230,7 @@ class ScriptedOpenAIServer:
                 self.unscripted += 1
             return error(500, {"error": {"message": "fake server: no scripted reply left",
                                          "type": "server_error", "param": None, "code": None}})
-        return self._shape(body, reply)
-
-    def _refusal(self, body: dict[str, Any]) -> ErrorReply | None:
-        """The error this mode answers ``body`` with before any model runs, if any."""
-        mode = self.mode
-        with self._lock:
-            n = self._chat_count
-            self._chat_count += 1
-        if mode.rate_limit is not None and n % mode.rate_limit[0] < mode.rate_limit[1]:
-            return error(429, {"error": {
-                "message": "Rate limit reached for requests per min (RPM): Limit 3, Used 3. "
-                           "Please try again in 1s.", "type": "requests", "param": None,
-                "code": "rate_limit_exceeded"}},
-                headers={"retry-after": f"{mode.retry_after_s:g}"})
-        if not mode.tools and body.get("tools"):
-            model = body.get("model", "model")
-            return error(400, {"error": {"message": f"registry.ollama.ai/library/{model} does "
-                                         "not support tools", "type": "api_error",
-                                         "param": None, "code": None}})
-        if not mode.json_mode and body.get("response_format"):
-            return error(400, {"error": {"message": "response_format is not supported by this "
-                                         "server", "type": "invalid_request_error",
-                                         "param": "response_format", "code": None}})
-        if mode.context_tokens is not None:
-            prompt = prompt_tokens_of(body)
-            completion = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
-            if prompt + completion > mode.context_tokens:
-                return error(400, _overflow_body(mode.context_flavor, mode.context_tokens,
-                                                 prompt, completion))
-        return None
-
-    def _shape(self, body: dict[str, Any], reply: Reply) -> Reply:
-        """``reply`` as this mode's server would send it."""
-        mode = self.mode
-        if isinstance(reply, HangReply):
-            return HangReply(seconds=reply.seconds, then=self._shape(body, reply.then))
-        if not isinstance(reply, TextReply | ToolCallsReply):
-            return reply
-        if isinstance(reply, ToolCallsReply) and not body.get("tools"):
-            # No tools offered (a JSON-mode request): the model writes the object asked for.
-            first = reply.calls[0][1] if reply.calls else "{}"
-            reply = TextReply(content=first, usage=reply.usage)
-        if isinstance(reply, ToolCallsReply):
-            if mode.one_call and len(reply.calls) > 1:
-                reply = ToolCallsReply(calls=reply.calls[:1], content=reply.content,
-                                       usage=reply.usage)
-            if mode.string_booleans:
-                reply = ToolCallsReply(
-                    calls=tuple((n, _map_json(a, _stringify_booleans)) for n, a in reply.calls),
-                    content=reply.content, usage=reply.usage)
-            if mode.calls_in_content:
-                reply = _in_content(reply)
-        elif mode.string_booleans:
-            reply = TextReply(content=_map_json(reply.content, _stringify_booleans),
-                              finish_reason=reply.finish_reason, usage=reply.usage)
-        limits = [x for x in (mode.completion_limit, body.get("max_tokens"),
-                              body.get("max_completion_tokens")) if isinstance(x, int)]
-        if limits:
-            reply = _truncate(reply, min(limits))
-        if mode.delay_s > 0:
-            (mode.sleep or time.sleep)(mode.delay_s)
-        return reply
+        return shape(self.mode, body, reply)
 
     def _chat_payload(self, seq: int, body: dict[str, Any],
                       reply: TextReply | ToolCallsReply) -> dict[str, Any]:
@@ -568,7 +247,7 @@ class ScriptedOpenAIServer:
         if reply.usage is not None:
             prompt, completion = reply.usage
         else:
-            prompt, completion = prompt_tokens_of(body), _completion_tokens_of(reply)
+            prompt, completion = prompt_tokens_of(body), completion_tokens_of(reply)
         return {
             "id": f"chatcmpl-{seq}",
             "object": "chat.completion",
