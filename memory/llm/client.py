@@ -186,6 +186,8 @@ class LLMClient:
         self._rng_lock = threading.Lock()
         self._sleep = sleep
         self.clock = clock
+        # Endpoint tokens per estimated token, from the last reply's usage.
+        self._token_ratio = 1.0
         key = settings.profile_key
         stored = profiles.load(key) if profiles is not None else None
         self.profile = ProfileHolder(current=stored or EndpointProfile(key=key), store=profiles)
@@ -199,6 +201,12 @@ class LLMClient:
     @property
     def shown_url(self) -> str:
         return self.settings.shown_url
+
+    def estimate_tokens(self, messages: Sequence[Mapping[str, Any]],
+                        tools: Sequence[Mapping[str, Any]] | None = None) -> int:
+        """A request's prompt tokens as this endpoint counts them: :func:`approx_tokens`
+        scaled by what the endpoint reported for the last request (1.0 before any)."""
+        return int(approx_tokens(messages, tools) * self._token_ratio)
 
     def close(self) -> None:
         self._openai.close()
@@ -252,6 +260,9 @@ class LLMClient:
             raise
         self.meter.add(operation, prompt_tokens=result.prompt_tokens,
                        completion_tokens=result.completion_tokens)
+        estimate = approx_tokens(messages, tools)
+        if result.prompt_tokens > 0 and estimate > 0:
+            self._token_ratio = result.prompt_tokens / estimate
         logger.debug("llm %s: finish=%s tool_calls=%d tokens=%d+%d", operation,
                      result.finish_reason, len(result.tool_calls), result.prompt_tokens,
                      result.completion_tokens)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memory.errors import ContextOverflow, EndpointError, RequestRejected, ToolsUnsupported
-from memory.llm.client import ChatResult, LLMClient, approx_tokens
+from memory.llm.client import ChatResult, LLMClient
 from memory.llm.profile import WriterPath
 from memory.llm.prompts import WRITER_SYSTEM_PROMPT, WRITER_TOOLS, render_batch
 
@@ -174,9 +174,10 @@ def _probe_context(client: LLMClient, report: ProbeReport) -> None:
         report.batch_fits = False
         report.context_tokens = exc.limit
         if exc.limit:
-            need = approx_tokens(request, tools) + DEFAULT_COMPLETION
-            per_message = max(1, (need - approx_tokens(request[:1], tools)) // DEFAULT_BATCH)
-            room = exc.limit - approx_tokens(request[:1], tools) - 120
+            need = client.estimate_tokens(request, tools) + DEFAULT_COMPLETION
+            per_message = max(1, (need - client.estimate_tokens(request[:1], tools))
+                              // DEFAULT_BATCH)
+            room = exc.limit - client.estimate_tokens(request[:1], tools) - 120
             report.max_call_messages = max(1, min(DEFAULT_BATCH - 1, room // per_message))
         else:
             report.max_call_messages = DEFAULT_BATCH // 2

@@ -195,33 +195,31 @@ class LLMProposer:
     # ---- one group, whatever the endpoint says --------------------------------------------
     def _ask_group(self, group: Sequence[WriteItem], registry: RegistryTool, *,
                    earlier: Sequence[WriteItem], got: dict[str, Proposal],
-                   compact: bool = False) -> dict[str, Proposal]:
+                   compact: bool = False, inspect: bool = True) -> dict[str, Proposal]:
         profile = self.client.profile
         try:
-            mine = self._converse(group, registry, earlier=earlier, got=got, compact=compact)
+            mine = self._converse(group, registry, earlier=earlier, got=got, compact=compact,
+                                  inspect=inspect)
+        except _Outgrown as out:
+            self.stats.add(overflows=1)
+            if not out.mine and not inspect:
+                # Repair turns alone outgrew the context: fewer messages per call.
+                return self._overflowed(None, group, registry, earlier=earlier, got=got,
+                                        compact=compact)
+            # A fresh, shorter conversation (no inspection round) asks for the rest.
+            done = [i for i in group if i.message.id in out.mine]
+            rest = [i for i in group if i.message.id not in out.mine]
+            more = self._ask_group(rest, registry, earlier=[*earlier, *done],
+                                   got={**got, **out.mine}, compact=compact, inspect=False)
+            return {**out.mine, **more}
         except ToolsUnsupported:
             profile.learn("it does not accept tools; the writer asks for JSON replies",
                           path="json")
             return self._ask_group(group, registry, earlier=earlier, got=got, compact=compact)
         except ContextOverflow as exc:
             self.stats.add(overflows=1)
-            limit = exc.limit or profile.get().context_tokens
-            if len(group) > 1:
-                half = max(1, len(group) // 2)
-                known = profile.get().max_call_messages
-                if known is None or half < known:
-                    profile.learn(f"its context is too small for {len(group)} messages per "
-                                  f"call; the writer sends at most {half}",
-                                  max_call_messages=half, context_tokens=limit)
-                first = self._ask_group(group[:half], registry, earlier=earlier, got=got)
-                merged = {**got, **first}
-                second = self._ask_group(group[half:], registry,
-                                         earlier=[*earlier, *group[:half]], got=merged)
-                return {**first, **second}
-            if not compact:
-                return self._ask_group(group, registry, earlier=earlier, got=got, compact=True)
-            self.stats.issue(f"message {group[0].message.id}: too long for the model's context")
-            return {}
+            return self._overflowed(exc.limit, group, registry, earlier=earlier, got=got,
+                                    compact=compact)
         except RequestRejected as exc:
             if self._adapt(exc):
                 return self._ask_group(group, registry, earlier=earlier, got=got,
@@ -234,6 +232,29 @@ class LLMProposer:
                 profile.learn("its JSON replies are unusable; the offline proposer writes",
                               path="offline")
         return mine
+
+    def _overflowed(self, limit: int | None, group: Sequence[WriteItem],
+                    registry: RegistryTool, *, earlier: Sequence[WriteItem],
+                    got: dict[str, Proposal], compact: bool) -> dict[str, Proposal]:
+        """A first request did not fit the context: halve the group (and remember the size),
+        or shrink a single message's view, or give it up to the fallback."""
+        profile = self.client.profile
+        limit = limit or profile.get().context_tokens
+        if len(group) > 1:
+            half = max(1, len(group) // 2)
+            known = profile.get().max_call_messages
+            if known is None or half < known:
+                profile.learn(f"its context is too small for {len(group)} messages per call; "
+                              f"the writer sends at most {half}",
+                              max_call_messages=half, context_tokens=limit)
+            first = self._ask_group(group[:half], registry, earlier=earlier, got=got)
+            second = self._ask_group(group[half:], registry, earlier=[*earlier, *group[:half]],
+                                     got={**got, **first})
+            return {**first, **second}
+        if not compact:
+            return self._ask_group(group, registry, earlier=earlier, got=got, compact=True)
+        self.stats.issue(f"message {group[0].message.id}: too long for the model's context")
+        return {}
 
     def _adapt(self, exc: RequestRejected) -> bool:
         """Learn from a refused ``tool_choice``/``response_format``; True to ask again."""
@@ -278,7 +299,7 @@ class LLMProposer:
     # ---- the conversation ---------------------------------------------------------------
     def _converse(self, group: Sequence[WriteItem], registry: RegistryTool, *,
                   earlier: Sequence[WriteItem], got: dict[str, Proposal],
-                  compact: bool) -> dict[str, Proposal]:
+                  compact: bool, inspect: bool = True) -> dict[str, Proposal]:
         """One conversation for one group: a request, inspection rounds, repair turns."""
         profile = self.client.profile.get()
         json_reply = profile.path == "json"
@@ -310,7 +331,7 @@ class LLMProposer:
         mine: dict[str, Proposal] = {}
         inspections = repairs = 0
         while True:
-            can_search = (not json_reply and inspections < self.max_inspections
+            can_search = (inspect and not json_reply and inspections < self.max_inspections
                           and profile.tool_choice == "required")
             try:
                 result = self.client.chat(
@@ -320,11 +341,9 @@ class LLMProposer:
                     max_tokens=_TOKENS_BASE + _TOKENS_PER_MESSAGE * (len(group) - len(mine)),
                     response_format=_JSON_OBJECT if json_reply and profile.json_mode else None)
             except ContextOverflow:
-                if not mine and inspections == 0 and repairs == 0:
-                    raise
-                # The conversation outgrew the context: keep what it gave.
-                self.stats.add(overflows=1)
-                return mine
+                if inspections == 0 and repairs == 0:
+                    raise  # the first request does not fit
+                raise _Outgrown(mine) from None
             self.stats.add(calls=1, prompt_tokens=result.prompt_tokens,
                            completion_tokens=result.completion_tokens,
                            recovered_calls=sum(c.from_content for c in result.tool_calls),
@@ -448,6 +467,14 @@ class LLMProposer:
         by_id = {p.message_id: p for p in proposals}
         return {i.message.id: by_id.get(i.message.id)
                 or Proposal(message_id=i.message.id, proposer="llm-fallback") for i in missing}
+
+
+class _Outgrown(Exception):
+    """Internal: a conversation outgrew the context after ``mine`` was proposed."""
+
+    def __init__(self, mine: dict[str, Proposal]) -> None:
+        super().__init__("conversation outgrew the context")
+        self.mine = mine
 
 
 def _tool_choice(profile: EndpointProfile, *, can_search: bool) -> str | dict[str, Any] | None:

@@ -45,7 +45,6 @@ from memory.llm.client import (
     ChatResult,
     LLMClient,
     ToolCall,
-    approx_tokens,
     parse_tool_arguments,
 )
 from memory.llm.reader_prompts import (
@@ -114,7 +113,7 @@ class LLMReader:
     tools)."""
 
     def __init__(self, *, client: LLMClient, tools: ReaderTools, max_rounds: int = 10,
-                 k: int = MAX_PASSAGES, max_tokens: int | None = 600,
+                 k: int = MAX_PASSAGES, max_tokens: int | None = 400,
                  max_calls_per_round: int = 4, max_question_tokens: int = 24_000,
                  deadline_s: float = 60.0, fallback: Fallback | None = None) -> None:
         if max_rounds < 1:
@@ -168,9 +167,11 @@ class LLMReader:
                 ensure_ascii=False)},
         ]
         while True:
+            fits = self._fits(messages)
+            if not fits and q.rounds == 0:
+                raise EndpointUnavailable("the endpoint's context is too small for a question")
             final = (q.rounds >= budget or q.reasked or self._spent(q)
-                     or self.client.clock() >= deadline - self.deadline_s / 2
-                     or not self._fits(messages))
+                     or self.client.clock() >= deadline - self.deadline_s / 2 or not fits)
             result = self._chat(q, messages, deadline=deadline, final=final)
             answer_call = next((c for c in result.tool_calls if c.name == ANSWER_TOOL), None)
             if answer_call is not None:
@@ -221,7 +222,8 @@ class LLMReader:
         context = self.client.profile.get().context_tokens
         if not context:
             return True
-        return approx_tokens(messages, TOOLS) + (self.max_tokens or 0) < context * 0.8
+        need = self.client.estimate_tokens(messages, TOOLS) + (self.max_tokens or 0)
+        return need < context * 0.8
 
     def _chat(self, q: _Question, messages: list[dict[str, Any]], *, deadline: float,
               final: bool = False, tools: bool = True, json_reply: bool = False) -> ChatResult:
