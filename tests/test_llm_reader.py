@@ -392,3 +392,18 @@ def test_a_refused_tool_choice_is_weakened_not_fatal(fake_openai: ScriptedOpenAI
     assert [r.body.get("tool_choice") for r in reqs] == ["required", None, FORCE_ANSWER]
     assert reader.client.profile.get().tool_choice == "named"
     assert not ans.abstained and FALLBACK_NOTICE not in ans.answer
+
+
+def test_a_cut_answer_is_asked_for_again(fake_openai: ScriptedOpenAIServer,
+                                         mem: Memory) -> None:
+    from tests.support.fake_openai import ToolCallsReply
+
+    fake_openai.enqueue(
+        tool_calls([("search_evidence", {"query": "release version"})]),
+        ToolCallsReply(calls=(("answer", '{"answer": "It is version 2.4 as Frank'),),
+                       finish_reason="length"))
+    fake_openai.policy = lambda body: answer("2.4", names(body, "calling it"))
+    ans = reader_for(fake_openai, mem).answer("Which version?", scope=PUBLIC)
+    reqs = fake_openai.chat_requests()
+    assert len(reqs) == 3 and tool_outputs(reqs[2])[-1].startswith("rejected: unreadable")
+    assert not ans.abstained and [c.message_id for c in ans.citations] == ["C1.9"]

@@ -175,12 +175,17 @@ class LLMReader:
             result = self._chat(q, messages, deadline=deadline, final=final)
             answer_call = next((c for c in result.tool_calls if c.name == ANSWER_TOOL), None)
             if answer_call is not None:
-                found = self._judge(answer_call.arguments or {}, q)
+                # Arguments cut short or garbled are asked for again, like an uncited answer.
+                found = (self._judge(answer_call.arguments, q)
+                         if answer_call.arguments is not None else None)
                 if found is not None or q.reasked:
                     return found or self._abstain(q)
                 q.reasked = True
+                why = (REASK_UNCITED if answer_call.arguments is not None else
+                       f"rejected: unreadable arguments ({answer_call.error}); call "
+                       f"{ANSWER_TOOL} again, briefly")
                 messages += [result.as_message(), *result.followup(
-                    [REASK_UNCITED if c is answer_call else "not run: answer first"
+                    [why if c is answer_call else "not run: answer first"
                      for c in result.tool_calls])]
                 continue
             calls = list(result.tool_calls)
