@@ -231,7 +231,7 @@ def _llm_benches(args: argparse.Namespace, emb: list[str], work: Path, log: Path
     none for ``--quick`` (its results go to ``work``)."""
     out: list[Path | None] = []
     for script, name, quick_args in zip((LLM_BENCH, LLM_READER_BENCH), _LLM_RESULTS, (
-        ["--conversations", "1", "--arrivals", "32"],
+        ["--conversations", "1", "--arrivals", "32", "--modes", "ideal,no-tools"],
         ["--conversations", "1", "--questions", "10"],
     ), strict=True):
         committed = HERE / "results" / name

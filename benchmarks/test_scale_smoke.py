@@ -123,4 +123,4 @@ def test_llm_reader_bench_on_the_sample(tmp_path: Path) -> None:
         assert {n.node_id for n in store.get_nodes(sorted(cited))} == cited
     finally:
         store.close()
-    assert "| LLM reader | 4 |" in out.read_text()
+    assert "| ideal | 4 |" in out.read_text()

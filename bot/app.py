@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIE
 from memory.errors import ConfigError
 from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
+from memory.llm.profile import FileProfileStore, ProfileStore
 from memory.pipeline import Pipeline
 from memory.proposer import OfflineProposer, Proposer
 from memory.reader.offline import OfflineReader
@@ -22,8 +24,15 @@ from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
 
+#: Where what egmem learned about the LLM endpoint is kept, in the local data directory.
+PROFILE_FILE = "llm_endpoint.json"
 
-def build_llm(settings: Settings, meter: UsageMeter) -> LLMClient | None:
+
+def build_llm(settings: Settings, meter: UsageMeter, *,
+              profiles: ProfileStore | None = None,
+              max_retries: int | None = None) -> LLMClient | None:
+    """The shared client; ``profiles`` keeps what is learned about the endpoint (default:
+    ``llm_endpoint.json`` in the data directory)."""
     if not settings.llm_configured:
         return None
     llm = LLMSettings(
@@ -32,7 +41,20 @@ def build_llm(settings: Settings, meter: UsageMeter) -> LLMClient | None:
         model=settings.llm_model,
         timeout_s=settings.llm_timeout_s,
     )
-    return LLMClient(settings=llm, meter=meter)
+    if max_retries is not None:
+        llm = replace(llm, max_retries=max_retries)
+    if profiles is None:
+        profiles = FileProfileStore(settings.local_path / PROFILE_FILE)
+    return LLMClient(settings=llm, meter=meter, profiles=profiles)
+
+
+def llm_usage(meter: UsageMeter, llm: LLMClient | None) -> dict[str, Any]:
+    """What ``egmem stats`` shows under "llm": usage per operation and, with an endpoint,
+    what egmem learned about it (the writer's path and why)."""
+    out: dict[str, Any] = dict(meter.snapshot())
+    if llm is not None:
+        out["endpoint"] = llm.profile.get().as_dict()
+    return out
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -94,13 +116,15 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
-    reader: Any = OfflineReader(tools=tools)
+    offline = OfflineReader(tools=tools)
+    reader: Any = offline
     if llm is not None:
         from memory.reader.llm_reader import LLMReader
 
-        reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds)
+        reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds,
+                           fallback=offline)
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
-                 tools=tools, usage=meter.snapshot)
+                 tools=tools, usage=lambda: llm_usage(meter, llm))
 
 
 def data_path(settings: Settings) -> Path:

@@ -35,6 +35,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     eg = _open(args)
     try:
         report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty())
+        writer = getattr(eg.writer.proposer, "stats", None)
+        if writer is not None and hasattr(writer, "snapshot"):
+            report["writer"] = _writer_summary(writer.snapshot())
     finally:
         eg.close()
     if args.json:
@@ -46,7 +49,27 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
+        if "writer" in report:
+            w = report["writer"]
+            print(f"LLM writer ({w['path']} path): {w['proposals']} of {w['llm_messages']} "
+                  f"messages proposed by the model ({w['model_share']:.0%}), "
+                  f"{w['fallbacks']} by the offline fallback, {w['calls']} calls")
+    if report["queued"]:
+        # Never a silent success with messages left behind: the reason was logged above.
+        print(f"egmem: {report['queued']} events are still queued; run the command again (or "
+              f"`egmem retry`) once the cause above is fixed", file=sys.stderr)
+        return EXIT_QUEUED
     return 1 if report["errors"] and not report["records"] - report["errors"] else 0
+
+
+EXIT_QUEUED = 75  # EX_TEMPFAIL: nothing is lost, try again later
+
+
+def _writer_summary(snap: dict[str, Any]) -> dict[str, Any]:
+    keys = ("path", "path_notes", "llm_messages", "proposals", "fallbacks", "model_share",
+            "calls", "repairs", "calls_per_message", "prompt_tokens_per_message",
+            "completion_tokens_per_message")
+    return {k: snap[k] for k in keys if k in snap}
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -193,6 +216,64 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     return backfill(_settings(args), args)
 
 
+def cmd_check_llm(args: argparse.Namespace) -> int:
+    """Probe the configured endpoint; exit 0 when egmem can use it, 2 when it cannot."""
+    from bot.app import build_llm
+    from memory.llm.client import UsageMeter
+    from memory.llm.probe import probe
+
+    settings = _settings(args)
+    client = build_llm(settings, UsageMeter(), max_retries=1)  # a probe, not a workload
+    if client is None:
+        raise UserFacingError("no LLM endpoint configured: set EGMEM_LLM_BASE_URL (and "
+                              "EGMEM_LLM_MODEL, EGMEM_LLM_API_KEY if the server needs one)")
+    with client:
+        report = probe(client)
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        _print_probe(report)
+    return 0 if report.reachable and not report.error else 2
+
+
+def _print_probe(report: Any) -> None:
+    from memory.llm.probe import DEFAULT_BATCH, MIN_CONTEXT_TOKENS
+
+    def yes(value: bool | None) -> str:
+        return "unknown" if value is None else "yes" if value else "no"
+
+    print(f"endpoint: {report.url}  model: {report.model}")
+    if not report.reachable:
+        print(f"not usable: {report.error}")
+        return
+    choice = {"named": "forced by name", "required": "\"required\"",
+              "none": "not forced (the server ignores or refuses tool_choice)"}
+    tools = yes(report.tools)
+    if report.tools:
+        tools += f" (tool choice {choice.get(report.tool_choice or '', 'unknown')})"
+        if report.calls_in_content:
+            tools += "; calls arrive as text in the reply and are recovered"
+    print(f"tool calls: {tools}")
+    print(f"several calls in one reply: {yes(report.parallel_calls)} (optional)")
+    print(f"JSON mode: {yes(report.json_mode)}")
+    if report.batch_fits:
+        print(f"context: a default writer call ({DEFAULT_BATCH} messages) fits")
+    elif report.batch_fits is False:
+        size = f"{report.context_tokens} tokens" if report.context_tokens else "too small"
+        print(f"context: {size}; a default writer call ({DEFAULT_BATCH} messages) does not "
+              f"fit, the writer sends at most {report.max_call_messages} per call. At least "
+              f"{MIN_CONTEXT_TOKENS} tokens are needed, 8192 recommended (docs/LLM.md)")
+    path = {"tools": "tools: one batched proposal call per batch of messages",
+            "json": "JSON replies: the proposal schema in the prompt, the reply parsed",
+            "offline": "offline: the endpoint's replies are unusable; the offline proposer "
+                       "writes"}
+    print(f"writer path: {path.get(report.path or '', report.path)}")
+    if report.error:
+        print(f"stopped early: {report.error}")
+    for note in report.notes:
+        print(f"  learned: {note}")
+
+
 def cmd_why(args: argparse.Namespace) -> int:
     from bot.render import print_why
 
@@ -291,6 +372,12 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--writer", choices=["offline", "llm"])
     data(sp)
     sp.set_defaults(func=cmd_serve)
+
+    sp = sub.add_parser("check-llm", help="probe the LLM endpoint: tools, JSON mode, context "
+                        "size, and the path egmem takes with it")
+    sp.add_argument("--json", action="store_true")
+    data(sp)
+    sp.set_defaults(func=cmd_check_llm)
 
     sp = sub.add_parser("backfill", help="page through platform history into memory")
     sp.add_argument("platform", choices=["slack", "discord"])

@@ -340,15 +340,19 @@ class OpenAIEmbedder:
     def _request(self, chunk: list[str]) -> npt.NDArray[np.float32]:
         import openai
 
-        base_url = str(self._client.base_url)
+        from memory.llm.endpoint import redact_text, redact_url
+
+        raw_url = str(self._client.base_url)
+        base_url = redact_url(raw_url)  # never its credentials
         try:
             response = self._client.embeddings.create(
                 input=chunk, model=self._model, encoding_format="float"
             )
         except openai.APIStatusError as exc:
+            said = redact_text(exc.message, url=raw_url, secrets=(self._client.api_key,))
             raise EndpointError(
                 f"embedding endpoint {base_url} answered HTTP {exc.status_code} for model "
-                f"{self._model!r}: {exc.message}"
+                f"{self._model!r}: {said}"
             ) from exc
         except openai.APIConnectionError as exc:
             raise EndpointError(

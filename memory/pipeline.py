@@ -4,6 +4,9 @@ An event is marked done only after its commit; a crash before that replays it, a
 writer's deterministic node ids make the replay a no-op where the commit had landed.
 A batch that keeps failing is split so one poison message cannot block its channel; after
 ``max_attempts`` it is dead-lettered (visible in ``egmem stats``, retried by ``egmem retry``).
+Endpoint errors are sorted by meaning: a request the endpoint refuses (``RequestRejected``,
+naming its messages when the writer narrowed it down) counts as that batch's failed attempt;
+an endpoint that is unavailable or misconfigured leaves everything queued for a later drain.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from memory.errors import EndpointError
+from memory.errors import EndpointError, RequestRejected
 from memory.inbox import Inbox, Pending
 from memory.models import Delete, Edit, Message
 from memory.store import MemoryStore
@@ -88,23 +91,40 @@ class Pipeline:
         msgs = [p.event for p in run if isinstance(p.event, Message)]
         try:
             result = self.writer.write(msgs)
+        except RequestRejected as exc:
+            named = {run_item.seq for run_item in run
+                     if isinstance(run_item.event, Message) and run_item.event.id in
+                     exc.message_ids}
+            if named and len(run) > 1:
+                # The refused message's attempt counts; the rest of the batch goes on.
+                dead = self.inbox.mark_failed(sorted(named), f"{type(exc).__name__}: {exc}")
+                report.failed += len(named)
+                report.dead += len(dead)
+                self._commit_messages([p for p in run if p.seq not in named], report)
+                return
+            self._failed(run, exc, report)
+            return
         except EndpointError:
             raise
         except Exception as exc:  # noqa: BLE001 - any writer failure must not lose messages
             logger.exception("commit of %d messages failed", len(run))
-            if len(run) > 1:
-                mid = len(run) // 2
-                self._commit_messages(run[:mid], report)
-                self._commit_messages(run[mid:], report)
-                return
-            dead = self.inbox.mark_failed([run[0].seq], f"{type(exc).__name__}: {exc}")
-            report.failed += 1
-            report.dead += len(dead)
+            self._failed(run, exc, report)
             return
         self.inbox.mark_done(p.seq for p in run)
         report.committed += result.committed
         for verdict, n in result.verdicts.items():
             report.verdicts[verdict] = report.verdicts.get(verdict, 0) + n
+
+    def _failed(self, run: list[Pending], exc: Exception, report: DrainReport) -> None:
+        """Split a failing batch until the failure is one message's, then count its attempt."""
+        if len(run) > 1:
+            mid = len(run) // 2
+            self._commit_messages(run[:mid], report)
+            self._commit_messages(run[mid:], report)
+            return
+        dead = self.inbox.mark_failed([run[0].seq], f"{type(exc).__name__}: {exc}")
+        report.failed += 1
+        report.dead += len(dead)
 
     def _apply_change(self, item: Pending, report: DrainReport) -> None:
         ev = item.event
@@ -118,9 +138,9 @@ class Pipeline:
                 self.forget_message(platform=ev.platform, space=ev.space, channel=ev.channel,
                                     message_id=ev.id, purge=False)
                 report.deletes += 1
-        except EndpointError:
-            raise
         except Exception as exc:  # noqa: BLE001
+            if isinstance(exc, EndpointError) and not isinstance(exc, RequestRejected):
+                raise
             logger.exception("applying %s %s failed", item.kind, item.seq)
             dead = self.inbox.mark_failed([item.seq], f"{type(exc).__name__}: {exc}")
             report.failed += 1

@@ -19,21 +19,20 @@ TIME = re.compile(r"\b\d{1,2}\s?pm\b")
 
 def model(body: dict[str, Any]) -> Reply:
     """A plausible writer: establishes a review time, revises it when a message moves it."""
-    batch = parse_batch(body["messages"][-1]["content"])
+    batch = parse_batch(body["messages"][1]["content"])
     states = batch["states"]
-    calls = []
+    items = []
     for m in batch["messages"]:
         found = TIME.search(m["text"])
-        args: dict[str, Any] = {"message_id": m["message_id"], "verdict": "context",
-                                "topic": "", "source_quote": "", "prior_state_id": None,
-                                "rewrite": ""}
+        args: dict[str, Any] = {"message": m["message"], "verdict": "context", "topic": "",
+                                "quote": "", "state": None, "rewrite": ""}
         if found and states and "instead" in m["text"]:
-            args.update(verdict="revise", topic="design review", source_quote=found.group(0),
-                        prior_state_id=states[0]["state_id"])
+            args.update(verdict="revise", topic="design review", quote=found.group(0),
+                        state=states[0]["state"])
         elif found:
-            args.update(verdict="establish", topic="design review", source_quote=found.group(0))
-        calls.append((PROPOSE_TOOL, args))
-    return tool_calls(calls) if calls else text("done")
+            args.update(verdict="establish", topic="design review", quote=found.group(0))
+        items.append(args)
+    return tool_calls([(PROPOSE_TOOL, {"proposals": items})]) if items else text("done")
 
 
 def _chat(path: Path, lines: list[tuple[str, str]]) -> Path:
@@ -64,10 +63,12 @@ def test_ingest_with_llm_writer_and_an_endpoint_that_goes_down(
         report = json.loads(capsys.readouterr().out)
         assert report["committed"] == 2
         assert len(server.chat_requests()) == 1, "one batched call; the greeting is gated"
+        assert report["writer"]["model_share"] == 1.0 and report["writer"]["path"] == "tools"
         url = server.base_url
         server.stop()
-        main(["ingest", str(second), "--data", str(data), "--writer", "llm", "--json"])
+        code = main(["ingest", str(second), "--data", str(data), "--writer", "llm", "--json"])
         out, err = capsys.readouterr()
+        assert code == 75, "never a silent success with messages left queued"
         down = json.loads(out)
         assert down["committed"] == 0 and down["queued"] == 1
         assert "stay queued" in err

@@ -225,9 +225,15 @@ def test_llm_reader_passes_the_question_as_data(
             ("drop_all_tables", "{}"),
             ("search_evidence", "{not json"),
         ]),
+        # An answer that cites nothing is asked for once more; this one cites its passage.
         text(json.dumps({"answer": "The offsite budget is $480k.", "citations": [],
                          "abstain": False})),
     )
+    fake_openai.policy = lambda body: text(json.dumps({
+        "answer": "The offsite budget is $480k.", "abstain": False,
+        "citations": [line.split("]")[0].lstrip("[") for m in body["messages"]
+                      if m["role"] == "tool" for line in str(m["content"]).splitlines()
+                      if "$480k" in line][:1]}))
     eg = build(Settings(data=str(mem_dir), embedder="hashing", llm_base_url=fake_openai.base_url,
                         llm_api_key="test-key", reader_rounds=2))
     try:

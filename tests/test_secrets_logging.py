@@ -23,7 +23,7 @@ import pytest
 from bot.app import build
 from bot.ingest import ingest_path
 from bot.settings import Settings
-from memory.errors import ConfigError, EndpointError
+from memory.errors import ConfigError
 from memory.models import Delete, Edit, Message
 from tests.support.fake_openai import ScriptedOpenAIServer, error, text, tool_calls
 
@@ -200,16 +200,17 @@ def test_info_logs_carry_ids_never_message_text(
         fake_openai.enqueue(
             tool_calls([("search_evidence", '{"query": "' + MARKER + '"'),
                         ("lookup_phrase", {"phrase": MARKER})]),
+            # Cites nothing it was shown: asked once more ...
             text(json.dumps({"answer": f"It is {MARKER}.", "citations": ["n_nope"],
                              "abstain": False})),
-            error(401),  # a rejected key: not retried, and never echoed
+            # ... and the key is rejected: not retried, never echoed; the offline reader
+            # answers instead.
+            error(401),
         )
         a = eg.ask(f"what is the wifi password {MARKER}?", platform="slack", space="T1",
                    user="UANN", channel="C1")
         assert MARKER in a.answer  # the answer itself may quote; the logs may not
-        with pytest.raises(EndpointError) as failed:
-            eg.ask("and again?", platform="slack", space="T1", user="UANN", channel="C1")
-        assert key not in str(failed.value)
+        assert key not in a.answer and fake_openai.base_url not in a.answer
     finally:
         eg.close()
 

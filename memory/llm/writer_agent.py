@@ -1,4 +1,4 @@
-"""The LLM writer agent (paper §3.3): one chat call proposes for a whole batch of messages.
+"""The LLM writer agent (paper §3.3): one conversation proposes for a whole batch of messages.
 
 :class:`LLMProposer` implements :class:`memory.proposer.Proposer`. For a window of messages of
 one channel (the writer's chunk) it
@@ -8,44 +8,60 @@ one channel (the writer's chunk) it
 2. pre-fetches the channel's active states relevant to the rest (``search_registry`` per
    message, merged, plus the state each message replies to), so most batches need no
    inspection round;
-3. makes ONE chat call per ``batch_size`` remaining messages (gated ones take no slot) with
-   the messages, the pre-fetched states and a little recent context, offering the tools
-   ``search_registry`` and ``propose_update``;
-4. executes any ``search_registry`` calls (always scoped to the chunk's channel) and continues
-   the conversation, for at most ``max_inspections`` rounds; the last round offers only
-   ``propose_update``;
-5. turns valid ``propose_update`` calls into :class:`~memory.models.Proposal` objects. Malformed
-   calls are recorded in :class:`WriterStats` and ignored; their messages get the fallback
-   proposal, so no message is ever lost.
+3. sends the rest in groups of ``batch_size`` (fewer once the endpoint's context proved
+   smaller): one request per group, states and messages named by aliases (S1.., M1..),
+   asking for every proposal in ONE ``propose_updates`` call (forced by ``tool_choice``);
+4. answers ``search_registry`` calls (scoped to the chunk's channel) for at most
+   ``max_inspections`` rounds, and asks again — a repair turn listing the messages still
+   missing or rejected and why — while a turn adds proposals, up to ``max_repairs`` turns;
+   proposals cut short by the completion cap are salvaged item by item;
+5. turns valid items into :class:`~memory.models.Proposal` objects; messages still without
+   one get the fallback proposal (the offline proposer), so no message is ever lost.
+   :class:`WriterStats` reports the share that came from the model.
+
+What the endpoint says changes the path (recorded in the client's endpoint profile, logged
+once, shown in ``egmem stats``): no tools → JSON replies (the schema in the prompt, JSON mode
+when the server has it; the offline proposer if replies stay unusable); a context overflow →
+the group is split and later groups are smaller; a refused ``tool_choice`` → a weaker one.
+Any other refusal narrows the group down to the message whose request is refused and raises
+:class:`~memory.errors.RequestRejected` naming it (the pipeline counts the attempt and
+dead-letters it in the end); a refusal of every request, or an unavailable endpoint, raises
+for the whole window so the inbox keeps it queued.
 
 Proposals only propose: the writer's deterministic verify/commit decides what changes.
-An :class:`~memory.errors.EndpointError` from the client propagates unchanged, so the inbox keeps
-the messages queued and retries later.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import threading
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from memory.errors import (
+    ContextOverflow,
+    EndpointError,
+    RequestRejected,
+    ToolsUnsupported,
+)
 from memory.gate import Gate, may_bear_state
-from memory.llm.client import LLMClient, ToolCall
+from memory.llm.client import ChatResult, LLMClient, ToolCall, parse_tool_arguments
+from memory.llm.content_calls import salvage_items
+from memory.llm.profile import EndpointProfile
 from memory.llm.prompts import (
+    LEGACY_PROPOSE_TOOL,
     PROPOSE_TOOL,
-    PROPOSE_UPDATE_SCHEMA,
     SEARCH_TOOL,
-    VERDICTS,
-    WRITER_PROMPT_VERSION,
     WRITER_SYSTEM_PROMPT,
     WRITER_TOOLS,
     render_batch,
+    render_repair,
     render_search_result,
 )
-from memory.models import EvidenceNode, Message, Proposal, Verdict
+from memory.llm.writer_parse import CallAliases, items_of, parse_item
+from memory.llm.writer_stats import Turn, WriterStats
+from memory.llm.writer_views import channel_label, earlier_view, message_view, recent_view
+from memory.models import Proposal, Verdict
 from memory.proposer import OfflineProposer, Proposer, RegistryTool, WriteItem
 from memory.registry import RegistryHit
 from memory.text import content_terms, shorten
@@ -54,75 +70,26 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["LLMProposer", "WriterStats"]
 
-_MAX_TEXT = 1500
-_MAX_CONTEXT_TEXT = 160
-_MAX_REWRITE = 500
 _SEARCH_K = 5
 # A follow-up this short borrows its parent's words to find the state it is about.
 _FOLLOW_UP_MAX_TERMS = 2
-
-
-@dataclass
-class WriterStats:
-    """Counters of one LLMProposer (thread-safe); :meth:`snapshot` is what ``egmem stats``
-    shows. ``issues`` keeps the latest problems with the model's tool calls (ids and reasons,
-    never message text)."""
-
-    messages: int = 0
-    gated: int = 0
-    llm_messages: int = 0
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    inspection_rounds: int = 0
-    searches: int = 0
-    proposals: int = 0
-    malformed: int = 0
-    fallbacks: int = 0
-    issues: deque[str] = field(default_factory=lambda: deque(maxlen=50))
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add(self, **deltas: int) -> None:
-        with self._lock:
-            for name, delta in deltas.items():
-                setattr(self, name, getattr(self, name) + delta)
-
-    def issue(self, text: str) -> None:
-        with self._lock:
-            self.malformed += 1
-            self.issues.append(text)
-
-    def snapshot(self) -> dict[str, Any]:
-        """Counters plus ratios per message: calls, tokens, messages per call, gated share."""
-        with self._lock:
-            n = self.messages
-            out: dict[str, Any] = {
-                "prompt_version": WRITER_PROMPT_VERSION,
-                "messages": n, "gated": self.gated, "llm_messages": self.llm_messages,
-                "calls": self.calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-                "inspection_rounds": self.inspection_rounds, "searches": self.searches,
-                "proposals": self.proposals, "malformed": self.malformed,
-                "fallbacks": self.fallbacks,
-                "calls_per_message": self.calls / n if n else 0.0,
-                "prompt_tokens_per_message": self.prompt_tokens / n if n else 0.0,
-                "completion_tokens_per_message": self.completion_tokens / n if n else 0.0,
-                "messages_per_call": self.llm_messages / self.calls if self.calls else 0.0,
-                "gated_share": self.gated / n if n else 0.0,
-                "recent_issues": list(self.issues),
-            }
-        return out
+# Completion cap per call: room for one proposal per message with a short rewrite (about
+# 50 tokens each); a reply cut short keeps its complete items and is asked for the rest.
+_TOKENS_BASE = 100
+_TOKENS_PER_MESSAGE = 90
+# JSON replies that yield nothing this many groups in a row: the offline proposer takes over.
+_USELESS_JSON_GROUPS = 3
+_JSON_OBJECT = {"type": "json_object"}
 
 
 class LLMProposer:
     """Batching LLM proposer behind the deterministic verify/commit.
 
-    ``fallback`` proposes for messages the model left without a usable proposal (missing or
-    malformed calls). The default is the :class:`OfflineProposer`: its proposals go through
-    the same verification, so it can do no more than offline mode already does, while a
-    plain ``context`` would silently drop a state-bearing message ("review moved to 4 pm")
-    and leave a stale value active — the worse failure for a memory of current state.
-    Pass ``fallback="context"`` for plain ``context`` proposals, or any other Proposer.
+    ``fallback`` proposes for messages the model left without a usable proposal. The
+    default is the :class:`OfflineProposer`: its proposals go through the same verification,
+    so it can do no more than offline mode already does, while a plain ``context`` would
+    silently drop a state-bearing message ("review moved to 4 pm") and leave a stale value
+    active. Pass ``fallback="context"`` for plain ``context`` proposals, or any Proposer.
     """
 
     name = "llm"
@@ -133,25 +100,29 @@ class LLMProposer:
         *,
         batch_size: int = 8,
         window: int | None = None,
-        max_inspections: int = 3,
+        max_inspections: int = 1,
+        max_repairs: int | None = None,
         gate: Gate | None = may_bear_state,
         fallback: Proposer | Literal["offline", "context"] = "offline",
         prefetch_k: int = 8,
         recent_k: int = 5,
         min_prefetch_score: float = 0.1,
         operation: str = "writer",
+        systematic_after: int = 3,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if max_inspections < 0:
             raise ValueError(f"max_inspections must be >= 0, got {max_inspections}")
         self.client = client
-        #: Most messages sent to the model in one call.
+        #: Most messages sent to the model in one call (the endpoint may lower it).
         self.call_size = batch_size
         #: The Proposer attribute the writer chunks by: a window of several calls, so that
         #: gated messages do not take call slots (20 messages with 6 noise → 2 calls of 7).
         self.batch_size = max(window or 4 * batch_size, batch_size)
         self.max_inspections = max_inspections
+        #: Repair turns per group; they continue only while a turn adds proposals.
+        self.max_repairs = batch_size if max_repairs is None else max(0, max_repairs)
         self.gate = gate
         self.fallback: Proposer | None
         if isinstance(fallback, str):
@@ -165,15 +136,21 @@ class LLMProposer:
         self.recent_k = recent_k
         self.min_prefetch_score = min_prefetch_score
         self.operation = operation
+        self.systematic_after = systematic_after
         self.stats = WriterStats()
+        # Messages whose request was refused on its own since the last accepted request.
+        self._refused_alone: set[str] = set()
+        self._useless_json = 0
+        self._sync_stats(client.profile.get())
 
     # ---- Proposer protocol --------------------------------------------------------------
     def propose(self, items: Sequence[WriteItem], registry: RegistryTool) -> list[Proposal]:
         """One proposal per item, in order.
 
-        Gated messages get ``context`` without a call; the rest go to the model in
-        ``ceil(n / call_size)`` calls of near-equal size, oldest first. Raises EndpointError
-        when the endpoint fails (the whole window is then unproposed) and ValueError for a
+        Gated messages get ``context`` without a call; the rest go to the model oldest
+        first in groups of near-equal size. Raises EndpointError when the endpoint is
+        unavailable or refuses every request (the window is then unproposed),
+        RequestRejected naming the message whose request it refuses, and ValueError for a
         window mixing channels."""
         if not items:
             return []
@@ -188,8 +165,12 @@ class LLMProposer:
             for i in items if i.message.id not in todo_ids
         }
         got: dict[str, Proposal] = {}
-        for start, end in _split(len(todo), self.call_size):
-            got.update(self._ask(todo[start:end], registry, earlier=todo[:start], got=got))
+        start = 0
+        while start < len(todo) and self.client.profile.get().path != "offline":
+            size = self._group_size(len(todo) - start)
+            group = todo[start:start + size]
+            got.update(self._ask_group(group, registry, earlier=todo[:start], got=got))
+            start += size
         missing = [i for i in todo if i.message.id not in got]
         if missing:
             got.update(self._fall_back(missing, registry))
@@ -197,101 +178,257 @@ class LLMProposer:
         self.stats.add(messages=len(items), gated=len(items) - len(todo),
                        llm_messages=len(todo), proposals=len(todo) - len(missing),
                        fallbacks=len(missing))
+        self._sync_stats(self.client.profile.get())
         return [out[i.message.id] for i in items]
 
-    # ---- the conversation ---------------------------------------------------------------
-    def _ask(
-        self,
-        group: Sequence[WriteItem],
-        registry: RegistryTool,
-        *,
-        earlier: Sequence[WriteItem],
-        got: dict[str, Proposal],
-    ) -> dict[str, Proposal]:
-        """One conversation for one group of messages (one call plus inspection rounds).
+    def _group_size(self, remaining: int) -> int:
+        """Near-equal groups of at most the call size (lowered by context overflows)."""
+        learned = self.client.profile.get().max_call_messages
+        size = max(1, min(self.call_size, learned or self.call_size))
+        parts = -(-remaining // size)
+        return -(-remaining // parts)
 
-        ``earlier`` are the window's messages already proposed for by previous calls (in
-        ``got``); not yet committed, they are shown as context and their proposed states as
-        ``msg:`` references."""
+    def _sync_stats(self, profile: EndpointProfile) -> None:
+        self.stats.path = profile.path
+        self.stats.notes = profile.notes
+
+    # ---- one group, whatever the endpoint says --------------------------------------------
+    def _ask_group(self, group: Sequence[WriteItem], registry: RegistryTool, *,
+                   earlier: Sequence[WriteItem], got: dict[str, Proposal],
+                   compact: bool = False, inspect: bool = True) -> dict[str, Proposal]:
+        profile = self.client.profile
+        try:
+            mine = self._converse(group, registry, earlier=earlier, got=got, compact=compact,
+                                  inspect=inspect)
+        except _Outgrown as out:
+            self.stats.add(overflows=1)
+            if not out.mine and not inspect:
+                # Repair turns alone outgrew the context: fewer messages per call.
+                return self._overflowed(None, group, registry, earlier=earlier, got=got,
+                                        compact=compact)
+            # A fresh, shorter conversation (no inspection round) asks for the rest.
+            done = [i for i in group if i.message.id in out.mine]
+            rest = [i for i in group if i.message.id not in out.mine]
+            more = self._ask_group(rest, registry, earlier=[*earlier, *done],
+                                   got={**got, **out.mine}, compact=compact, inspect=False)
+            return {**out.mine, **more}
+        except ToolsUnsupported:
+            profile.learn("it does not accept tools; the writer asks for JSON replies",
+                          path="json")
+            return self._ask_group(group, registry, earlier=earlier, got=got, compact=compact)
+        except ContextOverflow as exc:
+            self.stats.add(overflows=1)
+            return self._overflowed(exc.limit, group, registry, earlier=earlier, got=got,
+                                    compact=compact)
+        except RequestRejected as exc:
+            if self._adapt(exc):
+                return self._ask_group(group, registry, earlier=earlier, got=got,
+                                       compact=compact)
+            return self._narrow(exc, group, registry, earlier=earlier, got=got)
+        self._refused_alone.clear()
+        if profile.get().path == "json":
+            self._useless_json = 0 if mine else self._useless_json + 1
+            if self._useless_json >= _USELESS_JSON_GROUPS:
+                profile.learn("its JSON replies are unusable; the offline proposer writes",
+                              path="offline")
+        return mine
+
+    def _overflowed(self, limit: int | None, group: Sequence[WriteItem],
+                    registry: RegistryTool, *, earlier: Sequence[WriteItem],
+                    got: dict[str, Proposal], compact: bool) -> dict[str, Proposal]:
+        """A first request did not fit the context: halve the group (and remember the size),
+        or shrink a single message's view, or give it up to the fallback."""
+        profile = self.client.profile
+        limit = limit or profile.get().context_tokens
+        if len(group) > 1:
+            half = max(1, len(group) // 2)
+            known = profile.get().max_call_messages
+            if known is None or half < known:
+                profile.learn(f"its context is too small for {len(group)} messages per call; "
+                              f"the writer sends at most {half}",
+                              max_call_messages=half, context_tokens=limit)
+            first = self._ask_group(group[:half], registry, earlier=earlier, got=got)
+            second = self._ask_group(group[half:], registry, earlier=[*earlier, *group[:half]],
+                                     got={**got, **first})
+            return {**first, **second}
+        if not compact:
+            return self._ask_group(group, registry, earlier=earlier, got=got, compact=True)
+        self.stats.issue(f"message {group[0].message.id}: too long for the model's context")
+        return {}
+
+    def _adapt(self, exc: RequestRejected) -> bool:
+        """Learn from a refused ``tool_choice``/``response_format``; True to ask again."""
+        profile = self.client.profile
+        current = profile.get()
+        if exc.param == "tool_choice" and current.path == "tools":
+            weaker = {"required": "named", "named": "none"}.get(current.tool_choice)
+            if weaker is not None:
+                profile.learn(f"it refuses tool_choice={current.tool_choice!r}; the writer "
+                              f"uses {weaker!r}", tool_choice=weaker)
+                return True
+        if exc.param == "response_format" and current.json_mode:
+            profile.learn("it refuses JSON mode; JSON replies are asked for in the prompt",
+                          json_mode=False)
+            return True
+        return False
+
+    def _narrow(self, exc: RequestRejected, group: Sequence[WriteItem],
+                registry: RegistryTool, *, earlier: Sequence[WriteItem],
+                got: dict[str, Proposal]) -> dict[str, Proposal]:
+        """Find the message whose request is refused. When the requests of
+        ``systematic_after`` different messages are refused one after the other with none
+        accepted between, the refusal is not about a message: stop the whole window."""
+        self.stats.add(rejected=1)
+        if len(group) == 1:
+            mid = group[0].message.id
+            self._refused_alone.add(mid)
+            if len(self._refused_alone) >= self.systematic_after:
+                raise EndpointError(
+                    f"The LLM endpoint at {self.client.shown_url} refuses every request "
+                    f"(HTTP {exc.status}: {exc.detail or 'no reason given'}). Check the model "
+                    f"and server settings (see docs/LLM.md); messages stay queued.",
+                    status=exc.status) from exc
+            raise RequestRejected(str(exc), status=exc.status, param=exc.param,
+                                  detail=exc.detail, message_ids=(mid,)) from exc
+        half = len(group) // 2
+        first = self._ask_group(group[:half], registry, earlier=earlier, got=got)
+        second = self._ask_group(group[half:], registry, earlier=[*earlier, *group[:half]],
+                                 got={**got, **first})
+        return {**first, **second}
+
+    # ---- the conversation ---------------------------------------------------------------
+    def _converse(self, group: Sequence[WriteItem], registry: RegistryTool, *,
+                  earlier: Sequence[WriteItem], got: dict[str, Proposal],
+                  compact: bool, inspect: bool = True) -> dict[str, Proposal]:
+        """One conversation for one group: a request, inspection rounds, repair turns."""
+        profile = self.client.profile.get()
+        json_reply = profile.path == "json"
+        aliases = CallAliases()
         anchor = group[0]
-        ids = {i.message.id for i in group}
         order = {i.message.id: n for n, i in enumerate([*earlier, *group])}
-        states = [_state_view(h) for h in self._prefetch(group, registry)]
-        states += [_pending_state_view(got[i.message.id]) for i in earlier
+        for item in group:
+            aliases.messages.name(item.message.id)
+        # A context that already overflowed gets a leaner view of states and context; a
+        # message that does not fit even alone, the leanest.
+        lean = profile.max_call_messages is not None
+        states_k, recent_k, earlier_k = ((3, 0, 2) if compact else (4, 2, 2) if lean
+                                         else (self.prefetch_k, self.recent_k, self.call_size))
+        hits = self._prefetch(group, registry)[:states_k]
+        states = [_state_view(h, aliases) for h in hits]
+        pending = earlier[-earlier_k:] if lean or compact else earlier
+        states += [_pending_view(got[i.message.id], aliases) for i in pending
                    if i.message.id in got and got[i.message.id].verdict is Verdict.ESTABLISH]
-        recent = [_recent_view(n) for n in anchor.recent[-self.recent_k:]] if self.recent_k else []
-        recent += [_earlier_view(i, got.get(i.message.id)) for i in earlier[-self.call_size:]]
+        recent = [recent_view(n, aliases) for n in anchor.recent[-recent_k:]] if recent_k else []
+        recent += [earlier_view(i, got.get(i.message.id), aliases)
+                   for i in earlier[-earlier_k:]]
         conversation: list[dict[str, Any]] = [
             {"role": "system", "content": WRITER_SYSTEM_PROMPT},
             {"role": "user", "content": render_batch(
-                channel=_channel_label(anchor.message), states=states, recent=recent,
-                messages=[_message_view(i, ids) for i in group],
-            )},
+                channel=channel_label(anchor.message), states=states, recent=recent,
+                messages=[message_view(i, aliases, compact=compact) for i in group],
+                json_reply=json_reply)},
         ]
         mine: dict[str, Proposal] = {}
-        rounds = 0
+        inspections = repairs = 0
         while True:
-            final_round = rounds >= self.max_inspections
-            result = self.client.chat(
-                operation=self.operation, messages=conversation,
-                tools=[PROPOSE_UPDATE_SCHEMA] if final_round else WRITER_TOOLS,
-            )
+            can_search = (inspect and not json_reply and inspections < self.max_inspections
+                          and profile.tool_choice == "required")
+            try:
+                result = self.client.chat(
+                    operation=self.operation, messages=conversation,
+                    tools=None if json_reply else WRITER_TOOLS,
+                    tool_choice=_tool_choice(profile, can_search=can_search),
+                    max_tokens=_TOKENS_BASE + _TOKENS_PER_MESSAGE * (len(group) - len(mine)),
+                    response_format=_JSON_OBJECT if json_reply and profile.json_mode else None)
+            except ContextOverflow:
+                if inspections == 0 and repairs == 0:
+                    raise  # the first request does not fit
+                raise _Outgrown(mine) from None
             self.stats.add(calls=1, prompt_tokens=result.prompt_tokens,
-                           completion_tokens=result.completion_tokens)
-            if not result.tool_calls:
-                logger.info("llm writer: reply without tool calls (finish=%s)",
-                            result.finish_reason)
-            replies: list[str] = []
-            searched = 0
-            for call in result.tool_calls:
-                if call.name == SEARCH_TOOL and not final_round and call.error is None:
-                    searched += 1
-                    replies.append(self._search(call, anchor, registry))
-                else:
-                    replies.append(self._take_proposal(call, ids, order, mine))
-            if searched:
-                self.stats.add(searches=searched, inspection_rounds=1)
-            if not searched or len(mine) == len(ids):
+                           completion_tokens=result.completion_tokens,
+                           recovered_calls=sum(c.from_content for c in result.tool_calls),
+                           truncated=int(result.truncated))
+            turn = self._read(result, aliases, order, mine, anchor, registry,
+                              can_search=can_search, json_reply=json_reply)
+            missing = [aliases.messages.name(i.message.id) for i in group
+                       if i.message.id not in mine]
+            if not missing:
                 return mine
-            rounds += 1
-            conversation.append(result.as_message())
-            conversation.extend(
-                {"role": "tool", "tool_call_id": call.id, "content": reply}
-                for call, reply in zip(result.tool_calls, replies, strict=True)
-            )
+            if turn.searched:
+                inspections += 1
+                self.stats.add(searches=turn.searched, inspection_rounds=1)
+                conversation += [result.as_message(), *result.followup(turn.replies)]
+                continue
+            if repairs >= self.max_repairs or (repairs > 0 and not turn.added):
+                return mine
+            repairs += 1
+            self.stats.add(repairs=1)
+            rejected = {k: v for k, v in turn.rejected.items() if k in missing}
+            conversation += [result.as_message(), *result.followup(turn.replies),
+                             {"role": "user", "content": render_repair(
+                                 missing, rejected, json_reply=json_reply,
+                                 truncated=turn.truncated)}]
 
-    def _take_proposal(self, call: ToolCall, ids: set[str], order: dict[str, int],
-                       got: dict[str, Proposal]) -> str:
-        """Validate one non-search tool call; record a problem or store the proposal.
-        Returns the tool message the model sees if the conversation continues."""
-        if call.error is not None or call.arguments is None:
-            problem = call.error or "arguments missing"
-        elif call.name != PROPOSE_TOOL:
-            problem = f"unknown or unavailable tool {call.name!r}"
-        else:
-            proposal, problem = _parse_proposal(call.arguments, ids, order, got)
-            if proposal is not None:
-                got[proposal.message_id] = proposal
-                return "recorded"
-        self.stats.issue(f"{call.id} ({shorten(call.name, 40)}): {problem}")
-        logger.info("llm writer: ignored tool call %s: %s", call.id, problem)
-        return f"rejected: {problem}"
+    def _read(self, result: ChatResult, aliases: CallAliases, order: dict[str, int],
+              mine: dict[str, Proposal], anchor: WriteItem, registry: RegistryTool, *,
+              can_search: bool, json_reply: bool) -> Turn:
+        """Take the proposals of one reply and answer its calls (one reply per call)."""
+        turn = Turn(truncated=result.truncated)
+        for call in result.tool_calls:
+            if call.name == SEARCH_TOOL and can_search and call.error is None:
+                turn.searched += 1
+                turn.replies.append(self._search(call, anchor, registry, aliases))
+            elif call.name in (PROPOSE_TOOL, LEGACY_PROPOSE_TOOL):
+                turn.replies.append(self._take(self._call_items(call, result), call.id,
+                                               aliases, order, mine, turn))
+            else:
+                why = (f"{SEARCH_TOOL} is not available now: propose" if call.name == SEARCH_TOOL
+                       else f"unknown tool {shorten(call.name, 40)!r}")
+                self.stats.issue(f"{call.id}: {why}")
+                turn.replies.append(f"not done: {why}")
+        if not result.tool_calls:
+            items = _json_items(result.content or "", truncated=result.truncated)
+            if items:
+                self._take(items, "reply", aliases, order, mine, turn)
+            else:
+                self.stats.issue("reply without usable JSON" if json_reply
+                                 else "reply without a tool call")
+        return turn
 
-    def _search(self, call: ToolCall, anchor: WriteItem, registry: RegistryTool) -> str:
-        args = call.arguments or {}
-        query = args.get("query")
+    def _call_items(self, call: ToolCall, result: ChatResult) -> list[Any]:
+        if call.arguments is not None:
+            return items_of(call.arguments)
+        salvaged = salvage_items(call.arguments_raw, "proposals")
+        if not salvaged:
+            self.stats.issue(f"{call.id}: {call.error or 'arguments missing'}")
+        return salvaged
+
+    def _take(self, items: Sequence[Any], source: str, aliases: CallAliases,
+              order: dict[str, int], mine: dict[str, Proposal], turn: Turn) -> str:
+        """Record valid items; note the rest. Returns what the model is told."""
+        taken: list[str] = []
+        for item in items:
+            proposal, why, name = parse_item(item, aliases, order=order, taken=mine)
+            if proposal is None:
+                if why != "already has a proposal":
+                    self.stats.issue(f"{source} {name or '?'}: {why}")
+                    turn.rejected[name or "?"] = why
+                continue
+            mine[proposal.message_id] = proposal
+            taken.append(name)
+            turn.added += 1
+        said = f"recorded {', '.join(taken)}" if taken else "recorded nothing"
+        problems = [f"{n}: {w}" for n, w in turn.rejected.items()]
+        return "; ".join([said, *(["rejected " + "; ".join(problems)] if problems else [])])
+
+    def _search(self, call: ToolCall, anchor: WriteItem, registry: RegistryTool,
+                aliases: CallAliases) -> str:
+        query = (call.arguments or {}).get("query")
         if not isinstance(query, str) or not query.strip():
             self.stats.issue(f"{call.id} ({SEARCH_TOOL}): query missing or not a string")
             return render_search_result([], note="query must be a non-empty string")
-        channel = args.get("channel")
-        if channel is not None and not _same_channel(channel, anchor.message):
-            # The registry tool is scoped by the item anyway; answering "nothing there"
-            # keeps the model from mistaking this channel's states for another's.
-            return render_search_result(
-                [], note=f"only this batch's channel ({_channel_label(anchor.message)}) "
-                         f"can be searched")
         hits = registry.search_registry(anchor, query.strip()[:500], k=_SEARCH_K)
-        return render_search_result([_state_view(h) for h in hits])
+        return render_search_result([_state_view(h, aliases) for h in hits])
 
     def _prefetch(self, todo: Sequence[WriteItem], registry: RegistryTool) -> list[RegistryHit]:
         best: dict[str, RegistryHit] = {}
@@ -332,142 +469,44 @@ class LLMProposer:
                 or Proposal(message_id=i.message.id, proposer="llm-fallback") for i in missing}
 
 
-# ---- parsing the model's proposals ----------------------------------------------------------
+class _Outgrown(Exception):
+    """Internal: a conversation outgrew the context after ``mine`` was proposed."""
+
+    def __init__(self, mine: dict[str, Proposal]) -> None:
+        super().__init__("conversation outgrew the context")
+        self.mine = mine
 
 
-def _parse_proposal(
-    args: dict[str, Any], ids: set[str], order: dict[str, int], got: dict[str, Proposal]
-) -> tuple[Proposal | None, str]:
-    """A Proposal from propose_update arguments, or None and why not. ``ids`` are the
-    messages of this call, ``order`` the positions of the window's messages so far.
-
-    Only what cannot be verified later is rejected here (which message, which verdict, wrong
-    types); a missing topic or quote is left to verify, which records the downgrade on the
-    node."""
-    mid = _as_id(args.get("message_id"))
-    if mid is None:
-        return None, "message_id missing or not a string"
-    if mid not in ids and mid.removeprefix("msg:") in ids:
-        mid = mid.removeprefix("msg:")
-    if mid not in ids:
-        return None, f"message id {shorten(mid, 60)!r} is not in this batch"
-    if mid in got:
-        return None, f"duplicate proposal for message {mid!r}"
-    raw_verdict = args.get("verdict")
-    if not isinstance(raw_verdict, str):
-        return None, f"verdict missing for message {mid!r}"
-    verdict = raw_verdict.strip().lower()
-    if verdict not in VERDICTS:
-        return None, f"invalid verdict {shorten(raw_verdict, 30)!r} for message {mid!r}"
-    fields: dict[str, str] = {}
-    for name in ("topic", "source_quote", "rewrite"):
-        value = args.get(name)
-        if value is None:
-            value = ""
-        if not isinstance(value, str):
-            return None, f"{name} is not a string for message {mid!r}"
-        fields[name] = value.strip()
-    prior = _as_id(args.get("prior_state_id"))
-    if args.get("prior_state_id") not in (None, "") and prior is None:
-        return None, f"prior_state_id is not a string for message {mid!r}"
-    if prior is not None and prior in order and order[prior] < order[mid]:
-        # The model named an earlier message of the batch without the msg: prefix.
-        prior = f"msg:{prior}"
-    return Proposal(
-        message_id=mid, topic=fields["topic"], verdict=Verdict(verdict),
-        source_quote=fields["source_quote"], prior_state_id=prior,
-        rewrite=fields["rewrite"][:_MAX_REWRITE], proposer="llm",
-    ), ""
-
-
-def _as_id(value: object) -> str | None:
-    if isinstance(value, bool):
+def _tool_choice(profile: EndpointProfile, *, can_search: bool) -> str | dict[str, Any] | None:
+    if profile.tool_choice == "none":
         return None
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    return None
+    if can_search:
+        return "required"
+    return {"type": "function", "function": {"name": PROPOSE_TOOL}}
 
 
-def _split(n: int, size: int) -> list[tuple[int, int]]:
-    """``ceil(n / size)`` consecutive ranges covering ``range(n)``, sizes differing by <= 1."""
-    if n == 0:
-        return []
-    parts = -(-n // size)
-    base, extra = divmod(n, parts)
-    out, start = [], 0
-    for k in range(parts):
-        end = start + base + (1 if k < extra else 0)
-        out.append((start, end))
-        start = end
-    return out
+def _json_items(content: str, *, truncated: bool) -> list[Any]:
+    """Proposal items of a JSON reply: an object, a bare list, or what survives of a reply
+    cut short."""
+    parsed, _ = parse_tool_arguments(content)
+    if parsed is not None and items_of(parsed):
+        return items_of(parsed)
+    try:
+        value = json.loads(content.strip())
+    except ValueError:
+        value = None
+    if isinstance(value, list):
+        return value
+    return salvage_items(content, "proposals") if truncated or "proposals" in content else []
 
 
-# ---- rendering --------------------------------------------------------------------------------
-
-
-def _channel_label(m: Message) -> str:
-    name = f"#{m.channel_name}" if m.channel_name else m.channel
-    return f"{name} ({m.platform}/{m.space}/{m.channel})"
-
-
-def _same_channel(value: object, m: Message) -> bool:
-    if not isinstance(value, str):
-        return False
-    v = value.strip().lstrip("#").lower()
-    names = {m.channel.lower(), (m.channel_name or "").lower()}
-    return not v or v in names or v == _channel_label(m).lower()
-
-
-def _when(m: Message | EvidenceNode) -> str:
-    return m.ts.strftime("%a %Y-%m-%d %H:%M UTC")
-
-
-def _state_view(hit: RegistryHit) -> dict[str, Any]:
+def _state_view(hit: RegistryHit, aliases: CallAliases) -> dict[str, Any]:
     s = hit.state
-    return {"state_id": s.state_id, "topic": s.topic, "value": s.value,
+    return {"state": aliases.states.name(s.state_id), "topic": s.topic, "value": s.value,
             "description": shorten(s.description, 200), "revisions": s.revision_count}
 
 
-def _recent_view(node: EvidenceNode) -> dict[str, Any]:
-    view: dict[str, Any] = {"message_id": node.message_id, "speaker": node.speaker,
-                            "time": _when(node), "text": shorten(node.text, _MAX_CONTEXT_TEXT)}
-    if node.state_id:
-        view.update(state_id=node.state_id, verdict=node.verdict.value)
-    return view
-
-
-def _pending_state_view(p: Proposal) -> dict[str, Any]:
-    return {"state_id": f"msg:{p.message_id}", "topic": p.topic, "value": p.source_quote,
-            "description": f"proposed by message {p.message_id} of this batch (not yet "
-                           f"committed)", "revisions": 0}
-
-
-def _earlier_view(item: WriteItem, proposal: Proposal | None) -> dict[str, Any]:
-    m = item.message
-    view: dict[str, Any] = {"message_id": m.id, "speaker": m.speaker, "time": _when(m),
-                            "text": shorten(m.text, _MAX_CONTEXT_TEXT)}
-    if proposal is not None and proposal.verdict is not Verdict.CONTEXT:
-        view.update(proposed=proposal.verdict.value, topic=proposal.topic)
-    return view
-
-
-def _message_view(item: WriteItem, ids: set[str]) -> dict[str, Any]:
-    m = item.message
-    view: dict[str, Any] = {"message_id": m.id, "speaker": m.speaker, "time": _when(m),
-                            "text": m.text if len(m.text) <= _MAX_TEXT
-                            else m.text[:_MAX_TEXT] + "…"}
-    parent = item.parent
-    if parent is not None:
-        if parent.message_id in ids:
-            view["reply_to"] = parent.message_id
-        else:
-            ref: dict[str, Any] = {"message_id": parent.message_id, "speaker": parent.speaker,
-                                   "text": shorten(parent.text, _MAX_CONTEXT_TEXT)}
-            if parent.state_id:
-                ref.update(state_id=parent.state_id, topic=parent.topic)
-            view["reply_to"] = ref
-    return view
-
-
+def _pending_view(p: Proposal, aliases: CallAliases) -> dict[str, Any]:
+    return {"state": aliases.states.name(f"msg:{p.message_id}"), "topic": p.topic,
+            "value": p.source_quote, "description": "proposed by an earlier message of this "
+            "batch (not yet committed)", "revisions": 0}

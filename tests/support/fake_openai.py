@@ -9,8 +9,13 @@ Endpoints::
     POST /v1/embeddings         answered from the embeddings queue, else deterministic vectors
 
 Replies are built with the helpers :func:`text`, :func:`tool_calls`, :func:`error` and
-:func:`hang`; :func:`embeddings` scripts explicit vectors. Every request is recorded in
-:attr:`ScriptedOpenAIServer.requests` (path, lower-cased headers, parsed JSON body).
+:func:`hang`; :func:`embeddings` scripts explicit vectors. An :class:`EndpointMode` makes the
+server behave like a real local or hosted endpoint (see :data:`MODES`): a small context
+(vLLM's 400 wording), no tools (Ollama's), one tool call per reply (Llama 3.x), calls written
+as JSON in the content, string booleans, replies cut at a completion budget
+(``finish_reason="length"``), slow replies, and 429 bursts with ``Retry-After``. Every
+request is recorded in :attr:`ScriptedOpenAIServer.requests` (path, lower-cased headers,
+parsed JSON body).
 
 Token usage is deterministic: ``prompt_tokens`` is :func:`count_tokens` over the message
 contents, the arguments of earlier tool calls and the JSON of the tool schemas;
@@ -29,20 +34,41 @@ Usage::
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import math
 import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.support.endpoint_modes import MODES, EndpointMode, refusal, shape
+from tests.support.fake_replies import (
+    CREATED,
+    EmbeddingsReply,
+    ErrorReply,
+    HangReply,
+    Policy,
+    Reply,
+    TextReply,
+    ToolCallsReply,
+    completion_tokens_of,
+    count_tokens,
+    deterministic_vector,
+    embeddings,
+    error,
+    hang,
+    prompt_tokens_of,
+    text,
+    tool_calls,
+)
+
 __all__ = [
+    "MODES",
     "EmbeddingsReply",
+    "EndpointMode",
     "ErrorReply",
     "HangReply",
     "RecordedRequest",
@@ -60,153 +86,6 @@ __all__ = [
     "text",
     "tool_calls",
 ]
-
-# A fixed timestamp keeps responses byte-identical across runs.
-CREATED = 1_700_000_000
-
-
-# --------------------------------------------------------------------------- replies
-
-
-@dataclass(frozen=True, kw_only=True)
-class TextReply:
-    """An assistant message with plain content."""
-
-    content: str
-    finish_reason: str = "stop"
-    usage: tuple[int, int] | None = None  # (prompt, completion) override
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolCallsReply:
-    """An assistant message carrying tool calls; ``arguments`` are sent verbatim."""
-
-    calls: tuple[tuple[str, str], ...]  # (name, raw JSON arguments string)
-    content: str | None = None
-    finish_reason: str = "tool_calls"
-    usage: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ErrorReply:
-    """An HTTP error response; answers either endpoint."""
-
-    status: int
-    body: Any
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, kw_only=True)
-class HangReply:
-    """Wait ``seconds`` before sending ``then`` (for client timeout tests)."""
-
-    seconds: float
-    then: Reply
-
-
-@dataclass(frozen=True, kw_only=True)
-class EmbeddingsReply:
-    """Explicit vectors for one embeddings request (one per input)."""
-
-    vectors: tuple[tuple[float, ...], ...]
-
-
-Reply = TextReply | ToolCallsReply | ErrorReply | HangReply | EmbeddingsReply
-Policy = Callable[[dict[str, Any]], Reply]
-
-
-def text(content: str, *, finish_reason: str = "stop",
-         usage: tuple[int, int] | None = None) -> TextReply:
-    """A plain assistant reply."""
-    return TextReply(content=content, finish_reason=finish_reason, usage=usage)
-
-
-def tool_calls(
-    calls: Sequence[tuple[str, Mapping[str, Any] | str]],
-    *,
-    content: str | None = None,
-    usage: tuple[int, int] | None = None,
-) -> ToolCallsReply:
-    """A reply with tool calls; dict arguments are JSON-encoded, strings pass through raw
-    (so malformed JSON can be scripted)."""
-    encoded = tuple(
-        (name, args if isinstance(args, str) else json.dumps(args)) for name, args in calls
-    )
-    return ToolCallsReply(calls=encoded, content=content, usage=usage)
-
-
-def error(status: int, body: Any = None, headers: Mapping[str, str] | None = None) -> ErrorReply:
-    """An HTTP error. ``body`` defaults to an OpenAI-style ``{"error": {...}}`` object."""
-    if body is None:
-        body = {"error": {"message": f"scripted HTTP {status}", "type": "scripted_error",
-                          "param": None, "code": str(status)}}
-    return ErrorReply(status=status, body=body, headers=dict(headers or {}))
-
-
-def hang(seconds: float, then: Reply | None = None) -> HangReply:
-    """Delay the reply by ``seconds`` (the client normally times out first)."""
-    return HangReply(seconds=seconds, then=then if then is not None else text("late"))
-
-
-def embeddings(vectors: Sequence[Sequence[float]]) -> EmbeddingsReply:
-    """Explicit vectors for the next embeddings request."""
-    return EmbeddingsReply(vectors=tuple(tuple(float(x) for x in v) for v in vectors))
-
-
-# --------------------------------------------------------------------------- token counting
-
-
-def count_tokens(value: str | None) -> int:
-    """Whitespace-separated token count; the server's only notion of a token."""
-    return len(value.split()) if value else 0
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
-
-
-def prompt_tokens_of(body: Mapping[str, Any]) -> int:
-    """The ``prompt_tokens`` the server reports for a chat request body."""
-    total = 0
-    for msg in body.get("messages") or []:
-        if not isinstance(msg, dict):
-            continue
-        total += count_tokens(_content_text(msg.get("content")))
-        for call in msg.get("tool_calls") or []:
-            fn = call.get("function") if isinstance(call, dict) else None
-            if isinstance(fn, dict):
-                total += count_tokens(str(fn.get("arguments", "")))
-    if body.get("tools"):
-        total += count_tokens(json.dumps(body["tools"], sort_keys=True))
-    return total
-
-
-def _completion_tokens_of(reply: TextReply | ToolCallsReply) -> int:
-    if isinstance(reply, TextReply):
-        return count_tokens(reply.content)
-    return count_tokens(reply.content) + sum(
-        count_tokens(name) + count_tokens(args) for name, args in reply.calls
-    )
-
-
-def deterministic_vector(text_: str, dim: int) -> list[float]:
-    """A unit vector derived from sha256 of the text: same text, same vector."""
-    values: list[float] = []
-    counter = 0
-    while len(values) < dim:
-        digest = hashlib.sha256(f"{counter}:{text_}".encode()).digest()
-        for i in range(0, len(digest), 4):
-            (n,) = struct.unpack("<I", digest[i : i + 4])
-            values.append(n / 0xFFFFFFFF * 2.0 - 1.0)
-        counter += 1
-    values = values[:dim]
-    norm = math.sqrt(sum(v * v for v in values)) or 1.0
-    # Round-trip through float32 so float and base64 encodings decode to the same numbers.
-    return [struct.unpack("<f", struct.pack("<f", v / norm))[0] for v in values]
 
 
 # --------------------------------------------------------------------------- server
@@ -233,9 +112,12 @@ class ScriptedOpenAIServer:
     happened). Thread-safe: many clients may call it concurrently.
     """
 
-    def __init__(self, *, policy: Policy | None = None, embedding_dim: int = 16) -> None:
+    def __init__(self, *, policy: Policy | None = None, embedding_dim: int = 16,
+                 mode: EndpointMode | None = None) -> None:
         self.policy = policy
         self.embedding_dim = embedding_dim
+        self.mode = mode or EndpointMode()
+        self._chat_count = 0
         self.unscripted = 0
         self._lock = threading.Lock()
         self._chat_queue: deque[Reply] = deque()
@@ -334,6 +216,12 @@ class ScriptedOpenAIServer:
             return queue.popleft() if queue else None
 
     def _chat_reply(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            n = self._chat_count
+            self._chat_count += 1
+        refused = refusal(self.mode, body, n)
+        if refused is not None:
+            return refused
         reply = self._next(self._chat_queue)
         if reply is None and self.policy is not None:
             reply = self.policy(body)
@@ -342,7 +230,7 @@ class ScriptedOpenAIServer:
                 self.unscripted += 1
             return error(500, {"error": {"message": "fake server: no scripted reply left",
                                          "type": "server_error", "param": None, "code": None}})
-        return reply
+        return shape(self.mode, body, reply)
 
     def _chat_payload(self, seq: int, body: dict[str, Any],
                       reply: TextReply | ToolCallsReply) -> dict[str, Any]:
@@ -359,7 +247,7 @@ class ScriptedOpenAIServer:
         if reply.usage is not None:
             prompt, completion = reply.usage
         else:
-            prompt, completion = prompt_tokens_of(body), _completion_tokens_of(reply)
+            prompt, completion = prompt_tokens_of(body), completion_tokens_of(reply)
         return {
             "id": f"chatcmpl-{seq}",
             "object": "chat.completion",
