@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
-from typing import Any
-
 from datetime import datetime
+from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from memory.inbox import event_key
