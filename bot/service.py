@@ -51,11 +51,12 @@ class MemoryService(Protocol):
         ...
 
     def ask(
-        self, question: str, *, platform: str, space: str, user: str, channel: str,
+        self, question: str, *, platform: str, space: str, user: str, channel: str | None,
         widen: bool = False,
     ) -> Answer:
         """Answer from what ``user`` may read: the asking channel plus the space's public
-        channels, and with ``widen`` also the private channels ``user`` belongs to."""
+        channels, and with ``widen`` also the private channels ``user`` belongs to (a
+        question from no channel, like a Discord DM, reads only with ``widen``)."""
         ...
 
     def history(

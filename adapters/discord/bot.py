@@ -7,10 +7,12 @@ What it does:
   :mod:`adapters.discord.visibility`); edits and deletes reach memory through the *raw*
   events, so messages that left discord.py's cache are still updated or forgotten;
 * answers ``@egmem <question>`` in a thread started from the question (or in the thread
-  it was asked in) with an embed of the answer, its citations and how revised decisions
-  changed;
-* offers ``/recall ask`` and ``/recall history`` (ephemeral, so the asker's private
-  channels may be searched too);
+  it was asked in) with an embed of the answer, how revised decisions changed and its
+  citations, showing the typing indicator while it looks; questions are never remembered;
+* answers direct messages from what the asker may read in the server they share;
+* offers ``/recall ask|history|digest|backfill`` and the "Is this still current?" message
+  command (ephemeral, so the asker's private channels may be searched too), 👍/👎 on
+  every answer, and a weekly digest per channel;
 * keeps channel visibility (private or not, who can read it) in memory, so recall is
   scoped to what the asker may read.
 
@@ -25,18 +27,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from adapters.discord.embeds import answer_embed, clip, timeline_embed
+from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
+from adapters.discord.embeds import answer_embed, clip
 from adapters.discord.normalize import (
     normalize_discord_delete,
     normalize_discord_py_message,
     normalize_discord_update,
     render_content,
+)
+from adapters.discord.views import (
+    FeedbackCache,
+    digest_embed,
+    feedback_view,
+    parse_feedback_id,
 )
 from adapters.discord.visibility import (
     channel_visibility,
@@ -44,7 +54,7 @@ from adapters.discord.visibility import (
     memory_channel_id,
     remembered,
 )
-from bot.service import MemoryService
+from bot.service import ChatService, FeedbackEntry, MessageStatus
 from memory.errors import UserFacingError
 from memory.models import Answer, Delete, Edit, Message, State
 
@@ -58,6 +68,24 @@ QUESTION_LIMIT = 1000
 THREAD_NAME_LIMIT = 100
 NO_ANSWER = "Sorry, I could not answer that just now. Please try again in a minute."
 USAGE = "Ask me something after the mention, e.g. `@egmem when is the deploy window?`"
+DIGEST_DAYS = 7
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the channels it remembers
+    read_message_history=True,  # backfill
+    send_messages=True,  # answers (and the typing indicator)
+    send_messages_in_threads=True,  # answers in threads
+    create_public_threads=True,  # a thread per @egmem question
+    embed_links=True,  # answers are embeds: without it Discord drops them silently
+)
+"""What egmem needs in a server; :func:`invite_url` asks for exactly this."""
+
+
+def invite_url(application_id: int | str) -> str:
+    """The OAuth2 URL that adds the bot with the ``bot`` and ``applications.commands``
+    scopes and :data:`INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(int(application_id), permissions=INVITE_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
 
 
 def default_intents() -> discord.Intents:
@@ -86,7 +114,7 @@ class EgmemDiscordClient(discord.Client):
     def __init__(
         self,
         *,
-        service: MemoryService,
+        service: ChatService,
         intents: discord.Intents | None = None,
         sync_commands: bool = True,
         command_guild: int | None = None,
@@ -98,6 +126,9 @@ class EgmemDiscordClient(discord.Client):
         self.service = service
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(RecallCommands(bot=self))
+        self.tree.add_command(still_current_menu(self))
+        self.feedback_cache = FeedbackCache()
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self._sync_commands = sync_commands
         self._command_guild = command_guild
         self._visibility_debounce = visibility_debounce
@@ -171,7 +202,11 @@ class EgmemDiscordClient(discord.Client):
                 logger.exception("committing queued Discord events failed; they stay queued")
 
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is None or message.author.bot or message.webhook_id is not None:
+        if message.author.bot or message.webhook_id is not None:
+            return
+        if message.guild is None:
+            if isinstance(message.channel, discord.DMChannel):
+                await self.answer_dm(message)
             return
         question = self._question_in(message)
         if question is not None:
@@ -271,12 +306,13 @@ class EgmemDiscordClient(discord.Client):
         thread = await self._answer_thread(message, question)
         guild = message.guild
         assert guild is not None  # on_message only passes guild messages
+        space, channel = str(guild.id), memory_channel_id(message.channel)
+        where: Any = thread if thread is not None else message.channel
         try:
-            answer = await asyncio.to_thread(
-                self.service.ask, question, platform=PLATFORM, space=str(guild.id),
-                user=str(message.author.id), channel=memory_channel_id(message.channel),
-                widen=False,  # the answer is public: only what the whole channel may read
-            )
+            async with where.typing():  # a sign of life while memory looks
+                answer, pending = await self._ask(
+                    question, space=space, user=str(message.author.id), channel=channel,
+                    widen=False)  # the answer is public: only what the whole channel may read
         except UserFacingError as exc:
             await self._deliver(message, thread, content=clip(str(exc), 2000))
             return
@@ -284,7 +320,50 @@ class EgmemDiscordClient(discord.Client):
             logger.exception("answering a question in channel %s failed", message.channel.id)
             await self._deliver(message, thread, content=NO_ANSWER)
             return
-        await self._deliver(message, thread, embed=answer_embed(answer, question=question))
+        view = feedback_view(self.feedback_cache, answer, question=question,
+                             asker=str(message.author.id), space=space, channel=channel)
+        await self._deliver(message, thread, view=view,
+                            embed=answer_embed(answer, question=question, pending=pending))
+
+    async def _ask(self, question: str, *, space: str, user: str, channel: str | None,
+                   widen: bool) -> tuple[Answer, int]:
+        """The answer from what is committed, and how many messages of the asking channel
+        are still waiting (the answer says so instead of waiting for them)."""
+        answer = await asyncio.to_thread(self.service.ask, question, platform=PLATFORM,
+                                         space=space, user=user, channel=channel, widen=widen)
+        pending = 0
+        if channel is not None:
+            pending = await asyncio.to_thread(self.service.pending_in, platform=PLATFORM,
+                                              space=space, channel=channel)
+        return answer, pending
+
+    async def answer_dm(self, message: discord.Message) -> None:
+        """A direct message is a question, answered from what its author may read in the
+        server they share with egmem (never remembered)."""
+        question = clip(" ".join(message.content.split()), QUESTION_LIMIT)
+        if not question:
+            return
+        shared = [g for g in self.guilds if g.get_member(message.author.id) is not None]
+        none = discord.AllowedMentions.none()
+        if len(shared) != 1:
+            text = ("We share several servers: ask with `/recall ask` in the one you mean."
+                    if shared else "I can only answer from a server we are both in.")
+            await message.channel.send(text, allowed_mentions=none)
+            return
+        space = str(shared[0].id)
+        try:
+            async with message.channel.typing():
+                answer, _ = await self._ask(question, space=space, user=str(message.author.id),
+                                            channel=None, widen=True)
+        except Exception:
+            logger.exception("answering a direct message failed")
+            await message.channel.send(NO_ANSWER, allowed_mentions=none)
+            return
+        view = feedback_view(self.feedback_cache, answer, question=question,
+                             asker=str(message.author.id), space=space,
+                             channel=str(message.channel.id))
+        await message.channel.send(embed=answer_embed(answer, question=question), view=view,
+                                   allowed_mentions=none)
 
     async def _answer_thread(
         self, message: discord.Message, question: str
@@ -306,36 +385,140 @@ class EgmemDiscordClient(discord.Client):
     async def _deliver(
         self, message: discord.Message, thread: discord.Thread | None, *,
         content: str | None = None, embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         none = discord.AllowedMentions.none()
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             if thread is not None and embed is not None:
-                await thread.send(embed=embed, allowed_mentions=none)
+                await thread.send(embed=embed, allowed_mentions=none, **extra)
             elif thread is not None:
                 await thread.send(content or "", allowed_mentions=none)
             elif embed is not None:
-                await message.reply(embed=embed, mention_author=False, allowed_mentions=none)
+                await message.reply(embed=embed, mention_author=False, allowed_mentions=none,
+                                    **extra)
             else:
                 await message.reply(content or "", mention_author=False, allowed_mentions=none)
         except discord.HTTPException as exc:
             logger.warning("could not post an answer in channel %s (%s)",
                            message.channel.id, exc.status)
 
-    async def ask_for(self, interaction: discord.Interaction[Any], question: str) -> Answer:
+    async def ask_for(self, interaction: discord.Interaction[Any],
+                      question: str) -> tuple[Answer, int]:
         """Answer for the person behind ``interaction``, including the private channels
-        they belong to (the reply is ephemeral: only they see it)."""
-        space, channel = _interaction_place(interaction)
-        return await asyncio.to_thread(
-            self.service.ask, question, platform=PLATFORM, space=space,
-            user=str(interaction.user.id), channel=channel, widen=True,
-        )
+        they belong to (the reply is ephemeral: only they see it), with the count of the
+        channel's messages still being read."""
+        space, channel = interaction_place(interaction)
+        return await self._ask(question, space=space, user=str(interaction.user.id),
+                               channel=channel, widen=True)
 
     async def history_for(self, interaction: discord.Interaction[Any], topic: str) -> list[State]:
-        space, channel = _interaction_place(interaction)
+        space, channel = interaction_place(interaction)
         return await asyncio.to_thread(
             self.service.history, topic, platform=PLATFORM, space=space,
             user=str(interaction.user.id), channel=channel, widen=True,
         )
+
+    async def message_status(self, *, space: str, channel: str, message_id: str,
+                             user: str) -> MessageStatus:
+        return await asyncio.to_thread(self.service.message_status, platform=PLATFORM,
+                                       space=space, channel=channel, message_id=message_id,
+                                       user=user)
+
+    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str) -> bool:
+        return await asyncio.to_thread(self.service.set_digest, platform=PLATFORM,
+                                       space=space, channel=channel, enabled=enabled, by=by)
+
+    # ---- buttons -----------------------------------------------------------------------
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """👍/👎 under an answer: record the vote with the question and the cited ids."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        parsed = parse_feedback_id(str(data.get("custom_id") or ""))
+        if parsed is None or interaction.response.is_done():
+            return
+        vote, token = parsed
+        rated = self.feedback_cache.get(token)
+        if rated is None:
+            await interaction.response.send_message(
+                "That answer is too old to rate; ask again and rate the new one.",
+                ephemeral=True)
+            return
+        entry = FeedbackEntry(
+            platform=PLATFORM, space=rated.space, channel=rated.channel, asker=rated.asker,
+            rater=str(interaction.user.id), vote="up" if vote == "up" else "down",
+            question=rated.question, node_ids=rated.node_ids, message_ids=rated.message_ids,
+            abstained=rated.abstained, at=self.now())
+        try:
+            await asyncio.to_thread(self.service.record_feedback, entry)
+        except Exception:
+            logger.exception("recording feedback failed")
+            await interaction.response.send_message(NO_ANSWER, ephemeral=True)
+            return
+        await interaction.response.send_message(
+            "Thanks! Noted that this answer helped." if vote == "up" else
+            "Thanks: noted that this answer missed. It will help egmem get better.",
+            ephemeral=True)
+
+    # ---- scheduled and background work ----------------------------------------------------
+    def start_backfill(self, channel_id: int) -> None:
+        """Backfill one channel in the background (the same resumable cursors as
+        ``egmem backfill discord``)."""
+        from adapters.discord.backfill import backfill_discord
+
+        async def run() -> None:
+            try:
+                report = await backfill_discord(self, self.service, self.service,
+                                                channel_id=channel_id)
+                logger.info("backfill of Discord channel %s: %s", channel_id, report)
+            except Exception:
+                logger.exception("backfill of Discord channel %s failed", channel_id)
+
+        self._spawn(run())
+
+    async def post_digests(self, *, now: datetime | None = None) -> int:
+        """Post each subscribed channel's weekly digest; returns how many were posted."""
+        moment = now or self.now()
+        since = moment - timedelta(days=DIGEST_DAYS)
+        posted = 0
+        subs = await asyncio.to_thread(self.service.digest_channels, platform=PLATFORM)
+        for space, channel in subs:
+            target = self.get_channel(int(channel)) if channel.isdigit() else None
+            if not isinstance(target, discord.abc.Messageable):
+                continue
+            states = await asyncio.to_thread(
+                self.service.recent_changes, platform=PLATFORM, space=space, user=None,
+                channel=channel, since=since, widen=False, limit=20)
+            if not states:
+                continue
+            try:
+                await target.send(embed=digest_embed(states, since=since, until=moment),
+                                  allowed_mentions=discord.AllowedMentions.none())
+                posted += 1
+            except discord.HTTPException as exc:
+                logger.warning("digest for %s not posted (%s)", channel, exc.status)
+        return posted
+
+    async def purge_uninstalled(self, *, now: datetime | None = None) -> int:
+        """Delete the memory of guilds that removed egmem more than the grace period ago,
+        unless it is back in them."""
+        deleted = 0
+        due = await asyncio.to_thread(self.service.due_uninstalls, now=now or self.now())
+        for platform, space, _ in due:
+            if platform != PLATFORM:
+                continue
+            if space.isdigit() and self.get_guild(int(space)) is not None:
+                await asyncio.to_thread(self.service.cancel_uninstall, platform=platform,
+                                        space=space)
+                continue
+            await asyncio.to_thread(self.service.forget_space, platform=platform, space=space)
+            deleted += 1
+        return deleted
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await asyncio.to_thread(self.service.mark_uninstalled, platform=PLATFORM,
+                                space=str(guild.id), at=self.now())
 
     # ---- visibility --------------------------------------------------------------------
     async def refresh_visibility(self, guild: discord.Guild) -> None:
@@ -365,6 +548,8 @@ class EgmemDiscordClient(discord.Client):
         await self.refresh_visibility(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        await asyncio.to_thread(self.service.cancel_uninstall, platform=PLATFORM,
+                                space=str(guild.id))
         await self.refresh_visibility(guild)
 
     async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
@@ -406,81 +591,32 @@ class EgmemDiscordClient(discord.Client):
             self.schedule_visibility_refresh(after.guild)
 
 
-def _interaction_place(interaction: discord.Interaction[Any]) -> tuple[str, str]:
-    """(space, memory channel) of an interaction in a guild."""
-    channel: object = interaction.channel
-    if channel is None:
-        return str(interaction.guild_id), str(interaction.channel_id)
-    return str(interaction.guild_id), memory_channel_id(channel)
-
-
-class RecallCommands(app_commands.Group):
-    """``/recall ask question:…`` and ``/recall history topic:…``, guild-only, answered
-    ephemerally after a deferral (memory may take longer than Discord's 3 s)."""
-
-    def __init__(self, *, bot: EgmemDiscordClient) -> None:
-        super().__init__(
-            name="recall",
-            description="Ask egmem what your team said or decided",
-            guild_only=True,
-            allowed_contexts=app_commands.AppCommandContext(
-                guild=True, dm_channel=False, private_channel=False
-            ),
-        )
-        self._bot = bot
-
-    @app_commands.command(name="ask", description="Answer from the channels you can read")
-    @app_commands.describe(question="What do you want to know?")
-    async def ask(
-        self, interaction: discord.Interaction[Any],
-        question: app_commands.Range[str, 1, QUESTION_LIMIT],
-    ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            answer = await self._bot.ask_for(interaction, question)
-        except UserFacingError as exc:
-            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
-            return
-        except Exception:
-            logger.exception("/recall ask failed in channel %s", interaction.channel_id)
-            await interaction.followup.send(NO_ANSWER, ephemeral=True)
-            return
-        await interaction.followup.send(
-            embed=answer_embed(answer, question=question), ephemeral=True
-        )
-
-    @app_commands.command(name="history", description="How a decision changed over time")
-    @app_commands.describe(topic="The decision or topic, e.g. 'deploy window'")
-    async def history(
-        self, interaction: discord.Interaction[Any],
-        topic: app_commands.Range[str, 1, 200],
-    ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            states = await self._bot.history_for(interaction, topic)
-        except UserFacingError as exc:
-            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
-            return
-        except Exception:
-            logger.exception("/recall history failed in channel %s", interaction.channel_id)
-            await interaction.followup.send(NO_ANSWER, ephemeral=True)
-            return
-        await interaction.followup.send(embed=timeline_embed(states, topic=topic), ephemeral=True)
-
-
 def serve_discord(
-    service: MemoryService,
+    service: ChatService,
     token: str,
     *,
     intents: discord.Intents | None = None,
     sync_commands: bool = True,
     command_guild: int | None = None,
+    scheduler: Any = None,
 ) -> None:
-    """Run the bot until it is stopped (blocking; discord.py reconnects by itself).
+    """Run the bot until it is stopped (blocking; discord.py reconnects by itself). With
+    ``scheduler`` (apscheduler) the weekly digests and the deletion of guilds that removed
+    the bot are scheduled on it.
 
     Logging is left to the application (no handler is installed)."""
     client = EgmemDiscordClient(
         service=service, intents=intents, sync_commands=sync_commands,
         command_guild=command_guild,
     )
+    if scheduler is not None:
+        from bot.scheduler import add_chat_jobs
+
+        def on_loop(make: Callable[[], Coroutine[Any, Any, int]]) -> Callable[[], int]:
+            def run() -> int:
+                return asyncio.run_coroutine_threadsafe(make(), client.loop).result(600)
+            return run
+
+        add_chat_jobs(scheduler, digest=on_loop(client.post_digests),
+                      uninstalls=on_loop(client.purge_uninstalled))
     client.run(token, log_handler=None)
