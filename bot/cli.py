@@ -192,6 +192,24 @@ def cmd_why(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_feedback(args: argparse.Namespace) -> int:
+    from bot.feedback import entry_json
+
+    eg = _open(args)
+    try:
+        entries = eg.feedback_entries()
+    finally:
+        eg.close()
+    if args.json:
+        print(json.dumps([entry_json(e) for e in entries], indent=2, ensure_ascii=False))
+    else:
+        for e in entries:
+            print(f"{e.at:%Y-%m-%d %H:%M} {'👍' if e.vote == 'up' else '👎'} {e.question!r} "
+                  f"(asked by {e.asker} in {e.space}/{e.channel}; cites "
+                  f"{', '.join(e.node_ids) or 'nothing'})")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="egmem", description="Evidence-grounded team chat memory.")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -255,6 +273,11 @@ def parser() -> argparse.ArgumentParser:
     data(sp)
     sp.set_defaults(func=cmd_why)
 
+    sp = sub.add_parser("feedback", help="👍/👎 people gave answers (--json: evaluation cases)")
+    sp.add_argument("--json", action="store_true")
+    data(sp)
+    sp.set_defaults(func=cmd_feedback)
+
     sp = sub.add_parser("demo", help="ingest the bundled sample chat and answer its questions")
     data(sp)
     sp.set_defaults(func=cmd_demo)
@@ -294,6 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Libraries' warnings are log records, not output: shown with -v or by ``serve``'s log.
+    logging.captureWarnings(True)
+    if not args.verbose and args.command != "serve":
+        logging.getLogger("py.warnings").setLevel(logging.ERROR)
     try:
         code: int = args.func(args)
         return code
