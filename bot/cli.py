@@ -34,7 +34,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     eg = _open(args)
     try:
-        report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty())
+        report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty(),
+                             slack_url=args.slack_url)
     finally:
         eg.close()
     if args.json:
@@ -42,7 +43,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         print(
             f"read {report['records']} records: {report['new']} new, "
-            f"{report['duplicates']} already known, {report['errors']} bad; "
+            f"{report['duplicates']} already known, {report['skipped']} skipped"
+            + "".join(f"\n  skipped {n}: {why}" for why, n in report["skip_reasons"].items())
+            + f"\n{report['errors']} bad; "
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
@@ -230,6 +233,9 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("ingest", help="import JSONL, a Slack export or a Discord export")
     sp.add_argument("path")
     sp.add_argument("--writer", choices=["offline", "llm"])
+    sp.add_argument("--slack-url", dest="slack_url",
+                    help="the workspace URL (https://acme.slack.com) for message links, when a "
+                         "Slack export does not reveal it")
     sp.add_argument("--json", action="store_true")
     data(sp)
     sp.set_defaults(func=cmd_ingest)
