@@ -72,7 +72,8 @@ SCHEMA: dict[str, Any] = {
                 "redirect_urls": {"type": "array", "maxItems": 1000, "items": _URL},
                 "scopes": {"type": "object", "additionalProperties": False, "properties": {
                     "bot": {"type": "array", "maxItems": 255, "uniqueItems": True,
-                            "items": {"type": "string", "pattern": r"^[a-z_]+:[a-z_.]+$|^commands$"}},
+                            "items": {"type": "string",
+                                      "pattern": r"^[a-z_]+:[a-z_.]+$|^commands$"}},
                     "user": {"type": "array", "maxItems": 255, "uniqueItems": True}}},
             },
         },
