@@ -44,7 +44,7 @@ FEEDBACK_UP_ACTION_ID = "egmem_feedback_up"
 FEEDBACK_DOWN_ACTION_ID = "egmem_feedback_down"
 
 _SAFE_URL = re.compile(r"https?://[^\s<>|^]+")
-_SLACK_ID = re.compile(r"[CGD][A-Z0-9]{2,}")
+_SLACK_ID = re.compile(r"[CGD][A-Z0-9]+")
 
 
 # --- text helpers ------------------------------------------------------------------------
@@ -177,8 +177,11 @@ def chain_line(state: State) -> str:
     return " · ".join(parts)
 
 
-def state_block(state: State, *, where: bool = False) -> Block:
-    """One decision: its label (and channel), then its chain."""
+def state_block(state: State, *, where: bool = False, label: bool = True) -> Block:
+    """One decision: its label (and channel), then its chain; without ``label`` the chain
+    alone (the line above already names the decision)."""
+    if not label:
+        return section_block(chain_line(state))
     head = f"*{fit(topic_label(state.topic), 150).replace('*', '∗')}*"
     if where:
         head += f" in {channel_link(state.channel)}"
@@ -187,6 +190,17 @@ def state_block(state: State, *, where: bool = False) -> Block:
 
 def _revised(answer: Answer) -> list[State]:
     return [s for s in answer.states if len(s.chain) > 1][:MAX_STATES_IN_ANSWER]
+
+
+def _named(answer: Answer) -> set[str]:
+    """State ids whose label the headline shows (see :func:`headline`)."""
+    states = {one_line(s.topic).lower(): s.state_id for s in _revised(answer)}
+    named = set()
+    for line in answer.answer.strip().splitlines():
+        topic, sep, _ = line.partition(":")
+        if sep and one_line(topic).lower() in states:
+            named.add(states[one_line(topic).lower()])
+    return named
 
 
 def headline(answer: Answer) -> str:
@@ -265,7 +279,8 @@ def answer_blocks(
     if question:
         blocks.append(context_block("*Q:* " + fit(one_line(question), 500)
                                     + (f" · shared by <@{shared_by}>" if shared_by else "")))
-    blocks.extend(state_block(s) for s in _revised(answer))
+    named = _named(answer)
+    blocks.extend(state_block(s, label=s.state_id not in named) for s in _revised(answer))
     if answer.abstained:
         blocks.append(context_block(
             "Nothing in the channels this answer may read supports an answer. Try "
