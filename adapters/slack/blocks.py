@@ -284,7 +284,7 @@ def answer_blocks(
     if answer.abstained:
         blocks.append(context_block(
             "Nothing in the channels this answer may read supports an answer. Try "
-            "`/recall history <topic>`, or ask in the channel where it was discussed."))
+            "`/recall history &lt;topic&gt;`, or ask in the channel where it was discussed."))
     if pending:
         more = "+" if pending >= 100 else ""
         blocks.append(context_block(
@@ -382,16 +382,16 @@ def timeline_text(states: Sequence[State], *, topic: str) -> str:
 
 HELP_TEXT = (
     "*egmem* remembers what this team decided, with the messages that say so.\n"
-    "• `/recall <question>` — ask; only you see the answer until you press *Share in"
+    "• `/recall &lt;question&gt;` — ask; only you see the answer until you press *Share in"
     " channel*\n"
-    "• `/recall history <topic>` — how a decision changed over time\n"
+    "• `/recall history &lt;topic&gt;` — how a decision changed over time\n"
     "• `/recall digest on` / `off` — a weekly post here of the decisions that changed\n"
-    "• `/recall why <message link>` — how egmem read a message: the proposal, its"
+    "• `/recall why &lt;message link&gt;` — how egmem read a message: the proposal, its"
     " verification and the evidence\n"
-    "• `/recall forget <message link>` — remove one of your messages from egmem's memory"
+    "• `/recall forget &lt;message link&gt;` — remove one of your messages from egmem's memory"
     " (admins: any message)\n"
     "• On any message, ⋯ → *Is this still current?* — whether what it says still holds\n"
-    "• Mention me (`@egmem <question>`) for an answer in the thread, or send me a direct"
+    "• Mention me (`@egmem &lt;question&gt;`) for an answer in the thread, or send me a direct"
     " message. Questions to me are never remembered as team knowledge."
 )
 

@@ -80,7 +80,7 @@ def home_view(states: Sequence[State], *, days: int = HOME_DAYS) -> dict[str, An
     blocks: list[Block] = [
         header_block("Decisions that changed recently"),
         context_block(f"Revised in the last {days} days, in channels you can read. "
-                      "Ask with `/recall <question>`, or send me a message here."),
+                      "Ask with `/recall &lt;question&gt;`, or send me a message here."),
         {"type": "divider"},
     ]
     if not states:

@@ -19,6 +19,9 @@ from typing import Any
 import emoji
 
 _TOKEN = re.compile(r"<([^<>]+)>")
+# The page writes its content's height into its title, so a screenshot can fit it.
+_SIZE_SCRIPT = ("<script>document.title = Math.ceil(document.querySelector('.message')"
+                ".getBoundingClientRect().bottom);</script>")
 _SLACK_INLINE = [
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])"), r"<b>\1</b>"),
@@ -134,7 +137,7 @@ def slack_page(payload: dict[str, Any], *, names: dict[str, str], ephemeral: boo
             "</head><body><div class='message'><div class='avatar'>e</div><div>"
             f"{only}<div><span class='name'>egmem</span><span class='app'>APP</span>"
             f"<span class='ts'>10:41 AM</span></div>{body}</div></div>"
-            "<script>document.title = Math.ceil(document.querySelector('.message').getBoundingClientRect().bottom);</script>"
+            + _SIZE_SCRIPT +
             "</body></html>")
 
 
@@ -226,5 +229,5 @@ def discord_page(payload: dict[str, Any], *, names: dict[str, str]) -> str:
             "</head><body><div class='message'><div class='avatar'>e</div><div>"
             "<div><span class='name'>egmem</span><span class='app'>APP</span></div>"
             + "".join(parts) + "</div></div>"
-            "<script>document.title = Math.ceil(document.querySelector('.message').getBoundingClientRect().bottom);</script>"
+            + _SIZE_SCRIPT +
             "</body></html>")
