@@ -39,7 +39,7 @@ from adapters.slack.blocks import (
 )
 from adapters.slack.directory import SlackDirectory
 from adapters.slack.events import SlackEvents, team_id
-from adapters.slack.interactions import SlackInteractions
+from adapters.slack.interactions import SORRY, SlackInteractions
 from adapters.slack.membership import sync_channels
 from adapters.slack.server import SlackHTTPServer
 from adapters.slack.views import CURRENT_CALLBACK_ID
@@ -51,6 +51,9 @@ logger = logging.getLogger(__name__)
 SLACK_API_URL = "https://slack.com/api/"
 RECALL_COMMAND = "/recall"
 LIFECYCLE_EVENTS = ("app_uninstalled", "tokens_revoked")
+
+__all__ = ["RECALL_COMMAND", "SORRY", "SlackBot", "build_slack_app", "build_slack_bot",
+           "serve_slack", "web_client"]
 
 
 class SlackSettings(Protocol):

@@ -283,7 +283,7 @@ def answer_blocks(
     blocks.extend(state_block(s, label=s.state_id not in named) for s in _revised(answer))
     if answer.abstained:
         blocks.append(context_block(
-            "Nothing in the channels this answer may read supports an answer. Try "
+            "No supporting evidence in the channels this answer may read. Try "
             "`/recall history &lt;topic&gt;`, or ask in the channel where it was discussed."))
     if pending:
         more = "+" if pending >= 100 else ""
