@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -95,7 +96,8 @@ class SlackBot:
                                   membership_ttl_s=membership_ttl_s, now=now)
         self.interactions = SlackInteractions(service=service, directory=directory,
                                               admins=admins, now=now,
-                                              backfill=self.start_backfill)
+                                              backfill=self.start_backfill,
+                                              priority=self.processor.answering)
         self.events.on_bot_joined = self._backfill_joined
 
     def register(self) -> None:
@@ -323,13 +325,32 @@ def _initial_sync(client: WebClient, service: ChatService) -> None:
 
 class Processor:
     """Runs ``service.process()`` one at a time; a kick during a run causes one more run,
-    so nothing submitted is left waiting for the next event."""
+    so nothing submitted is left waiting for the next event.
+
+    Questions come first: while one is being answered (:meth:`answering`), no new commit
+    run starts (one already running finishes); the kicks meanwhile are remembered and run
+    when the last answer is out. Answers never wait for commits, and commits never wait
+    longer than the answers in flight."""
 
     def __init__(self, process: Callable[[], int]) -> None:
         self._process = process
         self._run = threading.Lock()
         self._flag = threading.Lock()
         self._dirty = False
+        self._answering = 0
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        with self._flag:
+            self._answering += 1
+        try:
+            yield
+        finally:
+            with self._flag:
+                self._answering -= 1
+                resume = self._answering == 0 and self._dirty
+            if resume:  # in the background: this thread still has an answer to post
+                threading.Thread(target=self.kick, name="slack-process", daemon=True).start()
 
     def kick(self) -> None:
         with self._flag:
@@ -338,7 +359,7 @@ class Processor:
             try:
                 while True:
                     with self._flag:
-                        if not self._dirty:
+                        if not self._dirty or self._answering:
                             break
                         self._dirty = False
                     try:
@@ -348,7 +369,5 @@ class Processor:
             finally:
                 self._run.release()
             with self._flag:
-                if not self._dirty:
+                if not self._dirty or self._answering:
                     return
-
-

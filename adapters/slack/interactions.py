@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, Future
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -158,7 +159,8 @@ class SlackInteractions:
                  admins: Iterable[str] = (),
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  backfill: BackfillRunner | None = None,
-                 shares: ShareCache | None = None) -> None:
+                 shares: ShareCache | None = None,
+                 priority: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
         self.service = service
         self.directory = directory
         self.backfill = backfill
@@ -166,13 +168,23 @@ class SlackInteractions:
         self._now = now
         self._answered = SeenSet()
         self._shares = shares or ShareCache()
+        self._priority = priority
 
     # --- answering ------------------------------------------------------------------------
 
     def answer_blocks_for(self, question: str, *, team: str, user: str, channel: str,
                           widen: bool, offer_share: bool, show_question: bool
                           ) -> tuple[str, list[Block]]:
-        """Ask, then render: answer, chain, pending note, evidence, buttons."""
+        """Ask, then render: answer, chain, pending note, evidence, buttons. While this
+        runs, no new commit run starts (``priority``): a person is waiting."""
+        with self._priority():
+            return self._answer_blocks(question, team=team, user=user, channel=channel,
+                                       widen=widen, offer_share=offer_share,
+                                       show_question=show_question)
+
+    def _answer_blocks(self, question: str, *, team: str, user: str, channel: str,
+                       widen: bool, offer_share: bool, show_question: bool
+                       ) -> tuple[str, list[Block]]:
         answer = self.service.ask(question, platform=PLATFORM, space=team, user=user,
                                   channel=channel, widen=widen)
         pending = self.service.pending_in(platform=PLATFORM, space=team, channel=channel)
