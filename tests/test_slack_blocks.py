@@ -109,7 +109,8 @@ def test_a_share_that_would_withhold_says_so_instead_of_a_button() -> None:
 def test_single_entry_state_shows_no_chain_and_abstention_is_marked() -> None:
     blocks = answer_blocks(Answer(answer="", abstained=True, states=[state("3 pm")]))
     out = texts(blocks)
-    assert "couldn't find" in out and "No supporting evidence in the channels this answer may read" in out
+    assert "couldn't find" in out
+    assert "No supporting evidence in the channels this answer may read" in out
     assert "was *" not in out and not any(b["type"] == "actions" for b in blocks)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -83,13 +84,14 @@ class SlackBot:
 
     def __init__(self, *, app: App, service: ChatService, directory: SlackDirectory,
                  process_inline: bool, membership_ttl_s: float, admins: Iterable[str],
-                 now: Callable[[], datetime], backfill_executor: Executor | None) -> None:
+                 now: Callable[[], datetime], backfill_executor: Executor | None,
+                 commit_window_s: float = 0.0) -> None:
         self.app = app
         self.client: WebClient = app.client
         self.service = service
         self.directory = directory
         self.process_inline = process_inline
-        self.processor = Processor(service.process)
+        self.processor = Processor(service.process, window_s=commit_window_s)
         self._backfills = backfill_executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="slack-backfill")
         self.events = SlackEvents(service=service, directory=directory,
@@ -228,6 +230,7 @@ def build_slack_bot(
     backfill_executor: Executor | None = None,
     admins: Iterable[str] = (),
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    commit_window_s: float = 1.0,
 ) -> SlackBot:
     """Build the bolt app and its listeners: one :class:`WebClient` (``base_url=api_url``
     or Slack's); ``message`` (all conversation kinds, edits, deletes, DMs to the bot),
@@ -235,7 +238,8 @@ def build_slack_bot(
     ``/recall``; the Share and feedback buttons; the "Is this still current?" shortcut.
 
     With ``process_inline`` each acknowledged event also triggers ``service.process()``
-    (coalesced, one at a time) after the ack; otherwise a background worker must drain.
+    (coalesced, one at a time, at most one run per ``commit_window_s``) after the ack;
+    otherwise a background worker must drain.
     With ``token_verification`` bolt calls ``auth.test`` now, failing fast on a bad token.
     ``listener_executor`` runs the lazy listeners (bolt's default: a thread pool);
     ``backfill_executor`` the backfills started from Slack (default: one thread).
@@ -254,7 +258,8 @@ def build_slack_bot(
     )
     bot = SlackBot(app=app, service=service, directory=SlackDirectory(client=client),
                    process_inline=process_inline, membership_ttl_s=membership_ttl_s,
-                   admins=admins, now=now, backfill_executor=backfill_executor)
+                   admins=admins, now=now, backfill_executor=backfill_executor,
+                   commit_window_s=commit_window_s)
     bot.register()
     return bot
 
@@ -327,17 +332,24 @@ class Processor:
     """Runs ``service.process()`` one at a time; a kick during a run causes one more run,
     so nothing submitted is left waiting for the next event.
 
+    Runs start at most every ``window_s`` seconds: events arriving meanwhile are committed
+    together (one commit of many messages costs far less than many commits of one, and the
+    inbox already made each durable), so a busy workspace does not keep the CPU from the
+    people asking questions.
+
     Questions come first: while one is being answered (:meth:`answering`), no new commit
     run starts (one already running finishes); the kicks meanwhile are remembered and run
     when the last answer is out. Answers never wait for commits, and commits never wait
     longer than the answers in flight."""
 
-    def __init__(self, process: Callable[[], int]) -> None:
+    def __init__(self, process: Callable[[], int], *, window_s: float = 0.0) -> None:
         self._process = process
         self._run = threading.Lock()
         self._flag = threading.Lock()
         self._dirty = False
         self._answering = 0
+        self._window = window_s
+        self._last = float("-inf")
 
     @contextmanager
     def answering(self) -> Iterator[None]:
@@ -358,6 +370,9 @@ class Processor:
         while self._run.acquire(blocking=False):
             try:
                 while True:
+                    wait = self._last + self._window - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)  # gather what arrives meanwhile into this run
                     with self._flag:
                         if not self._dirty or self._answering:
                             break
@@ -366,6 +381,8 @@ class Processor:
                         self._process()
                     except Exception:  # the inbox keeps the events; the next kick retries
                         logger.exception("processing Slack events failed")
+                    finally:
+                        self._last = time.monotonic()
             finally:
                 self._run.release()
             with self._flag:
