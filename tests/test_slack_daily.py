@@ -453,3 +453,20 @@ def test_the_bot_joining_a_channel_backfills_it(d: Daily) -> None:
     d.wait_backfills()
     assert d.service.channels[SECRET_CH].is_private
     assert "earlier: budget is 40k" in [getattr(e, "text", "") for e in d.service.events]
+
+
+def test_a_message_edited_into_a_question_leaves_memory(d: Daily) -> None:
+    d.event(envelope(message("db password is hunter2", ts="1712000001.000100"), event_id="E1"))
+    d.drain()
+    d.event(envelope({"type": "message", "subtype": "message_changed", "channel": GENERAL,
+                      "channel_type": "channel", "ts": "1712000050.000100", "hidden": True,
+                      "message": {"type": "message", "user": ALICE, "ts": "1712000001.000100",
+                                  "text": f"<@{BOT}> where is the db password kept?",
+                                  "edited": {"user": ALICE, "ts": "1712000050.000000"}},
+                      "previous_message": {"type": "message", "user": ALICE,
+                                           "ts": "1712000001.000100",
+                                           "text": "db password is hunter2"}},
+                     event_id="E2"))
+    d.drain()
+    assert type(d.service.events[-1]).__name__ == "Delete"
+    assert ("slack", TEAM, GENERAL, "1712000001.000100") not in d.service.committed

@@ -28,13 +28,14 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
+from adapters.discord.daily import DiscordDailyUse
 from adapters.discord.embeds import answer_embed, clip
 from adapters.discord.normalize import (
     normalize_discord_delete,
@@ -44,9 +45,7 @@ from adapters.discord.normalize import (
 )
 from adapters.discord.views import (
     FeedbackCache,
-    digest_embed,
     feedback_view,
-    parse_feedback_id,
 )
 from adapters.discord.visibility import (
     channel_visibility,
@@ -54,7 +53,7 @@ from adapters.discord.visibility import (
     memory_channel_id,
     remembered,
 )
-from bot.service import ChatService, FeedbackEntry, MessageStatus
+from bot.service import ChatService
 from memory.errors import UserFacingError
 from memory.models import Answer, Delete, Edit, Message, State
 
@@ -101,7 +100,7 @@ def default_intents() -> discord.Intents:
     return intents
 
 
-class EgmemDiscordClient(discord.Client):
+class EgmemDiscordClient(DiscordDailyUse):
     """The Discord front end of a :class:`~bot.service.MemoryService`.
 
     ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
@@ -418,107 +417,6 @@ class EgmemDiscordClient(discord.Client):
             self.service.history, topic, platform=PLATFORM, space=space,
             user=str(interaction.user.id), channel=channel, widen=True,
         )
-
-    async def message_status(self, *, space: str, channel: str, message_id: str,
-                             user: str) -> MessageStatus:
-        return await asyncio.to_thread(self.service.message_status, platform=PLATFORM,
-                                       space=space, channel=channel, message_id=message_id,
-                                       user=user)
-
-    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str) -> bool:
-        return await asyncio.to_thread(self.service.set_digest, platform=PLATFORM,
-                                       space=space, channel=channel, enabled=enabled, by=by)
-
-    # ---- buttons -----------------------------------------------------------------------
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """👍/👎 under an answer: record the vote with the question and the cited ids."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Any = interaction.data or {}
-        parsed = parse_feedback_id(str(data.get("custom_id") or ""))
-        if parsed is None or interaction.response.is_done():
-            return
-        vote, token = parsed
-        rated = self.feedback_cache.get(token)
-        if rated is None:
-            await interaction.response.send_message(
-                "That answer is too old to rate; ask again and rate the new one.",
-                ephemeral=True)
-            return
-        entry = FeedbackEntry(
-            platform=PLATFORM, space=rated.space, channel=rated.channel, asker=rated.asker,
-            rater=str(interaction.user.id), vote="up" if vote == "up" else "down",
-            question=rated.question, node_ids=rated.node_ids, message_ids=rated.message_ids,
-            abstained=rated.abstained, at=self.now())
-        try:
-            await asyncio.to_thread(self.service.record_feedback, entry)
-        except Exception:
-            logger.exception("recording feedback failed")
-            await interaction.response.send_message(NO_ANSWER, ephemeral=True)
-            return
-        await interaction.response.send_message(
-            "Thanks! Noted that this answer helped." if vote == "up" else
-            "Thanks: noted that this answer missed. It will help egmem get better.",
-            ephemeral=True)
-
-    # ---- scheduled and background work ----------------------------------------------------
-    def start_backfill(self, channel_id: int) -> None:
-        """Backfill one channel in the background (the same resumable cursors as
-        ``egmem backfill discord``)."""
-        from adapters.discord.backfill import backfill_discord
-
-        async def run() -> None:
-            try:
-                report = await backfill_discord(self, self.service, self.service,
-                                                channel_id=channel_id)
-                logger.info("backfill of Discord channel %s: %s", channel_id, report)
-            except Exception:
-                logger.exception("backfill of Discord channel %s failed", channel_id)
-
-        self._spawn(run())
-
-    async def post_digests(self, *, now: datetime | None = None) -> int:
-        """Post each subscribed channel's weekly digest; returns how many were posted."""
-        moment = now or self.now()
-        since = moment - timedelta(days=DIGEST_DAYS)
-        posted = 0
-        subs = await asyncio.to_thread(self.service.digest_channels, platform=PLATFORM)
-        for space, channel in subs:
-            target = self.get_channel(int(channel)) if channel.isdigit() else None
-            if not isinstance(target, discord.abc.Messageable):
-                continue
-            states = await asyncio.to_thread(
-                self.service.recent_changes, platform=PLATFORM, space=space, user=None,
-                channel=channel, since=since, widen=False, limit=20)
-            if not states:
-                continue
-            try:
-                await target.send(embed=digest_embed(states, since=since, until=moment),
-                                  allowed_mentions=discord.AllowedMentions.none())
-                posted += 1
-            except discord.HTTPException as exc:
-                logger.warning("digest for %s not posted (%s)", channel, exc.status)
-        return posted
-
-    async def purge_uninstalled(self, *, now: datetime | None = None) -> int:
-        """Delete the memory of guilds that removed egmem more than the grace period ago,
-        unless it is back in them."""
-        deleted = 0
-        due = await asyncio.to_thread(self.service.due_uninstalls, now=now or self.now())
-        for platform, space, _ in due:
-            if platform != PLATFORM:
-                continue
-            if space.isdigit() and self.get_guild(int(space)) is not None:
-                await asyncio.to_thread(self.service.cancel_uninstall, platform=platform,
-                                        space=space)
-                continue
-            await asyncio.to_thread(self.service.forget_space, platform=platform, space=space)
-            deleted += 1
-        return deleted
-
-    async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await asyncio.to_thread(self.service.mark_uninstalled, platform=PLATFORM,
-                                space=str(guild.id), at=self.now())
 
     # ---- visibility --------------------------------------------------------------------
     async def refresh_visibility(self, guild: discord.Guild) -> None:

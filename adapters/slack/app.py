@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk.web import WebClient
 
+from adapters.slack import jobs
 from adapters.slack.blocks import (
     FEEDBACK_DOWN_ACTION_ID,
     FEEDBACK_UP_ACTION_ID,
@@ -92,6 +93,7 @@ class SlackBot:
         self.directory = directory
         self.process_inline = process_inline
         self.processor = Processor(service.process, window_s=commit_window_s)
+        self._now = now
         self._backfills = backfill_executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="slack-backfill")
         self.events = SlackEvents(service=service, directory=directory,
@@ -207,10 +209,11 @@ class SlackBot:
     # --- scheduled jobs -------------------------------------------------------------------
 
     def post_digests(self, now: datetime | None = None) -> int:
-        return self.interactions.post_digests(self.client, now=now)
+        return jobs.post_digests(self.service, self.directory, self.client,
+                                 now=now or self._now())
 
     def purge_uninstalled(self, now: datetime | None = None) -> int:
-        return self.interactions.purge_uninstalled(self.client, now=now)
+        return jobs.purge_uninstalled(self.service, self.client, now=now or self._now())
 
     def close(self) -> None:
         self._backfills.shutdown(wait=False, cancel_futures=True)

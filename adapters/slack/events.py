@@ -34,7 +34,7 @@ from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.recall import mentions_user
 from bot.service import ChatService
-from memory.models import Channel
+from memory.models import Channel, Delete, Edit
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,8 @@ class SlackEvents:
         author = event.get("user")
         self.ensure_channel(team, channel, ctype if isinstance(ctype, str) else None,
                             author=author if isinstance(author, str) else None)
-        if is_question(event, bot_user_id):
+        question = is_question(event, bot_user_id)
+        if question and subtype != "message_changed":
             return  # answered, never remembered as team knowledge
         item = normalize_message_event(
             event, team_id=team, users=self.directory.names(),
@@ -110,6 +111,11 @@ class SlackEvents:
         )
         if item is None:
             return
+        if question and isinstance(item, Edit):
+            # Edited into a question to egmem: it is no longer team knowledge, and its old
+            # text must not stay behind either.
+            item = Delete(platform=item.platform, space=item.space, channel=item.channel,
+                          id=item.id, ts=item.ts)
         new = self.service.submit([item])
         logger.debug("slack %s %s/%s submitted (new=%d)", type(item).__name__, channel,
                      item.id, new)

@@ -25,7 +25,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Executor, Future
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -64,10 +64,7 @@ from adapters.slack.recall import (
     parse_recall,
 )
 from adapters.slack.views import (
-    DIGEST_DAYS,
     HOME_DAYS,
-    digest_blocks,
-    digest_text,
     home_view,
     status_blocks,
 )
@@ -504,62 +501,3 @@ class SlackInteractions:
         states = self.service.recent_changes(platform=PLATFORM, space=team, user=user,
                                              channel=None, since=since, widen=True)
         client.views_publish(user_id=user, view=home_view(states))
-
-    # --- scheduled --------------------------------------------------------------------------
-
-    def post_digests(self, client: WebClient, *, now: datetime | None = None) -> int:
-        """Post each subscribed channel's weekly digest (channels with no change get none).
-        Returns how many were posted."""
-        moment = now or self._now()
-        since = moment - timedelta(days=DIGEST_DAYS)
-        ws = self.directory.workspace()
-        posted = 0
-        for space, channel in self.service.digest_channels(platform=PLATFORM):
-            if ws is not None and ws.team_id and space != ws.team_id:
-                continue  # another workspace's subscription (a different bot token)
-            states = self.service.recent_changes(platform=PLATFORM, space=space, user=None,
-                                                 channel=channel, since=since, widen=False,
-                                                 limit=40)
-            if not states:
-                continue
-            try:
-                client.chat_postMessage(channel=channel, text=digest_text(states),
-                                        blocks=digest_blocks(states, channel=channel,
-                                                             since=since, until=moment),
-                                        unfurl_links=False, unfurl_media=False)
-                posted += 1
-            except SlackClientError as exc:
-                logger.warning("digest for %s not posted: %s", channel,
-                               error_code(exc) if isinstance(exc, SlackApiError) else
-                               type(exc).__name__)
-        logger.info("posted %d weekly digest(s)", posted)
-        return posted
-
-    def purge_uninstalled(self, client: WebClient, *, now: datetime | None = None) -> int:
-        """Delete the memory of workspaces whose uninstall grace period is over, unless
-        the app is installed again (its token works for that workspace). Returns how many
-        workspaces were deleted."""
-        deleted = 0
-        for platform, space, at in self.service.due_uninstalls(now=now or self._now()):
-            if platform != PLATFORM:
-                continue
-            try:
-                auth = client.auth_test()
-                if auth.get("team_id") == space:
-                    self.service.cancel_uninstall(platform=platform, space=space)
-                    continue
-            except SlackApiError:
-                pass  # revoked or invalid: the app is gone
-            except (SlackClientError, OSError) as exc:
-                logger.warning("cannot tell whether %s is still installed (%s); retrying "
-                               "later", space, type(exc).__name__)
-                continue
-            count = self.service.forget_space(platform=platform, space=space)
-            logger.warning("deleted the memory of Slack workspace %s (%d messages), "
-                           "uninstalled at %s", space, count, at.isoformat())
-            deleted += 1
-        return deleted
-
-
-def run_backfill_in(executor: Executor, job: Callable[[], Any]) -> Future[Any]:
-    return executor.submit(job)
