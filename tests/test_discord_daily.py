@@ -186,3 +186,34 @@ def test_weekly_digest_and_uninstall_with_a_frozen_clock(
     assert embed["title"] == "Weekly decision digest"
     assert embed["fields"][0]["value"].startswith("now **Tuesday** (Ann K, <t:")
     assert svc.forgotten_spaces == [GUILD]
+
+
+def test_recall_backfill_runs_inside_the_bot_for_server_managers(
+    run: Callable[..., None],  # noqa: F811
+) -> None:
+    svc = ToyMemory()
+    general = fd.text_channel(GENERAL, GUILD, "general", position=1)
+    old = fd.message(GENERAL, GUILD, NELLY, "old decision: ship on Tuesdays")
+    by_member = fd.interaction(GUILD, general, fd.member(BOB), subcommand="backfill",
+                               options={})
+    by_admin = fd.interaction(GUILD, general, fd.member(ANN), subcommand="backfill",
+                              options={})
+    manage = discord.Permissions(manage_guild=True).value | fd.MEMBER_PERMISSIONS
+    by_admin["member"]["permissions"] = str(manage)
+    replies: list[str] = []
+
+    async def scenario(bot: Bot, fake: FakeDiscord) -> None:
+        fake.history[GENERAL] = [old]
+        feed(bot, "INTERACTION_CREATE", by_member)
+        await fd.settle(bot)
+        assert svc.submitted == []
+        feed(bot, "INTERACTION_CREATE", by_admin)
+        await fd.settle(bot)
+        replies.extend(r.body.get("content") or "" for r in posts(fake)
+                       if r.path.startswith("/webhooks/"))
+
+    run(svc, scenario)
+    assert "Only members who can manage this server" in replies[0]
+    assert "in the background" in replies[1]
+    assert [getattr(e, "text", "") for e in svc.submitted] == ["old decision: ship on Tuesdays"]
+    assert svc.cursors  # resumable, like `egmem backfill discord`
