@@ -98,6 +98,15 @@ class FeedbackLog:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return count
 
+    def forget_user(self, user: str) -> int:
+        """Delete the votes a person gave or got (their questions are their words)."""
+        with self._tx() as db:
+            cur = db.execute("DELETE FROM feedback WHERE asker=? OR rater=?", (user, user))
+            count = int(cur.rowcount)
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return count
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

@@ -97,7 +97,8 @@ class Egmem(DailyUse):
                                      message_id=n.message_id)
             count = self.writer.forget(ids)
             self.pipeline.purge()
-            return count
+        self.feedback_log.forget_user(user)  # the questions they asked or rated
+        return count
 
     def enforce_retention(self, days: int, *, now: datetime,
                           space: str | None = None, channel: str | None = None) -> int:

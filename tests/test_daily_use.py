@@ -110,3 +110,19 @@ def test_history_ranks_the_decision_the_topic_names_first() -> None:
               _state("s4", "design sync", ["Mondays"])]
     ranked = rank_history(states, "design review")
     assert [s.state_id for s in ranked] == ["s3", "s1", "s2", "s4"]
+
+
+def test_forgetting_a_person_deletes_their_feedback_too(eg: Any) -> None:
+    from bot.service import FeedbackEntry
+
+    def vote(asker: str, rater: str) -> FeedbackEntry:
+        return FeedbackEntry(platform="slack", space=SPACE, channel="CGEN", asker=asker,
+                             rater=rater, vote="down", question=f"{asker}'s secret question",
+                             at=T0)
+
+    for entry in (vote("dev", "dev"), vote("grace", "dev"), vote("grace", "grace")):
+        eg.record_feedback(entry)
+    eg.forget_user("dev")
+    assert [(e.asker, e.rater) for e in eg.feedback_entries()] == [("grace", "grace")]
+    blob = (Path(eg.inbox.path).parent / "feedback.sqlite3").read_bytes()
+    assert b"dev's secret question" not in blob
