@@ -36,7 +36,7 @@ from adapters.discord.normalize import DM_SPACE, normalize_discord_message
 from adapters.discord.normalize import PLATFORM as DISCORD
 from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
 from adapters.slack.normalize import PLATFORM as SLACK
-from adapters.slack.normalize import normalize_message_event
+from adapters.slack.normalize import normalize_message_event, skip_reason
 from memory.errors import InputError
 from memory.models import Channel
 
@@ -47,6 +47,10 @@ ExportFormat = Literal["jsonl", "slack_export", "discord_export"]
 SLACK_FALLBACK_TEAM = "slack-export"
 _SLACK_MARKERS = ("channels.json", "users.json")
 _DAY_FILE = re.compile(r"^([^/]+)/(\d{4}-\d{2}-\d{2})\.json$")
+# A workspace's own links (file permalinks, message links) name its domain.
+_WORKSPACE_URL = re.compile(rb"https:(?:\\?/){2}([a-z0-9][a-z0-9-]{0,62})\.slack\.com(?:\\?/)"
+                            rb"(?:archives|files)(?:\\?/)")
+_URL_SCAN_FILES = 200
 # (file, is_private, folder key): DMs have no name, so their folder is their id.
 _SLACK_CHANNEL_FILES = (
     ("channels.json", False, "name"),
@@ -262,6 +266,9 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
         yield JsonlItem(line=0, error=InputError(message, source=tree.source(folder)))
 
     team = _slack_team(tree, channels, users_list)
+    # Citations link to their messages: the workspace's URL comes from the caller or, as
+    # Slack exports do not state it, from the workspace's own links inside the export.
+    permalink_base = permalink_base or _slack_workspace_url(tree, channels)
     for channel in channels:
         yield JsonlItem(
             line=channel.line,
@@ -315,6 +322,8 @@ def _slack_day(
             continue
         if event is not None:
             yield JsonlItem(line=index, event=event)
+        else:
+            yield JsonlItem(line=index, skipped=skip_reason(event_dict))
 
 
 def _load_list(tree: _Tree, name: str) -> list[object]:
@@ -380,6 +389,25 @@ def _slack_channel(
         members=member_ids,
         line=line,
     )
+
+
+def _slack_workspace_url(tree: _Tree, channels: list[_SlackChannel]) -> str | None:
+    """``https://acme.slack.com`` from the first workspace link found in the export's day
+    files (a file's permalink, a link to a message), or ``None``."""
+    scanned = 0
+    for channel in channels:
+        for day in channel.days:
+            if scanned >= _URL_SCAN_FILES:
+                return None
+            scanned += 1
+            try:
+                raw = tree.read(day)
+            except _READ_ERRORS:
+                continue
+            m = _WORKSPACE_URL.search(raw)
+            if m is not None and m.group(1) not in (b"files", b"app", b"api"):
+                return f"https://{m.group(1).decode()}.slack.com"
+    return None
 
 
 def _slack_team(tree: _Tree, channels: list[_SlackChannel], users: list[object]) -> str:
@@ -486,6 +514,8 @@ def iter_discord_export(path: Path) -> Iterator[JsonlItem]:
             continue
         if event is not None:
             yield JsonlItem(line=index, event=event)
+        else:
+            yield JsonlItem(line=index, skipped="a bot's message, a system message or no text")
 
 
 def _dce_header(root: object) -> tuple[str, Mapping[str, object], list[object]] | str:

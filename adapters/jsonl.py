@@ -50,7 +50,8 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 @dataclass(frozen=True, slots=True)
 class JsonlItem:
-    """One outcome of reading an input file: an event, or an error, never both.
+    """One outcome of reading an input file: an event, an error, or a record skipped on
+    purpose (``skipped`` says why: a bot's message, a system notice, …); one of them.
 
     ``line`` is the 1-based position of the record in its source: the line number in a JSONL
     file, the entry's index in an export file's list, or 0 for a problem with a whole file.
@@ -59,6 +60,7 @@ class JsonlItem:
     line: int
     event: Event | None = None
     error: InputError | None = None
+    skipped: str | None = None
 
 
 def parse_ts(value: object) -> datetime:

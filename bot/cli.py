@@ -34,7 +34,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     eg = _open(args)
     try:
-        report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty())
+        report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty(),
+                             slack_url=args.slack_url)
         writer = getattr(eg.writer.proposer, "stats", None)
         if writer is not None and hasattr(writer, "snapshot"):
             report["writer"] = _writer_summary(writer.snapshot())
@@ -45,7 +46,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         print(
             f"read {report['records']} records: {report['new']} new, "
-            f"{report['duplicates']} already known, {report['errors']} bad; "
+            f"{report['duplicates']} already known, {report['skipped']} skipped"
+            + "".join(f"\n  skipped {n}: {why}" for why, n in report["skip_reasons"].items())
+            + f"\n{report['errors']} bad; "
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
@@ -285,6 +288,24 @@ def cmd_why(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_feedback(args: argparse.Namespace) -> int:
+    from bot.feedback import entry_json
+
+    eg = _open(args)
+    try:
+        entries = eg.feedback_entries()
+    finally:
+        eg.close()
+    if args.json:
+        print(json.dumps([entry_json(e) for e in entries], indent=2, ensure_ascii=False))
+    else:
+        for e in entries:
+            print(f"{e.at:%Y-%m-%d %H:%M} {'👍' if e.vote == 'up' else '👎'} {e.question!r} "
+                  f"(asked by {e.asker} in {e.space}/{e.channel}; cites "
+                  f"{', '.join(e.node_ids) or 'nothing'})")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="egmem", description="Evidence-grounded team chat memory.")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -305,6 +326,9 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("ingest", help="import JSONL, a Slack export or a Discord export")
     sp.add_argument("path")
     sp.add_argument("--writer", choices=["offline", "llm"])
+    sp.add_argument("--slack-url", dest="slack_url",
+                    help="the workspace URL (https://acme.slack.com) for message links, when a "
+                         "Slack export does not reveal it")
     sp.add_argument("--json", action="store_true")
     data(sp)
     sp.set_defaults(func=cmd_ingest)
@@ -347,6 +371,11 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     data(sp)
     sp.set_defaults(func=cmd_why)
+
+    sp = sub.add_parser("feedback", help="👍/👎 people gave answers (--json: evaluation cases)")
+    sp.add_argument("--json", action="store_true")
+    data(sp)
+    sp.set_defaults(func=cmd_feedback)
 
     sp = sub.add_parser("demo", help="ingest the bundled sample chat and answer its questions")
     data(sp)
@@ -394,6 +423,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Libraries' warnings are log records, not output: shown with -v or by ``serve``'s log.
+    logging.captureWarnings(True)
+    if not args.verbose and args.command != "serve":
+        logging.getLogger("py.warnings").setLevel(logging.ERROR)
     try:
         code: int = args.func(args)
         return code

@@ -18,10 +18,16 @@ logger = logging.getLogger(__name__)
 _CHUNK = 1000
 
 
-def ingest_path(eg: Egmem, path: Path, *, progress: bool = False) -> dict[str, Any]:
+def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
+                slack_url: str | None = None) -> dict[str, Any]:
     """Queue every record durably, then commit. Bad records are reported with their line and
-    skipped; everything before and after them is kept. Re-ingesting adds nothing."""
+    skipped; everything before and after them is kept. Re-ingesting adds nothing. Records
+    not imported on purpose (bots, system notices) are counted in ``skipped`` with their
+    reasons, so ``records == channels + new + duplicates + skipped + errors``.
+    ``slack_url`` (``https://acme.slack.com``) builds Slack permalinks when the export
+    does not reveal its workspace's URL."""
     report: dict[str, Any] = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
+              "skipped": 0, "skip_reasons": {},
               "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": []}
     pending: list[Message | Edit | Delete] = []
 
@@ -32,13 +38,19 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False) -> dict[str, A
             report["duplicates"] += len(pending) - new
             pending.clear()
 
-    for item in iter_events(path):
+    for item in iter_events(path, slack_permalink_base=slack_url):
         report["records"] += 1
         if item.error is not None:
             report["errors"] += 1
             if len(report["error_lines"]) < 100:
                 report["error_lines"].append(str(item.error))
             print(f"egmem: {item.error}", file=sys.stderr)
+            continue
+        if item.skipped is not None:
+            # Every record lands in exactly one count: new, duplicate, skipped or error.
+            report["skipped"] += 1
+            reasons = report["skip_reasons"]
+            reasons[item.skipped] = reasons.get(item.skipped, 0) + 1
             continue
         ev = item.event
         if isinstance(ev, Channel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.feedback import entry_json
 from bot.runtime import Egmem
 from memory.models import Answer, State
 from memory.text import shorten
@@ -78,6 +79,8 @@ def print_history(states: list[State]) -> None:
 def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
     """The audit of a state or node: proposal, verification (with reasons) and evidence."""
     nodes = eg.why(ident, platform="", space="", user=None, channel=None)
+    feedback = {n.node_id: [entry_json(e) for e in eg.feedback_entries(node_id=n.node_id)]
+                for n in nodes}
     out: list[dict[str, Any]] = [
         {
             "node_id": n.node_id, "message_id": n.message_id, "channel": n.channel,
@@ -86,6 +89,7 @@ def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
             "supersedes": n.supersedes,
             "proposal": n.proposal.model_dump(mode="json") if n.proposal else None,
             "verification": n.verification.model_dump(mode="json") if n.verification else None,
+            "feedback": feedback[n.node_id],
         }
         for n in nodes
     ]
@@ -105,3 +109,6 @@ def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
               + (f" — {'; '.join(ver.get('reasons') or [])}" if ver.get("reasons") else ""))
         print(f"  committed: {o['verdict']} state={o['state_id']} value={o['value']!r} "
               f"supersedes={o['supersedes']}")
+        for fb in o["feedback"]:
+            print(f"  feedback: {'👍' if fb['vote'] == 'up' else '👎'} from {fb['rater']} on "
+                  f"{fb['question']!r} ({fb['at']})")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.daily_use import DailyUse, rank_history
 from memory.access import scope_for
 from memory.inbox import Inbox
 from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, Scope, State
@@ -28,7 +29,7 @@ class Reader(Protocol):
 
 
 @dataclass
-class Egmem:
+class Egmem(DailyUse):
     """Implements :class:`bot.service.MemoryService`; built only by ``bot.app.build``."""
 
     store: MemoryStore
@@ -96,7 +97,8 @@ class Egmem:
                                      message_id=n.message_id)
             count = self.writer.forget(ids)
             self.pipeline.purge()
-            return count
+        self.feedback_log.forget_user(user)  # the questions they asked or rated
+        return count
 
     def enforce_retention(self, days: int, *, now: datetime,
                           space: str | None = None, channel: str | None = None) -> int:
@@ -143,7 +145,7 @@ class Egmem:
     def history(self, topic: str, *, platform: str, space: str, user: str | None,
                 channel: str | None, widen: bool = False, k: int = 5) -> list[State]:
         scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
-        return self.tools.session(scope).read_current_state(topic, k=k)
+        return rank_history(self.tools.session(scope).read_current_state(topic, k=k), topic)
 
     def why(self, ident: str, *, platform: str, space: str, user: str | None,
             channel: str | None, widen: bool = True) -> list[EvidenceNode]:
@@ -191,6 +193,7 @@ class Egmem:
         return out
 
     def close(self) -> None:
+        self.close_daily_use()
         self.store.close()
         self.inbox.close()
 

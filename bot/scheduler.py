@@ -1,4 +1,5 @@
-"""Scheduled jobs inside ``egmem serve``: drain, reconcile, retention, index maintenance."""
+"""Scheduled jobs inside ``egmem serve``: drain, reconcile, retention, index maintenance,
+and the chat front ends' weekly digests and uninstall deletions."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.triggers.cron import CronTrigger
 
 from bot.runtime import Egmem
 from bot.settings import Settings
@@ -64,3 +67,20 @@ def build_scheduler(
     sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)
     return sched
+
+
+def add_chat_jobs(
+    sched: BaseScheduler,
+    *,
+    digest: Callable[[], object] | None = None,
+    uninstalls: Callable[[], object] | None = None,
+) -> None:
+    """The chat front ends' jobs: the weekly digest (Mondays 09:00 UTC) and the hourly
+    deletion of workspaces whose uninstall grace period is over."""
+    if digest is not None:
+        sched.add_job(_guarded("digest", digest), CronTrigger(day_of_week="mon", hour=9,
+                                                              timezone=UTC),
+                      id="digest", max_instances=1, coalesce=True, replace_existing=True)
+    if uninstalls is not None:
+        sched.add_job(_guarded("uninstalls", uninstalls), "interval", hours=1,
+                      id="uninstalls", max_instances=1, coalesce=True, replace_existing=True)

@@ -50,7 +50,7 @@ def _serve_slack(eg: Egmem, settings: Settings, *, socket: bool, port: int, host
     sched.start()
     try:
         # Behind a proxy in production: listen on all interfaces only when asked to.
-        serve_slack(eg, settings, socket=socket, port=port, host=host)
+        serve_slack(eg, settings, socket=socket, port=port, host=host, scheduler=sched)
     finally:
         sched.shutdown(wait=False)
 
@@ -63,7 +63,7 @@ def _serve_discord(eg: Egmem, settings: Settings) -> None:
     sched = build_scheduler(eg, settings)
     sched.start()
     try:
-        serve_discord(eg, settings.discord_token)
+        serve_discord(eg, settings.discord_token, scheduler=sched)
     finally:
         sched.shutdown(wait=False)
 

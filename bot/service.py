@@ -1,15 +1,30 @@
-"""What the platform adapters need from egmem, as one small Protocol.
+"""What the platform adapters need from egmem, as small Protocols.
 
-Adapters depend on this, never on concrete memory classes; ``bot/app.py`` builds the real
-implementation (:class:`bot.runtime.Egmem`).
+Adapters depend on these, never on concrete memory classes; ``bot/app.py`` builds the real
+implementation (:class:`bot.runtime.Egmem`). :class:`MemoryService` is the core (submit,
+process, ask, history, why, forget); :class:`ChatService` adds what a chat front end needs
+day to day (pending work, safe sharing, decision status, feedback, digests, uninstalls).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
 
-from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, State
+from pydantic import BaseModel, ConfigDict
+
+from memory.models import (
+    Answer,
+    ChainEntry,
+    Channel,
+    Delete,
+    Edit,
+    EvidenceNode,
+    Message,
+    State,
+)
 
 
 class Asker(Protocol):
@@ -36,11 +51,12 @@ class MemoryService(Protocol):
         ...
 
     def ask(
-        self, question: str, *, platform: str, space: str, user: str, channel: str,
+        self, question: str, *, platform: str, space: str, user: str, channel: str | None,
         widen: bool = False,
     ) -> Answer:
         """Answer from what ``user`` may read: the asking channel plus the space's public
-        channels, and with ``widen`` also the private channels ``user`` belongs to."""
+        channels, and with ``widen`` also the private channels ``user`` belongs to (a
+        question from no channel, like a Discord DM, reads only with ``widen``)."""
         ...
 
     def history(
@@ -63,3 +79,130 @@ class MemoryService(Protocol):
     ) -> bool:
         """Remove a message from every table and index (platform delete or /recall forget)."""
         ...
+
+
+# --- day-to-day features of the chat front ends ----------------------------------------
+# Small Protocols next to MemoryService; ``ChatService`` is what the Slack and Discord
+# adapters take. ``bot.runtime.Egmem`` implements them through ``bot.daily_use.DailyUse``.
+
+
+@dataclass(frozen=True)
+class ShareCheck:
+    """Whether an answer may be posted into a channel: every cited message must be readable
+    by everyone in it. ``withheld`` names the cited channels some of its members cannot read;
+    ``missing`` counts citations no longer in memory (deleted or forgotten since)."""
+
+    ok: bool
+    withheld: tuple[str, ...] = ()
+    missing: int = 0
+
+
+@dataclass(frozen=True)
+class MessageStatus:
+    """What a message means for the team's decisions ("Is this still current?").
+
+    ``role`` is ``set`` when the message established or revised the decision ``state``,
+    ``mentions`` when it talks about one it did not set, ``none`` when egmem relates it to
+    no decision, and ``unknown`` when egmem has no record of it the asker may read.
+    ``current`` says whether the value the message set (``set``) or the value in force
+    when it was written (``mentions``) is still the decision's current value; ``since``
+    lists the chain entries after the message, oldest first (who changed it, when)."""
+
+    role: Literal["set", "mentions", "none", "unknown"]
+    state: State | None = None
+    current: bool = True
+    since: tuple[ChainEntry, ...] = ()
+    value: str = ""
+
+
+class FeedbackEntry(BaseModel):
+    """A 👍/👎 on an answer: enough to turn a miss into an evaluation case."""
+
+    model_config = ConfigDict(frozen=True)
+
+    platform: str
+    space: str
+    channel: str
+    asker: str
+    rater: str
+    vote: Literal["up", "down"]
+    question: str
+    node_ids: tuple[str, ...] = ()
+    message_ids: tuple[str, ...] = ()
+    abstained: bool = False
+    at: datetime
+
+
+class CatchUp(Protocol):
+    def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
+        """How many acknowledged events of ``channel`` are not committed yet (at most
+        ``limit``): an answer says so rather than waiting for them."""
+        ...
+
+
+class Sharing(Protocol):
+    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
+                    channel: str) -> ShareCheck:
+        """Whether every node in ``node_ids`` is readable by everyone in ``channel``."""
+        ...
+
+
+class Decisions(Protocol):
+    def message_status(self, *, platform: str, space: str, channel: str, message_id: str,
+                       user: str) -> MessageStatus:
+        """The decision a message set or mentions, and whether it changed since, as far as
+        ``user`` may read."""
+        ...
+
+    def recent_changes(self, *, platform: str, space: str, user: str | None,
+                       channel: str | None, since: datetime, widen: bool = True,
+                       limit: int = 10) -> list[State]:
+        """Decisions revised at or after ``since`` that ``user`` may read (``channel``
+        alone when ``widen`` is false), most recently changed first, with their chains."""
+        ...
+
+
+class Feedback(Protocol):
+    def record_feedback(self, entry: FeedbackEntry) -> None: ...
+
+
+class Workspaces(Protocol):
+    """Per-workspace settings and lifecycle: digests and uninstalls."""
+
+    def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
+                   by: str) -> bool:
+        """Turn a channel's weekly digest on or off; returns whether it changed."""
+        ...
+
+    def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
+        """(space, channel) of every channel with the digest on."""
+        ...
+
+    def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
+        """Schedule the workspace's memory for deletion after the grace period."""
+        ...
+
+    def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
+        """(platform, space, uninstalled at) of the uninstalls whose grace period is over."""
+        ...
+
+    def cancel_uninstall(self, *, platform: str, space: str) -> bool:
+        """The app came back: keep the memory. Returns whether a deletion was pending."""
+        ...
+
+    def forget_space(self, *, platform: str, space: str) -> int:
+        """Delete everything remembered from one workspace/guild; returns messages
+        forgotten."""
+        ...
+
+
+class Cursors(Protocol):
+    """Where a backfill keeps its resumable cursors."""
+
+    def get_cursor(self, name: str) -> str | None: ...
+    def set_cursor(self, name: str, value: str) -> None: ...
+
+
+class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Cursors,
+                  Protocol):
+    """Everything the Slack and Discord front ends use."""

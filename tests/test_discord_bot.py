@@ -164,7 +164,12 @@ async def running(
 
 
 def posts(fake: FakeDiscord) -> list[Recorded]:
-    return [r for r in fake.requests if r.method == "POST"]
+    """What the bot sent, without the typing indicators."""
+    return [r for r in fake.requests if r.method == "POST" and not r.path.endswith("/typing")]
+
+
+def typing(fake: FakeDiscord) -> list[str]:
+    return [r.path for r in fake.requests if r.method == "POST" and r.path.endswith("/typing")]
 
 
 # --- messages ---------------------------------------------------------------------------
@@ -235,6 +240,11 @@ def test_a_mention_is_answered_in_a_new_thread_with_citations_and_the_chain(
         feed(bot, "MESSAGE_CREATE", question)
         await settle(bot)
         sent.extend(posts(fake))
+        # the typing indicator shows in the new thread while memory looks
+        assert typing(fake) == [f"/channels/{question['id']}/typing"]
+        order = [r.path for r in fake.requests if r.method == "POST"]
+        assert order.index(f"/channels/{question['id']}/typing") < order.index(
+            f"/channels/{question['id']}/messages")
 
     run(svc, scenario)
     assert svc.asks == [dict(question="when is the deploy window?", platform="discord",
@@ -251,15 +261,19 @@ def test_a_mention_is_answered_in_a_new_thread_with_citations_and_the_chain(
     assert embed["title"] == "when is the deploy window?"
     assert embed["description"] == "Update: deploy window moved to Friday 10:00 UTC"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert list(fields)[:2] == ["[1] Nelly in #general", "[2] Ann K in #general"]
-    cite = fields["[2] Ann K in #general"]
+    # the chain first, then the citations
+    assert list(fields) == ["Deploy window", "[1] Nelly", "[2] Ann K"]
+    cite = fields["[2] Ann K"]
+    assert cite.startswith(f"<#{GENERAL}> · ")  # a channel link
     assert f"[jump](https://discord.com/channels/{GUILD}/{GENERAL}/{second['id']})" in cite
     assert "> Update: deploy window moved to Friday 10:00 UTC" in cite
     assert f"<t:{int(discord.utils.snowflake_time(int(second['id'])).timestamp())}:f>" in cite
-    chain = fields["Changed: deploy window"]
-    assert chain.index("~~Deploy window is Thursday 14:00 UTC~~") < chain.index(
-        "**Update: deploy window moved to Friday 10:00 UTC**")
+    chain = fields["Deploy window"]
+    assert chain.startswith("now **Update: deploy window moved to Friday 10:00 UTC** (Ann K, <t:")
+    assert "was **Deploy window is Thursday 14:00 UTC** (Nelly)" in chain
     assert "hotfix" not in json.dumps(embed)  # a public answer never reads #ops
+    buttons = [c["custom_id"] for row in body["components"] for c in row["components"]]
+    assert [b.split(":")[2] for b in buttons] == ["up", "down"]  # 👍/👎 under every answer
 
 
 def test_a_mention_inside_a_thread_is_answered_there(run: Callable[..., None]) -> None:
@@ -483,11 +497,16 @@ def test_recall_is_registered_with_discord_as_a_guild_only_group(
     run(ToyMemory(), scenario)
     (put,) = synced
     assert put.path == f"/applications/{fd.APP_ID}/commands"
-    (recall,) = put.body
+    recall, current = put.body
     assert recall["name"] == "recall"
     assert recall["contexts"] == [0] and recall["dm_permission"] is False  # 0 = guild
     subs = {o["name"]: o for o in recall["options"]}
-    assert {name: o["type"] for name, o in subs.items()} == {"ask": 1, "history": 1}
+    assert {name: o["type"] for name, o in subs.items()} == {
+        "ask": 1, "history": 1, "digest": 1, "backfill": 1}
+    assert [c["value"] for c in subs["digest"]["options"][0]["choices"]] == ["on", "off"]
+    # the message context-menu command (type 3), in servers only
+    assert (current["name"], current["type"], current["contexts"]) == (
+        "Is this still current?", 3, [0])
     assert [(o["name"], o["type"], o["required"]) for o in subs["ask"]["options"]] == [
         ("question", 3, True)]
     assert [o["name"] for o in subs["history"]["options"]] == ["topic"]
@@ -527,7 +546,7 @@ def test_recall_ask_is_ephemeral_and_searches_the_askers_private_channels(
     assert ann_answer.path == f"/webhooks/{fd.APP_ID}/{by_ann['token']}"
     assert ann_answer.body["flags"] & 64
     ann_text = json.dumps(ann_answer.body["embeds"])
-    assert "moved to Wednesday for the hotfix" in ann_text and "#ops" in ann_text
+    assert "moved to Wednesday for the hotfix" in ann_text and f"<#{OPS}>" in ann_text
     assert bob_answer.body["flags"] & 64
     assert "Wednesday" not in json.dumps(bob_answer.body["embeds"])  # Bob cannot read #ops
     assert [(a["user"], a["channel"], a["widen"]) for a in svc.asks] == [
@@ -652,11 +671,11 @@ def test_end_to_end_with_the_service_from_bot_app_build(
     (embed,) = answer.body["embeds"]
     assert "10:00" in embed["description"]
     names = [f["name"] for f in embed["fields"]]
-    assert "[1] Ann K in #general" in names and "hotfix" not in json.dumps(embed)
-    chain = next(f["value"] for f in embed["fields"] if f["name"].startswith("Changed:"))
-    old, new = chain.splitlines()
-    assert old.startswith("~~") and "14:00" in old.split("~~")[1] and "— Nelly" in old
-    assert new.startswith("**") and "10:00" in new.split("**")[1] and "— Ann K" in new
+    assert "[1] Ann K" in names and "hotfix" not in json.dumps(embed)
+    chain = next(f["value"] for f in embed["fields"] if not f["name"].startswith("["))
+    now, was = chain.split(" · ")[:2]
+    assert now.startswith("now **") and "10:00" in now and "(Ann K, <t:" in now
+    assert was.startswith("was **") and "14:00" in was and "(Nelly)" in was
     (hist,) = timeline.body["embeds"]
     current = hist["fields"][0]["value"].splitlines()[-1]
     assert current.startswith("**") and "11:00" in current.split("**")[1]  # after the edit

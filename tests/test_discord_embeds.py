@@ -73,11 +73,11 @@ def test_answer_embed_carries_answer_and_citations() -> None:
     assert embed.description == "Friday 10:00 UTC."
     assert embed.colour == discord.Colour.blurple()
     first, second = embed.fields
-    assert first.name == "[1] Nelly in #general"
+    assert first.name == "[1] Nelly"
     ts = int((T0 + timedelta(minutes=1)).timestamp())
-    assert first.value == (
-        f"<t:{ts}:f> · [jump]({link('1001')})\n> Deploy window is Thursday 14:00 UTC")
-    assert second.name == "[2] Ann K in #general"
+    assert first.value == (f"<#{GENERAL}> · <t:{ts}:f> · [jump]({link('1001')})\n"
+                           "> Deploy window is Thursday 14:00 UTC")
+    assert second.name == "[2] Ann K"
     assert embed.footer.text == "2 sources"
 
 
@@ -91,23 +91,24 @@ def test_an_abstention_looks_different_and_says_why() -> None:
 def test_citations_without_names_or_links_still_render() -> None:
     bare = Citation(node_id="n", message_id="1", channel=GENERAL, speaker="U1", ts=T0, quote="")
     (field,) = answer_embed(Answer(answer="x", citations=[bare])).fields
-    assert field.name == f"[1] U1 in <#{GENERAL}>"  # Discord renders the channel mention
-    assert field.value == f"<t:{int(T0.timestamp())}:f>"
+    assert field.name == "[1] U1"
+    assert field.value == f"<#{GENERAL}> · <t:{int(T0.timestamp())}:f>"
 
 
-def test_revised_states_show_their_chain_with_superseded_values_struck() -> None:
-    answer = Answer(answer="Friday.", citations=[cite(1)], states=[
+def test_revised_states_lead_with_their_chain_current_value_first() -> None:
+    answer = Answer(answer="deploy window: Friday 11:00 (was Friday 10:00, revised by Ann K on "
+                           "Apr 7)", citations=[cite(1)], states=[
         state(["Thursday 14:00", "Friday 10:00", "Friday 11:00"]),
         state(["only one value"], topic="unrevised"),
     ])
     embed = answer_embed(answer)
-    chains = [f for f in embed.fields if f.name and f.name.startswith("Changed:")]
-    assert [f.name for f in chains] == ["Changed: deploy window"]  # a lone value has no story
-    lines = (chains[0].value or "").splitlines()
-    assert lines[0].startswith("~~Thursday 14:00~~ — Ann K, <t:")
-    assert lines[1].startswith("~~Friday 10:00~~ — Ann K, <t:")
-    assert lines[2].startswith("**Friday 11:00** — Ann K, <t:")
-    assert lines[2].endswith(f"[↗]({link('1002')})")
+    # the answer first, as the decision's current value; no UTC date string
+    assert embed.description == "**Deploy window**: **Friday 11:00**"
+    chain, cite_field = embed.fields  # a lone value has no story; the chain before sources
+    assert chain.name == "Deploy window" and cite_field.name == "[1] Nelly"
+    ts = int((T0 + timedelta(days=2)).timestamp())
+    assert chain.value == (f"now **Friday 11:00** (Ann K, <t:{ts}:d>) · was **Friday 10:00** "
+                           f"(Ann K) · was **Thursday 14:00** (Ann K) [↗]({link('1002')})")
 
 
 def test_huge_answers_are_cut_to_discords_limits() -> None:
@@ -121,8 +122,8 @@ def test_huge_answers_are_cut_to_discords_limits() -> None:
     within_limits(embed)
     assert (embed.description or "").endswith("…")
     assert (embed.title or "").endswith("…")
-    shown = len(embed.fields)
-    assert 0 < shown < 40
+    shown = len([f for f in embed.fields if (f.name or "").startswith("[")])
+    assert shown < 40
     assert embed.footer.text == f"40 sources ({40 - shown} not shown)"
 
 
@@ -138,11 +139,9 @@ def test_a_long_chain_keeps_the_newest_entries_and_counts_the_rest() -> None:
     embed = answer_embed(Answer(answer="a", states=[state(values)]))
     within_limits(embed)
     (field,) = embed.fields
-    lines = (field.value or "").splitlines()
-    dropped = int(lines[0].removeprefix("… ").removesuffix(" earlier"))
-    assert dropped == 100 - (len(lines) - 1)
-    assert lines[-1].startswith("**window 99 ")
-    assert lines[1].startswith(f"~~window {dropped} ")
+    value = field.value or ""
+    assert value.startswith("now **window 99 ") and "was **window 98 " in value
+    assert "+97 earlier" in value
 
 
 def test_fit_lines_keeps_at_least_the_newest_line() -> None:
@@ -155,13 +154,23 @@ def test_chat_text_cannot_break_the_markdown_or_ping() -> None:
     answer = Answer(answer="a", citations=[cite(1, sneaky, speaker="*star*")],
                     states=[state(["~~old~~", sneaky])])
     embed = answer_embed(answer)
-    cite_field, chain_field = embed.fields
-    assert cite_field.name == r"[1] \*star\* in #general"
+    chain_field, cite_field = embed.fields
+    assert cite_field.name == r"[1] \*star\*"
     quote = (cite_field.value or "").split("\n> ", 1)[1]
     assert "\n" not in quote  # one quoted line
     assert r"\*\*bold\*\*" in quote and r"\~\~x\~\~" in quote and r"\`code\`" in quote
     assert "@everyone" not in quote  # neutralised (a zero-width space follows the @)
-    assert (chain_field.value or "").startswith(r"~~\~\~old\~\~~~")
+    assert r"\[click](https://evil.example)" in quote  # not a masked link
+    assert r"was **\~\~old\~\~** (Ann K)" in (chain_field.value or "")
+
+
+def test_the_answer_text_itself_is_escaped() -> None:
+    sneaky = "Deploy is [Friday](https://evil.example) **now** @everyone <@&123> <#456>"
+    embed = answer_embed(Answer(answer=sneaky, citations=[cite(1)]))
+    description = embed.description or ""
+    assert r"\[Friday](https://evil.example)" in description  # shown, not a masked link
+    assert r"\*\*now\*\*" in description and "@everyone" not in description
+    assert r"\<@&123>" in description and r"\<#456>" in description
 
 
 def test_timeline_embed_lists_states_with_their_chains() -> None:
@@ -170,7 +179,7 @@ def test_timeline_embed_lists_states_with_their_chains() -> None:
     within_limits(embed)
     assert embed.title == "History: deploy window"
     first, second = embed.fields
-    assert first.name == "deploy window" and second.name == "db"
+    assert first.name == "Deploy window" and second.name == "Db"
     head, old, new = (first.value or "").splitlines()
     assert head.startswith(f"in <#{GENERAL}> · 1 revision · updated <t:")
     assert old.startswith("~~Thursday~~") and new.startswith("**Friday**")
@@ -203,9 +212,8 @@ def test_chains_follow_the_shared_timeline_model() -> None:
     # memory.timeline decides what is current: the active node, not the last entry
     s = state(["Thursday", "Friday", "Saturday"]).model_copy(update={"active_node_id": "n1"})
     (field,) = answer_embed(Answer(answer="a", states=[s])).fields
-    old, current, later = (field.value or "").splitlines()
-    assert old.startswith("~~Thursday~~ — Ann K")
-    assert current.startswith("**Friday** — Ann K")
-    assert later.startswith("Saturday — Ann K")  # neither superseded nor current
+    value = field.value or ""
+    assert value.startswith("now **Friday** (Ann K") and "was **Thursday** (Ann K)" in value
+    assert "Saturday" not in value  # neither superseded nor current
     (tl,) = timeline_embed([s], topic="deploy window").fields
     assert (tl.value or "").splitlines()[2].startswith("**Friday**")

@@ -38,8 +38,10 @@ def copy_slack(tmp_path: Path) -> Path:
 
 
 def events(items: list[JsonlItem]) -> list[Any]:
+    """The imported events (records skipped on purpose, each with a reason, left out)."""
     assert [i.error for i in items if i.error is not None] == []
-    return [i.event for i in items]
+    assert all(i.skipped for i in items if i.event is None)
+    return [i.event for i in items if i.event is not None]
 
 
 def errors(items: list[JsonlItem]) -> list[InputError]:
@@ -299,7 +301,8 @@ def test_slack_export_with_dms_and_mpims(tmp_path: Path) -> None:
 def test_dce_export() -> None:
     items = list(iter_events(DCE))
     got = events(items)
-    assert [i.line for i in items] == [1, 3, 5]  # join (2) and bot (4) skipped
+    assert [i.line for i in items if i.event] == [1, 3, 5]  # join (2) and bot (4) skipped
+    assert [i.line for i in items if i.skipped] == [2, 4]  # ... and counted as such
     first, reply, attachment_only = got
     assert first == Message(
         platform="discord",
@@ -444,7 +447,7 @@ def test_dce_import_never_raises(tmp_path: Path, messages: list[Any], channel: A
         },
     )
     for item in iter_events(path):
-        assert (item.event is None) != (item.error is None)
+        assert [item.event, item.error, item.skipped].count(None) == 2
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -456,4 +459,4 @@ def test_slack_export_never_raises(tmp_path: Path, entries: Any, users: Any) -> 
     write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
     write_json(root / "general" / "2024-01-01.json", entries)
     for item in iter_events(root):
-        assert (item.event is None) != (item.error is None)
+        assert [item.event, item.error, item.skipped].count(None) == 2

@@ -115,7 +115,8 @@ def running_app(service: MemoryService, *, admins: tuple[str, ...] = ()) -> Iter
         slack.add_channel(SECRET_CH, "secret-plans", kind="group", members=[ALICE])
         slack.add_channel(DM, kind="im", members=[BOB], im_user=BOB)
         executor = ThreadPoolExecutor(max_workers=1)
-        app = build_slack_app(service=service, bot_token=slack.token, signing_secret=SECRET,
+        app = build_slack_app(service=service, commit_window_s=0.0, bot_token=slack.token,
+                              signing_secret=SECRET,
                               api_url=slack.base_url, listener_executor=executor,
                               admins=admins)
         server = SlackHTTPServer(app, port=0).start_background()
@@ -277,6 +278,16 @@ def _seed(h: Harness) -> None:
     h.drain()
 
 
+def answer_of(h: Harness, post: Any) -> dict[str, Any]:
+    """The message a placeholder ended up as (posted, then updated in place)."""
+    return h.slack.posted[post_ts(h, post)]
+
+
+def post_ts(h: Harness, post: Any) -> str:
+    return next(ts for ts, p in h.slack.posted.items() if p["channel"] == post.params["channel"]
+                and p.get("thread_ts") == post.params.get("thread_ts"))
+
+
 def test_app_mention_is_answered_once_in_the_thread(h: Harness) -> None:
     _seed(h)
     mention = fixture("app_mention.json")
@@ -286,12 +297,17 @@ def test_app_mention_is_answered_once_in_the_thread(h: Harness) -> None:
     [post] = h.slack.calls_to("chat.postMessage")
     assert post.params["channel"] == GENERAL
     assert post.params["thread_ts"] == "1712347000.000800"
+    assert "Searching" in post.params["text"]  # a placeholder first, at once
+    [update] = h.slack.calls_to("chat.update")  # ... replaced in place by the answer
+    assert update.params["ts"] == post_ts(h, post)
     [ask] = h.service.asks
     assert ask["question"] == "when is the deploy window?"
     assert ask["widen"] is False and ask["user"] == BOB and ask["channel"] == GENERAL
-    text = json.dumps(post.params["blocks"])
-    assert "Friday 10:00" in text and "*Bob*" in text and "#general" in text
-    assert not any(b["type"] == "actions" for b in post.params["blocks"])
+    text = json.dumps(update.params["blocks"])
+    assert "Friday 10:00" in text and "*Bob*" in text and f"<#{GENERAL}>" in text
+    actions = [b for b in update.params["blocks"] if b["type"] == "actions"]
+    assert [e["action_id"] for a in actions for e in a["elements"]] == [
+        "egmem_feedback_up", "egmem_feedback_down"]  # no Share: the answer is public already
 
 
 def test_public_mention_answer_never_uses_a_private_channel(h: Harness) -> None:
@@ -302,30 +318,33 @@ def test_public_mention_answer_never_uses_a_private_channel(h: Harness) -> None:
     mention["event"]["user"] = ALICE  # Alice may read the private channel, but asks in public
     h.event(mention)
     h.drain()
-    [post] = h.slack.calls_to("chat.postMessage")
-    assert "Sunday" not in json.dumps(post.params)
+    [update] = h.slack.calls_to("chat.update")
+    assert "Sunday" not in json.dumps(update.params)
 
 
 # --- /recall -----------------------------------------------------------------------------
 
 
-def test_recall_acks_at_once_then_answers_ephemerally_with_citations(h: Harness) -> None:
+def test_recall_shows_searching_at_once_then_replaces_it_with_the_answer(h: Harness) -> None:
     _seed(h)
     status, body = h.command("when is the deploy window?")
-    assert status == 200 and body == ""
+    assert status == 200
+    ack = json.loads(body)  # visible at once, before any work
+    assert ack["response_type"] == "ephemeral" and "Searching" in ack["text"]
     [resp] = h.slack.wait_for_responses()
     assert resp.name == "r1"
     assert resp.body["response_type"] == "ephemeral"
+    assert resp.body["replace_original"] is True  # the answer replaces "Searching…"
     blocks = resp.body["blocks"]
     text = json.dumps(blocks)
-    assert "Friday 10:00" in text
-    assert "*Bob*" in text and "#general" in text
-    assert f"https://acme.slack.com/archives/{GENERAL}/p1712000002000100|open" in text
-    assert "<!date^1712000002^" in text
+    assert "Friday 10:00" in blocks[0]["text"]["text"]  # the first block answers
+    assert "*Bob*" in text and f"<#{GENERAL}>" in text
+    # the date is a date token linking to the message
+    assert (f"<!date^1712000002^{{date_short_pretty}} {{time}}^https://acme.slack.com/archives/"
+            f"{GENERAL}/p1712000002000100|") in text
     [actions] = [b for b in blocks if b["type"] == "actions"]
-    button = actions["elements"][0]
-    assert button["text"]["text"] == "Share in channel"
-    assert json.loads(button["value"]) == {"q": "when is the deploy window?"}
+    labels = [e["text"]["text"] for e in actions["elements"]]
+    assert labels == ["👍 Helpful", "👎 Not helpful", "Share in channel"]
     [ask] = h.service.asks
     assert ask["widen"] is True and ask["user"] == ALICE and ask["channel"] == GENERAL
 
@@ -355,6 +374,7 @@ def test_recall_history_renders_a_struck_through_timeline(h: Harness) -> None:
     [resp] = h.slack.wait_for_responses()
     text = json.dumps(resp.body["blocks"])
     assert "~3 pm~" in text and "*4 pm*" in text
+    assert "s1" not in text  # no internal ids
     assert h.service.history_calls == [{"topic": "standup", "user": ALICE, "channel": GENERAL,
                                         "widen": True}]
 
@@ -401,25 +421,87 @@ def test_recall_forget_rejects_a_non_link(h: Harness) -> None:
     assert h.service.forgotten == []
 
 
-def test_share_button_posts_publicly_with_the_channel_scope(h: Harness) -> None:
-    _seed(h)
-    payload = {
+def action_payload(h: Harness, *, action_id: str, value: str, user: str = ALICE,
+                   channel: str = GENERAL, response: str = "share") -> dict[str, Any]:
+    return {
         "type": "block_actions", "team": {"id": TEAM, "domain": "acme"},
-        "user": {"id": ALICE, "team_id": TEAM}, "channel": {"id": GENERAL, "name": "general"},
+        "user": {"id": user, "team_id": TEAM}, "channel": {"id": channel, "name": "general"},
         "api_app_id": "A0PNCHHK2", "token": "x", "trigger_id": "1.2.3",
-        "response_url": h.slack.response_url("share"), "container": {"type": "message"},
-        "actions": [{"type": "button", "action_id": "egmem_share", "block_id": "b1",
-                     "value": json.dumps({"q": "deploy window?"}), "action_ts": "1.2"}],
+        "response_url": h.slack.response_url(response),
+        "container": {"type": "message", "is_ephemeral": True},
+        "actions": [{"type": "button", "action_id": action_id, "block_id": "b1",
+                     "value": value, "action_ts": "1.2"}],
     }
-    status, _ = h.action(payload)
+
+
+def button_value(blocks: list[dict[str, Any]], action_id: str) -> str:
+    return next(e["value"] for b in blocks if b["type"] == "actions" for e in b["elements"]
+                if e["action_id"] == action_id)
+
+
+def test_share_posts_exactly_the_answer_that_was_seen(h: Harness) -> None:
+    _seed(h)
+    h.command("when is the deploy window?")
+    [seen] = h.slack.wait_for_responses()
+    token = button_value(seen.body["blocks"], "egmem_share")
+    assert "deploy" not in token  # an opaque token, not a question to re-ask
+    asks_before = len(h.service.asks)
+    status, _ = h.action(action_payload(h, action_id="egmem_share", value=token))
     assert status == 200
-    public, delete = h.slack.wait_for_responses(count=2)
+    public, delete = h.slack.wait_for_responses(count=3)[1:]
+    assert len(h.service.asks) == asks_before  # not re-asked: the same answer is posted
     assert public.body["response_type"] == "in_channel"
     assert public.body["replace_original"] is False
-    assert "Friday 10:00" in json.dumps(public.body["blocks"])
-    assert f"<@{ALICE}>" in json.dumps(public.body["blocks"])  # attributed
-    assert delete.body["delete_original"] is True
-    assert h.service.asks[-1]["widen"] is False
+    shared = public.body["blocks"]
+    assert shared[0] == seen.body["blocks"][0]  # the same answer, word for word
+    assert f"shared by <@{ALICE}>" in json.dumps(shared)
+    assert "egmem_share" not in json.dumps(shared)
+    assert delete.body["delete_original"] is True  # only after the shared copy was posted
+
+
+def test_share_is_refused_when_a_citation_is_private(h: Harness) -> None:
+    h.event(envelope(message("Hiring budget is now 360k", ts="1712000009.000100",
+                             channel=SECRET_CH, channel_type="group")))
+    h.event(envelope(message("AWS budget alert is 9500", ts="1712000010.000100"),
+                     event_id="Ev2"))
+    h.drain()
+    h.command("hiring budget 360k", user=ALICE)  # Alice reads #secret-plans privately
+    [seen] = h.slack.wait_for_responses()
+    text = json.dumps(seen.body["blocks"])
+    assert "360k" in text
+    assert "egmem_share" not in text  # no button ...
+    assert f"Not shareable here: it quotes <#{SECRET_CH}>" in text  # ... but why not
+    assert "egmem_feedback_up" in text
+
+
+def test_share_keeps_the_original_when_posting_fails(h: Harness) -> None:
+    _seed(h)
+    h.command("when is the deploy window?")
+    [seen] = h.slack.wait_for_responses()
+    token = button_value(seen.body["blocks"], "egmem_share")
+    h.slack.refuse_responses.add("share")
+    h.action(action_payload(h, action_id="egmem_share", value=token))
+    h.drain()
+    posts = [r.body for r in h.slack.responses if r.name == "share"]
+    assert posts[0]["response_type"] == "in_channel"
+    assert not any(p.get("delete_original") for p in posts)
+    assert "still here" in posts[-1]["text"]
+
+
+def test_share_by_someone_else_or_after_expiry_is_refused(h: Harness) -> None:
+    _seed(h)
+    h.command("when is the deploy window?")
+    [seen] = h.slack.wait_for_responses()
+    token = button_value(seen.body["blocks"], "egmem_share")
+    h.action(action_payload(h, action_id="egmem_share", value=token, user=BOB,
+                            response="bob"))
+    h.action(action_payload(h, action_id="egmem_share", value="forged-token",
+                            response="forged"))
+    h.drain()
+    replies = {r.name: r.body for r in h.slack.responses}
+    assert "Only the person who asked" in replies["bob"]["text"]
+    assert "can no longer be shared" in replies["forged"]["text"]
+    assert not any(r.body.get("response_type") == "in_channel" for r in h.slack.responses)
 
 
 def test_recall_error_is_reported_politely(h: Harness) -> None:
@@ -498,7 +580,7 @@ def test_end_to_end_with_the_real_service(tmp_path: Path) -> None:
             [resp] = e2e.slack.wait_for_responses()
             blocks = json.dumps(resp.body["blocks"])
             assert "Friday 10:00" in blocks and "Sunday" not in blocks
-            assert f"/archives/{GENERAL}/p1712000002000100|open" in blocks
+            assert f"^https://acme.slack.com/archives/{GENERAL}/p1712000002000100|" in blocks
 
             e2e.command("history deploy window", user=BOB, response="bob-history")
             timeline = json.dumps(e2e.slack.wait_for_responses(count=2)[1].body["blocks"])
@@ -539,7 +621,7 @@ def test_recall_why_audits_only_what_the_asker_may_read(tmp_path: Path) -> None:
             def why(target: str, *, user: str, name: str) -> dict[str, Any]:
                 before = len(e2e.slack.responses)
                 status, body = e2e.command(f"why {target}", user=user, response=name)
-                assert status == 200 and body == ""  # answered after the ack
+                assert status == 200 and "Searching" in body  # answered after the ack
                 resp = e2e.slack.wait_for_responses(count=before + 1)[before]
                 assert resp.name == name and resp.body["response_type"] == "ephemeral"
                 return resp.body

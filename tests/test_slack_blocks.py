@@ -9,15 +9,15 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
+from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
     MAX_BLOCKS,
     MAX_CITATIONS,
     MAX_CONTEXT_TEXT,
     MAX_SECTION_TEXT,
+    ShareOffer,
     answer_blocks,
     answer_text,
-    audit_blocks,
-    audit_text,
     chain_line,
     fit,
     link,
@@ -66,30 +66,52 @@ def texts(blocks: list[dict[str, object]]) -> str:
     return json.dumps(blocks, ensure_ascii=False)
 
 
-def test_answer_with_citation_and_revised_chain() -> None:
+def test_answer_first_then_the_chain_then_evidence_then_buttons() -> None:
     answer = Answer(answer="Standup is at 4 pm.", citations=[cite(1)],
                     states=[state("3 pm", "4 pm")])
-    blocks = answer_blocks(answer, question="when is standup?", share_value='{"q": "x"}')
+    blocks = answer_blocks(answer, question="when is standup?",
+                           share=ShareOffer(value="token"), feedback="fb")
     out = texts(blocks)
-    assert blocks[0]["type"] == "context" and "when is standup?" in out
-    assert blocks[1]["text"]["text"] == "Standup is at 4 pm."
-    # the chain, newest first: "*4 pm* — Alice, Nov 3 · was 3 pm — Alice, Nov 2"
+    assert blocks[0]["text"]["text"] == "Standup is at 4 pm."  # the first block answers
+    assert blocks[1]["type"] == "context" and "when is standup?" in out
+    # the chain, current value first: "now *4 pm* (Alice, <date>) · was *3 pm* (Alice)"
     line = chain_line(state("3 pm", "4 pm"))
-    assert re.fullmatch(r"\*4 pm\* — Alice, <!date\^\d+\^\{date_short\}\|Nov 3, 2024> · "
-                        r"was 3 pm — Alice, <!date\^\d+\^\{date_short\}\|Nov 2, 2024>", line)
-    assert line in out
+    assert re.fullmatch(r"now \*4 pm\* \(Alice, <!date\^\d+\^\{date_short_pretty\}\^"
+                        r"https://acme\.slack\.com/archives/C1/p1700000001000100\|Nov 3, "
+                        r"2024>\) · was \*3 pm\* \(Alice\)", line)
+    assert blocks[2]["text"]["text"] == "*Standup time*\n" + line
     assert "> standup moves to 4 pm" in out
-    assert "*Alice* · #general · <!date^1730559600^{date_short_pretty} {time}|Nov 2, 2024 " \
-           "15:00 UTC> · <https://acme.slack.com/archives/C1/p1712000002000100|open>" in out
+    assert ("— *Alice* in <#C1> · <!date^1730559600^{date_short_pretty} {time}^"
+            "https://acme.slack.com/archives/C1/p1712000002000100|Nov 2, 2024 15:00 UTC>") in out
+    assert "s1" not in out and "n1" not in out  # no internal ids
     assert blocks[-1]["type"] == "actions"
+    assert [e["action_id"] for e in blocks[-1]["elements"]] == [
+        "egmem_feedback_up", "egmem_feedback_down", "egmem_share"]
     assert answer_text(answer) == "Standup is at 4 pm."
+
+
+def test_a_reader_line_about_a_revised_decision_becomes_its_current_value() -> None:
+    answer = Answer(answer="standup time: 4 pm (was 3 pm, revised by Alice on Nov 3)",
+                    states=[state("3 pm", "4 pm")])
+    blocks = answer_blocks(answer)
+    assert blocks[0]["text"]["text"] == "*Standup time*: *4 pm*"  # no UTC date string
+    assert blocks[1]["text"]["text"].startswith("now *4 pm* (Alice, <!date^")
+
+
+def test_a_share_that_would_withhold_says_so_instead_of_a_button() -> None:
+    blocks = answer_blocks(Answer(answer="a", citations=[cite(1)]),
+                           share=ShareOffer(withheld=("G0SECRET",)), feedback="fb")
+    out = texts(blocks)
+    assert "egmem_share" not in out
+    assert "Not shareable here: it quotes <#G0SECRET>" in out
 
 
 def test_single_entry_state_shows_no_chain_and_abstention_is_marked() -> None:
     blocks = answer_blocks(Answer(answer="", abstained=True, states=[state("3 pm")]))
     out = texts(blocks)
-    assert "couldn't find" in out and "No supporting evidence" in out
-    assert "was " not in out and not any(b["type"] == "actions" for b in blocks)
+    assert "couldn't find" in out
+    assert "No supporting evidence in the channels this answer may read" in out
+    assert "was *" not in out and not any(b["type"] == "actions" for b in blocks)
 
 
 def test_user_text_is_escaped_everywhere() -> None:
@@ -116,7 +138,7 @@ def test_limits_long_text_and_many_citations() -> None:
     answer = Answer(answer="x" * 10_000 + " <&>", citations=[cite(i, quote="q" * 5000)
                                                               for i in range(80)],
                     states=[state("1", "2", "3", "4", "5", topic=f"t{i}") for i in range(60)])
-    blocks = answer_blocks(answer, share_value="v")
+    blocks = answer_blocks(answer, share=ShareOffer(value="v"))
     assert len(blocks) <= MAX_BLOCKS
     assert blocks[-1]["type"] == "actions"  # the button survives trimming
     for b in blocks:
@@ -124,12 +146,16 @@ def test_limits_long_text_and_many_citations() -> None:
         if isinstance(t, dict):
             assert len(t["text"]) <= MAX_SECTION_TEXT
     # revised states are capped, so the evidence still fits
-    assert sum(1 for b in blocks if "topic" not in texts([b]) and b["type"] == "section") \
-        == 1 + MAX_CITATIONS
+
+    def quoted(bs: list[dict[str, object]]) -> int:
+        return sum(1 for b in bs if b["type"] == "section"
+                   and str(b["text"]["text"]).startswith("> "))  # type: ignore[index]
+
+    assert quoted(blocks) == MAX_CITATIONS
     few = answer_blocks(Answer(answer="a", citations=[cite(i) for i in range(80)]))
-    assert sum(1 for b in few if b["type"] == "section") == 1 + MAX_CITATIONS
+    assert quoted(few) == MAX_CITATIONS
     assert f"top {MAX_CITATIONS} of 80" in texts(few)
-    assert len(answer_blocks(Answer(answer="a"), share_value="v" * 2001)) == 1  # no button
+    assert len(answer_blocks(Answer(answer="a"), share=ShareOffer(value="v" * 2001))) == 1
 
 
 def test_timeline_strikes_superseded_values_and_bolds_the_current_one() -> None:
@@ -138,8 +164,9 @@ def test_timeline_strikes_superseded_values_and_bolds_the_current_one() -> None:
     assert blocks[0]["type"] == "header"
     assert "~3 pm~" in out and "~4 pm~" in out and "*4:30 pm*" in out
     assert "~4:30 pm~" not in out
-    assert "now *4:30 pm*" in out and "(2 revisions)" in out
-    assert "|↗>" in out  # each entry links to its message
+    assert "now *4:30 pm* · 2 revisions" in out and "in <#C1>" in out
+    assert out.count("^https://acme.slack.com/archives/C1/p17000000") == 3  # dates link
+    assert "s1" not in out  # no internal ids
 
 
 def test_timeline_caps_states_and_handles_none() -> None:
@@ -172,8 +199,8 @@ def test_current_value_follows_the_active_node_not_the_last_entry() -> None:
     # memory.timeline decides what is current: here the middle entry is the active node
     s = state("3 pm", "4 pm", "4:30 pm").model_copy(update={"active_node_id": "n1"})
     line = chain_line(s)
-    assert line.startswith("*4 pm* — Alice")
-    assert "was 3 pm" in line and "4:30 pm" not in line
+    assert line.startswith("now *4 pm* (Alice")
+    assert "was *3 pm*" in line and "4:30 pm" not in line
     out = texts(timeline_blocks([s], topic="standup"))
     assert "~3 pm~" in out and "*4 pm*" in out
     assert "~4:30 pm~" not in out and "*4:30 pm*" not in out and "4:30 pm" in out
@@ -186,9 +213,9 @@ def test_timeline_fallback_text_summarises_each_chain_escaped() -> None:
                                    "was 3 pm — Alice, Nov 2"
 
 
-def test_timeline_shows_each_state_id_for_recall_why() -> None:
+def test_timeline_shows_no_internal_ids() -> None:
     out = texts(timeline_blocks([state("3 pm", "4 pm")], topic="standup"))
-    assert "`s1`" in out
+    assert "`s1`" not in out and '"s1"' not in out
 
 
 # --- audits ------------------------------------------------------------------------------

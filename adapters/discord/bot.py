@@ -7,10 +7,12 @@ What it does:
   :mod:`adapters.discord.visibility`); edits and deletes reach memory through the *raw*
   events, so messages that left discord.py's cache are still updated or forgotten;
 * answers ``@egmem <question>`` in a thread started from the question (or in the thread
-  it was asked in) with an embed of the answer, its citations and how revised decisions
-  changed;
-* offers ``/recall ask`` and ``/recall history`` (ephemeral, so the asker's private
-  channels may be searched too);
+  it was asked in) with an embed of the answer, how revised decisions changed and its
+  citations, showing the typing indicator while it looks; questions are never remembered;
+* answers direct messages from what the asker may read in the server they share;
+* offers ``/recall ask|history|digest|backfill`` and the "Is this still current?" message
+  command (ephemeral, so the asker's private channels may be searched too), 👍/👎 on
+  every answer, and a weekly digest per channel;
 * keeps channel visibility (private or not, who can read it) in memory, so recall is
   scoped to what the asker may read.
 
@@ -25,18 +27,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from adapters.discord.embeds import answer_embed, clip, timeline_embed
+from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
+from adapters.discord.daily import DiscordDailyUse
+from adapters.discord.embeds import answer_embed, clip
 from adapters.discord.normalize import (
     normalize_discord_delete,
     normalize_discord_py_message,
     normalize_discord_update,
     render_content,
+)
+from adapters.discord.views import (
+    FeedbackCache,
+    feedback_view,
 )
 from adapters.discord.visibility import (
     channel_visibility,
@@ -44,7 +53,7 @@ from adapters.discord.visibility import (
     memory_channel_id,
     remembered,
 )
-from bot.service import MemoryService
+from bot.service import ChatService
 from memory.errors import UserFacingError
 from memory.models import Answer, Delete, Edit, Message, State
 
@@ -58,6 +67,24 @@ QUESTION_LIMIT = 1000
 THREAD_NAME_LIMIT = 100
 NO_ANSWER = "Sorry, I could not answer that just now. Please try again in a minute."
 USAGE = "Ask me something after the mention, e.g. `@egmem when is the deploy window?`"
+DIGEST_DAYS = 7
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the channels it remembers
+    read_message_history=True,  # backfill
+    send_messages=True,  # answers (and the typing indicator)
+    send_messages_in_threads=True,  # answers in threads
+    create_public_threads=True,  # a thread per @egmem question
+    embed_links=True,  # answers are embeds: without it Discord drops them silently
+)
+"""What egmem needs in a server; :func:`invite_url` asks for exactly this."""
+
+
+def invite_url(application_id: int | str) -> str:
+    """The OAuth2 URL that adds the bot with the ``bot`` and ``applications.commands``
+    scopes and :data:`INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(int(application_id), permissions=INVITE_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
 
 
 def default_intents() -> discord.Intents:
@@ -73,7 +100,7 @@ def default_intents() -> discord.Intents:
     return intents
 
 
-class EgmemDiscordClient(discord.Client):
+class EgmemDiscordClient(DiscordDailyUse):
     """The Discord front end of a :class:`~bot.service.MemoryService`.
 
     ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
@@ -86,7 +113,7 @@ class EgmemDiscordClient(discord.Client):
     def __init__(
         self,
         *,
-        service: MemoryService,
+        service: ChatService,
         intents: discord.Intents | None = None,
         sync_commands: bool = True,
         command_guild: int | None = None,
@@ -98,6 +125,9 @@ class EgmemDiscordClient(discord.Client):
         self.service = service
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(RecallCommands(bot=self))
+        self.tree.add_command(still_current_menu(self))
+        self.feedback_cache = FeedbackCache()
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self._sync_commands = sync_commands
         self._command_guild = command_guild
         self._visibility_debounce = visibility_debounce
@@ -171,7 +201,11 @@ class EgmemDiscordClient(discord.Client):
                 logger.exception("committing queued Discord events failed; they stay queued")
 
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is None or message.author.bot or message.webhook_id is not None:
+        if message.author.bot or message.webhook_id is not None:
+            return
+        if message.guild is None:
+            if isinstance(message.channel, discord.DMChannel):
+                await self.answer_dm(message)
             return
         question = self._question_in(message)
         if question is not None:
@@ -271,12 +305,13 @@ class EgmemDiscordClient(discord.Client):
         thread = await self._answer_thread(message, question)
         guild = message.guild
         assert guild is not None  # on_message only passes guild messages
+        space, channel = str(guild.id), memory_channel_id(message.channel)
+        where: Any = thread if thread is not None else message.channel
         try:
-            answer = await asyncio.to_thread(
-                self.service.ask, question, platform=PLATFORM, space=str(guild.id),
-                user=str(message.author.id), channel=memory_channel_id(message.channel),
-                widen=False,  # the answer is public: only what the whole channel may read
-            )
+            async with where.typing():  # a sign of life while memory looks
+                answer, pending = await self._ask(
+                    question, space=space, user=str(message.author.id), channel=channel,
+                    widen=False)  # the answer is public: only what the whole channel may read
         except UserFacingError as exc:
             await self._deliver(message, thread, content=clip(str(exc), 2000))
             return
@@ -284,7 +319,50 @@ class EgmemDiscordClient(discord.Client):
             logger.exception("answering a question in channel %s failed", message.channel.id)
             await self._deliver(message, thread, content=NO_ANSWER)
             return
-        await self._deliver(message, thread, embed=answer_embed(answer, question=question))
+        view = feedback_view(self.feedback_cache, answer, question=question,
+                             asker=str(message.author.id), space=space, channel=channel)
+        await self._deliver(message, thread, view=view,
+                            embed=answer_embed(answer, question=question, pending=pending))
+
+    async def _ask(self, question: str, *, space: str, user: str, channel: str | None,
+                   widen: bool) -> tuple[Answer, int]:
+        """The answer from what is committed, and how many messages of the asking channel
+        are still waiting (the answer says so instead of waiting for them)."""
+        answer = await asyncio.to_thread(self.service.ask, question, platform=PLATFORM,
+                                         space=space, user=user, channel=channel, widen=widen)
+        pending = 0
+        if channel is not None:
+            pending = await asyncio.to_thread(self.service.pending_in, platform=PLATFORM,
+                                              space=space, channel=channel)
+        return answer, pending
+
+    async def answer_dm(self, message: discord.Message) -> None:
+        """A direct message is a question, answered from what its author may read in the
+        server they share with egmem (never remembered)."""
+        question = clip(" ".join(message.content.split()), QUESTION_LIMIT)
+        if not question:
+            return
+        shared = [g for g in self.guilds if g.get_member(message.author.id) is not None]
+        none = discord.AllowedMentions.none()
+        if len(shared) != 1:
+            text = ("We share several servers: ask with `/recall ask` in the one you mean."
+                    if shared else "I can only answer from a server we are both in.")
+            await message.channel.send(text, allowed_mentions=none)
+            return
+        space = str(shared[0].id)
+        try:
+            async with message.channel.typing():
+                answer, _ = await self._ask(question, space=space, user=str(message.author.id),
+                                            channel=None, widen=True)
+        except Exception:
+            logger.exception("answering a direct message failed")
+            await message.channel.send(NO_ANSWER, allowed_mentions=none)
+            return
+        view = feedback_view(self.feedback_cache, answer, question=question,
+                             asker=str(message.author.id), space=space,
+                             channel=str(message.channel.id))
+        await message.channel.send(embed=answer_embed(answer, question=question), view=view,
+                                   allowed_mentions=none)
 
     async def _answer_thread(
         self, message: discord.Message, question: str
@@ -306,32 +384,35 @@ class EgmemDiscordClient(discord.Client):
     async def _deliver(
         self, message: discord.Message, thread: discord.Thread | None, *,
         content: str | None = None, embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         none = discord.AllowedMentions.none()
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             if thread is not None and embed is not None:
-                await thread.send(embed=embed, allowed_mentions=none)
+                await thread.send(embed=embed, allowed_mentions=none, **extra)
             elif thread is not None:
                 await thread.send(content or "", allowed_mentions=none)
             elif embed is not None:
-                await message.reply(embed=embed, mention_author=False, allowed_mentions=none)
+                await message.reply(embed=embed, mention_author=False, allowed_mentions=none,
+                                    **extra)
             else:
                 await message.reply(content or "", mention_author=False, allowed_mentions=none)
         except discord.HTTPException as exc:
             logger.warning("could not post an answer in channel %s (%s)",
                            message.channel.id, exc.status)
 
-    async def ask_for(self, interaction: discord.Interaction[Any], question: str) -> Answer:
+    async def ask_for(self, interaction: discord.Interaction[Any],
+                      question: str) -> tuple[Answer, int]:
         """Answer for the person behind ``interaction``, including the private channels
-        they belong to (the reply is ephemeral: only they see it)."""
-        space, channel = _interaction_place(interaction)
-        return await asyncio.to_thread(
-            self.service.ask, question, platform=PLATFORM, space=space,
-            user=str(interaction.user.id), channel=channel, widen=True,
-        )
+        they belong to (the reply is ephemeral: only they see it), with the count of the
+        channel's messages still being read."""
+        space, channel = interaction_place(interaction)
+        return await self._ask(question, space=space, user=str(interaction.user.id),
+                               channel=channel, widen=True)
 
     async def history_for(self, interaction: discord.Interaction[Any], topic: str) -> list[State]:
-        space, channel = _interaction_place(interaction)
+        space, channel = interaction_place(interaction)
         return await asyncio.to_thread(
             self.service.history, topic, platform=PLATFORM, space=space,
             user=str(interaction.user.id), channel=channel, widen=True,
@@ -365,6 +446,8 @@ class EgmemDiscordClient(discord.Client):
         await self.refresh_visibility(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        await asyncio.to_thread(self.service.cancel_uninstall, platform=PLATFORM,
+                                space=str(guild.id))
         await self.refresh_visibility(guild)
 
     async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
@@ -406,81 +489,32 @@ class EgmemDiscordClient(discord.Client):
             self.schedule_visibility_refresh(after.guild)
 
 
-def _interaction_place(interaction: discord.Interaction[Any]) -> tuple[str, str]:
-    """(space, memory channel) of an interaction in a guild."""
-    channel: object = interaction.channel
-    if channel is None:
-        return str(interaction.guild_id), str(interaction.channel_id)
-    return str(interaction.guild_id), memory_channel_id(channel)
-
-
-class RecallCommands(app_commands.Group):
-    """``/recall ask question:…`` and ``/recall history topic:…``, guild-only, answered
-    ephemerally after a deferral (memory may take longer than Discord's 3 s)."""
-
-    def __init__(self, *, bot: EgmemDiscordClient) -> None:
-        super().__init__(
-            name="recall",
-            description="Ask egmem what your team said or decided",
-            guild_only=True,
-            allowed_contexts=app_commands.AppCommandContext(
-                guild=True, dm_channel=False, private_channel=False
-            ),
-        )
-        self._bot = bot
-
-    @app_commands.command(name="ask", description="Answer from the channels you can read")
-    @app_commands.describe(question="What do you want to know?")
-    async def ask(
-        self, interaction: discord.Interaction[Any],
-        question: app_commands.Range[str, 1, QUESTION_LIMIT],
-    ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            answer = await self._bot.ask_for(interaction, question)
-        except UserFacingError as exc:
-            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
-            return
-        except Exception:
-            logger.exception("/recall ask failed in channel %s", interaction.channel_id)
-            await interaction.followup.send(NO_ANSWER, ephemeral=True)
-            return
-        await interaction.followup.send(
-            embed=answer_embed(answer, question=question), ephemeral=True
-        )
-
-    @app_commands.command(name="history", description="How a decision changed over time")
-    @app_commands.describe(topic="The decision or topic, e.g. 'deploy window'")
-    async def history(
-        self, interaction: discord.Interaction[Any],
-        topic: app_commands.Range[str, 1, 200],
-    ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            states = await self._bot.history_for(interaction, topic)
-        except UserFacingError as exc:
-            await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
-            return
-        except Exception:
-            logger.exception("/recall history failed in channel %s", interaction.channel_id)
-            await interaction.followup.send(NO_ANSWER, ephemeral=True)
-            return
-        await interaction.followup.send(embed=timeline_embed(states, topic=topic), ephemeral=True)
-
-
 def serve_discord(
-    service: MemoryService,
+    service: ChatService,
     token: str,
     *,
     intents: discord.Intents | None = None,
     sync_commands: bool = True,
     command_guild: int | None = None,
+    scheduler: Any = None,
 ) -> None:
-    """Run the bot until it is stopped (blocking; discord.py reconnects by itself).
+    """Run the bot until it is stopped (blocking; discord.py reconnects by itself). With
+    ``scheduler`` (apscheduler) the weekly digests and the deletion of guilds that removed
+    the bot are scheduled on it.
 
     Logging is left to the application (no handler is installed)."""
     client = EgmemDiscordClient(
         service=service, intents=intents, sync_commands=sync_commands,
         command_guild=command_guild,
     )
+    if scheduler is not None:
+        from bot.scheduler import add_chat_jobs
+
+        def on_loop(make: Callable[[], Coroutine[Any, Any, int]]) -> Callable[[], int]:
+            def run() -> int:
+                return asyncio.run_coroutine_threadsafe(make(), client.loop).result(600)
+            return run
+
+        add_chat_jobs(scheduler, digest=on_loop(client.post_digests),
+                      uninstalls=on_loop(client.purge_uninstalled))
     client.run(token, log_handler=None)

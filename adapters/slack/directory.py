@@ -159,6 +159,10 @@ class SlackDirectory:
         user = self.user(user_id)
         return bool(user and user.is_admin)
 
+    def forget_user(self, user_id: str) -> None:
+        """Drop a cached user (after a name change)."""
+        self._users.drop(user_id)
+
     def cached_user_ids(self) -> list[str]:
         return self._users.keys()
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+import emoji
+
 from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
 from adapters.slack.payloads import SlackAppMentionEvent, SlackMessageEvent
 from memory.errors import InputError
@@ -23,7 +25,9 @@ PLATFORM = "slack"
 
 # Subtypes that are a person saying something; every other subtype (channel_join,
 # channel_topic, bot_message, pinned_item, …) is a system notice and is ignored.
-_CONTENT_SUBTYPES = frozenset({"", "file_share", "thread_broadcast", "me_message"})
+# ``file_comment`` (older exports) carries its author in ``comment.user``.
+_CONTENT_SUBTYPES = frozenset({"", "file_share", "thread_broadcast", "me_message",
+                               "file_comment"})
 
 # One left-to-right pass: code spans first (kept verbatim), then Slack's <…> references,
 # then the three entities Slack escapes. A single pass never unescapes twice ("&amp;lt;").
@@ -34,6 +38,9 @@ _TOKENS = re.compile(
     re.DOTALL,
 )
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+# Slack writes emoji as :shortcodes: in message text; people see the characters. Custom
+# workspace emoji (:shipit:) have no character and stay as typed.
+_SHORTCODE = re.compile(r":[a-z0-9_+\-']{1,60}:")
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _BROADCASTS = frozenset({"here", "channel", "everyone"})
 
@@ -54,18 +61,29 @@ def render_text(text: str, *, users: Mapping[str, str]) -> str:
     ``<@U1>`` → ``@Name`` (``users`` maps id → display name; falls back to a ``|label`` or
     the id), ``<#C1|general>`` → ``#general``, ``<!here>`` → ``@here``, ``<!subteam^S1|@eng>``
     → ``@eng``, ``<https://x|label>`` → ``label (https://x)``, ``<https://x>`` → the URL.
-    ``&amp;``/``&lt;``/``&gt;`` are unescaped. Inside code spans and fences only the
-    entities are unescaped: the code stays as typed. ``render_text(escape_text(s)) == s``.
+    ``&amp;``/``&lt;``/``&gt;`` are unescaped; emoji shortcodes (``:blush:``) become the
+    emoji (``😊``). Inside code spans and fences only the entities are unescaped: the code
+    stays as typed. ``render_text(escape_text(s)) == s`` for text without shortcodes.
     """
-
-    def sub(m: re.Match[str]) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _TOKENS.finditer(text):
+        out.append(_emojize(text[pos:m.start()]))
         if m.group("code") is not None:
-            return unescape_text(m.group("code"))
-        if m.group("ent") is not None:
-            return _ENTITIES[m.group("ent")]
-        return _render_ref(m.group("ref"), users)
+            out.append(unescape_text(m.group("code")))
+        elif m.group("ent") is not None:
+            out.append(_ENTITIES[m.group("ent")])
+        else:
+            out.append(_render_ref(m.group("ref"), users))
+        pos = m.end()
+    out.append(_emojize(text[pos:]))
+    return "".join(out)
 
-    return _TOKENS.sub(sub, text)
+
+def _emojize(text: str) -> str:
+    if ":" not in text:
+        return text
+    return _SHORTCODE.sub(lambda m: emoji.emojize(m.group(0), language="alias"), text)
 
 
 def _render_ref(body: str, users: Mapping[str, str]) -> str:
@@ -161,6 +179,10 @@ def _normalize(
 
     channel = _req_str(ev, "channel")
     ts = _req_str(ev, "ts")
+    if subtype == "file_comment":
+        ev = _file_comment(ev)
+        if not opt_str(ev, "user"):
+            return None  # a comment whose author the export does not name
     user = _req_str(ev, "user")
     text = _content(ev, users)
     if not text.strip():
@@ -185,6 +207,37 @@ def _normalize(
         permalink=permalink,
         edited=isinstance(ev.get("edited"), Mapping),
     )
+
+
+def _file_comment(ev: Mapping[str, object]) -> Mapping[str, object]:
+    """A comment on a file as a message by its commenter: the comment's author and words
+    (the message text also names the file, which the comment alone does not)."""
+    comment = ev.get("comment")
+    if not isinstance(comment, Mapping):
+        return ev
+    out = dict(ev)
+    user = comment.get("user")
+    if isinstance(user, str) and user and not opt_str(ev, "user"):
+        out["user"] = user
+    words = comment.get("comment")
+    if isinstance(words, str) and words.strip() and not opt_str(ev, "text"):
+        out["text"] = words
+    return out
+
+
+def skip_reason(event: Mapping[str, object]) -> str:
+    """Why :func:`normalize_message_event` returned ``None`` for ``event`` (for import
+    reports: every record is counted somewhere)."""
+    subtype = opt_str(event, "subtype") or ""
+    if subtype == "message_changed":
+        return "an edit that changes no text (link preview or reply count)"
+    if _is_bot(event):
+        return "a bot's message"
+    if subtype == "file_comment":
+        return "a file comment without its author"
+    if subtype not in _CONTENT_SUBTYPES:
+        return f"a system notice ({subtype})"
+    return "a message without text or files"
 
 
 def _changed(

@@ -1,9 +1,11 @@
-"""``/recall`` parsing and the parts of ``/recall why`` and ``/recall forget`` that talk to
-Slack.
+"""``/recall`` parsing, button payloads, and the parts of ``/recall why`` and ``/recall
+forget`` that talk to Slack.
 
 ``/recall <question>`` asks; ``/recall history <topic>`` shows a timeline; ``/recall why
 <message link | state id>`` shows how egmem read a message or a decision; ``/recall forget
-<message link>`` forgets one message; ``/recall help`` (or no text) shows help.
+<message link>`` forgets one message; ``/recall digest on|off`` turns the channel's weekly
+digest on or off; ``/recall backfill [since YYYY-MM-DD]`` (admins) imports the channel's
+history inside the running bot; ``/recall help`` (or no text) shows help.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from memory.models import EvidenceNode, MessageKey
 
 logger = logging.getLogger(__name__)
 
-RecallKind = Literal["ask", "history", "why", "forget", "help", "usage"]
+RecallKind = Literal["ask", "history", "why", "forget", "digest", "backfill", "help", "usage"]
 
-_SUBCOMMANDS = ("help", "history", "why", "forget")
+_SUBCOMMANDS = ("help", "history", "why", "forget", "digest", "backfill")
+_SINCE = re.compile(r"(?:since\s+)?(\d{4}-\d{2}-\d{2})")
 # What `/recall why` takes besides a link: egmem's node/state ids and bare Slack message ts.
 _AUDIT_ID = re.compile(r"[ns]_[0-9a-f]{8,64}|\d{10}\.\d{6}")
 _LINK_PATH = re.compile(r"/archives/(?P<channel>[A-Z0-9]+)/p(?P<sec>\d{10})(?P<micro>\d{6})$")
@@ -52,6 +55,10 @@ def parse_recall(text: str) -> RecallRequest:
     rest = rest.strip()
     if word == "why" and rest and not _is_audit_target(rest):
         word = ""  # an ordinary question that starts with "why"
+    if word == "digest" and rest.lower() not in ("on", "off", ""):
+        word = ""  # "digest of last week's decisions?" is a question
+    if word == "backfill" and rest and not _SINCE.fullmatch(rest.strip()):
+        word = ""
     if word not in _SUBCOMMANDS:
         if len(text) > MAX_QUESTION_CHARS:
             return RecallRequest("usage", usage=f"Please keep questions under "
@@ -59,6 +66,9 @@ def parse_recall(text: str) -> RecallRequest:
         return RecallRequest("ask", text)
     if word == "help":
         return RecallRequest("help")
+    if word == "backfill":
+        m = _SINCE.fullmatch(rest.strip())
+        return RecallRequest("backfill", m.group(1) if m else "")
     if not rest:
         what = {
             "history": "a topic, e.g. `/recall history deploy window`",
@@ -66,8 +76,11 @@ def parse_recall(text: str) -> RecallRequest:
                    "`/recall why https://acme.slack.com/archives/C123/p1712345678000200`",
             "forget": "a message link (⋯ → Copy link), e.g. `/recall forget "
                       "https://acme.slack.com/archives/C123/p1712345678000200`",
+            "digest": "`on` or `off`, e.g. `/recall digest on`",
         }[word]
         return RecallRequest("usage", usage=f"`/recall {word}` needs {what}.")
+    if word == "digest":
+        return RecallRequest("digest", rest.lower())
     return RecallRequest(word, rest)  # type: ignore[arg-type]
 
 
@@ -151,18 +164,38 @@ def message_author(client: WebClient, link: MessageLink) -> str | None:
     return None
 
 
-def share_value(question: str) -> str:
-    """The Share button's payload: the question, re-asked when the button is pressed."""
-    return json.dumps({"q": question}, ensure_ascii=False)
+@dataclass(frozen=True)
+class FeedbackPayload:
+    """What the 👍/👎 buttons carry (see :func:`adapters.slack.blocks.feedback_value`)."""
+
+    question: str
+    node_ids: tuple[str, ...]
+    message_ids: tuple[str, ...]
+    abstained: bool
+    asker: str
 
 
-def shared_question(value: str) -> str | None:
+def parse_feedback(value: str) -> FeedbackPayload | None:
     try:
         data = json.loads(value)
     except (TypeError, ValueError):
         return None
-    q = data.get("q") if isinstance(data, dict) else None
-    return q if isinstance(q, str) and q.strip() else None
+    if not isinstance(data, dict) or not isinstance(data.get("q"), str):
+        return None
+
+    def ids(key: str) -> tuple[str, ...]:
+        raw = data.get(key)
+        return tuple(str(x) for x in raw if isinstance(x, str)) if isinstance(raw, list) else ()
+
+    asker = data.get("u")
+    return FeedbackPayload(question=data["q"], node_ids=ids("n"), message_ids=ids("m"),
+                           abstained=bool(data.get("a")),
+                           asker=asker if isinstance(asker, str) else "")
+
+
+def mentions_user(text: str, user_id: str | None) -> bool:
+    """Whether Slack message text mentions ``user_id`` (``<@U…>`` or ``<@U…|name>``)."""
+    return bool(user_id) and re.search(rf"<@{re.escape(str(user_id))}(\|[^>]*)?>", text) is not None
 
 
 def mention_question(text: str, *, bot_user_id: str | None) -> str:

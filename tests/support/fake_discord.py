@@ -16,6 +16,7 @@ Routes (under ``/api/v10``)::
     GET  /channels/{c}/messages                      history from ``history`` (after/before/limit)
     POST /channels/{c}/messages                      a new bot message in channel c
     POST /channels/{c}/messages/{m}/threads          a thread with the id of message m
+    POST /channels/{c}/typing                        the typing indicator (204)
     GET  /channels/{c}/threads/archived/public       from ``archived``
     POST /interactions/{id}/{token}/callback         an interaction callback response
     POST /webhooks/{app}/{token}                     an interaction follow-up message
@@ -207,6 +208,37 @@ def interaction(guild_id: str, channel: Json, invoker: Json, *, subcommand: str,
     }
 
 
+def context_menu(guild_id: str, channel: Json, invoker: Json, *, target: Json,
+                 name: str = "Is this still current?") -> Json:
+    """An ``INTERACTION_CREATE`` for a message context-menu command on ``target``."""
+    return {
+        "id": snowflake(), "application_id": APP_ID, "type": 2, "token": "itoken-" + snowflake(),
+        "version": 1, "guild_id": guild_id, "channel_id": channel["id"], "channel": channel,
+        "member": {**invoker, "permissions": str(MEMBER_PERMISSIONS)},
+        "app_permissions": str(MEMBER_PERMISSIONS), "locale": "en-US",
+        "guild_locale": "en-US", "entitlements": [],
+        "authorizing_integration_owners": {"0": guild_id}, "context": 0,
+        "attachment_size_limit": 10485760,
+        "data": {"id": "1180000000000000101", "name": name, "type": 3, "guild_id": guild_id,
+                 "target_id": target["id"], "resolved": {"messages": {target["id"]: target}}},
+    }
+
+
+def button_click(guild_id: str, channel: Json, invoker: Json, *, custom_id: str,
+                 message: Json) -> Json:
+    """An ``INTERACTION_CREATE`` for a click on a button of ``message``."""
+    return {
+        "id": snowflake(), "application_id": APP_ID, "type": 3, "token": "itoken-" + snowflake(),
+        "version": 1, "guild_id": guild_id, "channel_id": channel["id"], "channel": channel,
+        "member": {**invoker, "permissions": str(MEMBER_PERMISSIONS)},
+        "app_permissions": str(MEMBER_PERMISSIONS), "locale": "en-US",
+        "guild_locale": "en-US", "entitlements": [], "message": message,
+        "authorizing_integration_owners": {"0": guild_id}, "context": 0,
+        "attachment_size_limit": 10485760,
+        "data": {"custom_id": custom_id, "component_type": 2},
+    }
+
+
 # --- the server ------------------------------------------------------------------------
 
 
@@ -286,6 +318,8 @@ class FakeDiscord:
                 return _json(self._history(cid, request.query))
             case ("POST", "channels", cid, "messages"):
                 return _json(self._bot_message(cid, body))
+            case ("POST", "channels", _, "typing"):
+                return web.Response(status=204)
             case ("POST", "channels", cid, "messages", mid, "threads"):
                 return _json(self._start_thread(cid, mid, body), status=201)
             case ("GET", "channels", cid, "threads", "archived", "public"):
@@ -314,6 +348,7 @@ class FakeDiscord:
         body = body or {}
         out = message(cid, self.guild_of.get(cid), BOT_USER, body.get("content") or "")
         out["embeds"] = body.get("embeds") or []
+        out["components"] = body.get("components") or []
         out["flags"] = flags
         if body.get("message_reference"):
             out["message_reference"] = body["message_reference"]
@@ -355,7 +390,8 @@ def _commands(body: Any, guild_id: str | None) -> list[Json]:
     out = []
     for i, cmd in enumerate(body or []):
         out.append({
-            **cmd, "id": str(1180000000000000100 + i), "application_id": APP_ID,
+            "description": "", **cmd, "id": str(1180000000000000100 + i),
+            "application_id": APP_ID,
             "version": "1180000000000000200", "default_member_permissions": None,
             "guild_id": guild_id, "nsfw": cmd.get("nsfw", False),
         })

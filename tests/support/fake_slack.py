@@ -5,7 +5,7 @@ pagination in ``response_metadata.next_cursor``, HTTP 429 with ``Retry-After``):
 
     auth.test  users.info  users.conversations
     conversations.info  conversations.members  conversations.history  conversations.replies
-    chat.postMessage  chat.postEphemeral
+    chat.postMessage  chat.postEphemeral  chat.update  views.publish
     POST /respond/<name>   a response_url (slash commands, interactive actions)
 
 Workspace content is set up with :meth:`FakeSlack.add_user`, :meth:`add_channel` and
@@ -106,6 +106,8 @@ class FakeSlack:
         self.channels: dict[str, _Channel] = {}
         self.calls: list[ApiCall] = []
         self.responses: list[ResponsePost] = []
+        self.refuse_responses: set[str] = set()  # response_url names answered with 404
+        self.posted: dict[str, dict[str, Any]] = {}  # ts → the message as last posted/updated
         self._script: dict[str, deque[_Scripted]] = defaultdict(deque)
         self._cond = threading.Condition()
         self._ts_counter = 0
@@ -373,8 +375,26 @@ class FakeSlack:
 
     def _api_chat_postMessage(self, p: dict[str, Any]) -> dict[str, Any]:
         ts = self._next_ts(1_800_000_000)
+        with self._cond:
+            self.posted[ts] = dict(p)
         return {"ok": True, "channel": p.get("channel"), "ts": ts,
                 "message": {"text": p.get("text"), "ts": ts, "bot_id": self.bot_id}}
+
+    def _api_chat_update(self, p: dict[str, Any]) -> dict[str, Any]:
+        ts = str(p.get("ts"))
+        with self._cond:
+            if ts not in self.posted:
+                return {"ok": False, "error": "message_not_found"}
+            self.posted[ts] = {**self.posted[ts], **p}
+        return {"ok": True, "channel": p.get("channel"), "ts": ts, "text": p.get("text")}
+
+    def _api_views_publish(self, p: dict[str, Any]) -> dict[str, Any]:
+        view = p.get("view")
+        if isinstance(view, str):
+            view = json.loads(view)
+        if not isinstance(view, dict) or view.get("type") != "home" or not p.get("user_id"):
+            return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True, "view": {**view, "id": "V" + self._next_ts(0).replace(".", "")}}
 
     def _api_chat_postEphemeral(self, p: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "message_ts": self._next_ts(1_800_000_000)}
@@ -402,8 +422,12 @@ class FakeSlack:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 if parts.path.startswith("/respond/"):
                     body = json.loads(raw or b"{}")
-                    fake._respond_post(parts.path.removeprefix("/respond/"), body)
-                    self._send(200, "ok", {"Content-Type": "text/plain"})
+                    name = parts.path.removeprefix("/respond/")
+                    fake._respond_post(name, body)
+                    if name in fake.refuse_responses:
+                        self._send(404, "expired_url", {"Content-Type": "text/plain"})
+                    else:
+                        self._send(200, "ok", {"Content-Type": "text/plain"})
                     return
                 if not parts.path.startswith("/api/"):
                     self._send(404, "", {})
@@ -414,7 +438,7 @@ class FakeSlack:
                     params.update(json.loads(raw))
                 elif raw:
                     params.update({k: v[-1] for k, v in parse_qs(raw.decode()).items()})
-                for key in ("blocks", "attachments"):
+                for key in ("blocks", "attachments", "view"):
                     if isinstance(params.get(key), str):
                         params[key] = json.loads(params[key])
                 result = fake._dispatch(parts.path.removeprefix("/api/"), params, headers)

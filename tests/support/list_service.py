@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
+from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 
@@ -42,6 +44,12 @@ class ListService:
         self.fail_submits = 0  # the next N submits raise (a full disk, say)
         self.processed = threading.Event()
         self.process_calls = 0
+        self.feedback: list[FeedbackEntry] = []
+        self.digests: set[tuple[str, str, str]] = set()
+        self.uninstalls: dict[tuple[str, str], datetime] = {}
+        self.forgotten_spaces: list[tuple[str, str]] = []
+        self.cursors: dict[str, str] = {}
+        self.statuses: dict[tuple[str, str], MessageStatus] = {}
         self._keys: set[str] = set()
         self._pending: list[Message | Edit | Delete] = []
         self._lock = threading.Lock()
@@ -135,3 +143,86 @@ class ListService:
         allowed = self.readable(user=user, channel=channel, widen=widen)
         t = _words(topic)
         return [s for s in self.states if s.channel in allowed and t & _words(s.topic)]
+
+    # --- day-to-day features (bot.service.ChatService) -------------------------------------
+
+    def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
+        with self._lock:
+            return min(limit, sum(1 for ev in self._pending if ev.channel == channel))
+
+    def share_check(self, node_ids: Any, *, platform: str, space: str,
+                    channel: str) -> ShareCheck:
+        with self._lock:
+            by_node = {"n_" + k[3]: k for k in self.committed}
+        withheld = []
+        missing = 0
+        target = self.channels.get(channel)
+        for nid in node_ids:
+            key = by_node.get(nid)
+            if key is None:
+                missing += 1
+                continue
+            rec = self.channels.get(key[2])
+            if key[2] == channel or (rec is not None and not rec.is_private):
+                continue
+            if rec is not None and target is not None and target.is_private \
+                    and set(target.members) <= set(rec.members):
+                continue
+            if key[2] not in withheld:
+                withheld.append(key[2])
+        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
+                          missing=missing)
+
+    def message_status(self, *, platform: str, space: str, channel: str, message_id: str,
+                       user: str) -> MessageStatus:
+        return self.statuses.get((channel, message_id), MessageStatus(role="unknown"))
+
+    def recent_changes(self, *, platform: str, space: str, user: str | None,
+                       channel: str | None, since: datetime, widen: bool = True,
+                       limit: int = 10) -> list[State]:
+        if user is None:
+            allowed = {channel} if channel else {s.channel for s in self.states}
+        else:
+            allowed = self.readable(user=user, channel=channel or "", widen=widen)
+        return [s for s in self.states if s.channel in allowed and s.updated_at >= since
+                and len(s.chain) > 1][:limit]
+
+    def record_feedback(self, entry: FeedbackEntry) -> None:
+        self.feedback.append(entry)
+
+    def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
+                   by: str) -> bool:
+        key = (platform, space, channel)
+        had = key in self.digests
+        if enabled:
+            self.digests.add(key)
+        else:
+            self.digests.discard(key)
+        return had != enabled
+
+    def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
+        return sorted((s, c) for p, s, c in self.digests if p == platform)
+
+    def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
+        self.uninstalls.setdefault((platform, space), at)
+
+    def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
+        return [(p, s, at) for (p, s), at in self.uninstalls.items()]
+
+    def cancel_uninstall(self, *, platform: str, space: str) -> bool:
+        return self.uninstalls.pop((platform, space), None) is not None
+
+    def forget_space(self, *, platform: str, space: str) -> int:
+        with self._lock:
+            gone = [k for k in self.committed if k[0] == platform and k[1] == space]
+            for k in gone:
+                del self.committed[k]
+        self.forgotten_spaces.append((platform, space))
+        self.uninstalls.pop((platform, space), None)
+        return len(gone)
+
+    def get_cursor(self, name: str) -> str | None:
+        return self.cursors.get(name)
+
+    def set_cursor(self, name: str, value: str) -> None:
+        self.cursors[name] = value

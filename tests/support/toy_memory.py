@@ -12,8 +12,10 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from memory.models import (
     Answer,
     ChainEntry,
@@ -37,8 +39,69 @@ def words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
+class _ChatExtras:
+    """What :class:`bot.service.ChatService` adds to the core service, kept in lists."""
+
+    def pending_in(self: Any, *, platform: str, space: str, channel: str,
+                    limit: int = 100) -> int:
+        with self._lock:
+            return min(limit, sum(1 for e in self._pending if e.space == space
+                                  and e.channel == channel))
+
+    def share_check(self: Any, node_ids: Any, *, platform: str, space: str,
+                     channel: str) -> ShareCheck:
+        return ShareCheck(ok=True)
+
+    def message_status(self: Any, *, platform: str, space: str, channel: str,
+                        message_id: str, user: str) -> MessageStatus:
+        self.asks.append(dict(status=message_id, space=space, channel=channel, user=user))
+        return self.statuses.get((channel, message_id), MessageStatus(role="unknown"))
+
+    def recent_changes(self: Any, *, platform: str, space: str, user: str | None,
+                        channel: str | None, since: datetime, widen: bool = True,
+                        limit: int = 10) -> list[State]:
+        return [s for s in self.recent if s.updated_at >= since and (
+            channel is None or widen or s.channel == channel)][:limit]
+
+    def record_feedback(self: Any, entry: FeedbackEntry) -> None:
+        self.feedback.append(entry)
+
+    def set_digest(self: Any, *, platform: str, space: str, channel: str, enabled: bool,
+                    by: str) -> bool:
+        had = (space, channel) in self.digests
+        (self.digests.add if enabled else self.digests.discard)((space, channel))
+        return had != enabled
+
+    def digest_channels(self: Any, *, platform: str) -> list[tuple[str, str]]:
+        return sorted(self.digests)
+
+    def mark_uninstalled(self: Any, *, platform: str, space: str, at: datetime) -> None:
+        self.uninstalls.setdefault((platform, space), at)
+
+    def due_uninstalls(self: Any, *, now: datetime) -> list[tuple[str, str, datetime]]:
+        return [(p, s, at) for (p, s), at in self.uninstalls.items()]
+
+    def cancel_uninstall(self: Any, *, platform: str, space: str) -> bool:
+        return self.uninstalls.pop((platform, space), None) is not None
+
+    def forget_space(self: Any, *, platform: str, space: str) -> int:
+        with self._lock:
+            gone = [k for k in self.messages if k[1] == space]
+            for k in gone:
+                del self.messages[k]
+        self.forgotten_spaces.append(space)
+        self.uninstalls.pop((platform, space), None)
+        return len(gone)
+
+    def get_cursor(self: Any, name: str) -> str | None:
+        return self.cursors.get(name)
+
+    def set_cursor(self: Any, name: str, value: str) -> None:
+        self.cursors[name] = value
+
+
 @dataclass
-class ToyMemory:
+class ToyMemory(_ChatExtras):
     messages: dict[Key, Message] = field(default_factory=dict)
     channels: dict[tuple[str, str], Channel] = field(default_factory=dict)
     submitted: list[Message | Edit | Delete] = field(default_factory=list)
@@ -49,6 +112,13 @@ class ToyMemory:
     ask_error: Exception | None = None
     fail_submit_after: int | None = None
     """Raise on the submit call after this many successful ones (a crash mid-backfill)."""
+    feedback: list[FeedbackEntry] = field(default_factory=list)
+    statuses: dict[tuple[str, str], MessageStatus] = field(default_factory=dict)
+    recent: list[State] = field(default_factory=list)
+    digests: set[tuple[str, str]] = field(default_factory=set)
+    uninstalls: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    forgotten_spaces: list[str] = field(default_factory=list)
+    cursors: dict[str, str] = field(default_factory=dict)
     _pending: list[Message | Edit | Delete] = field(default_factory=list)
     _seen: set[tuple[str, ...]] = field(default_factory=set)
     _submit_calls: int = 0

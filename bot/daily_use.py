@@ -1,0 +1,255 @@
+"""What the chat front ends need day to day, on top of the core memory service.
+
+:class:`DailyUse` is mixed into :class:`bot.runtime.Egmem` and implements the small
+Protocols of :mod:`bot.service` beyond ``MemoryService``: pending work of a channel, the
+share check, "is this still current?", recent decision changes (App Home, digests),
+feedback, digest subscriptions and uninstalls (:meth:`DailyUse.forget_space`). It only
+composes the store, inbox, writer and reader tools the runtime already holds; its own
+records live in two small SQLite files beside the inbox (:mod:`bot.feedback`,
+:mod:`bot.workspaces`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from functools import cached_property
+
+from bot import feedback as feedback_file
+from bot import workspaces as workspaces_file
+from bot.feedback import FeedbackLog
+from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from bot.workspaces import WorkspaceLedger
+from memory.access import scope_for
+from memory.inbox import Inbox
+from memory.models import Channel, EvidenceNode, Scope, State, Verdict
+from memory.pipeline import Pipeline
+from memory.reader.tools import ReaderTools
+from memory.store import MemoryStore, scope_sql
+from memory.store.rows import to_epoch
+from memory.text import content_terms
+from memory.writer import Writer
+
+logger = logging.getLogger(__name__)
+
+_FORGET_BATCH = 1000
+
+
+class DailyUse:
+    """Mixin for :class:`bot.runtime.Egmem` (which provides these attributes)."""
+
+    store: MemoryStore
+    inbox: Inbox
+    writer: Writer
+    pipeline: Pipeline
+    tools: ReaderTools
+    _drain_lock: threading.Lock
+
+    # ---- own records ------------------------------------------------------------------
+    @cached_property
+    def feedback_log(self) -> FeedbackLog:
+        return FeedbackLog(self.inbox.path.parent / feedback_file.FILENAME)
+
+    @cached_property
+    def workspace_ledger(self) -> WorkspaceLedger:
+        return WorkspaceLedger(self.inbox.path.parent / workspaces_file.FILENAME)
+
+    def close_daily_use(self) -> None:
+        for name in ("feedback_log", "workspace_ledger"):
+            opened = self.__dict__.pop(name, None)
+            if opened is not None:
+                opened.close()
+
+    # ---- backfill cursors (a backfill running inside ``serve``) -------------------------
+    def get_cursor(self, name: str) -> str | None:
+        return self.inbox.get_cursor(name)
+
+    def set_cursor(self, name: str, value: str) -> None:
+        self.inbox.set_cursor(name, value)
+
+    # ---- pending work -----------------------------------------------------------------
+    def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
+        return len(self.inbox.pending((platform, space, channel), limit=limit))
+
+    # ---- sharing ----------------------------------------------------------------------
+    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
+                    channel: str) -> ShareCheck:
+        """Readable by everyone in ``channel``: a message of ``channel`` itself, of a public
+        channel, or of a private conversation whose members include every member of
+        ``channel`` (which must then be private too, with known members). Anything else,
+        or a conversation egmem has no record of, is withheld."""
+        wanted = list(dict.fromkeys(node_ids))
+        nodes = self.store.get_nodes(wanted, Scope(platform=platform, space=space))
+        records = {c.id: c for c in self.store.channels(platform=platform, space=space)}
+        target = records.get(channel)
+        withheld: list[str] = []
+        for cited in dict.fromkeys(n.channel for n in nodes):
+            if not _readable_by_all(records.get(cited), cited, target, channel):
+                withheld.append(cited)
+        missing = len(wanted) - len(nodes)
+        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
+                          missing=missing)
+
+    # ---- decisions --------------------------------------------------------------------
+    def _scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
+               widen: bool) -> Scope:
+        return scope_for(self.store, platform=platform, space=space, user=user,
+                         channel=channel, widen=widen)
+
+    def _states(self, scope: Scope, query: str, *, ids: Sequence[str] = (),
+                k: int = 1) -> list[State]:
+        session = self.tools.session(scope)
+        found = session.read_current_state(query, k=max(k, len(ids)), state_ids=list(ids))
+        if ids:
+            wanted = set(ids)
+            found = [s for s in found if s.state_id in wanted]
+        return found
+
+    def message_status(self, *, platform: str, space: str, channel: str, message_id: str,
+                       user: str) -> MessageStatus:
+        scope = self._scope(platform=platform, space=space, user=user, channel=channel,
+                            widen=True)
+        node = self.store.find_message(channel=channel, message_id=message_id,
+                                       platform=platform, space=space)
+        if node is None or (scope.channels is not None and node.channel not in scope.channels):
+            return MessageStatus(role="unknown")
+        if node.state_id and node.verdict in (Verdict.ESTABLISH, Verdict.REVISE):
+            states = self._states(scope, "", ids=[node.state_id])
+            if states:
+                return _status_of_setter(node, states[0])
+        # A message that set nothing: the decision of its own channel it talks about.
+        own = Scope(platform=platform, space=space, channels=(node.channel,))
+        ids = [node.state_id] if node.state_id else []
+        states = self._states(own, node.text, ids=ids) if ids else self._states(own, node.text)
+        if not states:
+            return MessageStatus(role="none")
+        return _status_of_mention(node, states[0])
+
+    def recent_changes(self, *, platform: str, space: str, user: str | None,
+                       channel: str | None, since: datetime, widen: bool = True,
+                       limit: int = 10) -> list[State]:
+        scope = self._scope(platform=platform, space=space, user=user, channel=channel,
+                            widen=widen)
+        if not widen and channel is not None:
+            scope = scope.model_copy(update={"channels": (channel,)
+                                             if scope.channels is None or channel in
+                                             scope.channels else ()})
+        rows = self.store.tables.query_states(
+            f"{scope_sql(scope)} AND revision_count >= 1 AND updated_ts >= {to_epoch(since)}")
+        rows.sort(key=lambda r: -float(r["updated_ts"]))
+        ids = [str(r["state_id"]) for r in rows[: limit * 2]]
+        if not ids:
+            return []
+        states = [s for s in self._states(scope, "", ids=ids)
+                  if len(s.chain) > 1 and s.chain[-1].ts >= since]
+        states.sort(key=lambda s: s.updated_at, reverse=True)
+        return states[:limit]
+
+    # ---- feedback ---------------------------------------------------------------------
+    def record_feedback(self, entry: FeedbackEntry) -> None:
+        self.feedback_log.record(entry)
+        logger.info("feedback %s on %d cited node(s) in %s/%s", entry.vote,
+                    len(entry.node_ids), entry.space, entry.channel)
+
+    def feedback_entries(self, *, node_id: str | None = None) -> list[FeedbackEntry]:
+        return self.feedback_log.entries(node_id=node_id)
+
+    # ---- workspaces -------------------------------------------------------------------
+    def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
+                   by: str) -> bool:
+        return self.workspace_ledger.set_digest(platform=platform, space=space,
+                                                channel=channel, enabled=enabled, by=by)
+
+    def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
+        return self.workspace_ledger.digest_channels(platform=platform)
+
+    def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
+        self.workspace_ledger.mark_uninstalled(platform=platform, space=space, at=at)
+        logger.warning("%s workspace %s uninstalled egmem; its memory will be deleted after "
+                       "the grace period unless it reinstalls", platform, space)
+
+    def due_uninstalls(self, *, now: datetime,
+                       grace: timedelta = workspaces_file.UNINSTALL_GRACE
+                       ) -> list[tuple[str, str, datetime]]:
+        return self.workspace_ledger.due_uninstalls(now=now, grace=grace)
+
+    def cancel_uninstall(self, *, platform: str, space: str) -> bool:
+        cancelled = self.workspace_ledger.cancel_uninstall(platform=platform, space=space)
+        if cancelled:
+            logger.warning("%s workspace %s is back: its memory is kept", platform, space)
+        return cancelled
+
+    def forget_space(self, *, platform: str, space: str) -> int:
+        """Everything of one workspace/guild leaves every table, index and file: queued
+        messages are scrubbed from the inbox, committed ones go through the writer's
+        forget (as ``forget --user``), channel records lose their names and members (kept
+        as private, unreadable ids so nothing can later be guessed public), and the
+        feedback and digest records are deleted; then old versions are purged."""
+        with self._drain_lock:
+            for key in self.inbox.channels_with_work():
+                if key[:2] == (platform, space):
+                    for item in self.inbox.pending(key, limit=1_000_000):
+                        self.inbox.scrub(platform=platform, space=space, channel=key[2],
+                                         message_id=item.event.id)
+            nodes = self.store.find_nodes(Scope(platform=platform, space=space))
+            for n in nodes:
+                self.inbox.scrub(platform=platform, space=space, channel=n.channel,
+                                 message_id=n.message_id)
+            count = 0
+            ids = [n.node_id for n in nodes]
+            for i in range(0, len(ids), _FORGET_BATCH):
+                count += self.writer.forget(ids[i:i + _FORGET_BATCH])
+            self.store.put_channels([
+                Channel(platform=platform, space=space, id=c.id, is_private=True)
+                for c in self.store.channels(platform=platform, space=space)])
+            self.pipeline.purge()
+        self.feedback_log.forget_space(platform=platform, space=space)
+        self.workspace_ledger.forget_space(platform=platform, space=space)
+        logger.warning("forgot %s workspace %s: %d message(s)", platform, space, count)
+        return count
+
+
+def rank_history(states: Sequence[State], topic: str) -> list[State]:
+    """``/recall history TOPIC``: the decisions whose label names the topic first (most of
+    its words in the label), revised chains before single values, then the search order."""
+    wanted = set(content_terms(topic))
+
+    def key(item: tuple[int, State]) -> tuple[float, int, int, int]:
+        index, state = item
+        named = len(wanted & set(content_terms(state.topic))) / len(wanted) if wanted else 0.0
+        return (-named, -int(len(state.chain) > 1), -state.revision_count, index)
+
+    return [s for _, s in sorted(enumerate(states), key=key)]
+
+
+def _readable_by_all(rec: Channel | None, cited: str, target: Channel | None,
+                     target_id: str) -> bool:
+    if cited == target_id:
+        return True
+    if rec is None:
+        return False
+    if not rec.is_private:
+        return True
+    if target is None or not target.is_private or not target.members:
+        return False
+    return set(target.members) <= set(rec.members)
+
+
+def _status_of_setter(node: EvidenceNode, state: State) -> MessageStatus:
+    ids = [e.node_id for e in state.chain]
+    if node.node_id in ids:
+        since = tuple(state.chain[ids.index(node.node_id) + 1:])
+    else:  # a revision read as ungrounded: judge by time
+        since = tuple(e for e in state.chain if e.ts > node.ts)
+    return MessageStatus(role="set", state=state, current=not since, since=since,
+                         value=node.value or (state.value if not since else ""))
+
+
+def _status_of_mention(node: EvidenceNode, state: State) -> MessageStatus:
+    before = [e for e in state.chain if e.ts <= node.ts]
+    since = tuple(e for e in state.chain if e.ts > node.ts)
+    value = before[-1].value if before else ""
+    return MessageStatus(role="mentions", state=state, current=not since, since=since,
+                         value=value)

@@ -1,0 +1,106 @@
+"""Per-workspace bookkeeping of the chat front ends: weekly digest subscriptions and
+pending uninstalls, in their own SQLite file beside the inbox (``workspaces.sqlite3``).
+
+Uninstalling the app (Slack ``app_uninstalled``/``tokens_revoked``, a Discord guild
+removing the bot) does not delete the workspace's memory at once: a reinstall within the
+grace period (:data:`UNINSTALL_GRACE`) keeps it. The scheduler deletes what is due.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+FILENAME = "workspaces.sqlite3"
+UNINSTALL_GRACE = timedelta(hours=72)
+"""How long a workspace's memory outlives an uninstall (a mistaken removal can be undone)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS digests (
+    platform TEXT NOT NULL, space TEXT NOT NULL, channel TEXT NOT NULL,
+    enabled_by TEXT NOT NULL, enabled_at REAL NOT NULL,
+    PRIMARY KEY (platform, space, channel)
+);
+CREATE TABLE IF NOT EXISTS uninstalls (
+    platform TEXT NOT NULL, space TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (platform, space)
+);
+"""
+
+
+class WorkspaceLedger:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # ---- digests ------------------------------------------------------------------------
+    def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool, by: str,
+                   now: datetime | None = None) -> bool:
+        at = (now or datetime.now(UTC)).timestamp()
+        with self._tx() as db:
+            if enabled:
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO digests(platform, space, channel, enabled_by, "
+                    "enabled_at) VALUES (?,?,?,?,?)", (platform, space, channel, by, at))
+            else:
+                cur = db.execute("DELETE FROM digests WHERE platform=? AND space=? AND channel=?",
+                                 (platform, space, channel))
+            return bool(cur.rowcount)
+
+    def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT space, channel FROM digests WHERE platform=? ORDER BY space, channel",
+                (platform,)).fetchall()
+        return [(str(s), str(c)) for s, c in rows]
+
+    # ---- uninstalls ---------------------------------------------------------------------
+    def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO uninstalls(platform, space, at) VALUES (?,?,?)",
+                       (platform, space, at.timestamp()))
+
+    def cancel_uninstall(self, *, platform: str, space: str) -> bool:
+        with self._tx() as db:
+            cur = db.execute("DELETE FROM uninstalls WHERE platform=? AND space=?",
+                             (platform, space))
+            return bool(cur.rowcount)
+
+    def due_uninstalls(self, *, now: datetime,
+                       grace: timedelta = UNINSTALL_GRACE) -> list[tuple[str, str, datetime]]:
+        """(platform, space, uninstalled at) of every uninstall older than ``grace``."""
+        cutoff = (now - grace).timestamp()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT platform, space, at FROM uninstalls WHERE at <= ? ORDER BY at",
+                (cutoff,)).fetchall()
+        return [(str(p), str(s), datetime.fromtimestamp(a, UTC)) for p, s, a in rows]
+
+    def forget_space(self, *, platform: str, space: str) -> None:
+        """Drop the workspace's digests and its uninstall marker (its memory is gone)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM digests WHERE platform=? AND space=?", (platform, space))
+            db.execute("DELETE FROM uninstalls WHERE platform=? AND space=?", (platform, space))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
