@@ -17,6 +17,7 @@ from datetime import timedelta
 
 import numpy as np
 
+from memory.budget import analysis_text
 from memory.embeddings import Embedder
 from memory.models import (
     EvidenceNode,
@@ -477,7 +478,13 @@ class Writer:
         for n in members:
             if n.state_id:
                 by_state[n.state_id].append(n)
-        fixes: list[EvidenceNode] = []
+        # One fixed copy per node, whatever number of rules touch it: a node queued twice
+        # into one merge makes LanceDB refuse the whole write.
+        fixes: dict[str, EvidenceNode] = {}
+
+        def fix(n: EvidenceNode, **update: object) -> None:
+            fixes[n.node_id] = fixes.get(n.node_id, n).model_copy(update=update)
+
         heads: dict[str, str] = {}
         for sid in ids:
             members_of = by_state.get(sid, [])
@@ -487,28 +494,29 @@ class Writer:
                 # The root is gone: the state is now named by its new root's own words, so
                 # no word of the forgotten message outlives it.
                 root = chain[0]
-                topic = derive_topic(root.text, find_slots(root.text)) or root.value
+                topic = derive_topic(analysis_text(root.text),
+                                     find_slots(analysis_text(root.text))) or root.value
             prev: EvidenceNode | None = None
-            fixed: set[str] = set()
-            in_chain = {c.node_id for c in chain}
             for i, n in enumerate(chain):
                 want_verdict = Verdict.ESTABLISH if i == 0 else Verdict.REVISE
                 want_sup = prev.node_id if prev else None
                 if n.supersedes != want_sup or n.verdict is not want_verdict or n.topic != topic:
-                    fixes.append(n.model_copy(update={"supersedes": want_sup,
-                                                      "verdict": want_verdict, "topic": topic}))
-                    fixed.add(n.node_id)
+                    fix(n, supersedes=want_sup, verdict=want_verdict, topic=topic)
                 prev = n
-            fixes.extend(n.model_copy(update={"topic": topic}) for n in members_of
-                         if n.node_id not in fixed | in_chain and n.topic != topic)
+            in_chain = {c.node_id for c in chain}
+            for n in members_of:
+                if n.node_id in in_chain:
+                    continue
+                if not chain:
+                    # Restatements of a state that no longer exists become plain context,
+                    # named by nothing: their topic was the forgotten state's.
+                    fix(n, state_id=None, verdict=Verdict.CONTEXT, topic="", value="")
+                elif n.topic != topic:
+                    fix(n, topic=topic)
             if chain:
                 heads[sid] = chain[-1].node_id
-            else:
-                # Restatements of a state that no longer exists become plain context.
-                fixes.extend(n.model_copy(update={"state_id": None, "verdict": Verdict.CONTEXT})
-                             for n in by_state.get(sid, []))
         if fixes:
-            self.store.rewrite_nodes(fixes)
+            self.store.rewrite_nodes(list(fixes.values()))
         vectors = self.store.node_vectors(list(heads.values()))
         members = self.store.state_nodes(ids)
         by_state = defaultdict(list)

@@ -45,6 +45,17 @@ def _by_id(node_ids: Iterable[str], scope: Scope | None) -> tuple[list[str], str
     return ids, f"{where} AND {scope_sql(scope)}" if scope is not None else where
 
 
+def _last_of_each(nodes: Sequence[EvidenceNode], vectors: np.ndarray
+                  ) -> tuple[Sequence[EvidenceNode], np.ndarray]:
+    """One copy of each node (the last given, with its vector): LanceDB refuses a merge in
+    which two rows match the same stored row, and the write would fail as a whole."""
+    last = {n.node_id: i for i, n in enumerate(nodes)}
+    if len(last) == len(nodes):
+        return nodes, vectors
+    keep = sorted(last.values())
+    return [nodes[i] for i in keep], vectors[keep]
+
+
 @dataclass(frozen=True)
 class Window:
     """Optional narrowing of a scoped query: participants and a time range."""
@@ -239,8 +250,9 @@ class MemoryStore:
         back on the next open."""
         if len(nodes) != len(vectors):
             raise ValueError(f"{len(nodes)} nodes but {len(vectors)} vectors")
+        nodes, vectors = _last_of_each(nodes, np.asarray(vectors, dtype=np.float32))
         rows = [node_to_row(n, None) for n in nodes]
-        self.tables.upsert_nodes(rows, np.asarray(vectors, dtype=np.float32), append=fresh)
+        self.tables.upsert_nodes(rows, vectors, append=fresh)
         if self._channels is not None:
             self._channels.update((n.platform, n.space, n.channel) for n in nodes)
         self.lexical.upsert((lexical_doc(r) for r in rows), defer=fresh)
@@ -379,6 +391,7 @@ class MemoryStore:
         """Re-save nodes whose structure changed, keeping their stored vectors."""
         if not nodes:
             return
+        nodes = list({n.node_id: n for n in nodes}.values())
         vecs = self.node_vectors([n.node_id for n in nodes])
         keep = [n for n in nodes if n.node_id in vecs]
         self.put_nodes(keep, np.stack([vecs[n.node_id] for n in keep]) if keep else
