@@ -11,7 +11,17 @@ from typing import Any, Protocol
 
 from memory.access import scope_for
 from memory.inbox import Inbox
-from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, Scope, State
+from memory.models import (
+    Answer,
+    Channel,
+    Delete,
+    Edit,
+    EvidenceNode,
+    Message,
+    MessageKey,
+    Scope,
+    State,
+)
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore, scope_sql
@@ -77,24 +87,20 @@ class Egmem:
 
     def forget_user(self, user: str, *, platform: str | None = None,
                     space: str | None = None) -> int:
-        """Forget everything a person said (offboarding), including messages still queued."""
+        """Forget everything a person said (offboarding), including messages still queued,
+        parked or dead-lettered; every one of them is buried, so no retry, import or
+        backfill brings it back."""
         with self._drain_lock:
-            # Queued messages first: a later drain must not commit what is being forgotten.
-            for key in self.inbox.channels_with_work():
-                for item in self.inbox.pending(key, limit=1_000_000):
-                    ev = item.event
-                    if isinstance(ev, Message) and ev.user == user and (
-                        platform is None or ev.platform == platform) and (
-                            space is None or ev.space == space):
-                        self.inbox.scrub(platform=ev.platform, space=ev.space,
-                                         channel=ev.channel, message_id=ev.id)
-            nodes = self.store.find_nodes(Scope(platform=platform, space=space))
-            ids = [n.node_id for n in nodes if n.speaker_id == user]
-            for n in nodes:
-                if n.speaker_id == user:
-                    self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
-                                     message_id=n.message_id)
-            count = self.writer.forget(ids)
+            # The inbox first: a later drain or `egmem retry` must not commit what is being
+            # forgotten.
+            queued = self.inbox.forget_user(user, platform=platform, space=space)
+            self.store.bury(queued)
+            scope = scope_sql(Scope(platform=platform, space=space))
+            rows = self.store.tables.query_nodes(
+                f"speaker_id = {sql_str(user)} AND {scope}",
+                columns=["node_id", "platform", "space", "channel", "message_id"])
+            self.inbox.bury(_keys(rows))
+            count = self.writer.forget([r["node_id"] for r in rows])
             self.pipeline.purge()
             return count
 
@@ -108,11 +114,11 @@ class Egmem:
         cutoff = now - timedelta(days=days)
         scope = Scope(space=space, channels=(channel,) if channel else None)
         with self._drain_lock:
-            old = self.store.find_nodes(scope, Window(ts_to=cutoff))
-            for n in old:
-                self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
-                                 message_id=n.message_id)
-            count = self.writer.forget([n.node_id for n in old])
+            rows = self.store.tables.query_nodes(
+                scope_sql(scope, Window(ts_to=cutoff)),
+                columns=["node_id", "platform", "space", "channel", "message_id"])
+            self.inbox.bury(_keys(rows))
+            count = self.writer.forget([r["node_id"] for r in rows])
             if count:
                 self.pipeline.purge()
         logger.info("retention: forgot %d messages older than %d days", count, days)
@@ -193,6 +199,11 @@ class Egmem:
     def close(self) -> None:
         self.store.close()
         self.inbox.close()
+
+
+def _keys(rows: Iterable[dict[str, Any]]) -> list[MessageKey]:
+    return [MessageKey(platform=r["platform"], space=r["space"], channel=r["channel"],
+                       message_id=r["message_id"]) for r in rows]
 
 
 def _count(values: Iterable[str]) -> dict[str, int]:

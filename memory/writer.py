@@ -22,6 +22,7 @@ from memory.embeddings import Embedder
 from memory.models import (
     EvidenceNode,
     Message,
+    MessageKey,
     Outcome,
     Proposal,
     Scope,
@@ -58,6 +59,8 @@ _FORGETTING = "forget_pending"
 class WriteReport:
     committed: int = 0
     skipped: int = 0
+    # Messages refused at commit because they were deleted or forgotten.
+    refused: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     downgraded: int = 0
 
@@ -144,6 +147,12 @@ class Writer:
         done = self.store.existing_ids(ids)
         todo = [m for m in msgs if m.key.node_id() not in done]
         report.skipped += len(msgs) - len(todo)
+        if todo:
+            # Checked again at commit: a delete may have landed since the submit, or come
+            # through another worker's inbox.
+            gone = self.store.buried([m.key for m in todo])
+            report.refused += len(gone)
+            todo = [m for m in todo if m.key not in gone]
         if not todo:
             return
         recent = self._recent_nodes(key, todo[0])
@@ -359,6 +368,9 @@ class Writer:
         nodes = self.store.get_nodes(node_ids)
         if not nodes:
             return 0
+        # First: from here on no delivery, retry or import can bring them back.
+        self.store.bury(MessageKey(platform=n.platform, space=n.space, channel=n.channel,
+                                   message_id=n.message_id) for n in nodes)
         ids = [n.node_id for n in nodes]
         states = sorted({n.state_id for n in nodes if n.state_id})
         self.store.tables.set_meta(_FORGETTING, json.dumps({"ids": ids, "states": states}))

@@ -6,8 +6,10 @@ Tantivy); callers cannot get rows outside the scope they pass.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.errors import ConfigError
-from memory.models import Channel, EvidenceNode, Scope
+from memory.models import Channel, EvidenceNode, MessageKey, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
     SEARCH_FIELDS,
@@ -43,6 +45,16 @@ def _by_id(node_ids: Iterable[str], scope: Scope | None) -> tuple[list[str], str
     ids = list(dict.fromkeys(node_ids))
     where = sql_in("node_id", ids) if ids else "FALSE"
     return ids, f"{where} AND {scope_sql(scope)}" if scope is not None else where
+
+
+def tombstone_keys(key: MessageKey) -> tuple[str, ...]:
+    """The tombstone keys of a message: its node id, and a channel-and-id form for deletes
+    that name no platform or space (export files may not). Hashes only: no text."""
+    channel_form = "c_" + hashlib.sha256(
+        f"{key.channel}\x1f{key.message_id}".encode()).hexdigest()[:20]
+    if not key.platform or not key.space:
+        return (channel_form,)
+    return (key.node_id(), channel_form)
 
 
 def _last_of_each(nodes: Sequence[EvidenceNode], vectors: np.ndarray
@@ -448,6 +460,18 @@ class MemoryStore:
         )
         rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=min(k, MAX_K))
         return sorted((row_to_node(r) for r in rows), key=lambda n: (n.ts, n.seq))
+
+    # ---- tombstones ---------------------------------------------------------------------
+    def bury(self, keys: Iterable[MessageKey]) -> None:
+        """Record that these messages were deleted or forgotten (by a hash of their key):
+        the writer refuses them from now on, whichever inbox they come through."""
+        self.tables.add_tombstones([t for k in keys for t in tombstone_keys(k)], time.time())
+
+    def buried(self, keys: Iterable[MessageKey]) -> set[MessageKey]:
+        """Those of ``keys`` whose message was deleted or forgotten."""
+        forms = {k: tombstone_keys(k) for k in keys}
+        found = self.tables.find_tombstones([t for ts in forms.values() for t in ts])
+        return {k for k, ts in forms.items() if found.intersection(ts)}
 
     # ---- channels -----------------------------------------------------------------------
     def put_channels(self, channels: Sequence[Channel]) -> None:

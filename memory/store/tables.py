@@ -63,6 +63,8 @@ CHANNEL_SCHEMA = pa.schema(
 
 
 META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+# Deleted and forgotten messages, by a hash of their key (never their text).
+TOMBSTONE_SCHEMA = pa.schema([("key", pa.string()), ("buried", pa.float64())])
 
 # Columns that point lookups filter nodes by (ids, replies, threads, chains): BTREE indexes
 # keep those queries off full scans once the table is large.
@@ -147,6 +149,7 @@ class Tables:
         self.states = self._table("states", state_schema(dim), existing)
         self.channels = self._table("channels", CHANNEL_SCHEMA, existing)
         self.meta = self._table("meta", META_SCHEMA, existing)
+        self.tombstones = self._table("tombstones", TOMBSTONE_SCHEMA, existing)
         self._check_dim()
         # Read once: every `.schema` access is a round trip through LanceDB's event loop.
         self._node_schema: pa.Schema = self.nodes.schema
@@ -334,6 +337,24 @@ class Tables:
                 .execute(pa.Table.from_pylist([{"key": key, "value": value}], schema=META_SCHEMA))
             )
 
+    # ---- tombstones ---------------------------------------------------------------------
+    def add_tombstones(self, keys: Sequence[str], at: float) -> None:
+        if not keys:
+            return
+        rows = [{"key": k, "buried": at} for k in dict.fromkeys(keys)]
+        with self._lock:
+            (
+                self.tombstones.merge_insert("key")
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(rows, schema=TOMBSTONE_SCHEMA))
+            )
+
+    def find_tombstones(self, keys: Sequence[str]) -> set[str]:
+        if not keys:
+            return set()
+        q = self.tombstones._table.query().where(sql_in("key", keys)).select(["key"])
+        return {r["key"] for r in _collect(q)}
+
     # ---- maintenance --------------------------------------------------------------------
     def compact(self, *, purge_history: bool = False) -> None:
         """Merge small fragments; with ``purge_history`` also delete every old version, so
@@ -342,7 +363,8 @@ class Tables:
             self.node_writes = 0
             self._compacted_seq = self.max_seq()
             for tbl, key in ((self.nodes, "node_id"), (self.states, "state_id"),
-                             (self.channels, "key"), (self.meta, "key")):
+                             (self.channels, "key"), (self.meta, "key"),
+                             (self.tombstones, "key")):
                 tbl.optimize()
                 if purge_history:
                     if _has_deleted_rows(tbl):
