@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,7 +46,7 @@ from memory.store import MemoryStore, Window
 from memory.store.rows import row_to_node, to_epoch
 from memory.store.store import NODE_SEARCH_COLUMNS
 from memory.store.tables import sql_in, sql_str
-from memory.text import family_of, find_slots, grounded
+from memory.text import family_of, find_slots, tokens
 from memory.verify import verify
 
 logger = logging.getLogger(__name__)
@@ -322,7 +323,14 @@ class Writer:
     # ---- edits --------------------------------------------------------------------------
     def edit(self, *, platform: str, space: str, channel: str, message_id: str,
              text: str) -> bool:
-        """Re-verify a committed message against its new text. False if not committed."""
+        """Re-verify a committed message against its new text. False if not committed.
+
+        Nothing of the replaced text survives: the value is kept only if every one of its
+        words is still said (else the same kind of value in the new text replaces it, else
+        the message becomes context), the topic only if the new text still names it (else
+        it is derived again from the new words), the audit record is rebuilt (its reasons
+        quoted the old proposal), and every node that borrowed the old text is recomposed.
+        The caller purges old versions afterwards (see ``Pipeline.drain``)."""
         node = self.store.find_message(
             channel=channel, message_id=message_id, platform=platform, space=space
         )
@@ -330,29 +338,43 @@ class Writer:
             return False
         if node.text == text:
             return True
-        verdict, value, reason = node.verdict, node.value, "re-verified after an edit"
-        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not grounded(value, text):
+        seen = analysis_text(text)
+        verdict, value = node.verdict, node.value
+        reasons = ["re-verified after an edit"]
+        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not _says(seen, value):
             old_family = next((s.family for s in find_slots(value)), None)
-            replacement = next((s for s in find_slots(text) if s.family == old_family), None)
+            replacement = next((s for s in find_slots(seen) if s.family == old_family), None)
             if replacement is not None:
                 value = replacement.text
             else:
                 verdict, value = Verdict.CONTEXT, ""
-                reason = "value no longer grounded after an edit; downgraded to context"
+                reasons.append("value no longer stated after an edit; downgraded to context")
+        topic = node.topic
+        if topic and not _says(seen, topic) and verdict in (Verdict.ESTABLISH,
+                                                             Verdict.CONTEXT):
+            # A topic made of the message's own words must not outlive them (a revision's
+            # or restatement's topic is its state's, named by the chain's root).
+            slots = find_slots(seen)
+            at = next((s for s in slots if s.text == value), None)
+            topic = derive_topic(seen, slots, value=at) if verdict is Verdict.ESTABLISH else ""
         old = node.verification or Verification(outcome=Outcome.ACCEPTED, verdict=verdict)
         ver = Verification(
             outcome=old.outcome if verdict is node.verdict else Outcome.DOWNGRADED,
-            verdict=verdict, reasons=[*old.reasons, reason],
+            verdict=verdict, reasons=reasons,
         )
         state_id = node.state_id if verdict is not Verdict.CONTEXT else None
-        if verdict is Verdict.CONTEXT and node.verdict is Verdict.ESTABLISH and node.state_id:
-            # The state it established loses its root; later revisions keep the chain alive.
-            state_id = None
+        old_proposal = node.proposal or Proposal(message_id=node.message_id)
+        proposal = Proposal(message_id=node.message_id, topic=topic, verdict=verdict,
+                            source_quote=value, prior_state_id=old_proposal.prior_state_id,
+                            proposer=old_proposal.proposer)
         updated = node.model_copy(update={
-            "text": text, "edited": True, "verdict": verdict, "value": value,
-            "state_id": state_id, "verification": ver,
+            "text": text, "edited": True, "verdict": verdict, "value": value, "topic": topic,
+            "state_id": state_id, "verification": ver, "proposal": proposal,
+            "rewrite": "", "context_ids": [],
         })
         self.store.rewrite_nodes([updated])
+        # Cached recent turns hold the old text: later proposals must not read it.
+        self._recent.pop((platform or node.platform, space or node.space, channel), None)
         affected = [s for s in {node.state_id, state_id} if s]
         self._refresh([updated.node_id], affected)
         return True
@@ -435,11 +457,15 @@ class Writer:
             )
             rw = final_rewrite(pre_rewrite(msg, parent, turns_before.get(n.node_id)), proposal,
                                prior)
+            verification = n.verification
+            if verification is not None:
+                verification = verification.model_copy(
+                    update={"reasons": _own_reasons(verification.reasons, n.text)})
             out.append(n.model_copy(update={
                 "rewrite": rw.text, "context": rw.context, "context_ids": rw.context_ids,
                 "reply_to_node": parent.node_id if parent else None,
                 "proposal": proposal, "verdict": verdict, "value": value,
-                "state_id": state_id,
+                "state_id": state_id, "verification": verification,
             }))
         vectors = self.embedder.embed_batch([n.searchable for n in out])
         self.store.put_nodes(out, vectors)
@@ -594,6 +620,36 @@ def _align(chunk: Sequence[WriteItem], proposals: Sequence[Proposal]) -> list[Pr
     by_id = {p.message_id: p for p in proposals}
     return [by_id.get(i.message.id) or Proposal(message_id=i.message.id, proposer="missing")
             for i in chunk]
+
+
+# A quoted fragment in an audit reason ("value quote '4 pm' is not grounded"): reasons are
+# short, and the fragment is bounded, so the pattern is linear.
+_QUOTED = re.compile(r"'([^'\n]{1,300})'|\"([^\"\n]{1,300})\"")
+# Quoted ids (states, nodes, messages) are not anyone's words.
+_ID = re.compile(r"[sn]_[0-9a-f]{1,64}|msg:[^\s]{1,100}|[\d.]{1,40}")
+
+
+def _own_reasons(reasons: Sequence[str], text: str) -> list[str]:
+    """``reasons`` without those quoting words the message itself does not say: they
+    quoted a message that was since edited or forgotten."""
+    low = text.lower()
+    kept: list[str] = []
+    for reason in reasons:
+        quoted = [q for a, b in _QUOTED.findall(reason)
+                  if not _ID.fullmatch(q := a or b)]
+        if all(q.lower() in low for q in quoted):
+            kept.append(reason)
+        elif not kept or not kept[-1].startswith("(a reason"):
+            kept.append("(a reason quoting edited or forgotten text was removed)")
+    return kept
+
+
+def _says(text: str, phrase: str) -> bool:
+    """Whether every word of ``phrase`` is in ``text`` (stricter than ``grounded``, which
+    tolerates a missing word: after an edit, that word may be the one taken out)."""
+    words = tokens(phrase)
+    have = set(tokens(text))
+    return bool(words) and all(w in have for w in words)
 
 
 def _placeholder(m: Message) -> EvidenceNode:
