@@ -15,6 +15,7 @@ from bot.render import answer_json, print_answer, print_history, state_json
 from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.errors import EgmemError, UserFacingError
+from memory.store.lock import DataDirBusy
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +26,16 @@ def _settings(args: argparse.Namespace) -> Settings:
                             writer=getattr(args, "writer", None))
 
 
-def _open(args: argparse.Namespace) -> Egmem:
-    return build(_settings(args))
+def _open(args: argparse.Namespace, *, write: bool = True) -> Egmem:
+    """The memory for a command: a writer takes the data directory's lock (another writer
+    gets a DataDirBusy naming the holder); a reader takes none and writes nothing."""
+    return build(_settings(args), read_only=not write, command=_command(args))
+
+
+def _command(args: argparse.Namespace) -> str:
+    """How a lock holder is named to others: the command, never its arguments' text."""
+    platform = getattr(args, "platform", None)
+    return f"egmem {args.command}" + (f" {platform}" if platform else "")
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -50,7 +59,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         platform, space = _space_of(eg, args.channel, args.space)
         ans = eg.ask(args.question, platform=platform, space=space, user=args.as_user,
@@ -65,7 +74,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         platform, space = _space_of(eg, args.channel, args.space)
         states = eg.history(args.topic, platform=platform, space=space, user=args.as_user,
@@ -99,7 +108,7 @@ def _all() -> Any:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         stats = eg.stats()
     finally:
@@ -134,20 +143,47 @@ def cmd_retry(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    if not args.user and not (args.channel and args.message):
+        raise UserFacingError("give --user ID, or --channel ID --message ID")
+    try:
+        eg = _open(args)
+    except DataDirBusy as busy:
+        return _queue_forget(args, busy)
     try:
         if args.user:
             n = eg.forget_user(args.user)
             print(f"forgot {n} messages by {args.user}")
         else:
-            if not (args.channel and args.message):
-                raise UserFacingError("give --user ID, or --channel ID --message ID")
             platform, space = _space_of(eg, args.channel, None)
             ok = eg.forget_message(platform=platform, space=space, channel=args.channel,
                                    message_id=args.message)
             print("forgotten" if ok else "no such message (nothing stored for it)")
     finally:
         eg.close()
+    return 0
+
+
+def _queue_forget(args: argparse.Namespace, busy: DataDirBusy) -> int:
+    """Another process (``egmem serve``) writes the data directory: hand the forget to it
+    through the inbox. What this process can do safely it does now: the messages are
+    buried (refused from now on) and their queued or dead-lettered text is scrubbed."""
+    eg = _open(args, write=False)
+    try:
+        if args.user:
+            n = eg.queue_forget_user(args.user)
+            what = f"the forget of {n} stored messages by {args.user}"
+        else:
+            platform, space = _space_of(eg, args.channel, None)
+            eg.queue_forget_message(platform=platform, space=space, channel=args.channel,
+                                    message_id=args.message)
+            what = f"the forget of message {args.message}"
+    finally:
+        eg.close()
+    holder = busy.holder.describe() if busy.holder else "another egmem process"
+    print(f"{holder} is writing this data directory, so {what} is queued for it: it applies "
+          "it at its next drain (within seconds for `egmem serve`). Nothing of it is "
+          "accepted from now on, and its queued text is already gone. `egmem stats` shows "
+          "requests still pending.")
     return 0
 
 
@@ -184,7 +220,7 @@ def cmd_backfill(args: argparse.Namespace) -> int:
 def cmd_why(args: argparse.Namespace) -> int:
     from bot.render import print_why
 
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         print_why(eg, args.id, as_json=args.json)
     finally:

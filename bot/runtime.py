@@ -25,6 +25,7 @@ from memory.models import (
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore, scope_sql
+from memory.store.lock import DataLock
 from memory.store.tables import sql_str
 from memory.writer import Writer
 
@@ -48,6 +49,8 @@ class Egmem:
     reader: Reader
     tools: ReaderTools
     usage: Callable[[], dict[str, Any]] | None = None
+    # The data directory's writer lock; None for a read-only service.
+    lock: DataLock | None = None
 
     def __post_init__(self) -> None:
         # One drain at a time: the writer's per-channel order depends on it.
@@ -75,7 +78,56 @@ class Egmem:
 
     def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
         with self._drain_lock:
+            self._apply_requests()
             return self.pipeline.drain(on_progress=on_progress)
+
+    def _apply_requests(self) -> None:
+        """Forgets queued by other processes while this one held the data directory."""
+        for req in self.inbox.pending_requests():
+            a = req.arg
+            try:
+                if req.kind == "forget_user" and a.get("user"):
+                    n = self._forget_user(str(a["user"]), platform=a.get("platform"),
+                                          space=a.get("space"))
+                    result = f"forgot {n} messages"
+                elif req.kind == "forget_message":
+                    found = self.pipeline.forget_message(
+                        platform=a.get("platform") or "", space=a.get("space") or "",
+                        channel=a.get("channel") or "", message_id=a.get("message_id") or "")
+                    result = "forgotten" if found else "not stored"
+                else:
+                    result = f"unknown request {req.kind!r} ignored"
+            except Exception:  # noqa: BLE001 - stays queued; the next drain tries again
+                logger.exception("queued request %d (%s) failed", req.seq, req.kind)
+                continue
+            logger.info("queued request %d (%s): %s", req.seq, req.kind, result)
+            self.inbox.finish_request(req.seq, result)
+
+    def queue_forget_user(self, user: str, *, platform: str | None = None,
+                          space: str | None = None) -> int:
+        """For a process that may not write: bury ``user``'s messages and scrub their
+        queued text now, and queue the forget for the process that writes. Returns how many
+        stored messages it will forget."""
+        self.inbox.forget_user(user, platform=platform, space=space)
+        rows = self._user_rows(user, platform=platform, space=space)
+        self.inbox.bury(_keys(rows))
+        self.inbox.request("forget_user", user=user, platform=platform, space=space)
+        return len(rows)
+
+    def queue_forget_message(self, *, platform: str, space: str, channel: str,
+                             message_id: str) -> None:
+        """:meth:`queue_forget_user` for one message."""
+        self.inbox.bury([MessageKey(platform=platform, space=space, channel=channel,
+                                    message_id=message_id)])
+        self.inbox.request("forget_message", platform=platform, space=space, channel=channel,
+                           message_id=message_id)
+
+    def _user_rows(self, user: str, *, platform: str | None, space: str | None
+                   ) -> list[dict[str, Any]]:
+        scope = scope_sql(Scope(platform=platform, space=space))
+        return self.store.tables.query_nodes(
+            f"speaker_id = {sql_str(user)} AND {scope}",
+            columns=["node_id", "platform", "space", "channel", "message_id"])
 
     def upsert_channels(self, channels: Iterable[Channel]) -> None:
         self.store.put_channels(list(channels))
@@ -91,18 +143,18 @@ class Egmem:
         parked or dead-lettered; every one of them is buried, so no retry, import or
         backfill brings it back."""
         with self._drain_lock:
-            # The inbox first: a later drain or `egmem retry` must not commit what is being
-            # forgotten.
-            queued = self.inbox.forget_user(user, platform=platform, space=space)
-            self.store.bury(queued)
-            scope = scope_sql(Scope(platform=platform, space=space))
-            rows = self.store.tables.query_nodes(
-                f"speaker_id = {sql_str(user)} AND {scope}",
-                columns=["node_id", "platform", "space", "channel", "message_id"])
-            self.inbox.bury(_keys(rows))
-            count = self.writer.forget([r["node_id"] for r in rows])
-            self.pipeline.purge()
-            return count
+            return self._forget_user(user, platform=platform, space=space)
+
+    def _forget_user(self, user: str, *, platform: str | None, space: str | None) -> int:
+        # The inbox first: a later drain or `egmem retry` must not commit what is being
+        # forgotten.
+        queued = self.inbox.forget_user(user, platform=platform, space=space)
+        self.store.bury(queued)
+        rows = self._user_rows(user, platform=platform, space=space)
+        self.inbox.bury(_keys(rows))
+        count = self.writer.forget([r["node_id"] for r in rows])
+        self.pipeline.purge()
+        return count
 
     def enforce_retention(self, days: int, *, now: datetime,
                           space: str | None = None, channel: str | None = None) -> int:
@@ -186,7 +238,8 @@ class Egmem:
             "edited_messages": sum(1 for r in nodes if r["edited"]),
             "verdicts": _count(r["verdict"] for r in nodes),
             "inbox": {"pending": inbox.get("pending", 0), "done": inbox.get("done", 0),
-                      "dead": inbox.get("dead", 0)},
+                      "dead": inbox.get("dead", 0), "parked_edits": inbox.get("parked", 0)},
+            "requests_pending": len(self.inbox.pending_requests()),
             "dead_letters": [d.__dict__ for d in self.inbox.dead_letters()],
         }
         if self.usage is not None:
@@ -196,9 +249,17 @@ class Egmem:
             out["writer"] = writer_stats.snapshot()
         return out
 
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
     def close(self) -> None:
-        self.store.close()
-        self.inbox.close()
+        try:
+            self.store.close()
+            self.inbox.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
 
 def _keys(rows: Iterable[dict[str, Any]]) -> list[MessageKey]:

@@ -101,6 +101,7 @@ class Writer:
         embedder: Embedder,
         proposer: Proposer,
         verification: bool = True,
+        recover: bool = True,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -111,7 +112,8 @@ class Writer:
         self._tool = _Tool(self.registry, embedder)
         # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
         self._embedding: ThreadPoolExecutor | None = None
-        self.recover()
+        if recover:  # a read-only opening must not write (the writing process recovers)
+            self.recover()
 
     # ---- recovery -----------------------------------------------------------------------
     def recover(self) -> int:

@@ -172,12 +172,18 @@ class MemoryStore:
         lexical_dir: Path,
         dim: int,
         storage_options: dict[str, str] | None = None,
+        read_only: bool = False,
     ) -> None:
-        self.tables = Tables(uri, dim=dim, storage_options=storage_options)
-        self.lexical = LexicalIndex(lexical_dir)
+        self.read_only = read_only
+        self.tables = Tables(uri, dim=dim, storage_options=storage_options,
+                             read_only=read_only)
+        self.lexical = LexicalIndex(lexical_dir, read_only=read_only)
         self.dim = dim
         self._seq = self.tables.opened_seq
         self._channels: set[tuple[str, str, str]] | None = None
+        if read_only:
+            # A reader repairs nothing: the process that writes does, when it opens.
+            return
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
             # A forget was interrupted before its purge: old versions may still hold its text.
@@ -191,7 +197,8 @@ class MemoryStore:
         written before names were recorded is taken to be in ``name``'s space)."""
         recorded = self.tables.get_meta(EMBEDDER)
         if not recorded:
-            self.tables.set_meta(EMBEDDER, name)
+            if not self.read_only:
+                self.tables.set_meta(EMBEDDER, name)
         elif recorded != name:
             raise ConfigError(
                 f"this data was embedded with {recorded}, and this configuration embeds with "

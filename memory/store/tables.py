@@ -131,16 +131,20 @@ def _rewrite(tbl: Any, key: str) -> None:
 class Tables:
     """Opens (or creates) the three tables under ``uri``: a local path or an object-store URI."""
 
-    def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None):
+    def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None,
+                 read_only: bool = False):
         self.dim = dim
+        self.read_only = read_only
         self._lock = threading.RLock()
         # Shared object storage has other writers: see their commits within seconds, and never
         # delete files another process may still be writing.
         self.shared = "://" in uri and not uri.startswith("file://")
+        # A reader beside a writer reads the latest version at every query: the writer's
+        # purge deletes the files of older versions.
+        interval = timedelta(0) if read_only else timedelta(seconds=5) if self.shared else None
         try:
             self.db = lancedb.connect(
-                uri, storage_options=storage_options,
-                read_consistency_interval=timedelta(seconds=5) if self.shared else None,
+                uri, storage_options=storage_options, read_consistency_interval=interval,
             )
         except Exception as exc:  # lancedb raises several unrelated types for a bad URI
             raise StoreError(f"cannot open the data store at {uri!r}: {exc}") from exc
@@ -164,12 +168,19 @@ class Tables:
 
     def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
         if name not in existing:
+            if self.read_only:
+                # Nothing written yet: read an empty table that lives in memory only.
+                return lancedb.connect("memory://").create_table(name, schema=schema)
             return self.db.create_table(name, schema=schema)
         tbl = self.db.open_table(name)
         # Columns added by later versions arrive empty (null) in older data directories;
         # readers treat a null string as "".
         have = set(tbl.schema.names)
         missing = [f for f in schema if f.name not in have]
+        if missing and self.read_only:
+            raise StoreError(
+                f"table {name} was written by an older egmem: run a writing command once "
+                "(for example `egmem reindex`) to upgrade it, then read it")
         if missing:
             logger.info("adding columns %s to table %s", [f.name for f in missing], name)
             tbl.add_columns(missing)
