@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import overload
 
 import numpy as np
 
-from memory.budget import analysis_text
+from memory.budget import analysis_text, analysis_view
 from memory.embeddings import Embedder
 from memory.models import (
     EvidenceNode,
@@ -42,7 +43,7 @@ from memory.registry import (
     state_id_for,
 )
 from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
-from memory.store import MemoryStore, Window
+from memory.store import MemoryStore, Window, scope_sql
 from memory.store.rows import row_to_node, to_epoch
 from memory.store.store import NODE_SEARCH_COLUMNS
 from memory.store.tables import sql_in, sql_str
@@ -108,7 +109,7 @@ class Writer:
         self.proposer = proposer
         self.verification = verification
         self.registry = Registry(store=store)
-        self._recent: dict[ChannelKey, deque[EvidenceNode]] = {}
+        self._recent: dict[ChannelKey, _Recent] = {}
         self._tool = _Tool(self.registry, embedder)
         # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
         self._embedding: ThreadPoolExecutor | None = None
@@ -162,13 +163,17 @@ class Writer:
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
+        # What is analysed is the analysis budget's view of each message (and of every node
+        # it is read with); the node keeps, and the index searches, the whole text.
+        full = {m.key.node_id(): m for m in todo}
         # The last turn of each thread (None: the channel's top level) before each message.
-        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
+        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent.nodes}
         for m in todo:
-            parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent, last_turn.get(m.thread_id)))
-            items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
-            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(m)
+            view = analysis_view(m)
+            parent = _view(self._parent(m, batch_nodes))
+            bases.append(_whole(pre_rewrite(view, parent, last_turn.get(m.thread_id)), view, m))
+            items.append(WriteItem(message=view, node_id=m.key.node_id(), parent=parent))
+            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(view)
         ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.searchable for b in bases])
 
         committed: list[EvidenceNode] = []
@@ -179,17 +184,18 @@ class Writer:
                 chunk = items[start : start + size]
                 ahead.fill(items, start + len(chunk))
                 for item in chunk:
-                    item.recent = list(recent)
+                    item.recent = list(recent.nodes)
                     if item.parent is not None and item.parent.message_id in batch_nodes:
                         item.parent = batch_nodes[item.parent.message_id]
                 proposals = self.proposer.propose(chunk, self._tool)
                 for item, base, proposal in zip(
                     chunk, bases[start : start + size], _align(chunk, proposals), strict=True
                 ):
-                    node = self._commit_one(item, base, proposal, batch_states, report)
-                    batch_nodes[item.message.id] = node
+                    node = self._commit_one(item, base, proposal, batch_states, report,
+                                            full=full[item.node_id])
+                    batch_nodes[item.message.id] = _view(node)
                     committed.append(node)
-                    recent.append(node)
+                    recent.add(_view(node))
             self.store.put_nodes(committed, np.stack([_vec(i) for i in items]), fresh=True)
             self.registry.flush()
             self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
@@ -213,6 +219,8 @@ class Writer:
         proposal: Proposal,
         batch_states: dict[str, str],
         report: WriteReport,
+        *,
+        full: Message,
     ) -> EvidenceNode:
         msg = item.message
         key = (msg.platform, msg.space, msg.channel)
@@ -226,7 +234,7 @@ class Writer:
             base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
             else "",
         )
-        node = self._node(item, final, verification, rewrite, prior)
+        node = self._node(item, final, verification, rewrite, prior, full=full)
         self._apply(node, final, prior, item.vector)
         if node.state_id and final.verdict is Verdict.ESTABLISH:
             batch_states[msg.id] = node.state_id
@@ -242,8 +250,10 @@ class Writer:
         verification: Verification,
         rewrite: Rewrite,
         prior: StateRecord | None,
+        *,
+        full: Message,
     ) -> EvidenceNode:
-        m = item.message
+        m = full
         state_id: str | None = None
         supersedes: str | None = None
         value = ""
@@ -284,7 +294,8 @@ class Writer:
                 state_id=node.state_id, platform=node.platform, space=node.space,
                 channel=node.channel, topic=node.topic,
                 description=describe(node.topic, node.value, node.passage), value=node.value,
-                value_family=family_of(node.value, node.text), active_node_id=node.node_id,
+                value_family=family_of(node.value, analysis_text(node.text)),
+                active_node_id=node.node_id,
                 revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
             ))
         elif proposal.verdict is Verdict.REVISE and prior is not None:
@@ -300,16 +311,24 @@ class Writer:
             self.registry.put(prior)
 
     # ---- context ------------------------------------------------------------------------
-    def _recent_nodes(self, key: ChannelKey, first: Message) -> deque[EvidenceNode]:
+    def _recent_nodes(self, key: ChannelKey, first: Message) -> _Recent:
+        """The channel's latest turns (by time, then commit order) at most three days before
+        ``first``: the same set whether they stayed cached since they were committed or are
+        read back after a restart, so a resumed ingest proposes as an uninterrupted one."""
+        cutoff = first.ts - timedelta(days=3)
         cached = self._recent.get(key)
-        if cached is None:
+        if cached is None or cached.cutoff > cutoff:
             platform, space, channel = key
-            window = Window(ts_from=first.ts - timedelta(days=3))
-            nodes = self.store.find_nodes(
-                Scope(platform=platform, space=space, channels=(channel,)), window, limit=500
-            )
-            cached = deque(nodes[-_RECENT:], maxlen=_RECENT)
-            self._recent[key] = cached
+            # Only ids and times are read for the whole window; the latest are sorted before
+            # any is cut (a row limit would keep whichever rows the table returns first).
+            rows = self.store.tables.query_nodes(
+                scope_sql(Scope(platform=platform, space=space, channels=(channel,)),
+                          Window(ts_from=cutoff)),
+                columns=["node_id", "ts", "seq"])
+            latest = sorted(rows, key=lambda r: (r["ts"], r["seq"]))[-_RECENT:]
+            nodes = [_view(n) for n in self.store.get_nodes([r["node_id"] for r in latest])]
+            cached = self._recent[key] = _Recent(cutoff, [n for n in nodes if n is not None])
+        cached.forget_before(cutoff)
         return cached
 
     def _parent(self, m: Message, batch: dict[str, EvidenceNode]) -> EvidenceNode | None:
@@ -403,9 +422,8 @@ class Writer:
 
     def _finish_forget(self, ids: list[str], states: list[str]) -> None:
         self.store.delete_nodes(ids)
-        for dq in self._recent.values():
-            for n in [n for n in dq if n.node_id in ids]:
-                dq.remove(n)
+        for recent in self._recent.values():
+            recent.drop(ids)
         self._refresh(ids, states)
         self.store.tables.set_meta(_FORGETTING, "")
 
@@ -438,10 +456,10 @@ class Writer:
             [n.reply_to_node for n in nodes if n.reply_to_node])}
         turns_before = self._turns_before(nodes)
         for n in nodes:
-            parent = parents.get(n.reply_to_node) if n.reply_to_node else None
+            parent = _view(parents.get(n.reply_to_node)) if n.reply_to_node else None
             msg = Message(
                 platform=n.platform, space=n.space, channel=n.channel, id=n.message_id,
-                user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=n.text,
+                user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=analysis_text(n.text),
                 thread_id=n.thread_id, reply_to=n.reply_to, channel_name=n.channel_name or None,
                 permalink=n.permalink,
             )
@@ -457,8 +475,9 @@ class Writer:
                 update={"verdict": verdict, "source_quote": value, "rewrite": "",
                         "topic": n.topic}
             )
-            rw = final_rewrite(pre_rewrite(msg, parent, turns_before.get(n.node_id)), proposal,
-                               prior)
+            base = pre_rewrite(msg, parent, _view(turns_before.get(n.node_id)))
+            rw = final_rewrite(_whole(base, msg, msg.model_copy(update={"text": n.text})),
+                               proposal, prior)
             verification = n.verification
             if verification is not None:
                 verification = verification.model_copy(
@@ -568,12 +587,62 @@ class Writer:
             if not chain:
                 self.registry.drop(sid)
                 continue
-            fam = family_of(chain[0].value, chain[0].text)
+            fam = family_of(chain[0].value, analysis_text(chain[0].text))
             rec = record_from_chain(sid, chain, vectors, fam)
             if rec is not None:
                 if rec.vector.size == 0:
                     rec.vector = np.zeros(self.store.dim, dtype=np.float32)
                 self.registry.put(rec)
+
+
+def _whole(base: Rewrite, view: Message, message: Message) -> Rewrite:
+    """``base`` (made from the analysis view of ``message``) quoting the whole message:
+    what is read back and answered from is the message itself, not the part analysed."""
+    if view.text == message.text:
+        return base
+    cut = view.text.strip()
+    return Rewrite(base.text.replace(cut, message.text.strip(), 1) if cut else base.text,
+                   base.context_ids, base.context)
+
+
+class _Recent:
+    """A channel's latest turns, in time order (then commit order), at most ``_RECENT``;
+    ``cutoff`` is the earliest time the store was read from."""
+
+    def __init__(self, cutoff: datetime, nodes: Sequence[EvidenceNode]) -> None:
+        self.cutoff = cutoff
+        self.nodes = sorted(nodes, key=_turn_order)[-_RECENT:]
+
+    def add(self, node: EvidenceNode) -> None:
+        self.nodes = sorted([*(n for n in self.nodes if n.node_id != node.node_id), node],
+                            key=_turn_order)[-_RECENT:]
+
+    def drop(self, ids: Iterable[str]) -> None:
+        gone = set(ids)
+        self.nodes = [n for n in self.nodes if n.node_id not in gone]
+
+    def forget_before(self, cutoff: datetime) -> None:
+        self.nodes = [n for n in self.nodes if n.ts >= cutoff]
+
+
+def _turn_order(n: EvidenceNode) -> tuple[datetime, int]:
+    return (n.ts, n.seq)
+
+
+@overload
+def _view(node: EvidenceNode) -> EvidenceNode: ...
+
+
+@overload
+def _view(node: None) -> None: ...
+
+
+def _view(node: EvidenceNode | None) -> EvidenceNode | None:
+    """``node`` as the write path analyses it: its text cut to the analysis budget."""
+    if node is None:
+        return None
+    text = analysis_text(node.text)
+    return node if text is node.text else node.model_copy(update={"text": text})
 
 
 class _EmbedAhead:
