@@ -10,6 +10,7 @@ from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from memory.errors import ConfigError
+from memory.faults import FaultPoints
 from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.pipeline import Pipeline
@@ -110,9 +111,13 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
                         read_only=read_only)
     store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
+    try:
+        faults = FaultPoints.parse(settings.fault)
+    except ValueError as exc:
+        raise ConfigError(f"EGMEM_FAULT: {exc}") from exc
     writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
-                    verification=verification, recover=not read_only)
-    pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
+                    verification=verification, recover=not read_only, faults=faults)
+    pipeline = Pipeline(inbox=inbox, writer=writer, store=store, faults=faults)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
     reader: Any = OfflineReader(tools=tools)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memory.errors import EndpointError
+from memory.faults import FaultPoints
 from memory.inbox import Inbox, Pending
 from memory.models import Delete, Edit, Message, MessageKey
 from memory.store import MemoryStore
@@ -38,11 +39,12 @@ class DrainReport:
 
 class Pipeline:
     def __init__(self, *, inbox: Inbox, writer: Writer, store: MemoryStore,
-                 batch_size: int = 1024) -> None:
+                 batch_size: int = 1024, faults: FaultPoints | None = None) -> None:
         self.inbox = inbox
         self.writer = writer
         self.store = store
         self.batch_size = batch_size
+        self.faults = faults or FaultPoints()
 
     def drain(self, *, on_progress: Callable[[int], None] | None = None) -> DrainReport:
         report = DrainReport()
@@ -112,6 +114,7 @@ class Pipeline:
             report.failed += 1
             report.dead += len(dead)
             return
+        self.faults.reach("committed")
         self.inbox.mark_done([*(p.seq for p in run), *(seq for seq, _ in parked.values())])
         report.committed += result.committed
         report.refused += result.refused

@@ -21,6 +21,7 @@ import numpy as np
 
 from memory.budget import analysis_text, analysis_view
 from memory.embeddings import Embedder
+from memory.faults import FaultPoints
 from memory.models import (
     EvidenceNode,
     Message,
@@ -55,6 +56,7 @@ logger = logging.getLogger(__name__)
 _RECENT = 12
 _WATERMARK = "registry_seq"
 _FORGETTING = "forget_pending"
+_EDITING = "edit_pending"
 
 
 @dataclass
@@ -103,11 +105,13 @@ class Writer:
         proposer: Proposer,
         verification: bool = True,
         recover: bool = True,
+        faults: FaultPoints | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.proposer = proposer
         self.verification = verification
+        self.faults = faults or FaultPoints()
         self.registry = Registry(store=store)
         self._recent: dict[ChannelKey, _Recent] = {}
         self._tool = _Tool(self.registry, embedder)
@@ -132,6 +136,12 @@ class Writer:
             intent = json.loads(pending)
             logger.info("finishing an interrupted forget of %d nodes", len(intent["ids"]))
             self._finish_forget(list(intent["ids"]), list(intent["states"]))
+        editing = self.store.tables.get_meta(_EDITING)
+        if editing:
+            intent = json.loads(editing)
+            logger.info("finishing an interrupted edit")
+            self._refresh(list(intent["ids"]), list(intent["states"]))
+            self.store.tables.set_meta(_EDITING, "")
         return len(states)
 
     # ---- writing ------------------------------------------------------------------------
@@ -196,8 +206,11 @@ class Writer:
                     batch_nodes[item.message.id] = _view(node)
                     committed.append(node)
                     recent.add(_view(node))
+            self.faults.reach("proposed")
             self.store.put_nodes(committed, np.stack([_vec(i) for i in items]), fresh=True)
+            self.faults.reach("nodes_written")
             self.registry.flush()
+            self.faults.reach("registry_flushed")
             self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
         except BaseException:
             ahead.cancel()
@@ -393,11 +406,16 @@ class Writer:
             "state_id": state_id, "verification": ver, "proposal": proposal,
             "rewrite": "", "context_ids": [],
         })
+        affected = sorted(s for s in {node.state_id, state_id} if s)
+        # Recorded first: a crash before the dependants are recomposed is finished by
+        # recover (a replayed edit finds the new text already stored and would stop there).
+        self.store.tables.set_meta(_EDITING, json.dumps({"ids": [updated.node_id],
+                                                         "states": affected}))
         self.store.rewrite_nodes([updated])
         # Cached recent turns hold the old text: later proposals must not read it.
         self._recent.pop((platform or node.platform, space or node.space, channel), None)
-        affected = [s for s in {node.state_id, state_id} if s]
         self._refresh([updated.node_id], affected)
+        self.store.tables.set_meta(_EDITING, "")
         return True
 
     # ---- forgetting ---------------------------------------------------------------------
@@ -433,6 +451,7 @@ class Writer:
         again so state descriptions are made from the recomposed passages."""
         self._rederive(states)
         self.registry.flush()
+        self.faults.reach("rederived")
         dependants = self._dependants(changed)
         if dependants:
             self._recompose(dependants)
@@ -592,6 +611,10 @@ class Writer:
             if rec is not None:
                 if rec.vector.size == 0:
                     rec.vector = np.zeros(self.store.dim, dtype=np.float32)
+                # A restatement touches its state as committing it did (``_apply``), so a
+                # state re-derived after a restart is the one an uninterrupted run holds.
+                rec.updated_ts = max(to_epoch(n.ts) for n in by_state[sid] if n.verdict in (
+                    Verdict.ESTABLISH, Verdict.REVISE, Verdict.RESTATE))
                 self.registry.put(rec)
 
 
