@@ -55,13 +55,24 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
+        notes = []
+        if report["unknown_edits"]:
+            notes.append(f"{report['unknown_edits']} edits of messages not in memory are kept "
+                         "and apply when their message arrives")
+        if report["conflicts"]:
+            notes.append(f"{report['conflicts']} messages reuse a known id with other text "
+                         "(the first text is kept)")
+        if report["refused"]:
+            notes.append(f"{report['refused']} deleted or forgotten messages were not stored")
+        for note in notes:
+            print(note)
     return 1 if report["errors"] and not report["records"] - report["errors"] else 0
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     eg = _open(args, write=False)
     try:
-        platform, space = _space_of(eg, args.channel, args.space)
+        platform, space = _space_of(eg, args.channel, args.space, args.as_user)
         ans = eg.ask(args.question, platform=platform, space=space, user=args.as_user,
                      channel=args.channel, widen=args.widen)
     finally:
@@ -76,7 +87,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     eg = _open(args, write=False)
     try:
-        platform, space = _space_of(eg, args.channel, args.space)
+        platform, space = _space_of(eg, args.channel, args.space, args.as_user)
         states = eg.history(args.topic, platform=platform, space=space, user=args.as_user,
                             channel=args.channel, widen=args.widen)
     finally:
@@ -88,8 +99,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _space_of(eg: Egmem, channel: str | None, space: str | None) -> tuple[str, str]:
-    """The platform/space of the asking channel (questions never cross spaces)."""
+def _space_of(eg: Egmem, channel: str | None, space: str | None,
+              user: str | None = None) -> tuple[str, str]:
+    """The platform/space of the asking channel, or of ``space`` (questions never cross
+    spaces). Without either, the operator's view spans everything; a question asked as a
+    user needs its space, which is taken from the memory when it holds only one."""
     if channel:
         for platform, sp, ch in eg.store.distinct_channels(_all()):
             if ch == channel and (space is None or sp == space):
@@ -98,7 +112,19 @@ def _space_of(eg: Egmem, channel: str | None, space: str | None) -> tuple[str, s
             if c.id == channel:
                 return c.platform, c.space
         raise UserFacingError(f"no channel {channel!r} in this memory; see `egmem stats`")
-    return "", space or ""
+    spaces = {(p, sp) for p, sp, _ in eg.store.distinct_channels(_all())}
+    spaces |= {(c.platform, c.space) for c in eg.store.channels()}
+    if space:
+        found = sorted(pair for pair in spaces if pair[1] == space)
+        if not found:
+            raise UserFacingError(f"no space {space!r} in this memory; see `egmem stats`")
+        return found[0]
+    if user is not None:
+        if len(spaces) == 1:
+            return next(iter(spaces))
+        raise UserFacingError("with --as-user, give --space or --channel: a question is "
+                              "answered within one workspace")
+    return "", ""
 
 
 def _all() -> Any:

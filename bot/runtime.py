@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from memory.access import scope_for
-from memory.inbox import Inbox
+from memory.inbox import Inbox, SubmitReport
 from memory.models import (
     Answer,
     Channel,
@@ -58,7 +58,39 @@ class Egmem:
 
     # ---- writes -------------------------------------------------------------------------
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
-        return self.inbox.submit(self._resolve(ev) for ev in events)
+        return self.submit_report(events).new
+
+    def submit_report(self, events: Iterable[Message | Edit | Delete]) -> SubmitReport:
+        """Queue events durably and say what became of them: new, duplicate (and whether
+        a duplicate's text differs from what is stored), refused (deleted or forgotten),
+        rejected (with the reason, logged once here)."""
+        report = self.inbox.submit_report(self._resolve(ev) for ev in events)
+        for ev, reason in report.rejected:
+            logger.warning("rejected %s %s/%s: %s", type(ev).__name__.lower(), ev.channel,
+                           ev.id, reason)
+        if report.duplicates:
+            report.conflicts = self._conflicts(report.duplicates)
+            for m in report.conflicts:
+                logger.warning("message %s/%s was already received with other text; the "
+                               "first is kept (an edit changes it)", m.channel, m.id)
+        return report
+
+    def _conflicts(self, duplicates: list[Message]) -> list[Message]:
+        """Those of ``duplicates`` whose text is not the text already received for their
+        key (queued, or committed and never edited since)."""
+        nodes = {n.node_id: n for n in self.store.get_nodes(m.key.node_id()
+                                                            for m in duplicates)}
+        out: list[Message] = []
+        for m in duplicates:
+            node = nodes.get(m.key.node_id())
+            if node is not None:
+                differs = not node.edited and node.text != m.text
+            else:
+                queued = self.inbox.queued_text(m.key)
+                differs = queued is not None and queued != m.text
+            if differs:
+                out.append(m)
+        return out
 
     def _resolve(self, ev: Message | Edit | Delete) -> Message | Edit | Delete:
         """Edits/deletes from files may name only channel and id: find the rest."""

@@ -110,6 +110,9 @@ class SubmitReport:
     refused: int = 0
     # Events that cannot be stored, with the reason (e.g. a time outside the valid range).
     rejected: list[tuple[InboxEvent, str]] = field(default_factory=list)
+    # Duplicates whose text differs from the stored message's (filled in by the service,
+    # which can see committed messages): kept as they were, reported.
+    conflicts: list[Message] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,8 @@ class Inbox:
         report = SubmitReport()
         with self._tx() as db:
             for ev in events:
-                problem = time_problem(ev.ts, now=now)
+                # A delete is honoured whatever its time says.
+                problem = None if isinstance(ev, Delete) else time_problem(ev.ts, now=now)
                 if problem is not None:
                     report.rejected.append((ev, problem))
                     continue
