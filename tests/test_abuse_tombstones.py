@@ -11,6 +11,7 @@ and a retry racing a delete into the writer.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from datetime import timedelta
@@ -28,6 +29,7 @@ from tests.support.probe import leaks
 
 SPACE = "T1"
 MARKER = "quokkavx"
+EXPORTS = Path(__file__).parent / "fixtures" / "exports"
 
 
 def _m(i: int, user: str = "alice", text: str = f"the {MARKER} launch is Friday 3pm",
@@ -211,3 +213,28 @@ def test_a_worker_with_a_fresh_inbox_refuses_a_forgotten_message_at_commit(
         _gone(worker, data)
     finally:
         worker.close()
+
+
+def test_a_slack_export_tombstone_buries_a_message_an_earlier_import_stored(
+        tmp_path: Path) -> None:
+    """A thread parent deleted while its replies remain is a "tombstone" placeholder in the
+    next export: importing that export removes what the earlier one stored."""
+    export = Path(shutil.copytree(EXPORTS / "slack_export", tmp_path / "export"))
+    day = export / "general" / "2024-03-05.json"
+    data = tmp_path / "data"
+    eg = build(Settings(data=str(data), embedder="hashing"))
+    try:
+        ingest_path(eg, export)
+        entries = json.loads(day.read_text())
+        parent = entries[0]
+        assert eg.store.find_message(channel="C01GENERAL", message_id=parent["ts"]) is not None
+        entries[0] = {"type": "message", "subtype": "tombstone", "ts": parent["ts"],
+                      "thread_ts": parent["ts"], "text": "This message was deleted.",
+                      "user": "USLACKBOT", "reply_count": 1}
+        day.write_text(json.dumps(entries))
+        ingest_path(eg, export)
+        assert eg.store.find_message(channel="C01GENERAL", message_id=parent["ts"]) is None
+        assert leaks(eg, data, "Freeze moved to Monday", space=parent["team"]) == []
+        assert leaks(eg, data, "This message was deleted", files=False) == []
+    finally:
+        eg.close()
