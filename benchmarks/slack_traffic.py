@@ -120,6 +120,42 @@ def corpus(*, events: int, channels: int = 6, private: int = 2, retry_fraction: 
                   questions=questions)
 
 
+# Message shapes of LONG_CHARS characters that made text analysis quadratic or worse: an
+# unbroken word, capitals, capitalised words, digit-comma runs, whitespace runs; and prose.
+LONG_CHARS = 40_000
+LONG_SHAPES: dict[str, str] = {
+    "unbroken word": "A" + "b",
+    "capitals": "A",
+    "capitalised words": "Ab ",
+    "digits and commas": "1,",
+    "whitespace run": " ",
+    "prose": "Status: the billing service passed QA (ticket ENG-1234), review Friday 3 pm. ",
+}
+
+
+def long_text(shape: str, chars: int = LONG_CHARS) -> str:
+    """``chars`` characters of ``shape`` (see :data:`LONG_SHAPES`), starting and ending
+    with a word so Slack would accept it."""
+    unit = LONG_SHAPES[shape]
+    head, repeated = (unit[0], unit[1:]) if shape == "unbroken word" else ("x", unit)
+    return (head + repeated * (chars // len(repeated) + 1))[: chars - 1] + "x"
+
+
+def long_message_deliveries(ws: Workspace, shape: str, k: int
+                            ) -> tuple[tuple[str, str], Delivery, tuple[str, str], Delivery]:
+    """A long message of ``shape`` and the ordinary event that follows it (its key and
+    signed delivery each); ``k`` keeps ids apart between shapes."""
+    channel = ws.channels[0][0]
+    out: list[tuple[tuple[str, str], Delivery]] = []
+    for j, text in enumerate((long_text(shape), "Status: the search indexer is green again.")):
+        ts = f"{1713000000 + 10 * k + j}.{k:03d}{j:03d}"
+        event = {"type": "message", "text": text, "user": ws.users[1 + j], "ts": ts,
+                 "channel": channel, "channel_type": "channel", "team": TEAM, "event_ts": ts}
+        out.append(((channel, ts), Delivery(k, "first", _envelope(event, f"EvLong{k}{j}"))))
+    (long_key, long_delivery), (next_key, next_delivery) = out
+    return long_key, long_delivery, next_key, next_delivery
+
+
 def members(ws: Workspace, private: bool) -> tuple[str, ...]:
     """Who is in a conversation: everyone, or the first four users (asker included)."""
     return ws.users[:4] if private else ws.users

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -238,3 +238,42 @@ def test_a_slack_export_tombstone_buries_a_message_an_earlier_import_stored(
         assert leaks(eg, data, "This message was deleted", files=False) == []
     finally:
         eg.close()
+
+
+def test_a_slack_retry_that_arrives_after_the_delete_stays_out(tmp_path: Path) -> None:
+    """Through the real Slack endpoint: the message's first delivery timed out, its delete
+    arrives, then Slack's retry of the message (``X-Slack-Retry-Num``) lands."""
+    from tests.test_slack_app import BOB, GENERAL, envelope, message, running_app
+
+    data = tmp_path / "data"
+    service = build(Settings(data=str(data), embedder="hashing"))
+    try:
+        with running_app(service) as slack:
+            slack.event(envelope(message("the deploy window is Thursday 14:00 UTC",
+                                         ts="1712000001.000100"), event_id="E1"))
+            slack.event(envelope({"type": "message", "subtype": "message_deleted",
+                                  "channel": GENERAL, "channel_type": "channel",
+                                  "deleted_ts": "1712000002.000100",
+                                  "ts": "1712000100.000100", "hidden": True}, event_id="E3"))
+            slack.drain()
+            assert _wait(lambda: not service.inbox.count(status="pending"))  # delete applied
+            status, _ = slack.event(envelope(message(
+                f"the {MARKER} window moves to Friday 10:00 UTC", ts="1712000002.000100",
+                user=BOB), event_id="E2"), retry_num=1)
+            assert status == 200  # acknowledged (Slack must stop retrying), not stored
+            slack.drain()
+            assert _wait(lambda: not service.inbox.count(status="pending"))
+            ids = {n.message_id for n in service.store.find_nodes(Scope())}
+            assert ids == {"1712000001.000100"}
+            assert leaks(service, data, MARKER, space=service.store.channels()[0].space) == []
+    finally:
+        service.close()
+
+
+def _wait(what: Callable[[], bool], within: float = 30.0) -> bool:
+    import time
+
+    end = time.monotonic() + within
+    while time.monotonic() < end and not what():
+        time.sleep(0.05)
+    return what()
