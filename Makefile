@@ -32,7 +32,7 @@ bench: install
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 # kill -9 at twelve points inside commits, resume, compare with an uninterrupted run (~70 s;
-# a five-kill variant runs in `make test`).
+# a three-kill variant runs in `make test`).
 crash: install
 	$(BIN)/python -m pytest -q -m slow tests/test_abuse_crash.py
 
