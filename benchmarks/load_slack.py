@@ -351,22 +351,24 @@ def find_max(config: LoadConfig, *, start_rate: float, factor: float, step_s: fl
 
 @dataclass
 class LongMessageResult:
-    """A 40,000-character message posted, then at once the next ordinary event."""
+    """A 40,000-character message posted, then ordinary events every quarter second while
+    the app commits it."""
 
     shape: str
     embedder: str
     chars: int = 0
     long_ack_ms: float = 0.0
-    next_ack_ms: float = 0.0
-    statuses: tuple[int, int] = (0, 0)
+    next_ack_ms: list[float] = field(default_factory=list)
+    failed: int = 0
     committed_s: float = 0.0
     stored_whole: bool = False
     next_committed: bool = False
 
     @property
     def ok(self) -> bool:
-        return (self.statuses == (200, 200) and self.next_ack_ms < SLACK_DEADLINE_MS
-                and self.stored_whole and self.next_committed)
+        return (not self.failed and bool(self.next_ack_ms)
+                and max(self.next_ack_ms) < SLACK_DEADLINE_MS and self.stored_whole
+                and self.next_committed)
 
 
 def run_long_messages(*, data_dir: Path, embedder: Literal["minilm", "hashing"],
@@ -395,8 +397,9 @@ def run_long_messages(*, data_dir: Path, embedder: Literal["minilm", "hashing"],
                 for k, shape in enumerate(shapes):
                     out.append(_one_long(service, long_poster, next_poster, ws, shape, k,
                                          embedder))
-                    logger.warning("long message (%s): next ack %.0f ms, committed in %.1f s",
-                                   shape, out[-1].next_ack_ms, out[-1].committed_s)
+                    logger.warning("long message (%s): next acks max %.0f ms, committed in "
+                                   "%.1f s", shape, max(out[-1].next_ack_ms, default=0),
+                                   out[-1].committed_s)
             finally:
                 long_poster.close()
                 next_poster.close()
@@ -408,22 +411,38 @@ def run_long_messages(*, data_dir: Path, embedder: Literal["minilm", "hashing"],
     return out
 
 
+FOLLOW_EVERY_S = 0.25
+MIN_FOLLOWERS = 8
+
+
 def _one_long(service: Egmem, long_poster: SignedPoster, next_poster: SignedPoster,
               ws: Workspace, shape: str, k: int, embedder: str) -> LongMessageResult:
-    long_key, long_delivery, next_key, next_delivery = long_message_deliveries(ws, shape, k)
+    long_key, long_delivery, followers = long_message_deliveries(ws, shape, k)
     res = LongMessageResult(shape=shape, embedder=embedder)
     t0 = time.perf_counter()
-    status_long = long_poster.post(long_delivery.body, content_type="application/json")
-    t1 = time.perf_counter()
-    # The app starts committing the long message right after its ack: the next event
-    # arrives while it does (a client would send it now, or within the next second).
-    status_next = next_poster.post(next_delivery.body, content_type="application/json")
-    t2 = time.perf_counter()
-    res.statuses = (status_long, status_next)
-    res.long_ack_ms, res.next_ack_ms = (t1 - t0) * 1000, (t2 - t1) * 1000
-    res.next_committed = _committed(service, next_key, timeout_s=600)
-    committed = _committed(service, long_key, timeout_s=600)
-    res.committed_s = time.perf_counter() - t0
+    status = long_poster.post(long_delivery.body, content_type="application/json")
+    res.long_ack_ms = (time.perf_counter() - t0) * 1000
+    res.failed += status != 200
+    # The app commits the long message after its ack; ordinary events keep arriving every
+    # quarter second until it is committed (at least MIN_FOLLOWERS of them).
+    sent: list[tuple[str, str]] = []
+    committed = False
+    for key, delivery in followers:
+        t1 = time.perf_counter()
+        status = next_poster.post(delivery.body, content_type="application/json")
+        res.next_ack_ms.append((time.perf_counter() - t1) * 1000)
+        res.failed += status != 200
+        sent.append(key)
+        committed = committed or _committed(service, long_key, timeout_s=0)
+        if committed and not res.committed_s:
+            res.committed_s = time.perf_counter() - t0
+        if committed and len(sent) >= MIN_FOLLOWERS:
+            break
+        time.sleep(max(0.0, FOLLOW_EVERY_S - (time.perf_counter() - t1)))
+    if not committed:
+        committed = _committed(service, long_key, timeout_s=600)
+        res.committed_s = time.perf_counter() - t0
+    res.next_committed = all(_committed(service, key, timeout_s=600) for key in sent)
     if committed:
         node = service.store.find_message(channel=long_key[0], message_id=long_key[1])
         res.chars = len(node.text) if node is not None else 0
@@ -434,7 +453,7 @@ def _one_long(service: Egmem, long_poster: SignedPoster, next_poster: SignedPost
 def _committed(service: Egmem, key: tuple[str, str], *, timeout_s: float) -> bool:
     deadline = time.monotonic() + timeout_s
     while service.store.find_message(channel=key[0], message_id=key[1]) is None:
-        if time.monotonic() > deadline:
+        if time.monotonic() >= deadline:
             return False
         time.sleep(0.02)
     return True
@@ -447,19 +466,22 @@ def long_section(results: Sequence[LongMessageResult], *, machine: str, command:
         f"Machine: {machine}. Command: `{command}`",
         "",
         f"A {LONG_CHARS:,}-character message event (Slack's own limit) is posted to the live "
-        "endpoint, and the moment it is acknowledged the next ordinary event is posted: the "
-        "app is committing the long message meanwhile. Slack gives each delivery 3 s. "
-        "Shapes are the ones that made text analysis quadratic (an unbroken word, capitals, "
-        "capitalised words, digit-comma runs, a whitespace run) and prose.",
+        "endpoint; from its acknowledgement on, an ordinary event is posted every "
+        f"{FOLLOW_EVERY_S:g} s until the long one is committed (at least {MIN_FOLLOWERS}), "
+        "so events arrive while the app analyses and commits it. Slack gives each delivery "
+        "3 s. Shapes are the ones that made text analysis quadratic (an unbroken word, "
+        "capitals, capitalised words, digit-comma runs, a whitespace run) and prose.",
         "",
-        "| shape | embedder | long message ack ms | next event ack ms (limit 3000) "
-        "| long message committed after s | stored whole | within Slack's 3 s |",
-        "|---|---|--:|--:|--:|---|---|",
+        "| shape | embedder | long message ack ms | following events | their ack p50 / max ms "
+        "(limit 3000) | long message committed after s | stored whole | all within 3 s |",
+        "|---|---|--:|--:|--:|--:|---|---|",
     ]
     for r in results:
-        lines.append(f"| {r.shape} | {r.embedder} | {r.long_ack_ms:.0f} | {r.next_ack_ms:.0f} "
-                     f"| {r.committed_s:.2f} | {'yes' if r.stored_whole else 'NO'} "
-                     f"| {'yes' if r.ok else 'NO'} |")
+        lines.append(
+            f"| {r.shape} | {r.embedder} | {r.long_ack_ms:.0f} | {len(r.next_ack_ms)} | "
+            f"{percentile(r.next_ack_ms, 50):.0f} / {max(r.next_ack_ms, default=0):.0f} | "
+            f"{r.committed_s:.2f} | {'yes' if r.stored_whole else 'NO'} | "
+            f"{'yes' if r.ok else 'NO'} |")
     return "\n".join(lines) + "\n"
 
 
