@@ -176,6 +176,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     except DataDirBusy as busy:
         return _queue_forget(args, busy)
     try:
+        eg.apply_requests()  # forgets queued earlier, while another process wrote
         if args.user:
             n = eg.forget_user(args.user)
             print(f"forgot {n} messages by {args.user}")

@@ -113,6 +113,12 @@ class Egmem:
             self._apply_requests()
             return self.pipeline.drain(on_progress=on_progress)
 
+    def apply_requests(self) -> None:
+        """Apply the forgets other processes queued while this one (or another writer)
+        held the data directory; :meth:`drain` does so first."""
+        with self._drain_lock:
+            self._apply_requests()
+
     def _apply_requests(self) -> None:
         """Forgets queued by other processes while this one held the data directory."""
         for req in self.inbox.pending_requests():

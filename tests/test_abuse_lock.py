@@ -217,3 +217,24 @@ def test_a_dead_holders_lock_is_taken_over(tmp_path: Path) -> None:
         assert raw["pid"] == os.getpid() and raw["command"] == "egmem serve slack"
     finally:
         lock.release()
+
+
+def test_a_queued_forget_is_applied_by_the_next_writer(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A forget queued while some other writer (an ingest, say) held the directory is
+    applied by the next process that writes, and is never lost."""
+    data = _memory(tmp_path / "data")
+    eg = build(Settings(data=str(data), embedder="hashing"), read_only=True)
+    try:
+        assert eg.queue_forget_user("Ucarol") == 2
+    finally:
+        eg.close()
+    assert main(["forget", "--user", "Unobody", "--data", str(data)]) == 0
+    capsys.readouterr()
+    eg = build(Settings(data=str(data), embedder="hashing"), read_only=True)
+    try:
+        assert not [n for n in eg.store.find_nodes(Scope()) if n.speaker_id == "Ucarol"]
+        assert eg.stats()["requests_pending"] == 0
+    finally:
+        eg.close()
+    assert files_containing(data, MARKER) == []
