@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck bench eval clean
+.PHONY: install demo test lint typecheck bench crash eval clean
 
 install: $(STAMP)
 
@@ -30,6 +30,11 @@ typecheck: install
 bench: install
 	$(BIN)/python -m pytest -q -m slow benchmarks
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
+
+# kill -9 at twelve points inside commits, resume, compare with an uninterrupted run (~70 s;
+# a three-kill variant runs in `make test`).
+crash: install
+	$(BIN)/python -m pytest -q -m slow tests/test_abuse_crash.py
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

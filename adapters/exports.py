@@ -38,7 +38,7 @@ from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
 from adapters.slack.normalize import PLATFORM as SLACK
 from adapters.slack.normalize import normalize_message_event, skip_reason
 from memory.errors import InputError
-from memory.models import Channel
+from memory.models import Channel, Delete
 
 logger = logging.getLogger(__name__)
 
@@ -308,6 +308,14 @@ def _slack_day(
             continue
         # Export messages do not repeat the channel they were posted in.
         event_dict = {**entry, "channel": entry.get("channel") or channel.id}
+        if entry.get("subtype") == "tombstone" and isinstance(entry.get("ts"), str):
+            # A thread parent deleted while its replies remain: the export keeps a
+            # placeholder. Its message is gone, so it is buried, not skipped: an earlier
+            # import or backfill of it must not survive this one.
+            yield JsonlItem(line=index, event=Delete(
+                platform=SLACK, space=team, channel=str(event_dict["channel"]),
+                id=str(entry["ts"])))
+            continue
         try:
             event = normalize_message_event(
                 event_dict,

@@ -35,6 +35,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from memory.errors import InputError
+from memory.inbox import time_problem
 from memory.models import Channel, Delete, Edit, Event, JsonlRecordType, Message, utc
 
 logger = logging.getLogger(__name__)
@@ -186,13 +187,19 @@ def _req_text(rec: Mapping[str, object], key: str = "text") -> str:
     return text
 
 
-def _req_ts(rec: Mapping[str, object], key: str = "ts") -> datetime:
+def _req_ts(rec: Mapping[str, object], key: str = "ts", *, said: bool = True) -> datetime:
+    """The record's time; with ``said``, it must be a time a message can have been said
+    (from 1970 up to now): a year-1 or year-9999 stamp is a broken export."""
     if key not in rec or rec[key] is None:
         raise ValueError(f"missing required field {key!r}")
     try:
-        return parse_ts(rec[key])
+        ts = parse_ts(rec[key])
     except ValueError as exc:
         raise ValueError(f"bad {key!r}: {exc}") from exc
+    problem = time_problem(ts) if said else None
+    if problem is not None:
+        raise ValueError(f"bad {key!r}: {problem}")
+    return ts
 
 
 def _members(rec: Mapping[str, object]) -> tuple[str, ...]:
@@ -278,7 +285,7 @@ def _delete(rec: Mapping[str, object]) -> Delete:
         space=_opt_id(rec, "space", "") or "",
         channel=_req_id(rec, "channel"),
         id=_req_id(rec, "id"),
-        ts=_req_ts(rec),
+        ts=_req_ts(rec, said=False),  # a delete is honoured whatever its time says
     )
 
 

@@ -70,14 +70,20 @@ from adapters.slack.app import build_slack_app  # noqa: E402
 from adapters.slack.server import SlackHTTPServer  # noqa: E402
 from benchmarks.slack_traffic import (  # noqa: E402
     BOT,
+    LONG_CHARS,
+    LONG_SHAPES,
     SECRET,
     TEAM,
     Answers,
     Corpus,
+    SignedPoster,
+    Workspace,
     ask_repeatedly,
     corpus,
+    long_message_deliveries,
     members,
     post_events,
+    workspace,
 )
 from bot.app import build, build_embedder  # noqa: E402
 from bot.runtime import Egmem  # noqa: E402
@@ -88,6 +94,7 @@ logger = logging.getLogger(__name__)
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 START_MARK, END_MARK = "<!-- load:start -->", "<!-- load:end -->"
+LONG_MARKS = ("<!-- load-long:start -->", "<!-- load-long:end -->")
 SLACK_DEADLINE_MS = 3000.0
 # Commits keep up when the inbox empties within this long (or a quarter of the posting
 # window) after the last ack: a stable pipeline needs about one drain cycle for that, while a
@@ -339,6 +346,145 @@ def find_max(config: LoadConfig, *, start_rate: float, factor: float, step_s: fl
     return steps
 
 
+# --- one long message ----------------------------------------------------------------------
+
+
+@dataclass
+class LongMessageResult:
+    """A 40,000-character message posted, then ordinary events every quarter second while
+    the app commits it."""
+
+    shape: str
+    embedder: str
+    chars: int = 0
+    long_ack_ms: float = 0.0
+    next_ack_ms: list[float] = field(default_factory=list)
+    failed: int = 0
+    committed_s: float = 0.0
+    stored_whole: bool = False
+    next_committed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return (not self.failed and bool(self.next_ack_ms)
+                and max(self.next_ack_ms) < SLACK_DEADLINE_MS and self.stored_whole
+                and self.next_committed)
+
+
+def run_long_messages(*, data_dir: Path, embedder: Literal["minilm", "hashing"],
+                      shapes: Sequence[str] = tuple(LONG_SHAPES)) -> list[LongMessageResult]:
+    """For each shape: post a ``LONG_CHARS``-character message, then (while the app
+    commits it, right after its ack) the next ordinary event; time both acks, and the
+    commit of the long one. Slack gives each delivery 3 s."""
+    ws = workspace(channels=2, private=0)
+    settings = Settings(data=str(data_dir), embedder=embedder)
+    emb = build_embedder(settings)
+    emb.embed_batch(["warm up"])
+    service = build(settings, embedder=emb)
+    executor = ThreadPoolExecutor(max_workers=5, thread_name_prefix="bolt-lazy")
+    out: list[LongMessageResult] = []
+    try:
+        with FakeSlack(team_id=TEAM, bot_user_id=BOT) as slack:
+            for k, user in enumerate(ws.users):
+                slack.add_user(user, f"User {k}")
+            for cid, name, private in ws.channels:
+                slack.add_channel(cid, name, members=members(ws, private))
+            app = build_slack_app(service=service, bot_token=slack.token, signing_secret=SECRET,
+                                  api_url=slack.base_url, listener_executor=executor)
+            server = SlackHTTPServer(app, port=0).start_background()
+            long_poster, next_poster = SignedPoster(server.url), SignedPoster(server.url)
+            try:
+                for k, shape in enumerate(shapes):
+                    out.append(_one_long(service, long_poster, next_poster, ws, shape, k,
+                                         embedder))
+                    logger.warning("long message (%s): next acks max %.0f ms, committed in "
+                                   "%.1f s", shape, max(out[-1].next_ack_ms, default=0),
+                                   out[-1].committed_s)
+            finally:
+                long_poster.close()
+                next_poster.close()
+                server.stop()
+                executor.shutdown(wait=True)
+    finally:
+        executor.shutdown(wait=True)
+        service.close()
+    return out
+
+
+FOLLOW_EVERY_S = 0.25
+MIN_FOLLOWERS = 8
+
+
+def _one_long(service: Egmem, long_poster: SignedPoster, next_poster: SignedPoster,
+              ws: Workspace, shape: str, k: int, embedder: str) -> LongMessageResult:
+    long_key, long_delivery, followers = long_message_deliveries(ws, shape, k)
+    res = LongMessageResult(shape=shape, embedder=embedder)
+    t0 = time.perf_counter()
+    status = long_poster.post(long_delivery.body, content_type="application/json")
+    res.long_ack_ms = (time.perf_counter() - t0) * 1000
+    res.failed += status != 200
+    # The app commits the long message after its ack; ordinary events keep arriving every
+    # quarter second until it is committed (at least MIN_FOLLOWERS of them).
+    sent: list[tuple[str, str]] = []
+    committed = False
+    for key, delivery in followers:
+        t1 = time.perf_counter()
+        status = next_poster.post(delivery.body, content_type="application/json")
+        res.next_ack_ms.append((time.perf_counter() - t1) * 1000)
+        res.failed += status != 200
+        sent.append(key)
+        committed = committed or _committed(service, long_key, timeout_s=0)
+        if committed and not res.committed_s:
+            res.committed_s = time.perf_counter() - t0
+        if committed and len(sent) >= MIN_FOLLOWERS:
+            break
+        time.sleep(max(0.0, FOLLOW_EVERY_S - (time.perf_counter() - t1)))
+    if not committed:
+        committed = _committed(service, long_key, timeout_s=600)
+        res.committed_s = time.perf_counter() - t0
+    res.next_committed = all(_committed(service, key, timeout_s=600) for key in sent)
+    if committed:
+        node = service.store.find_message(channel=long_key[0], message_id=long_key[1])
+        res.chars = len(node.text) if node is not None else 0
+        res.stored_whole = res.chars == LONG_CHARS
+    return res
+
+
+def _committed(service: Egmem, key: tuple[str, str], *, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while service.store.find_message(channel=key[0], message_id=key[1]) is None:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def long_section(results: Sequence[LongMessageResult], *, machine: str, command: str) -> str:
+    lines = [
+        "### One 40,000-character message (`benchmarks/load_slack.py --long-message`)",
+        "",
+        f"Machine: {machine}. Command: `{command}`",
+        "",
+        f"A {LONG_CHARS:,}-character message event (Slack's own limit) is posted to the live "
+        "endpoint; from its acknowledgement on, an ordinary event is posted every "
+        f"{FOLLOW_EVERY_S:g} s until the long one is committed (at least {MIN_FOLLOWERS}), "
+        "so events arrive while the app analyses and commits it. Slack gives each delivery "
+        "3 s. Shapes are the ones that made text analysis quadratic (an unbroken word, "
+        "capitals, capitalised words, digit-comma runs, a whitespace run) and prose.",
+        "",
+        "| shape | embedder | long message ack ms | following events | their ack p50 / max ms "
+        "(limit 3000) | long message committed after s | stored whole | all within 3 s |",
+        "|---|---|--:|--:|--:|--:|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.shape} | {r.embedder} | {r.long_ack_ms:.0f} | {len(r.next_ack_ms)} | "
+            f"{percentile(r.next_ack_ms, 50):.0f} / {max(r.next_ack_ms, default=0):.0f} | "
+            f"{r.committed_s:.2f} | {'yes' if r.stored_whole else 'NO'} | "
+            f"{'yes' if r.ok else 'NO'} |")
+    return "\n".join(lines) + "\n"
+
+
 # --- report ------------------------------------------------------------------------------
 
 _HEADER = ("| run | embedder | target/s | events (+ retries, dups) | acked/s | events/s "
@@ -401,14 +547,16 @@ def section(runs: Sequence[LoadResult], steps: Sequence[LoadResult], *, machine:
     return "\n".join(lines) + "\n"
 
 
-def write_section(path: Path, body: str) -> None:
-    """Replace the text between the load markers of ``path`` (creating the file or the
+def write_section(path: Path, body: str, *,
+                  marks: tuple[str, str] = (START_MARK, END_MARK)) -> None:
+    """Replace the text between the ``marks`` of ``path`` (creating the file or the
     markers if missing); every other section is left as it is."""
+    start_mark, end_mark = marks
     text = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{START_MARK}\n{body.rstrip()}\n{END_MARK}"
-    start, end = text.find(START_MARK), text.find(END_MARK)
+    block = f"{start_mark}\n{body.rstrip()}\n{end_mark}"
+    start, end = text.find(start_mark), text.find(end_mark)
     if 0 <= start < end:
-        text = text[:start] + block + text[end + len(END_MARK):]
+        text = text[:start] + block + text[end + len(end_mark):]
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -449,6 +597,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--step-factor", type=float, default=1.5)
     ap.add_argument("--step-seconds", type=float, default=30.0)
     ap.add_argument("--max-rate", type=float, default=1600.0)
+    ap.add_argument("--long-message", action="store_true",
+                    help=f"only the {LONG_CHARS:,}-character message run (its own section)")
     ap.add_argument("--no-write", action="store_true", help="print, do not edit RESULTS.md")
     ap.add_argument("--results", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
@@ -462,6 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         channels=args.channels, embedder=embedders[0],
                         query_interval_s=args.query_interval)
     load_avg = os.getloadavg()[0]
+    if args.long_message:
+        return _long_main(args, embedders, argv, load_avg)
     minilm_rate = embed_rate("minilm") if "minilm" in embedders else None
     runs: list[LoadResult] = []
     with tempfile.TemporaryDirectory(prefix="egmem-load-") as tmp:
@@ -482,6 +634,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_write:
         write_section(args.results, body)
     return 1 if any(r.problems() for r in runs) else 0
+
+
+def _long_main(args: argparse.Namespace, embedders: Sequence[Literal["minilm", "hashing"]],
+               argv: Sequence[str] | None, load_avg: float) -> int:
+    results: list[LongMessageResult] = []
+    with tempfile.TemporaryDirectory(prefix="egmem-long-") as tmp:
+        for k, emb in enumerate(embedders):
+            results += run_long_messages(data_dir=Path(tmp) / f"long-{k}", embedder=emb)
+    command = "python benchmarks/load_slack.py " + " ".join(argv if argv is not None
+                                                             else sys.argv[1:])
+    machine = f"{_machine()}; 1-min load average {load_avg:.1f} at the start"
+    body = long_section(results, machine=machine, command=command.strip())
+    print(body)
+    if not args.no_write:
+        write_section(args.results, body, marks=LONG_MARKS)
+    return 0 if all(r.ok for r in results) else 1
 
 
 if __name__ == "__main__":

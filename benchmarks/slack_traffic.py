@@ -120,6 +120,45 @@ def corpus(*, events: int, channels: int = 6, private: int = 2, retry_fraction: 
                   questions=questions)
 
 
+# Message shapes of LONG_CHARS characters that made text analysis quadratic or worse: an
+# unbroken word, capitals, capitalised words, digit-comma runs, whitespace runs; and prose.
+LONG_CHARS = 40_000
+LONG_SHAPES: dict[str, str] = {
+    "unbroken word": "A" + "b",
+    "capitals": "A",
+    "capitalised words": "Ab ",
+    "digits and commas": "1,",
+    "whitespace run": " ",
+    "prose": "Status: the billing service passed QA (ticket ENG-1234), review Friday 3 pm. ",
+}
+
+
+def long_text(shape: str, chars: int = LONG_CHARS) -> str:
+    """``chars`` characters of ``shape`` (see :data:`LONG_SHAPES`), starting and ending
+    with a word so Slack would accept it."""
+    unit = LONG_SHAPES[shape]
+    head, repeated = (unit[0], unit[1:]) if shape == "unbroken word" else ("x", unit)
+    return (head + repeated * (chars // len(repeated) + 1))[: chars - 1] + "x"
+
+
+def long_message_deliveries(ws: Workspace, shape: str, k: int, *, followers: int = 40
+                            ) -> tuple[tuple[str, str], Delivery,
+                                       list[tuple[tuple[str, str], Delivery]]]:
+    """A long message of ``shape`` and the ordinary events that follow it (key and signed
+    delivery of each); ``k`` keeps ids apart between shapes."""
+    channel = ws.channels[0][0]
+    out: list[tuple[tuple[str, str], Delivery]] = []
+    texts = [long_text(shape)] + [f"Status: the search indexer is green again ({j})."
+                                  for j in range(followers)]
+    for j, text in enumerate(texts):
+        ts = f"{1713000000 + 100 * k + j}.{k:03d}{j:03d}"
+        event = {"type": "message", "text": text, "user": ws.users[1 + j % 2], "ts": ts,
+                 "channel": channel, "channel_type": "channel", "team": TEAM, "event_ts": ts}
+        out.append(((channel, ts), Delivery(k, "first", _envelope(event, f"EvLong{k}x{j}"))))
+    (long_key, long_delivery), *rest = out
+    return long_key, long_delivery, rest
+
+
 def members(ws: Workspace, private: bool) -> tuple[str, ...]:
     """Who is in a conversation: everyone, or the first four users (asker included)."""
     return ws.users[:4] if private else ws.users
@@ -173,20 +212,25 @@ class SignedPoster:
         if retry_num is not None:
             headers["X-Slack-Retry-Num"] = str(retry_num)
             headers["X-Slack-Retry-Reason"] = "http_timeout"
-        try:
-            if self._conn is None:
-                self._conn = http.client.HTTPConnection(self._host, self._port,
-                                                        timeout=self._timeout)
-            self._conn.request("POST", self._path, body=body.encode(), headers=headers)
-            resp = self._conn.getresponse()
-            resp.read()
-            if resp.getheader("connection", "").lower() == "close":
+        for attempt in (1, 2):
+            reused = self._conn is not None
+            try:
+                if self._conn is None:
+                    self._conn = http.client.HTTPConnection(self._host, self._port,
+                                                            timeout=self._timeout)
+                self._conn.request("POST", self._path, body=body.encode(), headers=headers)
+                resp = self._conn.getresponse()
+                resp.read()
+                if resp.getheader("connection", "").lower() == "close":
+                    self.close()
+                return resp.status
+            except (OSError, http.client.HTTPException) as exc:
                 self.close()
-            return resp.status
-        except (OSError, http.client.HTTPException) as exc:
-            logger.warning("post failed: %s", type(exc).__name__)
-            self.close()
-            return 0
+                if reused and attempt == 1:
+                    continue  # the server closed an idle keep-alive connection: reconnect
+                logger.warning("post failed: %s", type(exc).__name__)
+                return 0
+        return 0
 
     def close(self) -> None:
         if self._conn is not None:

@@ -11,6 +11,7 @@ from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from memory.errors import ConfigError
+from memory.faults import FaultPoints
 from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.llm.profile import FileProfileStore, ProfileStore
@@ -20,6 +21,7 @@ from memory.reader.offline import OfflineReader
 from memory.reader.search import EvidenceSearch, FeatureReranker, LLMReranker, Reranker
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
+from memory.store.lock import DataLock
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -99,21 +101,45 @@ def build_reranker(settings: Settings, llm: LLMClient | None) -> Reranker:
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None,
-          verification: bool = True) -> Egmem:
+          verification: bool = True, read_only: bool = False,
+          command: str = "egmem") -> Egmem:
+    """The memory service over ``settings.data``. A writer (the default) takes the data
+    directory's lock for ``command`` (:class:`DataDirBusy` names the holder if another
+    process writes it) and finishes any interrupted commit or forget; ``read_only`` takes
+    no lock and writes nothing, so it can run beside a writer (``ask``, ``stats``, ...)."""
     meter = UsageMeter()
     llm = build_llm(settings, meter)
     reranker = build_reranker(settings, llm)  # settings errors before anything is opened
     emb = embedder or build_embedder(settings)
     local = settings.local_path
     local.mkdir(parents=True, exist_ok=True)
+    lock = None if read_only else DataLock.acquire(local, command=command)
+    try:
+        return _build(settings, meter=meter, llm=llm, reranker=reranker, emb=emb,
+                      verification=verification, read_only=read_only, lock=lock)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+
+
+def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
+           reranker: Reranker, emb: Embedder, verification: bool, read_only: bool,
+           lock: DataLock | None) -> Egmem:
+    local = settings.local_path
     uri = settings.data if settings.is_remote else str(local / "lance")
     store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
-                        storage_options=dict(settings.storage_options) or None)
+                        storage_options=dict(settings.storage_options) or None,
+                        read_only=read_only)
     store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
+    try:
+        faults = FaultPoints.parse(settings.fault)
+    except ValueError as exc:
+        raise ConfigError(f"EGMEM_FAULT: {exc}") from exc
     writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
-                    verification=verification)
-    pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
+                    verification=verification, recover=not read_only, faults=faults)
+    pipeline = Pipeline(inbox=inbox, writer=writer, store=store, faults=faults)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
     offline = OfflineReader(tools=tools)
@@ -124,7 +150,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
         reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds,
                            fallback=offline)
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
-                 tools=tools, usage=lambda: llm_usage(meter, llm))
+                 tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
 
 
 def data_path(settings: Settings) -> Path:

@@ -15,6 +15,7 @@ from bot.render import answer_json, print_answer, print_history, state_json
 from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.errors import EgmemError, UserFacingError
+from memory.store.lock import DataDirBusy
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +26,16 @@ def _settings(args: argparse.Namespace) -> Settings:
                             writer=getattr(args, "writer", None))
 
 
-def _open(args: argparse.Namespace) -> Egmem:
-    return build(_settings(args))
+def _open(args: argparse.Namespace, *, write: bool = True) -> Egmem:
+    """The memory for a command: a writer takes the data directory's lock (another writer
+    gets a DataDirBusy naming the holder); a reader takes none and writes nothing."""
+    return build(_settings(args), read_only=not write, command=_command(args))
+
+
+def _command(args: argparse.Namespace) -> str:
+    """How a lock holder is named to others: the command, never its arguments' text."""
+    platform = getattr(args, "platform", None)
+    return f"egmem {args.command}" + (f" {platform}" if platform else "")
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -52,6 +61,17 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             f"committed {report['committed']} messages, {report['edits']} edits, "
             f"{report['deletes']} deletes; {report['queued']} queued"
         )
+        notes = []
+        if report["unknown_edits"]:
+            notes.append(f"{report['unknown_edits']} edits of messages not in memory are kept "
+                         "and apply when their message arrives")
+        if report["conflicts"]:
+            notes.append(f"{report['conflicts']} messages reuse a known id with other text "
+                         "(the first text is kept)")
+        if report["refused"]:
+            notes.append(f"{report['refused']} deleted or forgotten messages were not stored")
+        for note in notes:
+            print(note)
         if "writer" in report:
             w = report["writer"]
             print(f"LLM writer ({w['path']} path): {w['proposals']} of {w['llm_messages']} "
@@ -76,9 +96,9 @@ def _writer_summary(snap: dict[str, Any]) -> dict[str, Any]:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
-        platform, space = _space_of(eg, args.channel, args.space)
+        platform, space = _space_of(eg, args.channel, args.space, args.as_user)
         ans = eg.ask(args.question, platform=platform, space=space, user=args.as_user,
                      channel=args.channel, widen=args.widen)
     finally:
@@ -91,9 +111,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
-        platform, space = _space_of(eg, args.channel, args.space)
+        platform, space = _space_of(eg, args.channel, args.space, args.as_user)
         states = eg.history(args.topic, platform=platform, space=space, user=args.as_user,
                             channel=args.channel, widen=args.widen)
     finally:
@@ -105,8 +125,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _space_of(eg: Egmem, channel: str | None, space: str | None) -> tuple[str, str]:
-    """The platform/space of the asking channel (questions never cross spaces)."""
+def _space_of(eg: Egmem, channel: str | None, space: str | None,
+              user: str | None = None) -> tuple[str, str]:
+    """The platform/space of the asking channel, or of ``space`` (questions never cross
+    spaces). Without either, the operator's view spans everything; a question asked as a
+    user needs its space, which is taken from the memory when it holds only one."""
     if channel:
         for platform, sp, ch in eg.store.distinct_channels(_all()):
             if ch == channel and (space is None or sp == space):
@@ -115,7 +138,19 @@ def _space_of(eg: Egmem, channel: str | None, space: str | None) -> tuple[str, s
             if c.id == channel:
                 return c.platform, c.space
         raise UserFacingError(f"no channel {channel!r} in this memory; see `egmem stats`")
-    return "", space or ""
+    spaces = {(p, sp) for p, sp, _ in eg.store.distinct_channels(_all())}
+    spaces |= {(c.platform, c.space) for c in eg.store.channels()}
+    if space:
+        found = sorted(pair for pair in spaces if pair[1] == space)
+        if not found:
+            raise UserFacingError(f"no space {space!r} in this memory; see `egmem stats`")
+        return found[0]
+    if user is not None:
+        if len(spaces) == 1:
+            return next(iter(spaces))
+        raise UserFacingError("with --as-user, give --space or --channel: a question is "
+                              "answered within one workspace")
+    return "", ""
 
 
 def _all() -> Any:
@@ -125,7 +160,7 @@ def _all() -> Any:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         stats = eg.stats()
     finally:
@@ -160,20 +195,48 @@ def cmd_retry(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    eg = _open(args)
+    if not args.user and not (args.channel and args.message):
+        raise UserFacingError("give --user ID, or --channel ID --message ID")
     try:
+        eg = _open(args)
+    except DataDirBusy as busy:
+        return _queue_forget(args, busy)
+    try:
+        eg.apply_requests()  # forgets queued earlier, while another process wrote
         if args.user:
             n = eg.forget_user(args.user)
             print(f"forgot {n} messages by {args.user}")
         else:
-            if not (args.channel and args.message):
-                raise UserFacingError("give --user ID, or --channel ID --message ID")
             platform, space = _space_of(eg, args.channel, None)
             ok = eg.forget_message(platform=platform, space=space, channel=args.channel,
                                    message_id=args.message)
             print("forgotten" if ok else "no such message (nothing stored for it)")
     finally:
         eg.close()
+    return 0
+
+
+def _queue_forget(args: argparse.Namespace, busy: DataDirBusy) -> int:
+    """Another process (``egmem serve``) writes the data directory: hand the forget to it
+    through the inbox. What this process can do safely it does now: the messages are
+    buried (refused from now on) and their queued or dead-lettered text is scrubbed."""
+    eg = _open(args, write=False)
+    try:
+        if args.user:
+            n = eg.queue_forget_user(args.user)
+            what = f"the forget of {n} stored messages by {args.user}"
+        else:
+            platform, space = _space_of(eg, args.channel, None)
+            eg.queue_forget_message(platform=platform, space=space, channel=args.channel,
+                                    message_id=args.message)
+            what = f"the forget of message {args.message}"
+    finally:
+        eg.close()
+    holder = busy.holder.describe() if busy.holder else "another egmem process"
+    print(f"{holder} is writing this data directory, so {what} is queued for it: it applies "
+          "it at its next drain (within seconds for `egmem serve`). Nothing of it is "
+          "accepted from now on, and its queued text is already gone. `egmem stats` shows "
+          "requests still pending.")
     return 0
 
 
@@ -280,7 +343,7 @@ def _print_probe(report: Any) -> None:
 def cmd_why(args: argparse.Namespace) -> int:
     from bot.render import print_why
 
-    eg = _open(args)
+    eg = _open(args, write=False)
     try:
         print_why(eg, args.id, as_json=args.json)
     finally:

@@ -28,23 +28,35 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
     does not reveal its workspace's URL."""
     report: dict[str, Any] = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
               "skipped": 0, "skip_reasons": {},
-              "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": []}
+              "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": [],
+              "conflicts": 0, "refused": 0, "unknown_edits": 0}
     pending: list[Message | Edit | Delete] = []
+
+    def problem(line: str) -> None:
+        if len(report["error_lines"]) < 100:
+            report["error_lines"].append(line)
+        print(f"egmem: {line}", file=sys.stderr)
 
     def flush() -> None:
         if pending:
-            new = eg.submit(pending)
-            report["new"] += new
-            report["duplicates"] += len(pending) - new
+            sub = eg.submit_report(pending)
+            report["new"] += sub.new
+            report["duplicates"] += len(sub.duplicates)
+            report["refused"] += sub.refused
+            for ev, reason in sub.rejected:
+                report["errors"] += 1
+                problem(f"{path}: {type(ev).__name__.lower()} {ev.channel}/{ev.id}: {reason}")
+            for m in sub.conflicts:
+                report["conflicts"] += 1
+                problem(f"{path}: message {m.channel}/{m.id} was already received with other "
+                        "text; the first is kept (an `edit` record changes it)")
             pending.clear()
 
     for item in iter_events(path, slack_permalink_base=slack_url):
         report["records"] += 1
         if item.error is not None:
             report["errors"] += 1
-            if len(report["error_lines"]) < 100:
-                report["error_lines"].append(str(item.error))
-            print(f"egmem: {item.error}", file=sys.stderr)
+            problem(str(item.error))
             continue
         if item.skipped is not None:
             # Every record lands in exactly one count: new, duplicate, skipped or error.
@@ -66,6 +78,8 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
         drained = eg.drain(on_progress=bar.update)
     report["committed"] = drained.committed
     report["edits"] = drained.edits
+    report["unknown_edits"] = drained.unknown_edits
+    report["refused"] += drained.refused
     report["deletes"] = drained.deletes
     report["queued"] = eg.inbox.count(status="pending")
     report["dead"] = eg.inbox.count(status="dead")

@@ -11,11 +11,22 @@ from typing import Any, Protocol
 
 from bot.daily_use import DailyUse, rank_history
 from memory.access import scope_for
-from memory.inbox import Inbox
-from memory.models import Answer, Channel, Delete, Edit, EvidenceNode, Message, Scope, State
+from memory.inbox import Inbox, SubmitReport
+from memory.models import (
+    Answer,
+    Channel,
+    Delete,
+    Edit,
+    EvidenceNode,
+    Message,
+    MessageKey,
+    Scope,
+    State,
+)
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore, scope_sql
+from memory.store.lock import DataLock
 from memory.store.tables import sql_str
 from memory.writer import Writer
 
@@ -39,6 +50,8 @@ class Egmem(DailyUse):
     reader: Reader
     tools: ReaderTools
     usage: Callable[[], dict[str, Any]] | None = None
+    # The data directory's writer lock; None for a read-only service.
+    lock: DataLock | None = None
 
     def __post_init__(self) -> None:
         # One drain at a time: the writer's per-channel order depends on it.
@@ -46,7 +59,39 @@ class Egmem(DailyUse):
 
     # ---- writes -------------------------------------------------------------------------
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
-        return self.inbox.submit(self._resolve(ev) for ev in events)
+        return self.submit_report(events).new
+
+    def submit_report(self, events: Iterable[Message | Edit | Delete]) -> SubmitReport:
+        """Queue events durably and say what became of them: new, duplicate (and whether
+        a duplicate's text differs from what is stored), refused (deleted or forgotten),
+        rejected (with the reason, logged once here)."""
+        report = self.inbox.submit_report(self._resolve(ev) for ev in events)
+        for ev, reason in report.rejected:
+            logger.warning("rejected %s %s/%s: %s", type(ev).__name__.lower(), ev.channel,
+                           ev.id, reason)
+        if report.duplicates:
+            report.conflicts = self._conflicts(report.duplicates)
+            for m in report.conflicts:
+                logger.warning("message %s/%s was already received with other text; the "
+                               "first is kept (an edit changes it)", m.channel, m.id)
+        return report
+
+    def _conflicts(self, duplicates: list[Message]) -> list[Message]:
+        """Those of ``duplicates`` whose text is not the text already received for their
+        key (queued, or committed and never edited since)."""
+        nodes = {n.node_id: n for n in self.store.get_nodes(m.key.node_id()
+                                                            for m in duplicates)}
+        out: list[Message] = []
+        for m in duplicates:
+            node = nodes.get(m.key.node_id())
+            if node is not None:
+                differs = not node.edited and node.text != m.text
+            else:
+                queued = self.inbox.queued_text(m.key)
+                differs = queued is not None and queued != m.text
+            if differs:
+                out.append(m)
+        return out
 
     def _resolve(self, ev: Message | Edit | Delete) -> Message | Edit | Delete:
         """Edits/deletes from files may name only channel and id: find the rest."""
@@ -66,7 +111,62 @@ class Egmem(DailyUse):
 
     def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
         with self._drain_lock:
+            self._apply_requests()
             return self.pipeline.drain(on_progress=on_progress)
+
+    def apply_requests(self) -> None:
+        """Apply the forgets other processes queued while this one (or another writer)
+        held the data directory; :meth:`drain` does so first."""
+        with self._drain_lock:
+            self._apply_requests()
+
+    def _apply_requests(self) -> None:
+        """Forgets queued by other processes while this one held the data directory."""
+        for req in self.inbox.pending_requests():
+            a = req.arg
+            try:
+                if req.kind == "forget_user" and a.get("user"):
+                    n = self._forget_user(str(a["user"]), platform=a.get("platform"),
+                                          space=a.get("space"))
+                    result = f"forgot {n} messages"
+                elif req.kind == "forget_message":
+                    found = self.pipeline.forget_message(
+                        platform=a.get("platform") or "", space=a.get("space") or "",
+                        channel=a.get("channel") or "", message_id=a.get("message_id") or "")
+                    result = "forgotten" if found else "not stored"
+                else:
+                    result = f"unknown request {req.kind!r} ignored"
+            except Exception:  # noqa: BLE001 - stays queued; the next drain tries again
+                logger.exception("queued request %d (%s) failed", req.seq, req.kind)
+                continue
+            logger.info("queued request %d (%s): %s", req.seq, req.kind, result)
+            self.inbox.finish_request(req.seq, result)
+
+    def queue_forget_user(self, user: str, *, platform: str | None = None,
+                          space: str | None = None) -> int:
+        """For a process that may not write: bury ``user``'s messages and scrub their
+        queued text now, and queue the forget for the process that writes. Returns how many
+        stored messages it will forget."""
+        self.inbox.forget_user(user, platform=platform, space=space)
+        rows = self._user_rows(user, platform=platform, space=space)
+        self.inbox.bury(_keys(rows))
+        self.inbox.request("forget_user", user=user, platform=platform, space=space)
+        return len(rows)
+
+    def queue_forget_message(self, *, platform: str, space: str, channel: str,
+                             message_id: str) -> None:
+        """:meth:`queue_forget_user` for one message."""
+        self.inbox.bury([MessageKey(platform=platform, space=space, channel=channel,
+                                    message_id=message_id)])
+        self.inbox.request("forget_message", platform=platform, space=space, channel=channel,
+                           message_id=message_id)
+
+    def _user_rows(self, user: str, *, platform: str | None, space: str | None
+                   ) -> list[dict[str, Any]]:
+        scope = scope_sql(Scope(platform=platform, space=space))
+        return self.store.tables.query_nodes(
+            f"speaker_id = {sql_str(user)} AND {scope}",
+            columns=["node_id", "platform", "space", "channel", "message_id"])
 
     def upsert_channels(self, channels: Iterable[Channel]) -> None:
         self.store.put_channels(list(channels))
@@ -78,26 +178,23 @@ class Egmem(DailyUse):
 
     def forget_user(self, user: str, *, platform: str | None = None,
                     space: str | None = None) -> int:
-        """Forget everything a person said (offboarding), including messages still queued."""
+        """Forget everything a person said (offboarding), including messages still queued,
+        parked or dead-lettered; every one of them is buried, so no retry, import or
+        backfill brings it back."""
         with self._drain_lock:
-            # Queued messages first: a later drain must not commit what is being forgotten.
-            for key in self.inbox.channels_with_work():
-                for item in self.inbox.pending(key, limit=1_000_000):
-                    ev = item.event
-                    if isinstance(ev, Message) and ev.user == user and (
-                        platform is None or ev.platform == platform) and (
-                            space is None or ev.space == space):
-                        self.inbox.scrub(platform=ev.platform, space=ev.space,
-                                         channel=ev.channel, message_id=ev.id)
-            nodes = self.store.find_nodes(Scope(platform=platform, space=space))
-            ids = [n.node_id for n in nodes if n.speaker_id == user]
-            for n in nodes:
-                if n.speaker_id == user:
-                    self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
-                                     message_id=n.message_id)
-            count = self.writer.forget(ids)
-            self.pipeline.purge()
+            count = self._forget_user(user, platform=platform, space=space)
         self.feedback_log.forget_user(user)  # the questions they asked or rated
+        return count
+
+    def _forget_user(self, user: str, *, platform: str | None, space: str | None) -> int:
+        # The inbox first: a later drain or `egmem retry` must not commit what is being
+        # forgotten.
+        queued = self.inbox.forget_user(user, platform=platform, space=space)
+        self.store.bury(queued)
+        rows = self._user_rows(user, platform=platform, space=space)
+        self.inbox.bury(_keys(rows))
+        count = self.writer.forget([r["node_id"] for r in rows])
+        self.pipeline.purge()
         return count
 
     def enforce_retention(self, days: int, *, now: datetime,
@@ -110,11 +207,11 @@ class Egmem(DailyUse):
         cutoff = now - timedelta(days=days)
         scope = Scope(space=space, channels=(channel,) if channel else None)
         with self._drain_lock:
-            old = self.store.find_nodes(scope, Window(ts_to=cutoff))
-            for n in old:
-                self.inbox.scrub(platform=n.platform, space=n.space, channel=n.channel,
-                                 message_id=n.message_id)
-            count = self.writer.forget([n.node_id for n in old])
+            rows = self.store.tables.query_nodes(
+                scope_sql(scope, Window(ts_to=cutoff)),
+                columns=["node_id", "platform", "space", "channel", "message_id"])
+            self.inbox.bury(_keys(rows))
+            count = self.writer.forget([r["node_id"] for r in rows])
             if count:
                 self.pipeline.purge()
         logger.info("retention: forgot %d messages older than %d days", count, days)
@@ -182,7 +279,8 @@ class Egmem(DailyUse):
             "edited_messages": sum(1 for r in nodes if r["edited"]),
             "verdicts": _count(r["verdict"] for r in nodes),
             "inbox": {"pending": inbox.get("pending", 0), "done": inbox.get("done", 0),
-                      "dead": inbox.get("dead", 0)},
+                      "dead": inbox.get("dead", 0), "parked_edits": inbox.get("parked", 0)},
+            "requests_pending": len(self.inbox.pending_requests()),
             "dead_letters": [d.__dict__ for d in self.inbox.dead_letters()],
         }
         if self.usage is not None:
@@ -192,10 +290,23 @@ class Egmem(DailyUse):
             out["writer"] = writer_stats.snapshot()
         return out
 
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
     def close(self) -> None:
-        self.close_daily_use()
-        self.store.close()
-        self.inbox.close()
+        try:
+            self.close_daily_use()
+            self.store.close()
+            self.inbox.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+
+
+def _keys(rows: Iterable[dict[str, Any]]) -> list[MessageKey]:
+    return [MessageKey(platform=r["platform"], space=r["space"], channel=r["channel"],
+                       message_id=r["message_id"]) for r in rows]
 
 
 def _count(values: Iterable[str]) -> dict[str, int]:

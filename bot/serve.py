@@ -18,9 +18,23 @@ from memory.errors import ConfigError
 logger = logging.getLogger(__name__)
 
 
+# egmem's own loggers: they log ids and counts, never message text.
+SERVICE_LOGGERS = ("bot", "memory", "adapters")
+
+
+def service_logging() -> None:
+    """INFO for egmem's own loggers only. The root logger keeps its level (WARNING): some
+    libraries log whole request bodies at INFO (slack-bolt on a failed signature check),
+    and they take their level from the root logger's when they are built."""
+    for name in SERVICE_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
 def serve(settings: Settings, args: argparse.Namespace) -> int:
-    logging.getLogger().setLevel(logging.INFO)
-    eg = build(settings)
+    service_logging()
+    # The web view only reads: it runs beside the bots without the writer lock.
+    eg = build(settings, read_only=args.platform == "web",
+               command=f"egmem serve {args.platform}")
     try:
         if args.platform == "web":
             from bot.web import serve_web
@@ -70,7 +84,7 @@ def _serve_discord(eg: Egmem, settings: Settings) -> None:
 
 def backfill(settings: Settings, args: argparse.Namespace) -> int:
     since = datetime.fromisoformat(args.since) if args.since else None
-    eg = build(settings)
+    eg = build(settings, command=f"egmem backfill {args.platform}")
     try:
         if args.platform == "slack":
             from adapters.slack.app import web_client

@@ -66,6 +66,9 @@ class Settings:
     local_dir: str | None = None
     reader_rounds: int = 10
     rerank: RerankKind = "offline"
+    # Crash tests only: "STEP:N" kills the process the N-th time a commit reaches STEP
+    # (memory/faults.py).
+    fault: str | None = None
 
     @property
     def llm_configured(self) -> bool:
@@ -142,4 +145,5 @@ class Settings:
             local_dir=env.get("EGMEM_LOCAL_DIR") or None,
             reader_rounds=rounds,
             rerank=("llm" if rerank == "llm" else "offline"),
+            fault=env.get("EGMEM_FAULT") or None,
         )

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memory.errors import EndpointError, RequestRejected
+from memory.faults import FaultPoints
 from memory.inbox import Inbox, Pending
-from memory.models import Delete, Edit, Message
+from memory.models import Delete, Edit, Message, MessageKey
 from memory.store import MemoryStore
 from memory.writer import Writer
 
@@ -28,7 +29,11 @@ logger = logging.getLogger(__name__)
 class DrainReport:
     committed: int = 0
     edits: int = 0
+    # Edits of messages not in memory (yet): kept, and applied when the message arrives.
+    unknown_edits: int = 0
     deletes: int = 0
+    # Messages not committed because they were deleted or forgotten before their commit.
+    refused: int = 0
     failed: int = 0
     dead: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
@@ -37,11 +42,12 @@ class DrainReport:
 
 class Pipeline:
     def __init__(self, *, inbox: Inbox, writer: Writer, store: MemoryStore,
-                 batch_size: int = 1024) -> None:
+                 batch_size: int = 1024, faults: FaultPoints | None = None) -> None:
         self.inbox = inbox
         self.writer = writer
         self.store = store
         self.batch_size = batch_size
+        self.faults = faults or FaultPoints()
 
     def drain(self, *, on_progress: Callable[[int], None] | None = None) -> DrainReport:
         report = DrainReport()
@@ -53,8 +59,11 @@ class Pipeline:
                 logger.warning("writer endpoint unavailable; %s stays queued: %s", channel, exc)
                 report.deferred = True
                 break
-        if report.deletes:
+        if report.deletes or report.edits:
+            # Replaced and removed text must not linger in old versions or dead segments.
             self.purge()
+        elif report.refused:
+            self.inbox.checkpoint()  # the refused messages' queued text left the WAL
         return report
 
     def purge(self) -> None:
@@ -89,6 +98,10 @@ class Pipeline:
         if not run:
             return
         msgs = [p.event for p in run if isinstance(p.event, Message)]
+        # Edits that arrived before their message apply now, before it is analysed.
+        parked = self.inbox.parked_edits(m.key for m in msgs)
+        msgs = [m.model_copy(update={"text": parked[m.key][1].text, "edited": True})
+                if m.key in parked else m for m in msgs]
         try:
             result = self.writer.write(msgs)
         except RequestRejected as exc:
@@ -110,8 +123,10 @@ class Pipeline:
             logger.exception("commit of %d messages failed", len(run))
             self._failed(run, exc, report)
             return
-        self.inbox.mark_done(p.seq for p in run)
+        self.faults.reach("committed")
+        self.inbox.mark_done([*(p.seq for p in run), *(seq for seq, _ in parked.values())])
         report.committed += result.committed
+        report.refused += result.refused
         for verdict, n in result.verdicts.items():
             report.verdicts[verdict] = report.verdicts.get(verdict, 0) + n
 
@@ -130,9 +145,20 @@ class Pipeline:
         ev = item.event
         try:
             if isinstance(ev, Edit):
+                key = MessageKey(platform=ev.platform, space=ev.space, channel=ev.channel,
+                                 message_id=ev.id)
+                if self.inbox.buried([key]):
+                    self.inbox.scrub(platform=ev.platform, space=ev.space, channel=ev.channel,
+                                     message_id=ev.id)
+                    report.refused += 1
+                    return
                 if not self.writer.edit(platform=ev.platform, space=ev.space, channel=ev.channel,
                                         message_id=ev.id, text=ev.text):
-                    logger.info("edit for unknown message %s/%s dropped", ev.channel, ev.id)
+                    logger.info("edit of unknown message %s/%s kept until it arrives",
+                                ev.channel, ev.id)
+                    self.inbox.park(item.seq)
+                    report.unknown_edits += 1
+                    return
                 report.edits += 1
             elif isinstance(ev, Delete):
                 self.forget_message(platform=ev.platform, space=ev.space, channel=ev.channel,
@@ -152,7 +178,12 @@ class Pipeline:
                        purge: bool = True) -> bool:
         node = self.store.find_message(channel=channel, message_id=message_id,
                                        platform=platform, space=space)
-        self.inbox.scrub(platform=platform, space=space, channel=channel, message_id=message_id)
+        # Buried first (and its queued text dropped): nothing can bring it back, through
+        # this inbox (checked at submit) or any other (checked at commit).
+        key = MessageKey(platform=platform, space=space, channel=channel,
+                         message_id=message_id)
+        self.inbox.bury([key])
+        self.store.bury([key])
         found = False
         if node is not None:
             found = self.writer.forget([node.node_id]) > 0

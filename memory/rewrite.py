@@ -72,7 +72,7 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
 
 
 # A day of the month in parentheses right after a weekday says which one it means.
-_PINNED_DAY = re.compile(r"\s*\((?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
+_PINNED_DAY = re.compile(r"\s{0,10}\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
 
 
 def _pin_day(res: DateResolution, day: int) -> DateResolution:
@@ -93,7 +93,9 @@ def date_notes(text: str, message: Message) -> list[str]:
 
 # An earlier message counts as implicit context only this soon before (conversation turns).
 IMPLICIT_CONTEXT_GAP_S = 30 * 60
-_QUESTION = re.compile(r"[^.!?\n]*\?")
+# At most 300 characters of a question: an unbounded run tried at every position of a long
+# text without "?" would read the rest of the sentence each time (quadratic).
+_QUESTION = re.compile(r"[^.!?\n]{0,300}\?")
 
 
 def implicit_context(message: Message, previous: EvidenceNode | None) -> EvidenceNode | None:

@@ -70,14 +70,19 @@ PROCEDURAL_WORDS = (
     "lock", "locked", "booked", "booking", "wrap", "loop", "bottom", "line", "follow-up",
     "followup", "reminder", "drumroll",
 )
+# Every pattern here runs over message text of any length: each is built so one match
+# attempt reads a bounded number of characters (no unbounded repeat that a failure can
+# make it scan again from the next position), so a scan is linear in the text's length.
+# tests/test_abuse_text_bounds.py checks it.
 AGREEMENT = re.compile(
-    r"^\W*(\+1|👍|sounds good|works for me|agreed|agree|same|lgtm|ok+|okay|yes|yep|sure|"
+    r"^\W{0,40}(\+1|👍|sounds good|works for me|agreed|agree|same|lgtm|ok{1,20}|okay|yes|yep|sure|"
     r"fine by me|good idea|great idea|perfect|done|ack|makes sense|love it|do it|ship it)\b",
     re.IGNORECASE,
 )
 NOISE = re.compile(
-    r"^\W*(hi|hey|hello|morning|good morning|gm|thanks|thank you|thx|ty|cheers|lol|haha+|"
-    r"np|no problem|welcome|bye|cya|see you|brb|nice|cool|great|awesome|:[a-z0-9_+-]+:)\W*$",
+    r"^\W{0,40}(hi|hey|hello|morning|good morning|gm|thanks|thank you|thx|ty|cheers|lol|"
+    r"haha{1,20}|np|no problem|welcome|bye|cya|see you|brb|nice|cool|great|awesome|"
+    r":[a-z0-9_+-]{1,60}:)\W{0,40}$",
     re.IGNORECASE,
 )
 
@@ -108,33 +113,39 @@ _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_PROPER = r"[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|de|la|del|of|the))*(?<!\s)"
+# A name of at most seven words of at most 40 characters: a match attempt starting at any
+# capital letter reads at most ~330 characters, however many capitals follow.
+_PROPER = r"[A-Z][\w'’&-]{0,39}(?:\s{1,5}(?:[A-Z][\w'’&-]{0,39}|de|la|del|of|the)){0,6}(?<!\s)"
 _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     # A proper name is a value only where a decision names it ("switching to Taqueria Luna",
     # "Pho Saigon it is"); capitalised words elsewhere are just mentions.
     (SlotKind.NAME, re.compile(
         r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
-        r"moving to|moved to|picked|chose|renamed to|winner is))\s+(?P<v>" + _PROPER + r")|"
+        r"moving to|moved to|picked|chose|renamed to|winner is))\s{1,10}(?P<v>" + _PROPER + r")|"
         r"(?P<w>" + _PROPER + r")(?=,? it is\b| it's\b| wins\b)")),
     (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
-    (SlotKind.VERSION, re.compile(r"\bv?\d+\.\d+(?:\.\d+)*(?:-[a-z0-9.]+)?\b", re.I)),
+    (SlotKind.VERSION, re.compile(r"\bv?\d{1,12}\.\d{1,12}(?:\.\d{1,12}){0,8}"
+                                  r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
     (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"
                                r"noon|midnight|eod|end of day)\b", re.I)),
     (SlotKind.DATE, re.compile(
-        rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s+)?{_WEEKDAYS}|"
-        rf"{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
-        rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}(?:,?\s+\d{{4}})?|"
+        rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
+        rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
+        rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
+        rf"(?:,?\s{{1,10}}\d{{4}})?|"
         r"the \d{1,2}(?:st|nd|rd|th)|today|tomorrow|tonight|yesterday|next week|this week|"
         r"next month|end of (?:the )?"
         r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),
-    (SlotKind.MONEY, re.compile(r"(?:[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[km]?\b|"
-                                r"\b\d[\d,]*(?:\.\d+)?\s?(?:k|m|usd|eur|dollars|euros)\b)", re.I)),
+    (SlotKind.MONEY, re.compile(r"(?:[$€£]\s?\d[\d,]{0,24}(?:\.\d{1,12})?\s?[km]?\b|"
+                                r"\b\d[\d,]{0,24}(?:\.\d{1,12})?\s?"
+                                r"(?:k|m|usd|eur|dollars|euros)\b)", re.I)),
     (SlotKind.DATE, re.compile(r"\b(?:19|20)\d{2}\b")),
-    (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|percent|ms|gb|tb|users|"
-                                 r"people|seats|days|weeks|hours|minutes|nodes|replicas)?", re.I)),
+    (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]{0,24}\d)?(?:\.\d{1,12})?\s?"
+                                 r"(?:%|percent|ms|gb|tb|users|people|seats|days|weeks|hours|"
+                                 r"minutes|nodes|replicas)?", re.I)),
 ]
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{1,40}(?:\s{1,5}[A-Z][a-z]{1,40}){0,2})\b")
 
 
 @dataclass(frozen=True)
@@ -183,13 +194,14 @@ def overlap(a: set[str], b: set[str]) -> float:
 
 # "pushing launch to", "moved the review until", "bumping the alert from X to Y".
 _MOVE_TO = re.compile(
-    r"\b(?:push\w*|mov(?:e|es|ed|ing)|bump\w*|slip\w*|shift\w*|chang(?:e|es|ed|ing)|"
-    r"reschedul\w*|postpon\w*|delay\w*|rais\w*|lower\w*|increas\w*|reduc\w*|cut|trim\w*|"
-    r"updat\w*|swap\w*|renam\w*)\b[^.;!?]{0,40}?\b(?:to|until|till|into)\b|"
-    r"\bfrom\s+\S[^.;!?]{0,40}?\bto\b|\binstead of\b",
+    r"\b(?:push\w{0,20}|mov(?:e|es|ed|ing)|bump\w{0,20}|slip\w{0,20}|shift\w{0,20}|"
+    r"chang(?:e|es|ed|ing)|reschedul\w{0,20}|postpon\w{0,20}|delay\w{0,20}|rais\w{0,20}|"
+    r"lower\w{0,20}|increas\w{0,20}|reduc\w{0,20}|cut|trim\w{0,20}|updat\w{0,20}|"
+    r"swap\w{0,20}|renam\w{0,20})\b[^.;!?]{0,40}?\b(?:to|until|till|into)\b|"
+    r"\bfrom\s{1,10}\S[^.;!?]{0,40}?\bto\b|\binstead of\b",
     re.IGNORECASE,
 )
-_URL = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
+_URL = re.compile(r"https?://\S{1,4000}|www\.\S{1,4000}", re.IGNORECASE)
 
 
 def family_of(value: str, source: str = "") -> str:
@@ -317,7 +329,9 @@ def primary_slot(slots: list[Slot]) -> Slot | None:
     return min(ranked, key=lambda s: (_PRIORITY[s.kind], s.start)) if ranked else None
 
 
-_CLAUSE = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|:\s+|\s+[—–-]\s+")
+# Runs of spaces are taken 40 at a time: "\s+[—–-]" tried at every space of a long run
+# would read the rest of the run each time.
+_CLAUSE = re.compile(r"(?<=[.!?])\s{1,40}|\n{1,40}|;\s{1,40}|:\s{1,40}|\s{1,40}[—–-]\s{1,40}")
 
 
 def clauses(text: str) -> list[tuple[int, str]]:
@@ -339,6 +353,9 @@ def _meaningful_number(value: str) -> bool:
     return len(digits) >= 2 or not value.isdigit()
 
 
+_WHEN_GAP = re.compile(r"[\s,@at]{0,4}", re.IGNORECASE)
+
+
 def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
     """Join "Friday" + "10am" into one when-slot so a revision quotes the whole value; so
     too "next Friday (the 15th)", where the day in parentheses says which Friday."""
@@ -356,7 +373,7 @@ def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
                 prev.family == "when"
                 and slot.family == "when"
                 and len(gap) <= 4
-                and re.fullmatch(r"[\s,@at]*", gap, re.I)
+                and _WHEN_GAP.fullmatch(gap)
             ):
                 merged[-1] = Slot(SlotKind.DATE if SlotKind.DATE in (prev.kind, slot.kind)
                                   else prev.kind, text[prev.start : slot.end], prev.start,

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import defaultdict, deque
+import re
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import overload
 
 import numpy as np
 
+from memory.budget import analysis_text, analysis_view
 from memory.embeddings import Embedder
+from memory.faults import FaultPoints
 from memory.models import (
     EvidenceNode,
     Message,
+    MessageKey,
     Outcome,
     Proposal,
     Scope,
@@ -39,11 +44,11 @@ from memory.registry import (
     state_id_for,
 )
 from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
-from memory.store import MemoryStore, Window
+from memory.store import MemoryStore, Window, scope_sql
 from memory.store.rows import row_to_node, to_epoch
 from memory.store.store import NODE_SEARCH_COLUMNS
 from memory.store.tables import sql_in, sql_str
-from memory.text import family_of, find_slots, grounded
+from memory.text import family_of, find_slots, tokens
 from memory.verify import verify
 
 logger = logging.getLogger(__name__)
@@ -51,12 +56,15 @@ logger = logging.getLogger(__name__)
 _RECENT = 12
 _WATERMARK = "registry_seq"
 _FORGETTING = "forget_pending"
+_EDITING = "edit_pending"
 
 
 @dataclass
 class WriteReport:
     committed: int = 0
     skipped: int = 0
+    # Messages refused at commit because they were deleted or forgotten.
+    refused: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     downgraded: int = 0
 
@@ -96,17 +104,21 @@ class Writer:
         embedder: Embedder,
         proposer: Proposer,
         verification: bool = True,
+        recover: bool = True,
+        faults: FaultPoints | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.proposer = proposer
         self.verification = verification
+        self.faults = faults or FaultPoints()
         self.registry = Registry(store=store)
-        self._recent: dict[ChannelKey, deque[EvidenceNode]] = {}
+        self._recent: dict[ChannelKey, _Recent] = {}
         self._tool = _Tool(self.registry, embedder)
         # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
         self._embedding: ThreadPoolExecutor | None = None
-        self.recover()
+        if recover:  # a read-only opening must not write (the writing process recovers)
+            self.recover()
 
     # ---- recovery -----------------------------------------------------------------------
     def recover(self) -> int:
@@ -124,6 +136,12 @@ class Writer:
             intent = json.loads(pending)
             logger.info("finishing an interrupted forget of %d nodes", len(intent["ids"]))
             self._finish_forget(list(intent["ids"]), list(intent["states"]))
+        editing = self.store.tables.get_meta(_EDITING)
+        if editing:
+            intent = json.loads(editing)
+            logger.info("finishing an interrupted edit")
+            self._refresh(list(intent["ids"]), list(intent["states"]))
+            self.store.tables.set_meta(_EDITING, "")
         return len(states)
 
     # ---- writing ------------------------------------------------------------------------
@@ -143,19 +161,29 @@ class Writer:
         done = self.store.existing_ids(ids)
         todo = [m for m in msgs if m.key.node_id() not in done]
         report.skipped += len(msgs) - len(todo)
+        if todo:
+            # Checked again at commit: a delete may have landed since the submit, or come
+            # through another worker's inbox.
+            gone = self.store.buried([m.key for m in todo])
+            report.refused += len(gone)
+            todo = [m for m in todo if m.key not in gone]
         if not todo:
             return
         recent = self._recent_nodes(key, todo[0])
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
+        # What is analysed is the analysis budget's view of each message (and of every node
+        # it is read with); the node keeps, and the index searches, the whole text.
+        full = {m.key.node_id(): m for m in todo}
         # The last turn of each thread (None: the channel's top level) before each message.
-        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
+        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent.nodes}
         for m in todo:
-            parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent, last_turn.get(m.thread_id)))
-            items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
-            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(m)
+            view = analysis_view(m)
+            parent = _view(self._parent(m, batch_nodes))
+            bases.append(_whole(pre_rewrite(view, parent, last_turn.get(m.thread_id)), view, m))
+            items.append(WriteItem(message=view, node_id=m.key.node_id(), parent=parent))
+            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(view)
         ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.searchable for b in bases])
 
         committed: list[EvidenceNode] = []
@@ -166,19 +194,23 @@ class Writer:
                 chunk = items[start : start + size]
                 ahead.fill(items, start + len(chunk))
                 for item in chunk:
-                    item.recent = list(recent)
+                    item.recent = list(recent.nodes)
                     if item.parent is not None and item.parent.message_id in batch_nodes:
                         item.parent = batch_nodes[item.parent.message_id]
                 proposals = self.proposer.propose(chunk, self._tool)
                 for item, base, proposal in zip(
                     chunk, bases[start : start + size], _align(chunk, proposals), strict=True
                 ):
-                    node = self._commit_one(item, base, proposal, batch_states, report)
-                    batch_nodes[item.message.id] = node
+                    node = self._commit_one(item, base, proposal, batch_states, report,
+                                            full=full[item.node_id])
+                    batch_nodes[item.message.id] = _view(node)
                     committed.append(node)
-                    recent.append(node)
+                    recent.add(_view(node))
+            self.faults.reach("proposed")
             self.store.put_nodes(committed, np.stack([_vec(i) for i in items]), fresh=True)
+            self.faults.reach("nodes_written")
             self.registry.flush()
+            self.faults.reach("registry_flushed")
             self.store.tables.set_meta(_WATERMARK, str(max(n.seq for n in committed)))
         except BaseException:
             ahead.cancel()
@@ -200,6 +232,8 @@ class Writer:
         proposal: Proposal,
         batch_states: dict[str, str],
         report: WriteReport,
+        *,
+        full: Message,
     ) -> EvidenceNode:
         msg = item.message
         key = (msg.platform, msg.space, msg.channel)
@@ -213,7 +247,7 @@ class Writer:
             base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
             else "",
         )
-        node = self._node(item, final, verification, rewrite, prior)
+        node = self._node(item, final, verification, rewrite, prior, full=full)
         self._apply(node, final, prior, item.vector)
         if node.state_id and final.verdict is Verdict.ESTABLISH:
             batch_states[msg.id] = node.state_id
@@ -229,8 +263,10 @@ class Writer:
         verification: Verification,
         rewrite: Rewrite,
         prior: StateRecord | None,
+        *,
+        full: Message,
     ) -> EvidenceNode:
-        m = item.message
+        m = full
         state_id: str | None = None
         supersedes: str | None = None
         value = ""
@@ -271,7 +307,8 @@ class Writer:
                 state_id=node.state_id, platform=node.platform, space=node.space,
                 channel=node.channel, topic=node.topic,
                 description=describe(node.topic, node.value, node.passage), value=node.value,
-                value_family=family_of(node.value, node.text), active_node_id=node.node_id,
+                value_family=family_of(node.value, analysis_text(node.text)),
+                active_node_id=node.node_id,
                 revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
             ))
         elif proposal.verdict is Verdict.REVISE and prior is not None:
@@ -287,16 +324,24 @@ class Writer:
             self.registry.put(prior)
 
     # ---- context ------------------------------------------------------------------------
-    def _recent_nodes(self, key: ChannelKey, first: Message) -> deque[EvidenceNode]:
+    def _recent_nodes(self, key: ChannelKey, first: Message) -> _Recent:
+        """The channel's latest turns (by time, then commit order) at most three days before
+        ``first``: the same set whether they stayed cached since they were committed or are
+        read back after a restart, so a resumed ingest proposes as an uninterrupted one."""
+        cutoff = first.ts - timedelta(days=3)
         cached = self._recent.get(key)
-        if cached is None:
+        if cached is None or cached.cutoff > cutoff:
             platform, space, channel = key
-            window = Window(ts_from=first.ts - timedelta(days=3))
-            nodes = self.store.find_nodes(
-                Scope(platform=platform, space=space, channels=(channel,)), window, limit=500
-            )
-            cached = deque(nodes[-_RECENT:], maxlen=_RECENT)
-            self._recent[key] = cached
+            # Only ids and times are read for the whole window; the latest are sorted before
+            # any is cut (a row limit would keep whichever rows the table returns first).
+            rows = self.store.tables.query_nodes(
+                scope_sql(Scope(platform=platform, space=space, channels=(channel,)),
+                          Window(ts_from=cutoff)),
+                columns=["node_id", "ts", "seq"])
+            latest = sorted(rows, key=lambda r: (r["ts"], r["seq"]))[-_RECENT:]
+            nodes = [_view(n) for n in self.store.get_nodes([r["node_id"] for r in latest])]
+            cached = self._recent[key] = _Recent(cutoff, [n for n in nodes if n is not None])
+        cached.forget_before(cutoff)
         return cached
 
     def _parent(self, m: Message, batch: dict[str, EvidenceNode]) -> EvidenceNode | None:
@@ -312,7 +357,14 @@ class Writer:
     # ---- edits --------------------------------------------------------------------------
     def edit(self, *, platform: str, space: str, channel: str, message_id: str,
              text: str) -> bool:
-        """Re-verify a committed message against its new text. False if not committed."""
+        """Re-verify a committed message against its new text. False if not committed.
+
+        Nothing of the replaced text survives: the value is kept only if every one of its
+        words is still said (else the same kind of value in the new text replaces it, else
+        the message becomes context), the topic only if the new text still names it (else
+        it is derived again from the new words), the audit record is rebuilt (its reasons
+        quoted the old proposal), and every node that borrowed the old text is recomposed.
+        The caller purges old versions afterwards (see ``Pipeline.drain``)."""
         node = self.store.find_message(
             channel=channel, message_id=message_id, platform=platform, space=space
         )
@@ -320,31 +372,50 @@ class Writer:
             return False
         if node.text == text:
             return True
-        verdict, value, reason = node.verdict, node.value, "re-verified after an edit"
-        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not grounded(value, text):
+        seen = analysis_text(text)
+        verdict, value = node.verdict, node.value
+        reasons = ["re-verified after an edit"]
+        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not _says(seen, value):
             old_family = next((s.family for s in find_slots(value)), None)
-            replacement = next((s for s in find_slots(text) if s.family == old_family), None)
+            replacement = next((s for s in find_slots(seen) if s.family == old_family), None)
             if replacement is not None:
                 value = replacement.text
             else:
                 verdict, value = Verdict.CONTEXT, ""
-                reason = "value no longer grounded after an edit; downgraded to context"
+                reasons.append("value no longer stated after an edit; downgraded to context")
+        topic = node.topic
+        if topic and not _says(seen, topic) and verdict in (Verdict.ESTABLISH,
+                                                             Verdict.CONTEXT):
+            # A topic made of the message's own words must not outlive them (a revision's
+            # or restatement's topic is its state's, named by the chain's root).
+            slots = find_slots(seen)
+            at = next((s for s in slots if s.text == value), None)
+            topic = derive_topic(seen, slots, value=at) if verdict is Verdict.ESTABLISH else ""
         old = node.verification or Verification(outcome=Outcome.ACCEPTED, verdict=verdict)
         ver = Verification(
             outcome=old.outcome if verdict is node.verdict else Outcome.DOWNGRADED,
-            verdict=verdict, reasons=[*old.reasons, reason],
+            verdict=verdict, reasons=reasons,
         )
         state_id = node.state_id if verdict is not Verdict.CONTEXT else None
-        if verdict is Verdict.CONTEXT and node.verdict is Verdict.ESTABLISH and node.state_id:
-            # The state it established loses its root; later revisions keep the chain alive.
-            state_id = None
+        old_proposal = node.proposal or Proposal(message_id=node.message_id)
+        proposal = Proposal(message_id=node.message_id, topic=topic, verdict=verdict,
+                            source_quote=value, prior_state_id=old_proposal.prior_state_id,
+                            proposer=old_proposal.proposer)
         updated = node.model_copy(update={
-            "text": text, "edited": True, "verdict": verdict, "value": value,
-            "state_id": state_id, "verification": ver,
+            "text": text, "edited": True, "verdict": verdict, "value": value, "topic": topic,
+            "state_id": state_id, "verification": ver, "proposal": proposal,
+            "rewrite": "", "context_ids": [],
         })
+        affected = sorted(s for s in {node.state_id, state_id} if s)
+        # Recorded first: a crash before the dependants are recomposed is finished by
+        # recover (a replayed edit finds the new text already stored and would stop there).
+        self.store.tables.set_meta(_EDITING, json.dumps({"ids": [updated.node_id],
+                                                         "states": affected}))
         self.store.rewrite_nodes([updated])
-        affected = [s for s in {node.state_id, state_id} if s]
+        # Cached recent turns hold the old text: later proposals must not read it.
+        self._recent.pop((platform or node.platform, space or node.space, channel), None)
         self._refresh([updated.node_id], affected)
+        self.store.tables.set_meta(_EDITING, "")
         return True
 
     # ---- forgetting ---------------------------------------------------------------------
@@ -358,6 +429,9 @@ class Writer:
         nodes = self.store.get_nodes(node_ids)
         if not nodes:
             return 0
+        # First: from here on no delivery, retry or import can bring them back.
+        self.store.bury(MessageKey(platform=n.platform, space=n.space, channel=n.channel,
+                                   message_id=n.message_id) for n in nodes)
         ids = [n.node_id for n in nodes]
         states = sorted({n.state_id for n in nodes if n.state_id})
         self.store.tables.set_meta(_FORGETTING, json.dumps({"ids": ids, "states": states}))
@@ -366,9 +440,8 @@ class Writer:
 
     def _finish_forget(self, ids: list[str], states: list[str]) -> None:
         self.store.delete_nodes(ids)
-        for dq in self._recent.values():
-            for n in [n for n in dq if n.node_id in ids]:
-                dq.remove(n)
+        for recent in self._recent.values():
+            recent.drop(ids)
         self._refresh(ids, states)
         self.store.tables.set_meta(_FORGETTING, "")
 
@@ -378,6 +451,7 @@ class Writer:
         again so state descriptions are made from the recomposed passages."""
         self._rederive(states)
         self.registry.flush()
+        self.faults.reach("rederived")
         dependants = self._dependants(changed)
         if dependants:
             self._recompose(dependants)
@@ -401,10 +475,10 @@ class Writer:
             [n.reply_to_node for n in nodes if n.reply_to_node])}
         turns_before = self._turns_before(nodes)
         for n in nodes:
-            parent = parents.get(n.reply_to_node) if n.reply_to_node else None
+            parent = _view(parents.get(n.reply_to_node)) if n.reply_to_node else None
             msg = Message(
                 platform=n.platform, space=n.space, channel=n.channel, id=n.message_id,
-                user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=n.text,
+                user=n.speaker_id, user_name=n.speaker, ts=n.ts, text=analysis_text(n.text),
                 thread_id=n.thread_id, reply_to=n.reply_to, channel_name=n.channel_name or None,
                 permalink=n.permalink,
             )
@@ -420,13 +494,18 @@ class Writer:
                 update={"verdict": verdict, "source_quote": value, "rewrite": "",
                         "topic": n.topic}
             )
-            rw = final_rewrite(pre_rewrite(msg, parent, turns_before.get(n.node_id)), proposal,
-                               prior)
+            base = pre_rewrite(msg, parent, _view(turns_before.get(n.node_id)))
+            rw = final_rewrite(_whole(base, msg, msg.model_copy(update={"text": n.text})),
+                               proposal, prior)
+            verification = n.verification
+            if verification is not None:
+                verification = verification.model_copy(
+                    update={"reasons": _own_reasons(verification.reasons, n.text)})
             out.append(n.model_copy(update={
                 "rewrite": rw.text, "context": rw.context, "context_ids": rw.context_ids,
                 "reply_to_node": parent.node_id if parent else None,
                 "proposal": proposal, "verdict": verdict, "value": value,
-                "state_id": state_id,
+                "state_id": state_id, "verification": verification,
             }))
         vectors = self.embedder.embed_batch([n.searchable for n in out])
         self.store.put_nodes(out, vectors)
@@ -477,7 +556,13 @@ class Writer:
         for n in members:
             if n.state_id:
                 by_state[n.state_id].append(n)
-        fixes: list[EvidenceNode] = []
+        # One fixed copy per node, whatever number of rules touch it: a node queued twice
+        # into one merge makes LanceDB refuse the whole write.
+        fixes: dict[str, EvidenceNode] = {}
+
+        def fix(n: EvidenceNode, **update: object) -> None:
+            fixes[n.node_id] = fixes.get(n.node_id, n).model_copy(update=update)
+
         heads: dict[str, str] = {}
         for sid in ids:
             members_of = by_state.get(sid, [])
@@ -487,28 +572,29 @@ class Writer:
                 # The root is gone: the state is now named by its new root's own words, so
                 # no word of the forgotten message outlives it.
                 root = chain[0]
-                topic = derive_topic(root.text, find_slots(root.text)) or root.value
+                topic = derive_topic(analysis_text(root.text),
+                                     find_slots(analysis_text(root.text))) or root.value
             prev: EvidenceNode | None = None
-            fixed: set[str] = set()
-            in_chain = {c.node_id for c in chain}
             for i, n in enumerate(chain):
                 want_verdict = Verdict.ESTABLISH if i == 0 else Verdict.REVISE
                 want_sup = prev.node_id if prev else None
                 if n.supersedes != want_sup or n.verdict is not want_verdict or n.topic != topic:
-                    fixes.append(n.model_copy(update={"supersedes": want_sup,
-                                                      "verdict": want_verdict, "topic": topic}))
-                    fixed.add(n.node_id)
+                    fix(n, supersedes=want_sup, verdict=want_verdict, topic=topic)
                 prev = n
-            fixes.extend(n.model_copy(update={"topic": topic}) for n in members_of
-                         if n.node_id not in fixed | in_chain and n.topic != topic)
+            in_chain = {c.node_id for c in chain}
+            for n in members_of:
+                if n.node_id in in_chain:
+                    continue
+                if not chain:
+                    # Restatements of a state that no longer exists become plain context,
+                    # named by nothing: their topic was the forgotten state's.
+                    fix(n, state_id=None, verdict=Verdict.CONTEXT, topic="", value="")
+                elif n.topic != topic:
+                    fix(n, topic=topic)
             if chain:
                 heads[sid] = chain[-1].node_id
-            else:
-                # Restatements of a state that no longer exists become plain context.
-                fixes.extend(n.model_copy(update={"state_id": None, "verdict": Verdict.CONTEXT})
-                             for n in by_state.get(sid, []))
         if fixes:
-            self.store.rewrite_nodes(fixes)
+            self.store.rewrite_nodes(list(fixes.values()))
         vectors = self.store.node_vectors(list(heads.values()))
         members = self.store.state_nodes(ids)
         by_state = defaultdict(list)
@@ -520,12 +606,66 @@ class Writer:
             if not chain:
                 self.registry.drop(sid)
                 continue
-            fam = family_of(chain[0].value, chain[0].text)
+            fam = family_of(chain[0].value, analysis_text(chain[0].text))
             rec = record_from_chain(sid, chain, vectors, fam)
             if rec is not None:
                 if rec.vector.size == 0:
                     rec.vector = np.zeros(self.store.dim, dtype=np.float32)
+                # A restatement touches its state as committing it did (``_apply``), so a
+                # state re-derived after a restart is the one an uninterrupted run holds.
+                rec.updated_ts = max(to_epoch(n.ts) for n in by_state[sid] if n.verdict in (
+                    Verdict.ESTABLISH, Verdict.REVISE, Verdict.RESTATE))
                 self.registry.put(rec)
+
+
+def _whole(base: Rewrite, view: Message, message: Message) -> Rewrite:
+    """``base`` (made from the analysis view of ``message``) quoting the whole message:
+    what is read back and answered from is the message itself, not the part analysed."""
+    if view.text == message.text:
+        return base
+    cut = view.text.strip()
+    return Rewrite(base.text.replace(cut, message.text.strip(), 1) if cut else base.text,
+                   base.context_ids, base.context)
+
+
+class _Recent:
+    """A channel's latest turns, in time order (then commit order), at most ``_RECENT``;
+    ``cutoff`` is the earliest time the store was read from."""
+
+    def __init__(self, cutoff: datetime, nodes: Sequence[EvidenceNode]) -> None:
+        self.cutoff = cutoff
+        self.nodes = sorted(nodes, key=_turn_order)[-_RECENT:]
+
+    def add(self, node: EvidenceNode) -> None:
+        self.nodes = sorted([*(n for n in self.nodes if n.node_id != node.node_id), node],
+                            key=_turn_order)[-_RECENT:]
+
+    def drop(self, ids: Iterable[str]) -> None:
+        gone = set(ids)
+        self.nodes = [n for n in self.nodes if n.node_id not in gone]
+
+    def forget_before(self, cutoff: datetime) -> None:
+        self.nodes = [n for n in self.nodes if n.ts >= cutoff]
+
+
+def _turn_order(n: EvidenceNode) -> tuple[datetime, int]:
+    return (n.ts, n.seq)
+
+
+@overload
+def _view(node: EvidenceNode) -> EvidenceNode: ...
+
+
+@overload
+def _view(node: None) -> None: ...
+
+
+def _view(node: EvidenceNode | None) -> EvidenceNode | None:
+    """``node`` as the write path analyses it: its text cut to the analysis budget."""
+    if node is None:
+        return None
+    text = analysis_text(node.text)
+    return node if text is node.text else node.model_copy(update={"text": text})
 
 
 class _EmbedAhead:
@@ -574,6 +714,36 @@ def _align(chunk: Sequence[WriteItem], proposals: Sequence[Proposal]) -> list[Pr
     by_id = {p.message_id: p for p in proposals}
     return [by_id.get(i.message.id) or Proposal(message_id=i.message.id, proposer="missing")
             for i in chunk]
+
+
+# A quoted fragment in an audit reason ("value quote '4 pm' is not grounded"): reasons are
+# short, and the fragment is bounded, so the pattern is linear.
+_QUOTED = re.compile(r"'([^'\n]{1,300})'|\"([^\"\n]{1,300})\"")
+# Quoted ids (states, nodes, messages) are not anyone's words.
+_ID = re.compile(r"[sn]_[0-9a-f]{1,64}|msg:[^\s]{1,100}|[\d.]{1,40}")
+
+
+def _own_reasons(reasons: Sequence[str], text: str) -> list[str]:
+    """``reasons`` without those quoting words the message itself does not say: they
+    quoted a message that was since edited or forgotten."""
+    low = text.lower()
+    kept: list[str] = []
+    for reason in reasons:
+        quoted = [q for a, b in _QUOTED.findall(reason)
+                  if not _ID.fullmatch(q := a or b)]
+        if all(q.lower() in low for q in quoted):
+            kept.append(reason)
+        elif not kept or not kept[-1].startswith("(a reason"):
+            kept.append("(a reason quoting edited or forgotten text was removed)")
+    return kept
+
+
+def _says(text: str, phrase: str) -> bool:
+    """Whether every word of ``phrase`` is in ``text`` (stricter than ``grounded``, which
+    tolerates a missing word: after an edit, that word may be the one taken out)."""
+    words = tokens(phrase)
+    have = set(tokens(text))
+    return bool(words) and all(w in have for w in words)
 
 
 def _placeholder(m: Message) -> EvidenceNode:

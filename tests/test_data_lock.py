@@ -9,12 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).parent.parent
 
 
-@pytest.mark.xfail(strict=True, reason="needs the data-directory lock")
 def test_a_second_writer_gets_a_clear_error_naming_the_holder(tmp_path: Path) -> None:
     from bot.app import build
     from bot.settings import Settings

@@ -75,7 +75,9 @@ class ChatResult:
         return out
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+# Whitespace around the fences is bounded: with unbounded runs the lazy body re-reads the
+# trailing whitespace at every step (cubic on "```" followed by spaces).
+_FENCE = re.compile(r"^\s{0,40}```(?:json)?\s{0,40}(.*?)\s{0,40}```\s{0,40}$", re.DOTALL)
 
 
 def parse_tool_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:

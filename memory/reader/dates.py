@@ -303,7 +303,9 @@ _PREPOSITIONS = frozenset(
 
 
 def _preceded_by_preposition(m: re.Match[str]) -> bool:
-    before = re.search(r"(\w+)\s+$", m.string[: m.start()])
+    # Only the last few characters can hold the word before: searching the whole prefix
+    # is quadratic on a long word.
+    before = re.search(r"(\w+)\s+$", m.string[max(0, m.start() - 40) : m.start()])
     return before is not None and before.group(1).lower() in _PREPOSITIONS
 
 
@@ -530,8 +532,8 @@ _LEADING_PREPOSITION = re.compile(
     r"^(?:on|in|during|over|at|since|until|till|by|from|of|for|before|after)\s+", re.IGNORECASE
 )
 _TRAILING_TIME = re.compile(
-    r",?\s+(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?)|\d{1,2}:\d{2}"
-    r"|noon|midnight|eod|morning|afternoon|evening|night)(?:\s*utc)?$",
+    r",?\s{1,40}(?:at\s{1,10})?(?:\d{1,2}(?::\d{2})?\s{0,5}(?:am|pm|a\.m\.?|p\.m\.?)|\d{1,2}:\d{2}"
+    r"|noon|midnight|eod|morning|afternoon|evening|night)(?:\s{0,5}utc)?$",
     re.IGNORECASE,
 )
 

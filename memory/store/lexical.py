@@ -16,6 +16,7 @@ from pathlib import Path
 
 import tantivy
 
+from memory.errors import StoreError
 from memory.text import tokens
 
 logger = logging.getLogger(__name__)
@@ -76,13 +77,17 @@ def _schema() -> tantivy.Schema:
 
 
 class LexicalIndex:
-    """A Tantivy index in ``path``; thread-safe for one process."""
+    """A Tantivy index in ``path``; thread-safe for one process. With ``read_only`` it never
+    takes Tantivy's writer lock (another process may hold it) and never changes a file: an
+    index that is missing or of another schema version reads as empty until the writing
+    process rebuilds it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self._path = path
+        self.read_only = read_only
         self._lock = threading.RLock()
         self._schema = _schema()
-        self._index = self._open()
+        self._index = self._open_read_only() if read_only else self._open()
         self._writer: tantivy.IndexWriter | None = None
         # Documents added with ``defer`` and not yet committed (a commit costs ~50-100 ms
         # of fsyncs, so a bulk ingest must not pay one per batch).
@@ -99,7 +104,18 @@ class LexicalIndex:
         marker.write_text(SCHEMA_VERSION)
         return tantivy.Index(self._schema, path=str(self._path))
 
+    def _open_read_only(self) -> tantivy.Index:
+        marker = self._path / "SCHEMA_VERSION"
+        if (marker.exists() and marker.read_text().strip() == SCHEMA_VERSION
+                and tantivy.Index.exists(str(self._path))):
+            return tantivy.Index.open(str(self._path))
+        logger.warning("lexical index at %s is missing or outdated; searching without it "
+                       "until the writing process rebuilds it", self._path)
+        return tantivy.Index(self._schema)  # in memory, empty
+
     def _w(self) -> tantivy.IndexWriter:
+        if self.read_only:
+            raise StoreError("the lexical index was opened read-only")
         if self._writer is None:
             self._writer = self._index.writer(heap_size=64_000_000, num_threads=1)
         return self._writer

@@ -6,8 +6,10 @@ Tantivy); callers cannot get rows outside the scope they pass.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.errors import ConfigError
-from memory.models import Channel, EvidenceNode, Scope
+from memory.models import Channel, EvidenceNode, MessageKey, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
     SEARCH_FIELDS,
@@ -43,6 +45,27 @@ def _by_id(node_ids: Iterable[str], scope: Scope | None) -> tuple[list[str], str
     ids = list(dict.fromkeys(node_ids))
     where = sql_in("node_id", ids) if ids else "FALSE"
     return ids, f"{where} AND {scope_sql(scope)}" if scope is not None else where
+
+
+def tombstone_keys(key: MessageKey) -> tuple[str, ...]:
+    """The tombstone keys of a message: its node id, and a channel-and-id form for deletes
+    that name no platform or space (export files may not). Hashes only: no text."""
+    channel_form = "c_" + hashlib.sha256(
+        f"{key.channel}\x1f{key.message_id}".encode()).hexdigest()[:20]
+    if not key.platform or not key.space:
+        return (channel_form,)
+    return (key.node_id(), channel_form)
+
+
+def _last_of_each(nodes: Sequence[EvidenceNode], vectors: np.ndarray
+                  ) -> tuple[Sequence[EvidenceNode], np.ndarray]:
+    """One copy of each node (the last given, with its vector): LanceDB refuses a merge in
+    which two rows match the same stored row, and the write would fail as a whole."""
+    last = {n.node_id: i for i, n in enumerate(nodes)}
+    if len(last) == len(nodes):
+        return nodes, vectors
+    keep = sorted(last.values())
+    return [nodes[i] for i in keep], vectors[keep]
 
 
 @dataclass(frozen=True)
@@ -149,12 +172,18 @@ class MemoryStore:
         lexical_dir: Path,
         dim: int,
         storage_options: dict[str, str] | None = None,
+        read_only: bool = False,
     ) -> None:
-        self.tables = Tables(uri, dim=dim, storage_options=storage_options)
-        self.lexical = LexicalIndex(lexical_dir)
+        self.read_only = read_only
+        self.tables = Tables(uri, dim=dim, storage_options=storage_options,
+                             read_only=read_only)
+        self.lexical = LexicalIndex(lexical_dir, read_only=read_only)
         self.dim = dim
         self._seq = self.tables.opened_seq
         self._channels: set[tuple[str, str, str]] | None = None
+        if read_only:
+            # A reader repairs nothing: the process that writes does, when it opens.
+            return
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
             # A forget was interrupted before its purge: old versions may still hold its text.
@@ -168,7 +197,8 @@ class MemoryStore:
         written before names were recorded is taken to be in ``name``'s space)."""
         recorded = self.tables.get_meta(EMBEDDER)
         if not recorded:
-            self.tables.set_meta(EMBEDDER, name)
+            if not self.read_only:
+                self.tables.set_meta(EMBEDDER, name)
         elif recorded != name:
             raise ConfigError(
                 f"this data was embedded with {recorded}, and this configuration embeds with "
@@ -239,8 +269,9 @@ class MemoryStore:
         back on the next open."""
         if len(nodes) != len(vectors):
             raise ValueError(f"{len(nodes)} nodes but {len(vectors)} vectors")
+        nodes, vectors = _last_of_each(nodes, np.asarray(vectors, dtype=np.float32))
         rows = [node_to_row(n, None) for n in nodes]
-        self.tables.upsert_nodes(rows, np.asarray(vectors, dtype=np.float32), append=fresh)
+        self.tables.upsert_nodes(rows, vectors, append=fresh)
         if self._channels is not None:
             self._channels.update((n.platform, n.space, n.channel) for n in nodes)
         self.lexical.upsert((lexical_doc(r) for r in rows), defer=fresh)
@@ -379,6 +410,7 @@ class MemoryStore:
         """Re-save nodes whose structure changed, keeping their stored vectors."""
         if not nodes:
             return
+        nodes = list({n.node_id: n for n in nodes}.values())
         vecs = self.node_vectors([n.node_id for n in nodes])
         keep = [n for n in nodes if n.node_id in vecs]
         self.put_nodes(keep, np.stack([vecs[n.node_id] for n in keep]) if keep else
@@ -435,6 +467,18 @@ class MemoryStore:
         )
         rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=min(k, MAX_K))
         return sorted((row_to_node(r) for r in rows), key=lambda n: (n.ts, n.seq))
+
+    # ---- tombstones ---------------------------------------------------------------------
+    def bury(self, keys: Iterable[MessageKey]) -> None:
+        """Record that these messages were deleted or forgotten (by a hash of their key):
+        the writer refuses them from now on, whichever inbox they come through."""
+        self.tables.add_tombstones([t for k in keys for t in tombstone_keys(k)], time.time())
+
+    def buried(self, keys: Iterable[MessageKey]) -> set[MessageKey]:
+        """Those of ``keys`` whose message was deleted or forgotten."""
+        forms = {k: tombstone_keys(k) for k in keys}
+        found = self.tables.find_tombstones([t for ts in forms.values() for t in ts])
+        return {k for k, ts in forms.items() if found.intersection(ts)}
 
     # ---- channels -----------------------------------------------------------------------
     def put_channels(self, channels: Sequence[Channel]) -> None:

@@ -63,6 +63,8 @@ CHANNEL_SCHEMA = pa.schema(
 
 
 META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+# Deleted and forgotten messages, by a hash of their key (never their text).
+TOMBSTONE_SCHEMA = pa.schema([("key", pa.string()), ("buried", pa.float64())])
 
 # Columns that point lookups filter nodes by (ids, replies, threads, chains): BTREE indexes
 # keep those queries off full scans once the table is large.
@@ -129,16 +131,20 @@ def _rewrite(tbl: Any, key: str) -> None:
 class Tables:
     """Opens (or creates) the three tables under ``uri``: a local path or an object-store URI."""
 
-    def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None):
+    def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None,
+                 read_only: bool = False):
         self.dim = dim
+        self.read_only = read_only
         self._lock = threading.RLock()
         # Shared object storage has other writers: see their commits within seconds, and never
         # delete files another process may still be writing.
         self.shared = "://" in uri and not uri.startswith("file://")
+        # A reader beside a writer reads the latest version at every query: the writer's
+        # purge deletes the files of older versions.
+        interval = timedelta(0) if read_only else timedelta(seconds=5) if self.shared else None
         try:
             self.db = lancedb.connect(
-                uri, storage_options=storage_options,
-                read_consistency_interval=timedelta(seconds=5) if self.shared else None,
+                uri, storage_options=storage_options, read_consistency_interval=interval,
             )
         except Exception as exc:  # lancedb raises several unrelated types for a bad URI
             raise StoreError(f"cannot open the data store at {uri!r}: {exc}") from exc
@@ -147,6 +153,7 @@ class Tables:
         self.states = self._table("states", state_schema(dim), existing)
         self.channels = self._table("channels", CHANNEL_SCHEMA, existing)
         self.meta = self._table("meta", META_SCHEMA, existing)
+        self.tombstones = self._table("tombstones", TOMBSTONE_SCHEMA, existing)
         self._check_dim()
         # Read once: every `.schema` access is a round trip through LanceDB's event loop.
         self._node_schema: pa.Schema = self.nodes.schema
@@ -161,12 +168,19 @@ class Tables:
 
     def _table(self, name: str, schema: pa.Schema, existing: set[str]) -> Any:
         if name not in existing:
+            if self.read_only:
+                # Nothing written yet: read an empty table that lives in memory only.
+                return lancedb.connect("memory://").create_table(name, schema=schema)
             return self.db.create_table(name, schema=schema)
         tbl = self.db.open_table(name)
         # Columns added by later versions arrive empty (null) in older data directories;
         # readers treat a null string as "".
         have = set(tbl.schema.names)
         missing = [f for f in schema if f.name not in have]
+        if missing and self.read_only:
+            raise StoreError(
+                f"table {name} was written by an older egmem: run a writing command once "
+                "(for example `egmem reindex`) to upgrade it, then read it")
         if missing:
             logger.info("adding columns %s to table %s", [f.name for f in missing], name)
             tbl.add_columns(missing)
@@ -334,6 +348,24 @@ class Tables:
                 .execute(pa.Table.from_pylist([{"key": key, "value": value}], schema=META_SCHEMA))
             )
 
+    # ---- tombstones ---------------------------------------------------------------------
+    def add_tombstones(self, keys: Sequence[str], at: float) -> None:
+        if not keys:
+            return
+        rows = [{"key": k, "buried": at} for k in dict.fromkeys(keys)]
+        with self._lock:
+            (
+                self.tombstones.merge_insert("key")
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(rows, schema=TOMBSTONE_SCHEMA))
+            )
+
+    def find_tombstones(self, keys: Sequence[str]) -> set[str]:
+        if not keys:
+            return set()
+        q = self.tombstones._table.query().where(sql_in("key", keys)).select(["key"])
+        return {r["key"] for r in _collect(q)}
+
     # ---- maintenance --------------------------------------------------------------------
     def compact(self, *, purge_history: bool = False) -> None:
         """Merge small fragments; with ``purge_history`` also delete every old version, so
@@ -342,7 +374,8 @@ class Tables:
             self.node_writes = 0
             self._compacted_seq = self.max_seq()
             for tbl, key in ((self.nodes, "node_id"), (self.states, "state_id"),
-                             (self.channels, "key"), (self.meta, "key")):
+                             (self.channels, "key"), (self.meta, "key"),
+                             (self.tombstones, "key")):
                 tbl.optimize()
                 if purge_history:
                     if _has_deleted_rows(tbl):
