@@ -59,7 +59,7 @@ LINEAR_UNBOUNDED: dict[str, str] = {
                          "match consumes the run it read",
     "memory.embeddings._WORD": r"\w+ with nothing after it: never backtracks, consumes",
     "memory.gate._TRAILING": "anchored at both ends: one attempt, one pass",
-    "memory.llm.client._FENCE": "anchored at both ends (one attempt); each step of the lazy "
+    "memory.llm.results._FENCE": "anchored at both ends (one attempt); each step of the lazy "
                                 "body checks a bounded suffix",
     "memory.proposer._STATED": "an attempt starts only at a cue word or ':'/'=' and reads "
                                "one following word and its spaces",
@@ -90,7 +90,18 @@ LINEAR_UNBOUNDED: dict[str, str] = {
     "memory.reader.answer:\\b[A-Z][\\w'’&-]*(?:\\s+[A-Z][\\w'’&-]*)*": "reads one run of "
         "capitalised words and cannot fail after it",
     "memory.proposer:[\\d.:,%$-]+": "fullmatch (one attempt) over one token",
-    "adapters.slack.blocks:[A-Z0-9]+": "fullmatch (one attempt) over a channel id",
+    "adapters.slack.blocks._SLACK_ID": "fullmatch (one attempt) over a channel id",
+    "adapters.slack.audit:[A-Z0-9]+": "fullmatch (one attempt) over a channel id",
+    "adapters.slack.recall._SINCE": r"only an attempt at 'since' reads the \s+ run after it; "
+                                    "every other attempt fails at its first character",
+    "memory.llm.endpoint._LIMIT[*]": "over an endpoint's error text: each attempt starts at a "
+                                     "literal phrase and reads one digit run",
+    "memory.llm.endpoint._REQUESTED[*]": "over an endpoint's error text: each attempt starts at "
+                                         "a literal phrase and reads one digit run",
+    "memory.llm.endpoint._QUOTED_PARAM": "each attempt starts at a quote or a literal phrase "
+                                         "and reads one word run",
+    "memory.reader.llm_reader._SPLIT_IDS": "a separator run with nothing after it: every "
+                                           "attempt consumes what it reads",
 }
 
 

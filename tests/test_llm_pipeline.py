@@ -60,7 +60,7 @@ def test_a_refused_request_dead_letters_only_its_message(tmp_path: Path) -> None
             eg.close()
     assert not report.deferred
     assert report.committed == 10 and stats["evidence_nodes"] == 10
-    assert stats["inbox"] == {"pending": 0, "done": 10, "dead": 1}
+    assert stats["inbox"] == {"pending": 0, "done": 10, "dead": 1, "parked_edits": 0}
     (dead,) = stats["dead_letters"]
     assert dead["message_id"] == "m50" and dead["attempts"] == 5
     assert "RequestRejected" in dead["error"] and "content filter" in dead["error"]

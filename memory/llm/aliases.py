@@ -11,7 +11,9 @@ import re
 
 __all__ = ["AliasTable"]
 
-_ALIAS = re.compile(r"^\s*[\[(#]?\s*([A-Za-z]+)?\s*[-_ ]?\s*(\d{1,5})\s*[\])]?\s*$")
+# Over stripped text; every repeat is bounded, since adjacent open-ended runs of spaces would
+# backtrack polynomially on a long run the model wrote.
+_ALIAS = re.compile(r"^[\[(#]?\s{0,3}([A-Za-z]{1,12})?\s{0,3}[-_ ]?\s{0,3}(\d{1,5})\s{0,3}[\])]?$")
 
 
 class AliasTable:
