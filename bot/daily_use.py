@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
 
@@ -24,11 +24,12 @@ from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import WorkspaceLedger
 from memory.access import scope_for
 from memory.inbox import Inbox
-from memory.models import Channel, EvidenceNode, Scope, State, Verdict
+from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore, scope_sql
 from memory.store.rows import to_epoch
+from memory.store.tables import sql_in, sql_str
 from memory.text import content_terms
 from memory.writer import Writer
 
@@ -74,23 +75,82 @@ class DailyUse:
         return len(self.inbox.pending((platform, space, channel), limit=limit))
 
     # ---- sharing ----------------------------------------------------------------------
-    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
-        """Readable by everyone in ``channel``: a message of ``channel`` itself, of a public
-        channel, or of a private conversation whose members include every member of
-        ``channel`` (which must then be private too, with known members). Anything else,
-        or a conversation egmem has no record of, is withheld."""
-        wanted = list(dict.fromkeys(node_ids))
-        nodes = self.store.get_nodes(wanted, Scope(platform=platform, space=space))
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """Whether ``answer`` may be posted into ``channel``: the asker's scope it was
+        composed from (an answer's wording may come from anything it read, and a model's
+        wording from anything it was shown) and everything the post shows must be readable
+        by everyone in ``channel``. What it shows is looked up in memory, not taken from the
+        answer: every cited message, every decision and every entry of its chain, with its
+        channel and link. Anything shown that memory no longer holds, or holds differently,
+        counts as ``missing``. The checked answer holds only the checked parts."""
+        scope = self._scope(platform=platform, space=space, user=user, channel=channel,
+                            widen=widen)
+        readable = self._readable_by_all(platform=platform, space=space, channel=channel)
+        private_scope = not all(readable(c) for c in scope.channels or ())
+        shown, missing = self._shown_channels(answer, platform=platform, space=space)
+        withheld = tuple(c for c in dict.fromkeys(shown) if not readable(c))
+        ok = not withheld and not missing and not private_scope
+        checked = Answer(answer=answer.answer, abstained=answer.abstained,
+                         citations=list(answer.citations), states=list(answer.states))
+        return ShareCheck(ok=ok, withheld=withheld, missing=missing,
+                          private_scope=private_scope, answer=checked if ok else None)
+
+    def _readable_by_all(self, *, platform: str, space: str,
+                         channel: str) -> Callable[[str], bool]:
+        """A predicate: may everyone in ``channel`` read a given channel? Its own messages,
+        a public channel's, or a private conversation's whose members include every member
+        of ``channel`` (which must then be private too, with known members). Anything else,
+        or a conversation egmem has no record of, is not."""
         records = {c.id: c for c in self.store.channels(platform=platform, space=space)}
         target = records.get(channel)
-        withheld: list[str] = []
-        for cited in dict.fromkeys(n.channel for n in nodes):
-            if not _readable_by_all(records.get(cited), cited, target, channel):
-                withheld.append(cited)
-        missing = len(wanted) - len(nodes)
-        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
-                          missing=missing)
+
+        def readable(cid: str) -> bool:
+            return _readable_by_all(records.get(cid), cid, target, channel)
+
+        return readable
+
+    def _shown_channels(self, answer: Answer, *, platform: str, space: str
+                        ) -> tuple[list[str], int]:
+        """The channels of everything ``answer`` shows, as memory records them, and how
+        many shown items memory does not hold as shown."""
+        wanted = [c.node_id for c in answer.citations]
+        wanted += [e.node_id for s in answer.states for e in s.chain]
+        nodes = {n.node_id: n for n in self.store.get_nodes(list(dict.fromkeys(wanted)),
+                                                            Scope(platform=platform,
+                                                                  space=space))}
+        state_ids = list(dict.fromkeys(s.state_id for s in answer.states))
+        stored = {str(r["state_id"]): r for r in self.store.tables.query_states(
+            f"{sql_in('state_id', state_ids)} AND platform = {sql_str(platform)} AND "
+            f"space = {sql_str(space)}")} if state_ids else {}
+        channels: list[str] = []
+        missing = 0
+        for cite in answer.citations:
+            node = nodes.get(cite.node_id)
+            if node is None or not _same_place(node, channel=cite.channel,
+                                               message_id=cite.message_id,
+                                               permalink=cite.permalink) \
+                    or cite.channel_name not in ("", node.channel_name):
+                missing += 1
+            if node is not None:
+                channels.append(node.channel)
+            channels.append(cite.channel)
+        for state in answer.states:
+            row = stored.get(state.state_id)
+            if row is None or str(row["channel"]) != state.channel:
+                missing += 1
+            else:
+                channels.append(str(row["channel"]))
+            channels.append(state.channel)
+            for entry in state.chain:
+                node = nodes.get(entry.node_id)
+                if node is None or not _same_place(node, channel=state.channel,
+                                                   message_id=entry.message_id,
+                                                   permalink=entry.permalink):
+                    missing += 1
+                if node is not None:
+                    channels.append(node.channel)
+        return channels, missing
 
     # ---- decisions --------------------------------------------------------------------
     def _scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
@@ -222,6 +282,14 @@ def rank_history(states: Sequence[State], topic: str) -> list[State]:
         return (-named, -int(len(state.chain) > 1), -state.revision_count, index)
 
     return [s for _, s in sorted(enumerate(states), key=key)]
+
+
+def _same_place(node: EvidenceNode, *, channel: str, message_id: str,
+                permalink: str | None) -> bool:
+    """Whether a shown item names ``node`` where memory has it: its channel, its message
+    and (when a link is shown) its own link."""
+    return (node.channel == channel and node.message_id == message_id
+            and permalink in (None, node.permalink))
 
 
 def _readable_by_all(rec: Channel | None, cited: str, target: Channel | None,

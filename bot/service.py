@@ -8,7 +8,7 @@ day to day (pending work, safe sharing, decision status, feedback, digests, unin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
@@ -88,13 +88,19 @@ class MemoryService(Protocol):
 
 @dataclass(frozen=True)
 class ShareCheck:
-    """Whether an answer may be posted into a channel: every cited message must be readable
-    by everyone in it. ``withheld`` names the cited channels some of its members cannot read;
-    ``missing`` counts citations no longer in memory (deleted or forgotten since)."""
+    """Whether an answer may be posted into a channel: the scope it was composed from and
+    everything it shows (citations, every decision and chain entry, links) must be readable
+    by everyone in it. ``withheld`` names the channels of what it shows that some members
+    cannot read; ``missing`` counts shown items no longer in memory (deleted or forgotten
+    since) or not as shown; ``private_scope`` says it was composed from conversations not
+    everyone there may read (an answer's wording may come from anything it read).
+    ``answer`` is what may be posted: exactly the checked parts of the answer."""
 
     ok: bool
     withheld: tuple[str, ...] = ()
     missing: int = 0
+    private_scope: bool = False
+    answer: Answer | None = None
 
 
 @dataclass(frozen=True)
@@ -141,9 +147,10 @@ class CatchUp(Protocol):
 
 
 class Sharing(Protocol):
-    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
-        """Whether every node in ``node_ids`` is readable by everyone in ``channel``."""
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """Whether ``answer``, composed for ``user`` asking in ``channel`` (with ``widen`` as
+        asked), may be posted into ``channel`` for everyone there to read."""
         ...
 
 

@@ -11,10 +11,12 @@ has messages being read.
 Permissions: ``@egmem`` answers in channels read only what the channel may
 (``widen=False``); ``/recall`` and DMs answer privately from what the asker may read
 (``widen=True``). *Share in channel* posts exactly the answer the asker saw (kept
-server-side for 30 minutes, the life of a response URL), and is offered only when every
-cited message is readable by everyone in the channel (checked again when pressed);
-otherwise the answer says what sharing would withhold. The private copy is deleted only
-after the shared one was posted.
+server-side for 30 minutes, the life of a response URL), and is offered only when the
+scope it was composed from and everything it shows (citations, every decision and chain
+entry, links) are readable by everyone in the channel (checked again when pressed, and
+only the checked parts are posted); otherwise the answer says why it cannot be shared.
+A press takes the answer atomically (a double press shares once); the private copy is
+deleted only after the shared one was posted, and a failed post can be pressed again.
 """
 
 from __future__ import annotations
@@ -45,12 +47,14 @@ from adapters.slack.blocks import (
     answer_blocks,
     answer_text,
     channel_link,
+    context_block,
     feedback_value,
     help_blocks,
     notice_blocks,
     searching_blocks,
     timeline_blocks,
     timeline_text,
+    withheld_note,
 )
 from adapters.slack.directory import SlackDirectory
 from adapters.slack.normalize import PLATFORM, render_text
@@ -107,6 +111,7 @@ class _Shared:
     asker: str
     team: str
     channel: str
+    widen: bool
     expires: float
 
 
@@ -122,26 +127,28 @@ class ShareCache:
         self._lock = threading.Lock()
 
     def put(self, answer: Answer, *, question: str, asker: str, team: str,
-            channel: str) -> str:
+            channel: str, widen: bool = True) -> str:
         token = secrets.token_urlsafe(18)
         with self._lock:
-            self._items[token] = _Shared(answer, question, asker, team, channel,
+            self._items[token] = _Shared(answer, question, asker, team, channel, widen,
                                          self._clock() + self._ttl)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
         return token
 
     def take(self, token: str) -> _Shared | None:
+        """Remove and return the answer behind ``token`` (atomically: of two presses at
+        once, one gets it); ``None`` when unknown or expired."""
         with self._lock:
-            item = self._items.get(token)
+            item = self._items.pop(token, None)
             if item is None or item.expires < self._clock():
-                self._items.pop(token, None)
                 return None
             return item
 
-    def drop(self, token: str) -> None:
+    def restore(self, token: str, item: _Shared) -> None:
+        """Put back what :meth:`take` removed (the share did not happen)."""
         with self._lock:
-            self._items.pop(token, None)
+            self._items[token] = item
 
 
 def _id_of(part: object) -> str | None:
@@ -188,13 +195,15 @@ class SlackInteractions:
         offer: ShareOffer | None = None
         if offer_share and not answer.abstained and answer.citations \
                 and not channel.startswith("D"):
-            check = self.service.share_check([c.node_id for c in answer.citations],
-                                             platform=PLATFORM, space=team, channel=channel)
-            if check.ok:
+            check = self.service.share_check(answer, platform=PLATFORM, space=team,
+                                             channel=channel, user=user, widen=widen)
+            if check.ok and check.answer is not None:
                 offer = ShareOffer(value=self._shares.put(
-                    answer, question=question, asker=user, team=team, channel=channel))
+                    check.answer, question=question, asker=user, team=team, channel=channel,
+                    widen=widen))
             else:
-                offer = ShareOffer(withheld=check.withheld, missing=check.missing)
+                offer = ShareOffer(withheld=check.withheld, missing=check.missing,
+                                   private_scope=check.private_scope)
         blocks = answer_blocks(answer, question=question if show_question else None,
                                share=offer, pending=pending,
                                feedback=feedback_value(answer, question=question, asker=user))
@@ -416,6 +425,8 @@ class SlackInteractions:
     # --- buttons --------------------------------------------------------------------------
 
     def share(self, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+        """Post the answer the asker saw, once: the token is taken before anything is
+        posted (a double press shares once) and put back if posting fails."""
         token = str(action.get("value") or "")
         user = _id_of(body.get("user"))
         item = self._shares.take(token)
@@ -425,31 +436,33 @@ class SlackInteractions:
                     response_type="ephemeral", replace_original=False)
             return
         if user != item.asker:
+            self._shares.restore(token, item)
             respond(text="Only the person who asked can share this answer.",
                     response_type="ephemeral", replace_original=False)
             return
-        check = self.service.share_check([c.node_id for c in item.answer.citations],
-                                         platform=PLATFORM, space=item.team,
-                                         channel=item.channel)
-        if not check.ok:
-            blocks = answer_blocks(item.answer, question=item.question,
-                                   share=ShareOffer(withheld=check.withheld,
-                                                    missing=check.missing))
-            respond(text="Not shared: what it quotes is no longer readable by everyone here.",
-                    blocks=blocks[-1:], response_type="ephemeral", replace_original=False)
+        check = self.service.share_check(item.answer, platform=PLATFORM, space=item.team,
+                                         channel=item.channel, user=item.asker,
+                                         widen=item.widen)
+        if not check.ok or check.answer is None:
+            note = withheld_note(ShareOffer(withheld=check.withheld, missing=check.missing,
+                                             private_scope=check.private_scope))
+            respond(text="Not shared: what it shows is no longer readable by everyone here.",
+                    blocks=[context_block(note)], response_type="ephemeral",
+                    replace_original=False)
             return
-        blocks = answer_blocks(item.answer, question=item.question, shared_by=item.asker,
-                               feedback=feedback_value(item.answer, question=item.question,
+        shared = check.answer  # exactly the parts that were checked, nothing else
+        blocks = answer_blocks(shared, question=item.question, shared_by=item.asker,
+                               feedback=feedback_value(shared, question=item.question,
                                                        asker=item.asker))
-        posted = respond(text=answer_text(item.answer), blocks=blocks,
+        posted = respond(text=answer_text(shared), blocks=blocks,
                          response_type="in_channel", replace_original=False)
         if getattr(posted, "status_code", 500) != 200:
             logger.warning("sharing in %s failed (HTTP %s)", item.channel,
                            getattr(posted, "status_code", "?"))
+            self._shares.restore(token, item)
             respond(text="I couldn't post that in the channel; your answer is still here.",
                     response_type="ephemeral", replace_original=False)
             return
-        self._shares.drop(token)
         respond(delete_original=True)
 
     def feedback(self, body: dict[str, Any], action: dict[str, Any], respond: Respond,

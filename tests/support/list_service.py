@@ -150,28 +150,35 @@ class ListService:
         with self._lock:
             return min(limit, sum(1 for ev in self._pending if ev.channel == channel))
 
-    def share_check(self, node_ids: Any, *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """The real rule, on these lists: the asker's scope and every shown message and
+        decision must be readable by everyone in ``channel``."""
         with self._lock:
             by_node = {"n_" + k[3]: k for k in self.committed}
-        withheld = []
-        missing = 0
         target = self.channels.get(channel)
-        for nid in node_ids:
-            key = by_node.get(nid)
+
+        def readable(cid: str) -> bool:
+            rec = self.channels.get(cid)
+            if cid == channel or (rec is not None and not rec.is_private):
+                return True
+            return rec is not None and target is not None and target.is_private \
+                and bool(target.members) and set(target.members) <= set(rec.members)
+
+        private_scope = not all(readable(c) for c in self.readable(
+            user=user, channel=channel, widen=widen))
+        shown: list[str] = [s.channel for s in answer.states]
+        missing = 0
+        for cite in answer.citations:
+            key = by_node.get(cite.node_id)
             if key is None:
                 missing += 1
-                continue
-            rec = self.channels.get(key[2])
-            if key[2] == channel or (rec is not None and not rec.is_private):
-                continue
-            if rec is not None and target is not None and target.is_private \
-                    and set(target.members) <= set(rec.members):
-                continue
-            if key[2] not in withheld:
-                withheld.append(key[2])
-        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
-                          missing=missing)
+            else:
+                shown.append(key[2])
+        withheld = tuple(c for c in dict.fromkeys(shown) if not readable(c))
+        ok = not withheld and not missing and not private_scope
+        return ShareCheck(ok=ok, withheld=withheld, missing=missing,
+                          private_scope=private_scope, answer=answer if ok else None)
 
     def message_status(self, *, platform: str, space: str, channel: str, message_id: str,
                        user: str) -> MessageStatus:

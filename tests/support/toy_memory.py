@@ -48,9 +48,9 @@ class _ChatExtras:
             return min(limit, sum(1 for e in self._pending if e.space == space
                                   and e.channel == channel))
 
-    def share_check(self: Any, node_ids: Any, *, platform: str, space: str,
-                     channel: str) -> ShareCheck:
-        return ShareCheck(ok=True)
+    def share_check(self: Any, answer: Any, *, platform: str, space: str, channel: str,
+                     user: str, widen: bool) -> ShareCheck:
+        return ShareCheck(ok=True, answer=answer)
 
     def message_status(self: Any, *, platform: str, space: str, channel: str,
                         message_id: str, user: str) -> MessageStatus:
