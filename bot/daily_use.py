@@ -22,7 +22,7 @@ from bot import workspaces as workspaces_file
 from bot.feedback import FeedbackLog
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import WorkspaceLedger
-from memory.access import scope_for
+from memory.access import SpaceAccess, load_access, save_access, scope_for
 from memory.inbox import Inbox
 from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
@@ -79,36 +79,76 @@ class DailyUse:
                     user: str, widen: bool) -> ShareCheck:
         """Whether ``answer`` may be posted into ``channel``: the asker's scope it was
         composed from (an answer's wording may come from anything it read, and a model's
-        wording from anything it was shown) and everything the post shows must be readable
-        by everyone in ``channel``. What it shows is looked up in memory, not taken from the
-        answer: every cited message, every decision and every entry of its chain, with its
-        channel and link. Anything shown that memory no longer holds, or holds differently,
-        counts as ``missing``. The checked answer holds only the checked parts."""
+        wording from anything it was shown; a conversation with nothing in memory adds
+        nothing) and everything the post shows must be readable by everyone in
+        ``channel``. What it shows is looked up in memory, not taken from the answer:
+        every cited message, every decision and every entry of its chain, with its
+        channel and link. Anything shown that memory no longer holds, or holds
+        differently, counts as ``missing``. The checked answer holds only the checked
+        parts."""
         scope = self._scope(platform=platform, space=space, user=user, channel=channel,
                             widen=widen)
-        readable = self._readable_by_all(platform=platform, space=space, channel=channel)
-        private_scope = not all(readable(c) for c in scope.channels or ())
+        unknown: set[str] = set()
+        readable = self._readable_by_all(platform=platform, space=space, channel=channel,
+                                         unknown=unknown)
+        refused = [c for c in scope.channels or () if not readable(c)]
         shown, missing = self._shown_channels(answer, platform=platform, space=space)
-        withheld = tuple(c for c in dict.fromkeys(shown) if not readable(c))
-        ok = not withheld and not missing and not private_scope
+        withheld_all = [c for c in dict.fromkeys(shown) if not readable(c)]
+        # ``unknown``: refused only because who reads this channel is not known yet. A
+        # conversation with nothing in memory cannot have shaped the answer.
+        private_scope = any(c not in unknown and self._holds_evidence(platform, space, c)
+                            for c in refused)
+        withheld = tuple(c for c in withheld_all if c not in unknown)
+        ok = not withheld and not missing and not private_scope and not unknown
         checked = Answer(answer=answer.answer, abstained=answer.abstained,
                          citations=list(answer.citations), states=list(answer.states))
         return ShareCheck(ok=ok, withheld=withheld, missing=missing,
-                          private_scope=private_scope, answer=checked if ok else None)
+                          private_scope=private_scope, unverified=bool(unknown),
+                          answer=checked if ok else None)
 
-    def _readable_by_all(self, *, platform: str, space: str,
-                         channel: str) -> Callable[[str], bool]:
-        """A predicate: may everyone in ``channel`` read a given channel? Its own messages,
-        a public channel's, or a private conversation's whose members include every member
-        of ``channel`` (which must then be private too, with known members). Anything else,
-        or a conversation egmem has no record of, is not."""
+    def _holds_evidence(self, platform: str, space: str, channel: str) -> bool:
+        where = scope_sql(Scope(platform=platform, space=space, channels=(channel,)))
+        return bool(self.store.tables.query_nodes(where, columns=["node_id"], limit=1))
+
+    def _readable_by_all(self, *, platform: str, space: str, channel: str,
+                         unknown: set[str]) -> Callable[[str], bool]:
+        """A predicate: may everyone in ``channel`` read a given channel? Its own messages;
+        a private conversation's whose members include every member of ``channel`` (which
+        must then be private too, with known members); a public channel's when no guest
+        of ``channel`` lacks it, once every guest of the space is known. Nothing but its
+        own messages in a channel shared with another organization. Anything else, or a
+        conversation egmem has no record of, is not. A public channel refused only because
+        the space's guests are not all known yet is added to ``unknown``."""
         records = {c.id: c for c in self.store.channels(platform=platform, space=space)}
         target = records.get(channel)
+        access = load_access(self.store, platform=platform, space=space)
+        members = target.members if target is not None else ()
+        mixed = access.is_mixed(channel, members)
+        guests = access.guests_in(channel, members)
 
         def readable(cid: str) -> bool:
-            return _readable_by_all(records.get(cid), cid, target, channel)
+            if cid == channel:
+                return True
+            rec = records.get(cid)
+            if mixed or not _readable_by_all(rec, cid, target, channel) or rec is None:
+                return False
+            if rec.is_private:  # all of the channel's members are in it, guests too
+                return True
+            if not all(cid in access.guests[g] for g in guests):
+                return False
+            if not access.complete:
+                unknown.add(cid)
+            return access.complete
 
         return readable
+
+    # ---- who reads less than the public channels ----------------------------------------
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess:
+        return load_access(self.store, platform=platform, space=space)
+
+    def set_space_access(self, access: SpaceAccess) -> None:
+        if access != self.space_access(platform=access.platform, space=access.space):
+            save_access(self.store, access)
 
     def _shown_channels(self, answer: Answer, *, platform: str, space: str
                         ) -> tuple[list[str], int]:
@@ -264,6 +304,7 @@ class DailyUse:
             self.store.put_channels([
                 Channel(platform=platform, space=space, id=c.id, is_private=True)
                 for c in self.store.channels(platform=platform, space=space)])
+            save_access(self.store, SpaceAccess(platform=platform, space=space))
             self.pipeline.purge()
         self.feedback_log.forget_space(platform=platform, space=space)
         self.workspace_ledger.forget_space(platform=platform, space=space)

@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from memory.access import SpaceAccess
 from memory.models import (
     Answer,
     ChainEntry,
@@ -93,13 +94,15 @@ class ShareCheck:
     by everyone in it. ``withheld`` names the channels of what it shows that some members
     cannot read; ``missing`` counts shown items no longer in memory (deleted or forgotten
     since) or not as shown; ``private_scope`` says it was composed from conversations not
-    everyone there may read (an answer's wording may come from anything it read).
+    everyone there may read (an answer's wording may come from anything it read);
+    ``unverified`` says who reads the channel (guests) is not known yet.
     ``answer`` is what may be posted: exactly the checked parts of the answer."""
 
     ok: bool
     withheld: tuple[str, ...] = ()
     missing: int = 0
     private_scope: bool = False
+    unverified: bool = False
     answer: Answer | None = None
 
 
@@ -203,6 +206,14 @@ class Workspaces(Protocol):
         ...
 
 
+class Readers(Protocol):
+    """Who reads less than the public channels (guests, other organizations), as the
+    platform says: kept by the adapters, applied to every question and share."""
+
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess: ...
+    def set_space_access(self, access: SpaceAccess) -> None: ...
+
+
 class Cursors(Protocol):
     """Where a backfill keeps its resumable cursors."""
 
@@ -210,6 +221,6 @@ class Cursors(Protocol):
     def set_cursor(self, name: str, value: str) -> None: ...
 
 
-class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Cursors,
-                  Protocol):
+class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Readers,
+                  Cursors, Protocol):
     """Everything the Slack and Discord front ends use."""

@@ -214,6 +214,7 @@ def test_a_channel_converted_to_private_before_the_press_is_not_shared(
     try:
         with daily(service) as h:
             h.slack.add_channel(OPS, "ops", members=[ALICE, BOB])
+            h.bot.initial_sync()  # serve does this at start: who reads what is known
             h.event(envelope(message("The on-call rota changes to weekly on Mondays",
                                      ts="1712000001.000100", channel=OPS), event_id="E1"))
             h.drain()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.daily_use import rank_history
+from memory.access import SpaceAccess
 from memory.models import Answer, ChainEntry, Channel, Message, State, Verdict
 from memory.reader.answer import citation
 
@@ -38,6 +39,8 @@ def eg(tmp_path: Path) -> Iterator[Any]:
         Channel(platform="slack", space=SPACE, id="GOPS", name="ops", is_private=True,
                 members=("dev", "bob")),
     ])
+    # the adapter read the workspace's directory: nobody reads less than the public channels
+    service.set_space_access(SpaceAccess(platform="slack", space=SPACE, complete=True))
     service.submit([
         msg(1, "CGEN", "dev", "The AWS budget alert is $8,000 for November", minutes=0),
         msg(2, "GLEAD", "grace", "Hiring budget for 2025 is $480k", minutes=1),

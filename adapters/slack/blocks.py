@@ -242,16 +242,17 @@ class ShareOffer:
     """What the answer says about sharing: a button (``value``), or why not (``withheld``:
     channels of what it shows that not everyone here may read; ``missing``: shown messages
     gone since; ``private_scope``: it was looked up in conversations not everyone here may
-    read)."""
+    read; ``unverified``: who reads this channel is not known yet)."""
 
     value: str | None = None
     withheld: tuple[str, ...] = ()
     missing: int = 0
     private_scope: bool = False
+    unverified: bool = False
 
     @property
     def refused(self) -> bool:
-        return bool(self.withheld or self.missing or self.private_scope)
+        return bool(self.withheld or self.missing or self.private_scope or self.unverified)
 
 
 def feedback_value(answer: Answer, *, question: str, asker: str) -> str:
@@ -328,10 +329,13 @@ def withheld_note(share: ShareOffer) -> str:
     if share.missing:
         return (":lock: Not shareable: some of the messages it quotes are no longer in "
                 "egmem's memory. Ask again for a fresh answer.")
-    return (":lock: Not shareable here: this answer was looked up in conversations not "
-            "everyone in this channel can read (your private channels and direct messages), "
-            "and its wording may draw on them. Ask with `@egmem` in the channel for an "
-            "answer from what everyone here can read.")
+    if share.private_scope:
+        return (":lock: Not shareable here: this answer was looked up in conversations not "
+                "everyone in this channel can read (your private channels and direct "
+                "messages), and its wording may draw on them. Ask with `@egmem` in the "
+                "channel for an answer from what everyone here can read.")
+    return (":lock: Not shareable yet: I'm still reading who is in this workspace (guests "
+            "may be in this channel). Try again in a few minutes.")
 
 
 def answer_text(answer: Answer) -> str:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from adapters.slack.access import SlackAccess
 from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
@@ -74,9 +75,11 @@ class SlackEvents:
     def __init__(self, *, service: ChatService, directory: SlackDirectory,
                  membership_ttl_s: float = 6 * 3600.0,
                  clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 access: SlackAccess | None = None) -> None:
         self.service = service
         self.directory = directory
+        self.access = access
         self._synced: dict[tuple[str, str], float] = {}
         self._private: dict[tuple[str, str], bool] = {}  # what was last recorded
         self._lock = threading.Lock()
@@ -140,6 +143,8 @@ class SlackEvents:
             logger.warning("Slack channel %s is now private; re-reading its members", channel)
             self.directory.forget_channel(channel)
         info = self.directory.channel(channel)
+        if info is not None and self.access is not None:
+            self.access.channel_seen(team, info)
         if info is None:
             if event_private is None:
                 logger.warning("visibility of Slack channel %s unknown; not recorded", channel)
@@ -165,6 +170,8 @@ class SlackEvents:
                                        is_private=True, members=(author,) if author else ()),
                          synced=False)
             return
+        if self.access is not None:
+            self.access.channel_seen(team, info)
         if private is not None and private != info.is_private:
             info = replace(info, is_private=private)
         self._record(team, info, author=author, patient=True)
@@ -213,6 +220,9 @@ class SlackEvents:
             self._synced.pop((team, channel), None)
         self.ensure_channel(team, channel, ctype if isinstance(ctype, str) else None,
                             author=None, patient=True)
+        user = event.get("user")
+        if self.access is not None and isinstance(user, str):
+            self.access.member_changed(team, user, channel)
         bot = context.get("bot_user_id")
         if (event.get("type") == "member_joined_channel" and bot and event.get("user") == bot
                 and self.on_bot_joined is not None):
@@ -233,12 +243,15 @@ class SlackEvents:
         if isinstance(channel, str):
             self.resync(team_id(body, context), channel)
 
-    def user_changed(self, event: dict[str, Any]) -> None:
-        """``user_change``: the next message or answer looks the person up again."""
+    def user_changed(self, event: dict[str, Any], *, team: str = "") -> None:
+        """``user_change``: the next message or answer looks the person up again, and a
+        guest promoted to member (or the reverse) reads accordingly at once."""
         user = event.get("user")
         uid = user.get("id") if isinstance(user, Mapping) else None
         if isinstance(uid, str):
             self.directory.forget_user(uid)
+            if self.access is not None and team:
+                self.access.user_changed(team, uid)
 
     # --- lifecycle ------------------------------------------------------------------------
 

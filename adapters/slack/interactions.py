@@ -37,6 +37,7 @@ from slack_bolt import Ack, BoltContext, Respond
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import WebClient
 
+from adapters.slack.access import SlackAccess
 from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
     FEEDBACK_UP_ACTION_ID,
@@ -80,6 +81,8 @@ from memory.models import Answer
 logger = logging.getLogger(__name__)
 
 SORRY = "Sorry, something went wrong answering that. Please try again in a minute."
+ACCESS_UNKNOWN = ("Sorry, I couldn't check which conversations you can read just now, so I "
+                  "can't answer yet. Please try again in a minute.")
 SHARE_TTL_S = 30 * 60.0
 
 BackfillRunner = Callable[[str, str, str | None, str | None], "Future[Any] | None"]
@@ -151,6 +154,17 @@ class ShareCache:
             self._items[token] = item
 
 
+class AccessUnknown(UserFacingError):
+    """Slack could not say what the asker may read: nothing is read for them."""
+
+
+def _user_team(event: Mapping[str, Any]) -> str | None:
+    """The asker's own workspace as an event names it (another organization's in a Slack
+    Connect channel)."""
+    value = event.get("user_team")
+    return value if isinstance(value, str) and value else None
+
+
 def _id_of(part: object) -> str | None:
     value = part.get("id") if isinstance(part, Mapping) else None
     return value if isinstance(value, str) and value else None
@@ -164,9 +178,11 @@ class SlackInteractions:
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  backfill: BackfillRunner | None = None,
                  shares: ShareCache | None = None,
-                 priority: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+                 priority: Callable[[], AbstractContextManager[None]] = nullcontext,
+                 access: SlackAccess | None = None) -> None:
         self.service = service
         self.directory = directory
+        self.access = access
         self.backfill = backfill
         self._admins = frozenset(admins)
         self._now = now
@@ -176,11 +192,20 @@ class SlackInteractions:
 
     # --- answering ------------------------------------------------------------------------
 
+    def clear_asker(self, team: str, user: str, *, user_team: str | None = None,
+                    channel: str | None = None) -> None:
+        """Record what ``user`` may read (a guest, someone of another organization) before
+        anything is read for them; raises :class:`AccessUnknown` when Slack cannot say."""
+        if self.access is not None and self.access.asker(
+                team, user, user_team=user_team, channel=channel) is None:
+            raise AccessUnknown(ACCESS_UNKNOWN)
+
     def answer_blocks_for(self, question: str, *, team: str, user: str, channel: str,
-                          widen: bool, offer_share: bool, show_question: bool
-                          ) -> tuple[str, list[Block]]:
+                          widen: bool, offer_share: bool, show_question: bool,
+                          user_team: str | None = None) -> tuple[str, list[Block]]:
         """Ask, then render: answer, chain, pending note, evidence, buttons. While this
         runs, no new commit run starts (``priority``): a person is waiting."""
+        self.clear_asker(team, user, user_team=user_team, channel=channel)
         with self._priority():
             return self._answer_blocks(question, team=team, user=user, channel=channel,
                                        widen=widen, offer_share=offer_share,
@@ -203,7 +228,8 @@ class SlackInteractions:
                     widen=widen))
             else:
                 offer = ShareOffer(withheld=check.withheld, missing=check.missing,
-                                   private_scope=check.private_scope)
+                                   private_scope=check.private_scope,
+                                   unverified=check.unverified)
         blocks = answer_blocks(answer, question=question if show_question else None,
                                share=offer, pending=pending,
                                feedback=feedback_value(answer, question=question, asker=user))
@@ -279,7 +305,8 @@ class SlackInteractions:
         placeholder = self._post_placeholder(client, channel=channel, thread_ts=thread_ts,
                                              question=question)
         text, blocks = self._ask_safely(question, team=team, user=user, channel=channel,
-                                        widen=False, offer_share=False, show_question=False)
+                                        widen=False, offer_share=False, show_question=False,
+                                        user_team=_user_team(event))
         self._deliver(client, channel=channel, thread_ts=thread_ts, placeholder=placeholder,
                       text=text, blocks=blocks)
 
@@ -303,7 +330,8 @@ class SlackInteractions:
         placeholder = self._post_placeholder(client, channel=channel, thread_ts=None,
                                              question=question)
         text, blocks = self._ask_safely(question, team=team, user=user, channel=channel,
-                                        widen=True, offer_share=False, show_question=False)
+                                        widen=True, offer_share=False, show_question=False,
+                                        user_team=_user_team(event))
         self._deliver(client, channel=channel, thread_ts=None, placeholder=placeholder,
                       text=text, blocks=blocks)
 
@@ -329,7 +357,10 @@ class SlackInteractions:
         team = str(context.get("team_id") or command.get("team_id") or "")
         user = str(command.get("user_id") or "")
         channel = str(command.get("channel_id") or "")
+        user_team = str(command.get("user_team") or command.get("team_id") or "") or None
         try:
+            if req.kind in ("ask", "history", "why"):
+                self.clear_asker(team, user, user_team=user_team, channel=channel)
             if req.kind == "ask":
                 text, blocks = self.answer_blocks_for(req.arg, team=team, user=user,
                                                       channel=channel, widen=True,
@@ -445,7 +476,8 @@ class SlackInteractions:
                                          widen=item.widen)
         if not check.ok or check.answer is None:
             note = withheld_note(ShareOffer(withheld=check.withheld, missing=check.missing,
-                                             private_scope=check.private_scope))
+                                            private_scope=check.private_scope,
+                                            unverified=check.unverified))
             respond(text="Not shared: what it shows is no longer readable by everyone here.",
                     blocks=[context_block(note)], response_type="ephemeral",
                     replace_original=False)
@@ -496,11 +528,17 @@ class SlackInteractions:
         if not (user and channel and isinstance(ts, str)):
             return
         team = str(context.get("team_id") or _id_of(body.get("team")) or "")
+        user_team = body.get("user", {}).get("team_id") if isinstance(
+            body.get("user"), Mapping) else None
         try:
+            self.clear_asker(team, user, user_team=user_team if isinstance(user_team, str)
+                             else None, channel=channel)
             status = self.service.message_status(platform=PLATFORM, space=team,
                                                  channel=channel, message_id=ts, user=user)
             blocks = status_blocks(status)
             text = "Is this still current?"
+        except AccessUnknown:
+            text, blocks = ACCESS_UNKNOWN, notice_blocks(ACCESS_UNKNOWN)
         except Exception:
             logger.exception("message status of %s/%s failed", channel, ts)
             text, blocks = SORRY, notice_blocks(SORRY)
@@ -510,6 +548,10 @@ class SlackInteractions:
         user = event.get("user")
         if event.get("tab") not in (None, "home") or not isinstance(user, str):
             return
+        try:
+            self.clear_asker(team, user)
+        except AccessUnknown:
+            return  # the Home tab keeps what it showed; the next opening tries again
         since = self._now() - timedelta(days=HOME_DAYS)
         states = self.service.recent_changes(platform=PLATFORM, space=team, user=user,
                                              channel=None, since=since, widen=True)

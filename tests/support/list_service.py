@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from memory.access import SpaceAccess
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 
@@ -49,6 +50,7 @@ class ListService:
         self.uninstalls: dict[tuple[str, str], datetime] = {}
         self.forgotten_spaces: list[tuple[str, str]] = []
         self.cursors: dict[str, str] = {}
+        self.access: dict[tuple[str, str], SpaceAccess] = {}
         self.statuses: dict[tuple[str, str], MessageStatus] = {}
         self._keys: set[str] = set()
         self._pending: list[Message | Edit | Delete] = []
@@ -227,6 +229,13 @@ class ListService:
         self.forgotten_spaces.append((platform, space))
         self.uninstalls.pop((platform, space), None)
         return len(gone)
+
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess:
+        return self.access.get((platform, space)) or SpaceAccess(platform=platform,
+                                                                 space=space)
+
+    def set_space_access(self, access: SpaceAccess) -> None:
+        self.access[(access.platform, access.space)] = access
 
     def get_cursor(self, name: str) -> str | None:
         return self.cursors.get(name)

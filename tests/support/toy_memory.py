@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from memory.access import SpaceAccess
 from memory.models import (
     Answer,
     ChainEntry,
@@ -92,6 +93,12 @@ class _ChatExtras:
         self.forgotten_spaces.append(space)
         self.uninstalls.pop((platform, space), None)
         return len(gone)
+
+    def space_access(self: Any, *, platform: str, space: str) -> SpaceAccess:
+        return SpaceAccess(platform=platform, space=space)  # Discord has no guests
+
+    def set_space_access(self: Any, access: SpaceAccess) -> None:
+        pass
 
     def get_cursor(self: Any, name: str) -> str | None:
         return self.cursors.get(name)
