@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -41,8 +40,8 @@ from adapters.discord.normalize import (
     normalize_discord_delete,
     normalize_discord_py_message,
     normalize_discord_update,
-    render_content,
 )
+from adapters.discord.questions import QUESTION_LIMIT, question_in
 from adapters.discord.views import (
     FeedbackCache,
     feedback_view,
@@ -63,7 +62,6 @@ if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (im
 logger = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-QUESTION_LIMIT = 1000
 THREAD_NAME_LIMIT = 100
 NO_ANSWER = "Sorry, I could not answer that just now. Please try again in a minute."
 USAGE = "Ask me something after the mention, e.g. `@egmem when is the deploy window?`"
@@ -272,28 +270,9 @@ class EgmemDiscordClient(DiscordDailyUse):
 
     # ---- questions ---------------------------------------------------------------------
     def _question_in(self, message: discord.Message) -> str | None:
-        """The question of a message that mentions the bot in its text (or its managed
-        role), else ``None``. A reply to the bot pings it without naming it in the text:
-        that is conversation, not a question."""
-        me = self.user
-        if me is None:
-            return None
-        role = message.guild.self_role if message.guild is not None else None
-        named = me.id in message.raw_mentions or (
-            role is not None and role.id in message.raw_role_mentions
-        )
-        if not named:
-            return None
-        content = re.sub(rf"<@!?{me.id}>", " ", message.content)
-        if role is not None:
-            content = content.replace(f"<@&{role.id}>", " ")
-        rendered = render_content(
-            content,
-            users={str(u.id): u.display_name for u in message.mentions},
-            channels={str(c.id): c.name for c in message.channel_mentions},
-            roles={str(r.id): r.name for r in message.role_mentions},
-        )
-        return clip(" ".join(rendered.split()), QUESTION_LIMIT)
+        """The question of a message addressed to the bot, else ``None``
+        (:func:`adapters.discord.questions.question_in`)."""
+        return question_in(message, self.user)
 
     async def answer_mention(self, message: discord.Message, question: str) -> None:
         """Answer ``question`` in a thread: the one it was asked in, else a new thread
@@ -443,6 +422,9 @@ class EgmemDiscordClient(DiscordDailyUse):
             await self.refresh_visibility(guild)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
+        # Reachable at start or after an outage: egmem is in it, so its memory stays.
+        await asyncio.to_thread(self.service.cancel_uninstall, platform=PLATFORM,
+                                space=str(guild.id))
         await self.refresh_visibility(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:

@@ -77,7 +77,7 @@ class _ChatExtras:
         return sorted(self.digests)
 
     def mark_uninstalled(self: Any, *, platform: str, space: str, at: datetime) -> None:
-        self.uninstalls.setdefault((platform, space), at)
+        self.uninstalls[(platform, space)] = at  # a new uninstall restarts the grace
 
     def due_uninstalls(self: Any, *, now: datetime) -> list[tuple[str, str, datetime]]:
         return [(p, s, at) for (p, s), at in self.uninstalls.items()]
