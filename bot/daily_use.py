@@ -12,17 +12,20 @@ records live in two small SQLite files beside the inbox (:mod:`bot.feedback`,
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 from bot import feedback as feedback_file
 from bot import workspaces as workspaces_file
 from bot.feedback import FeedbackLog
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import WorkspaceLedger
-from memory.access import SpaceAccess, load_access, save_access, scope_for
+from memory.access import SpaceAccess, access_key, load_access, save_access, scope_for
 from memory.inbox import Inbox
 from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
@@ -36,6 +39,7 @@ from memory.writer import Writer
 logger = logging.getLogger(__name__)
 
 _FORGET_BATCH = 1000
+_KEY_SEP = "\x1f"  # between the parts of an inbox key: platform, space, channel, id, …
 
 
 class DailyUse:
@@ -258,9 +262,10 @@ class DailyUse:
 
     # ---- workspaces -------------------------------------------------------------------
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
+                   by: str, manager: bool = False) -> bool:
         return self.workspace_ledger.set_digest(platform=platform, space=space,
-                                                channel=channel, enabled=enabled, by=by)
+                                                channel=channel, enabled=enabled, by=by,
+                                                manager=manager)
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
         return self.workspace_ledger.digest_channels(platform=platform)
@@ -275,6 +280,9 @@ class DailyUse:
                        ) -> list[tuple[str, str, datetime]]:
         return self.workspace_ledger.due_uninstalls(now=now, grace=grace)
 
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        return self.workspace_ledger.pending_uninstalls(platform=platform)
+
     def cancel_uninstall(self, *, platform: str, space: str) -> bool:
         cancelled = self.workspace_ledger.cancel_uninstall(platform=platform, space=space)
         if cancelled:
@@ -282,17 +290,22 @@ class DailyUse:
         return cancelled
 
     def forget_space(self, *, platform: str, space: str) -> int:
-        """Everything of one workspace/guild leaves every table, index and file: queued
-        messages are scrubbed from the inbox, committed ones go through the writer's
-        forget (as ``forget --user``), channel records lose their names and members (kept
-        as private, unreadable ids so nothing can later be guessed public), and the
-        feedback and digest records are deleted; then old versions are purged."""
+        """Everything of one workspace/guild leaves every table, index and file: queued and
+        dead-lettered messages are scrubbed from the inbox (``egmem retry`` cannot bring
+        them back), committed ones go through the writer's forget (as ``forget --user``),
+        its channel records and access record are deleted, then old versions are purged;
+        last, the feedback and digest records, the inbox rows and backfill cursors that
+        still name it are deleted, and each SQLite file's write-ahead log folded back."""
         with self._drain_lock:
             for key in self.inbox.channels_with_work():
                 if key[:2] == (platform, space):
                     for item in self.inbox.pending(key, limit=1_000_000):
                         self.inbox.scrub(platform=platform, space=space, channel=key[2],
                                          message_id=item.event.id)
+            for dead in self.inbox.dead_letters():
+                if dead.key.split(_KEY_SEP)[:2] == [platform, space]:
+                    self.inbox.scrub(platform=platform, space=space, channel=dead.channel,
+                                     message_id=dead.message_id)
             nodes = self.store.find_nodes(Scope(platform=platform, space=space))
             for n in nodes:
                 self.inbox.scrub(platform=platform, space=space, channel=n.channel,
@@ -301,15 +314,49 @@ class DailyUse:
             ids = [n.node_id for n in nodes]
             for i in range(0, len(ids), _FORGET_BATCH):
                 count += self.writer.forget(ids[i:i + _FORGET_BATCH])
-            self.store.put_channels([
-                Channel(platform=platform, space=space, id=c.id, is_private=True)
-                for c in self.store.channels(platform=platform, space=space)])
-            save_access(self.store, SpaceAccess(platform=platform, space=space))
+            # No record reads the same as a private one: readable only from inside it.
+            ours = f"platform = {sql_str(platform)} AND space = {sql_str(space)}"
+            _keep_only(self.store.tables.channels, f"NOT ({ours})")
+            _keep_only(self.store.tables.meta,
+                       f"key != {sql_str(access_key(platform, space))}")
             self.pipeline.purge()
+            _drop_inbox_rows(self.inbox.path, platform=platform, space=space)
+            self.inbox.checkpoint()
         self.feedback_log.forget_space(platform=platform, space=space)
         self.workspace_ledger.forget_space(platform=platform, space=space)
         logger.warning("forgot %s workspace %s: %d message(s)", platform, space, count)
         return count
+
+
+def _keep_only(table: Any, keep: str) -> None:
+    """Rewrite a small LanceDB table with only the rows matching ``keep``, in one
+    overwrite: unlike a delete, whose filter (naming what it deletes) is kept in the
+    table's log, an overwrite records no filter, and the purge that follows removes the
+    versions before it."""
+    rows = table.search().where(keep).limit(None).to_arrow()
+    table.add(rows, mode="overwrite")
+
+
+def _drop_inbox_rows(path: Path, *, platform: str, space: str) -> None:
+    """Delete the inbox rows (their text is scrubbed already; their ids remain) and the
+    backfill cursors (``platform:…:space:…``) of a forgotten workspace, overwriting the
+    freed pages (``secure_delete``)."""
+    db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    try:
+        db.execute("PRAGMA secure_delete=ON")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM inbox WHERE platform=? AND space=?", (platform, space))
+            names = [str(r[0]) for r in db.execute("SELECT name FROM cursors")]
+            gone = [n for n in names if n.split(":")[0] == platform
+                    and space in n.split(":")[1:3]]
+            db.executemany("DELETE FROM cursors WHERE name=?", [(n,) for n in gone])
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def rank_history(states: Sequence[State], topic: str) -> list[State]:

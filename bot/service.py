@@ -180,8 +180,10 @@ class Workspaces(Protocol):
     """Per-workspace settings and lifecycle: digests and uninstalls."""
 
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
-        """Turn a channel's weekly digest on or off; returns whether it changed."""
+                   by: str, manager: bool = False) -> bool:
+        """Turn a channel's weekly digest on or off; returns whether it changed. Anyone may
+        turn it on; only whoever turned it on, or a ``manager`` of the workspace, may turn
+        it off (otherwise a :class:`memory.errors.UserFacingError` says who may)."""
         ...
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
@@ -189,11 +191,17 @@ class Workspaces(Protocol):
         ...
 
     def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
-        """Schedule the workspace's memory for deletion after the grace period."""
+        """Schedule the workspace's memory for deletion after the grace period (a later
+        uninstall restarts it)."""
         ...
 
     def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
         """(platform, space, uninstalled at) of the uninstalls whose grace period is over."""
+        ...
+
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        """(space, uninstalled at) of every uninstall of ``platform`` not yet cancelled or
+        carried out (a reinstall is looked for before the grace period is over)."""
         ...
 
     def cancel_uninstall(self, *, platform: str, space: str) -> bool:

@@ -31,7 +31,11 @@ if TYPE_CHECKING:  # the store pulls in LanceDB; front ends import SpaceAccess a
 
 logger = logging.getLogger(__name__)
 
-_ACCESS_KEY = "access:{platform}:{space}"
+
+
+def access_key(platform: str, space: str) -> str:
+    """Where a space's :class:`SpaceAccess` is kept (a key of the store's meta table)."""
+    return f"access:{platform}:{space}"
 
 
 class SpaceAccess(BaseModel):
@@ -63,7 +67,7 @@ class SpaceAccess(BaseModel):
 
 def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess:
     """The space's :class:`SpaceAccess` (empty when the adapters recorded none)."""
-    raw = store.tables.get_meta(_ACCESS_KEY.format(platform=platform, space=space))
+    raw = store.tables.get_meta(access_key(platform, space))
     if raw:
         try:
             return SpaceAccess.model_validate(json.loads(raw))
@@ -74,8 +78,7 @@ def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess
 
 
 def save_access(store: MemoryStore, access: SpaceAccess) -> None:
-    store.tables.set_meta(_ACCESS_KEY.format(platform=access.platform, space=access.space),
-                          access.model_dump_json())
+    store.tables.set_meta(access_key(access.platform, access.space), access.model_dump_json())
 
 
 def readable_channels(

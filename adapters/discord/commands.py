@@ -100,10 +100,13 @@ class RecallCommands(app_commands.Group):
                      state: Literal["on", "off"]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         space, channel = interaction_place(interaction)
+        perms = getattr(interaction, "permissions", None)
+        manager = perms is not None and (perms.manage_guild or perms.manage_channels)
         try:
             changed = await self._bot.set_digest(space=space, channel=channel,
                                                  enabled=state == "on",
-                                                 by=str(interaction.user.id))
+                                                 by=str(interaction.user.id),
+                                                 manager=bool(manager))
         except Exception as exc:
             await _fail(interaction, exc, "/recall digest")
             return

@@ -42,9 +42,11 @@ class DiscordDailyUse(discord.Client):
                                        space=space, channel=channel, message_id=message_id,
                                        user=user)
 
-    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str) -> bool:
+    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str,
+                         manager: bool = False) -> bool:
         return await asyncio.to_thread(self.service.set_digest, platform=PLATFORM,
-                                       space=space, channel=channel, enabled=enabled, by=by)
+                                       space=space, channel=channel, enabled=enabled, by=by,
+                                       manager=manager)
 
     # ---- buttons -----------------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

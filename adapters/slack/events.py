@@ -16,7 +16,8 @@ more is recorded private to nobody: it can no longer watch it change).
 ``channel_rename``/``group_rename`` and ``user_change`` drop the cached names so new
 messages and answers use the new ones (answers show channels as ``<#C…>`` links, which
 Slack renders with the current name). ``app_uninstalled``/``tokens_revoked`` schedule the
-workspace's memory for deletion after a grace period (:mod:`bot.workspaces`).
+workspace's memory for deletion after a grace period (:mod:`bot.workspaces`); a message
+written after it (the app is back) cancels that.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class SlackEvents:
         self.directory = directory
         self.access = access
         self._synced: dict[tuple[str, str], float] = {}
+        self._leaving: dict[str, float] = {}  # team → when this process saw it uninstall
         self._private: dict[tuple[str, str], bool] = {}  # what was last recorded
         self._lock = threading.Lock()
         self._ttl = membership_ttl_s
@@ -96,6 +98,7 @@ class SlackEvents:
         channel = event.get("channel")
         if not team or not isinstance(channel, str):
             return
+        self._back(team, event.get("ts"))
         subtype = event.get("subtype")
         if isinstance(subtype, str) and subtype in CONVERSION_SUBTYPES:
             self.resync(team, channel, private=CONVERSION_SUBTYPES[subtype])
@@ -266,7 +269,25 @@ class SlackEvents:
                 return  # only user tokens: the bot still works
         team = team_id(body, context)
         if team:
-            self.service.mark_uninstalled(platform=PLATFORM, space=team, at=self._now())
+            at = self._now()
+            self.service.mark_uninstalled(platform=PLATFORM, space=team, at=at)
+            with self._lock:
+                self._leaving[team] = at.timestamp()
+
+    def _back(self, team: str, ts: object) -> None:
+        """A message written after the uninstall reached us: the app is installed again,
+        so the pending deletion is cancelled."""
+        with self._lock:
+            at = self._leaving.get(team)
+        try:
+            written = float(ts) if isinstance(ts, str) else None
+        except ValueError:
+            written = None
+        if at is None or written is None or written <= at:
+            return
+        with self._lock:
+            self._leaving.pop(team, None)
+        self.service.cancel_uninstall(platform=PLATFORM, space=team)
 
     def visible_channels(self) -> Iterable[tuple[str, str]]:
         with self._lock:

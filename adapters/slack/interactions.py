@@ -432,7 +432,8 @@ class SlackInteractions:
         if channel.startswith("D"):
             return "Digests are posted in channels: run `/recall digest on` in the channel."
         changed = self.service.set_digest(platform=PLATFORM, space=team, channel=channel,
-                                          enabled=on, by=user)
+                                          enabled=on, by=user,
+                                          manager=not on and self._is_admin(user))
         where = channel_link(channel)
         if on:
             state = "is now on" if changed else "was already on"

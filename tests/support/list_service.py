@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
@@ -47,6 +48,7 @@ class ListService:
         self.process_calls = 0
         self.feedback: list[FeedbackEntry] = []
         self.digests: set[tuple[str, str, str]] = set()
+        self.digest_owners: dict[tuple[str, str, str], str] = {}
         self.uninstalls: dict[tuple[str, str], datetime] = {}
         self.forgotten_spaces: list[tuple[str, str]] = []
         self.cursors: dict[str, str] = {}
@@ -200,20 +202,28 @@ class ListService:
         self.feedback.append(entry)
 
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
+                   by: str, manager: bool = False) -> bool:
         key = (platform, space, channel)
         had = key in self.digests
         if enabled:
             self.digests.add(key)
+            self.digest_owners.setdefault(key, by)
         else:
+            owner = self.digest_owners.get(key)
+            if had and owner is not None and owner != by and not manager:
+                raise DigestOwned(owner)
             self.digests.discard(key)
+            self.digest_owners.pop(key, None)
         return had != enabled
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
         return sorted((s, c) for p, s, c in self.digests if p == platform)
 
     def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
-        self.uninstalls.setdefault((platform, space), at)
+        self.uninstalls[(platform, space)] = at  # a new uninstall restarts the grace
+
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        return [(s, at) for (p, s), at in self.uninstalls.items() if p == platform]
 
     def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
         return [(p, s, at) for (p, s), at in self.uninstalls.items()]

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess
 from memory.models import (
     Answer,
@@ -68,9 +69,16 @@ class _ChatExtras:
         self.feedback.append(entry)
 
     def set_digest(self: Any, *, platform: str, space: str, channel: str, enabled: bool,
-                    by: str) -> bool:
+                    by: str, manager: bool = False) -> bool:
         had = (space, channel) in self.digests
+        owner = self.digest_owners.get((space, channel))
+        if not enabled and had and owner not in (None, by) and not manager:
+            raise DigestOwned(owner)
         (self.digests.add if enabled else self.digests.discard)((space, channel))
+        if enabled:
+            self.digest_owners.setdefault((space, channel), by)
+        else:
+            self.digest_owners.pop((space, channel), None)
         return had != enabled
 
     def digest_channels(self: Any, *, platform: str) -> list[tuple[str, str]]:
@@ -81,6 +89,9 @@ class _ChatExtras:
 
     def due_uninstalls(self: Any, *, now: datetime) -> list[tuple[str, str, datetime]]:
         return [(p, s, at) for (p, s), at in self.uninstalls.items()]
+
+    def pending_uninstalls(self: Any, *, platform: str) -> list[tuple[str, datetime]]:
+        return [(s, at) for (p, s), at in self.uninstalls.items() if p == platform]
 
     def cancel_uninstall(self: Any, *, platform: str, space: str) -> bool:
         return self.uninstalls.pop((platform, space), None) is not None
@@ -124,6 +135,7 @@ class ToyMemory(_ChatExtras):
     recent: list[State] = field(default_factory=list)
     digests: set[tuple[str, str]] = field(default_factory=set)
     uninstalls: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    digest_owners: dict[tuple[str, str], str] = field(default_factory=dict)
     forgotten_spaces: list[str] = field(default_factory=list)
     cursors: dict[str, str] = field(default_factory=dict)
     _pending: list[Message | Edit | Delete] = field(default_factory=list)
