@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from adapters.chat_errors import chat_error_text
 from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
 from adapters.discord.daily import DiscordDailyUse
 from adapters.discord.embeds import answer_embed, clip
@@ -53,7 +54,6 @@ from adapters.discord.visibility import (
     remembered,
 )
 from bot.service import ChatService
-from memory.errors import UserFacingError
 from memory.models import Answer, Delete, Edit, Message, State
 
 if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (import cycle)
@@ -291,12 +291,10 @@ class EgmemDiscordClient(DiscordDailyUse):
                 answer, pending = await self._ask(
                     question, space=space, user=str(message.author.id), channel=channel,
                     widen=False)  # the answer is public: only what the whole channel may read
-        except UserFacingError as exc:
-            await self._deliver(message, thread, content=clip(str(exc), 2000))
-            return
-        except Exception:
-            logger.exception("answering a question in channel %s failed", message.channel.id)
-            await self._deliver(message, thread, content=NO_ANSWER)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=NO_ANSWER,
+                                   where=f"answering in channel {message.channel.id}")
+            await self._deliver(message, thread, content=clip(text, 2000))
             return
         view = feedback_view(self.feedback_cache, answer, question=question,
                              asker=str(message.author.id), space=space, channel=channel)
@@ -333,9 +331,9 @@ class EgmemDiscordClient(DiscordDailyUse):
             async with message.channel.typing():
                 answer, _ = await self._ask(question, space=space, user=str(message.author.id),
                                             channel=None, widen=True)
-        except Exception:
-            logger.exception("answering a direct message failed")
-            await message.channel.send(NO_ANSWER, allowed_mentions=none)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=NO_ANSWER, where="answering a direct message")
+            await message.channel.send(clip(text, 2000), allowed_mentions=none)
             return
         view = feedback_view(self.feedback_cache, answer, question=question,
                              asker=str(message.author.id), space=space,

@@ -37,6 +37,7 @@ from slack_bolt import Ack, BoltContext, Respond
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import WebClient
 
+from adapters.chat_errors import chat_error_text
 from adapters.slack.access import SlackAccess
 from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
@@ -276,9 +277,8 @@ class SlackInteractions:
         try:
             return self.answer_blocks_for(question, **kw)
         except Exception as exc:
-            if not isinstance(exc, UserFacingError):
-                logger.exception("answering in %s failed", kw.get("channel"))
-            text = str(exc) if isinstance(exc, UserFacingError) else SORRY
+            text = chat_error_text(exc, fallback=SORRY,
+                                   where=f"answering in {kw.get('channel')}")
             return text, notice_blocks(text)
 
     # --- @mentions and DMs ----------------------------------------------------------------
@@ -383,9 +383,7 @@ class SlackInteractions:
                 text = self._forget(client, team=team, user=user, link_text=req.arg)
                 blocks = notice_blocks(text)
         except Exception as exc:
-            if not isinstance(exc, UserFacingError):
-                logger.exception("/recall %s failed", req.kind)
-            text = str(exc) if isinstance(exc, UserFacingError) else SORRY
+            text = chat_error_text(exc, fallback=SORRY, where=f"/recall {req.kind}")
             blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=True)
 
@@ -538,11 +536,10 @@ class SlackInteractions:
                                                  channel=channel, message_id=ts, user=user)
             blocks = status_blocks(status)
             text = "Is this still current?"
-        except AccessUnknown:
-            text, blocks = ACCESS_UNKNOWN, notice_blocks(ACCESS_UNKNOWN)
-        except Exception:
-            logger.exception("message status of %s/%s failed", channel, ts)
-            text, blocks = SORRY, notice_blocks(SORRY)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=SORRY,
+                                   where=f"message status of {channel}/{ts}")
+            blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
 
     def home_opened(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:

@@ -340,8 +340,11 @@ class LLMReader:
         for n in q.session.nodes.values():
             if n.channel_name.lower() == lowered:
                 return n.channel
+        # Names are looked up within the scope only: a channel the asker cannot read
+        # answers exactly as a channel that does not exist.
         for c in self.tools.store.channels(platform=scope.platform, space=scope.space):
-            if lowered in (c.name.lower(), c.id.lower()):
+            if lowered in (c.name.lower(), c.id.lower()) and (
+                    scope.channels is None or c.id in scope.channels):
                 return c.id
         # A name no passage has shown yet: its messages carry it (within the scope only).
         rows = self.tools.store.tables.query_nodes(
