@@ -12,16 +12,9 @@ Slack export layout (a folder, or a zip read in place)::
 Public channels and private groups live in folders named after the channel; DMs in folders
 named after their id. A folder listed in none of the channel files is reported and skipped,
 since its visibility is unknown. Channel events come first, then messages channel by channel,
-day by day.
-
-What the export says about itself is trusted over what its messages say (any member can
-write a link, and a Slack Connect channel holds other organizations' messages): the team id
-is the most common ``team_id`` in ``users.json``, else the most common ``team`` of messages
-by the export's own users, else ``"slack-export"``. Permalinks use ``--slack-url``, else the
-workspace domain most often found in Slack's own file links (``files[].permalink``) and in
-links to *this export's* channels (``/archives/<its channel id>``), in messages by its own
-users. Questions addressed to egmem (a message mentioning egmem's bot user, and everything
-in a DM with it) are skipped, as they are never stored live.
+day by day. Which workspace an export belongs to, its permalink base and which of its
+messages were questions to egmem (skipped, as they are never stored live) come from what the
+export says about itself (:mod:`adapters.slack.export_identity`).
 
 DiscordChatExporter JSON: one channel per file. A thread's messages are keyed under its parent
 channel (``categoryId``), like the live bot does. Only a DM yields a :class:`Channel` event
@@ -35,7 +28,6 @@ import logging
 import re
 import zipfile
 import zlib
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,9 +36,9 @@ from typing import Literal, Protocol
 from adapters.discord.normalize import DM_SPACE, normalize_discord_message
 from adapters.discord.normalize import PLATFORM as DISCORD
 from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
+from adapters.slack.export_identity import SCAN_FILES, ExportIdentity, export_identity
 from adapters.slack.normalize import PLATFORM as SLACK
 from adapters.slack.normalize import normalize_message_event, skip_reason
-from adapters.slack.recall import mentions_user
 from memory.errors import InputError
 from memory.models import Channel
 
@@ -54,16 +46,8 @@ logger = logging.getLogger(__name__)
 
 ExportFormat = Literal["jsonl", "slack_export", "discord_export"]
 
-SLACK_FALLBACK_TEAM = "slack-export"
 _SLACK_MARKERS = ("channels.json", "users.json")
 _DAY_FILE = re.compile(r"^([^/]+)/(\d{4}-\d{2}-\d{2})\.json$")
-# A workspace's own links (file permalinks, links to its messages) name its domain.
-_SLACK_DOMAIN = r"https://([a-z0-9][a-z0-9-]{0,62})\.slack\.com/"
-_ARCHIVE_LINK = re.compile(_SLACK_DOMAIN + r"archives/([CGD][A-Z0-9]+)/p\d")
-_FILE_LINK = re.compile(_SLACK_DOMAIN + r"files/")
-_NOT_WORKSPACES = frozenset({"files", "app", "api", "www"})
-_SCAN_FILES = 200
-_BOT_NAME = "egmem"
 QUESTION_SKIP = "a question to egmem"
 # (file, is_private, folder key): DMs have no name, so their folder is their id.
 _SLACK_CHANNEL_FILES = (
@@ -282,7 +266,8 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
 
     # Citations link to their messages: the workspace's URL comes from the caller or, as
     # Slack exports do not state it, from the workspace's own links inside the export.
-    facts = _slack_facts(tree, channels, users_list, permalink_base=permalink_base)
+    facts = export_identity(users_list, {c.id for c in channels},
+                            _scanned_days(tree, channels), permalink_base=permalink_base)
     team = facts.team
     for channel in channels:
         yield JsonlItem(
@@ -308,10 +293,10 @@ def _slack_day(
     *,
     team: str,
     users: Mapping[str, str],
-    facts: _SlackFacts,
+    facts: ExportIdentity,
 ) -> Iterator[JsonlItem]:
     source = tree.source(name)
-    bot_dm = _is_bot_dm(channel, facts.bots)
+    bot_dm = channel.is_dm and facts.is_bot_dm(channel.members)
     try:
         entries = _load_list(tree, name)
     except ValueError as exc:
@@ -325,7 +310,7 @@ def _slack_day(
         # Export messages do not repeat the channel they were posted in.
         event_dict = {**entry, "channel": entry.get("channel") or channel.id}
         text = entry.get("text")
-        if bot_dm or (isinstance(text, str) and any(mentions_user(text, b) for b in facts.bots)):
+        if bot_dm or (isinstance(text, str) and facts.asks_egmem(text)):
             yield JsonlItem(line=index, skipped=QUESTION_SKIP)
             continue
         try:
@@ -412,86 +397,20 @@ def _slack_channel(
     )
 
 
-@dataclass(frozen=True)
-class _SlackFacts:
-    """What a Slack export says about its own workspace (see the module docstring)."""
-
-    team: str
-    permalink_base: str | None
-    bots: frozenset[str]  # egmem's bot user ids: messages mentioning them are questions
-
-
-def _slack_facts(tree: _Tree, channels: list[_SlackChannel], users: list[object], *,
-                 permalink_base: str | None) -> _SlackFacts:
-    """The team, the permalink base and egmem's bot users of an export, from its
-    ``users.json`` and (at most :data:`_SCAN_FILES` of) its day files."""
-    entries = [u for u in users if isinstance(u, Mapping)]
-    members = {u["id"] for u in entries if isinstance(u.get("id"), str)}
-    bots = frozenset(u["id"] for u in entries if isinstance(u.get("id"), str) and _is_egmem(u))
-    team_votes = Counter(clean_str(u["team_id"].strip()) for u in entries
-                         if isinstance(u.get("team_id"), str) and u["team_id"].strip())
-    message_teams: Counter[str] = Counter()
-    domains: Counter[str] = Counter()
-    own_ids = {c.id for c in channels}
+def _scanned_days(tree: _Tree, channels: list[_SlackChannel]) -> Iterator[list[object]]:
+    """The parsed day files an export's identity is read from (at most
+    :data:`~adapters.slack.export_identity.SCAN_FILES`; unreadable ones are reported when
+    imported)."""
     scanned = 0
     for channel in channels:
         for day in channel.days:
-            if scanned >= _SCAN_FILES:
-                break
+            if scanned >= SCAN_FILES:
+                return
             scanned += 1
             try:
-                messages = _load_list(tree, day)
+                yield _load_list(tree, day)
             except ValueError:
-                continue  # reported when the day is imported
-            for msg in messages:
-                if not isinstance(msg, Mapping) or (members and msg.get("user") not in members):
-                    continue  # another organization's message says nothing about this one
-                team = msg.get("team")
-                if isinstance(team, str) and team.strip():
-                    message_teams[clean_str(team.strip())] += 1
-                domains.update(_own_domains(msg, own_ids))
-    team = _majority(team_votes) or _majority(message_teams) or SLACK_FALLBACK_TEAM
-    found = _majority(domains)
-    base = permalink_base or (f"https://{found}.slack.com" if found else None)
-    return _SlackFacts(team=team, permalink_base=base, bots=bots)
-
-
-def _own_domains(msg: Mapping[str, object], own_ids: set[str]) -> list[str]:
-    """Workspace domains named by Slack's own file links in ``msg`` and by links in its
-    text to the export's own channels."""
-    out: list[str] = []
-    files = msg.get("files")
-    for f in files if isinstance(files, list) else []:
-        link = f.get("permalink") if isinstance(f, Mapping) else None
-        # (some exports escape the slashes twice: ``https:\/\/…`` after decoding)
-        m = _FILE_LINK.match(link.replace("\\/", "/")) if isinstance(link, str) else None
-        if m is not None:
-            out.append(m.group(1))
-    text = msg.get("text")
-    if isinstance(text, str):
-        out += [m.group(1) for m in _ARCHIVE_LINK.finditer(text) if m.group(2) in own_ids]
-    return [d for d in out if d not in _NOT_WORKSPACES]
-
-
-def _majority(votes: Counter[str]) -> str | None:
-    """The most common value (ties: the first seen); ``None`` without votes."""
-    best = votes.most_common(1)
-    return best[0][0] if best else None
-
-
-def _is_egmem(user: Mapping[str, object]) -> bool:
-    if not user.get("is_bot"):
-        return False
-    profile = user.get("profile")
-    names = [user.get("name"), user.get("real_name")]
-    if isinstance(profile, Mapping):
-        names += [profile.get("display_name"), profile.get("real_name")]
-    return any(isinstance(n, str) and n.strip().lower() == _BOT_NAME for n in names)
-
-
-def _is_bot_dm(channel: _SlackChannel, bots: frozenset[str]) -> bool:
-    """A DM with egmem: every message in it was a question."""
-    return channel.is_dm and bool(bots & set(channel.members))
+                continue
 
 
 # --- DiscordChatExporter JSON ------------------------------------------------------------

@@ -131,3 +131,50 @@ def test_an_asker_slack_cannot_look_up_is_not_answered(h: Daily) -> None:
     [reply] = h.slack.wait_for_responses()
     assert "couldn't check which conversations you can read" in reply.body["text"]
     assert "4.2 million" not in json.dumps(reply.body)
+
+
+def test_a_private_decision_stays_out_of_status_home_and_digests(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from tests.test_slack_app import BOB, DM, SECRET_CH
+    from tests.test_slack_daily import NOW
+
+    service = real_service(tmp_path)
+    base = int((NOW - timedelta(days=2)).timestamp())
+    try:
+        with daily(service) as d:
+            d.event(envelope(message("Layoff review is Monday 9 am", ts=f"{base}.000100",
+                                     channel=SECRET_CH, channel_type="group"), event_id="E1"))
+            d.event(envelope(message("Layoff review moves to Friday 10 am instead",
+                                     ts=f"{base + 3600}.000100", channel=SECRET_CH,
+                                     channel_type="group"), event_id="E2"))
+            d.event(envelope(message("Design review is Thursday 3 pm",
+                                     ts=f"{base + 10}.000100"), event_id="E3"))
+            d.event(envelope(message("Design review moves to 4 pm instead",
+                                     ts=f"{base + 60}.000100"), event_id="E4"))
+            d.event(envelope(message("Is the layoff review still Monday 9 am?",
+                                     ts=f"{base + 7200}.000100", user=BOB), event_id="E5"))
+            d.drain()
+            # Bob on the public message that mentions the private decision; Alice (a member)
+            # on the private one; Bob claiming the private channel (Slack would not send it)
+            d.shortcut(channel=GENERAL, ts=f"{base + 7200}.000100", user=BOB, response="bob")
+            d.shortcut(channel=SECRET_CH, ts=f"{base}.000100", user=ALICE, response="alice")
+            d.shortcut(channel=SECRET_CH, ts=f"{base}.000100", user=BOB, response="forged")
+            d.event(envelope({"type": "app_home_opened", "user": BOB, "channel": DM,
+                              "tab": "home", "event_ts": "1"}, event_id="E6"))
+            d.command("digest on", user=BOB, response="digest")
+            d.drain()
+            d.bot.post_digests(now=NOW)
+            replies = {r.name: json.dumps(r.body, ensure_ascii=False)
+                       for r in d.slack.wait_for_responses(count=4)}
+            home = json.dumps(d.slack.calls_to("views.publish")[0].params, ensure_ascii=False)
+            digests = json.dumps([c.params for c in d.slack.calls_to("chat.postMessage")],
+                                 ensure_ascii=False)
+        for name, text in (("bob", replies["bob"]), ("forged", replies["forged"]),
+                           ("home", home), ("digest", digests)):
+            assert "Friday 10 am" not in text, name
+            assert "ayoff" not in text or name == "bob", name  # Bob's own message says it
+        assert "Friday 10 am" in replies["alice"]
+        assert "Design review" in digests and "4 pm" in digests  # a digest was posted
+    finally:
+        service.close()

@@ -141,3 +141,47 @@ def test_an_exports_own_links_or_the_given_url_make_its_permalinks(tmp_path: Pat
                        slack_url="https://given.slack.com")
     assert all(n.permalink and n.permalink.startswith("https://given.slack.com/")
                for n in nodes)
+
+
+def test_edits_and_questions_leave_no_trace_on_disk(tmp_path: Path) -> None:
+    from tests.test_slack_app import ALICE, envelope, message
+
+    def changed(ts: str, new: str, old: str, edit_ts: str) -> dict[str, Any]:
+        return {"type": "message", "subtype": "message_changed", "channel": GENERAL,
+                "channel_type": "channel", "ts": edit_ts, "hidden": True,
+                "message": {"type": "message", "user": ALICE, "ts": ts, "text": new,
+                            "edited": {"user": ALICE, "ts": edit_ts}},
+                "previous_message": {"type": "message", "user": ALICE, "ts": ts, "text": old}}
+
+    service = real_service(tmp_path)
+    try:
+        with daily(service) as h:
+            h.event(envelope(message("the db password is hunter2", ts="1712000001.000100"),
+                             event_id="E1"))
+            h.event(envelope(message("the wifi code is swordfish77", ts="1712000002.000100"),
+                             event_id="E2"))
+            h.drain()
+            h.event(envelope(changed("1712000001.000100", "the db password is in the vault",
+                                     "the db password is hunter2", "1712000050.000100"),
+                             event_id="E3"))
+            h.event(envelope(changed("1712000002.000100", f"<@{BOT}> what is the wifi code now?",
+                                     "the wifi code is swordfish77", "1712000051.000100"),
+                             event_id="E4"))
+            h.event(envelope(message("dmquestion about quarterly bonus pool",
+                                     ts="1712000003.000100", user=BOB, channel=DM,
+                                     channel_type="im"), event_id="E5"))
+            h.event(envelope({"type": "app_mention", "user": BOB,
+                              "text": f"<@{BOT}> mentionquestion about office move",
+                              "ts": "1712000004.000100", "channel": GENERAL, "team": TEAM},
+                             event_id="E6"))
+            h.event(envelope(message(f"<@{BOT}> mentionquestion about office move",
+                                     ts="1712000004.000100", user=BOB), event_id="E7"))
+            h.command("slashquestion about parking permits", user=BOB, response="s")
+            h.slack.wait_for_responses()
+            h.drain()
+        data = tmp_path / "data"
+        for needle in ("hunter2", "swordfish77", "what is the wifi code", "dmquestion",
+                       "mentionquestion", "slashquestion"):
+            assert on_disk(data, needle) == [], needle
+    finally:
+        service.close()

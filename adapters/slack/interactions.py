@@ -22,14 +22,9 @@ deleted only after the shared one was posted, and a failed post can be pressed a
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -69,6 +64,7 @@ from adapters.slack.recall import (
     parse_permalink,
     parse_recall,
 )
+from adapters.slack.sharing import SeenSet, ShareCache
 from adapters.slack.views import (
     HOME_DAYS,
     home_view,
@@ -77,82 +73,15 @@ from adapters.slack.views import (
 from adapters.slack.webapi import error_code
 from bot.service import ChatService, FeedbackEntry
 from memory.errors import UserFacingError
-from memory.models import Answer
 
 logger = logging.getLogger(__name__)
 
 SORRY = "Sorry, something went wrong answering that. Please try again in a minute."
 ACCESS_UNKNOWN = ("Sorry, I couldn't check which conversations you can read just now, so I "
                   "can't answer yet. Please try again in a minute.")
-SHARE_TTL_S = 30 * 60.0
 
 BackfillRunner = Callable[[str, str, str | None, str | None], "Future[Any] | None"]
 """(team, channel, since, user to notify) → a started backfill, or None if unavailable."""
-
-
-class SeenSet:
-    """A bounded, thread-safe set: :meth:`first` is true once per key."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._keys: OrderedDict[str, None] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def first(self, key: str) -> bool:
-        with self._lock:
-            if key in self._keys:
-                return False
-            self._keys[key] = None
-            if len(self._keys) > self._size:
-                self._keys.popitem(last=False)
-            return True
-
-
-@dataclass(frozen=True)
-class _Shared:
-    answer: Answer
-    question: str
-    asker: str
-    team: str
-    channel: str
-    widen: bool
-    expires: float
-
-
-class ShareCache:
-    """Answers offered for sharing, by an unguessable token (the button's value)."""
-
-    def __init__(self, *, ttl_s: float = SHARE_TTL_S, size: int = 2000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self._items: OrderedDict[str, _Shared] = OrderedDict()
-        self._ttl = ttl_s
-        self._size = size
-        self._clock = clock
-        self._lock = threading.Lock()
-
-    def put(self, answer: Answer, *, question: str, asker: str, team: str,
-            channel: str, widen: bool = True) -> str:
-        token = secrets.token_urlsafe(18)
-        with self._lock:
-            self._items[token] = _Shared(answer, question, asker, team, channel, widen,
-                                         self._clock() + self._ttl)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return token
-
-    def take(self, token: str) -> _Shared | None:
-        """Remove and return the answer behind ``token`` (atomically: of two presses at
-        once, one gets it); ``None`` when unknown or expired."""
-        with self._lock:
-            item = self._items.pop(token, None)
-            if item is None or item.expires < self._clock():
-                return None
-            return item
-
-    def restore(self, token: str, item: _Shared) -> None:
-        """Put back what :meth:`take` removed (the share did not happen)."""
-        with self._lock:
-            self._items[token] = item
 
 
 class AccessUnknown(UserFacingError):
