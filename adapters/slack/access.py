@@ -49,6 +49,9 @@ class SlackAccess:
         self._ttl = ttl_s
         self._clock = clock
         self._read: dict[tuple[str, str], float] = {}  # (team, guest) → memberships read at
+        # (team, user) → the kind last recorded, while fresh: most askers are members, and
+        # their record does not change from one question to the next
+        self._kinds: dict[tuple[str, str], tuple[Kind, float]] = {}
         self._lock = threading.Lock()
 
     # --- askers ---------------------------------------------------------------------------
@@ -70,7 +73,14 @@ class SlackAccess:
             kind = _kind(info, ws, team)
         if kind == "guest":
             return kind if self._read_guest(team, user) else None
+        key = (team, user)
+        with self._lock:
+            last, until = self._kinds.get(key, (None, 0.0))
+        if last == kind and until > self._clock() and kind == "member":
+            return kind
         self._update(team, lambda a: _with_kind(a, user, kind, channel=channel))
+        with self._lock:
+            self._kinds[key] = (kind, self._clock() + self._ttl)
         return kind
 
     def _read_guest(self, team: str, user: str, *, force: bool = False) -> bool:
@@ -141,6 +151,7 @@ class SlackAccess:
         again at once."""
         with self._lock:
             self._read.pop((team, user), None)
+            self._kinds.pop((team, user), None)
         info = self.directory.user(user)
         ws = self.directory.workspace()
         if info is None or ws is None:
