@@ -81,22 +81,28 @@ def test_private_and_missing_channel_names_answer_the_same(make_rig: Any) -> Non
     establish_review(rig)
     rig.store.put_channels([Channel(platform="slack", space="T1", id="C9",
                                     name="layoffs-2024", is_private=True, members=("ceo",))])
-    with ScriptedOpenAIServer() as srv:
-        srv.enqueue(
-            tool_calls([("search_evidence", {"query": "x", "channels": ["layoffs-2024"]}),
-                        ("search_evidence", {"query": "x", "channels": ["no-such-channel"]})]),
-            tool_calls([("answer", {"answer": "", "citations": [], "abstain": True})]))
-        client = LLMClient(settings=LLMSettings(base_url=srv.base_url, model="m",
-                                                max_retries=0, timeout_s=5),
-                           sleep=lambda s: None, profiles=MemoryProfileStore())
-        reader = LLMReader(client=client, tools=ReaderTools(store=rig.store,
-                                                            embedder=rig.reopen().embedder))
-        reader.answer("q", scope=Scope(platform="slack", space="T1", channels=("C1",)))
-        outs = [m["content"] for m in srv.chat_requests()[1]["messages"]
-                if m.get("role") == "tool"]
-    private, missing = (re.sub(r"\s*\[\d+ tool rounds? left\]$", "", o) for o in outs)
-    assert private.startswith("error: unknown channel")
-    assert private.replace("layoffs-2024", "NAME") == missing.replace("no-such-channel", "NAME")
+
+    def tool_output(channels: list[str]) -> str:
+        """What the model is told for a search narrowed to ``channels`` (a fresh session)."""
+        with ScriptedOpenAIServer() as srv:
+            srv.enqueue(
+                tool_calls([("search_evidence", {"query": "design review",
+                                                 "channels": channels})]),
+                tool_calls([("answer", {"answer": "", "citations": [], "abstain": True})]))
+            client = LLMClient(settings=LLMSettings(base_url=srv.base_url, model="m",
+                                                    max_retries=0, timeout_s=5),
+                               sleep=lambda s: None, profiles=MemoryProfileStore())
+            reader = LLMReader(client=client, tools=ReaderTools(
+                store=rig.store, embedder=rig.reopen().embedder))
+            reader.answer("q", scope=Scope(platform="slack", space="T1", channels=("C1",)))
+            [out] = [m["content"] for m in srv.chat_requests()[1]["messages"]
+                     if m.get("role") == "tool"]
+        return re.sub(r"'[^']*'", "NAME", str(out))
+
+    alone = tool_output(["layoffs-2024"]), tool_output(["no-such-channel"])
+    assert alone[0].startswith("error: unknown channel") and alone[0] == alone[1]
+    mixed = tool_output(["layoffs-2024", "C1"]), tool_output(["no-such-channel", "C1"])
+    assert "design review" in mixed[0].lower() and mixed[0] == mixed[1]
 
 
 # --- chat text cannot drive the operator's terminal -----------------------------------------

@@ -324,10 +324,12 @@ class LLMReader:
             return None
         out = [self._channel_id(raw, q) for raw in wanted]
         unknown = [raw for raw, cid in zip(wanted, out, strict=True) if cid is None]
-        if unknown:
+        if unknown and len(unknown) == len(wanted):
             known = sorted({f"#{n.channel_name or n.channel}" for n in q.session.nodes.values()})
             raise ToolArgumentError(f"unknown channel {unknown[0]!r} (channels seen: "
                                     f"{', '.join(known[:10]) or 'none yet'})")
+        # Among known ones, a channel that does not resolve is dropped, as the scope drops
+        # one the asker may not read: the two must look the same.
         return [c for c in out if c is not None]
 
     def _channel_id(self, raw: str, q: _Question) -> str | None:
