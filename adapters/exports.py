@@ -12,8 +12,9 @@ Slack export layout (a folder, or a zip read in place)::
 Public channels and private groups live in folders named after the channel; DMs in folders
 named after their id. A folder listed in none of the channel files is reported and skipped,
 since its visibility is unknown. Channel events come first, then messages channel by channel,
-day by day. The team id is the first ``team`` found on a message, else the first user's
-``team_id``, else ``"slack-export"``.
+day by day. Which workspace an export belongs to, its permalink base and which of its
+messages were questions to egmem (skipped, as they are never stored live) come from what the
+export says about itself (:mod:`adapters.slack.export_identity`).
 
 DiscordChatExporter JSON: one channel per file. A thread's messages are keyed under its parent
 channel (``categoryId``), like the live bot does. Only a DM yields a :class:`Channel` event
@@ -35,6 +36,7 @@ from typing import Literal, Protocol
 from adapters.discord.normalize import DM_SPACE, normalize_discord_message
 from adapters.discord.normalize import PLATFORM as DISCORD
 from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
+from adapters.slack.export_identity import SCAN_FILES, ExportIdentity, export_identity
 from adapters.slack.normalize import PLATFORM as SLACK
 from adapters.slack.normalize import normalize_message_event, skip_reason
 from memory.errors import InputError
@@ -44,13 +46,9 @@ logger = logging.getLogger(__name__)
 
 ExportFormat = Literal["jsonl", "slack_export", "discord_export"]
 
-SLACK_FALLBACK_TEAM = "slack-export"
 _SLACK_MARKERS = ("channels.json", "users.json")
 _DAY_FILE = re.compile(r"^([^/]+)/(\d{4}-\d{2}-\d{2})\.json$")
-# A workspace's own links (file permalinks, message links) name its domain.
-_WORKSPACE_URL = re.compile(rb"https:(?:\\?/){2}([a-z0-9][a-z0-9-]{0,62})\.slack\.com(?:\\?/)"
-                            rb"(?:archives|files)(?:\\?/)")
-_URL_SCAN_FILES = 200
+QUESTION_SKIP = "a question to egmem"
 # (file, is_private, folder key): DMs have no name, so their folder is their id.
 _SLACK_CHANNEL_FILES = (
     ("channels.json", False, "name"),
@@ -200,6 +198,7 @@ class _SlackChannel:
     members: tuple[str, ...]
     line: int
     days: list[str] = field(default_factory=list)
+    is_dm: bool = False
 
 
 def iter_slack_export(path: Path, *, permalink_base: str | None = None) -> Iterator[JsonlItem]:
@@ -265,10 +264,11 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
         )
         yield JsonlItem(line=0, error=InputError(message, source=tree.source(folder)))
 
-    team = _slack_team(tree, channels, users_list)
     # Citations link to their messages: the workspace's URL comes from the caller or, as
     # Slack exports do not state it, from the workspace's own links inside the export.
-    permalink_base = permalink_base or _slack_workspace_url(tree, channels)
+    facts = export_identity(users_list, {c.id for c in channels},
+                            _scanned_days(tree, channels), permalink_base=permalink_base)
+    team = facts.team
     for channel in channels:
         yield JsonlItem(
             line=channel.line,
@@ -283,7 +283,7 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
         )
     for channel in channels:
         for day in channel.days:
-            yield from _slack_day(tree, day, channel, team=team, users=users, base=permalink_base)
+            yield from _slack_day(tree, day, channel, team=team, users=users, facts=facts)
 
 
 def _slack_day(
@@ -293,9 +293,10 @@ def _slack_day(
     *,
     team: str,
     users: Mapping[str, str],
-    base: str | None,
+    facts: ExportIdentity,
 ) -> Iterator[JsonlItem]:
     source = tree.source(name)
+    bot_dm = channel.is_dm and facts.is_bot_dm(channel.members)
     try:
         entries = _load_list(tree, name)
     except ValueError as exc:
@@ -316,13 +317,17 @@ def _slack_day(
                 platform=SLACK, space=team, channel=str(event_dict["channel"]),
                 id=str(entry["ts"])))
             continue
+        text = entry.get("text")
+        if bot_dm or (isinstance(text, str) and facts.asks_egmem(text)):
+            yield JsonlItem(line=index, skipped=QUESTION_SKIP)
+            continue
         try:
             event = normalize_message_event(
                 event_dict,
                 team_id=team,
                 users=users,
                 channel_name=channel.name or None,
-                permalink_base=base,
+                permalink_base=facts.permalink_base,
                 strict=True,
             )
         except InputError as exc:
@@ -396,46 +401,24 @@ def _slack_channel(
         is_private=is_private,
         members=member_ids,
         line=line,
+        is_dm=folder_key == "id",
     )
 
 
-def _slack_workspace_url(tree: _Tree, channels: list[_SlackChannel]) -> str | None:
-    """``https://acme.slack.com`` from the first workspace link found in the export's day
-    files (a file's permalink, a link to a message), or ``None``."""
+def _scanned_days(tree: _Tree, channels: list[_SlackChannel]) -> Iterator[list[object]]:
+    """The parsed day files an export's identity is read from (at most
+    :data:`~adapters.slack.export_identity.SCAN_FILES`; unreadable ones are reported when
+    imported)."""
     scanned = 0
     for channel in channels:
         for day in channel.days:
-            if scanned >= _URL_SCAN_FILES:
-                return None
+            if scanned >= SCAN_FILES:
+                return
             scanned += 1
             try:
-                raw = tree.read(day)
-            except _READ_ERRORS:
-                continue
-            m = _WORKSPACE_URL.search(raw)
-            if m is not None and m.group(1) not in (b"files", b"app", b"api"):
-                return f"https://{m.group(1).decode()}.slack.com"
-    return None
-
-
-def _slack_team(tree: _Tree, channels: list[_SlackChannel], users: list[object]) -> str:
-    for channel in channels:
-        for day in channel.days:
-            try:
-                entries = _load_list(tree, day)
+                yield _load_list(tree, day)
             except ValueError:
-                continue  # reported when the day is imported
-            for entry in entries:
-                if isinstance(entry, Mapping):
-                    team = entry.get("team")
-                    if isinstance(team, str) and team.strip():
-                        return clean_str(team.strip())
-    for user in users:
-        if isinstance(user, Mapping):
-            team = user.get("team_id")
-            if isinstance(team, str) and team.strip():
-                return clean_str(team.strip())
-    return SLACK_FALLBACK_TEAM
+                continue
 
 
 # --- DiscordChatExporter JSON ------------------------------------------------------------

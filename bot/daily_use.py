@@ -12,29 +12,34 @@ records live in two small SQLite files beside the inbox (:mod:`bot.feedback`,
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 from bot import feedback as feedback_file
 from bot import workspaces as workspaces_file
 from bot.feedback import FeedbackLog
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import WorkspaceLedger
-from memory.access import scope_for
+from memory.access import SpaceAccess, access_key, load_access, save_access, scope_for
 from memory.inbox import Inbox
-from memory.models import Channel, EvidenceNode, Scope, State, Verdict
+from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore, scope_sql
 from memory.store.rows import to_epoch
+from memory.store.tables import sql_in, sql_str
 from memory.text import content_terms
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
 
 _FORGET_BATCH = 1000
+_KEY_SEP = "\x1f"  # between the parts of an inbox key: platform, space, channel, id, …
 
 
 class DailyUse:
@@ -74,23 +79,122 @@ class DailyUse:
         return len(self.inbox.pending((platform, space, channel), limit=limit))
 
     # ---- sharing ----------------------------------------------------------------------
-    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
-        """Readable by everyone in ``channel``: a message of ``channel`` itself, of a public
-        channel, or of a private conversation whose members include every member of
-        ``channel`` (which must then be private too, with known members). Anything else,
-        or a conversation egmem has no record of, is withheld."""
-        wanted = list(dict.fromkeys(node_ids))
-        nodes = self.store.get_nodes(wanted, Scope(platform=platform, space=space))
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """Whether ``answer`` may be posted into ``channel``: the asker's scope it was
+        composed from (an answer's wording may come from anything it read, and a model's
+        wording from anything it was shown; a conversation with nothing in memory adds
+        nothing) and everything the post shows must be readable by everyone in
+        ``channel``. What it shows is looked up in memory, not taken from the answer:
+        every cited message, every decision and every entry of its chain, with its
+        channel and link. Anything shown that memory no longer holds, or holds
+        differently, counts as ``missing``. The checked answer holds only the checked
+        parts."""
+        scope = self._scope(platform=platform, space=space, user=user, channel=channel,
+                            widen=widen)
+        unknown: set[str] = set()
+        readable = self._readable_by_all(platform=platform, space=space, channel=channel,
+                                         unknown=unknown)
+        refused = [c for c in scope.channels or () if not readable(c)]
+        shown, missing = self._shown_channels(answer, platform=platform, space=space)
+        withheld_all = [c for c in dict.fromkeys(shown) if not readable(c)]
+        # ``unknown``: refused only because who reads this channel is not known yet. A
+        # conversation with nothing in memory cannot have shaped the answer.
+        private_scope = any(c not in unknown and self._holds_evidence(platform, space, c)
+                            for c in refused)
+        withheld = tuple(c for c in withheld_all if c not in unknown)
+        ok = not withheld and not missing and not private_scope and not unknown
+        checked = Answer(answer=answer.answer, abstained=answer.abstained,
+                         citations=list(answer.citations), states=list(answer.states))
+        return ShareCheck(ok=ok, withheld=withheld, missing=missing,
+                          private_scope=private_scope, unverified=bool(unknown),
+                          answer=checked if ok else None)
+
+    def _holds_evidence(self, platform: str, space: str, channel: str) -> bool:
+        where = scope_sql(Scope(platform=platform, space=space, channels=(channel,)))
+        return bool(self.store.tables.query_nodes(where, columns=["node_id"], limit=1))
+
+    def _readable_by_all(self, *, platform: str, space: str, channel: str,
+                         unknown: set[str]) -> Callable[[str], bool]:
+        """A predicate: may everyone in ``channel`` read a given channel? Its own messages;
+        a private conversation's whose members include every member of ``channel`` (which
+        must then be private too, with known members); a public channel's when no guest
+        of ``channel`` lacks it, once every guest of the space is known. Nothing but its
+        own messages in a channel shared with another organization. Anything else, or a
+        conversation egmem has no record of, is not. A public channel refused only because
+        the space's guests are not all known yet is added to ``unknown``."""
         records = {c.id: c for c in self.store.channels(platform=platform, space=space)}
         target = records.get(channel)
-        withheld: list[str] = []
-        for cited in dict.fromkeys(n.channel for n in nodes):
-            if not _readable_by_all(records.get(cited), cited, target, channel):
-                withheld.append(cited)
-        missing = len(wanted) - len(nodes)
-        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
-                          missing=missing)
+        access = load_access(self.store, platform=platform, space=space)
+        members = target.members if target is not None else ()
+        mixed = access.is_mixed(channel, members)
+        guests = access.guests_in(channel, members)
+
+        def readable(cid: str) -> bool:
+            if cid == channel:
+                return True
+            rec = records.get(cid)
+            if mixed or not _readable_by_all(rec, cid, target, channel) or rec is None:
+                return False
+            if rec.is_private:  # all of the channel's members are in it, guests too
+                return True
+            if not all(cid in access.guests[g] for g in guests):
+                return False
+            if not access.complete:
+                unknown.add(cid)
+            return access.complete
+
+        return readable
+
+    # ---- who reads less than the public channels ----------------------------------------
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess:
+        return load_access(self.store, platform=platform, space=space)
+
+    def set_space_access(self, access: SpaceAccess) -> None:
+        if access != self.space_access(platform=access.platform, space=access.space):
+            save_access(self.store, access)
+
+    def _shown_channels(self, answer: Answer, *, platform: str, space: str
+                        ) -> tuple[list[str], int]:
+        """The channels of everything ``answer`` shows, as memory records them, and how
+        many shown items memory does not hold as shown."""
+        wanted = [c.node_id for c in answer.citations]
+        wanted += [e.node_id for s in answer.states for e in s.chain]
+        nodes = {n.node_id: n for n in self.store.get_nodes(list(dict.fromkeys(wanted)),
+                                                            Scope(platform=platform,
+                                                                  space=space))}
+        state_ids = list(dict.fromkeys(s.state_id for s in answer.states))
+        stored = {str(r["state_id"]): r for r in self.store.tables.query_states(
+            f"{sql_in('state_id', state_ids)} AND platform = {sql_str(platform)} AND "
+            f"space = {sql_str(space)}")} if state_ids else {}
+        channels: list[str] = []
+        missing = 0
+        for cite in answer.citations:
+            node = nodes.get(cite.node_id)
+            if node is None or not _same_place(node, channel=cite.channel,
+                                               message_id=cite.message_id,
+                                               permalink=cite.permalink) \
+                    or cite.channel_name not in ("", node.channel_name):
+                missing += 1
+            if node is not None:
+                channels.append(node.channel)
+            channels.append(cite.channel)
+        for state in answer.states:
+            row = stored.get(state.state_id)
+            if row is None or str(row["channel"]) != state.channel:
+                missing += 1
+            else:
+                channels.append(str(row["channel"]))
+            channels.append(state.channel)
+            for entry in state.chain:
+                node = nodes.get(entry.node_id)
+                if node is None or not _same_place(node, channel=state.channel,
+                                                   message_id=entry.message_id,
+                                                   permalink=entry.permalink):
+                    missing += 1
+                if node is not None:
+                    channels.append(node.channel)
+        return channels, missing
 
     # ---- decisions --------------------------------------------------------------------
     def _scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
@@ -158,9 +262,10 @@ class DailyUse:
 
     # ---- workspaces -------------------------------------------------------------------
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
+                   by: str, manager: bool = False) -> bool:
         return self.workspace_ledger.set_digest(platform=platform, space=space,
-                                                channel=channel, enabled=enabled, by=by)
+                                                channel=channel, enabled=enabled, by=by,
+                                                manager=manager)
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
         return self.workspace_ledger.digest_channels(platform=platform)
@@ -175,6 +280,9 @@ class DailyUse:
                        ) -> list[tuple[str, str, datetime]]:
         return self.workspace_ledger.due_uninstalls(now=now, grace=grace)
 
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        return self.workspace_ledger.pending_uninstalls(platform=platform)
+
     def cancel_uninstall(self, *, platform: str, space: str) -> bool:
         cancelled = self.workspace_ledger.cancel_uninstall(platform=platform, space=space)
         if cancelled:
@@ -182,17 +290,22 @@ class DailyUse:
         return cancelled
 
     def forget_space(self, *, platform: str, space: str) -> int:
-        """Everything of one workspace/guild leaves every table, index and file: queued
-        messages are scrubbed from the inbox, committed ones go through the writer's
-        forget (as ``forget --user``), channel records lose their names and members (kept
-        as private, unreadable ids so nothing can later be guessed public), and the
-        feedback and digest records are deleted; then old versions are purged."""
+        """Everything of one workspace/guild leaves every table, index and file: queued and
+        dead-lettered messages are scrubbed from the inbox (``egmem retry`` cannot bring
+        them back), committed ones go through the writer's forget (as ``forget --user``),
+        its channel records and access record are deleted, then old versions are purged;
+        last, the feedback and digest records, the inbox rows and backfill cursors that
+        still name it are deleted, and each SQLite file's write-ahead log folded back."""
         with self._drain_lock:
             for key in self.inbox.channels_with_work():
                 if key[:2] == (platform, space):
                     for item in self.inbox.pending(key, limit=1_000_000):
                         self.inbox.scrub(platform=platform, space=space, channel=key[2],
                                          message_id=item.event.id)
+            for dead in self.inbox.dead_letters():
+                if dead.key.split(_KEY_SEP)[:2] == [platform, space]:
+                    self.inbox.scrub(platform=platform, space=space, channel=dead.channel,
+                                     message_id=dead.message_id)
             nodes = self.store.find_nodes(Scope(platform=platform, space=space))
             for n in nodes:
                 self.inbox.scrub(platform=platform, space=space, channel=n.channel,
@@ -201,14 +314,49 @@ class DailyUse:
             ids = [n.node_id for n in nodes]
             for i in range(0, len(ids), _FORGET_BATCH):
                 count += self.writer.forget(ids[i:i + _FORGET_BATCH])
-            self.store.put_channels([
-                Channel(platform=platform, space=space, id=c.id, is_private=True)
-                for c in self.store.channels(platform=platform, space=space)])
+            # No record reads the same as a private one: readable only from inside it.
+            ours = f"platform = {sql_str(platform)} AND space = {sql_str(space)}"
+            _keep_only(self.store.tables.channels, f"NOT ({ours})")
+            _keep_only(self.store.tables.meta,
+                       f"key != {sql_str(access_key(platform, space))}")
             self.pipeline.purge()
+            _drop_inbox_rows(self.inbox.path, platform=platform, space=space)
+            self.inbox.checkpoint()
         self.feedback_log.forget_space(platform=platform, space=space)
         self.workspace_ledger.forget_space(platform=platform, space=space)
         logger.warning("forgot %s workspace %s: %d message(s)", platform, space, count)
         return count
+
+
+def _keep_only(table: Any, keep: str) -> None:
+    """Rewrite a small LanceDB table with only the rows matching ``keep``, in one
+    overwrite: unlike a delete, whose filter (naming what it deletes) is kept in the
+    table's log, an overwrite records no filter, and the purge that follows removes the
+    versions before it."""
+    rows = table.search().where(keep).limit(None).to_arrow()
+    table.add(rows, mode="overwrite")
+
+
+def _drop_inbox_rows(path: Path, *, platform: str, space: str) -> None:
+    """Delete the inbox rows (their text is scrubbed already; their ids remain) and the
+    backfill cursors (``platform:…:space:…``) of a forgotten workspace, overwriting the
+    freed pages (``secure_delete``)."""
+    db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    try:
+        db.execute("PRAGMA secure_delete=ON")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM inbox WHERE platform=? AND space=?", (platform, space))
+            names = [str(r[0]) for r in db.execute("SELECT name FROM cursors")]
+            gone = [n for n in names if n.split(":")[0] == platform
+                    and space in n.split(":")[1:3]]
+            db.executemany("DELETE FROM cursors WHERE name=?", [(n,) for n in gone])
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def rank_history(states: Sequence[State], topic: str) -> list[State]:
@@ -222,6 +370,14 @@ def rank_history(states: Sequence[State], topic: str) -> list[State]:
         return (-named, -int(len(state.chain) > 1), -state.revision_count, index)
 
     return [s for _, s in sorted(enumerate(states), key=key)]
+
+
+def _same_place(node: EvidenceNode, *, channel: str, message_id: str,
+                permalink: str | None) -> bool:
+    """Whether a shown item names ``node`` where memory has it: its channel, its message
+    and (when a link is shown) its own link."""
+    return (node.channel == channel and node.message_id == message_id
+            and permalink in (None, node.permalink))
 
 
 def _readable_by_all(rec: Channel | None, cited: str, target: Channel | None,

@@ -1,14 +1,28 @@
-"""Plain-text and JSON renderings of answers, timelines and audits for the CLI."""
+"""Plain-text and JSON renderings of answers, timelines and audits for the CLI.
+
+Chat text reaches the operator's terminal here: every piece of it printed as plain text
+goes through :func:`printable`, which drops C0 and C1 control characters (escape sequences
+could retitle the window, hide text or rewrite lines) but keeps newlines and tabs. JSON
+output escapes them already.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.feedback import entry_json
 from bot.runtime import Egmem
 from memory.models import Answer, State
 from memory.text import shorten
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: object) -> str:
+    """``text`` without control characters other than newline and tab."""
+    return _CONTROL.sub("", str(text))
 
 
 def _ts(dt: Any) -> str:
@@ -51,29 +65,30 @@ def chain_line(s: State) -> str:
     for i, c in enumerate(reversed(s.chain)):
         when = c.ts.strftime("%b %d %H:%M")
         parts.append(("" if i == 0 else "was ") + f"{c.value} — {c.speaker}, {when}")
-    return " · ".join(parts)
+    return printable(" · ".join(parts))
 
 
 def print_answer(a: Answer) -> None:
-    print(a.answer)
+    print(printable(a.answer))
     for s in a.states:
         if len(s.chain) > 1:
-            print(f"  {s.topic}: {chain_line(s)}")
+            print(f"  {printable(s.topic)}: {chain_line(s)}")
     for c in a.citations:
         where = f"#{c.channel_name}" if c.channel_name else c.channel
-        print(f"  [{c.speaker}, {where}, {c.ts.strftime('%Y-%m-%d %H:%M')}] "
-              f"\"{shorten(c.quote, 140)}\"" + (f" <{c.permalink}>" if c.permalink else ""))
+        print(printable(f"  [{c.speaker}, {where}, {c.ts.strftime('%Y-%m-%d %H:%M')}] "
+                        f"\"{shorten(c.quote, 140)}\""
+                        + (f" <{c.permalink}>" if c.permalink else "")))
 
 
 def print_history(states: list[State]) -> None:
     if not states:
         print("No matching decision found.")
     for s in states:
-        print(f"{s.topic} — now: {s.value}")
+        print(printable(f"{s.topic} — now: {s.value}"))
         for c in reversed(s.chain):
             mark = "  *" if c.node_id == s.active_node_id else "   "
-            print(f"{mark} {c.ts.strftime('%Y-%m-%d %H:%M')}  {c.value:<24} {c.speaker}: "
-                  f"\"{shorten(c.quote, 100)}\" ({c.message_id})")
+            print(printable(f"{mark} {c.ts.strftime('%Y-%m-%d %H:%M')}  {c.value:<24} "
+                            f"{c.speaker}: \"{shorten(c.quote, 100)}\" ({c.message_id})"))
 
 
 def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
@@ -97,18 +112,20 @@ def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return
     if not out:
-        print(f"nothing stored under {ident!r}")
+        print(printable(f"nothing stored under {ident!r}"))
     for o in out:
-        print(f"{o['node_id']} ({o['speaker']}, {o['ts']}): \"{shorten(o['text'], 120)}\"")
+        print(printable(f"{o['node_id']} ({o['speaker']}, {o['ts']}): "
+                        f"\"{shorten(o['text'], 120)}\""))
         prop = o["proposal"] or {}
-        print(f"  proposed by {prop.get('proposer', '?')}: {prop.get('verdict')} "
-              f"topic={prop.get('topic')!r} quote={prop.get('source_quote')!r} "
-              f"prior={prop.get('prior_state_id')}")
+        print(printable(f"  proposed by {prop.get('proposer', '?')}: {prop.get('verdict')} "
+                        f"topic={prop.get('topic')!r} quote={prop.get('source_quote')!r} "
+                        f"prior={prop.get('prior_state_id')}"))
         ver = o["verification"] or {}
-        print(f"  verified: {ver.get('outcome')} as {ver.get('verdict')}"
-              + (f" — {'; '.join(ver.get('reasons') or [])}" if ver.get("reasons") else ""))
-        print(f"  committed: {o['verdict']} state={o['state_id']} value={o['value']!r} "
-              f"supersedes={o['supersedes']}")
+        print(printable(f"  verified: {ver.get('outcome')} as {ver.get('verdict')}"
+                        + (f" — {'; '.join(ver.get('reasons') or [])}"
+                           if ver.get("reasons") else "")))
+        print(printable(f"  committed: {o['verdict']} state={o['state_id']} "
+                        f"value={o['value']!r} supersedes={o['supersedes']}"))
         for fb in o["feedback"]:
-            print(f"  feedback: {'👍' if fb['vote'] == 'up' else '👎'} from {fb['rater']} on "
-                  f"{fb['question']!r} ({fb['at']})")
+            print(printable(f"  feedback: {'👍' if fb['vote'] == 'up' else '👎'} from "
+                            f"{fb['rater']} on {fb['question']!r} ({fb['at']})"))

@@ -8,13 +8,14 @@ day to day (pending work, safe sharing, decision status, feedback, digests, unin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from memory.access import SpaceAccess
 from memory.models import (
     Answer,
     ChainEntry,
@@ -88,13 +89,21 @@ class MemoryService(Protocol):
 
 @dataclass(frozen=True)
 class ShareCheck:
-    """Whether an answer may be posted into a channel: every cited message must be readable
-    by everyone in it. ``withheld`` names the cited channels some of its members cannot read;
-    ``missing`` counts citations no longer in memory (deleted or forgotten since)."""
+    """Whether an answer may be posted into a channel: the scope it was composed from and
+    everything it shows (citations, every decision and chain entry, links) must be readable
+    by everyone in it. ``withheld`` names the channels of what it shows that some members
+    cannot read; ``missing`` counts shown items no longer in memory (deleted or forgotten
+    since) or not as shown; ``private_scope`` says it was composed from conversations not
+    everyone there may read (an answer's wording may come from anything it read);
+    ``unverified`` says who reads the channel (guests) is not known yet.
+    ``answer`` is what may be posted: exactly the checked parts of the answer."""
 
     ok: bool
     withheld: tuple[str, ...] = ()
     missing: int = 0
+    private_scope: bool = False
+    unverified: bool = False
+    answer: Answer | None = None
 
 
 @dataclass(frozen=True)
@@ -141,9 +150,10 @@ class CatchUp(Protocol):
 
 
 class Sharing(Protocol):
-    def share_check(self, node_ids: Sequence[str], *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
-        """Whether every node in ``node_ids`` is readable by everyone in ``channel``."""
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """Whether ``answer``, composed for ``user`` asking in ``channel`` (with ``widen`` as
+        asked), may be posted into ``channel`` for everyone there to read."""
         ...
 
 
@@ -170,8 +180,10 @@ class Workspaces(Protocol):
     """Per-workspace settings and lifecycle: digests and uninstalls."""
 
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
-        """Turn a channel's weekly digest on or off; returns whether it changed."""
+                   by: str, manager: bool = False) -> bool:
+        """Turn a channel's weekly digest on or off; returns whether it changed. Anyone may
+        turn it on; only whoever turned it on, or a ``manager`` of the workspace, may turn
+        it off (otherwise a :class:`memory.errors.UserFacingError` says who may)."""
         ...
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
@@ -179,11 +191,17 @@ class Workspaces(Protocol):
         ...
 
     def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
-        """Schedule the workspace's memory for deletion after the grace period."""
+        """Schedule the workspace's memory for deletion after the grace period (a later
+        uninstall restarts it)."""
         ...
 
     def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
         """(platform, space, uninstalled at) of the uninstalls whose grace period is over."""
+        ...
+
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        """(space, uninstalled at) of every uninstall of ``platform`` not yet cancelled or
+        carried out (a reinstall is looked for before the grace period is over)."""
         ...
 
     def cancel_uninstall(self, *, platform: str, space: str) -> bool:
@@ -196,6 +214,14 @@ class Workspaces(Protocol):
         ...
 
 
+class Readers(Protocol):
+    """Who reads less than the public channels (guests, other organizations), as the
+    platform says: kept by the adapters, applied to every question and share."""
+
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess: ...
+    def set_space_access(self, access: SpaceAccess) -> None: ...
+
+
 class Cursors(Protocol):
     """Where a backfill keeps its resumable cursors."""
 
@@ -203,6 +229,6 @@ class Cursors(Protocol):
     def set_cursor(self, name: str, value: str) -> None: ...
 
 
-class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Cursors,
-                  Protocol):
+class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Readers,
+                  Cursors, Protocol):
     """Everything the Slack and Discord front ends use."""

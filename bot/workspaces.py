@@ -3,7 +3,13 @@ pending uninstalls, in their own SQLite file beside the inbox (``workspaces.sqli
 
 Uninstalling the app (Slack ``app_uninstalled``/``tokens_revoked``, a Discord guild
 removing the bot) does not delete the workspace's memory at once: a reinstall within the
-grace period (:data:`UNINSTALL_GRACE`) keeps it. The scheduler deletes what is due.
+grace period (:data:`UNINSTALL_GRACE`) keeps it, and a later uninstall starts the grace
+period again. The scheduler deletes what is due.
+
+A channel's digest may be turned on by anyone in it; only the person who turned it on or
+someone who manages the workspace may turn it off (:class:`DigestOwned` otherwise).
+Deleted rows are overwritten on disk (``secure_delete``) and the write-ahead log is folded
+back after a workspace is forgotten, so no id of it stays in either file.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from memory.errors import UserFacingError
 
 FILENAME = "workspaces.sqlite3"
 UNINSTALL_GRACE = timedelta(hours=72)
@@ -32,6 +40,16 @@ CREATE TABLE IF NOT EXISTS uninstalls (
 """
 
 
+class DigestOwned(UserFacingError):
+    """Someone else turned this channel's digest on (and only they or a manager may turn it
+    off)."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(f"<@{owner}> turned this channel's weekly digest on: only they or "
+                         "someone who manages the workspace can turn it off.")
+        self.owner = owner
+
+
 class WorkspaceLedger:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -39,6 +57,7 @@ class WorkspaceLedger:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA secure_delete=ON")
         self._db.executescript(_SCHEMA)
 
     @contextmanager
@@ -54,7 +73,9 @@ class WorkspaceLedger:
 
     # ---- digests ------------------------------------------------------------------------
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool, by: str,
-                   now: datetime | None = None) -> bool:
+                   manager: bool = False, now: datetime | None = None) -> bool:
+        """Turn a channel's digest on or off; returns whether it changed. Turning it off
+        is for whoever turned it on, or a ``manager``: :class:`DigestOwned` otherwise."""
         at = (now or datetime.now(UTC)).timestamp()
         with self._tx() as db:
             if enabled:
@@ -62,6 +83,10 @@ class WorkspaceLedger:
                     "INSERT OR IGNORE INTO digests(platform, space, channel, enabled_by, "
                     "enabled_at) VALUES (?,?,?,?,?)", (platform, space, channel, by, at))
             else:
+                row = db.execute("SELECT enabled_by FROM digests WHERE platform=? AND "
+                                 "space=? AND channel=?", (platform, space, channel)).fetchone()
+                if row is not None and row[0] != by and not manager:
+                    raise DigestOwned(str(row[0]))
                 cur = db.execute("DELETE FROM digests WHERE platform=? AND space=? AND channel=?",
                                  (platform, space, channel))
             return bool(cur.rowcount)
@@ -75,9 +100,17 @@ class WorkspaceLedger:
 
     # ---- uninstalls ---------------------------------------------------------------------
     def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
+        """Record an uninstall; a later one restarts the grace period."""
         with self._tx() as db:
-            db.execute("INSERT OR IGNORE INTO uninstalls(platform, space, at) VALUES (?,?,?)",
+            db.execute("INSERT OR REPLACE INTO uninstalls(platform, space, at) VALUES (?,?,?)",
                        (platform, space, at.timestamp()))
+
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        """(space, uninstalled at) of every uninstall not yet cancelled or carried out."""
+        with self._lock:
+            rows = self._db.execute("SELECT space, at FROM uninstalls WHERE platform=? "
+                                    "ORDER BY at", (platform,)).fetchall()
+        return [(str(s), datetime.fromtimestamp(a, UTC)) for s, a in rows]
 
     def cancel_uninstall(self, *, platform: str, space: str) -> bool:
         with self._tx() as db:
@@ -100,6 +133,8 @@ class WorkspaceLedger:
         with self._tx() as db:
             db.execute("DELETE FROM digests WHERE platform=? AND space=?", (platform, space))
             db.execute("DELETE FROM uninstalls WHERE platform=? AND space=?", (platform, space))
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from bot.daily_use import rank_history
-from memory.models import ChainEntry, Channel, Message, State, Verdict
+from memory.access import SpaceAccess
+from memory.models import Answer, ChainEntry, Channel, Message, State, Verdict
+from memory.reader.answer import citation
 
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)
 SPACE = "T0ACME"
@@ -37,6 +39,8 @@ def eg(tmp_path: Path) -> Iterator[Any]:
         Channel(platform="slack", space=SPACE, id="GOPS", name="ops", is_private=True,
                 members=("dev", "bob")),
     ])
+    # the adapter read the workspace's directory: nobody reads less than the public channels
+    service.set_space_access(SpaceAccess(platform="slack", space=SPACE, complete=True))
     service.submit([
         msg(1, "CGEN", "dev", "The AWS budget alert is $8,000 for November", minutes=0),
         msg(2, "GLEAD", "grace", "Hiring budget for 2025 is $480k", minutes=1),
@@ -55,20 +59,35 @@ def node_id(eg: Any, channel: str, mid: str) -> str:
     return str(node.node_id)
 
 
+def citing(eg: Any, *keys: tuple[str, str]) -> Answer:
+    """An answer that cites the given (channel, message id) messages, as memory has them."""
+    nodes = [eg.store.find_message(channel=c, message_id=m) for c, m in keys]
+    return Answer(answer="…", citations=[citation(n) for n in nodes if n is not None])
+
+
 def test_share_check_allows_only_what_everyone_in_the_channel_may_read(eg: Any) -> None:
-    public, private = node_id(eg, "CGEN", "1"), node_id(eg, "GLEAD", "3")
-    check = eg.share_check([public, private], platform="slack", space=SPACE, channel="CGEN")
-    assert not check.ok and check.withheld == ("GLEAD",)
-    assert eg.share_check([public], platform="slack", space=SPACE, channel="CGEN").ok
+    public, private = ("CGEN", "1"), ("GLEAD", "3")
+
+    def check(answer: Answer, channel: str, user: str = "dev") -> Any:
+        return eg.share_check(answer, platform="slack", space=SPACE, channel=channel,
+                              user=user, widen=False)
+
+    refused = check(citing(eg, public, private), "CGEN")
+    assert not refused.ok and refused.withheld == ("GLEAD",) and refused.answer is None
+    assert check(citing(eg, public), "CGEN").ok
     # into the private channel itself, or one whose members all read #leadership
-    assert eg.share_check([private], platform="slack", space=SPACE, channel="GLEAD").ok
-    assert eg.share_check([private, public], platform="slack", space=SPACE,
-                          channel="GEXEC").ok
-    assert not eg.share_check([private], platform="slack", space=SPACE, channel="GOPS").ok
-    assert not eg.share_check([private], platform="slack", space=SPACE, channel="CNEW").ok
+    assert check(citing(eg, private), "GLEAD", user="grace").ok
+    assert check(citing(eg, private, public), "GEXEC", user="grace").ok
+    assert not check(citing(eg, private), "GOPS", user="bob").ok
+    assert not check(citing(eg, private), "CNEW").ok
+    # composed with #leadership in scope: not shareable in #general even citing #general
+    widened = eg.share_check(citing(eg, public), platform="slack", space=SPACE,
+                             channel="CGEN", user="grace", widen=True)
+    assert not widened.ok and widened.private_scope
     # a cited message forgotten since: the answer is no longer what was seen
+    answer = citing(eg, public)
     eg.forget_message(platform="slack", space=SPACE, channel="CGEN", message_id="1")
-    gone = eg.share_check([public], platform="slack", space=SPACE, channel="CGEN")
+    gone = check(answer, "CGEN")
     assert not gone.ok and gone.missing == 1
 
 

@@ -23,6 +23,7 @@ from typing import Protocol
 import discord
 
 from adapters.discord.normalize import normalize_discord_py_message
+from adapters.discord.questions import question_in
 from adapters.discord.visibility import guild_visibility, remembered
 from bot.service import MemoryService
 from memory.errors import InputError
@@ -214,7 +215,9 @@ async def _backfill_one(
             unflushed += 1
             report.fetched += 1
             last_id = raw.id
-            msg = normalize_discord_py_message(raw)
+            # A past question to egmem is not team knowledge, as it is not when live.
+            asked = question_in(raw, channel.guild.me) is not None
+            msg = None if asked else normalize_discord_py_message(raw)
             if msg is not None:
                 batch.append(msg)
                 queued += 1

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from adapters.chat_errors import chat_error_text
 from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
 from adapters.discord.daily import DiscordDailyUse
 from adapters.discord.embeds import answer_embed, clip
@@ -41,8 +41,8 @@ from adapters.discord.normalize import (
     normalize_discord_delete,
     normalize_discord_py_message,
     normalize_discord_update,
-    render_content,
 )
+from adapters.discord.questions import QUESTION_LIMIT, question_in
 from adapters.discord.views import (
     FeedbackCache,
     feedback_view,
@@ -54,7 +54,6 @@ from adapters.discord.visibility import (
     remembered,
 )
 from bot.service import ChatService
-from memory.errors import UserFacingError
 from memory.models import Answer, Delete, Edit, Message, State
 
 if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (import cycle)
@@ -63,7 +62,6 @@ if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (im
 logger = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-QUESTION_LIMIT = 1000
 THREAD_NAME_LIMIT = 100
 NO_ANSWER = "Sorry, I could not answer that just now. Please try again in a minute."
 USAGE = "Ask me something after the mention, e.g. `@egmem when is the deploy window?`"
@@ -272,28 +270,9 @@ class EgmemDiscordClient(DiscordDailyUse):
 
     # ---- questions ---------------------------------------------------------------------
     def _question_in(self, message: discord.Message) -> str | None:
-        """The question of a message that mentions the bot in its text (or its managed
-        role), else ``None``. A reply to the bot pings it without naming it in the text:
-        that is conversation, not a question."""
-        me = self.user
-        if me is None:
-            return None
-        role = message.guild.self_role if message.guild is not None else None
-        named = me.id in message.raw_mentions or (
-            role is not None and role.id in message.raw_role_mentions
-        )
-        if not named:
-            return None
-        content = re.sub(rf"<@!?{me.id}>", " ", message.content)
-        if role is not None:
-            content = content.replace(f"<@&{role.id}>", " ")
-        rendered = render_content(
-            content,
-            users={str(u.id): u.display_name for u in message.mentions},
-            channels={str(c.id): c.name for c in message.channel_mentions},
-            roles={str(r.id): r.name for r in message.role_mentions},
-        )
-        return clip(" ".join(rendered.split()), QUESTION_LIMIT)
+        """The question of a message addressed to the bot, else ``None``
+        (:func:`adapters.discord.questions.question_in`)."""
+        return question_in(message, self.user)
 
     async def answer_mention(self, message: discord.Message, question: str) -> None:
         """Answer ``question`` in a thread: the one it was asked in, else a new thread
@@ -312,12 +291,10 @@ class EgmemDiscordClient(DiscordDailyUse):
                 answer, pending = await self._ask(
                     question, space=space, user=str(message.author.id), channel=channel,
                     widen=False)  # the answer is public: only what the whole channel may read
-        except UserFacingError as exc:
-            await self._deliver(message, thread, content=clip(str(exc), 2000))
-            return
-        except Exception:
-            logger.exception("answering a question in channel %s failed", message.channel.id)
-            await self._deliver(message, thread, content=NO_ANSWER)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=NO_ANSWER,
+                                   where=f"answering in channel {message.channel.id}")
+            await self._deliver(message, thread, content=clip(text, 2000))
             return
         view = feedback_view(self.feedback_cache, answer, question=question,
                              asker=str(message.author.id), space=space, channel=channel)
@@ -354,9 +331,9 @@ class EgmemDiscordClient(DiscordDailyUse):
             async with message.channel.typing():
                 answer, _ = await self._ask(question, space=space, user=str(message.author.id),
                                             channel=None, widen=True)
-        except Exception:
-            logger.exception("answering a direct message failed")
-            await message.channel.send(NO_ANSWER, allowed_mentions=none)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=NO_ANSWER, where="answering a direct message")
+            await message.channel.send(clip(text, 2000), allowed_mentions=none)
             return
         view = feedback_view(self.feedback_cache, answer, question=question,
                              asker=str(message.author.id), space=space,
@@ -443,6 +420,9 @@ class EgmemDiscordClient(DiscordDailyUse):
             await self.refresh_visibility(guild)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
+        # Reachable at start or after an outage: egmem is in it, so its memory stays.
+        await asyncio.to_thread(self.service.cancel_uninstall, platform=PLATFORM,
+                                space=str(guild.id))
         await self.refresh_visibility(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from adapters.chat_errors import chat_error_text
 from adapters.discord.embeds import answer_embed, clip, timeline_embed
 from adapters.discord.views import CURRENT_COMMAND, feedback_view, status_embed
 from adapters.discord.visibility import memory_channel_id
-from memory.errors import UserFacingError
 
 if TYPE_CHECKING:
     from adapters.discord.bot import EgmemDiscordClient
@@ -37,11 +37,9 @@ def interaction_place(interaction: discord.Interaction[Any]) -> tuple[str, str]:
 
 
 async def _fail(interaction: discord.Interaction[Any], exc: Exception, what: str) -> None:
-    if isinstance(exc, UserFacingError):
-        await interaction.followup.send(clip(str(exc), 2000), ephemeral=True)
-        return
-    logger.exception("%s failed in channel %s", what, interaction.channel_id)
-    await interaction.followup.send(NO_ANSWER, ephemeral=True)
+    text = chat_error_text(exc, fallback=NO_ANSWER,
+                           where=f"{what} in channel {interaction.channel_id}")
+    await interaction.followup.send(clip(text, 2000), ephemeral=True)
 
 
 class RecallCommands(app_commands.Group):
@@ -100,10 +98,13 @@ class RecallCommands(app_commands.Group):
                      state: Literal["on", "off"]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         space, channel = interaction_place(interaction)
+        perms = getattr(interaction, "permissions", None)
+        manager = perms is not None and (perms.manage_guild or perms.manage_channels)
         try:
             changed = await self._bot.set_digest(space=space, channel=channel,
                                                  enabled=state == "on",
-                                                 by=str(interaction.user.id))
+                                                 by=str(interaction.user.id),
+                                                 manager=bool(manager))
         except Exception as exc:
             await _fail(interaction, exc, "/recall digest")
             return

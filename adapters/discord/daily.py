@@ -42,9 +42,11 @@ class DiscordDailyUse(discord.Client):
                                        space=space, channel=channel, message_id=message_id,
                                        user=user)
 
-    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str) -> bool:
+    async def set_digest(self, *, space: str, channel: str, enabled: bool, by: str,
+                         manager: bool = False) -> bool:
         return await asyncio.to_thread(self.service.set_digest, platform=PLATFORM,
-                                       space=space, channel=channel, enabled=enabled, by=by)
+                                       space=space, channel=channel, enabled=enabled, by=by,
+                                       manager=manager)
 
     # ---- buttons -----------------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -119,19 +121,41 @@ class DiscordDailyUse(discord.Client):
 
     async def purge_uninstalled(self, *, now: datetime | None = None) -> int:
         """Delete the memory of guilds that removed egmem more than the grace period ago,
-        unless it is back in them."""
+        unless it is back in them. Only Discord's own word that the bot is not in the guild
+        (``GET /guilds/{id}`` answering 403 or 404) deletes; anything else (not connected
+        yet, a server error) leaves it for the next run."""
+        if not self.is_ready():
+            return 0
         deleted = 0
         due = await asyncio.to_thread(self.service.due_uninstalls, now=now or self.now())
         for platform, space, _ in due:
-            if platform != PLATFORM:
+            if platform != PLATFORM or not space.isdigit():
                 continue
-            if space.isdigit() and self.get_guild(int(space)) is not None:
+            gone = await self._removed_from(int(space))
+            if gone is None:
+                continue
+            if not gone:
                 await asyncio.to_thread(self.service.cancel_uninstall, platform=platform,
                                         space=space)
                 continue
             await asyncio.to_thread(self.service.forget_space, platform=platform, space=space)
             deleted += 1
         return deleted
+
+    async def _removed_from(self, guild_id: int) -> bool | None:
+        """Whether the bot is out of the guild: ``False`` when it is in it, ``None`` when
+        Discord cannot say now."""
+        if self.get_guild(guild_id) is not None:
+            return False
+        try:
+            await self.fetch_guild(guild_id)
+        except (discord.Forbidden, discord.NotFound):
+            return True
+        except discord.HTTPException as exc:
+            logger.warning("cannot tell whether egmem is still in guild %s (%s); retrying "
+                           "later", guild_id, exc.status)
+            return None
+        return False
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await asyncio.to_thread(self.service.mark_uninstalled, platform=PLATFORM,

@@ -16,6 +16,7 @@ current is never re-derived here.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -73,8 +74,17 @@ def when(ts: datetime, style: discord.utils.TimestampStyle = "f") -> str:
     return discord.utils.format_dt(ts, style)
 
 
+# A link target Discord's masked-link markdown cannot be broken out of: http(s) only, and
+# none of the characters that end the target or start markup of their own.
+_SAFE_URL = re.compile(r"https?://[^\s()\[\]<>\\`\"]+")
+
+
 def jump(url: str | None, label: str = "jump") -> str:
-    return f"[{label}]({url})" if url else ""
+    """``[label](url)`` for a plain http(s) URL; ``""`` for anything else (a permalink from
+    an import is text anyone could have written)."""
+    if not url or not _SAFE_URL.fullmatch(url):
+        return ""
+    return f"[{escape(label)}]({url})"
 
 
 def channel_ref(channel_id: str, channel_name: str = "") -> str:

@@ -49,20 +49,28 @@ def remembered(channel: object) -> bool:
 def channel_visibility(channel: discord.abc.GuildChannel) -> Channel:
     """The visibility record of one guild channel.
 
-    A channel is private when ``@everyone`` cannot view it; its ``members`` are then the
+    A channel is public only when every member of the guild can view it: ``@everyone`` can,
+    no permission overwrite denies *View Channel* to a role or a member, and every member
+    the cache knows can (``permissions_for``, which applies roles, overwrites and
+    administrators as Discord does). Otherwise it is private, and its ``members`` are the
     human guild members the cache knows who can view it (with the members intent, that is
-    everyone; without it, only the few members seen recently, so recall of private
-    channels fails closed). Public channels list no members: everyone in the guild may read
-    them, which is what an empty, non-private record means to memory.
+    everyone; without it, only the few members seen recently, so recall of private channels
+    fails closed). Public channels list no members: everyone in the guild may read them,
+    which is what an empty, non-private record means to memory.
     """
     guild = channel.guild
-    private = not channel.permissions_for(guild.default_role).view_channel
+    humans = [m for m in guild.members if not m.bot]
+    viewers = [m for m in humans if channel.permissions_for(m).view_channel]
+    denied = any(
+        overwrite.view_channel is False
+        for target, overwrite in channel.overwrites.items()
+        if getattr(target, "id", None) != guild.default_role.id
+    )
+    private = (not channel.permissions_for(guild.default_role).view_channel or denied
+               or len(viewers) < len(humans))
     members: tuple[str, ...] = ()
     if private:
-        members = tuple(sorted(
-            str(m.id) for m in guild.members
-            if not m.bot and channel.permissions_for(m).view_channel
-        ))
+        members = tuple(sorted(str(m.id) for m in viewers))
     return Channel(
         platform=PLATFORM,
         space=str(guild.id),

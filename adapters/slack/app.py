@@ -35,6 +35,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk.web import WebClient
 
 from adapters.slack import jobs
+from adapters.slack.access import SlackAccess
 from adapters.slack.blocks import (
     FEEDBACK_DOWN_ACTION_ID,
     FEEDBACK_UP_ACTION_ID,
@@ -43,7 +44,8 @@ from adapters.slack.blocks import (
 from adapters.slack.directory import SlackDirectory
 from adapters.slack.events import SlackEvents, team_id
 from adapters.slack.interactions import SORRY, SlackInteractions
-from adapters.slack.membership import sync_channels
+from adapters.slack.membership import list_bot_conversations, sync_channels
+from adapters.slack.normalize import PLATFORM
 from adapters.slack.server import SlackHTTPServer
 from adapters.slack.views import CURRENT_CALLBACK_ID
 from bot.service import ChatService
@@ -96,12 +98,15 @@ class SlackBot:
         self._now = now
         self._backfills = backfill_executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="slack-backfill")
+        self.access = SlackAccess(records=service, directory=directory)
         self.events = SlackEvents(service=service, directory=directory,
-                                  membership_ttl_s=membership_ttl_s, now=now)
+                                  membership_ttl_s=membership_ttl_s, now=now,
+                                  access=self.access)
         self.interactions = SlackInteractions(service=service, directory=directory,
                                               admins=admins, now=now,
                                               backfill=self.start_backfill,
-                                              priority=self.processor.answering)
+                                              priority=self.processor.answering,
+                                              access=self.access)
         self.events.on_bot_joined = self._backfill_joined
 
     def register(self) -> None:
@@ -158,8 +163,9 @@ class SlackBot:
         self.interactions.answer_mention(team_id(body, context), event, client,
                                          context.bot_user_id)
 
-    def user_changed(self, event: dict[str, Any]) -> None:
-        self.events.user_changed(event)
+    def user_changed(self, body: dict[str, Any], event: dict[str, Any],
+                     context: BoltContext) -> None:
+        self.events.user_changed(event, team=team_id(body, context))
 
     def home_opened(self, body: dict[str, Any], event: dict[str, Any],
                     context: BoltContext, client: WebClient) -> None:
@@ -214,6 +220,19 @@ class SlackBot:
 
     def purge_uninstalled(self, now: datetime | None = None) -> int:
         return jobs.purge_uninstalled(self.service, self.client, now=now or self._now())
+
+    def initial_sync(self) -> None:
+        """Record the visibility of every conversation the bot is in, and who in the
+        workspace reads less than its public channels (guests, other organizations)."""
+        ws = self.directory.workspace()
+        if ws is None or not ws.team_id:
+            logger.warning("initial Slack sync skipped: auth.test failed")
+            return
+        self.service.cancel_uninstall(platform=PLATFORM, space=ws.team_id)  # the token works
+        infos = list_bot_conversations(self.client)
+        sync_channels(self.client, self.service, team_id=ws.team_id,
+                      channel_ids=[i.id for i in infos])
+        self.access.sync(ws.team_id, channels=infos)
 
     def close(self) -> None:
         self._backfills.shutdown(wait=False, cancel_futures=True)
@@ -303,7 +322,7 @@ def serve_slack(
         from bot.scheduler import add_chat_jobs
 
         add_chat_jobs(scheduler, digest=bot.post_digests, uninstalls=bot.purge_uninstalled)
-    threading.Thread(target=_initial_sync, args=(bot.client, service), name="slack-sync",
+    threading.Thread(target=_initial_sync, args=(bot,), name="slack-sync",
                      daemon=True).start()
     try:
         if socket:
@@ -322,11 +341,10 @@ def serve_slack(
         bot.close()
 
 
-def _initial_sync(client: WebClient, service: ChatService) -> None:
-    """Record the visibility of every conversation the bot is in, off the event path."""
+def _initial_sync(bot: SlackBot) -> None:
+    """:meth:`SlackBot.initial_sync`, off the event path."""
     try:
-        team = str(client.auth_test().get("team_id") or "")
-        sync_channels(client, service, team_id=team)
+        bot.initial_sync()
     except Exception:  # a failed sync must not stop the bot; events sync lazily anyway
         logger.exception("initial Slack channel sync failed")
 

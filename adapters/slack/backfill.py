@@ -7,6 +7,10 @@ the next history cursor, so an interrupted backfill resumes where it stopped; a 
 channel is marked done. Slack's rate limits (HTTP 429 + ``Retry-After``; as little as one
 history call a minute for non-Marketplace apps) are waited out, never treated as errors.
 
+History is read under the same rule as live events: questions addressed to egmem (a
+message mentioning the bot) are never submitted as team knowledge, and the bot's own DMs
+(every one of them a question) are not read at all.
+
 :func:`reconcile_recent` is the scheduler's safety net: it re-reads the last few hours of
 every conversation (events lost while the bot was down, edits made meanwhile) and refreshes
 channel membership. It is idempotent and keeps no cursor.
@@ -29,6 +33,7 @@ from tqdm import tqdm
 
 from adapters.jsonl import parse_ts
 from adapters.slack.directory import ChannelInfo, SlackDirectory
+from adapters.slack.events import is_question
 from adapters.slack.membership import SKIPPABLE_ERRORS, fetch_channel, list_bot_conversations
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.webapi import RateLimitWaits, Sleep, error_code, paginate
@@ -69,6 +74,7 @@ class _Run:
     service: MemoryService
     directory: SlackDirectory
     team_id: str
+    bot_user_id: str
     permalink_base: str | None
     sleep: Sleep
     page_size: int
@@ -166,7 +172,8 @@ def _start(client: WebClient, service: MemoryService, *, sleep: Sleep, page_size
         raise ConfigError("Slack auth.test failed: check SLACK_BOT_TOKEN (and "
                           "EGMEM_SLACK_API_URL if set)")
     return _Run(client=client, service=service, directory=directory, team_id=ws.team_id,
-                permalink_base=directory.permalink_base(), sleep=sleep,
+                bot_user_id=ws.bot_user_id, permalink_base=directory.permalink_base(),
+                sleep=sleep,
                 page_size=max(1, min(page_size, 1000)), waits=RateLimitWaits(),
                 report=SyncReport())
 
@@ -197,7 +204,8 @@ def _targets(run: _Run, channels: list[str] | None) -> list[tuple[str, ChannelIn
     if channels is not None:
         return [(cid, None) for cid in channels]
     infos = list_bot_conversations(run.client, sleep=run.sleep, waits=run.waits)
-    return [(info.id, info) for info in infos]
+    # The bot's own DMs hold questions to egmem, never team knowledge.
+    return [(info.id, info) for info in infos if not info.is_im]
 
 
 def _bar(total: int, *, enabled: bool, desc: str) -> tqdm[Any]:
@@ -210,6 +218,9 @@ def _upsert_channel(run: _Run, cid: str, info: ChannelInfo | None) -> bool:
     """Record visibility first, so nothing from a private channel is ever stored as public.
     False if the channel is not readable."""
     info = info or run.directory.channel(cid)  # cached: also serves channel names
+    if info is not None and info.is_im:
+        run.report.skipped.append(cid)  # a DM with egmem: questions, not team knowledge
+        return False
     record = fetch_channel(run.client, cid, team_id=run.team_id, info=info, sleep=run.sleep,
                            waits=run.waits)
     if record is None:
@@ -284,8 +295,9 @@ def _is_thread_parent(msg: Mapping[str, Any]) -> bool:
         and count > 0
 
 
-def _thread(run: _Run, cid: str, thread_ts: str, *, with_edits: bool) -> list[Message | Edit]:
-    out: list[Message | Edit] = []
+def _thread(run: _Run, cid: str, thread_ts: str, *,
+            with_edits: bool) -> list[Message | Edit | Delete]:
+    out: list[Message | Edit | Delete] = []
     for page, _ in paginate(run.client.conversations_replies, key="messages", sleep=run.sleep,
                             waits=run.waits, channel=cid, ts=thread_ts, limit=run.page_size):
         for raw in page:
@@ -296,14 +308,21 @@ def _thread(run: _Run, cid: str, thread_ts: str, *, with_edits: bool) -> list[Me
 
 
 def _normalize(run: _Run, cid: str, raw: Mapping[str, Any], *,
-               with_edits: bool) -> list[Message | Edit]:
+               with_edits: bool) -> list[Message | Edit | Delete]:
     event = {**raw, "channel": cid}
+    if is_question(event, run.bot_user_id):
+        # Addressed to egmem: answered when asked, never team knowledge. One edited into a
+        # question may have been remembered before the edit: forget it.
+        ts = raw.get("ts")
+        if isinstance(raw.get("edited"), Mapping) and isinstance(ts, str):
+            return [Delete(platform=PLATFORM, space=run.team_id, channel=cid, id=ts)]
+        return []
     item = normalize_message_event(event, team_id=run.team_id, users=run.directory.names(),
                                    channel_name=run.directory.channel_name(cid),
                                    permalink_base=run.permalink_base)
     if not isinstance(item, Message):
         return []
-    out: list[Message | Edit] = [item]
+    out: list[Message | Edit | Delete] = [item]
     edited = raw.get("edited")
     if with_edits and isinstance(edited, Mapping):
         edited_ts = edited.get("ts")

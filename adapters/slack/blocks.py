@@ -240,11 +240,19 @@ def citation_text(citation: Citation) -> str:
 @dataclass(frozen=True)
 class ShareOffer:
     """What the answer says about sharing: a button (``value``), or why not (``withheld``:
-    cited channels not everyone here may read; ``missing``: citations gone since)."""
+    channels of what it shows that not everyone here may read; ``missing``: shown messages
+    gone since; ``private_scope``: it was looked up in conversations not everyone here may
+    read; ``unverified``: who reads this channel is not known yet)."""
 
     value: str | None = None
     withheld: tuple[str, ...] = ()
     missing: int = 0
+    private_scope: bool = False
+    unverified: bool = False
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.withheld or self.missing or self.private_scope or self.unverified)
 
 
 def feedback_value(answer: Answer, *, question: str, asker: str) -> str:
@@ -298,8 +306,8 @@ def answer_blocks(
         blocks.append(context_block(label))
         blocks.extend(section_block(citation_text(c)) for c in cites)
     tail: list[Block] = []
-    if share is not None and (share.withheld or share.missing):
-        tail.append(context_block(_withheld_note(share)))
+    if share is not None and share.refused:
+        tail.append(context_block(withheld_note(share)))
     elements: list[Block] = []
     if feedback is not None and len(feedback) <= MAX_BUTTON_VALUE:
         elements.append(button("👍 Helpful", FEEDBACK_UP_ACTION_ID, feedback))
@@ -311,14 +319,23 @@ def answer_blocks(
     return blocks[: MAX_BLOCKS - len(tail)] + tail
 
 
-def _withheld_note(share: ShareOffer) -> str:
+def withheld_note(share: ShareOffer) -> str:
+    """Why an answer cannot be shared here (and what to do instead)."""
     if share.withheld:
         where = ", ".join(channel_link(c) for c in share.withheld[:5])
         return (f":lock: Not shareable here: it quotes {where}, which not everyone in this "
                 "channel can read. Ask again with `@egmem` in the channel for an answer "
                 "from what everyone here can read.")
-    return (":lock: Not shareable: some of the messages it quotes are no longer in egmem's "
-            "memory. Ask again for a fresh answer.")
+    if share.missing:
+        return (":lock: Not shareable: some of the messages it quotes are no longer in "
+                "egmem's memory. Ask again for a fresh answer.")
+    if share.private_scope:
+        return (":lock: Not shareable here: this answer was looked up in conversations not "
+                "everyone in this channel can read (your private channels and direct "
+                "messages), and its wording may draw on them. Ask with `@egmem` in the "
+                "channel for an answer from what everyone here can read.")
+    return (":lock: Not shareable yet: I'm still reading who is in this workspace (guests "
+            "may be in this channel). Try again in a few minutes.")
 
 
 def answer_text(answer: Answer) -> str:
@@ -385,7 +402,8 @@ HELP_TEXT = (
     "• `/recall &lt;question&gt;` — ask; only you see the answer until you press *Share in"
     " channel*\n"
     "• `/recall history &lt;topic&gt;` — how a decision changed over time\n"
-    "• `/recall digest on` / `off` — a weekly post here of the decisions that changed\n"
+    "• `/recall digest on` / `off` — a weekly post here of the decisions that changed (off:"
+    " whoever turned it on, or an admin)\n"
     "• `/recall why &lt;message link&gt;` — how egmem read a message: the proposal, its"
     " verification and the evidence\n"
     "• `/recall forget &lt;message link&gt;` — remove one of your messages from egmem's memory"

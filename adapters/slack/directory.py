@@ -20,6 +20,8 @@ from typing import Any, Generic, TypeVar
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web import WebClient
 
+from adapters.slack.webapi import paginate
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -32,6 +34,7 @@ class Workspace:
     team_id: str
     url: str  # "https://acme.slack.com/", the base of message permalinks
     bot_user_id: str
+    enterprise_id: str = ""  # the Enterprise Grid organization, if any
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class SlackUser:
     name: str
     is_admin: bool = False
     is_bot: bool = False
+    is_restricted: bool = False  # a guest (multi- or single-channel: is_ultra_restricted)
+    team_id: str = ""  # the user's own workspace (another one for Slack Connect people)
+    enterprise_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class ChannelInfo:
     is_im: bool
     is_mpim: bool
     im_user: str | None = None
+    is_ext_shared: bool = False  # shared with another organization (Slack Connect)
 
 
 class _TTLCache(Generic[T]):
@@ -129,6 +136,7 @@ class SlackDirectory:
             team_id=str(data.get("team_id") or ""),
             url=str(data.get("url") or ""),
             bot_user_id=str(data.get("user_id") or ""),
+            enterprise_id=str(data.get("enterprise_id") or ""),
         )
         with self._lock:
             self._workspace = ws
@@ -162,6 +170,43 @@ class SlackDirectory:
     def forget_user(self, user_id: str) -> None:
         """Drop a cached user (after a name change)."""
         self._users.drop(user_id)
+
+    def all_users(self) -> list[SlackUser] | None:
+        """Every member of the workspace (``users.list``, paged; rate limits waited out),
+        each also cached; ``None`` if the listing failed."""
+        found: list[SlackUser] = []
+        try:
+            for page, _ in paginate(self.client.users_list, key="members", limit=200):
+                for raw in page:
+                    if isinstance(raw, Mapping) and raw.get("deleted"):
+                        continue  # a deactivated account reads nothing
+                    uid = raw.get("id") if isinstance(raw, Mapping) else None
+                    user = _parse_user(uid, raw) if isinstance(uid, str) else None
+                    if user is not None:
+                        self._users.put(user.id, user)
+                        found.append(user)
+        except (SlackClientError, OSError) as exc:
+            logger.warning("Slack users.list failed: %s", type(exc).__name__)
+            return None
+        return found
+
+    def user_channels(self, user_id: str) -> list[str] | None:
+        """The conversations ``user_id`` is a member of, as far as the bot may see them
+        (``users.conversations``: public channels, and private ones the bot shares);
+        ``None`` if the lookup failed."""
+        found: list[str] = []
+        try:
+            for page, _ in paginate(self.client.users_conversations, key="channels",
+                                    max_waits=2, user=user_id,
+                                    types="public_channel,private_channel,mpim",
+                                    exclude_archived=True, limit=200):
+                found += [str(c["id"]) for c in page
+                          if isinstance(c, Mapping) and isinstance(c.get("id"), str)]
+        except (SlackClientError, OSError) as exc:
+            logger.warning("Slack users.conversations for a user failed: %s",
+                           type(exc).__name__)
+            return None
+        return found
 
     def cached_user_ids(self) -> list[str]:
         return self._users.keys()
@@ -228,11 +273,16 @@ def _parse_user(user_id: str, raw: object) -> SlackUser | None:
         if isinstance(value, str) and value.strip():
             name = value.strip()
             break
+    grid = raw.get("enterprise_user")
+    enterprise = grid.get("enterprise_id") if isinstance(grid, Mapping) else None
     return SlackUser(
         id=user_id,
         name=name,
         is_admin=bool(raw.get("is_admin") or raw.get("is_owner") or raw.get("is_primary_owner")),
         is_bot=bool(raw.get("is_bot")),
+        is_restricted=bool(raw.get("is_restricted") or raw.get("is_ultra_restricted")),
+        team_id=str(raw.get("team_id") or ""),
+        enterprise_id=str(enterprise or ""),
     )
 
 
@@ -252,4 +302,5 @@ def parse_channel(raw: object) -> ChannelInfo | None:
         is_im=is_im,
         is_mpim=is_mpim,
         im_user=im_user if isinstance(im_user, str) else None,
+        is_ext_shared=bool(raw.get("is_ext_shared")),
     )

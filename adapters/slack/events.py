@@ -16,7 +16,8 @@ more is recorded private to nobody: it can no longer watch it change).
 ``channel_rename``/``group_rename`` and ``user_change`` drop the cached names so new
 messages and answers use the new ones (answers show channels as ``<#C…>`` links, which
 Slack renders with the current name). ``app_uninstalled``/``tokens_revoked`` schedule the
-workspace's memory for deletion after a grace period (:mod:`bot.workspaces`).
+workspace's memory for deletion after a grace period (:mod:`bot.workspaces`); a message
+written after it (the app is back) cancels that.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from adapters.slack.access import SlackAccess
 from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
@@ -74,10 +76,13 @@ class SlackEvents:
     def __init__(self, *, service: ChatService, directory: SlackDirectory,
                  membership_ttl_s: float = 6 * 3600.0,
                  clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 access: SlackAccess | None = None) -> None:
         self.service = service
         self.directory = directory
+        self.access = access
         self._synced: dict[tuple[str, str], float] = {}
+        self._leaving: dict[str, float] = {}  # team → when this process saw it uninstall
         self._private: dict[tuple[str, str], bool] = {}  # what was last recorded
         self._lock = threading.Lock()
         self._ttl = membership_ttl_s
@@ -93,6 +98,7 @@ class SlackEvents:
         channel = event.get("channel")
         if not team or not isinstance(channel, str):
             return
+        self._back(team, event.get("ts"))
         subtype = event.get("subtype")
         if isinstance(subtype, str) and subtype in CONVERSION_SUBTYPES:
             self.resync(team, channel, private=CONVERSION_SUBTYPES[subtype])
@@ -140,6 +146,8 @@ class SlackEvents:
             logger.warning("Slack channel %s is now private; re-reading its members", channel)
             self.directory.forget_channel(channel)
         info = self.directory.channel(channel)
+        if info is not None and self.access is not None:
+            self.access.channel_seen(team, info)
         if info is None:
             if event_private is None:
                 logger.warning("visibility of Slack channel %s unknown; not recorded", channel)
@@ -165,6 +173,8 @@ class SlackEvents:
                                        is_private=True, members=(author,) if author else ()),
                          synced=False)
             return
+        if self.access is not None:
+            self.access.channel_seen(team, info)
         if private is not None and private != info.is_private:
             info = replace(info, is_private=private)
         self._record(team, info, author=author, patient=True)
@@ -213,6 +223,9 @@ class SlackEvents:
             self._synced.pop((team, channel), None)
         self.ensure_channel(team, channel, ctype if isinstance(ctype, str) else None,
                             author=None, patient=True)
+        user = event.get("user")
+        if self.access is not None and isinstance(user, str):
+            self.access.member_changed(team, user, channel)
         bot = context.get("bot_user_id")
         if (event.get("type") == "member_joined_channel" and bot and event.get("user") == bot
                 and self.on_bot_joined is not None):
@@ -233,12 +246,15 @@ class SlackEvents:
         if isinstance(channel, str):
             self.resync(team_id(body, context), channel)
 
-    def user_changed(self, event: dict[str, Any]) -> None:
-        """``user_change``: the next message or answer looks the person up again."""
+    def user_changed(self, event: dict[str, Any], *, team: str = "") -> None:
+        """``user_change``: the next message or answer looks the person up again, and a
+        guest promoted to member (or the reverse) reads accordingly at once."""
         user = event.get("user")
         uid = user.get("id") if isinstance(user, Mapping) else None
         if isinstance(uid, str):
             self.directory.forget_user(uid)
+            if self.access is not None and team:
+                self.access.user_changed(team, uid)
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -253,7 +269,25 @@ class SlackEvents:
                 return  # only user tokens: the bot still works
         team = team_id(body, context)
         if team:
-            self.service.mark_uninstalled(platform=PLATFORM, space=team, at=self._now())
+            at = self._now()
+            self.service.mark_uninstalled(platform=PLATFORM, space=team, at=at)
+            with self._lock:
+                self._leaving[team] = at.timestamp()
+
+    def _back(self, team: str, ts: object) -> None:
+        """A message written after the uninstall reached us: the app is installed again,
+        so the pending deletion is cancelled."""
+        with self._lock:
+            at = self._leaving.get(team)
+        try:
+            written = float(ts) if isinstance(ts, str) else None
+        except ValueError:
+            written = None
+        if at is None or written is None or written <= at:
+            return
+        with self._lock:
+            self._leaving.pop(team, None)
+        self.service.cancel_uninstall(platform=PLATFORM, space=team)
 
     def visible_channels(self) -> Iterable[tuple[str, str]]:
         with self._lock:

@@ -11,23 +11,20 @@ has messages being read.
 Permissions: ``@egmem`` answers in channels read only what the channel may
 (``widen=False``); ``/recall`` and DMs answer privately from what the asker may read
 (``widen=True``). *Share in channel* posts exactly the answer the asker saw (kept
-server-side for 30 minutes, the life of a response URL), and is offered only when every
-cited message is readable by everyone in the channel (checked again when pressed);
-otherwise the answer says what sharing would withhold. The private copy is deleted only
-after the shared one was posted.
+server-side for 30 minutes, the life of a response URL), and is offered only when the
+scope it was composed from and everything it shows (citations, every decision and chain
+entry, links) are readable by everyone in the channel (checked again when pressed, and
+only the checked parts are posted); otherwise the answer says why it cannot be shared.
+A press takes the answer atomically (a double press shares once); the private copy is
+deleted only after the shared one was posted, and a failed post can be pressed again.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -35,6 +32,8 @@ from slack_bolt import Ack, BoltContext, Respond
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import WebClient
 
+from adapters.chat_errors import chat_error_text
+from adapters.slack.access import SlackAccess
 from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
     FEEDBACK_UP_ACTION_ID,
@@ -45,12 +44,14 @@ from adapters.slack.blocks import (
     answer_blocks,
     answer_text,
     channel_link,
+    context_block,
     feedback_value,
     help_blocks,
     notice_blocks,
     searching_blocks,
     timeline_blocks,
     timeline_text,
+    withheld_note,
 )
 from adapters.slack.directory import SlackDirectory
 from adapters.slack.normalize import PLATFORM, render_text
@@ -63,6 +64,7 @@ from adapters.slack.recall import (
     parse_permalink,
     parse_recall,
 )
+from adapters.slack.sharing import SeenSet, ShareCache
 from adapters.slack.views import (
     HOME_DAYS,
     home_view,
@@ -71,77 +73,26 @@ from adapters.slack.views import (
 from adapters.slack.webapi import error_code
 from bot.service import ChatService, FeedbackEntry
 from memory.errors import UserFacingError
-from memory.models import Answer
 
 logger = logging.getLogger(__name__)
 
 SORRY = "Sorry, something went wrong answering that. Please try again in a minute."
-SHARE_TTL_S = 30 * 60.0
+ACCESS_UNKNOWN = ("Sorry, I couldn't check which conversations you can read just now, so I "
+                  "can't answer yet. Please try again in a minute.")
 
 BackfillRunner = Callable[[str, str, str | None, str | None], "Future[Any] | None"]
 """(team, channel, since, user to notify) → a started backfill, or None if unavailable."""
 
 
-class SeenSet:
-    """A bounded, thread-safe set: :meth:`first` is true once per key."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._keys: OrderedDict[str, None] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def first(self, key: str) -> bool:
-        with self._lock:
-            if key in self._keys:
-                return False
-            self._keys[key] = None
-            if len(self._keys) > self._size:
-                self._keys.popitem(last=False)
-            return True
+class AccessUnknown(UserFacingError):
+    """Slack could not say what the asker may read: nothing is read for them."""
 
 
-@dataclass(frozen=True)
-class _Shared:
-    answer: Answer
-    question: str
-    asker: str
-    team: str
-    channel: str
-    expires: float
-
-
-class ShareCache:
-    """Answers offered for sharing, by an unguessable token (the button's value)."""
-
-    def __init__(self, *, ttl_s: float = SHARE_TTL_S, size: int = 2000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self._items: OrderedDict[str, _Shared] = OrderedDict()
-        self._ttl = ttl_s
-        self._size = size
-        self._clock = clock
-        self._lock = threading.Lock()
-
-    def put(self, answer: Answer, *, question: str, asker: str, team: str,
-            channel: str) -> str:
-        token = secrets.token_urlsafe(18)
-        with self._lock:
-            self._items[token] = _Shared(answer, question, asker, team, channel,
-                                         self._clock() + self._ttl)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return token
-
-    def take(self, token: str) -> _Shared | None:
-        with self._lock:
-            item = self._items.get(token)
-            if item is None or item.expires < self._clock():
-                self._items.pop(token, None)
-                return None
-            return item
-
-    def drop(self, token: str) -> None:
-        with self._lock:
-            self._items.pop(token, None)
+def _user_team(event: Mapping[str, Any]) -> str | None:
+    """The asker's own workspace as an event names it (another organization's in a Slack
+    Connect channel)."""
+    value = event.get("user_team")
+    return value if isinstance(value, str) and value else None
 
 
 def _id_of(part: object) -> str | None:
@@ -157,9 +108,11 @@ class SlackInteractions:
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  backfill: BackfillRunner | None = None,
                  shares: ShareCache | None = None,
-                 priority: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+                 priority: Callable[[], AbstractContextManager[None]] = nullcontext,
+                 access: SlackAccess | None = None) -> None:
         self.service = service
         self.directory = directory
+        self.access = access
         self.backfill = backfill
         self._admins = frozenset(admins)
         self._now = now
@@ -169,11 +122,20 @@ class SlackInteractions:
 
     # --- answering ------------------------------------------------------------------------
 
+    def clear_asker(self, team: str, user: str, *, user_team: str | None = None,
+                    channel: str | None = None) -> None:
+        """Record what ``user`` may read (a guest, someone of another organization) before
+        anything is read for them; raises :class:`AccessUnknown` when Slack cannot say."""
+        if self.access is not None and self.access.asker(
+                team, user, user_team=user_team, channel=channel) is None:
+            raise AccessUnknown(ACCESS_UNKNOWN)
+
     def answer_blocks_for(self, question: str, *, team: str, user: str, channel: str,
-                          widen: bool, offer_share: bool, show_question: bool
-                          ) -> tuple[str, list[Block]]:
+                          widen: bool, offer_share: bool, show_question: bool,
+                          user_team: str | None = None) -> tuple[str, list[Block]]:
         """Ask, then render: answer, chain, pending note, evidence, buttons. While this
         runs, no new commit run starts (``priority``): a person is waiting."""
+        self.clear_asker(team, user, user_team=user_team, channel=channel)
         with self._priority():
             return self._answer_blocks(question, team=team, user=user, channel=channel,
                                        widen=widen, offer_share=offer_share,
@@ -188,13 +150,16 @@ class SlackInteractions:
         offer: ShareOffer | None = None
         if offer_share and not answer.abstained and answer.citations \
                 and not channel.startswith("D"):
-            check = self.service.share_check([c.node_id for c in answer.citations],
-                                             platform=PLATFORM, space=team, channel=channel)
-            if check.ok:
+            check = self.service.share_check(answer, platform=PLATFORM, space=team,
+                                             channel=channel, user=user, widen=widen)
+            if check.ok and check.answer is not None:
                 offer = ShareOffer(value=self._shares.put(
-                    answer, question=question, asker=user, team=team, channel=channel))
+                    check.answer, question=question, asker=user, team=team, channel=channel,
+                    widen=widen))
             else:
-                offer = ShareOffer(withheld=check.withheld, missing=check.missing)
+                offer = ShareOffer(withheld=check.withheld, missing=check.missing,
+                                   private_scope=check.private_scope,
+                                   unverified=check.unverified)
         blocks = answer_blocks(answer, question=question if show_question else None,
                                share=offer, pending=pending,
                                feedback=feedback_value(answer, question=question, asker=user))
@@ -241,9 +206,8 @@ class SlackInteractions:
         try:
             return self.answer_blocks_for(question, **kw)
         except Exception as exc:
-            if not isinstance(exc, UserFacingError):
-                logger.exception("answering in %s failed", kw.get("channel"))
-            text = str(exc) if isinstance(exc, UserFacingError) else SORRY
+            text = chat_error_text(exc, fallback=SORRY,
+                                   where=f"answering in {kw.get('channel')}")
             return text, notice_blocks(text)
 
     # --- @mentions and DMs ----------------------------------------------------------------
@@ -270,7 +234,8 @@ class SlackInteractions:
         placeholder = self._post_placeholder(client, channel=channel, thread_ts=thread_ts,
                                              question=question)
         text, blocks = self._ask_safely(question, team=team, user=user, channel=channel,
-                                        widen=False, offer_share=False, show_question=False)
+                                        widen=False, offer_share=False, show_question=False,
+                                        user_team=_user_team(event))
         self._deliver(client, channel=channel, thread_ts=thread_ts, placeholder=placeholder,
                       text=text, blocks=blocks)
 
@@ -294,7 +259,8 @@ class SlackInteractions:
         placeholder = self._post_placeholder(client, channel=channel, thread_ts=None,
                                              question=question)
         text, blocks = self._ask_safely(question, team=team, user=user, channel=channel,
-                                        widen=True, offer_share=False, show_question=False)
+                                        widen=True, offer_share=False, show_question=False,
+                                        user_team=_user_team(event))
         self._deliver(client, channel=channel, thread_ts=None, placeholder=placeholder,
                       text=text, blocks=blocks)
 
@@ -320,7 +286,10 @@ class SlackInteractions:
         team = str(context.get("team_id") or command.get("team_id") or "")
         user = str(command.get("user_id") or "")
         channel = str(command.get("channel_id") or "")
+        user_team = str(command.get("user_team") or command.get("team_id") or "") or None
         try:
+            if req.kind in ("ask", "history", "why"):
+                self.clear_asker(team, user, user_team=user_team, channel=channel)
             if req.kind == "ask":
                 text, blocks = self.answer_blocks_for(req.arg, team=team, user=user,
                                                       channel=channel, widen=True,
@@ -343,9 +312,7 @@ class SlackInteractions:
                 text = self._forget(client, team=team, user=user, link_text=req.arg)
                 blocks = notice_blocks(text)
         except Exception as exc:
-            if not isinstance(exc, UserFacingError):
-                logger.exception("/recall %s failed", req.kind)
-            text = str(exc) if isinstance(exc, UserFacingError) else SORRY
+            text = chat_error_text(exc, fallback=SORRY, where=f"/recall {req.kind}")
             blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=True)
 
@@ -392,7 +359,8 @@ class SlackInteractions:
         if channel.startswith("D"):
             return "Digests are posted in channels: run `/recall digest on` in the channel."
         changed = self.service.set_digest(platform=PLATFORM, space=team, channel=channel,
-                                          enabled=on, by=user)
+                                          enabled=on, by=user,
+                                          manager=not on and self._is_admin(user))
         where = channel_link(channel)
         if on:
             state = "is now on" if changed else "was already on"
@@ -416,6 +384,8 @@ class SlackInteractions:
     # --- buttons --------------------------------------------------------------------------
 
     def share(self, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+        """Post the answer the asker saw, once: the token is taken before anything is
+        posted (a double press shares once) and put back if posting fails."""
         token = str(action.get("value") or "")
         user = _id_of(body.get("user"))
         item = self._shares.take(token)
@@ -425,31 +395,34 @@ class SlackInteractions:
                     response_type="ephemeral", replace_original=False)
             return
         if user != item.asker:
+            self._shares.restore(token, item)
             respond(text="Only the person who asked can share this answer.",
                     response_type="ephemeral", replace_original=False)
             return
-        check = self.service.share_check([c.node_id for c in item.answer.citations],
-                                         platform=PLATFORM, space=item.team,
-                                         channel=item.channel)
-        if not check.ok:
-            blocks = answer_blocks(item.answer, question=item.question,
-                                   share=ShareOffer(withheld=check.withheld,
-                                                    missing=check.missing))
-            respond(text="Not shared: what it quotes is no longer readable by everyone here.",
-                    blocks=blocks[-1:], response_type="ephemeral", replace_original=False)
+        check = self.service.share_check(item.answer, platform=PLATFORM, space=item.team,
+                                         channel=item.channel, user=item.asker,
+                                         widen=item.widen)
+        if not check.ok or check.answer is None:
+            note = withheld_note(ShareOffer(withheld=check.withheld, missing=check.missing,
+                                            private_scope=check.private_scope,
+                                            unverified=check.unverified))
+            respond(text="Not shared: what it shows is no longer readable by everyone here.",
+                    blocks=[context_block(note)], response_type="ephemeral",
+                    replace_original=False)
             return
-        blocks = answer_blocks(item.answer, question=item.question, shared_by=item.asker,
-                               feedback=feedback_value(item.answer, question=item.question,
+        shared = check.answer  # exactly the parts that were checked, nothing else
+        blocks = answer_blocks(shared, question=item.question, shared_by=item.asker,
+                               feedback=feedback_value(shared, question=item.question,
                                                        asker=item.asker))
-        posted = respond(text=answer_text(item.answer), blocks=blocks,
+        posted = respond(text=answer_text(shared), blocks=blocks,
                          response_type="in_channel", replace_original=False)
         if getattr(posted, "status_code", 500) != 200:
             logger.warning("sharing in %s failed (HTTP %s)", item.channel,
                            getattr(posted, "status_code", "?"))
+            self._shares.restore(token, item)
             respond(text="I couldn't post that in the channel; your answer is still here.",
                     response_type="ephemeral", replace_original=False)
             return
-        self._shares.drop(token)
         respond(delete_original=True)
 
     def feedback(self, body: dict[str, Any], action: dict[str, Any], respond: Respond,
@@ -483,20 +456,29 @@ class SlackInteractions:
         if not (user and channel and isinstance(ts, str)):
             return
         team = str(context.get("team_id") or _id_of(body.get("team")) or "")
+        user_team = body.get("user", {}).get("team_id") if isinstance(
+            body.get("user"), Mapping) else None
         try:
+            self.clear_asker(team, user, user_team=user_team if isinstance(user_team, str)
+                             else None, channel=channel)
             status = self.service.message_status(platform=PLATFORM, space=team,
                                                  channel=channel, message_id=ts, user=user)
             blocks = status_blocks(status)
             text = "Is this still current?"
-        except Exception:
-            logger.exception("message status of %s/%s failed", channel, ts)
-            text, blocks = SORRY, notice_blocks(SORRY)
+        except Exception as exc:
+            text = chat_error_text(exc, fallback=SORRY,
+                                   where=f"message status of {channel}/{ts}")
+            blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
 
     def home_opened(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:
         user = event.get("user")
         if event.get("tab") not in (None, "home") or not isinstance(user, str):
             return
+        try:
+            self.clear_asker(team, user)
+        except AccessUnknown:
+            return  # the Home tab keeps what it showed; the next opening tries again
         since = self._now() - timedelta(days=HOME_DAYS)
         states = self.service.recent_changes(platform=PLATFORM, space=team, user=user,
                                              channel=None, since=since, widen=True)

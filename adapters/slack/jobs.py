@@ -47,26 +47,41 @@ def post_digests(service: ChatService, directory: SlackDirectory, client: WebCli
     logger.info("posted %d weekly digest(s)", posted)
     return posted
 
+# auth.test errors that mean the token is gone for good: the app was uninstalled.
+GONE_ERRORS = frozenset({"invalid_auth", "account_inactive", "token_revoked"})
+
+
 def purge_uninstalled(service: ChatService, client: WebClient, *, now: datetime) -> int:
-    """Delete the memory of workspaces whose uninstall grace period is over, unless
-    the app is installed again (its token works for that workspace). Returns how many
-    workspaces were deleted."""
+    """Look after every pending uninstall with one ``auth.test``: a token that works for
+    the workspace cancels it (reinstalled, or a new token); once the grace period is over,
+    its memory is deleted only when Slack says the token is gone (:data:`GONE_ERRORS`) or
+    belongs to another workspace. Any other answer (rate limited, a server error, no
+    network) leaves everything for the next run. Returns how many were deleted."""
+    pending = service.pending_uninstalls(platform=PLATFORM)
+    if not pending:
+        return 0
+    team: str | None = None
+    try:
+        team = str(client.auth_test().get("team_id") or "")
+    except SlackApiError as exc:
+        if error_code(exc) not in GONE_ERRORS:
+            logger.warning("cannot tell whether egmem is still installed (auth.test: %s); "
+                           "retrying later", error_code(exc))
+            return 0
+    except (SlackClientError, OSError) as exc:
+        logger.warning("cannot tell whether egmem is still installed (%s); retrying later",
+                       type(exc).__name__)
+        return 0
+    due = {space for platform, space, _ in service.due_uninstalls(now=now)
+           if platform == PLATFORM}
     deleted = 0
-    for platform, space, at in service.due_uninstalls(now=now):
-        if platform != PLATFORM:
+    for space, at in pending:
+        if team == space:
+            service.cancel_uninstall(platform=PLATFORM, space=space)
             continue
-        try:
-            auth = client.auth_test()
-            if auth.get("team_id") == space:
-                service.cancel_uninstall(platform=platform, space=space)
-                continue
-        except SlackApiError:
-            pass  # revoked or invalid: the app is gone
-        except (SlackClientError, OSError) as exc:
-            logger.warning("cannot tell whether %s is still installed (%s); retrying "
-                           "later", space, type(exc).__name__)
+        if space not in due:
             continue
-        count = service.forget_space(platform=platform, space=space)
+        count = service.forget_space(platform=PLATFORM, space=space)
         logger.warning("deleted the memory of Slack workspace %s (%d messages), "
                        "uninstalled at %s", space, count, at.isoformat())
         deleted += 1

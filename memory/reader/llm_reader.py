@@ -324,10 +324,12 @@ class LLMReader:
             return None
         out = [self._channel_id(raw, q) for raw in wanted]
         unknown = [raw for raw, cid in zip(wanted, out, strict=True) if cid is None]
-        if unknown:
+        if unknown and len(unknown) == len(wanted):
             known = sorted({f"#{n.channel_name or n.channel}" for n in q.session.nodes.values()})
             raise ToolArgumentError(f"unknown channel {unknown[0]!r} (channels seen: "
                                     f"{', '.join(known[:10]) or 'none yet'})")
+        # Among known ones, a channel that does not resolve is dropped, as the scope drops
+        # one the asker may not read: the two must look the same.
         return [c for c in out if c is not None]
 
     def _channel_id(self, raw: str, q: _Question) -> str | None:
@@ -340,8 +342,11 @@ class LLMReader:
         for n in q.session.nodes.values():
             if n.channel_name.lower() == lowered:
                 return n.channel
+        # Names are looked up within the scope only: a channel the asker cannot read
+        # answers exactly as a channel that does not exist.
         for c in self.tools.store.channels(platform=scope.platform, space=scope.space):
-            if lowered in (c.name.lower(), c.id.lower()):
+            if lowered in (c.name.lower(), c.id.lower()) and (
+                    scope.channels is None or c.id in scope.channels):
                 return c.id
         # A name no passage has shown yet: its messages carry it (within the scope only).
         rows = self.tools.store.tables.query_nodes(

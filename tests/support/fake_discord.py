@@ -260,6 +260,8 @@ class FakeDiscord:
         self.history: dict[str, list[Json]] = {}
         self.archived: dict[str, list[Json]] = {}
         self.guild_of: dict[str, str] = {}
+        self.guilds: dict[str, Json] = {}
+        """Guilds ``GET /guilds/{id}`` finds (the bot is in them); others answer 404."""
         self.fail: dict[tuple[str, str], int] = {}
         """(method, path under /api/v10) → HTTP status to answer with instead."""
         self._runner: web.AppRunner | None = None
@@ -310,6 +312,10 @@ class FakeDiscord:
                 return _json(_commands(body, None))
             case ("PUT", "applications", _, "guilds", gid, "commands"):
                 return _json(_commands(body, gid))
+            case ("GET", "guilds", gid):
+                if gid in self.guilds:
+                    return _json(self.guilds[gid])
+                return _error(404, 10004, "Unknown Guild")  # the bot is not in it
             case ("GET", "channels", cid):
                 if cid in self.channels:
                     return _json(self.channels[cid])

@@ -3,7 +3,7 @@
 Implements the methods egmem uses, with Slack's shapes (``ok``/``error`` bodies, cursor
 pagination in ``response_metadata.next_cursor``, HTTP 429 with ``Retry-After``)::
 
-    auth.test  users.info  users.conversations
+    auth.test  users.info  users.list  users.conversations (the bot's, or a ``user``'s)
     conversations.info  conversations.members  conversations.history  conversations.replies
     chat.postMessage  chat.postEphemeral  chat.update  views.publish
     POST /respond/<name>   a response_url (slash commands, interactive actions)
@@ -65,6 +65,7 @@ class _Channel:
     members: list[str]
     im_user: str | None
     created: int
+    ext_shared: bool = False
     messages: list[dict[str, Any]] = field(default_factory=list)  # oldest first, top level
     replies: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # thread_ts → replies
 
@@ -152,24 +153,32 @@ class FakeSlack:
     # --- workspace content ----------------------------------------------------------------
 
     def add_user(self, user_id: str, name: str, *, display_name: str | None = None,
-                 admin: bool = False, owner: bool = False, bot: bool = False) -> None:
+                 admin: bool = False, owner: bool = False, bot: bool = False,
+                 guest: bool = False, single_channel: bool = False,
+                 team_id: str | None = None) -> None:
+        """``guest``: a multi-channel guest (``is_restricted``); ``single_channel``: a
+        single-channel guest (``is_ultra_restricted``); ``team_id``: another organization's
+        person (Slack Connect)."""
         self.users[user_id] = {
-            "id": user_id, "team_id": self.team_id, "name": name.lower(), "real_name": name,
-            "is_admin": admin, "is_owner": owner, "is_bot": bot,
+            "id": user_id, "team_id": team_id or self.team_id, "name": name.lower(),
+            "real_name": name, "is_admin": admin, "is_owner": owner, "is_bot": bot,
+            "is_restricted": guest or single_channel, "is_ultra_restricted": single_channel,
             "profile": {"display_name": display_name if display_name is not None else name,
                         "real_name": name},
         }
 
     def add_channel(self, channel_id: str, name: str = "", *, kind: str = "channel",
                     members: Iterable[str] = (), bot_member: bool = True,
-                    im_user: str | None = None, created: int = 1_700_000_000) -> None:
-        """``kind``: channel (public), group (private), im or mpim."""
+                    im_user: str | None = None, created: int = 1_700_000_000,
+                    ext_shared: bool = False) -> None:
+        """``kind``: channel (public), group (private), im or mpim; ``ext_shared``: a Slack
+        Connect channel (shared with another organization)."""
         member_list = list(members)
         if bot_member and self.bot_user_id not in member_list:
             member_list.append(self.bot_user_id)
         self.channels[channel_id] = _Channel(id=channel_id, name=name, kind=kind,
                                              members=member_list, im_user=im_user,
-                                             created=created)
+                                             created=created, ext_shared=ext_shared)
 
     def add_message(self, channel: str, *, user: str, text: str, ts: str | None = None,
                     thread_ts: str | None = None, edited_ts: str | None = None,
@@ -277,6 +286,7 @@ class FakeSlack:
             "is_im": ch.kind == "im", "is_mpim": ch.kind == "mpim",
             "is_private": ch.kind in ("group", "mpim"), "is_archived": False,
             "is_member": self.bot_user_id in ch.members,
+            "is_ext_shared": ch.ext_shared, "is_shared": ch.ext_shared,
         }
         if ch.kind == "im":
             obj["user"] = ch.im_user
@@ -316,13 +326,20 @@ class FakeSlack:
             return {"ok": False, "error": "channel_not_found"}
         return self._paged("members", list(ch.members), p)
 
+    def _api_users_list(self, p: dict[str, Any]) -> dict[str, Any]:
+        return self._paged("members", list(self.users.values()), p)
+
     def _api_users_conversations(self, p: dict[str, Any]) -> dict[str, Any]:
+        """The bot's conversations, or with ``user`` another member's (Slack lists a
+        private one only when the bot is in it too)."""
         wanted = set(str(p.get("types") or "public_channel").split(","))
         kinds = {"public_channel": "channel", "private_channel": "group", "im": "im",
                  "mpim": "mpim"}
         allowed = {kinds[t] for t in wanted if t in kinds}
+        who = str(p.get("user") or self.bot_user_id)
         mine = [self._channel_obj(ch) for ch in self.channels.values()
-                if self.bot_user_id in ch.members and ch.kind in allowed]
+                if who in ch.members and ch.kind in allowed and (
+                    ch.kind == "channel" or self.bot_user_id in ch.members)]
         return self._paged("channels", mine, p)
 
     def _readable(self, p: dict[str, Any]) -> _Channel | dict[str, Any]:

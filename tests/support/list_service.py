@@ -19,6 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from bot.workspaces import DigestOwned
+from memory.access import SpaceAccess
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 
@@ -46,9 +48,11 @@ class ListService:
         self.process_calls = 0
         self.feedback: list[FeedbackEntry] = []
         self.digests: set[tuple[str, str, str]] = set()
+        self.digest_owners: dict[tuple[str, str, str], str] = {}
         self.uninstalls: dict[tuple[str, str], datetime] = {}
         self.forgotten_spaces: list[tuple[str, str]] = []
         self.cursors: dict[str, str] = {}
+        self.access: dict[tuple[str, str], SpaceAccess] = {}
         self.statuses: dict[tuple[str, str], MessageStatus] = {}
         self._keys: set[str] = set()
         self._pending: list[Message | Edit | Delete] = []
@@ -150,28 +154,35 @@ class ListService:
         with self._lock:
             return min(limit, sum(1 for ev in self._pending if ev.channel == channel))
 
-    def share_check(self, node_ids: Any, *, platform: str, space: str,
-                    channel: str) -> ShareCheck:
+    def share_check(self, answer: Answer, *, platform: str, space: str, channel: str,
+                    user: str, widen: bool) -> ShareCheck:
+        """The real rule, on these lists: the asker's scope and every shown message and
+        decision must be readable by everyone in ``channel``."""
         with self._lock:
             by_node = {"n_" + k[3]: k for k in self.committed}
-        withheld = []
-        missing = 0
         target = self.channels.get(channel)
-        for nid in node_ids:
-            key = by_node.get(nid)
+
+        def readable(cid: str) -> bool:
+            rec = self.channels.get(cid)
+            if cid == channel or (rec is not None and not rec.is_private):
+                return True
+            return rec is not None and target is not None and target.is_private \
+                and bool(target.members) and set(target.members) <= set(rec.members)
+
+        private_scope = not all(readable(c) for c in self.readable(
+            user=user, channel=channel, widen=widen))
+        shown: list[str] = [s.channel for s in answer.states]
+        missing = 0
+        for cite in answer.citations:
+            key = by_node.get(cite.node_id)
             if key is None:
                 missing += 1
-                continue
-            rec = self.channels.get(key[2])
-            if key[2] == channel or (rec is not None and not rec.is_private):
-                continue
-            if rec is not None and target is not None and target.is_private \
-                    and set(target.members) <= set(rec.members):
-                continue
-            if key[2] not in withheld:
-                withheld.append(key[2])
-        return ShareCheck(ok=not withheld and not missing, withheld=tuple(withheld),
-                          missing=missing)
+            else:
+                shown.append(key[2])
+        withheld = tuple(c for c in dict.fromkeys(shown) if not readable(c))
+        ok = not withheld and not missing and not private_scope
+        return ShareCheck(ok=ok, withheld=withheld, missing=missing,
+                          private_scope=private_scope, answer=answer if ok else None)
 
     def message_status(self, *, platform: str, space: str, channel: str, message_id: str,
                        user: str) -> MessageStatus:
@@ -191,20 +202,28 @@ class ListService:
         self.feedback.append(entry)
 
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool,
-                   by: str) -> bool:
+                   by: str, manager: bool = False) -> bool:
         key = (platform, space, channel)
         had = key in self.digests
         if enabled:
             self.digests.add(key)
+            self.digest_owners.setdefault(key, by)
         else:
+            owner = self.digest_owners.get(key)
+            if had and owner is not None and owner != by and not manager:
+                raise DigestOwned(owner)
             self.digests.discard(key)
+            self.digest_owners.pop(key, None)
         return had != enabled
 
     def digest_channels(self, *, platform: str) -> list[tuple[str, str]]:
         return sorted((s, c) for p, s, c in self.digests if p == platform)
 
     def mark_uninstalled(self, *, platform: str, space: str, at: datetime) -> None:
-        self.uninstalls.setdefault((platform, space), at)
+        self.uninstalls[(platform, space)] = at  # a new uninstall restarts the grace
+
+    def pending_uninstalls(self, *, platform: str) -> list[tuple[str, datetime]]:
+        return [(s, at) for (p, s), at in self.uninstalls.items() if p == platform]
 
     def due_uninstalls(self, *, now: datetime) -> list[tuple[str, str, datetime]]:
         return [(p, s, at) for (p, s), at in self.uninstalls.items()]
@@ -220,6 +239,13 @@ class ListService:
         self.forgotten_spaces.append((platform, space))
         self.uninstalls.pop((platform, space), None)
         return len(gone)
+
+    def space_access(self, *, platform: str, space: str) -> SpaceAccess:
+        return self.access.get((platform, space)) or SpaceAccess(platform=platform,
+                                                                 space=space)
+
+    def set_space_access(self, access: SpaceAccess) -> None:
+        self.access[(access.platform, access.space)] = access
 
     def get_cursor(self, name: str) -> str | None:
         return self.cursors.get(name)

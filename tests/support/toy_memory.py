@@ -16,6 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
+from bot.workspaces import DigestOwned
+from memory.access import SpaceAccess
 from memory.models import (
     Answer,
     ChainEntry,
@@ -48,9 +50,9 @@ class _ChatExtras:
             return min(limit, sum(1 for e in self._pending if e.space == space
                                   and e.channel == channel))
 
-    def share_check(self: Any, node_ids: Any, *, platform: str, space: str,
-                     channel: str) -> ShareCheck:
-        return ShareCheck(ok=True)
+    def share_check(self: Any, answer: Any, *, platform: str, space: str, channel: str,
+                     user: str, widen: bool) -> ShareCheck:
+        return ShareCheck(ok=True, answer=answer)
 
     def message_status(self: Any, *, platform: str, space: str, channel: str,
                         message_id: str, user: str) -> MessageStatus:
@@ -67,19 +69,29 @@ class _ChatExtras:
         self.feedback.append(entry)
 
     def set_digest(self: Any, *, platform: str, space: str, channel: str, enabled: bool,
-                    by: str) -> bool:
+                    by: str, manager: bool = False) -> bool:
         had = (space, channel) in self.digests
+        owner = self.digest_owners.get((space, channel))
+        if not enabled and had and owner not in (None, by) and not manager:
+            raise DigestOwned(owner)
         (self.digests.add if enabled else self.digests.discard)((space, channel))
+        if enabled:
+            self.digest_owners.setdefault((space, channel), by)
+        else:
+            self.digest_owners.pop((space, channel), None)
         return had != enabled
 
     def digest_channels(self: Any, *, platform: str) -> list[tuple[str, str]]:
         return sorted(self.digests)
 
     def mark_uninstalled(self: Any, *, platform: str, space: str, at: datetime) -> None:
-        self.uninstalls.setdefault((platform, space), at)
+        self.uninstalls[(platform, space)] = at  # a new uninstall restarts the grace
 
     def due_uninstalls(self: Any, *, now: datetime) -> list[tuple[str, str, datetime]]:
         return [(p, s, at) for (p, s), at in self.uninstalls.items()]
+
+    def pending_uninstalls(self: Any, *, platform: str) -> list[tuple[str, datetime]]:
+        return [(s, at) for (p, s), at in self.uninstalls.items() if p == platform]
 
     def cancel_uninstall(self: Any, *, platform: str, space: str) -> bool:
         return self.uninstalls.pop((platform, space), None) is not None
@@ -92,6 +104,12 @@ class _ChatExtras:
         self.forgotten_spaces.append(space)
         self.uninstalls.pop((platform, space), None)
         return len(gone)
+
+    def space_access(self: Any, *, platform: str, space: str) -> SpaceAccess:
+        return SpaceAccess(platform=platform, space=space)  # Discord has no guests
+
+    def set_space_access(self: Any, access: SpaceAccess) -> None:
+        pass
 
     def get_cursor(self: Any, name: str) -> str | None:
         return self.cursors.get(name)
@@ -117,6 +135,7 @@ class ToyMemory(_ChatExtras):
     recent: list[State] = field(default_factory=list)
     digests: set[tuple[str, str]] = field(default_factory=set)
     uninstalls: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    digest_owners: dict[tuple[str, str], str] = field(default_factory=dict)
     forgotten_spaces: list[str] = field(default_factory=list)
     cursors: dict[str, str] = field(default_factory=dict)
     _pending: list[Message | Edit | Delete] = field(default_factory=list)
