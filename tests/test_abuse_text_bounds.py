@@ -79,6 +79,7 @@ LINEAR_UNBOUNDED: dict[str, str] = {
                                         "which the next attempt starts from",
     "adapters.discord.normalize._TOKENS": "each attempt stops at the next fence or '>'",
     "adapters.slack.blocks._SAFE_URL": "a run with nothing after it: never backtracks",
+    "adapters.discord.embeds._SAFE_URL": "fullmatch (one attempt) over one link",
     "adapters.slack.recall._LINK_PATH": "starts only at '/archives/' and reads one id",
     "adapters.exports._DAY_FILE": "anchored at both ends; over archive member names",
     "adapters.jsonl._NUMERIC": "fullmatch (one attempt) of digit runs split by literals",

@@ -27,7 +27,7 @@ SCAN_FILES = 200
 """Day files read to learn an export's identity (enough for a majority)."""
 
 _SLACK_DOMAIN = r"https://([a-z0-9][a-z0-9-]{0,62})\.slack\.com/"
-_ARCHIVE_LINK = re.compile(_SLACK_DOMAIN + r"archives/([CGD][A-Z0-9]+)/p\d")
+_ARCHIVE_LINK = re.compile(_SLACK_DOMAIN + r"archives/([CGD][A-Z0-9]{1,24})/p\d")
 _FILE_LINK = re.compile(_SLACK_DOMAIN + r"files/")
 _NOT_WORKSPACES = frozenset({"files", "app", "api", "www"})
 _BOT_NAME = "egmem"
