@@ -445,6 +445,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9][\w'’-]{0,24}|[a-z]\b)",
     r"(?i:\b(?:in|at)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
     r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
+    # "the offsite is in Lisbon", "held in Berlin"
+    r"\b(?:is|are|be|held|happening|moved)\sin\s(?P<v>[A-Z][a-zA-Z'’&]{1,24}"
+    r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
 )
 
 

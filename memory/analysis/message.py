@@ -234,8 +234,11 @@ class MessageAnalyzer:
         system = is_bot or bool(lex.system.search(raw[:300]))
         masked = mask(raw, lex)
         if system or is_noise(raw) or not masked.strip():
-            return MessageAnalysis(text=raw, act=SpeechAct.CHATTER, system=system,
-                                   noise=True, speaker=speaker)
+            # "+1" alone is masked away as a value, but it still agrees.
+            plus_one = not system and bool(lex.ack.match(raw.strip()))
+            return MessageAnalysis(text=raw, act=SpeechAct.CONFIRMATION if plus_one
+                                   else SpeechAct.CHATTER, system=system,
+                                   noise=not plus_one, agrees=plus_one, speaker=speaker)
         values = find_values(masked, lex, speaker=speaker, people=known)
         clauses: list[Clause] = []
         label: tuple[int, int] | None = None
@@ -352,8 +355,10 @@ class MessageAnalyzer:
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
             phrase = _trim_phrase(m.group("v"))
-            first = phrase.split()[0].lower() if phrase else ""
-            if phrase and first not in STOPWORDS and first not in _PRONOUNS:
+            first = phrase.split()[0] if phrase else ""
+            named = first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+            if phrase and (named or (first.lower() not in STOPWORDS
+                                     and first.lower() not in _PRONOUNS)):
                 at = start + m.start("v")
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
@@ -393,6 +398,9 @@ class MessageAnalyzer:
             phrase = _before_predicate(words, values, self.lexicon, masked)
             if not _content(phrase):
                 phrase = _owner_object(words, values) or phrase
+        if (doer is not None and len(phrase) == 1
+                and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
+            phrase = []  # "I'll take sat": the verb names no subject
         if not _clean_subject(phrase, values):
             trailing = _for_phrase(words, values)
             if trailing:
@@ -502,8 +510,10 @@ class MessageAnalyzer:
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
                 rest = c.text[m.end():].strip(" ,:")
-                if word in AMBIGUOUS_REASON and not _has_verb(rest):
-                    continue
+                if word in AMBIGUOUS_REASON and (not _has_verb(rest) or any(
+                        v.start - c.start - m.end() in range(0, 3) for v in c.values)
+                        or _TIME_WORD.match(rest)):
+                    continue  # "since Monday", "after lunch": time, not a reason
                 if word in ("as", "after") and c.text[:m.start()].strip():
                     continue
                 if rest:
@@ -701,7 +711,7 @@ def _states(part: str, value: Value, start: int) -> bool:
     word = last[0]
     if word in _COPULAS or word in _VALUE_PREPS or word in {
             ":", "=", "->", "→", "set", "moved", "it's", "its", "is", "are", "due", "expires",
-            "starts", "ships", "launches", "slips", "until"} or word.endswith(":"):
+            "starts", "ships", "launches", "slips", "until", "as"} or word.endswith(":"):
         return True
     # A headline: a noun phrase right before its value ("Team lunch next Friday", "costume
     # contest Thursday 4pm", "All-hands this Friday 3pm").
@@ -870,8 +880,14 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
         if not any(v.end <= t.start for v in people):
             continue
         if t.low in OWNER_VERBS:
-            obj = []
-            for u in toks[i + 1:]:
+            obj: list[Token] = []
+            rest = toks[i + 1:]
+            for j, u in enumerate(rest):
+                nxt = rest[j + 1] if j + 1 < len(rest) else None
+                if u.low in {"for", "of"} and obj and nxt is not None and (
+                        _in_value(nxt, values) is None and re.fullmatch(r"[\d.]+", nxt.text)):
+                    obj.append(u)  # "QA signoff for 2.4": the release it is for
+                    continue
                 if u.low in {"from", "to", "until", "till", "by", "on", "at", "because",
                              "since", "so", "and", "but", "as", "for", "over", "next",
                              "this", "tomorrow"} or _in_value(u, values):
@@ -1057,10 +1073,10 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     out = _attribute_of(out)
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
                    or t.low in CLAUSE_VERBS or t.low in {"back", "out", "up", "off", "over"}
-                   or t.low in OWNER_VERBS or t.low in CHANGE_VERBS
-                   or t.low.endswith(("ing", "ed")) and t.low not in _NOUN_ING
+                   or (len(out) > 1 and t.low.endswith(("ing", "ed"))
+                       and t.low not in _NOUN_ING)
                    for t in out):
-        return []
+        return []  # "holding back", "they're": a predicate, not a subject
     if len(out) > _MAX_SUBJECT_WORDS:
         cut = next((i for i, t in enumerate(out) if i >= 2 and (
             t.low in _VALUE_PREPS or t.low in {"and", "but", "while", "when", "then"})),
@@ -1101,6 +1117,11 @@ def _render(toks: Sequence[Token], masked: str) -> str:
             and (first[1:].islower() or len(first) == 1)):
         text = first.lower() + text[len(first):]
     return text
+
+
+_TIME_WORD = re.compile(r"(?:lunch|breakfast|dinner|then|now|last|yesterday|today|this morning|"
+                        r"monday|tuesday|"
+                        r"wednesday|thursday|friday|saturday|sunday|\d)\b", re.IGNORECASE)
 
 
 def _has_verb(rest: str) -> bool:

@@ -123,6 +123,9 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             value = m.group(group).strip()
             if not value or (kind == "count" and not _meaningful_count(value)):
                 continue
+            if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
+                    w.lower() in STOPWORDS for w in value.split())):
+                continue  # "moved to Fri Oct 18" is a date
             s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
             found.append(Value(Kind(kind), value, s, s + len(value)))
     for pattern in lexicon.places:
@@ -271,6 +274,12 @@ def people_values(text: str, *, speaker: str = "",
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
                 [t.low for t in toks[i + 1:i + 4]]):
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # "the release notes are Marcus's now"
+        if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
+                and _name_like(tok, known, sentence_start=False)):
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
