@@ -64,7 +64,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
     "we could", "you could", "let's consider", "open to", "might be", "ideally",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
-    "anyone want", "who wants", "who can", "who could", "volunteers",
+    "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
+    "i'd like", "i would like", "i'd prefer", "i'd rather",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""
@@ -193,7 +194,8 @@ conclusion consensus close closed closing done settle settled winner won call of
 officially confirm confirmed announcement status note correction edit resolution resolved
 plan plans planning news good bad great quick alright agreed deal lock locked booked booking
 wrap loop bottom line follow-up followup reminder drumroll heads draft proposal proposing
-propose suggestion idea option options kicking kickoff change changes changed moved moving
+propose suggestion idea option options change changes changed moved moving roll-up rollup
+round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
 issue issues problem problems thing things stuff update: regarding re about info""".split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
@@ -244,6 +246,12 @@ EVENT_BASE_FORMS: frozenset[str] = frozenset(
 VALUE_NOUNS: frozenset[str] = frozenset(
     "version build region budget owner venue location price cost limit size capacity "
     "deadline room".split())
+#: Names that follow "in" but are tools, not places ("notes in Confluence").
+TOOL_NAMES: frozenset[str] = frozenset("""
+slack jira confluence figma notion github gitlab google docs drive zoom meet teams excel sheets
+python java go rust typescript javascript sql linear asana trello miro loom dropbox box
+testflight xcode android ios chrome safari firefox prod staging dev qa ci cd aws gcp azure
+okta salesforce hubspot stripe""".split())
 #: Nouns naming a kind of value, set aside when subjects are compared ("launch date" is
 #: the launch): the family of the value says it already.
 KIND_NOUNS: frozenset[str] = frozenset(
@@ -445,9 +453,10 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9][\w'’-]{0,24}|[a-z]\b)",
     r"(?i:\b(?:in|at)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
     r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
-    # "the offsite is in Lisbon", "held in Berlin"
-    r"\b(?:is|are|be|held|happening|moved)\sin\s(?P<v>[A-Z][a-zA-Z'’&]{1,24}"
-    r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
+    # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
+    r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
+    # "London office", "the Birmingham office", "Spinningfields campus"
+    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|branch|library|hotel|venue))\b",
 )
 
 

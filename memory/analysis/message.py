@@ -50,7 +50,7 @@ from memory.analysis.lexicon import (
     default_lexicon,
 )
 from memory.analysis.values import Kind, Token, Value, find_values, mask, tokenize
-from memory.text import STOPWORDS, clean, content_terms, is_noise
+from memory.text import STOPWORDS, clean, content_terms, is_calendar_word, is_noise
 
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
@@ -62,9 +62,13 @@ _SPLIT = re.compile(
     r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)",
     re.IGNORECASE,
 )
+# A value under a negation is not what was decided ("cleansing won't be finished before the
+# 8th"); "not X" right before the value marks a replaced value instead (handled apart).
+_NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
+                      r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
-_PERSONAL = re.compile(r"^\W{0,3}(?:i\s(?:have|had|am|was|got)|i've|i'm|im|i'd|my)\b",
-                       re.IGNORECASE)
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,2}?(?:i\s(?:have|had|am|was|got|need)|"
+                       r"i've|i'm|im|i'd|my)\b", re.IGNORECASE)
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
                      r"tomorrow|tonight", re.IGNORECASE)
 # A clause opened by these is a condition: its values are not decided.
@@ -111,7 +115,16 @@ _CHOICE_AFTER = re.compile(
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
-    r"propose|suggest)\s(?P<v>[^.,;!?()\n]{1,60})", re.IGNORECASE)
+    r"propose|suggest|we do|we try|we use|we pick|with)\s(?P<v>[^.,;!?()\n]{1,60})",
+    re.IGNORECASE)
+# After a change to something, a name is its new value: "Changing the venue to Manchester".
+_TO_NAME = re.compile(r"\b(?:to|→|->)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b")
+# "Norway goes first, not Sweden": a name replaced by another.
+_NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'’&]{1,24})\b")
+# "first market is Sweden", "the winner is Honk": a name stated as the value.
+_IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|$)")
 _PHRASE_STOP = re.compile(
     r"\s(?:instead|because|since|for|so|and|but|as|over|from|due|until|till|to|at|on|"
     r"this|next|it|is|will|then|now|with|in|by)\b.{0,200}$", re.IGNORECASE)
@@ -320,8 +333,11 @@ class MessageAnalyzer:
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking)
         claims = self._claims(toks, new, shown, base, lab, masked)
         act = self._act(part, toks, new, old, change, label=label_text)
-        if _CONDITIONAL.match(part) or (_PERSONAL.match(part) and not any(
-                v.kind is Kind.PERSON for v in new)):
+        personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
+                                                             SpeechAct.CHATTER)
+                    and not any(v.kind is Kind.PERSON for v in new)
+                    and not lex.decision.search(part))
+        if _CONDITIONAL.match(part) or personal:
             # A condition ("if the engine lands this week") or the speaker's own affairs
             # ("I have a dentist appointment at 2") decides nothing for the team.
             act, new, claims = SpeechAct.CHATTER, [], ()
@@ -329,9 +345,14 @@ class MessageAnalyzer:
             # "i'm primary this week": the period scopes the role, it is not a plan.
             claims = tuple(c for c in claims if c.value.family != "when"
                            or not _PERIOD.fullmatch(c.value.text))
-        stated = bool(new) and (change >= 0.5 or label_change >= 0.5 or bool(label)
-                                or bool(lex.decision.search(part)) or _states(part, new[0],
-                                                                              start))
+        # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
+        # says something about it; it decides nothing.
+        about_value = any(v.family not in ("version",) and not v.is_year for v in modifiers
+                          if v.start < (new[0].start if new else end))
+        negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        stated = bool(new) and not about_value and not negated and (
+            change >= 0.5 or label_change >= 0.5 or bool(label)
+            or bool(lex.decision.search(part)) or _states(part, new[0], start))
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -351,6 +372,26 @@ class MessageAnalyzer:
             text = part.strip().rstrip(".!")
             offset = start + part.find(text)
             return Value(Kind.CHOICE, text, offset, offset + len(text))
+        change = self.lexicon.change_strength(part) >= 0.5 or bool(
+            self.lexicon.change_strength(label) >= 0.5)
+        for pattern, needs_change in ((_TO_NAME, True), (_IS_NAME, False)):
+            found = pattern.search(part)
+            if found is None or (needs_change and not change):
+                continue
+            name = found.group("v")
+            at = start + found.start("v")
+            if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
+                    or name.split()[0].lower() in _PRONOUNS):
+                continue
+            return Value(Kind.CHOICE, name, at, at + len(name))
+        old_name = _NOT_NAME.search(part)
+        if old_name is not None:
+            other = next((n for n in _PROPER_WORDS.finditer(part)
+                          if n.start() != old_name.start("v") and not is_calendar_word(n.group(0))
+                          and n.start() > 0 and n.group(0).lower() not in DISCOURSE), None)
+            if other is not None:
+                return Value(Kind.CHOICE, other.group(0), start + other.start(),
+                             start + other.end())
         m = _CHOICE_AFTER.search(part)
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
@@ -367,6 +408,10 @@ class MessageAnalyzer:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
         m = self.lexicon.cancel.search(part)
+        if m is not None and m.group(0).lower().endswith("off") and re.match(
+                r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
+                r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
+            m = None  # "Callum is off on paternity leave": a person is away, no plan ends
         if m is None:
             return None
         for v in new:
@@ -405,7 +450,10 @@ class MessageAnalyzer:
             trailing = _for_phrase(words, values)
             if trailing:
                 phrase = trailing
-        event = _event_noun(words, phrase) or _value_noun(words, phrase, values)
+        first_new = next((v for v in values if v.start >= (phrase[-1].end if phrase else 0)),
+                         None)
+        event = (_event_noun(words, phrase) if first_new is not None
+                 and first_new.family == "when" else "") or _value_noun(words, phrase, values)
         own = _clean_subject(phrase, values)
         pointer = not own and (not phrase or phrase[-1].low in _PRONOUNS)
         if own and event and event.split()[0] not in {t.low for t in own}:
@@ -413,7 +461,7 @@ class MessageAnalyzer:
         if own:
             if len(_content(own)) <= 1 and lab and not {t.low for t in own} & {
                     t.low for t in lab}:
-                return _render(lab, masked) + " " + _render(own, masked), False
+                return _combine(_render(lab, masked), _render(own, masked), own), False
             return _render(own, masked), False
         if lab:
             return _render(lab, masked), pointer
@@ -448,7 +496,7 @@ class MessageAnalyzer:
                 head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
                         t.low for t in local} & {t.low for t in head}:
-                    subject = _render(head, masked) + " " + _render(local, masked)
+                    subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)
             out.append(Claim(v, subject, frozenset(content_terms(subject))))
@@ -645,6 +693,7 @@ _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok"
 _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
+_QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
 
@@ -667,6 +716,10 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
             continue
         if text[v.end:v.end + 2] in ("'s", "’s"):
             out.add(v)
+            continue
+        if _QUARTER.fullmatch(v.text) and nxt is not None and _in_value(nxt, values) is None \
+                and nxt.low not in _VALUE_PREPS and nxt.low not in {"and", "or", "then"}:
+            out.add(v)  # "the Q4 portfolio review", "Q2 budget"
             continue
         if v.kind is not Kind.VERSION and not v.is_year:
             continue
@@ -705,6 +758,8 @@ def _states(part: str, value: Value, start: int) -> bool:
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
         return True
     before = part[: value.start - start].rstrip().lower()
+    if before.endswith(",") and len(before) > 2:
+        return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
     last = re.findall(r"[\w'’→>=:-]+$", before)
     if not last:
         return False
@@ -717,7 +772,7 @@ def _states(part: str, value: Value, start: int) -> bool:
     # contest Thursday 4pm", "All-hands this Friday 3pm").
     words = [w.lower() for w in re.findall(r"[\w'’-]+", before)]
     return (word not in STOPWORDS and word not in CLAUSE_VERBS and word not in DISCOURSE
-            and word.isalpha() and len(words) <= 6
+            and word.replace("-", "").isalpha() and len(words) <= 6
             and not any(w.endswith(("ing", "ed", "ly")) and w not in _NOUN_ING
                         or w in CLAUSE_VERBS or w in _PRONOUNS or w in {"not", "no"}
                         for w in words))
@@ -890,7 +945,8 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
                     continue
                 if u.low in {"from", "to", "until", "till", "by", "on", "at", "because",
                              "since", "so", "and", "but", "as", "for", "over", "next",
-                             "this", "tomorrow"} or _in_value(u, values):
+                             "this", "tomorrow", "through", "thru", "while", "when",
+                             "after", "before", "with"} or _in_value(u, values):
                     break
                 obj.append(u)
             return obj
@@ -967,12 +1023,21 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             seg = seg[i:] if seg[i - 1].low != "and" else seg[i:]
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
-    seg = [t for t in seg[last_pronoun + 1:] if t.low not in CHANGE_VERBS
-           and t.low not in OWNER_VERBS and t.low not in _COPULAS]
+    seg = seg[last_pronoun + 1:]
+    seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
+        (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
     out = _clean_subject(seg, values)
     while out and (out[-1].low.endswith(("ing", "ed")) or out[-1].low in CLAUSE_VERBS):
         out = out[:-1]
     return out
+
+
+def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
+    """A short subject under a header: a name comes first ("Juniper" under "Q4 budgets" is
+    "Juniper Q4 budgets"), a common noun after ("ledger-db pg upgrade window")."""
+    if local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS:
+        return f"{local} {head}"
+    return f"{head} {local}"
 
 
 def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token | None:
@@ -993,6 +1058,15 @@ def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token
             return None
         prev_end = t.end
     return None
+
+
+def _verb_like(toks: Sequence[Token], i: int) -> bool:
+    """Whether a word that can be a noun or a verb ("push", "move") is the verb here."""
+    low = toks[i].low
+    if low.endswith(("ing", "ed")):
+        return True
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    return nxt in _DETERMINERS or nxt in _PRONOUNS or nxt in _VALUE_PREPS or nxt == ""
 
 
 def _new_predicate(toks: Sequence[Token], values: tuple[Value, ...], v: Value) -> bool:
@@ -1108,6 +1182,7 @@ def _render(toks: Sequence[Token], masked: str) -> str:
     if toks[0].end == 0:  # tokens rebuilt from a rendered subject
         return " ".join(t.text for t in toks)
     text = masked[toks[0].start:toks[-1].end]
+    text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
     text = re.sub(r"\s{2,}", " ", text).strip(" ,:-")
     first = toks[0].text
     before = re.sub(r"[^\w.!?:\n]+$", "", masked[:toks[0].start])
@@ -1139,6 +1214,7 @@ def _cut_reason(rest: str, i: int) -> str:
     return rest.strip(" .")
 
 
+_PROPER_WORDS = re.compile(r"\b[A-Z][a-z'’&]{2,24}\b")
 _QUOTED = re.compile(r"^\s?['\"‘“](?P<q>[^'\"’”]{1,60})['\"’”]")
 
 

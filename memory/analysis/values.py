@@ -21,6 +21,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     OWNER_VERBS_S,
     ROLE_NOUNS,
+    TOOL_NAMES,
     Lexicon,
     default_lexicon,
 )
@@ -149,6 +150,8 @@ def _place_name(value: str, people: Iterable[str]) -> bool:
     head = words[-1] if words else ""
     if not head or is_calendar_word(head) or head.lower() in STOPWORDS:
         return False
+    if words[0].lower() in TOOL_NAMES or is_calendar_word(words[0]):
+        return False
     names = {p.lower() for p in people}
     return value.lower() not in names and head.lower() not in names
 
@@ -205,6 +208,8 @@ def _doer(rest: Sequence[str]) -> bool:
     (the) primary", "takes over", "drops to secondary"."""
     if not rest:
         return False
+    if rest[0] in {"still", "now", "also", "officially", "then"} and len(rest) > 1:
+        rest = rest[1:]  # "Felix still owns delivery"
     first = rest[0]
     if first in OWNER_VERBS_S:
         return True
@@ -273,7 +278,7 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
-                [t.low for t in toks[i + 1:i + 4]]):
+                [t.low for t in toks[i + 1:i + 5]]):
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
