@@ -219,7 +219,9 @@ class OfflineProposer:
             "prior_state_id": primary.state.state_id if primary.state else None,
             "source_quote": primary.quote, "value_family": primary.family,
             "act": primary.act.value, "reason": reason[:300],
-            "facets": [Facet(topic=d.topic, source_quote=d.quote, value_family=d.family)
+            "facets": [Facet(topic=d.topic, source_quote=d.quote, value_family=d.family,
+                             prior_state_id=d.state.state_id if d.state is not None
+                             and d.verdict is Verdict.REVISE else None)
                        for d in facets],
         })
 
@@ -308,7 +310,7 @@ class OfflineProposer:
         for s, cos in zip(states, dense, strict=True):
             topic_terms = _matchable(set(content_terms(s.topic)))
             lex_topic = overlap(terms, topic_terms)
-            lex_desc = overlap(terms | clause_terms, s.terms)
+            lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
             strong = s.state_id in ctx.strong_ids
             weak = s.state_id in ctx.weak_ids
             old = any(values_match(o.text, s.value) for o in clause.old)
@@ -329,6 +331,8 @@ class OfflineProposer:
             # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
             # when the clause says the value changed.
             in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
+            if in_evidence:
+                score += w.subject_topic * 0.5
             about = (named_same or cos >= w.min_subject_dense or old or in_evidence
                      or (strong and not claim.terms)
                      or (weak and not claim.terms and clause.change >= 0.5)
@@ -394,7 +398,7 @@ class OfflineProposer:
             target = best or self._suggestion_target(ctx, item, registry)
             if target is not None:
                 return on(target, Verdict.RESTATE)
-            return establish() if clause.stated else None
+            return establish() if claim.stated else None
         if act is SpeechAct.CONFIRMATION:
             if best is not None and same_value(quote, best.state.value):
                 return on(best, Verdict.RESTATE)
@@ -425,7 +429,7 @@ class OfflineProposer:
                     None)
         if held is not None:
             return on(held, Verdict.RESTATE)  # the value it answers with is already held
-        if clause.stated or act is not SpeechAct.DECISION:
+        if claim.stated or act is not SpeechAct.DECISION:
             return establish()
         return None
 
@@ -612,14 +616,25 @@ def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
 
 
 def _facets(decisions: list[_Decision], primary: _Decision) -> list[_Decision]:
-    """The further states a message opens: one per subject and kind of value."""
+    """The further states a message opens (one per subject and kind of value) and revises
+    (one value per state; "the Cup moves to the Bathurst Community Centre and the date is now
+    Aug 24" revises the venue and the date)."""
     seen = {(primary.topic.lower(), primary.family)}
+    revised = {primary.state.state_id} if primary.state is not None else set()
     out: list[_Decision] = []
     for d in decisions:
-        if d is primary or d.verdict is not Verdict.ESTABLISH:
+        if d is primary or not d.quote:
+            continue
+        if d.verdict is Verdict.REVISE and d.state is not None:
+            if d.state.state_id in revised:
+                continue
+            revised.add(d.state.state_id)
+            out.append(d)
+            continue
+        if d.verdict is not Verdict.ESTABLISH:
             continue
         key = (d.topic.lower(), d.family)
-        if key in seen or not d.quote:
+        if key in seen:
             continue
         seen.add(key)
         out.append(d)

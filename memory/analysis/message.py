@@ -24,7 +24,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
@@ -115,10 +115,11 @@ _CHOICE_AFTER = re.compile(
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
-    r"propose|suggest|we do|we try|we use|we pick|with)\s(?P<v>[^.,;!?()\n]{1,60})",
+    r"propose|suggest|we do|we try|we use|we pick|with|book|hire|rent from|order from)"
+    r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
-_TO_NAME = re.compile(r"\b(?:to|→|->)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+_TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
                       r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b")
 # "Norway goes first, not Sweden": a name replaced by another.
 _NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'’&]{1,24})\b")
@@ -137,6 +138,8 @@ class Claim:
     value: Value
     subject: str
     terms: frozenset[str]
+    #: Said outright ("X is V", "X: V", "X V" as a headline, after a change), not in passing.
+    stated: bool = True
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,8 @@ class MessageAnalyzer:
                                         all_values=tuple(values)))
             # A header names what follows ("Outing decided:"); a clause that states a value
             # ("the budget is $480k: three engineers ...") is elaborated, not a header.
-            header = not any(v.kind not in (Kind.VERSION,) and not v.is_year for v in inside)
+            header = not any(v.kind is not Kind.VERSION and not v.is_year
+                             and not _QUARTER.fullmatch(v.text) for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
@@ -350,9 +354,14 @@ class MessageAnalyzer:
         about_value = any(v.family not in ("version",) and not v.is_year for v in modifiers
                           if v.start < (new[0].start if new else end))
         negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
+            lex.decision.search(part))
         stated = bool(new) and not about_value and not negated and (
-            change >= 0.5 or label_change >= 0.5 or bool(label)
-            or bool(lex.decision.search(part)) or _states(part, new[0], start))
+            strong or _states(part, new[0], start))
+        claims = tuple(
+            replace(c, stated=not about_value and not negated and (
+                strong or _states(part, c.value, start, after=_value_before(claims, c))))
+            for c in claims)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -366,7 +375,8 @@ class MessageAnalyzer:
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
-                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label))
+                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label)
+                     or self.lexicon.change_strength(label) >= 0.5)
                 and any(t.low not in STOPWORDS for t in toks)
                 and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
             text = part.strip().rstrip(".!")
@@ -428,7 +438,7 @@ class MessageAnalyzer:
     def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
                  masked: str, *, asking: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
-        words = _skip_proposal(_strip_openers(list(toks)), self.lexicon)
+        words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
@@ -447,7 +457,8 @@ class MessageAnalyzer:
                 and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
             phrase = []  # "I'll take sat": the verb names no subject
         if not _clean_subject(phrase, values):
-            trailing = _for_phrase(words, values)
+            moved = _change_object(words, values)
+            trailing = moved or _for_phrase(words, values)
             if trailing:
                 phrase = trailing
         first_new = next((v for v in values if v.start >= (phrase[-1].end if phrase else 0)),
@@ -616,6 +627,8 @@ def _split(text: str, values: Sequence[Value]) -> list[tuple[int, int, bool]]:
     for m in _SPLIT.finditer(text):
         if any(v.start < m.start() < v.end or v.start < m.end() < v.end for v in values):
             continue
+        if text[:m.start()].count("(") > text[:m.start()].count(")"):
+            continue  # "(captain: Big Al)" is one aside
         if m.start() > pos and text[pos:m.start()].strip():
             out.append((pos, m.start(), m.group("colon") is not None))
         pos = m.end()
@@ -753,11 +766,19 @@ _NOUN_ING = frozenset({"staging", "meeting", "planning", "onboarding", "hiring",
                        "marketing", "seed", "need", "speed", "feed", "embed", "red", "bed"})
 
 
-def _states(part: str, value: Value, start: int) -> bool:
-    """Whether the clause states the value of something: "X is/at/on/to/: VALUE"."""
+def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
+    """Where the value before ``claim``'s ends (its statement starts after it), or -1."""
+    ends = [c.value.end for c in claims if c.value.end <= claim.value.start]
+    return max(ends, default=-1)
+
+
+def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
+    """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
+    only at the words since the value before it, when ``after`` says where that ended)."""
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
         return True
-    before = part[: value.start - start].rstrip().lower()
+    lead = max(0, after - start) if after >= 0 else 0
+    before = part[lead: value.start - start].rstrip().lower()
     if before.endswith(",") and len(before) > 2:
         return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
     last = re.findall(r"[\w'’→>=:-]+$", before)
@@ -785,6 +806,16 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
             toks[i].low.endswith("'s") and toks[i].low[:-2] in DISCOURSE)):
         i += 1
     return toks[i:]
+
+
+def _skip_reason(toks: list[Token]) -> list[Token]:
+    """Drop a leading "given that", "because", "since", "so" (the clause's own subject
+    follows)."""
+    i = 0
+    while i < len(toks) and toks[i].low in {"given", "because", "since", "so", "as", "that",
+                                            "bc", "cause", "cuz"} and i < 2:
+        i += 1
+    return toks[i:] if i < len(toks) else toks
 
 
 def _skip_proposal(toks: list[Token], lex: Lexicon) -> list[Token]:
@@ -860,6 +891,9 @@ def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
     if (first.endswith("ing") and first not in _NOUN_ING and len(words) > 1
             and words[1].low in _DETERMINERS):
         return True  # "setting the november alert at $8,000"
+    if (first in LIGHT_VERBS and len(words) > 1
+            and _in_value(words[1], values) is not None):
+        return True  # "book Bounce Bros", "do $1"
     if first not in CHANGE_VERBS and first not in HANDOVER_VERBS:
         return False
     if first.endswith("ing") or first.endswith("ed"):
@@ -996,6 +1030,17 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
     return out
 
 
+def _change_object(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """What a change later in the clause is about: "given that I'd like to bump [the fair
+    budget] to $2,100"."""
+    for i, t in enumerate(toks):
+        if t.low in CHANGE_VERBS and _verb_like(toks, i):
+            obj = _object_of(toks[i + 1:], values)
+            if _content(obj):
+                return obj
+    return []
+
+
 def _for_phrase(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
     """A subject named after the value: "what about eu-central-2 *for dr*?", "$15k *for
     launch ads*"."""
@@ -1017,6 +1062,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     subject: "failover test + [engine] bump to 7.1", ", [secondary] li"."""
     prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
+    if seg and "," in masked[seg[-1].end:v.start]:
+        seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
     for i in range(len(seg) - 1, 0, -1):
         gap = masked[seg[i - 1].end:seg[i].start]
         if seg[i - 1].low == "and" or any(ch in gap for ch in "+&,/"):
@@ -1029,6 +1076,19 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     out = _clean_subject(seg, values)
     while out and (out[-1].low.endswith(("ing", "ed")) or out[-1].low in CLAUSE_VERBS):
         out = out[:-1]
+    if not out:
+        # A list item that names its value first: "$25 entry per team", "16 team cap".
+        after: list[Token] = []
+        for t in toks:
+            if t.start < v.end:
+                continue
+            if "," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
+                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS:
+                break
+            after.append(t)
+        item = _clean_subject(after, values)
+        if item and "," in masked[max(prev_end, 0):v.start] + ",":
+            out = item
     return out
 
 
@@ -1088,11 +1148,15 @@ def _head(base: str, masked: str, toks: Sequence[Token]) -> list[Token]:
 def _label_subject(masked: str, label: tuple[int, int],
                    values: tuple[Value, ...]) -> list[Token]:
     inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
-                   and v.kind is not Kind.VERSION and not v.is_year)
+                   and v.kind is not Kind.VERSION and not v.is_year
+                   and not _QUARTER.fullmatch(v.text))
     toks = _strip_openers(tokenize_at(masked, *label))
     toks = [t for t in toks if t.low.removesuffix("'s") not in PROCEDURAL]
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
-    return _clean_subject(toks, inside, keep_meta=False)
+    out = _clean_subject(toks, inside, keep_meta=False)
+    cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
+               None)
+    return out[:cut] if cut is not None else out  # "Q4 budgets for sign-off" → "Q4 budgets"
 
 
 def _value_noun(toks: Sequence[Token], phrase: Sequence[Token],
@@ -1140,9 +1204,11 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     """A subject phrase from raw words: no value words, no procedural words ("Outcome of
     the review" → "review"), no leading determiners or trailing prepositions, at most
     :data:`_MAX_SUBJECT_WORDS` words (cut at a preposition when longer)."""
-    out = [t for t in toks if _in_value(t, values) is None
+    out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
-                or (keep_meta and t.low in META_WORDS and t is not toks[0]))]
+                or (keep_meta and t.low in META_WORDS and t is not toks[0])
+                or (t.low in {"final", "finals"} and i > 0
+                    and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
     out = _attribute_of(out)
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS

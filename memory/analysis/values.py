@@ -63,6 +63,7 @@ _YEAR = re.compile(r"(?:19|20)\d{2}")
 _WHEN_GLUE = re.compile(r"[\s,@(]{0,3}(?:(?:at|from|on|the|by|-|–)[\s,]{1,2}){0,2}",
                         re.IGNORECASE)
 _PLUS_ONE = re.compile(r"(?<![\w+])\+1\b")
+_FORMATTING = re.compile(r"\*{1,3}|_{2,3}|~~|`{1,3}|^\s{0,4}[•·▪◦-]\s", re.MULTILINE)
 _TOKEN = re.compile(r"[\w][\w'’.-]*[\w]|[\w]|[→]|->")
 
 
@@ -109,8 +110,9 @@ def mask(text: str, lexicon: Lexicon) -> str:
         return " " * len(m.group(0))
 
     text = lexicon.file_name.sub(blank, lexicon.markup.sub(blank, text))
-    # "+1" agrees; it is never a value
-    return _PLUS_ONE.sub(blank, text)
+    # "+1" agrees, it is never a value; **bold**, __underline__, `code`, ~~strike~~ and
+    # bullets are formatting
+    return _FORMATTING.sub(blank, _PLUS_ONE.sub(blank, text))
 
 
 def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
@@ -297,7 +299,8 @@ def people_values(text: str, *, speaker: str = "",
                     ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
                 cand = toks[j]
                 if _name_like(cand, known, sentence_start=False):
-                    out.append(Value(Kind.PERSON, cand.text, cand.start, cand.end))
+                    end = _name_end(toks, j, text)
+                    out.append(Value(Kind.PERSON, text[cand.start:end], cand.start, end))
                 elif speaker and cand.low in {"me", "i", "myself"}:
                     out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
@@ -332,6 +335,19 @@ def _claims(toks: Sequence[Token], i: int) -> bool:
         return rest[1] in OWNER_VERBS
     return rest[:2] in (["got", "it"], ["got", "this"], ["own"], ["own", "it"]) or (
         rest[0] in {"own", "owns", "drive", "lead", "run"})
+
+
+def _name_end(toks: Sequence[Token], j: int, text: str) -> int:
+    """Where a name that starts at ``toks[j]`` ends: "Big Al", "Jenny A." (one more
+    capitalised word or initial right after it)."""
+    end = toks[j].end
+    if j + 1 < len(toks) and text[end:toks[j + 1].start] == " ":
+        nxt = toks[j + 1]
+        if nxt.text[:1].isupper() and (nxt.text.isalpha() and len(nxt.text) <= 12):
+            end = nxt.end
+            if text[end:end + 1] == "." and len(nxt.text) == 1:
+                end += 1
+    return end
 
 
 def _strip_possessive(word: str) -> str:
