@@ -7,6 +7,7 @@ A proposal never changes memory by itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -276,7 +277,8 @@ class OfflineProposer:
                 asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
                     SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
                 ctx.subject = (asked_clause.subject if asked_clause is not None else next(
-                    (cl.subject for cl in aa.claims if cl.subject), aa.subject))
+                    (cl.subject for cl in aa.claims if cl.subject),
+                    "" if aa.question else aa.subject))
             for clause in aa.clauses:
                 if clause.act is SpeechAct.PROPOSAL and clause.claims:
                     ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
@@ -361,6 +363,8 @@ class OfflineProposer:
     def _decide(self, claim: Claim, clause: Clause, a: MessageAnalysis, ctx: _Context,
                 item: WriteItem, registry: RegistryTool) -> _Decision | None:
         act = clause.act
+        if act is SpeechAct.CANCELLATION:
+            clause = dataclasses.replace(clause, change=max(clause.change, 0.8))
         family = claim.value.family
         asked = ctx.anchor_analysis.asks if ctx.anchor_analysis is not None else frozenset()
         if not claim.subject and asked and not any(compatible(family, f) for f in asked):
@@ -411,6 +415,13 @@ class OfflineProposer:
                 return on(best, Verdict.REVISE if best.strong else Verdict.RESTATE)
             return None
         # a decision, correction, reassignment or cancellation
+        if (best is None and not claim.subject and ctx.suggested is not None
+                and compatible(family, ctx.suggested.value.family)):
+            # "ok 11-3 it is" after "can we do 11 to 3 instead?": the state it would change.
+            target = self._suggestion_target(ctx, item, registry)
+            if target is not None:
+                same = same_value(quote, target.state.value)
+                return on(target, Verdict.RESTATE if same else Verdict.REVISE)
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
                 and _RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not

@@ -99,7 +99,8 @@ own owns owning drive drives driving run runs running lead leads leading handle 
 handling take takes taking cover covers covering present presents presenting host hosts
 hosting chair chairs chairing manage manages managing organize organizes organizing organise
 coordinate coordinates coordinating do doing does make makes making write writes writing
-implement implements implementing""".split())
+implement implements implementing draft drafts drafting prepare prepares preparing prep
+preps prepping""".split())
 #: Third-person forms: after a name they make it the doer ("Raj owns the section"), where a
 #: base form after a capitalised word is usually a compound noun ("Harbor review").
 OWNER_VERBS_S: frozenset[str] = frozenset(
@@ -220,13 +221,12 @@ REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
 #: never a label on their own, but a subject that has one is not the subject without it.
 META_WORDS: frozenset[str] = frozenset(
     "poll vote survey ballot draft notes recap summary agenda invite calendar".split())
-#: Subjects whose value may be a bare phrase after a label ("Outing decided: bowling alley").
-CHOICE_SUBJECTS: frozenset[str] = frozenset("""
+#: Label words after which a bare phrase is the chosen value ("Venue: the Lake house",
+#: "Winner: Honk Squad").
+CHOICE_NOUNS: frozenset[str] = frozenset("""
 venue venues location locations place places restaurant restaurants spot destination
 theme name names title format winner pick choice vendor vendors tool tools framework
-provider providers host approach outing lunch dinner party offsite event events activity
-design logo color colour colors font stack db database language library option plan
-codename""".split())
+provider providers codename""".split())
 #: Verbs of an event that name the subject's date ("3.2 now ships December 18"): the label
 #: a person would say.
 EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
@@ -297,7 +297,8 @@ courtyard field gym gymnasium lawn playground parking lot backyard beach""".spli
 #: Nouns that a capitalised or coded name after them makes a place ("room Vega").
 ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
-    "suite", "office", "studio", "auditorium",
+    "suite", "office", "studio", "auditorium", "scope", "bay", "lab", "gate", "court", "lane",
+    "booth", "rack", "stage", "desk",
 )
 #: Lines a platform or an integration writes: never a state, never a value.
 SYSTEM_LINES: tuple[str, ...] = (
@@ -396,7 +397,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
     ("date", rf"\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
              r"(?:\s(?:morning|afternoon|evening|night))?"),
-    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?:,?\s\d{{4}}\b)?"),
+    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
     ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
     ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
@@ -458,13 +459,13 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
-    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9][\w'’-]{0,24}|[a-z]\b)",
+    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
     r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
     r"in-person)\b)",
-    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
+    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-ZÀ-Þ][^\W\d_]{1,24}(?:\s[A-ZÀ-Þ][^\W\d_]{1,24}){0,2})\b",
     # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
     r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
     # "community centre", "the rec center", "city hall": a common place compound

@@ -32,7 +32,7 @@ from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
-    CHOICE_SUBJECTS,
+    CHOICE_NOUNS,
     CLAUSE_VERBS,
     DISCOURSE,
     DURATION_WORDS,
@@ -59,7 +59,8 @@ _SPLIT = re.compile(
     r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"
-    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)",
+    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)|"
+    r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
     re.IGNORECASE,
 )
 # A value under a negation is not what was decided ("cleansing won't be finished before the
@@ -266,7 +267,8 @@ class MessageAnalyzer:
             # A header names what follows ("Outing decided:"); a clause that states a value
             # ("the budget is $480k: three engineers ...") is elaborated, not a header.
             header = not any(v.kind is not Kind.VERSION and not v.is_year
-                             and not _QUARTER.fullmatch(v.text) for v in inside)
+                             and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
+                             for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
@@ -313,6 +315,8 @@ class MessageAnalyzer:
         label_text = masked[label[0]:label[1]] if label else ""
         toks = tokenize_at(masked, start, end)
         change = lex.change_strength(part)
+        if any(_IT_IS.match(masked, v.end) for v in values):
+            change = max(change, 0.45)  # "monday it is": decided, though no change is named
         label_change = lex.change_strength(label_text) if label_text else 0.0
         old = tuple(v for v in values if _named_as_old(masked, v, start)) + _old_numbers(
             masked, start, end, values)
@@ -351,9 +355,12 @@ class MessageAnalyzer:
                            or not _PERIOD.fullmatch(c.value.text))
         # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
         # says something about it; it decides nothing.
-        about_value = any(v.family not in ("version",) and not v.is_year for v in modifiers
+        about_value = any(v.family not in ("version",) and not v.is_year
+                          and not _QUARTER.fullmatch(v.text) for v in modifiers
                           if v.start < (new[0].start if new else end))
         negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        if negated:
+            claims = ()  # "then we can't use the 12th": not a value anyone decided
         strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
             lex.decision.search(part))
         stated = bool(new) and not about_value and not negated and (
@@ -375,7 +382,7 @@ class MessageAnalyzer:
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
-                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label)
+                and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
                      or self.lexicon.change_strength(label) >= 0.5)
                 and any(t.low not in STOPWORDS for t in toks)
                 and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
@@ -452,7 +459,7 @@ class MessageAnalyzer:
         else:
             phrase = _before_predicate(words, values, self.lexicon, masked)
             if not _content(phrase):
-                phrase = _owner_object(words, values) or phrase
+                phrase = _owner_object(words, values, masked=masked) or phrase
         if (doer is not None and len(phrase) == 1
                 and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
             phrase = []  # "I'll take sat": the verb names no subject
@@ -493,7 +500,7 @@ class MessageAnalyzer:
                 role = _role_after(toks, v, masked)
                 task = [role] if role is not None else _handover_object(words, everything)
                 if task is None:
-                    task = _owner_object(toks, everything, person=v)
+                    task = _owner_object(toks, everything, person=v, masked=masked)
                 local = _clean_subject(task or [], everything) if task is not None else []
                 if not local:
                     local = _local_words(toks, everything, v, masked)
@@ -505,6 +512,8 @@ class MessageAnalyzer:
                     continue
             if local:
                 head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
+                if v.kind is Kind.PERSON and local[0].low not in ROLE_NOUNS and not lab:
+                    head = []  # "I'll do budget": the task is the subject
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
                         t.low for t in local} & {t.low for t in head}:
                     subject = _combine(_render(head, masked), _render(local, masked), local)
@@ -547,8 +556,7 @@ class MessageAnalyzer:
             return SpeechAct.REJECTION
         if lex.ack.match(part) and not new:
             return SpeechAct.CONFIRMATION
-        if new and change < 0.5 and not lex.decision.search(part) and (
-                lex.ack.match(part) or _CONFIRMS.search(part)):
+        if new and change < 0.5 and not lex.decision.search(part) and _CONFIRMS.search(part):
             return SpeechAct.CONFIRMATION
         if new:
             return SpeechAct.DECISION
@@ -707,6 +715,7 @@ _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "lo
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
 _QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
+_IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
 
@@ -959,7 +968,7 @@ def _object_of(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
 
 
 def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
-                  person: Value | None = None) -> list[Token] | None:
+                  person: Value | None = None, masked: str = "") -> list[Token] | None:
     """The task after an owner verb whose doer is a person value ("björn will drive [the pg
     cutover]", "I'll own [QA signoff for 2.4]", "Devon takes over [push]")."""
     people = [person] if person is not None else [v for v in values if v.kind is Kind.PERSON]
@@ -973,6 +982,8 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
             rest = toks[i + 1:]
             for j, u in enumerate(rest):
                 nxt = rest[j + 1] if j + 1 < len(rest) else None
+                if masked and "," in masked[(obj[-1].end if obj else t.end):u.start]:
+                    break  # "Ike will present, you prep the deck"
                 if u.low in {"for", "of"} and obj and nxt is not None and (
                         _in_value(nxt, values) is None and re.fullmatch(r"[\d.]+", nxt.text)):
                     obj.append(u)  # "QA signoff for 2.4": the release it is for
@@ -1013,6 +1024,10 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
         if low in _PRONOUNS and "'" in low:
             out.append(t)
             break
+        if (out and low.endswith("ed") and low not in _NOUN_ING and i + 1 < len(toks)
+                and (_in_value(toks[i + 1], values) is not None
+                     or toks[i + 1].low in _DETERMINERS)):
+            break  # "they picked concept B", "we booked the room"
         if (low.endswith("ing") and i + 1 < len(toks)
                 and (toks[i + 1].low in _PRONOUNS or toks[i + 1].low in {"with", "to", "for"})):
             break  # "calling it 2.4", "going with", "moving to"
@@ -1071,10 +1086,14 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
     seg = seg[last_pronoun + 1:]
+    seg = [t for i, t in enumerate(seg) if not (
+        (t.low in LIGHT_VERBS or t.low in {"keep", "keeping", "stay", "stick"})
+        and (i + 1 >= len(seg) or _verb_like(seg, i)))]
     seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
         (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
     out = _clean_subject(seg, values)
-    while out and (out[-1].low.endswith(("ing", "ed")) or out[-1].low in CLAUSE_VERBS):
+    while out and ((out[-1].low.endswith(("ing", "ed")) and out[-1].low not in _NOUN_ING)
+                   or out[-1].low in CLAUSE_VERBS):
         out = out[:-1]
     if not out:
         # A list item that names its value first: "$25 entry per team", "16 team cap".
@@ -1082,12 +1101,14 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
         for t in toks:
             if t.start < v.end:
                 continue
-            if "," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
-                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS:
+            if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
+                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
+                    or t.low in {"and", "or", "but", "so"} or t.low in _PRONOUNS):
                 break
             after.append(t)
         item = _clean_subject(after, values)
-        if item and "," in masked[max(prev_end, 0):v.start] + ",":
+        lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
+        if item and (not lead or lead.endswith(",")):
             out = item
     return out
 
