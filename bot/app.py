@@ -8,8 +8,11 @@ from typing import Any
 
 from bot.runtime import Egmem
 from bot.settings import Settings
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from memory.errors import ConfigError
+from memory.gate import StateGate
 from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.pipeline import Pipeline
@@ -53,7 +56,10 @@ def build_embedder(settings: Settings) -> Embedder:
     return MiniLMEmbedder()
 
 
-def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
+def build_proposer(settings: Settings, llm: LLMClient | None, *,
+                   analyzer: MessageAnalyzer | None = None) -> Proposer:
+    analyzer = analyzer or MessageAnalyzer(Lexicon())
+    offline = OfflineProposer(analyzer=analyzer)
     if settings.writer == "llm":
         if llm is None:
             raise ConfigError(
@@ -62,8 +68,8 @@ def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
             )
         from memory.llm.writer_agent import LLMProposer
 
-        return LLMProposer(llm)
-    return OfflineProposer()
+        return LLMProposer(llm, gate=StateGate(analyzer=analyzer), fallback=offline)
+    return offline
 
 
 def build_reranker(settings: Settings, llm: LLMClient | None) -> Reranker:
@@ -89,8 +95,11 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
                         storage_options=dict(settings.storage_options) or None)
     store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
-    writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
-                    verification=verification)
+    # The one lexicon of cue words, slot patterns and weights every judgement reads.
+    analyzer = MessageAnalyzer(Lexicon())
+    writer = Writer(store=store, embedder=emb,
+                    proposer=build_proposer(settings, llm, analyzer=analyzer),
+                    verification=verification, analyzer=analyzer)
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)

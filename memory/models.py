@@ -101,6 +101,15 @@ class Channel(BaseModel):
     members: tuple[str, ...] = ()
 
 
+class Facet(BaseModel):
+    """A further state one message establishes beside its main one ("Board meeting is Nov 7.
+    Deck draft due Nov 1, Raj owns the product section" opens three)."""
+
+    topic: str
+    source_quote: str
+    value_family: str = ""
+
+
 class Proposal(BaseModel):
     """A writer's proposed memory update for one message (paper eq. 3)."""
 
@@ -111,6 +120,15 @@ class Proposal(BaseModel):
     prior_state_id: str | None = None
     rewrite: str = ""
     proposer: str = "offline"
+    act: str = Field(default="", description="the speech act (memory.analysis.definitions)")
+    value_family: str = Field(default="", description="the kind of value the quote holds")
+    reason: str = Field(default="", description="the reason the message gives, quoted")
+    answers: str | None = Field(
+        default=None, description="id of the message this one answers or accepts (a reply "
+        "parent, or the question or proposal just before it in unthreaded chat)")
+    facets: list[Facet] = Field(
+        default_factory=list, description="further states this message establishes; state "
+        "k is named after the node (memory.facets), so its chain starts at this message")
 
 
 class Verification(BaseModel):
@@ -183,6 +201,9 @@ class ChainEntry(BaseModel):
     quote: str
     verdict: Verdict
     permalink: str | None = None
+    act: str = Field(default="", description="the speech act of the message (a proposal's "
+                     "value is only suggested)")
+    reason: str = Field(default="", description="the reason the message gives, quoted")
 
 
 class State(BaseModel):

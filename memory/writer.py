@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,9 +17,13 @@ from datetime import timedelta
 
 import numpy as np
 
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.values import Value
 from memory.embeddings import Embedder
+from memory.facets import facet_state_id, node_state_ids
 from memory.models import (
     EvidenceNode,
+    Facet,
     Message,
     Outcome,
     Proposal,
@@ -38,13 +42,19 @@ from memory.registry import (
     record_from_chain,
     state_id_for,
 )
-from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
+from memory.rewrite import (
+    IMPLICIT_CONTEXT_GAP_S,
+    Rewrite,
+    answered_turn,
+    final_rewrite,
+    pre_rewrite,
+)
 from memory.store import MemoryStore, Window
 from memory.store.rows import row_to_node, to_epoch
 from memory.store.store import NODE_SEARCH_COLUMNS
 from memory.store.tables import sql_in, sql_str
 from memory.text import family_of, find_slots, grounded
-from memory.verify import verify
+from memory.verify import Verifier, VerifyContext
 
 logger = logging.getLogger(__name__)
 
@@ -64,9 +74,24 @@ class WriteReport:
 class _Tool:
     """search_registry for one batch: the item's own channel, nothing else."""
 
+    _PHRASES = 4096
+
     def __init__(self, registry: Registry, embedder: Embedder) -> None:
         self._registry = registry
         self._embedder = embedder
+        # Subject phrases and topics recur message after message: embed each once.
+        self._phrases: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def similarity(self, phrase: str, topics: Sequence[str]) -> list[float]:
+        """Cosine similarity of ``phrase`` to each of ``topics`` (embedded, cached)."""
+        wanted = [t for t in dict.fromkeys([phrase, *topics]) if t not in self._phrases]
+        if wanted:
+            for text, vec in zip(wanted, self._embedder.embed_batch(wanted), strict=True):
+                self._phrases[text] = np.asarray(vec, dtype=np.float32)
+            while len(self._phrases) > self._PHRASES:
+                self._phrases.popitem(last=False)
+        q = self._phrases[phrase]
+        return [float(q @ self._phrases[t]) if t in self._phrases else 0.0 for t in topics]
 
     def search_registry(
         self, item: WriteItem, query: str, *, k: int = 5, families: set[str] | None = None
@@ -96,12 +121,15 @@ class Writer:
         embedder: Embedder,
         proposer: Proposer,
         verification: bool = True,
+        analyzer: MessageAnalyzer | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.proposer = proposer
         self.verification = verification
-        self.registry = Registry(store=store)
+        self.analyzer = analyzer or MessageAnalyzer()
+        self.verifier = Verifier(analyzer=self.analyzer)
+        self.registry = Registry(store=store, weights=self.analyzer.lexicon.weights)
         self._recent: dict[ChannelKey, deque[EvidenceNode]] = {}
         self._tool = _Tool(self.registry, embedder)
         # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
@@ -112,8 +140,9 @@ class Writer:
     def recover(self) -> int:
         """Re-derive states touched by nodes committed after the last registry flush."""
         mark = int(self.store.tables.get_meta(_WATERMARK) or 0)
-        rows = self.store.tables.query_nodes(f"seq > {mark}", columns=["state_id"])
-        states = sorted({r["state_id"] for r in rows if r["state_id"]})
+        rows = self.store.tables.query_nodes(f"seq > {mark}",
+                                             columns=["node_id", "state_id", "proposal_json"])
+        states = sorted({sid for r in rows for sid in _row_states(r)})
         if states:
             logger.info("re-deriving %d states after an interrupted commit", len(states))
             self._rederive(states)
@@ -149,13 +178,22 @@ class Writer:
         batch_nodes: dict[str, EvidenceNode] = {}
         items: list[WriteItem] = []
         bases: list[Rewrite] = []
-        # The last turn of each thread (None: the channel's top level) before each message.
-        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent}
+        # The last turns of each thread (None: the channel's top level) before each message.
+        turns: dict[str | None, deque[EvidenceNode]] = defaultdict(lambda: deque(maxlen=_RECENT))
+        for n in recent:
+            turns[n.thread_id].append(n)
         for m in todo:
             parent = self._parent(m, batch_nodes)
-            bases.append(pre_rewrite(m, parent, last_turn.get(m.thread_id)))
-            items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent))
-            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(m)
+            before = turns[m.thread_id]
+            linked = answered_turn(m, list(before), self.analyzer,
+                                   people=[t.speaker for t in before],
+                                   fallback=parent is None)
+            bases.append(pre_rewrite(m, parent, before[-1] if before else None,
+                                     linked=linked))
+            items.append(WriteItem(message=m, node_id=m.key.node_id(), parent=parent,
+                                   linked=linked))
+            batch_nodes[m.id] = _placeholder(m)
+            before.append(batch_nodes[m.id])
         ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.searchable for b in bases])
 
         committed: list[EvidenceNode] = []
@@ -169,6 +207,8 @@ class Writer:
                     item.recent = list(recent)
                     if item.parent is not None and item.parent.message_id in batch_nodes:
                         item.parent = batch_nodes[item.parent.message_id]
+                    if item.linked is not None and item.linked.message_id in batch_nodes:
+                        item.linked = batch_nodes[item.linked.message_id]
                 proposals = self.proposer.propose(chunk, self._tool)
                 for item, base, proposal in zip(
                     chunk, bases[start : start + size], _align(chunk, proposals), strict=True
@@ -206,8 +246,19 @@ class Writer:
         if proposal.prior_state_id and proposal.prior_state_id.startswith("msg:"):
             ref = batch_states.get(proposal.prior_state_id[4:])
             proposal = proposal.model_copy(update={"prior_state_id": ref})
-        final, verification, prior = verify(
-            proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification
+        # What the proposal says the message answers (its parent, or the question or
+        # proposal it follows); a value it takes over must be grounded there.
+        anchor = next((n for n in (item.linked, item.parent)
+                       if n is not None and n.message_id == proposal.answers),
+                      item.parent or item.linked)
+        context = VerifyContext(
+            text=anchor.text if anchor is not None else "",
+            state_ids=frozenset(sid for n in (item.parent, item.linked) if n is not None
+                                for sid in node_state_ids(n)),
+        )
+        final, verification, prior = self.verifier.verify(
+            proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification,
+            context=context,
         )
         rewrite = final_rewrite(
             base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
@@ -271,8 +322,9 @@ class Writer:
                 state_id=node.state_id, platform=node.platform, space=node.space,
                 channel=node.channel, topic=node.topic,
                 description=describe(node.topic, node.value, node.passage), value=node.value,
-                value_family=family_of(node.value, node.text), active_node_id=node.node_id,
-                revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
+                value_family=proposal.value_family or family_of(node.value, node.text),
+                active_node_id=node.node_id, revision_count=0, created_ts=ts, updated_ts=ts,
+                vector=vec,
             ))
         elif proposal.verdict is Verdict.REVISE and prior is not None:
             prior.value = node.value
@@ -285,6 +337,16 @@ class Writer:
         elif proposal.verdict is Verdict.RESTATE and prior is not None:
             prior.updated_ts = max(prior.updated_ts, ts)
             self.registry.put(prior)
+        for k, facet in enumerate(proposal.facets, start=1):
+            # A further state this message opens: its chain starts at this node.
+            self.registry.put(StateRecord(
+                state_id=facet_state_id(node.node_id, k), platform=node.platform,
+                space=node.space, channel=node.channel, topic=facet.topic,
+                description=describe(facet.topic, facet.source_quote, node.passage),
+                value=facet.source_quote, value_family=facet.value_family,
+                active_node_id=node.node_id, revision_count=0, created_ts=ts, updated_ts=ts,
+                vector=vec,
+            ))
 
     # ---- context ------------------------------------------------------------------------
     def _recent_nodes(self, key: ChannelKey, first: Message) -> deque[EvidenceNode]:
@@ -321,9 +383,12 @@ class Writer:
         if node.text == text:
             return True
         verdict, value, reason = node.verdict, node.value, "re-verified after an edit"
+        found = self.analyzer.analyze(text, speaker=node.speaker).values
         if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not grounded(value, text):
-            old_family = next((s.family for s in find_slots(value)), None)
-            replacement = next((s for s in find_slots(text) if s.family == old_family), None)
+            old_family = (node.proposal.value_family if node.proposal is not None
+                          and node.proposal.value_family else
+                          next((s.family for s in find_slots(value)), None))
+            replacement = next((s for s in found if s.family == old_family), None)
             if replacement is not None:
                 value = replacement.text
             else:
@@ -338,12 +403,18 @@ class Writer:
         if verdict is Verdict.CONTEXT and node.verdict is Verdict.ESTABLISH and node.state_id:
             # The state it established loses its root; later revisions keep the chain alive.
             state_id = None
+        proposal = node.proposal
+        if proposal is not None and proposal.facets:
+            # Further states are re-grounded like the main one: the new value of the same
+            # kind, or no root at all (their state then re-derives from what remains).
+            proposal = proposal.model_copy(update={"facets": [
+                _reground(f, text, found, taken={value}) for f in proposal.facets]})
         updated = node.model_copy(update={
             "text": text, "edited": True, "verdict": verdict, "value": value,
-            "state_id": state_id, "verification": ver,
+            "state_id": state_id, "verification": ver, "proposal": proposal,
         })
         self.store.rewrite_nodes([updated])
-        affected = [s for s in {node.state_id, state_id} if s]
+        affected = [s for s in {node.state_id, state_id, *node_state_ids(node)} if s]
         self._refresh([updated.node_id], affected)
         return True
 
@@ -359,7 +430,7 @@ class Writer:
         if not nodes:
             return 0
         ids = [n.node_id for n in nodes]
-        states = sorted({n.state_id for n in nodes if n.state_id})
+        states = sorted({sid for n in nodes for sid in node_state_ids(n)})
         self.store.tables.set_meta(_FORGETTING, json.dumps({"ids": ids, "states": states}))
         self._finish_forget(ids, states)
         return len(ids)
@@ -574,6 +645,27 @@ def _align(chunk: Sequence[WriteItem], proposals: Sequence[Proposal]) -> list[Pr
     by_id = {p.message_id: p for p in proposals}
     return [by_id.get(i.message.id) or Proposal(message_id=i.message.id, proposer="missing")
             for i in chunk]
+
+
+def _reground(facet: Facet, text: str, found: Sequence[Value], *, taken: set[str]) -> Facet:
+    if grounded(facet.source_quote, text):
+        return facet
+    new = next((v for v in found if v.family == facet.value_family and v.text not in taken),
+               None)
+    if new is None:
+        return facet.model_copy(update={"source_quote": "", "topic": ""})
+    taken.add(new.text)
+    return facet.model_copy(update={"source_quote": new.text})
+
+
+def _row_states(row: dict[str, object]) -> list[str]:
+    """The states a stored node row belongs to (its own and the facets it establishes)."""
+    out = [str(row["state_id"])] if row.get("state_id") else []
+    raw = row.get("proposal_json")
+    if isinstance(raw, str) and raw:
+        facets = Proposal.model_validate_json(raw).facets
+        out += [facet_state_id(str(row["node_id"]), k) for k in range(1, len(facets) + 1)]
+    return out
 
 
 def _placeholder(m: Message) -> EvidenceNode:

@@ -18,16 +18,18 @@ from typing import Any
 
 import numpy as np
 
+from memory.analysis.grounding import grounded_value
 from memory.embeddings import Embedder
-from memory.models import ChainEntry, EvidenceNode, Scope, State, Verdict
+from memory.facets import project, root_ids
+from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
-from memory.registry import StateRecord, chain_of
+from memory.registry import StateRecord, chain_entry, chain_of
 from memory.store import MemoryStore, Window
 from memory.store.rows import from_epoch, row_to_node
 from memory.store.store import NODE_META_COLUMNS, scope_sql
 from memory.store.tables import sql_in, sql_str
-from memory.text import content_terms, grounded, overlap
+from memory.text import content_terms, overlap
 
 logger = logging.getLogger(__name__)
 
@@ -182,9 +184,13 @@ def read_current_state(
         chosen = {r.state_id for r in top}
         top += sorted((r for r in records if (r.channel, r.topic) in kin
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
-    where = f"{sql_in('state_id', [r.state_id for r in top])} AND {scope_sql(scope)}"
-    members = [row_to_node(r) for r in store.tables.query_nodes(where,
-                                                                 columns=NODE_META_COLUMNS)]
+    ids = [r.state_id for r in top]
+    members_of = sql_in("state_id", ids)
+    if roots := root_ids(ids):
+        members_of = f"({members_of} OR {sql_in('node_id', roots)})"
+    where = f"{members_of} AND {scope_sql(scope)}"
+    members = project([row_to_node(r) for r in store.tables.query_nodes(
+        where, columns=NODE_META_COLUMNS)], ids)
     out = []
     for rec in top:
         chain = _authoritative(chain_of([n for n in members if n.state_id == rec.state_id]))
@@ -197,7 +203,8 @@ def _authoritative(chain: list[EvidenceNode]) -> list[EvidenceNode]:
     """Drop revisions whose value is not grounded in their own message."""
     out = []
     for n in chain:
-        if n.verdict is Verdict.REVISE and not (n.value and grounded(n.value, n.text)):
+        if n.verdict is Verdict.REVISE and not (n.value and grounded_value(
+                n.value, n.text, speaker=n.speaker, context=n.context)):
             continue
         out.append(n)
     return out
@@ -210,12 +217,7 @@ def _state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
         topic=rec.topic, description=rec.description, value=last.value or rec.value,
         active_node_id=last.node_id, revision_count=len(chain) - 1,
         updated_at=max(from_epoch(rec.updated_ts), last.ts),
-        chain=[
-            ChainEntry(node_id=n.node_id, message_id=n.message_id, value=n.value,
-                       speaker=n.speaker, ts=n.ts, quote=n.text, verdict=n.verdict,
-                       permalink=n.permalink)
-            for n in chain
-        ],
+        chain=[chain_entry(n) for n in chain],
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.errors import ConfigError
+from memory.facets import project, root_ids
 from memory.models import Channel, EvidenceNode, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
@@ -339,11 +340,18 @@ class MemoryStore:
         return row_to_node(rows[0]) if rows else None
 
     def state_nodes(self, state_ids: Iterable[str]) -> list[EvidenceNode]:
+        """The members of ``state_ids``, each seen as a member of the state it is listed
+        for (a message that opened several states appears once per state: memory.facets)."""
         ids = list(dict.fromkeys(state_ids))
         if not ids:
             return []
-        rows = self.tables.query_nodes(sql_in("state_id", ids), columns=NODE_META_COLUMNS)
-        return sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
+        where = sql_in("state_id", ids)
+        roots = root_ids(ids)
+        if roots:
+            where = f"({where}) OR {sql_in('node_id', roots)}"
+        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS)
+        nodes = sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
+        return project(nodes, ids)
 
     def neighbours(self, nodes: Sequence[EvidenceNode], scope: Scope, *,
                    include: Sequence[str] = ()

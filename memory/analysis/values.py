@@ -1,0 +1,370 @@
+"""Typed value slots of a chat message: times, dates, ranges, places, people, versions,
+regions, money, counts, named choices and cancellations.
+
+The base patterns of :mod:`memory.text` find times, dates, versions, regions, money, numbers
+and decided names; the lexicon adds ranges, ordinal days, builds, places and the patterns
+of people. Adjacent parts of one moment ("Fri Oct 18" + "at 11am", "sat 15th" +
+"02:00-04:00 cet") join into one value, so a revision quotes the whole of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from memory.analysis.lexicon import (
+    DISCOURSE,
+    FIRST_PERSON,
+    HANDOVER_VERBS,
+    OWNER_VERBS,
+    OWNER_VERBS_S,
+    ROLE_NOUNS,
+    Lexicon,
+    default_lexicon,
+)
+from memory.text import STOPWORDS, is_calendar_word
+
+
+class Kind(StrEnum):
+    """What kind of value a slot holds."""
+
+    TIME = "time"
+    DATE = "date"
+    RANGE = "range"
+    PLACE = "place"
+    PERSON = "person"
+    VERSION = "version"
+    REGION = "region"
+    MONEY = "money"
+    COUNT = "count"
+    CHOICE = "choice"
+    STATUS = "status"
+
+
+#: Kinds that can replace one another in a revision ("3 pm" → "Friday 10am"). A status
+#: ("called off") ends a state of any family.
+FAMILY: dict[Kind, str] = {
+    Kind.TIME: "when", Kind.DATE: "when", Kind.RANGE: "when", Kind.PLACE: "where",
+    Kind.REGION: "where", Kind.PERSON: "who", Kind.VERSION: "version", Kind.MONEY: "amount",
+    Kind.COUNT: "amount", Kind.CHOICE: "name", Kind.STATUS: "status",
+}
+STATUS_FAMILY = "status"
+# Which value wins where two overlap: the more specific pattern first.
+_RANK: dict[Kind, int] = {
+    Kind.RANGE: 0, Kind.PERSON: 1, Kind.MONEY: 2, Kind.VERSION: 2, Kind.REGION: 2,
+    Kind.DATE: 3, Kind.TIME: 3, Kind.PLACE: 4, Kind.CHOICE: 5, Kind.STATUS: 5, Kind.COUNT: 6,
+}
+_WHEN = frozenset({Kind.TIME, Kind.DATE, Kind.RANGE})
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+# Between two parts of one moment: spaces, commas, "at", "@", "from", "on", "the", dashes.
+_WHEN_GLUE = re.compile(r"[\s,@(]{0,3}(?:(?:at|from|on|the|by|-|–)[\s,]{1,2}){0,2}",
+                        re.IGNORECASE)
+_PLUS_ONE = re.compile(r"(?<![\w+])\+1\b")
+_TOKEN = re.compile(r"[\w][\w'’.-]*[\w]|[\w]|[→]|->")
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value in a message: its kind, its text as written, and where it is."""
+
+    kind: Kind
+    text: str
+    start: int
+    end: int
+    #: A person value claimed in the first person ("I'll drive it", "push is mine now"):
+    #: ``text`` is then the speaker's name, not words of the message.
+    speaker: bool = False
+
+    @property
+    def family(self) -> str:
+        return FAMILY[self.kind]
+
+    @property
+    def is_year(self) -> bool:
+        return self.kind is Kind.DATE and bool(_YEAR.fullmatch(self.text))
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Word tokens with offsets (keeps "16.7", "eu-west-1", "don't", arrows)."""
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def mask(text: str, lexicon: Lexicon) -> str:
+    """``text`` with markup, URLs and file names blanked out (same length, so offsets hold)."""
+    def blank(m: re.Match[str]) -> str:
+        return " " * len(m.group(0))
+
+    text = lexicon.file_name.sub(blank, lexicon.markup.sub(blank, text))
+    # "+1" agrees; it is never a value
+    return _PLUS_ONE.sub(blank, text)
+
+
+def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
+                people: Iterable[str] = ()) -> list[Value]:
+    """Every value slot of ``text`` (already masked) in reading order, overlaps resolved in
+    favour of the longer span and the more specific kind, parts of one moment joined."""
+    found: list[Value] = []
+    for kind, pattern in lexicon.slots:
+        for m in pattern.finditer(text):
+            group = "v" if "v" in pattern.groupindex and m.group("v") else 0
+            value = m.group(group).strip()
+            if not value or (kind == "count" and not _meaningful_count(value)):
+                continue
+            if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
+                    w.lower() in STOPWORDS for w in value.split())):
+                continue  # "moved to Fri Oct 18" is a date
+            s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
+            found.append(Value(Kind(kind), value, s, s + len(value)))
+    for pattern in lexicon.places:
+        for m in pattern.finditer(text):
+            group = "v" if "v" in pattern.groupindex and m.group("v") else 0
+            value = m.group(group)
+            if not _place_name(value, people):
+                continue
+            found.append(Value(Kind.PLACE, value, *m.span(group)))
+    found.extend(people_values(text, speaker=speaker, people=people))
+    return _join_when(_resolve(found), text, lexicon)
+
+
+def _meaningful_count(value: str) -> bool:
+    """"30%", "3 screens", "two engineers" count; a lone "5 s" or "1x" hardly does."""
+    return not re.fullmatch(r"\d\s?(?:s|x)", value, re.IGNORECASE)
+
+
+def _place_name(value: str, people: Iterable[str]) -> bool:
+    words = value.split()
+    head = words[-1] if words else ""
+    if not head or is_calendar_word(head) or head.lower() in STOPWORDS:
+        return False
+    names = {p.lower() for p in people}
+    return value.lower() not in names and head.lower() not in names
+
+
+def _resolve(values: list[Value]) -> list[Value]:
+    """Non-overlapping values: longer spans first, then the more specific kind."""
+    ordered = sorted(values, key=lambda v: (-(v.end - v.start), _RANK[v.kind], v.start))
+    kept: list[Value] = []
+    for v in ordered:
+        if not v.text.strip():
+            continue
+        if any(v.start < k.end and v.end > k.start for k in kept):
+            continue
+        kept.append(v)
+    return sorted(kept, key=lambda v: v.start)
+
+
+def _join_when(values: list[Value], text: str, lexicon: Lexicon) -> list[Value]:
+    """Join the parts of one moment into one value and take a trailing time zone along."""
+    out: list[Value] = []
+    for v in values:
+        if out and out[-1].kind in _WHEN and v.kind in _WHEN and not v.is_year:
+            prev = out[-1]
+            glue = _WHEN_GLUE.fullmatch(text[prev.end:v.start])
+            if glue is not None and v.start - prev.end <= 8:
+                kind = Kind.RANGE if Kind.RANGE in (prev.kind, v.kind) else (
+                    Kind.DATE if Kind.DATE in (prev.kind, v.kind) else Kind.TIME)
+                end = v.end
+                if "(" in text[prev.end:v.start] and text[end:end + 1] == ")":
+                    end += 1  # "next Friday (the 15th)"
+                out[-1] = Value(kind, text[prev.start:end].rstrip(" ,("), prev.start, end)
+                continue
+        out.append(v)
+    for i, v in enumerate(out):
+        if v.kind in _WHEN:
+            tz = lexicon.timezone.match(text, v.end)
+            if tz is not None:
+                out[i] = replace(v, text=text[v.start:tz.end()], end=tz.end())
+    return out
+
+
+# ---- people ---------------------------------------------------------------------------------
+
+# After a name, these make it the doer of a task: "björn will drive", "Sofia is on it".
+_MODALS = frozenset({"will", "'ll", "ll", "can", "to", "gonna", "should", "shall", "could",
+                     "would"})
+_ING = frozenset({"driving", "leading", "running", "handling", "covering", "presenting",
+                  "hosting", "taking", "owning", "doing", "managing", "chairing"})
+
+
+def _doer(rest: Sequence[str]) -> bool:
+    """Whether the words after a name make it the doer of a task: a third-person owner verb
+    ("owns", "drives"), a modal and an owner verb ("will drive"), "is driving" / "is on", "is
+    (the) primary", "takes over", "drops to secondary"."""
+    if not rest:
+        return False
+    first = rest[0]
+    if first in OWNER_VERBS_S:
+        return True
+    if first in _MODALS and len(rest) > 1 and rest[1] in OWNER_VERBS:
+        return True
+    if first in {"is", "'s", "s"} and len(rest) > 1:
+        second = rest[1]
+        return second in _ING or second in ROLE_NOUNS or (
+            second in {"now", "the", "our"} and len(rest) > 2 and rest[2] in ROLE_NOUNS) or (
+            second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
+    if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
+        return True
+    if first in _ING and first != "on":
+        return True  # "björn driving", "Sofia presenting"
+    if first in ROLE_NOUNS:
+        return True  # "bob secondary", "Dev primary next week"
+    return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {
+        "to", "back"} and rest[2] in ROLE_NOUNS
+
+
+def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
+    low = tok.low.removesuffix("'s").removesuffix("’s")
+    if low in people:
+        return True
+    if sentence_start or not tok.text[:1].isupper():
+        return False
+    return (low not in STOPWORDS and low not in DISCOURSE and low not in ROLE_NOUNS
+            and not is_calendar_word(tok.text) and tok.text.isalpha())
+
+
+def _known(people: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for name in people:
+        low = name.lower().strip()
+        if not low:
+            continue
+        out.add(low)
+        out.add(low.split()[0])
+    return out - STOPWORDS - DISCOURSE
+
+
+def people_values(text: str, *, speaker: str = "",
+                  people: Iterable[str] = ()) -> list[Value]:
+    """The people a message gives a task or a role to.
+
+    Recognised: "handing X (over) to P", "P takes over (X) (from Q)", "P will drive/own/run
+    X", "owner: P", "primary P", "P is secondary", "X is P's", and first-person claims ("I'll
+    own X", "X is mine (now)", "me, I'll do it", "I got it"), whose value is ``speaker``. A
+    person is a known name (``people``: display names seen in the channel) or a capitalised
+    word where a name is expected."""
+    known = _known(people)
+    toks = tokenize(text)
+    out: list[Value] = []
+    starts = _sentence_starts(text, toks)
+    for i, tok in enumerate(toks):
+        low = tok.low
+        nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+        # handing X (over) to P / assign X to P
+        if low in HANDOVER_VERBS:
+            for j in range(i + 1, min(len(toks), i + 12)):
+                if toks[j].low == "to" and j + 1 < len(toks):
+                    cand = toks[j + 1]
+                    if _name_like(cand, known, sentence_start=False):
+                        out.append(Value(Kind.PERSON, cand.text, cand.start, cand.end))
+                    break
+        # P takes over / P will drive / P is on it / P owns X
+        # (a doer pattern is evidence enough for a capitalised word at a sentence start)
+        if _name_like(tok, known, sentence_start=False) and _doer(
+                [t.low for t in toks[i + 1:i + 4]]):
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # "the release notes are Marcus's now"
+        if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
+                and _name_like(tok, known, sentence_start=False)):
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # owner: P / primary P / secondary = P / driver is P
+        if low in ROLE_NOUNS and i + 1 < len(toks):
+            j = i + 1
+            while j < len(toks) and toks[j].low in {"is", "=", "now", "will", "be", "the"}:
+                j += 1
+            if j < len(toks) and j - i <= 3 and not any(
+                    ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
+                cand = toks[j]
+                if _name_like(cand, known, sentence_start=False):
+                    out.append(Value(Kind.PERSON, cand.text, cand.start, cand.end))
+                elif speaker and cand.low in {"me", "i", "myself"}:
+                    out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
+        # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
+        if speaker and low in FIRST_PERSON:
+            if low == "mine" and i > 0 and toks[i - 1].low in {"is", "'s", "are"}:
+                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
+            elif low in {"i'll", "i", "ill", "i'm", "im"} and _claims(toks, i):
+                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
+            elif low == "me" and ((i in starts and nxt in {"", "i", "i'll", "ill"})
+                                  or nxt in ROLE_NOUNS):
+                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
+    return _dedupe(out)
+
+
+def _claims(toks: Sequence[Token], i: int) -> bool:
+    """Whether "I" at ``i`` claims a task: "I'll own", "I will drive", "I got it", "I can
+    take it", "I'm on it", "I'll take sat"."""
+    rest = [t.low for t in toks[i + 1:i + 4]]
+    low = toks[i].low
+    if low in {"i'll", "ill"}:
+        return bool(rest) and rest[0] in OWNER_VERBS
+    if low in {"i'm", "im"}:
+        return rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
+            bool(rest) and (rest[0] in {"driving", "taking", "owning", "running", "leading",
+                                        "handling", "covering", "presenting", "hosting"}
+                            or rest[0] in ROLE_NOUNS
+                            or (rest[0] in {"the", "now"} and len(rest) > 1
+                                and rest[1] in ROLE_NOUNS)))
+    if not rest:
+        return False
+    if rest[0] in {"will", "can", "could", "should"} and len(rest) > 1:
+        return rest[1] in OWNER_VERBS
+    return rest[:2] in (["got", "it"], ["got", "this"], ["own"], ["own", "it"]) or (
+        rest[0] in {"own", "owns", "drive", "lead", "run"})
+
+
+def _strip_possessive(word: str) -> str:
+    return word.removesuffix("'s").removesuffix("’s")
+
+
+def _sentence_starts(text: str, toks: Sequence[Token]) -> set[int]:
+    starts = {0}
+    for i in range(1, len(toks)):
+        gap = text[toks[i - 1].end:toks[i].start]
+        if any(ch in gap for ch in ".!?:\n;"):
+            starts.add(i)
+    return starts
+
+
+def _dedupe(values: list[Value]) -> list[Value]:
+    """One value per span, and one first-person claim per message ("me, I'll do it")."""
+    seen: set[tuple[int, int]] = set()
+    out: list[Value] = []
+    claimed = False
+    for v in values:
+        if (v.start, v.end) in seen or (v.speaker and claimed):
+            continue
+        seen.add((v.start, v.end))
+        claimed = claimed or v.speaker
+        out.append(v)
+    return out
+
+
+def value_family(value: str, source: str = "", *, lexicon: Lexicon | None = None) -> str:
+    """The family of ``value`` as found in ``source`` (its message), else as it reads alone;
+    "" for free text."""
+    lex = lexicon or default_lexicon()
+    if source:
+        for v in find_values(mask(source, lex), lex):
+            if v.text == value:
+                return v.family
+    alone = find_values(value, lex)
+    if len(alone) == 1 or (alone and alone[0].start == 0):
+        return alone[0].family
+    return ""
