@@ -212,7 +212,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     terms = tuple(dict.fromkeys(lows[i] for i in subject_idx))
     subject = " ".join(ws[i].text for i in subject_idx)
     key = _key_words(lows, subject_idx, lexicon, family=family,
-                     copula=_copula(lows, opening), when=kind is QuestionKind.WHEN)
+                     copula=_copula(lows, opening) or bool(money_open or count_open),
+                     when=kind is QuestionKind.WHEN)
     return QuestionAnalysis(
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
@@ -270,7 +271,12 @@ def _copula(lows: Sequence[str], opening: int) -> bool:
 
 
 # A time of day ("1am", "14:30"): a value the question names, not a word to cover.
-_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)?|\d{1,2}[:.]\d{2}")
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}[:.]\d{2}")
+
+
+def is_change_word(low: str, lexicon: QuestionLexicon) -> bool:
+    """Whether ``low`` is a word of change ("moved", "pushed", "got", "took")."""
+    return any(_matches(low, c) for c in lexicon.change) or _is_role_verb(low, lexicon)
 
 
 def _is_role_verb(low: str, lexicon: QuestionLexicon) -> bool:
@@ -332,7 +338,7 @@ def _role_spans(lows: Sequence[str], lexicon: QuestionLexicon) -> set[int]:
     down", "suggested")."""
     r = lexicon.roles
     out: set[int] = set()
-    for p in (*r.proposer, *r.rejecter, *r.decider, *r.changer, *r.owner):
+    for p in (*r.proposer, *r.rejecter, *r.decider, *r.changer):
         n = len(p.split())
         i = find_phrase(lows, p)
         while i >= 0:
@@ -372,7 +378,8 @@ def _head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         if w not in lexicon.attributes:
             continue
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
-        if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words:
+        if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
+                nxt in lexicon.generic:
             return w
     return ""
 

@@ -9,6 +9,7 @@ here and every reader (offline, and the definitions the LLM prompt renders) chan
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Words that open or shape a question without naming what it is about.
@@ -147,10 +148,12 @@ class WhoRoles:
         "decid*", "made the call", "make the call", "makes the call", "call the shot*",
         "chose", "choose*", "chosen", "picked", "pick", "approv*", "signed off", "sign off",
         "settl*", "finaliz*", "finalis*", "confirm*", "greenlit", "green-lit", "okayed",
+        "agree", "agreed", "agrees",
         "ok'd", "determin*", "set",
     )
     changer: tuple[str, ...] = (
-        "moved", "moving", "move", "pushed", "pushing", "chang*", "postpon*", "delay*",
+        "moved", "moving", "move", "moves", "push", "pushes", "pushed", "pushing", "chang*",
+        "postpon*", "delay*",
         "resched*", "switch*", "cancel*", "called off", "call off", "scrap*", "cut", "bump*",
         "renam*", "slip*", "correct*",
         "revis*", "updat*", "shift*", "swap*", "replac*", "reassign*", "handed", "hand*",
@@ -178,33 +181,44 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "hour": "when", "week": "when", "month": "when", "year": "when", "timing": "when",
 
     "version": "version", "versions": "version", "build": "version", "release": "version",
-    "budget": "money", "cost": "money", "costs": "money", "price": "money",
-    "prices": "money", "spend": "money", "spending": "money", "salary": "money",
-    "fee": "money", "fees": "money", "rate": "money", "cap": "money", "charge": "money",
-    "charging": "money", "pay": "money", "paying": "money", "amount": "money",
+    "budget": "money", "cost": "price", "costs": "price", "price": "price",
+    "prices": "price", "spend": "money", "spending": "money", "salary": "money",
+    "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
+    "charging": "price", "pay": "price", "paying": "price", "amount": "price",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
     "restaurant": "where", "address": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
+    "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
+    "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
+    "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
 }
+# What a secret looks like when someone writes it down: a quoted string, or a run of at
+# least five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B").
+SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
+                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}")
 # Words naming the moment of an event ("what time does the fair *start*"): in a *when*
 # question a date or time answers them.
 WHEN_EVENT_WORDS = frozenset(
     """start starts started starting begin begins began end ends ended finish finishes
     finished open opens opened close closes closed expire expires expired due kick kicks
-    kickoff launch launches go-live""".split()
+    kickoff launch launches go-live planned scheduled happening happen happens set booked
+    held""".split()
 )
 # Families whose noun is answered by a value of the family alone ("what's the release
-# date" by "Oct 29"); a money or count noun must itself be matched ("the budget" is not
-# any amount: "$275 for the bouncy castle" is no budget).
-VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count"})
+# date" by "Oct 29", "what does it cost" by "$7"); a noun naming a particular sum must
+# itself be matched ("the budget" is not any amount: "$275 for the bouncy castle" is no
+# budget). "price" is the family of the generic money nouns; it asks for money.
+VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count", "price"})
 # Families a unit must hold a value of to answer: "what's the budget" needs an amount of
 # money, "when is…" a date or time. A count is often spelled in words ("twice a year", "a
 # few"), so it is not required.
-REQUIRED_FAMILIES = frozenset({"when", "version", "money"})
+REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret"})
 # The value slots (memory.text / the message analyzer) that answer each family.
 ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
+    "secret": ("secret",),
+    "price": ("money",),
     "when": ("time", "date"),
     "version": ("version",),
     "where": ("region", "name", "place", "venue"),
@@ -212,14 +226,28 @@ ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
     "count": ("number", "money", "count"),
     "person": ("person", "owner", "name"),
 }
+# The value kinds of the message analyzer (memory.analysis.values.Kind) that answer each
+# family; a status ("called off") answers whatever is asked of a plan.
+CLAIM_KINDS: dict[str, tuple[str, ...]] = {
+    "price": ("money",),
+    "when": ("time", "date", "range", "status"),
+    "where": ("place", "region", "choice", "status"),
+    "version": ("version",),
+    "money": ("money",),
+    "count": ("count", "money"),
+    "person": ("person",),
+    "": ("time", "date", "range", "place", "region", "version", "money", "count", "choice",
+         "status", "person"),
+}
 # The same families as the writer's state value families (memory.text SLOT_FAMILY).
 STATE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "price": ("amount",),
     "when": ("when",),
     "version": ("version",),
     "where": ("where", "name"),
     "money": ("amount",),
     "count": ("amount",),
-    "person": ("person", "owner", "name"),
+    "person": ("person", "owner", "name", "who"),
 }
 
 # Words that open the reason a message gives; longest first. "so" gives it before itself
@@ -236,6 +264,8 @@ ACCEPT_OPENERS = (
     "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
     "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
 )
+# Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
+RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").
 REJECT_OPENERS = (
     "no", "nah", "nope", "not", "let's not", "lets not", "don't", "dont", "i'd rather not",
@@ -244,6 +274,17 @@ REJECT_OPENERS = (
 # Prepositions naming the value a change left ("moved *off* Thursday", "slipped *from* the
 # 15th"), as against the one it reached ("moved *to* the 22nd").
 LEFT_VALUE_WORDS = ("off", "from", "away from", "out of")
+# Words naming the same event: "when did rc2 *ship*" is answered by "rc2 is *out*".
+EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
+    frozenset({"ship", "ships", "shipped", "shipping", "release", "released",
+               "releasing", "launch", "launched", "live", "go-live", "published", "publish",
+               "deploy", "deployed"}),
+    frozenset({"start", "starts", "started", "begin", "begins", "began", "kickoff",
+               "kick", "open", "opens"}),
+    frozenset({"end", "ends", "ended", "finish", "finished", "close", "closes", "closed",
+               "wrap"}),
+    frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
+)
 # Words a speaker uses of themselves ("me, I'll take it").
 SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
 
@@ -252,7 +293,8 @@ GENERIC_WORDS = frozenset(
     """thing things stuff deal info information details detail plan plans update updates
     status news something anything everything someone anyone one ones lot lots bit kind
     sort type way happen happened happening going gonna get got make made did do done
-    said say says tell told mean meant like exactly actually again next""".split()
+    said say says tell told mean meant like exactly actually again next use uses using
+    come comes came per give gives gave""".split()
 )
 
 
@@ -318,17 +360,20 @@ class QuestionLexicon:
     roles: WhoRoles = field(default_factory=WhoRoles)
     attributes: dict[str, str] = field(default_factory=lambda: dict(ATTRIBUTE_FAMILIES))
     value_named: frozenset[str] = VALUE_NAMED_FAMILIES
+    secret: re.Pattern[str] = SECRET_VALUE
     when_events: frozenset[str] = WHEN_EVENT_WORDS
     required: frozenset[str] = REQUIRED_FAMILIES
     answering_slots: dict[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(ANSWERING_SLOTS))
     state_families: dict[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(STATE_FAMILIES))
+    claim_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(CLAIM_KINDS))
     question_words: frozenset[str] = QUESTION_WORDS
     past: frozenset[str] = PAST_AUXILIARIES
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
 

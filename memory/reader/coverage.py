@@ -201,7 +201,7 @@ class CoverageTest:
         groups = [set(g) - persons or set(g) for g in qa.key]
         stated: set[str] = set()
         for t in terms:
-            f = forms(t.word)
+            f = forms(t.word) | self._event_forms(t.word)
             if f & told or (t.person and t.word in unit.speakers) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
@@ -225,9 +225,18 @@ class CoverageTest:
         unstated += int(lacks_name)
         return got / total * w.headless ** unstated
 
+    def _event_forms(self, word: str) -> frozenset[str]:
+        """The words naming the same event as ``word`` (lexicon data), as forms."""
+        for group in self.lexicon.events:
+            if word in group:
+                return frozenset(f for w in group for f in forms(w))
+        return frozenset()
+
     def families(self, unit: Unit) -> set[str]:
         """The families of value ``unit`` states, as asked families ("when", "money"…)."""
         kinds = {s.kind.value for s in find_slots(unit.told)}
+        if self.lexicon.secret.search(unit.told):
+            kinds.add("secret")
         if find_date_expressions(unit.told):
             kinds.add("date")
         if unit.state is not None and unit.state.value:
@@ -351,8 +360,10 @@ def _question_days(qa: QuestionAnalysis, reference: datetime | None
     return out
 
 
-# A date expression that pins a day or month (not "thursday", "yesterday", "last week").
-_SPECIFIC = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+# A date expression that pins a day or month: anything but a bare weekday ("thursday"
+# could be any Thursday; "next friday", "the 22nd", "in May" cannot).
+_SPECIFIC = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|next|"
+                       r"last|this|tomorrow|yesterday|today|tonight)", re.I)
 
 
 def _dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, bool]]

@@ -10,13 +10,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import REASON_CUES, SELF_WORDS
+from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import forms, unit_forms
-from memory.text import Slot, SlotKind, find_slots, has_revision_cue, is_calendar_word
+from memory.reader.dates import resolve_date
+from memory.rewrite import resolved_dates
+from memory.text import (
+    Slot,
+    SlotKind,
+    find_slots,
+    has_revision_cue,
+    is_calendar_word,
+    is_year,
+)
 
 # A message is read up to this many characters for extraction.
 MAX_TEXT = 4000
@@ -174,3 +184,103 @@ def places_in(text: str) -> list[Slot]:
             continue
         out.append(Slot(SlotKind.NAME, name, m.start(1), m.start(1) + len(name)))
     return out
+
+
+# ---- values ---------------------------------------------------------------------------------
+
+# Words before a value that mark it as the value replaced or turned down, not the one stated
+# ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
+_REPLACED = re.compile(r"(?:\bnot|\binstead of|\bfrom|\bwas|\brather than|\bno longer|"
+                       r"\bno to|\brejected|\bnot the)\s*$", re.IGNORECASE)
+# A clock range right after a day ("wed 8-18", "sat 02:00-05:00").
+_RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
+                          r"\s?(?:am|pm)?)", re.IGNORECASE)
+_TRAILING = " ,.;:!?)(\"'"
+ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
+                          "closed", "over"})
+
+
+def term_positions(qa: QuestionAnalysis, text: str) -> list[int]:
+    """Character offsets of the question's words in ``text``."""
+    wanted = {f for t in qa.terms for f in forms(t)}
+    return [w.start for w in words(text) if forms(w.low) & wanted]
+
+
+def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
+    """The value of one of the slot ``kinds`` that ``sentence`` states nearest the
+    question's words, and a value it names as replaced ("not $18k", "instead of
+    eu-west-1"); empty strings when there is none."""
+    if not kinds:
+        return "", ""
+    slots = [sl for sl in find_slots(sentence) if sl.kind.value in kinds]
+    if "name" in kinds or "place" in kinds:
+        slots += places_in(sentence)
+    # a bare year ("FROSTBYTE CUP 2024") is a value only when nothing else is
+    slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
+                                                        if "date" not in kinds or
+                                                        len(kinds) == 1]
+    if not slots:
+        return "", ""
+    stated = [sl for sl in slots if not _REPLACED.search(sentence[: sl.start])]
+    replaced = [sl for sl in slots if _REPLACED.search(sentence[: sl.start])]
+    anchors = term_positions(qa, sentence)
+    ending = bool(ENDING_WORDS & set(qa.terms))
+
+    def nearest(cands: Sequence[Slot]) -> str:
+        if not cands:
+            return ""
+        if ending and len(cands) > 1:
+            best = cands[-1]
+        elif not anchors:
+            best = cands[0]
+        else:
+            best = min(cands, key=lambda sl: min(abs(sl.start - a) for a in anchors))
+        return best.text.strip(_TRAILING)
+
+    return nearest(stated), nearest(replaced)
+
+
+def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
+            ) -> tuple[str, str]:
+    """The when-value ``sentence`` states nearest the question's words, as written with the
+    clock range that follows it ("wed 8-18", "wednesdays 15:00"), and the calendar day it
+    resolves to against ``said`` ("17 September 2025"; empty for a recurring day)."""
+    slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
+             and not _REPLACED.search(sentence[: sl.start])]
+    anchors = term_positions(qa, sentence)
+    if anchors and slots:
+        slots.sort(key=lambda sl: min(abs(sl.start - a) for a in anchors))
+    times = [sl.text for sl in slots if sl.kind.value == "time"]
+    recurring = RECURRING_DAYS.search(sentence)
+    for sl in slots:
+        if sl.kind.value != "date":
+            continue
+        res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
+        if res is None:
+            found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
+                                   else "future")
+            res = found[0][1] if found else None
+        if res is None:
+            continue
+        text = sl.text.strip(_TRAILING)
+        tail = _RANGE_AFTER.match(sentence, sl.end)
+        if tail is not None:
+            text = f"{text} {tail.group(1)}"
+        elif times and not has_clock(text):
+            text = f"{text} {times[0]}"
+        return text, res.spoken()
+    if recurring is not None:
+        clock = times[0] if times else ""
+        return f"{recurring.group()} {clock}".strip(), ""
+    return (times[0], "") if times else ("", "")
+
+
+def has_clock(text: str) -> bool:
+    """Whether ``text`` holds a time of day."""
+    return any(sl.kind.value == "time" for sl in find_slots(text))
+
+
+def time_range_end(text: str) -> str:
+    """The end of the first clock range in ``text`` ("14:03-14:38" → "14:38")."""
+    times = [s.text for s in find_slots(text[:MAX_TEXT]) if s.kind.value == "time"]
+    return times[1] if len(times) > 1 else ""

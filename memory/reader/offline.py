@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, analyze_question
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
@@ -64,17 +65,20 @@ class OfflineReader:
     """Deterministic reader over :class:`ReaderTools`.
 
     ``k`` passages per search; ``lexicon`` the question analyzer's data, with the weights
-    of the coverage test that decides abstention."""
+    of the coverage test that decides abstention; ``analyzer`` the message analyzer the
+    writer uses (what each message states, about what, and why)."""
 
     def __init__(self, *, tools: ReaderTools, k: int = 10, expansion_terms: int = 4,
-                 lexicon: QuestionLexicon = DEFAULT_LEXICON) -> None:
+                 lexicon: QuestionLexicon = DEFAULT_LEXICON,
+                 analyzer: MessageAnalyzer | None = None) -> None:
         self.tools = tools
         self.k = k
         self.expansion_terms = expansion_terms
         self.lexicon = lexicon
         self.coverage = CoverageTest(store=tools.store, embedder=tools.embedder,
                                      lexicon=lexicon)
-        self.composer = Composer(lexicon=lexicon, coverage=self.coverage)
+        self.composer = Composer(lexicon=lexicon, coverage=self.coverage,
+                                 analyzer=analyzer or MessageAnalyzer())
 
     def answer(
         self,
@@ -114,10 +118,7 @@ class OfflineReader:
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
             if sayer is not None:
                 return _said_answer(sayer, session, rounds, qa)
-        state = self.composer.answering_state(qa, verdict, people)
-        composed = (self.composer.from_state(qa, state, session.nodes, people)
-                    if state is not None else
-                    self.composer.from_units(qa, verdict, people, session.nodes))
+        composed = self.composer.compose(qa, verdict, people, session.nodes)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states)
