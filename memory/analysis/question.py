@@ -244,7 +244,8 @@ def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: Questio
                       and w not in lexicon.when_events)
         groups = [g for g in (thing, (last[-1],) if last else ()) if g]
         return tuple(dict.fromkeys(groups))
-    ends_in_value = lexicon.attributes.get(words_[-1], "") == family != ""
+    ends_in_value = lexicon.attributes.get(words_[-1], "") == family != "" and \
+        family in lexicon.value_named
     if ends_in_value:
         return (tuple(words_[:-1]),) if len(words_) > 1 else ()
     return ((words_[-1],),) if copula else ()
@@ -281,7 +282,8 @@ def is_change_word(low: str, lexicon: QuestionLexicon) -> bool:
 
 def _is_role_verb(low: str, lexicon: QuestionLexicon) -> bool:
     r = lexicon.roles
-    return any(_matches(low, p) for p in (*r.changer, *r.decider) if " " not in p)
+    return any(_matches(low, p) for p in (*r.changer, *r.decider, *r.rejecter)
+               if " " not in p)
 
 
 _CLITICS = ("'s", "'d", "'re", "'ll", "'ve", "'m", "s'")
@@ -351,8 +353,8 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     """The role a who question asks about; "doer" when no role word is used."""
     r = lexicon.roles
     for role, phrases in (("proposer", r.proposer), ("rejecter", r.rejecter),
-                          ("changer", r.changer), ("decider", r.decider),
-                          ("owner", r.owner), ("proposer", r.idea)):
+                          ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
+                          ("owner", r.holder), ("proposer", r.idea)):
         if any(find_phrase(lows, p) >= 0 for p in phrases):
             return role
     return "doer"
@@ -406,6 +408,8 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
         tail = [w for w in lows[start:] if w not in STOPWORDS]
         if not tail or len(tail) > 2:
             continue
+        if not (past or any(w.endswith("ed") for w in lows[:i])):
+            continue  # "what needs doing before the launch": no earlier value asked
         if _is_date_like(tail) and not (family == "when" and past):
             continue
         return start, min(len(lows), start + len(rest))

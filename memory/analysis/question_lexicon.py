@@ -104,7 +104,8 @@ LIST_CUES = (
     "what are the options", "what choices", "which choices", "what alternatives",
     "what were the suggestions", "what are the suggestions", "what suggestions",
     "which suggestions", "what ideas", "what were all", "what are all", "all the",
-    "everything", "what else", "which ones", "what things",
+    "everything", "what else", "which ones", "what things", "were considered",
+    "were suggested", "were proposed", "were discussed", "were mentioned", "all options",
 )
 # The value in force now.
 CURRENT_CUES = (
@@ -162,10 +163,14 @@ class WhoRoles:
     owner: tuple[str, ...] = (
         "own*", "in charge", "responsible", "driv*", "lead*", "running", "run", "runs",
         "handl*", "on call", "on-call", "oncall", "primary", "secondary", "cover*",
-        "assigned", "assignee", "taking", "take*", "took", "doing", "working on",
-        "point person", "dri", "host*", "present*", "organi*", "manag*", "look* after",
-        "in charge of", "has", "have", "had", "got", "gets", "giving", "gives", "bringing",
-        "brings", "making", "makes", "on",
+        "assigned", "assignee", "point person", "dri", "host*", "present*", "organi*",
+        "manag*", "look* after", "in charge of", "captain*",
+    )
+    # Light verbs that name holding a task only when no change is named ("who has the
+    # push work", "who's doing face painting"; but "who has moved the review").
+    holder: tuple[str, ...] = (
+        "taking", "take*", "took", "doing", "working on", "has", "have", "had", "got",
+        "gets", "giving", "gives", "bringing", "brings", "making", "makes", "on",
     )
 
 
@@ -188,7 +193,8 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "limit": "count", "number": "count", "count": "count", "total": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
-    "restaurant": "where", "address": "where",
+    "restaurant": "where", "address": "where", "venues": "where", "places": "where",
+    "locations": "where", "rooms": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",

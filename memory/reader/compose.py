@@ -37,7 +37,14 @@ from memory.reader.answer import (
     split_sentences,
     value_day,
 )
-from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
+from memory.reader.coverage import (
+    Coverage,
+    CoverageTest,
+    Unit,
+    forms,
+    told_part,
+    unit_forms,
+)
 from memory.reader.dates import spoken_day
 from memory.reader.extract import (
     ENDING_WORDS,
@@ -147,9 +154,59 @@ class Composer:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages."""
         state = self.answering_state(qa, verdict, people)
+        if qa.kind is QuestionKind.WHY:
+            return self.why(qa, state, verdict, nodes)
         if state is not None and not self._overridden(qa, state, verdict, people):
             return self.from_state(qa, state, nodes, people)
         return self.from_units(qa, verdict, people, nodes)
+
+    # ---- why ----------------------------------------------------------------------------
+    def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
+            nodes: dict[str, EvidenceNode]) -> Composed:
+        """The reason for the change asked about. With a state, the change in its chain
+        (the one the question names) is known: its reason is the one noted, given in so
+        many words, in the turn it accepts, or beside its decision. Otherwise, or when
+        that says nothing, the covering messages that use the question's change word come
+        first ("why did apple *reject* 2.4" → "Apple rejected us. …"): a reason given in so
+        many words, in a turn it accepts, or what the message says beside its change;
+        else the best message whole."""
+        decision = frozenset(f for c in qa.changes for f in forms(c))
+        entry = self.deciding_entry(qa, state) if state is not None else None
+        entry_node = nodes.get(entry.node_id) if entry is not None else None
+        reason, source = "", None
+        if entry is not None and entry_node is not None:
+            reason = (self.reasons.noted(entry) or self.reasons.cued(entry_node, nodes)
+                      or self.reasons.accepted(entry_node.text, entry_node, nodes)
+                      or self.reasons.beside(entry_node, nodes, value=entry.value,
+                                             decision=decision))
+            source = entry_node
+        covering = self.covering(verdict)
+        with_change = [u for u in covering if decision & unit_forms(u.told)]
+        order = [n for u in with_change + [u for u in covering if u not in with_change]
+                 if (n := self.reasons.speaker_of(u)) is not None]
+        order = list({n.node_id: n for n in order}.values())
+        if not reason:
+            for n in order:
+                named = bool(decision & unit_forms(n.text))
+                reason = self.reasons.cued(n, nodes) or (
+                    self.reasons.accepted(n.text, n, nodes)
+                    or self.reasons.beside(n, nodes, decision=decision) if named else "")
+                if reason:
+                    source = n
+                    break
+        if not reason and order:
+            source = order[0]
+            reason = self.reasons.whole(source)
+        if source is None:
+            return Composed([], "")
+        lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
+        states = []
+        if state is not None and source is entry_node:
+            lines.append(chain_line(state))
+            states = [state]
+        lines.append(evidence_line(source))
+        cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
+        return Composed(lines, reason, cites, states)
 
     # ---- choosing what answers -------------------------------------------------------------
     def answering_state(self, qa: QuestionAnalysis, verdict: Coverage,
@@ -241,13 +298,6 @@ class Composer:
                       else entry.speaker)
             short = person
             first = f"{person}, {day_label(entry.ts)}: {entry_value(entry)}"
-        elif kind is QuestionKind.WHY:
-            entry = self.deciding_entry(qa, state)
-            reason = self.reasons.for_entry(entry, nodes)
-            short = reason
-            first = (f"{reason} ({entry.speaker}, {day_label(entry.ts)})" if reason
-                     else f"{entry.speaker} ({day_label(entry.ts)}): "
-                          f"{shorten(entry.quote, 160)}")
         else:
             first = short = entry_value(entry)
         lines = [first, chain_line(state)]
@@ -326,10 +376,6 @@ class Composer:
             person = self._who_from(qa, chosen)
             first = f"{person} ({day}): {shorten(chosen.sentence, 160)}"
             short = person
-        elif kind is QuestionKind.WHY:
-            reason = self.reasons.in_message(chosen.unit, nodes)
-            first = f"{shorten(reason, 300)} ({node.speaker}, {day})"
-            short = reason
         elif kind is QuestionKind.LIST:
             items = [f"{st.value or shorten(st.sentence, 120)} ({st.node.speaker})"
                      for st in statements[:5]]
@@ -347,8 +393,8 @@ class Composer:
         for u in [chosen.unit, *(u for u in covering if u is not chosen.unit)][:EVIDENCE_LINES]:
             n = u.node
             assert n is not None
-            shown = u.answers[0] if u.answers and _asks(n.text) and kind is not \
-                QuestionKind.WHY else n
+            shown = best_answer(u.answers, n, qa) if u.answers and _asks(n.text) and \
+                kind is not QuestionKind.WHY else n
             lines.append(evidence_line(shown))
             cites.append(citation(shown))
             if shown is not n:
@@ -502,8 +548,8 @@ class Composer:
         assert node is not None
         if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
                 not qa.asks_change:
-            told = [a for a in unit.answers if not _asks(a.text)] or unit.answers
-            return told[0].text, told[0]
+            answer = best_answer(unit.answers, node, qa)
+            return answer.text, answer
         return node.text, node
 
     def _prefer(self, qa: QuestionAnalysis) -> str:
@@ -533,6 +579,17 @@ class Composer:
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
+
+
+def best_answer(answers: Sequence[EvidenceNode], question: EvidenceNode,
+                qa: QuestionAnalysis) -> EvidenceNode:
+    """Of the turns answering ``question``, the one that says the most of what both
+    questions are about ("yes, we should open it up" over "lol nice"); the first on ties.
+    Questions answer nothing."""
+    told = [a for a in answers if told_part(a.text)] or list(answers)
+    wanted = unit_forms(question.text) | {f for t in qa.terms for f in forms(t)}
+    return max(told, key=lambda a: (len(wanted & unit_forms(a.text)),
+                                    len(words(a.text)) > 3, -told.index(a)))
 
 
 def _before(timeline: Sequence[Statement], i: int) -> Statement:

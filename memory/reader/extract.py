@@ -97,12 +97,14 @@ def _speaks_of_self(text: str) -> bool:
     return any(w.low in SELF_WORDS for w in words(text[:200]))
 
 
-def reason_in(text: str, *, value: str = "") -> str:
+def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset()
+              ) -> str:
     """The reason ``text`` gives: the clause after a reason word ("because…", "since…",
-    "due to…"; before "so…"); else, when ``value`` is given, what the message says beside
-    its decision — the sentence after the one stating ``value`` or a change (the one before
-    when none follows), or the other clauses of that sentence ("im out sat 22nd (sister's
-    wedding), björn will drive"); empty when there is none."""
+    "due to…"; before "so…"); else, when the decision is known — by its ``value`` or the
+    word forms of its change (``decision``) — what the message says beside it: the
+    sentence after the one stating it (the one before when none follows), or the other
+    clauses of that sentence ("im out sat 22nd (sister's wedding), björn will drive");
+    empty when there is none."""
     text = text[:MAX_TEXT]
     sentences = split_sentences(text)
     for sentence in sentences:
@@ -119,18 +121,18 @@ def reason_in(text: str, *, value: str = "") -> str:
             after = sentence[m.end():].strip(" ,;:-—")
             if len(words(after)) >= 2:
                 return after.rstrip(".!")
-    if not value:
+    if not value and not decision:
         return ""
     told = [s for s in sentences if not s.rstrip().endswith("?")]
-    at = next((i for i, s in enumerate(told) if _states(s, value)), -1)
+    at = next((i for i, s in enumerate(told) if _states(s, value, decision)), -1)
     if at < 0:
         return ""
     for i in [*range(at + 1, len(told)), *range(at - 1, -1, -1)]:
-        if len(words(told[i])) >= 4 and not _states(told[i], value):
+        if len(words(told[i])) >= 4 and not _states(told[i], value, decision):
             return str(told[i]).rstrip(".!")
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(told[at])]
-    others = [c for c in parts if len(words(c)) >= 3 and value.lower() not in c.lower()
-              and not has_revision_cue(c)]
+    others = [c for c in parts if len(words(c)) >= 3
+              and not _states(c, value, decision)]
     return max(others, key=len) if others else ""
 
 
@@ -138,9 +140,10 @@ def reason_in(text: str, *, value: str = "") -> str:
 _CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(")
 
 
-def _states(sentence: str, value: str) -> bool:
-    """Whether ``sentence`` states ``value`` or a change."""
-    return value.lower() in sentence.lower() or has_revision_cue(sentence)
+def _states(sentence: str, value: str, decision: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` states ``value``, a change word of ``decision`` or a change."""
+    return (bool(value) and value.lower() in sentence.lower()) or has_revision_cue(
+        sentence) or bool(decision & unit_forms(sentence))
 
 
 def best_sentence(qa: QuestionAnalysis, text: str) -> str:

@@ -43,52 +43,43 @@ class Reasons:
         self.lexicon = lexicon
         self.analyzer = analyzer
 
-    def for_entry(self, entry: ChainEntry, nodes: dict[str, EvidenceNode]) -> str:
-        """The reason for the change ``entry`` made."""
-        noted = str(getattr(entry, "reason", "") or "")
-        if noted:
-            return noted
-        return self.of_text(entry.quote, nodes.get(entry.node_id), nodes, value=entry.value)
+    def noted(self, entry: ChainEntry) -> str:
+        """The reason the writer noted on a chain entry."""
+        return str(getattr(entry, "reason", "") or "")
 
-    def in_message(self, unit: Unit, nodes: dict[str, EvidenceNode]) -> str:
-        """The reason a message unit gives. Without a known decision to tell the reason
-        from, a message with no reason word or accepted turn is quoted whole."""
-        node = unit.node
-        if node is None:
-            return ""
-        if unit.answers and not told_part(node.text):
-            # a bare question: the explanation is in its answer
-            node = next((a for a in unit.answers if told_part(a.text)), unit.answers[0])
+    def cued(self, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> str:
+        """A reason ``node`` gives in so many words: the analyzer's, or one after a reason
+        word."""
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
-        cued = (analysis.reason or reason_in(node.text)
-                or self.accepted(node.text, node, nodes) or analysis.explanation)
-        if cued:
-            return cued
-        for a in unit.answers:
-            found = reason_in(a.text)
-            if found:
-                return found
-        return shorten(" ".join(node.text.split()), WHOLE_CHARS)
+        return analysis.reason or reason_in(node.text)
 
-    def of_text(self, text: str, node: EvidenceNode | None, nodes: dict[str, EvidenceNode],
-                *, value: str = "") -> str:
-        accepted = self.accepted(text, node, nodes)
-        if accepted:
-            return accepted
-        analysis = self.analyzer.analyze(text, speaker=node.speaker if node else "")
-        given = (analysis.reason or reason_in(text, value=value or _first_value(text))
-                 or analysis.explanation)
-        if given or node is None:
-            return given
+    def beside(self, node: EvidenceNode, nodes: dict[str, EvidenceNode], *,
+               value: str = "", decision: frozenset[str] = frozenset()) -> str:
+        """What ``node`` says beside its decision (known by ``value`` or its change words),
+        else a reason its speaker gives just before or after."""
+        found = reason_in(node.text, value=value or _first_value(node.text),
+                          decision=decision)
+        if found:
+            return found
         near = sorted((n for n in nodes.values() if n.node_id != node.node_id
                        and n.channel == node.channel and n.speaker_id == node.speaker_id
                        and abs((n.ts - node.ts).total_seconds()) <= NEAR_SECONDS),
                       key=lambda n: abs((n.ts - node.ts).total_seconds()))
         for n in near:
-            found = reason_in(n.text)
-            if found:
-                return found
+            r = self.cued(n, nodes)
+            if r:
+                return r
         return ""
+
+    def speaker_of(self, unit: Unit) -> EvidenceNode | None:
+        """The message of a unit that explains: a bare question's answer, else itself."""
+        node = unit.node
+        if node is not None and unit.answers and not told_part(node.text):
+            return next((a for a in unit.answers if told_part(a.text)), unit.answers[0])
+        return node
+
+    def whole(self, node: EvidenceNode) -> str:
+        return shorten(" ".join(node.text.split()), WHOLE_CHARS)
 
     def accepted(self, text: str, node: EvidenceNode | None,
                  nodes: dict[str, EvidenceNode]) -> str:
