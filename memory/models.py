@@ -102,12 +102,15 @@ class Channel(BaseModel):
 
 
 class Facet(BaseModel):
-    """A further state one message establishes beside its main one ("Board meeting is Nov 7.
-    Deck draft due Nov 1, Raj owns the product section" opens three)."""
+    """A further state one message establishes or revises beside its main one ("Board
+    meeting is Nov 7. Deck draft due Nov 1, Raj owns the product section" opens three; "the
+    Cup moves to the Bathurst Community Centre and the date is now Aug 24" revises two)."""
 
     topic: str
     source_quote: str
     value_family: str = ""
+    prior_state_id: str | None = Field(
+        default=None, description="the state this value revises; None: it opens a state")
 
 
 class Proposal(BaseModel):

@@ -75,7 +75,7 @@ class Proposer(Protocol):
 # An earlier turn is context for this one only this soon before it.
 _CONTEXT_WINDOW_S = 3 * 86400
 _RECENT_TURNS = 3
-_MAX_FACETS = 4
+_MAX_FACETS = 8
 # How much better a later revision in a message must match to be its main one.
 _CLEARLY = 0.3
 _SUGGESTING = frozenset({SpeechAct.PROPOSAL, SpeechAct.QUESTION})
@@ -192,9 +192,11 @@ class OfflineProposer:
                 d = self._decide(claim, clause, a, ctx, item, registry)
                 if d is not None:
                     decisions.append(d)
-        if a.act in (SpeechAct.REMINDER, SpeechAct.PROPOSAL, SpeechAct.QUESTION):
-            # A reminder opens no state; beside a proposal or question, the other
-            # sentences explain it ("I have a dentist appointment at 2").
+        proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)
+                       for c in a.clauses)
+        if a.act is SpeechAct.REMINDER or proposes:
+            # A reminder opens no state; beside a proposal of a value, the other sentences
+            # explain it ("can we do 4 pm? I have a dentist appointment at 2").
             decisions = [d for d in decisions if d.verdict is not Verdict.ESTABLISH
                          or d.act is SpeechAct.PROPOSAL]
         if not any(d.verdict is not Verdict.ESTABLISH for d in decisions):
@@ -217,7 +219,9 @@ class OfflineProposer:
             "prior_state_id": primary.state.state_id if primary.state else None,
             "source_quote": primary.quote, "value_family": primary.family,
             "act": primary.act.value, "reason": reason[:300],
-            "facets": [Facet(topic=d.topic, source_quote=d.quote, value_family=d.family)
+            "facets": [Facet(topic=d.topic, source_quote=d.quote, value_family=d.family,
+                             prior_state_id=d.state.state_id if d.state is not None
+                             and d.verdict is Verdict.REVISE else None)
                        for d in facets],
         })
 
@@ -269,8 +273,10 @@ class OfflineProposer:
             if anchor.topic and anchor.state_id:
                 ctx.subject = anchor.topic
             else:
-                ctx.subject = next((cl.subject for cl in aa.claims if cl.subject),
-                                   aa.subject)
+                asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
+                    SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+                ctx.subject = (asked_clause.subject if asked_clause is not None else next(
+                    (cl.subject for cl in aa.claims if cl.subject), aa.subject))
             for clause in aa.clauses:
                 if clause.act is SpeechAct.PROPOSAL and clause.claims:
                     ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
@@ -304,7 +310,7 @@ class OfflineProposer:
         for s, cos in zip(states, dense, strict=True):
             topic_terms = _matchable(set(content_terms(s.topic)))
             lex_topic = overlap(terms, topic_terms)
-            lex_desc = overlap(terms | clause_terms, s.terms)
+            lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
             strong = s.state_id in ctx.strong_ids
             weak = s.state_id in ctx.weak_ids
             old = any(values_match(o.text, s.value) for o in clause.old)
@@ -321,12 +327,29 @@ class OfflineProposer:
             loose = clause.change >= 0.5 or family == "who"
             named_same = _same_subject(terms, topic_terms) or (
                 loose and lex_topic >= w.min_subject_overlap)
-            about = (named_same or cos >= w.min_subject_dense or old
-                     or (strong and (not claim.terms or overlap(terms, s.terms) > 0))
-                     or (weak and not claim.terms and clause.change >= 0.5))
+            # The subject named in the state's own evidence ("2.4 slips to ..." where the
+            # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
+            # when the clause says the value changed.
+            in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
+            if in_evidence:
+                score += w.subject_topic * 0.5
+            about = (named_same or cos >= w.min_subject_dense or old or in_evidence
+                     or (strong and not claim.terms)
+                     or (weak and not claim.terms and clause.change >= 0.5)
+                     or (not claim.terms and self._latest_of_kind(s, states, now)))
             out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
         out.sort(key=lambda m: -m.score)
         return out
+
+    @staticmethod
+    def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:
+        """A value of a distinctive kind said in passing ("that'll be build 418") is about
+        the channel's latest state of that kind, if it was touched in the last days."""
+        if state.value_family in ("when", "", "status"):
+            return False
+        same = [s for s in states if s.value_family == state.value_family]
+        latest = max(same, key=lambda s: s.updated_ts)
+        return latest is state and now - state.updated_ts <= _CONTEXT_WINDOW_S
 
     def _similarity(self, registry: RegistryTool, phrase: str,
                     topics: Sequence[str]) -> list[float]:
@@ -344,7 +367,7 @@ class OfflineProposer:
             # An answer's other values ("me, I'll do it next wed" to "who's got it?") say
             # nothing about what the question was about.
             return None
-        topic = claim.subject or (ctx.subject if clause.pointer or not claim.subject else "")
+        topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
         matches = self._matches(claim, clause, ctx, item, registry)
         best = next((m for m in matches if m.qualifies), None)
         quote = claim.value.text
@@ -375,7 +398,7 @@ class OfflineProposer:
             target = best or self._suggestion_target(ctx, item, registry)
             if target is not None:
                 return on(target, Verdict.RESTATE)
-            return establish() if clause.stated else None
+            return establish() if claim.stated else None
         if act is SpeechAct.CONFIRMATION:
             if best is not None and same_value(quote, best.state.value):
                 return on(best, Verdict.RESTATE)
@@ -406,16 +429,31 @@ class OfflineProposer:
                     None)
         if held is not None:
             return on(held, Verdict.RESTATE)  # the value it answers with is already held
-        if clause.stated or act is not SpeechAct.DECISION:
+        if claim.stated or act is not SpeechAct.DECISION:
             return establish()
         return None
+
+    @staticmethod
+    def _borrows(claim: Claim, ctx: _Context) -> bool:
+        """Whether a claim without a subject of its own is about what it answers: the anchor
+        asked for its kind, suggested a value of its kind, or holds a state of its kind."""
+        aa = ctx.anchor_analysis
+        if aa is None:
+            return bool(ctx.strong)
+        family = claim.value.family
+        if any(compatible(family, f) for f in aa.asks):
+            return True
+        if ctx.suggested is not None and compatible(family, ctx.suggested.value.family):
+            return True
+        return any(compatible(family, s.value_family) for s in ctx.strong) or not aa.question
 
     def _suggests(self, clause: Clause) -> bool:
         """Whether a proposal clause puts a value forward ("how about X", "proposing X",
         "maybe X", a bare "X?") rather than asking someone to act."""
         m = self.analyzer.lexicon.proposal.search(clause.text)
         cue = m.group(0).lower() if m is not None else ""
-        return cue in _SUGGESTION_CUES or (not cue and len(clause.text.split()) <= 4)
+        return cue in _SUGGESTION_CUES or (
+            not cue and clause.text.rstrip().endswith("?") and len(clause.text.split()) <= 4)
 
     def _suggestion_target(self, ctx: _Context, item: WriteItem,
                            registry: RegistryTool) -> _Match | None:
@@ -531,14 +569,19 @@ def _same_subject(a: set[str], b: set[str]) -> bool:
 
 
 def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
-    """A claim that names no subject takes the message's own earlier one: the label that
-    opened it ("Bad news on lunch: ... Switching to Taqueria Luna"), else the nearest
-    clause before it that names one."""
+    """A claim that names no subject takes the message's own earlier one: the nearest clause
+    before it that states something about a subject, else the header that opened the message
+    ("Bad news on lunch: ... Switching to Taqueria Luna")."""
     if not before:
         return claim
-    first = before[0]
-    subject = first.subject if first.subject and not first.claims else next(
-        (c.subject for c in reversed(before) if c.subject), "")
+    subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
+    last = before[-1]
+    if not subject and last.subject and not last.claims and len(last.text.split()) <= 4:
+        subject = last.subject  # "cert renewed ✅ new one good until apr 14 2026"
+    header = before[0]
+    if (not subject and header.subject and not header.claims and len(before) > 1
+            and before[1].label and before[1].label.strip() == header.text.strip()):
+        subject = header.subject
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
@@ -573,14 +616,25 @@ def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
 
 
 def _facets(decisions: list[_Decision], primary: _Decision) -> list[_Decision]:
-    """The further states a message opens: one per subject and kind of value."""
+    """The further states a message opens (one per subject and kind of value) and revises
+    (one value per state; "the Cup moves to the Bathurst Community Centre and the date is now
+    Aug 24" revises the venue and the date)."""
     seen = {(primary.topic.lower(), primary.family)}
+    revised = {primary.state.state_id} if primary.state is not None else set()
     out: list[_Decision] = []
     for d in decisions:
-        if d is primary or d.verdict is not Verdict.ESTABLISH:
+        if d is primary or not d.quote:
+            continue
+        if d.verdict is Verdict.REVISE and d.state is not None:
+            if d.state.state_id in revised:
+                continue
+            revised.add(d.state.state_id)
+            out.append(d)
+            continue
+        if d.verdict is not Verdict.ESTABLISH:
             continue
         key = (d.topic.lower(), d.family)
-        if key in seen or not d.quote:
+        if key in seen:
             continue
         seen.add(key)
         out.append(d)

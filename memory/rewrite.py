@@ -231,5 +231,12 @@ def final_rewrite(
     elif proposal.verdict is Verdict.ESTABLISH and proposal.source_quote:
         text += f" [{proposal.topic}: {proposal.source_quote}]"
     for facet in proposal.facets:
-        text += f" [{facet.topic}: {facet.source_quote}]"
+        if not facet.source_quote:
+            continue
+        if facet.prior_state_id:
+            # The state it revises lists this node among its members (memory.facets).
+            text += f" [revises {facet.topic}: → {facet.source_quote}]"
+            ctx.append(facet.prior_state_id)
+        else:
+            text += f" [{facet.topic}: {facet.source_quote}]"
     return Rewrite(text, list(dict.fromkeys(ctx)), context)

@@ -122,7 +122,8 @@ class Verifier:
             reasons.append("restated quote is not grounded; kept as supporting context only")
             p = p.model_copy(update={"source_quote": ""})
 
-        facets = self._facets(p.facets, message, ctx, reasons, enabled=enabled)
+        facets = self._facets(p.facets, message, ctx, reasons, enabled=enabled, lookup=lookup,
+                              taken={prior.state_id} if prior is not None else set())
         if verdict is Verdict.CONTEXT:
             p = p.model_copy(update={"prior_state_id": None})
         outcome = Outcome.DOWNGRADED if (verdict is not proposal.verdict
@@ -186,12 +187,33 @@ class Verifier:
         return None
 
     def _facets(self, facets: list[Facet], message: Message, ctx: VerifyContext,
-                reasons: list[str], *, enabled: bool) -> list[Facet]:
-        """Further states are established only from the message's own values; like the main
-        one, a topic may come from what the message answers."""
+                reasons: list[str], *, enabled: bool, lookup: StateLookup,
+                taken: set[str]) -> list[Facet]:
+        """Further states are established or revised only from the message's own values;
+        like the main one, a topic may come from what the message answers. A further
+        revision must name an active state of this channel, of the same kind of value, that
+        no other part of the message revises, and change its value."""
         out: list[Facet] = []
         for f in facets:
             quote, topic = f.source_quote.strip()[:MAX_QUOTE], f.topic.strip()[:MAX_TOPIC]
+            if f.prior_state_id:
+                prior = lookup(f.prior_state_id)
+                family = self.family(quote, message, VerifyContext()) or f.value_family
+                if prior is None or prior.state_id in taken:
+                    reasons.append(f"further revision of {f.prior_state_id!r} has no active "
+                                   f"state to revise")
+                    continue
+                if enabled and (not grounded_value(quote, message.text,
+                                                   speaker=message.speaker)
+                                or not compatible(family, prior.value_family)
+                                or _same(quote, prior.value)):
+                    reasons.append(f"further revision {quote!r} of {f.prior_state_id!r} "
+                                   f"was dropped")
+                    continue
+                taken.add(prior.state_id)
+                out.append(Facet(topic=prior.topic, source_quote=quote, value_family=family,
+                                 prior_state_id=prior.state_id))
+                continue
             if not quote or not topic:
                 reasons.append("a further state without a value or a topic was dropped")
                 continue

@@ -338,6 +338,19 @@ class Writer:
             prior.updated_ts = max(prior.updated_ts, ts)
             self.registry.put(prior)
         for k, facet in enumerate(proposal.facets, start=1):
+            if facet.prior_state_id:
+                # A further state this message revises (verified against the registry).
+                rec = self.registry.get((node.platform, node.space, node.channel),
+                                        facet.prior_state_id)
+                if rec is not None:
+                    rec.value = facet.source_quote
+                    rec.active_node_id = node.node_id
+                    rec.revision_count += 1
+                    rec.updated_ts = ts
+                    rec.description = describe(rec.topic, facet.source_quote, node.passage)
+                    rec.vector = vec
+                    self.registry.put(rec)
+                continue
             # A further state this message opens: its chain starts at this node.
             self.registry.put(StateRecord(
                 state_id=facet_state_id(node.node_id, k), platform=node.platform,

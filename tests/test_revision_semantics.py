@@ -278,3 +278,33 @@ def test_a_message_stating_several_things_opens_several_states(tmp_path: Path) -
     assert states["product section"] == "Priya"
     deck = next(rec for rec in writer.registry.states(KEY) if rec.topic.startswith("deck"))
     assert _chain(store, deck.state_id) == ["Nov 1", "Nov 4"]
+
+
+@pytest.mark.parametrize("move", [
+    "the offsite moves to Bathurst Hall and the date is now Aug 24",
+    "offsite update: new venue Bathurst Hall, new date Aug 24",
+    "change of plan: offsite at Bathurst Hall on Aug 24",
+])
+def test_a_message_revising_two_states_revises_both(tmp_path: Path, move: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Vexa", "the offsite is Saturday Aug 17 at Pixel Pit"),
+        msg(2, "Vexa", move),
+    ])
+    chains = {rec.value_family: _chain(store, rec.state_id)
+              for rec in writer.registry.states(KEY)}
+    assert chains["when"][-2:] == ["Saturday Aug 17", "Aug 24"]
+    assert chains["where"][0] == "Pixel Pit" and chains["where"][-1] == "Bathurst Hall"
+    assert len(chains) == 2
+
+
+def test_forgetting_a_message_that_revised_two_states_repairs_both(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Vexa", "the offsite is Saturday Aug 17 at Pixel Pit"),
+        msg(2, "Vexa", "the offsite moves to Bathurst Hall and the date is now Aug 24"),
+    ])
+    writer.forget([nodes["2"].node_id])
+    values = sorted(rec.value for rec in writer.registry.states(KEY))
+    assert values == ["Pixel Pit", "Saturday Aug 17"]
+    rows = store.tables.query_states("TRUE")
+    assert sorted(r["value"] for r in rows) == ["Pixel Pit", "Saturday Aug 17"]
+    assert all("Bathurst" not in r["description"] for r in rows)

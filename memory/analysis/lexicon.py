@@ -64,7 +64,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
     "we could", "you could", "let's consider", "open to", "might be", "ideally",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
-    "anyone want", "who wants", "who can", "who could", "volunteers",
+    "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
+    "i'd like", "i would like", "i'd prefer", "i'd rather",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""
@@ -184,7 +185,8 @@ just guys folks all everyone morning afternoon evening wait hold on fine cool ni
 apparently looks like seems confirmed stale correct true wrong exactly indeed sorry oops
 ouch yay woo whoa lol haha tbh imo imho honestly basically realistically frankly hopefully
 unfortunately fortunately personally ideally luckily sadly obviously clearly seriously
-literally probably surely anyway point catch idea call question""".split())
+literally probably surely anyway point catch idea call question worries worry sí si
+prob""".split())
 #: Words that describe the act of deciding or announcing, never a topic ("Poll's closed").
 PROCEDURAL: frozenset[str] = frozenset("""
 poll polls vote votes voting voted ballot survey tally count result results outcome update
@@ -193,7 +195,8 @@ conclusion consensus close closed closing done settle settled winner won call of
 officially confirm confirmed announcement status note correction edit resolution resolved
 plan plans planning news good bad great quick alright agreed deal lock locked booked booking
 wrap loop bottom line follow-up followup reminder drumroll heads draft proposal proposing
-propose suggestion idea option options kicking kickoff change changes changed moved moving
+propose suggestion idea option options change changes changed moved moving roll-up rollup
+round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
 issue issues problem problems thing things stuff update: regarding re about info""".split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
@@ -244,6 +247,12 @@ EVENT_BASE_FORMS: frozenset[str] = frozenset(
 VALUE_NOUNS: frozenset[str] = frozenset(
     "version build region budget owner venue location price cost limit size capacity "
     "deadline room".split())
+#: Names that follow "in" but are tools, not places ("notes in Confluence").
+TOOL_NAMES: frozenset[str] = frozenset("""
+slack jira confluence figma notion github gitlab google docs drive zoom meet teams excel sheets
+python java go rust typescript javascript sql linear asana trello miro loom dropbox box
+testflight xcode android ios chrome safari firefox prod staging dev qa ci cd aws gcp azure
+okta salesforce hubspot stripe""".split())
 #: Nouns naming a kind of value, set aside when subjects are compared ("launch date" is
 #: the launch): the family of the value says it already.
 KIND_NOUNS: frozenset[str] = frozenset(
@@ -284,7 +293,7 @@ licenses""".split())
 PLACE_NOUNS: frozenset[str] = frozenset("""
 kitchen lobby cafeteria canteen office lounge rooftop roof garden park library auditorium
 atrium boardroom basement patio terrace bar pub cafe restaurant hall studio warehouse
-courtyard""".split())
+courtyard field gym gymnasium lawn playground parking lot backyard beach""".split())
 #: Nouns that a capitalised or coded name after them makes a place ("room Vega").
 ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
@@ -413,6 +422,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("time", r"\b(?:at|to|till|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
              r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b))"),
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
+    # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
+    ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
+              r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),
+    ("range", r"(?P<v>\b(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))"
+              r"(?=\s(?:it is|it's|works|then|instead)\b)"),
     # a major version after a product name: "Postgres 16", "iOS 18", "node 20"
     ("version", r"\b(?:postgres|postgresql|pg|python|node|nodejs|java|ios|android|k8s|"
                 r"kubernetes|terraform|golang|ruby|rails|react|php|mysql|redis|ubuntu|debian|"
@@ -429,10 +443,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
                r"southeast|northwest|southwest)-\d\b"),
     # money: "$18k", "€42k", "720 EUR", "$172,000"
-    ("money", r"(?:[$€£¥]\s?\d[\d,]{0,15}(?:\.\d{1,2})?\s?(?:k|m|bn|mm)?\b|"
-              r"\b\d[\d,]{0,15}(?:\.\d{1,2})?\s?(?:k|m|usd|eur|gbp|dollars|euros|bucks)\b)"),
+    ("money", r"(?:[$€£¥]\s?\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|bn|mm)?\b|"
+              r"\b\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|usd|eur|gbp|dollars|euros|bucks)\b)"),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
+    # match formats: "Bo5", "best of 7"
+    ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
     ("choice", r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
                r"moving to|moved to|picked|chose|renamed to|winner is))\s(?P<v>[A-Z][\w'’&-]{0,30}"
@@ -443,11 +459,21 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9][\w'’-]{0,24}|[a-z]\b)",
-    r"(?i:\b(?:in|at)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
+    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
+    # "moving the fair inside", "back outside", "the standup goes remote"
+    r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
+    r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
+    r"in-person)\b)",
     r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
-    # "the offsite is in Lisbon", "held in Berlin"
-    r"\b(?:is|are|be|held|happening|moved)\sin\s(?P<v>[A-Z][a-zA-Z'’&]{1,24}"
-    r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
+    # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
+    r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
+    # "community centre", "the rec center", "city hall": a common place compound
+    r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b",
+    # "Bathurst Community Centre", "Riverside Park"
+    r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
+    r"Hotel|Theatre|Theater|Gardens|Square))\b",
+    # "London office", "the Birmingham office", "Spinningfields campus"
+    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|branch|library|hotel|venue))\b",
 )
 
 

@@ -24,7 +24,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
@@ -50,7 +50,7 @@ from memory.analysis.lexicon import (
     default_lexicon,
 )
 from memory.analysis.values import Kind, Token, Value, find_values, mask, tokenize
-from memory.text import STOPWORDS, clean, content_terms, is_noise
+from memory.text import STOPWORDS, clean, content_terms, is_calendar_word, is_noise
 
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
@@ -62,9 +62,13 @@ _SPLIT = re.compile(
     r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)",
     re.IGNORECASE,
 )
+# A value under a negation is not what was decided ("cleansing won't be finished before the
+# 8th"); "not X" right before the value marks a replaced value instead (handled apart).
+_NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
+                      r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
-_PERSONAL = re.compile(r"^\W{0,3}(?:i\s(?:have|had|am|was|got)|i've|i'm|im|i'd|my)\b",
-                       re.IGNORECASE)
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,2}?(?:i\s(?:have|had|am|was|got|need)|"
+                       r"i've|i'm|im|i'd|my)\b", re.IGNORECASE)
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
                      r"tomorrow|tonight", re.IGNORECASE)
 # A clause opened by these is a condition: its values are not decided.
@@ -111,7 +115,17 @@ _CHOICE_AFTER = re.compile(
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
-    r"propose|suggest)\s(?P<v>[^.,;!?()\n]{1,60})", re.IGNORECASE)
+    r"propose|suggest|we do|we try|we use|we pick|with|book|hire|rent from|order from)"
+    r"\s(?P<v>[^.,;!?()\n]{1,60})",
+    re.IGNORECASE)
+# After a change to something, a name is its new value: "Changing the venue to Manchester".
+_TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b")
+# "Norway goes first, not Sweden": a name replaced by another.
+_NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'’&]{1,24})\b")
+# "first market is Sweden", "the winner is Honk": a name stated as the value.
+_IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|$)")
 _PHRASE_STOP = re.compile(
     r"\s(?:instead|because|since|for|so|and|but|as|over|from|due|until|till|to|at|on|"
     r"this|next|it|is|will|then|now|with|in|by)\b.{0,200}$", re.IGNORECASE)
@@ -124,6 +138,8 @@ class Claim:
     value: Value
     subject: str
     terms: frozenset[str]
+    #: Said outright ("X is V", "X: V", "X V" as a headline, after a change), not in passing.
+    stated: bool = True
 
 
 @dataclass(frozen=True)
@@ -249,7 +265,8 @@ class MessageAnalyzer:
                                         all_values=tuple(values)))
             # A header names what follows ("Outing decided:"); a clause that states a value
             # ("the budget is $480k: three engineers ...") is elaborated, not a header.
-            header = not any(v.kind not in (Kind.VERSION,) and not v.is_year for v in inside)
+            header = not any(v.kind is not Kind.VERSION and not v.is_year
+                             and not _QUARTER.fullmatch(v.text) for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
@@ -320,8 +337,11 @@ class MessageAnalyzer:
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking)
         claims = self._claims(toks, new, shown, base, lab, masked)
         act = self._act(part, toks, new, old, change, label=label_text)
-        if _CONDITIONAL.match(part) or (_PERSONAL.match(part) and not any(
-                v.kind is Kind.PERSON for v in new)):
+        personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
+                                                             SpeechAct.CHATTER)
+                    and not any(v.kind is Kind.PERSON for v in new)
+                    and not lex.decision.search(part))
+        if _CONDITIONAL.match(part) or personal:
             # A condition ("if the engine lands this week") or the speaker's own affairs
             # ("I have a dentist appointment at 2") decides nothing for the team.
             act, new, claims = SpeechAct.CHATTER, [], ()
@@ -329,9 +349,19 @@ class MessageAnalyzer:
             # "i'm primary this week": the period scopes the role, it is not a plan.
             claims = tuple(c for c in claims if c.value.family != "when"
                            or not _PERIOD.fullmatch(c.value.text))
-        stated = bool(new) and (change >= 0.5 or label_change >= 0.5 or bool(label)
-                                or bool(lex.decision.search(part)) or _states(part, new[0],
-                                                                              start))
+        # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
+        # says something about it; it decides nothing.
+        about_value = any(v.family not in ("version",) and not v.is_year for v in modifiers
+                          if v.start < (new[0].start if new else end))
+        negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
+            lex.decision.search(part))
+        stated = bool(new) and not about_value and not negated and (
+            strong or _states(part, new[0], start))
+        claims = tuple(
+            replace(c, stated=not about_value and not negated and (
+                strong or _states(part, c.value, start, after=_value_before(claims, c))))
+            for c in claims)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -345,12 +375,33 @@ class MessageAnalyzer:
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
-                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label))
+                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label)
+                     or self.lexicon.change_strength(label) >= 0.5)
                 and any(t.low not in STOPWORDS for t in toks)
                 and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
             text = part.strip().rstrip(".!")
             offset = start + part.find(text)
             return Value(Kind.CHOICE, text, offset, offset + len(text))
+        change = self.lexicon.change_strength(part) >= 0.5 or bool(
+            self.lexicon.change_strength(label) >= 0.5)
+        for pattern, needs_change in ((_TO_NAME, True), (_IS_NAME, False)):
+            found = pattern.search(part)
+            if found is None or (needs_change and not change):
+                continue
+            name = found.group("v")
+            at = start + found.start("v")
+            if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
+                    or name.split()[0].lower() in _PRONOUNS):
+                continue
+            return Value(Kind.CHOICE, name, at, at + len(name))
+        old_name = _NOT_NAME.search(part)
+        if old_name is not None:
+            other = next((n for n in _PROPER_WORDS.finditer(part)
+                          if n.start() != old_name.start("v") and not is_calendar_word(n.group(0))
+                          and n.start() > 0 and n.group(0).lower() not in DISCOURSE), None)
+            if other is not None:
+                return Value(Kind.CHOICE, other.group(0), start + other.start(),
+                             start + other.end())
         m = _CHOICE_AFTER.search(part)
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
@@ -367,6 +418,10 @@ class MessageAnalyzer:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
         m = self.lexicon.cancel.search(part)
+        if m is not None and m.group(0).lower().endswith("off") and re.match(
+                r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
+                r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
+            m = None  # "Callum is off on paternity leave": a person is away, no plan ends
         if m is None:
             return None
         for v in new:
@@ -383,7 +438,7 @@ class MessageAnalyzer:
     def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
                  masked: str, *, asking: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
-        words = _skip_proposal(_strip_openers(list(toks)), self.lexicon)
+        words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
@@ -402,10 +457,14 @@ class MessageAnalyzer:
                 and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
             phrase = []  # "I'll take sat": the verb names no subject
         if not _clean_subject(phrase, values):
-            trailing = _for_phrase(words, values)
+            moved = _change_object(words, values)
+            trailing = moved or _for_phrase(words, values)
             if trailing:
                 phrase = trailing
-        event = _event_noun(words, phrase) or _value_noun(words, phrase, values)
+        first_new = next((v for v in values if v.start >= (phrase[-1].end if phrase else 0)),
+                         None)
+        event = (_event_noun(words, phrase) if first_new is not None
+                 and first_new.family == "when" else "") or _value_noun(words, phrase, values)
         own = _clean_subject(phrase, values)
         pointer = not own and (not phrase or phrase[-1].low in _PRONOUNS)
         if own and event and event.split()[0] not in {t.low for t in own}:
@@ -413,7 +472,7 @@ class MessageAnalyzer:
         if own:
             if len(_content(own)) <= 1 and lab and not {t.low for t in own} & {
                     t.low for t in lab}:
-                return _render(lab, masked) + " " + _render(own, masked), False
+                return _combine(_render(lab, masked), _render(own, masked), own), False
             return _render(own, masked), False
         if lab:
             return _render(lab, masked), pointer
@@ -448,7 +507,7 @@ class MessageAnalyzer:
                 head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
                         t.low for t in local} & {t.low for t in head}:
-                    subject = _render(head, masked) + " " + _render(local, masked)
+                    subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)
             out.append(Claim(v, subject, frozenset(content_terms(subject))))
@@ -568,6 +627,8 @@ def _split(text: str, values: Sequence[Value]) -> list[tuple[int, int, bool]]:
     for m in _SPLIT.finditer(text):
         if any(v.start < m.start() < v.end or v.start < m.end() < v.end for v in values):
             continue
+        if text[:m.start()].count("(") > text[:m.start()].count(")"):
+            continue  # "(captain: Big Al)" is one aside
         if m.start() > pos and text[pos:m.start()].strip():
             out.append((pos, m.start(), m.group("colon") is not None))
         pos = m.end()
@@ -645,6 +706,7 @@ _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok"
 _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
+_QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
 
@@ -667,6 +729,10 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
             continue
         if text[v.end:v.end + 2] in ("'s", "’s"):
             out.add(v)
+            continue
+        if _QUARTER.fullmatch(v.text) and nxt is not None and _in_value(nxt, values) is None \
+                and nxt.low not in _VALUE_PREPS and nxt.low not in {"and", "or", "then"}:
+            out.add(v)  # "the Q4 portfolio review", "Q2 budget"
             continue
         if v.kind is not Kind.VERSION and not v.is_year:
             continue
@@ -700,11 +766,21 @@ _NOUN_ING = frozenset({"staging", "meeting", "planning", "onboarding", "hiring",
                        "marketing", "seed", "need", "speed", "feed", "embed", "red", "bed"})
 
 
-def _states(part: str, value: Value, start: int) -> bool:
-    """Whether the clause states the value of something: "X is/at/on/to/: VALUE"."""
+def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
+    """Where the value before ``claim``'s ends (its statement starts after it), or -1."""
+    ends = [c.value.end for c in claims if c.value.end <= claim.value.start]
+    return max(ends, default=-1)
+
+
+def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
+    """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
+    only at the words since the value before it, when ``after`` says where that ended)."""
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
         return True
-    before = part[: value.start - start].rstrip().lower()
+    lead = max(0, after - start) if after >= 0 else 0
+    before = part[lead: value.start - start].rstrip().lower()
+    if before.endswith(",") and len(before) > 2:
+        return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
     last = re.findall(r"[\w'’→>=:-]+$", before)
     if not last:
         return False
@@ -717,7 +793,7 @@ def _states(part: str, value: Value, start: int) -> bool:
     # contest Thursday 4pm", "All-hands this Friday 3pm").
     words = [w.lower() for w in re.findall(r"[\w'’-]+", before)]
     return (word not in STOPWORDS and word not in CLAUSE_VERBS and word not in DISCOURSE
-            and word.isalpha() and len(words) <= 6
+            and word.replace("-", "").isalpha() and len(words) <= 6
             and not any(w.endswith(("ing", "ed", "ly")) and w not in _NOUN_ING
                         or w in CLAUSE_VERBS or w in _PRONOUNS or w in {"not", "no"}
                         for w in words))
@@ -730,6 +806,16 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
             toks[i].low.endswith("'s") and toks[i].low[:-2] in DISCOURSE)):
         i += 1
     return toks[i:]
+
+
+def _skip_reason(toks: list[Token]) -> list[Token]:
+    """Drop a leading "given that", "because", "since", "so" (the clause's own subject
+    follows)."""
+    i = 0
+    while i < len(toks) and toks[i].low in {"given", "because", "since", "so", "as", "that",
+                                            "bc", "cause", "cuz"} and i < 2:
+        i += 1
+    return toks[i:] if i < len(toks) else toks
 
 
 def _skip_proposal(toks: list[Token], lex: Lexicon) -> list[Token]:
@@ -805,6 +891,9 @@ def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
     if (first.endswith("ing") and first not in _NOUN_ING and len(words) > 1
             and words[1].low in _DETERMINERS):
         return True  # "setting the november alert at $8,000"
+    if (first in LIGHT_VERBS and len(words) > 1
+            and _in_value(words[1], values) is not None):
+        return True  # "book Bounce Bros", "do $1"
     if first not in CHANGE_VERBS and first not in HANDOVER_VERBS:
         return False
     if first.endswith("ing") or first.endswith("ed"):
@@ -890,7 +979,8 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
                     continue
                 if u.low in {"from", "to", "until", "till", "by", "on", "at", "because",
                              "since", "so", "and", "but", "as", "for", "over", "next",
-                             "this", "tomorrow"} or _in_value(u, values):
+                             "this", "tomorrow", "through", "thru", "while", "when",
+                             "after", "before", "with"} or _in_value(u, values):
                     break
                 obj.append(u)
             return obj
@@ -940,6 +1030,17 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
     return out
 
 
+def _change_object(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """What a change later in the clause is about: "given that I'd like to bump [the fair
+    budget] to $2,100"."""
+    for i, t in enumerate(toks):
+        if t.low in CHANGE_VERBS and _verb_like(toks, i):
+            obj = _object_of(toks[i + 1:], values)
+            if _content(obj):
+                return obj
+    return []
+
+
 def _for_phrase(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
     """A subject named after the value: "what about eu-central-2 *for dr*?", "$15k *for
     launch ads*"."""
@@ -961,18 +1062,42 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     subject: "failover test + [engine] bump to 7.1", ", [secondary] li"."""
     prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
+    if seg and "," in masked[seg[-1].end:v.start]:
+        seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
     for i in range(len(seg) - 1, 0, -1):
         gap = masked[seg[i - 1].end:seg[i].start]
         if seg[i - 1].low == "and" or any(ch in gap for ch in "+&,/"):
             seg = seg[i:] if seg[i - 1].low != "and" else seg[i:]
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
-    seg = [t for t in seg[last_pronoun + 1:] if t.low not in CHANGE_VERBS
-           and t.low not in OWNER_VERBS and t.low not in _COPULAS]
+    seg = seg[last_pronoun + 1:]
+    seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
+        (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
     out = _clean_subject(seg, values)
     while out and (out[-1].low.endswith(("ing", "ed")) or out[-1].low in CLAUSE_VERBS):
         out = out[:-1]
+    if not out:
+        # A list item that names its value first: "$25 entry per team", "16 team cap".
+        after: list[Token] = []
+        for t in toks:
+            if t.start < v.end:
+                continue
+            if "," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
+                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS:
+                break
+            after.append(t)
+        item = _clean_subject(after, values)
+        if item and "," in masked[max(prev_end, 0):v.start] + ",":
+            out = item
     return out
+
+
+def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
+    """A short subject under a header: a name comes first ("Juniper" under "Q4 budgets" is
+    "Juniper Q4 budgets"), a common noun after ("ledger-db pg upgrade window")."""
+    if local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS:
+        return f"{local} {head}"
+    return f"{head} {local}"
 
 
 def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token | None:
@@ -995,6 +1120,15 @@ def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token
     return None
 
 
+def _verb_like(toks: Sequence[Token], i: int) -> bool:
+    """Whether a word that can be a noun or a verb ("push", "move") is the verb here."""
+    low = toks[i].low
+    if low.endswith(("ing", "ed")):
+        return True
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    return nxt in _DETERMINERS or nxt in _PRONOUNS or nxt in _VALUE_PREPS or nxt == ""
+
+
 def _new_predicate(toks: Sequence[Token], values: tuple[Value, ...], v: Value) -> bool:
     """Whether the words between the value before ``v`` and ``v`` start a new statement
     (a pronoun or a verb: "they're holding back 15%")."""
@@ -1014,11 +1148,15 @@ def _head(base: str, masked: str, toks: Sequence[Token]) -> list[Token]:
 def _label_subject(masked: str, label: tuple[int, int],
                    values: tuple[Value, ...]) -> list[Token]:
     inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
-                   and v.kind is not Kind.VERSION and not v.is_year)
+                   and v.kind is not Kind.VERSION and not v.is_year
+                   and not _QUARTER.fullmatch(v.text))
     toks = _strip_openers(tokenize_at(masked, *label))
     toks = [t for t in toks if t.low.removesuffix("'s") not in PROCEDURAL]
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
-    return _clean_subject(toks, inside, keep_meta=False)
+    out = _clean_subject(toks, inside, keep_meta=False)
+    cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
+               None)
+    return out[:cut] if cut is not None else out  # "Q4 budgets for sign-off" → "Q4 budgets"
 
 
 def _value_noun(toks: Sequence[Token], phrase: Sequence[Token],
@@ -1066,9 +1204,11 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     """A subject phrase from raw words: no value words, no procedural words ("Outcome of
     the review" → "review"), no leading determiners or trailing prepositions, at most
     :data:`_MAX_SUBJECT_WORDS` words (cut at a preposition when longer)."""
-    out = [t for t in toks if _in_value(t, values) is None
+    out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
-                or (keep_meta and t.low in META_WORDS and t is not toks[0]))]
+                or (keep_meta and t.low in META_WORDS and t is not toks[0])
+                or (t.low in {"final", "finals"} and i > 0
+                    and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
     out = _attribute_of(out)
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
@@ -1108,6 +1248,7 @@ def _render(toks: Sequence[Token], masked: str) -> str:
     if toks[0].end == 0:  # tokens rebuilt from a rendered subject
         return " ".join(t.text for t in toks)
     text = masked[toks[0].start:toks[-1].end]
+    text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
     text = re.sub(r"\s{2,}", " ", text).strip(" ,:-")
     first = toks[0].text
     before = re.sub(r"[^\w.!?:\n]+$", "", masked[:toks[0].start])
@@ -1139,6 +1280,7 @@ def _cut_reason(rest: str, i: int) -> str:
     return rest.strip(" .")
 
 
+_PROPER_WORDS = re.compile(r"\b[A-Z][a-z'’&]{2,24}\b")
 _QUOTED = re.compile(r"^\s?['\"‘“](?P<q>[^'\"’”]{1,60})['\"’”]")
 
 

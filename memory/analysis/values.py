@@ -21,6 +21,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     OWNER_VERBS_S,
     ROLE_NOUNS,
+    TOOL_NAMES,
     Lexicon,
     default_lexicon,
 )
@@ -62,6 +63,7 @@ _YEAR = re.compile(r"(?:19|20)\d{2}")
 _WHEN_GLUE = re.compile(r"[\s,@(]{0,3}(?:(?:at|from|on|the|by|-|–)[\s,]{1,2}){0,2}",
                         re.IGNORECASE)
 _PLUS_ONE = re.compile(r"(?<![\w+])\+1\b")
+_FORMATTING = re.compile(r"\*{1,3}|_{2,3}|~~|`{1,3}|^\s{0,4}[•·▪◦-]\s", re.MULTILINE)
 _TOKEN = re.compile(r"[\w][\w'’.-]*[\w]|[\w]|[→]|->")
 
 
@@ -108,8 +110,9 @@ def mask(text: str, lexicon: Lexicon) -> str:
         return " " * len(m.group(0))
 
     text = lexicon.file_name.sub(blank, lexicon.markup.sub(blank, text))
-    # "+1" agrees; it is never a value
-    return _PLUS_ONE.sub(blank, text)
+    # "+1" agrees, it is never a value; **bold**, __underline__, `code`, ~~strike~~ and
+    # bullets are formatting
+    return _FORMATTING.sub(blank, _PLUS_ONE.sub(blank, text))
 
 
 def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
@@ -148,6 +151,8 @@ def _place_name(value: str, people: Iterable[str]) -> bool:
     words = value.split()
     head = words[-1] if words else ""
     if not head or is_calendar_word(head) or head.lower() in STOPWORDS:
+        return False
+    if words[0].lower() in TOOL_NAMES or is_calendar_word(words[0]):
         return False
     names = {p.lower() for p in people}
     return value.lower() not in names and head.lower() not in names
@@ -205,6 +210,8 @@ def _doer(rest: Sequence[str]) -> bool:
     (the) primary", "takes over", "drops to secondary"."""
     if not rest:
         return False
+    if rest[0] in {"still", "now", "also", "officially", "then"} and len(rest) > 1:
+        rest = rest[1:]  # "Felix still owns delivery"
     first = rest[0]
     if first in OWNER_VERBS_S:
         return True
@@ -273,7 +280,7 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
-                [t.low for t in toks[i + 1:i + 4]]):
+                [t.low for t in toks[i + 1:i + 5]]):
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
@@ -292,7 +299,8 @@ def people_values(text: str, *, speaker: str = "",
                     ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
                 cand = toks[j]
                 if _name_like(cand, known, sentence_start=False):
-                    out.append(Value(Kind.PERSON, cand.text, cand.start, cand.end))
+                    end = _name_end(toks, j, text)
+                    out.append(Value(Kind.PERSON, text[cand.start:end], cand.start, end))
                 elif speaker and cand.low in {"me", "i", "myself"}:
                     out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
@@ -327,6 +335,19 @@ def _claims(toks: Sequence[Token], i: int) -> bool:
         return rest[1] in OWNER_VERBS
     return rest[:2] in (["got", "it"], ["got", "this"], ["own"], ["own", "it"]) or (
         rest[0] in {"own", "owns", "drive", "lead", "run"})
+
+
+def _name_end(toks: Sequence[Token], j: int, text: str) -> int:
+    """Where a name that starts at ``toks[j]`` ends: "Big Al", "Jenny A." (one more
+    capitalised word or initial right after it)."""
+    end = toks[j].end
+    if j + 1 < len(toks) and text[end:toks[j + 1].start] == " ":
+        nxt = toks[j + 1]
+        if nxt.text[:1].isupper() and (nxt.text.isalpha() and len(nxt.text) <= 12):
+            end = nxt.end
+            if text[end:end + 1] == "." and len(nxt.text) == 1:
+                end += 1
+    return end
 
 
 def _strip_possessive(word: str) -> str:

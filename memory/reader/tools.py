@@ -20,7 +20,7 @@ import numpy as np
 
 from memory.analysis.grounding import grounded_value
 from memory.embeddings import Embedder
-from memory.facets import project, root_ids
+from memory.facets import members_sql, project
 from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
@@ -185,10 +185,7 @@ def read_current_state(
         top += sorted((r for r in records if (r.channel, r.topic) in kin
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
     ids = [r.state_id for r in top]
-    members_of = sql_in("state_id", ids)
-    if roots := root_ids(ids):
-        members_of = f"({members_of} OR {sql_in('node_id', roots)})"
-    where = f"{members_of} AND {scope_sql(scope)}"
+    where = f"{members_sql(ids)} AND {scope_sql(scope)}"
     members = project([row_to_node(r) for r in store.tables.query_nodes(
         where, columns=NODE_META_COLUMNS)], ids)
     out = []

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.errors import ConfigError
-from memory.facets import project, root_ids
+from memory.facets import members_sql, project
 from memory.models import Channel, EvidenceNode, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
@@ -345,11 +345,7 @@ class MemoryStore:
         ids = list(dict.fromkeys(state_ids))
         if not ids:
             return []
-        where = sql_in("state_id", ids)
-        roots = root_ids(ids)
-        if roots:
-            where = f"({where}) OR {sql_in('node_id', roots)}"
-        rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS)
+        rows = self.tables.query_nodes(members_sql(ids), columns=NODE_META_COLUMNS)
         nodes = sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
         return project(nodes, ids)
 
