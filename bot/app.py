@@ -103,7 +103,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
-    reader: Any = OfflineReader(tools=tools)
+    reader: Any = OfflineReader(tools=tools, analyzer=analyzer)
     if llm is not None:
         from memory.reader.llm_reader import LLMReader
 

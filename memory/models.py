@@ -248,6 +248,12 @@ class Answer(BaseModel):
     states: list[State] = Field(default_factory=list)
     rounds: int = 0
     gathered: list[str] = Field(default_factory=list, description="node ids, in gather order")
+    kind: str = Field(
+        default="", description="what the question asked (memory.analysis.definitions."
+        "QuestionKind: current, previous, original, who, when, why, list, fact)")
+    closest: list[Citation] = Field(
+        default_factory=list, description="when abstaining: the closest messages the asker "
+        "may read, to show collapsed; never an answer")
 
 
 class Scope(BaseModel):

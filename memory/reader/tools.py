@@ -13,7 +13,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,7 @@ __all__ = [
     "lookup_phrase",
     "read_current_state",
     "resolve_date",
+    "answers_to",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -67,6 +68,57 @@ def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
     """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
     (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
     return store.phrase_search(phrase, scope, k, window)
+
+
+# In chat without threads a question's answer is usually among the next few turns.
+ANSWER_TURNS = 4
+ANSWER_WINDOW = timedelta(hours=12)
+PREVIOUS_TURN_GAP = timedelta(minutes=30)
+
+
+def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], scope: Scope
+               ) -> dict[str, list[EvidenceNode]]:
+    """The turns in ``scope`` that answer each of ``questions``, oldest first: those the
+    writer linked to it (replies, and turns whose context it is), else the first
+    :data:`ANSWER_TURNS` turns after it in its channel and thread by someone else, within
+    :data:`ANSWER_WINDOW`, up to the asker's next turn."""
+    out: dict[str, list[EvidenceNode]] = {}
+    if not questions:
+        return out
+    ids = [q.node_id for q in questions]
+    quoted = ", ".join(sql_str(i) for i in ids)
+    where = (f"(array_has_any(context_ids, make_array({quoted})) OR "
+             f"{sql_in('reply_to_node', ids)}) AND {scope_sql(scope)}")
+    linked = [row_to_node(r) for r in store.tables.query_nodes(where,
+                                                                columns=NODE_META_COLUMNS)]
+    for q in questions:
+        mine = sorted((n for n in linked if n.speaker_id != q.speaker_id and (
+            n.reply_to_node == q.node_id or q.node_id in n.context_ids)),
+            key=lambda n: (n.ts, n.seq))
+        if not mine:
+            mine = _next_turns(store, q, scope)
+        if mine:
+            out[q.node_id] = mine[:ANSWER_TURNS]
+    return out
+
+
+def _next_turns(store: MemoryStore, question: EvidenceNode, scope: Scope
+                ) -> list[EvidenceNode]:
+    narrowed = scope.model_copy(update={"channels": (question.channel,)})
+    if scope.channels is not None and question.channel not in scope.channels:
+        return []
+    window = Window(ts_from=question.ts, ts_to=question.ts + ANSWER_WINDOW)
+    after = [n for n in store.find_nodes(narrowed, window, limit=200)
+             if n.node_id != question.node_id and n.thread_id == question.thread_id
+             and (n.ts, n.seq) > (question.ts, question.seq)]
+    out: list[EvidenceNode] = []
+    for n in after[: 2 * ANSWER_TURNS]:
+        if n.speaker_id == question.speaker_id:
+            if out:
+                break  # the asker speaks again: what follows answers something else
+            continue
+        out.append(n)
+    return out
 
 
 def _states_where(scope: Scope) -> str:
@@ -198,6 +250,19 @@ class ReaderTools:
         self.search = search if search is not None else EvidenceSearch(store=store,
                                                                         embedder=embedder)
 
+    def previous_turn(self, node: EvidenceNode, scope: Scope) -> EvidenceNode | None:
+        """The turn just before ``node`` in its channel and thread, by someone else, within
+        :data:`PREVIOUS_TURN_GAP` (what a reply without a link most likely answers)."""
+        if scope.channels is not None and node.channel not in scope.channels:
+            return None
+        narrowed = scope.model_copy(update={"channels": (node.channel,)})
+        window = Window(ts_from=node.ts - PREVIOUS_TURN_GAP, ts_to=node.ts)
+        before = [n for n in self.store.find_nodes(narrowed, window, limit=200)
+                  if n.thread_id == node.thread_id and (n.ts, n.seq) < (node.ts, node.seq)]
+        if not before or before[-1].speaker_id == node.speaker_id:
+            return None
+        return before[-1]
+
     def session(self, scope: Scope, *, reference: datetime | None = None,
                 ablate: frozenset[str] = frozenset()) -> ReaderSession:
         return ReaderSession(self, scope=scope, reference=reference, ablate=ablate)
@@ -325,6 +390,18 @@ class ReaderSession:
             args={"expression": expression, "reference": ref.date().isoformat()},
             note=res.iso() if res else "not a date"))
         return res
+
+    def answers_to(self, questions: Sequence[EvidenceNode]) -> dict[str, list[EvidenceNode]]:
+        """:func:`answers_to` inside the session scope; the answers join what was shown."""
+        found = answers_to(self.tools.store, questions, self.scope)
+        shown = [n for ns in found.values() for n in ns]
+        self._see(shown)
+        if questions:
+            self.observations.append(Observation(
+                round=self.round, tool="answers_to",
+                args={"questions": [q.node_id for q in questions]},
+                node_ids=[n.node_id for n in shown]))
+        return found
 
     def observed(self, node_id: str) -> bool:
         return node_id in self.nodes
