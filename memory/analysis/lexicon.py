@@ -65,7 +65,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "we could", "you could", "let's consider", "open to", "might be", "ideally",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
     "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
-    "i'd like", "i would like", "i'd prefer", "i'd rather",
+    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could", "happy to",
+    "i'm happy to", "i'd be happy to", "glad to", "i can do", "i could do", "i can take",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""
@@ -312,6 +313,21 @@ SYSTEM_LINES: tuple[str, ...] = (
     "this message was deleted", "set a reminder", "shared a link", "started a huddle",
     "has renamed the channel",
 )
+#: Speakers that are integrations, not people: their lines are evidence, never decisions.
+BOT_SPEAKERS: tuple[str, ...] = (
+    "bot", "github", "gitlab", "bitbucket", "jira", "confluence", "jenkins", "circleci",
+    "travis", "buildkite", "pagerduty", "opsgenie", "statuspage", "sentry", "datadog",
+    "zapier", "ifttt", "slackbot", "google calendar", "google drive", "trello", "asana",
+    "linear", "meetup", "eventbrite", "calendly", "zoom", "giphy", "polly", "simple poll",
+    "standuply", "geekbot", "dependabot", "renovate", "heroku", "vercel", "netlify",
+)
+#: Lines integrations write ("[owner/repo] Pull request #14 opened by ...").
+SYSTEM_PATTERNS: tuple[str, ...] = (
+    r"^\s{0,3}\[[\w.-]{1,60}/[\w.-]{1,60}\]",
+    r"^\s{0,3}(?:new meetup|event updated|new event|event reminder|new rsvp|new comment on|"
+    r"build (?:passed|failed|fixed)|deploy(?:ed)? to (?:prod|production|staging)|"
+    r"incident (?:triggered|resolved|acknowledged))\b",
+)
 #: File extensions: a name ending in one is a file, never a subject or a value.
 FILE_EXTENSIONS: tuple[str, ...] = (
     "png", "jpg", "jpeg", "gif", "webp", "heic", "pdf", "doc", "docx", "xls", "xlsx", "ppt",
@@ -498,6 +514,8 @@ class Lexicon:
     reason_open: re.Pattern[str] = field(init=False, repr=False)
     reason_after_change: re.Pattern[str] = field(init=False, repr=False)
     system: re.Pattern[str] = field(init=False, repr=False)
+    system_start: re.Pattern[str] = field(init=False, repr=False)
+    bot_speaker: re.Pattern[str] = field(init=False, repr=False)
     file_name: re.Pattern[str] = field(init=False, repr=False)
     markup: re.Pattern[str] = field(init=False, repr=False)
     slots: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
@@ -524,6 +542,10 @@ class Lexicon:
             r"(?<![\w'])(?:" + _alternation(REASON_OPENERS) + r")(?![\w])", re.IGNORECASE))
         put("reason_after_change", _phrase_pattern(REASON_AFTER_CHANGE))
         put("system", _phrase_pattern(SYSTEM_LINES))
+        put("system_start", re.compile("|".join(SYSTEM_PATTERNS), re.IGNORECASE))
+        put("bot_speaker", re.compile(
+            r"(?:^|[\s_.-])(?:" + _alternation(BOT_SPEAKERS) + r")(?:$|[\s_.-])|bot$",
+            re.IGNORECASE))
         put("file_name", re.compile(
             r"(?<![\w/])[\w.-]{1,80}\.(?:" + _alternation(FILE_EXTENSIONS) + r")\b|"
             r"\bscreen\s?shot\s\d{4}-\d{2}-\d{2}(?:\sat\s\d{1,2}[.:]\d{2}[.:]\d{2})?",

@@ -68,7 +68,7 @@ _SPLIT = re.compile(
 _NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
                       r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
-_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,2}?(?:i\s(?:have|had|am|was|got|need)|"
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need)|"
                        r"i've|i'm|im|i'd|my)\b", re.IGNORECASE)
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
                      r"tomorrow|tonight", re.IGNORECASE)
@@ -248,7 +248,9 @@ class MessageAnalyzer:
         lex = self.lexicon
         raw = clean(text)[: lex.max_chars]
         known = [p for p in people if p] + ([speaker] if speaker else [])
-        system = is_bot or bool(lex.system.search(raw[:300]))
+        system = (is_bot or bool(lex.system.search(raw[:300]))
+                  or bool(lex.system_start.search(raw[:200]))
+                  or bool(speaker and lex.bot_speaker.search(speaker)))
         masked = mask(raw, lex)
         if system or is_noise(raw) or not masked.strip():
             # "+1" alone is masked away as a value, but it still agrees.
@@ -318,6 +320,8 @@ class MessageAnalyzer:
         if any(_IT_IS.match(masked, v.end) for v in values):
             change = max(change, 0.45)  # "monday it is": decided, though no change is named
         label_change = lex.change_strength(label_text) if label_text else 0.0
+        if label_text and _ANNOUNCES.search(label_text):
+            label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
         old = tuple(v for v in values if _named_as_old(masked, v, start)) + _old_numbers(
             masked, start, end, values)
         new = [v for v in values if v not in old and not v.is_year
@@ -532,7 +536,9 @@ class MessageAnalyzer:
         asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2
                                                and not lex.decision.search(part))
         proposes = bool(lex.proposal.search(part)) or any(
-            t.low in REQUEST_OPENERS for t in toks[:3])
+            t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
+            and toks[i + 1].low not in {"yes", "thanks", "thank"}
+            for i, t in enumerate(toks[:3]))
         label_low = label.lower()
         if (lex.correction.search(part) or lex.correction.search(label_low)) and new:
             return SpeechAct.CORRECTION
@@ -715,6 +721,9 @@ _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "lo
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
 _QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
+_ANNOUNCES = re.compile(r"\b(?:official|officially|final|decided|decision|confirmed|locked|"
+                       r"verdict|result|outcome|update|updated|new plan|change of plans?)\b",
+                       re.IGNORECASE)
 _IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
@@ -1103,7 +1112,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                 continue
             if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
                     t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
-                    or t.low in {"and", "or", "but", "so"} or t.low in _PRONOUNS):
+                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    or t.low in _PRONOUNS):
                 break
             after.append(t)
         item = _clean_subject(after, values)

@@ -204,7 +204,7 @@ _ING = frozenset({"driving", "leading", "running", "handling", "covering", "pres
                   "hosting", "taking", "owning", "doing", "managing", "chairing"})
 
 
-def _doer(rest: Sequence[str]) -> bool:
+def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
     """Whether the words after a name make it the doer of a task: a third-person owner verb
     ("owns", "drives"), a modal and an owner verb ("will drive"), "is driving" / "is on", "is
     (the) primary", "takes over", "drops to secondary"."""
@@ -224,8 +224,8 @@ def _doer(rest: Sequence[str]) -> bool:
             second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
     if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
         return True
-    if first in _ING and first != "on":
-        return True  # "björn driving", "Sofia presenting"
+    if first in _ING and first != "on" and not original_case_upper:
+        return True  # "björn driving", "Sofia presenting" (not "Bayside Hosting")
     if first in ROLE_NOUNS:
         return True  # "bob secondary", "Dev primary next week"
     return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {
@@ -239,7 +239,8 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
     if sentence_start or not tok.text[:1].isupper():
         return False
     return (low not in STOPWORDS and low not in DISCOURSE and low not in ROLE_NOUNS
-            and not is_calendar_word(tok.text) and tok.text.isalpha())
+            and not is_calendar_word(tok.text)
+            and tok.text.replace("-", "").replace("'", "").isalpha())
 
 
 def _known(people: Iterable[str]) -> set[str]:
@@ -280,9 +281,15 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
-                [t.low for t in toks[i + 1:i + 5]]):
+                [t.low for t in toks[i + 1:i + 5]],
+                original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
+        if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
+                and not any(o.start == tok.start for o in out)):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
             continue
         # "the release notes are Marcus's now"
         if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
