@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import KIND_NOUNS
+from memory.analysis.lexicon import FACET_NOUNS, KIND_NOUNS
 from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
@@ -102,6 +102,9 @@ class _Context:
     #: The value a proposal just before this message suggested, with its subject.
     suggested: Claim | None = None
     suggested_clause: Clause | None = None
+    #: Words of the names of people in the channel: a name shared by two subjects
+    #: ("Callum's handover", "Callum's paternity leave") does not make them one.
+    people: frozenset[str] = frozenset()
 
     @property
     def strong_ids(self) -> set[str]:
@@ -239,7 +242,8 @@ class OfflineProposer:
             la = self.analysis(item.linked.text, item.linked.speaker, people)
             if la.question or la.act is SpeechAct.PROPOSAL:
                 anchor, asked_turn = item.linked, True
-        ctx = _Context(anchor=anchor)
+        ctx = _Context(anchor=anchor, people=frozenset(
+            w for p in people for w in content_terms(p)))
         seen: set[str] = set()
 
         def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
@@ -294,6 +298,11 @@ class OfflineProposer:
         family = claim.value.family
         subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
         terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
+        scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
+        # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
+        proper = bool(claim.terms) and any(
+            w[:1].isupper() and w.lower() not in FACET_NOUNS
+            for w in re.findall(r"[\w'’-]+", claim.subject))
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
         pool: dict[str, StateRecord] = {}
@@ -328,17 +337,30 @@ class OfflineProposer:
             # not "offsite budget". A change or an owner named loosens it to half the words.
             loose = clause.change >= 0.5 or family == "who"
             named_same = _same_subject(terms, topic_terms) or (
-                loose and lex_topic >= w.min_subject_overlap)
+                loose and overlap(terms - ctx.people, topic_terms - ctx.people)
+                >= w.min_subject_overlap)
             # The subject named in the state's own evidence ("2.4 slips to ..." where the
             # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
             # when the clause says the value changed.
             in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
             if in_evidence:
                 score += w.subject_topic * 0.5
-            about = (named_same or cos >= w.min_subject_dense or old or in_evidence
+            # The header that opened the message ("Garnet: ... SSO for all staff slips to
+            # Tue 22 Oct") names what the state is about, when the clause says it changed;
+            # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
+            # rules out a state about another thing, whatever values they share.
+            in_scope = bool(scope & topic_terms)
+            elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
+            if in_scope:
+                score += w.subject_topic * 0.5
+            about = (named_same or cos >= w.min_subject_dense
                      or (strong and not claim.terms)
-                     or (weak and not claim.terms and clause.change >= 0.5)
-                     or (not claim.terms and self._latest_of_kind(s, states, now)))
+                     or (in_scope and (clause.change >= 0.5 or same_value(
+                         claim.value.text, s.value)))
+                     or (not elsewhere and (
+                         old or in_evidence
+                         or (weak and not claim.terms and clause.change >= 0.5)
+                         or (not claim.terms and self._latest_of_kind(s, states, now)))))
             out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
         out.sort(key=lambda m: -m.score)
         return out
@@ -413,6 +435,8 @@ class OfflineProposer:
                 return establish()
             if best is not None:
                 return on(best, Verdict.REVISE if best.strong else Verdict.RESTATE)
+            if claim.subject and claim.stated and not a.question and claim.value.family == "who":
+                return establish()  # "Felix still owns delivery": news to the memory
             return None
         # a decision, correction, reassignment or cancellation
         if (best is None and not claim.subject and ctx.suggested is not None

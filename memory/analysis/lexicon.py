@@ -41,6 +41,8 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "→": 0.8, "->": 0.8, "=>": 0.8, "takes over": 0.9, "take over": 0.7, "taking over": 0.9,
     "took over": 0.9, "handing": 0.8, "handed": 0.8, "hand over": 0.7, "handover": 0.7,
     "reassigned": 0.9, "reassigning": 0.9, "passing": 0.5, "renewed": 0.6, "new one": 0.5,
+    "make it": 0.6, "make that": 0.6, "changed my mind": 0.9, "change my mind": 0.8,
+    "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
 })
 
 #: Verbs that move a value ("pushing the review to", "bumping the alert from X to Y"): their
@@ -65,8 +67,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "we could", "you could", "let's consider", "open to", "might be", "ideally",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
     "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
-    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could", "happy to",
-    "i'm happy to", "i'd be happy to", "glad to", "i can do", "i could do", "i can take",
+    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
+    "i'm happy to", "i'd be happy to", "i can do", "i could do", "i can take",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""
@@ -130,7 +132,8 @@ ACK_CUES: tuple[str, ...] = (
     "correct", "right", "exactly", "absolutely", "definitely", "of course", "np",
     "no problem", "sgtm", "cool", "great", "nice", "thanks", "thank you", "thx", "ty",
     "roger", "copy", "understood", "alright", "all right", "works", "yes please",
-    "approved", "approve", "looks good", "good to go", "go ahead",
+    "approved", "approve", "looks good", "good to go", "go ahead", "happy to", "glad to",
+    "can do", "with pleasure",
 )
 #: Replies that take a proposal on and so carry its value ("ok let's do that"); support
 #: alone ("+1", "same", "agreed", "works for me") does not decide.
@@ -140,6 +143,7 @@ ACCEPT_CUES: tuple[str, ...] = (
     "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
     "moving it", "changing it", "updating the invite", "invite updated",
     "updated the invite", "fine, let's", "alright", "all right", "let's go with",
+    "happy to", "glad to", "can do", "with pleasure",
 )
 REMINDER_CUES: tuple[str, ...] = (
     "reminder", "friendly reminder", "gentle reminder", "remind", "reminding",
@@ -200,7 +204,15 @@ wrap loop bottom line follow-up followup reminder drumroll heads draft proposal 
 propose suggestion idea option options change changes changed moved moving roll-up rollup
 round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
-issue issues problem problems thing things stuff update: regarding re about info""".split())
+issue issues problem problems thing things stuff update: regarding re about info typo typos
+mistake mistakes oops erratum clarification""".split())
+#: Words of a header that only say when or how it is reported ("Weekly roll-up:", "Morning
+#: notes:"): a header made of them names no subject.
+HEADING_WORDS: frozenset[str] = frozenset("""
+weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
+round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
+far snapshot housekeeping tracker today's todays this week's sync-up standup stand-up report
+""".split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
@@ -259,6 +271,15 @@ okta salesforce hubspot stripe""".split())
 KIND_NOUNS: frozenset[str] = frozenset(
     "date time day slot timing schedule version build region venue location place owner "
     "target eta deadline amount number".split())
+#: Nouns that name one aspect of a thing: under a header naming the thing ("Fjord: first
+#: market is Sweden", "Atlas: ... go-live moves to 11 Nov") they are that thing's.
+FACET_NOUNS: frozenset[str] = frozenset("""
+date time day slot timing schedule version build region venue location place owner target
+eta deadline amount number go-live golive launch kickoff kick-off start end market markets
+pilot lead rollout release review budget cost costs price pricing fee fees rate rent scope
+headcount room address host speaker capacity size limit cap quota plan dates times window
+first main primary secondary new final next second third backup lead-time ship go live
+""".split())
 #: Nouns that name an attribute of the subject that follows them ("target for the iOS
 #: release is Oct 24", "ETA for the fix"): the subject is what follows.
 ATTRIBUTE_NOUNS: frozenset[str] = frozenset(
@@ -473,6 +494,33 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
 )
+#: Countries, regions and large cities, which name a place without a preposition ("Norway
+#: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.
+PLACE_NAMES: frozenset[str] = frozenset("""
+Afghanistan Albania Algeria Andorra Angola Argentina Armenia Australia Austria Azerbaijan
+Bahrain Bangladesh Belarus Belgium Belize Benin Bhutan Bolivia Bosnia Botswana Brazil Brunei
+Bulgaria Burundi Cambodia Cameroon Canada Chile China Colombia Croatia Cuba Cyprus Czechia
+Denmark Djibouti Ecuador Egypt Estonia Eswatini Ethiopia Fiji Finland France Gabon Gambia
+Germany Ghana Greece Guatemala Guinea Guyana Haiti Honduras Hungary Iceland India Indonesia
+Iran Iraq Ireland Israel Italy Jamaica Japan Kazakhstan Kenya Kosovo Kuwait Kyrgyzstan Laos
+Latvia Lebanon Lesotho Liberia Libya Liechtenstein Lithuania Luxembourg Madagascar Malawi
+Malaysia Maldives Mali Malta Mauritania Mauritius Mexico Moldova Monaco Mongolia Montenegro
+Morocco Mozambique Myanmar Namibia Nepal Netherlands Nicaragua Niger Nigeria Norway Oman
+Pakistan Panama Paraguay Peru Philippines Poland Portugal Qatar Romania Russia Rwanda Samoa
+Senegal Serbia Seychelles Singapore Slovakia Slovenia Somalia Spain Sudan Suriname Sweden
+Switzerland Syria Taiwan Tajikistan Tanzania Thailand Togo Tunisia Turkey Turkmenistan Uganda
+Ukraine Uruguay Uzbekistan Vanuatu Venezuela Vietnam Yemen Zambia Zimbabwe UK USA US UAE EU
+APAC EMEA LATAM Scandinavia Europe Asia Africa Oceania Benelux Nordics DACH Scotland Wales
+England Catalonia Bavaria Quebec Ontario California Texas Florida Oregon
+London Paris Berlin Madrid Lisbon Porto Rome Milan Dublin Amsterdam Rotterdam Brussels
+Copenhagen Stockholm Oslo Helsinki Reykjavik Vienna Zurich Geneva Munich Hamburg Frankfurt
+Prague Warsaw Krakow Budapest Bucharest Athens Istanbul Cairo Nairobi Lagos Johannesburg
+Dubai Mumbai Bangalore Bengaluru Delhi Singapore Tokyo Osaka Seoul Beijing Shanghai
+Shenzhen Sydney Melbourne Auckland Toronto Montreal Vancouver Boston Chicago Seattle
+Denver Atlanta Miami Manchester Birmingham Leeds Glasgow Edinburgh Bristol Cardiff Belfast
+Barcelona Valencia Seville Lyon Marseille Toulouse Bordeaux Gothenburg Malmo Tallinn Riga
+Vilnius Kyiv
+""".split())
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
@@ -492,6 +540,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "London office", "the Birmingham office", "Spinningfields campus"
     r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|branch|library|hotel|venue))\b",
 )
+#: "Norway goes first", "Ireland first": a known place name on its own.
+PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))
+                      + r")\b(?![-'’])")
 
 
 @dataclass(frozen=True)
@@ -520,6 +571,7 @@ class Lexicon:
     markup: re.Pattern[str] = field(init=False, repr=False)
     slots: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
     places: tuple[re.Pattern[str], ...] = field(init=False, repr=False)
+    place_names: re.Pattern[str] = field(init=False, repr=False)
     timezone: re.Pattern[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -559,7 +611,17 @@ class Lexicon:
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))
+        put("place_names", re.compile(PLACE_NAME_PATTERN))
         put("timezone", re.compile(r"\s?(?:" + _TZ + r")\b", re.IGNORECASE))
+
+    def before_reason(self, text: str) -> str:
+        """``text`` up to a reason it gives ("overspend is £35k because of the slip": the
+        slip is the reason's change, not the clause's). Ambiguous openers ("since Monday")
+        do not cut."""
+        for m in self.reason_open.finditer(text):
+            if m.start() > 0 and m.group(0).lower() not in AMBIGUOUS_REASON:
+                return text[:m.start()]
+        return text
 
     def change_strength(self, text: str) -> float:
         """The strongest change cue in ``text`` (0 when none)."""

@@ -38,7 +38,9 @@ from memory.analysis.lexicon import (
     DURATION_WORDS,
     EVENT_BASE_FORMS,
     EVENT_NOUNS,
+    FACET_NOUNS,
     HANDOVER_VERBS,
+    HEADING_WORDS,
     LIGHT_VERBS,
     META_WORDS,
     OWNER_VERBS,
@@ -93,7 +95,7 @@ _STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "
                          "approved", "planned", "cancelled", "canceled", "postponed", "mine",
                          "yours", "done", "keep", "keeping", "stays", "staying", "stay",
                          "stick", "sticking", "remain", "remains", "says", "said",
-                         "expires", "due"})
+                         "expires", "due", "mind"})
 _MAX_SUBJECT_WORDS = 6
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not")
@@ -141,6 +143,8 @@ class Claim:
     terms: frozenset[str]
     #: Said outright ("X is V", "X: V", "X V" as a headline, after a change), not in passing.
     stated: bool = True
+    #: Words of the header that opened the message ("Atlas: ... go-live moves to Nov 11").
+    scope: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -259,19 +263,31 @@ class MessageAnalyzer:
                                    else SpeechAct.CHATTER, system=system,
                                    noise=not plus_one, agrees=plus_one, speaker=speaker)
         values = find_values(masked, lex, speaker=speaker, people=known)
+        people_low = frozenset(w for p in known for w in (p.lower(), p.lower().split()[0]))
         clauses: list[Clause] = []
         label: tuple[int, int] | None = None
-        for start, end, colon in self._split_reasons(masked, _split(masked, values)):
+        # A header that opens the message ("Atlas: bad news. ... Go-live moves to Mon 11
+        # Nov.") names what its later sentences are about, as well as the one right after.
+        heading: tuple[int, int] | None = None
+        spans = [(s, e, colon, item) for start, end, colon in
+                 self._split_reasons(masked, _split(masked, values))
+                 for s, e, colon, item in _items(masked, start, end, colon, values)]
+        for start, end, colon, item in spans:
             part = masked[start:end]
             inside = tuple(v for v in values if v.start >= start and v.end <= end)
             clauses.append(self._clause(start, end, inside, label=label, masked=masked,
-                                        all_values=tuple(values)))
+                                        all_values=tuple(values), heading=heading,
+                                        people=people_low))
+            if item:
+                continue  # the items of a list share the label before it
             # A header names what follows ("Outing decided:"); a clause that states a value
             # ("the budget is $480k: three engineers ...") is elaborated, not a header.
             header = not any(v.kind is not Kind.VERSION and not v.is_year
                              and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
+            if label is not None and not any(c.claims for c in clauses):
+                heading = label
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -311,18 +327,23 @@ class MessageAnalyzer:
     # ---- clauses ----------------------------------------------------------------------
     def _clause(self, start: int, end: int, values: tuple[Value, ...], *,
                 label: tuple[int, int] | None, masked: str,
-                all_values: tuple[Value, ...] = ()) -> Clause:
+                all_values: tuple[Value, ...] = (),
+                heading: tuple[int, int] | None = None,
+                people: frozenset[str] = frozenset()) -> Clause:
         lex = self.lexicon
         part = masked[start:end]
         label_text = masked[label[0]:label[1]] if label else ""
         toks = tokenize_at(masked, start, end)
-        change = lex.change_strength(part)
+        change = lex.change_strength(lex.before_reason(part))
         if any(_IT_IS.match(masked, v.end) for v in values):
             change = max(change, 0.45)  # "monday it is": decided, though no change is named
         label_change = lex.change_strength(label_text) if label_text else 0.0
         if label_text and _ANNOUNCES.search(label_text):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
-        old = tuple(v for v in values if _named_as_old(masked, v, start)) + _old_numbers(
+        if change >= 0.5:
+            values = _unjoin_moved(values, masked, start)
+        old = tuple(v for v in values
+                    if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
             masked, start, end, values)
         new = [v for v in values if v not in old and not v.is_year
                and not _in_parentheses(masked, v, start)]
@@ -338,13 +359,18 @@ class MessageAnalyzer:
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
         new = _join_new_when(new, masked)
         lab = _label_subject(masked, label, all_values) if label else []
+        head_lab = _label_subject(masked, heading, all_values) if heading else []
+        if not lab and heading != label:
+            lab = head_lab
         shown = tuple(v for v in tuple(values) + tuple(new) + old
                       if v not in modifiers and not v.is_year)
         asking = part.rstrip().endswith("?") or (bool(toks) and toks[0].low in _QUESTION_OPENERS
                                                  and toks[0].low not in {"any", "know"})
-        base, pointer = self._subject(toks, shown, lab, masked, asking=asking)
+        base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
+                                      heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
-        act = self._act(part, toks, new, old, change, label=label_text)
+        act = self._act(part, toks, new, old, change, label=label_text,
+                        header=masked[end:end + 1] == ":")
         personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
                                                              SpeechAct.CHATTER)
                     and not any(v.kind is Kind.PERSON for v in new)
@@ -373,6 +399,15 @@ class MessageAnalyzer:
             replace(c, stated=not about_value and not negated and (
                 strong or _states(part, c.value, start, after=_value_before(claims, c))))
             for c in claims)
+        owners = [v for v in values if v.kind is Kind.PERSON and _alone_in_parentheses(masked, v)]
+        if owners and claims and not _CONDITIONAL.match(part):
+            # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
+            first = claims[0]
+            claims = claims + tuple(Claim(v, first.subject, first.terms, stated=first.stated)
+                                    for v in owners if v not in new)
+        if head_lab:
+            scope = frozenset(content_terms(_render(head_lab, masked)))
+            claims = tuple(replace(c, scope=scope) for c in claims)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -447,7 +482,9 @@ class MessageAnalyzer:
         return Value(Kind.STATUS, part[s - start:e - start], s, e)
 
     def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
-                 masked: str, *, asking: bool = False) -> tuple[str, bool]:
+                 masked: str, *, asking: bool = False,
+                 people: frozenset[str] = frozenset(),
+                 heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
         words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
         if asking:
@@ -477,12 +514,20 @@ class MessageAnalyzer:
         event = (_event_noun(words, phrase) if first_new is not None
                  and first_new.family == "when" else "") or _value_noun(words, phrase, values)
         own = _clean_subject(phrase, values)
+        if len(own) == 1 and own[0].low.removesuffix("'s").removesuffix("’s") in people:
+            # "Callum is off on paternity leave from 1 Nov": the person's own affair
+            affair = _affair(toks, own[0], values)
+            if affair:
+                return f"{_strip_possessive(own[0].text)}'s {affair}", False
         pointer = not own and (not phrase or phrase[-1].low in _PRONOUNS)
         if own and event and event.split()[0] not in {t.low for t in own}:
             return _render(own, masked) + " " + event, False
         if own:
-            if len(_content(own)) <= 1 and lab and not {t.low for t in own} & {
-                    t.low for t in lab}:
+            # A generic subject under a header that names a thing ("Fjord: first market is
+            # Sweden", "Garnet: target is 15 Oct") is that thing's.
+            generic = all(t.low in FACET_NOUNS for t in _content(own)) or (
+                not heading and len(_content(own)) <= 1)
+            if generic and lab and not {t.low for t in own} & {t.low for t in lab}:
                 return _combine(_render(lab, masked), _render(own, masked), own), False
             return _render(own, masked), False
         if lab:
@@ -527,13 +572,14 @@ class MessageAnalyzer:
         return tuple(out)
 
     def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
-             old: tuple[Value, ...], change: float, *, label: str) -> SpeechAct:
+             old: tuple[Value, ...], change: float, *, label: str,
+             header: bool = False) -> SpeechAct:
         lex = self.lexicon
         low = part.lower()
         lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
                                                       "also", "btw", "oh", "hmm", "um"}]
         first = lead[0].low if lead else ""
-        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2
+        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2 and not header
                                                and not lex.decision.search(part))
         proposes = bool(lex.proposal.search(part)) or any(
             t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
@@ -651,16 +697,70 @@ def _split(text: str, values: Sequence[Value]) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _named_as_old(text: str, value: Value, clause_start: int) -> bool:
+_ITEM_CUT = re.compile(r",\s{1,4}(?:and\s|&\s)?")
+_ITEM_BREAKERS = frozenset({"then", "so", "but", "because", "since", "which", "who", "if",
+                            "when", "while", "though", "although", "unless", "or"})
+
+
+def _items(text: str, start: int, end: int, colon: bool,
+           values: Sequence[Value]) -> list[tuple[int, int, bool, bool]]:
+    """The items of a list clause ("Atlas 11 Nov (Callum), Beacon 2.9 on 4 Nov, Garnet SSO 21
+    Oct"; "Lauren brownies, Rosa tres leches, Steph cupcakes"), each (start, end, colon,
+    more items follow); a clause that is no such list is its own single item. An item names
+    its own subject before its value, or is a person followed by what they do."""
+    whole = [(start, end, colon, False)]
+    cuts: list[tuple[int, int]] = []
+    depth_before = text[:start].count("(") - text[:start].count(")")
+    for m in _ITEM_CUT.finditer(text, start, end):
+        if any(v.start < m.start() < v.end for v in values):
+            continue
+        before = text[start:m.start()]
+        if depth_before + before.count("(") > before.count(")"):
+            continue
+        cuts.append(m.span())
+    if not cuts:
+        return whole
+    parts: list[tuple[int, int]] = []
+    pos = start
+    for s, e in cuts:
+        parts.append((pos, s))
+        pos = e
+    parts.append((pos, end))
+    named = 0
+    for s, e in parts:
+        toks = tokenize_at(text, s, e)
+        if not toks or len(toks) > 10:
+            return whole
+        if toks[0].low in _ITEM_BREAKERS or toks[0].low in _SUBJECT_PRONOUNS:
+            return whole
+        inside = [v for v in values if v.start >= s and v.end <= e and not v.is_year]
+        if not inside:
+            continue
+        first = inside[0]
+        lead = [t for t in toks if t.end <= first.start]
+        person_led = first.kind is Kind.PERSON and first.start == toks[0].start and any(
+            t.start >= first.end and _in_value(t, inside) is None and t.low not in STOPWORDS
+            for t in toks)
+        name_led = bool(lead) and lead[0].text[:1].isupper() and any(
+            t.low not in STOPWORDS and t.low not in _DETERMINERS for t in lead)
+        named += person_led or name_led
+    if named < 2 or named * 2 < len(parts):
+        return whole
+    return [(s, e, colon if i == len(parts) - 1 else False, i < len(parts) - 1)
+            for i, (s, e) in enumerate(parts)]
+
+
+def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = True) -> bool:
     """Whether ``value`` is named as what is replaced: "instead of X", "not X", "from X
-    to", "X →", "no longer X"."""
+    to" after a change verb ("moved from the 3rd to the 10th"; "out from the 3rd to the
+    10th" is a span), "X →", "no longer X"."""
     before = text[max(clause_start, value.start - 24):value.start].lower().rstrip(" ,")
     before = re.sub(r"\s(?:the|a|an|our)$", "", before)
     after = text[value.end:value.end + 12].lower().lstrip()
     if any(before.endswith(w) for w in _OLD_BEFORE):
         return True
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
-        return True
+        return moved or value.family != "when" or not after.startswith("to")
     return bool(re.match(r"(?:→|->|=>)", after))
 
 
@@ -693,6 +793,71 @@ def _in_parentheses(text: str, value: Value, clause_start: int) -> bool:
     15th)" was joined to its day already."""
     before = text[clause_start:value.start]
     return before.count("(") > before.count(")")
+
+
+_AFFAIR_SKIP = frozenset({"is", "'s", "will", "be", "was", "are", "going", "gonna", "to", "off",
+                          "out", "away", "back", "on", "at", "for", "in", "her", "his",
+                          "their", "a", "an", "the", "also", "now", "still", "then", "from",
+                          "and", "i", "me", "we", "doing", "do", "having", "have", "running",
+                          "giving", "making", "taking", "holding", "'ll", "ll"})
+
+
+def _strip_possessive(name: str) -> str:
+    return re.sub(r"['’]s$", "", name)
+
+
+def _affair(toks: Sequence[Token], person: Token, values: tuple[Value, ...]) -> str:
+    """What a sentence about a person's own time is about: "Callum is off on [paternity
+    leave] from 1 Nov", "Marcus will be away at a [conference] Tuesday", "Owen [starts] in
+    Richmond" ("start")."""
+    after = [t for t in toks if t.start >= person.end]
+    event = ""
+    words: list[Token] = []
+    for t in after[:10]:
+        if _in_value(t, values) is not None:
+            break
+        if t.low in EVENT_NOUNS and not words:
+            event = event or EVENT_NOUNS[t.low]
+            continue
+        if t.low in _AFFAIR_SKIP and not words:
+            continue
+        if t.low in _VALUE_PREPS or t.low in STOPWORDS or t.low in CLAUSE_VERBS:
+            break
+        words.append(t)
+        if len(words) == 3:
+            break
+    if words:
+        return " ".join(t.text for t in words)
+    return event
+
+
+_TIME_LIKE = re.compile(r"\d:\d|\d\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+
+
+def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tuple[Value, ...]:
+    """After a change verb, "from X to Y" read as one span is the old value and the new one
+    ("rescheduled the demo from Mar 3 to Mar 5")."""
+    out: list[Value] = []
+    for v in values:
+        cut = v.text.find(" to ")
+        before = text[max(clause_start, v.start - 6):v.start].lower()
+        if v.kind in (Kind.RANGE, Kind.DATE, Kind.TIME) and cut > 0 and before.rstrip().endswith(
+                "from"):
+            first, second = v.text[:cut].strip(), v.text[cut + 4:].strip()
+            for part, at in ((first, v.start), (second, v.start + cut + 4)):
+                clock = _TIME_LIKE.search(part) or re.match(r"\d{1,2}(?::\d\d)?\b", part)
+                kind = Kind.TIME if clock and not re.search(
+                    r"[A-Za-z]{3}\s?\d|\d(?:st|nd|rd|th)", part) else Kind.DATE
+                out.append(Value(kind, part, at, at + len(part)))
+            continue
+        out.append(v)
+    return tuple(out)
+
+
+def _alone_in_parentheses(text: str, value: Value) -> bool:
+    """A value that is all a parenthesis holds: "(Callum)", "( Yuki )"."""
+    return (text[max(0, value.start - 2):value.start].rstrip().endswith("(")
+            and text[value.end:value.end + 2].lstrip().startswith(")"))
 
 
 def _join_new_when(values: list[Value], text: str) -> list[Value]:
@@ -910,8 +1075,9 @@ def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
             and words[1].low in _DETERMINERS):
         return True  # "setting the november alert at $8,000"
     if (first in LIGHT_VERBS and len(words) > 1
-            and _in_value(words[1], values) is not None):
-        return True  # "book Bounce Bros", "do $1"
+            and (_in_value(words[1], values) is not None
+                 or words[1].low in {"it", "that", "this", "them"})):
+        return True  # "book Bounce Bros", "do $1", "make it the 21st"
     if first not in CHANGE_VERBS and first not in HANDOVER_VERBS:
         return False
     if first.endswith("ing") or first.endswith("ed"):
@@ -1126,7 +1292,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
 def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
     """A short subject under a header: a name comes first ("Juniper" under "Q4 budgets" is
     "Juniper Q4 budgets"), a common noun after ("ledger-db pg upgrade window")."""
-    if local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS:
+    if (local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS
+            and local_toks[0].low not in FACET_NOUNS):
         return f"{local} {head}"
     return f"{head} {local}"
 
@@ -1183,6 +1350,10 @@ def _label_subject(masked: str, label: tuple[int, int],
                    and not _QUARTER.fullmatch(v.text))
     toks = _strip_openers(tokenize_at(masked, *label))
     toks = [t for t in toks if t.low.removesuffix("'s") not in PROCEDURAL]
+    if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
+        return []  # "where we landed:", "what's locked:"
+    if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
+        return []  # "Weekly roll-up:", "Morning notes:"
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
@@ -1281,6 +1452,8 @@ def _render(toks: Sequence[Token], masked: str) -> str:
     text = masked[toks[0].start:toks[-1].end]
     text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
     text = re.sub(r"\s{2,}", " ", text).strip(" ,:-")
+    if len(toks) == 1:
+        text = re.sub(r"['’]s$", "", text)  # "Cobalt's with me" is about Cobalt
     first = toks[0].text
     before = re.sub(r"[^\w.!?:\n]+$", "", masked[:toks[0].start])
     sentence_start = not before or before[-1] in ".!?:\n"

@@ -138,8 +138,21 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             if not _place_name(value, people):
                 continue
             found.append(Value(Kind.PLACE, value, *m.span(group)))
+    for m in lexicon.place_names.finditer(text):
+        # "Norway goes first" names a place; "the Lisbon support team" a team
+        nxt = re.match(r"\s{1,3}([a-z][\w'-]{1,20})", text[m.end():m.end() + 24])
+        if nxt is not None and nxt.group(1) not in STOPWORDS and nxt.group(1) not in _PLACE_NEXT:
+            continue
+        if _place_name(m.group("v"), people):
+            found.append(Value(Kind.PLACE, m.group("v"), *m.span("v")))
     found.extend(people_values(text, speaker=speaker, people=people))
     return _join_when(_resolve(found), text, lexicon)
+
+
+#: Words after a place name that keep it a place ("Norway goes first", "Portugal only").
+_PLACE_NEXT = frozenset({"goes", "go", "went", "wins", "won", "first", "second", "third",
+                         "next", "last", "only", "instead", "again", "too", "either",
+                         "works", "it", "is", "was", "then", "now", "please", "pls", "plz"})
 
 
 def _meaningful_count(value: str) -> bool:
@@ -284,7 +297,12 @@ def people_values(text: str, *, speaker: str = "",
                 [t.low for t in toks[i + 1:i + 5]],
                 original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)
-            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            begin = tok.start
+            if i > 0 and toks[i - 1].low + " " + low.removesuffix("'s") in known:
+                begin = toks[i - 1].start  # "Priya Nair is primary now"
+                out = [o for o in out if o.start != begin]
+            out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
+                             tok.start + len(name)))
             continue
         # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
         if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
@@ -310,6 +328,26 @@ def people_values(text: str, *, speaker: str = "",
                     out.append(Value(Kind.PERSON, text[cand.start:end], cand.start, end))
                 elif speaker and cand.low in {"me", "i", "myself"}:
                     out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
+        # "(Callum)" after an item, "Lauren brownies, Rosa tres leches" in a sign-up list:
+        # a known name alone in brackets, or opening a list item before what they bring
+        if low in known and not any(o.start == tok.start for o in out):
+            gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
+            after = text[tok.end:tok.end + 2].lstrip()
+            bracketed = gap.rstrip().endswith("(") and after.startswith(")")
+            listed = (("," in gap or ":" in gap) and bool(nxt) and nxt not in STOPWORDS
+                      and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
+                      and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
+                      and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
+            if bracketed or listed:
+                out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+                continue
+        # "Cobalt's with me from Monday", "the keys are with me": the speaker holds it
+        if (speaker and low == "with" and nxt == "me" and i > 0
+                and toks[i - 1].low in {"is", "'s", "are", "stays", "staying"}
+                or speaker and low.endswith(("'s", "’s")) and nxt == "with" and i + 2 < len(toks)
+                and toks[i + 2].low == "me" and i > 0):
+            at = toks[i + 1] if low == "with" else toks[i + 2]
+            out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
         if speaker and low in FIRST_PERSON:
             if low == "mine" and i > 0 and toks[i - 1].low in {"is", "'s", "are"}:
@@ -320,6 +358,12 @@ def people_values(text: str, *, speaker: str = "",
                                   or nxt in ROLE_NOUNS):
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _dedupe(out)
+
+
+#: Words after a name that make it the doer of a sentence, not a list item's owner.
+_LIST_BREAK = frozenset({"is", "isn't", "was", "will", "can", "could", "would", "should",
+                         "said", "says", "thinks", "wants", "asked", "has", "had", "and",
+                         "or", "to", "too", "also", "just", "did", "does", "might", "may"})
 
 
 def _claims(toks: Sequence[Token], i: int) -> bool:

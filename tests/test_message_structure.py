@@ -1,0 +1,367 @@
+"""Message structure the analyzer reads before any value: list items with their own
+subjects and owners, a header that scopes the whole message, a person's own affairs, place
+names, spans versus changes, and the grammar of "make it X", "X's with me", a reason's own
+change words. Each rule on several wordings, with near misses it must not fire on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalysis, MessageAnalyzer
+from memory.models import EvidenceNode, Message, Scope, Verdict
+from memory.registry import chain_of
+from memory.store import MemoryStore
+from memory.writer import Writer
+from tests.support.memory import msg, open_memory
+
+A = MessageAnalyzer(Lexicon())
+PEOPLE = ["Callum Reid", "Yuki Mori", "Beatriz Santos", "Amara Obi", "Lauren", "Rosa",
+          "Steph", "Dev", "Felix Wagner", "Owen", "Priya Nair", "Marcus Lee", "Jo"]
+
+
+def analyze(text: str, speaker: str = "Sam Ortiz") -> MessageAnalysis:
+    return A.analyze(text, speaker=speaker, people=PEOPLE)
+
+
+def claims(text: str, speaker: str = "Sam Ortiz") -> list[tuple[str, str, str]]:
+    """(family, value, subject) of every claim."""
+    return [(c.value.family, c.value.text, c.subject)
+            for c in analyze(text, speaker).claims]
+
+
+def subject_of(text: str, value: str) -> str:
+    return next(s for _, v, s in claims(text) if v == value)
+
+
+# ---- list items ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Weekly roll-up: Atlas 11 Nov, Beacon 2.9 on 4 Nov, Garnet SSO 21 Oct",
+     {"11 Nov": "atlas", "4 Nov": "Beacon", "21 Oct": "Garnet SSO"}),
+    ("Recap of what's locked: Atlas go-live Mon 28 Oct, Beacon on Mon 4 Nov, Iris wiki "
+     "launches Tue 1 Oct", {"Mon 28 Oct": "atlas go-live", "Mon 4 Nov": "Beacon"}),
+    ("status this week: Kestrel review Friday, Orchard shoot on Tuesday, Pylon copy due Mar 3",
+     {"Friday": "Kestrel review", "Tuesday": "Orchard shoot"}),
+    ("where we landed: Helix 1.5, Juniper pilot Lisbon from 14 Oct, Fjord Norway first",
+     {"1.5": "Helix", "14 Oct": "Juniper pilot", "Norway": "Fjord"}),
+    ("Q4 budgets for sign-off: Cobalt £240k, Juniper £60k, Atlas £410k",
+     {"£240k": "cobalt Q4 budgets", "£60k": "Juniper Q4 budgets"}),
+])
+def test_each_list_item_keeps_its_own_subject(text: str, expected: dict[str, str]) -> None:
+    got = {v: s for _, v, s in claims(text)}
+    for value, subject in expected.items():
+        assert got[value].lower() == subject.lower(), (value, got)
+
+
+@pytest.mark.parametrize("text", [
+    "Atlas go-live Mon 28 Oct (Callum), Beacon on Mon 4 Nov (Yuki), Iris Tue 1 Oct (Beatriz)",
+    "Roll-up: Atlas 11 Nov (Callum), Beacon 4 Nov (Yuki)",
+    "plan: Atlas launch Nov 11 (Callum), Beacon launch Nov 4 (Yuki), Iris launch Oct 1",
+    "timeline: Atlas go-live 11 Nov ( Callum ), Beacon 4 Nov (Yuki)",
+    "Atlas 11 Nov (Callum), Beacon 2.9 on 4 Nov (Yuki), Garnet 21 Oct",
+])
+def test_a_name_in_brackets_owns_its_item(text: str) -> None:
+    owners = {v: s for f, v, s in claims(text) if f == "who"}
+    assert "Callum" in owners and "atlas" in owners["Callum"].lower()
+    assert "Yuki" in owners and "beacon" in owners["Yuki"].lower()
+
+
+@pytest.mark.parametrize("text", [
+    "the venue (Hatch) is booked for Friday",  # a venue named in brackets, no person
+    "Atlas go-live moves to 11 Nov (see Callum's note)",
+    "launch is Nov 11 (Callum said so)",
+    "if Atlas slips to 18 Nov (Callum), we tell sales",
+    "Atlas 11 Nov (tentative)",
+])
+def test_brackets_that_hold_more_than_a_name_give_no_owner(text: str) -> None:
+    assert not [v for f, v, _ in claims(text) if f == "who"]
+
+
+@pytest.mark.parametrize(("text", "owners"), [
+    ("Bake sale sign up!! So far: Lauren brownies, Rosa tres leches, Steph cupcakes",
+     {"Lauren": "brownies", "Rosa": "tres leches", "Steph": "cupcakes"}),
+    ("ok so: Lauren snacks, Dev drinks, Rosa plates", {"Lauren": "snacks", "Dev": "drinks"}),
+    ("potluck list: Steph salad, Owen bread, Jo dessert", {"Steph": "salad", "Jo": "dessert"}),
+    ("sign-ups so far: Dev setup, Rosa cleanup, Lauren face painting",
+     {"Dev": "setup", "Lauren": "face painting"}),
+    ("Lauren brownies, Rosa tres leches, Steph cupcakes (4 dozen), Dev lemon bars",
+     {"Steph": "cupcakes", "Dev": "lemon bars"}),
+])
+def test_a_sign_up_list_gives_each_person_their_task(text: str, owners: dict[str, str]) -> None:
+    got = {v: s for f, v, s in claims(text) if f == "who"}
+    for person, task in owners.items():
+        assert task in got[person].lower(), (person, got)
+
+
+@pytest.mark.parametrize("text", [
+    "Dev, can you book it?",
+    "thanks Rosa, great job",
+    "Lauren said she's in, Dev too",
+    "On Friday, we'll meet at 3, then go to dinner",
+    "I called Jump Zone for the bouncy castle, $275 for 4 hours plus $40 delivery",
+])
+def test_sentences_with_commas_are_not_lists(text: str) -> None:
+    got = claims(text)
+    assert not [v for f, v, _ in got if f == "who" and v in {"Dev", "Rosa", "Lauren"}]
+
+
+# ---- a header scopes the message -----------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("Atlas: bad news. Data cleansing is way behind. Go-live moves to Mon 11 Nov.",
+     "Mon 11 Nov", "atlas go-live"),
+    ("Fjord: first market is Sweden. Kickoff in Copenhagen on 17 Sep", "Sweden",
+     "fjord first market"),
+    ("Dune: the venue is now Leeds", "Leeds", "dune venue"),
+    ("re the Dune kickoff: most partners are up north. Changing the venue to the Manchester "
+     "office", "Manchester office", "dune kickoff venue"),
+    ("Garnet (SSO): target is everyone on Okta by Tue 15 Oct.", "Tue 15 Oct", "garnet target"),
+])
+def test_an_aspect_under_a_header_is_the_headers_thing(text: str, value: str,
+                                                        subject: str) -> None:
+    assert subject_of(text, value).lower() == subject
+
+
+@pytest.mark.parametrize("text", [
+    "Garnet: the Okta contract is stuck in procurement. SSO for all staff slips to Tue 22 Oct",
+    "Atlas: CRM cleanup is behind, so the go-live slips to 18 Nov",
+    "Garnet update: heads up, the SSO cutover moves to Oct 22",
+])
+def test_claims_carry_the_header_as_scope(text: str) -> None:
+    a = analyze(text)
+    assert any(c.scope for c in a.claims) or any(
+        "garnet" in c.subject.lower() or "atlas" in c.subject.lower() for c in a.claims)
+
+
+@pytest.mark.parametrize(("text", "value", "wrong"), [
+    ("Rain call: WE'RE ON! forecast is sunny. see everyone on the field at 11!", "11", "rain"),
+    ("Weekly roll-up: Atlas 11 Nov", "11 Nov", "weekly"),
+    ("Morning notes: standup moves to 10", "10", "notes"),
+    ("Recap: lunch is at noon", "noon", "recap"),
+    ("Daily digest: the cert expires Apr 14", "Apr 14", "digest"),
+])
+def test_reporting_headers_and_verbs_name_no_subject(text: str, value: str,
+                                                     wrong: str) -> None:
+    assert wrong not in subject_of(text, value).lower()
+
+
+# ---- a person's own affairs ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("Atlas: Callum is off on paternity leave from 1 Nov, so Beatriz takes Atlas",
+     "1 Nov", "Callum's paternity leave"),
+    ("fyi Priya is out on vacation from the 3rd to the 10th", "the 3rd to the 10th",
+     "Priya's vacation"),
+    ("Marcus will be away at a conference Tuesday", "Tuesday", "Marcus's conference"),
+    ("Jo starts her new role on Monday", "Monday", "Jo's new role"),
+    ("Owen starts in Richmond on March 14", "March 14", "Owen's start"),
+    ("happy to. Callum and I are doing the handover Thursday", "Thursday", "Callum's handover"),
+])
+def test_a_person_doing_something_is_their_affair(text: str, value: str, subject: str) -> None:
+    assert subject_of(text, value) == subject
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Callum owns the release", "Callum"),
+    ("Priya Nair is primary now", "Priya Nair"),
+    ("Atlas launch moves to Nov 18", "Nov 18"),
+    ("Marcus's team ships on Friday", "Friday"),
+    ("the venue is Owen's pick: Hatch on Friday", "Friday"),
+])
+def test_a_name_that_is_not_the_doer_keeps_its_subject(text: str, value: str) -> None:
+    assert "'s conference" not in subject_of(text, value)
+
+
+# ---- place names, spans and changes ---------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("Fjord change: Norway goes first, not Sweden.", "Norway"),
+    ("Juniper pilot plan: Ireland first with the Dublin support team", "Ireland"),
+    ("Let's run it in Portugal", "Portugal"),
+    ("region-wise we're doing UK first", "UK"),
+    ("ok Berlin it is", "Berlin"),
+])
+def test_place_names_are_places(text: str, place: str) -> None:
+    assert ("where", place) in [(f, v) for f, v, _ in claims(text)]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("The Oslo partner bank is ready now", "Oslo"),
+    ("the Lisbon support team has spare capacity", "Lisbon"),
+    ("Dublin office wifi is down again", "Dublin"),
+    ("London weather is awful today", "London"),
+    ("Paris trip photos are up", "Paris"),
+])
+def test_a_place_name_before_a_noun_is_not_a_value(text: str, name: str) -> None:
+    assert name not in [v for _, v, _ in claims(text)]
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("fyi Priya is out on vacation from the 3rd to the 10th", "the 3rd to the 10th"),
+    ("offsite runs from the 3rd to the 5th", "the 3rd to the 5th"),
+    ("review from Tuesday to Thursday", "Tuesday to Thursday"),
+    ("I'm away from Monday to Wednesday", None),
+    ("the freeze lasts from Dec 20 to Jan 3", "Dec 20 to Jan 3"),
+])
+def test_from_to_without_a_change_is_a_span(text: str, span: str | None) -> None:
+    a = analyze(text)
+    assert not any(c.old for c in a.clauses)
+    if span is not None:
+        assert span in [v for _, v, _ in claims(text)]
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("standup moved from 9:30 to 10", "9:30", "10"),
+    ("we are pushing the launch from the 3rd to the 10th", "the 3rd", "the 10th"),
+    ("budget from $10k to $12k", "$10k", "$12k"),
+    ("shifting the review from Tuesday to Thursday", "Tuesday", "Thursday"),
+    ("rescheduled the demo from Mar 3 to Mar 5", "Mar 3", "Mar 5"),
+])
+def test_from_to_after_a_change_names_the_old_value(text: str, old: str, new: str) -> None:
+    a = analyze(text)
+    assert old in [v.text for c in a.clauses for v in c.old]
+    assert new in [v for _, v, _ in claims(text)]
+
+
+# ---- small grammar of change ----------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "good point. make it the 21st then",
+    "make it 4pm",
+    "let's make that Thursday",
+    "ok make it the Birmingham office",
+    "fine, make it $2,100",
+])
+def test_make_it_x_changes_what_was_discussed(text: str) -> None:
+    a = analyze(text)
+    clause = next(c for c in a.clauses if c.claims)
+    assert clause.change >= 0.5
+    assert not clause.claims[0].subject or "make" not in clause.claims[0].subject
+
+
+@pytest.mark.parametrize(("text", "speaker"), [
+    ("yep, Cobalt's with me from Monday", "Amara Obi"),
+    ("the keys are with me till friday", "Amara Obi"),
+    ("Cobalt is with me now", "Felix Wagner"),
+    ("the cash box stays with me", "Rosa"),
+    ("the projector's with me this week", "Dev"),
+])
+def test_with_me_makes_the_speaker_the_holder(text: str, speaker: str) -> None:
+    assert speaker in [v for f, v, _ in claims(text, speaker) if f == "who"]
+
+
+@pytest.mark.parametrize("text", [
+    "come sit with me at lunch",
+    "who's with me on this?",
+    "talk with me before friday",
+    "Cobalt is done, thanks for bearing with me",
+    "bear with me",
+])
+def test_with_me_in_passing_names_no_holder(text: str) -> None:
+    assert not [v for f, v, _ in claims(text, "Dev") if f == "who"]
+
+
+@pytest.mark.parametrize("text", [
+    "Atlas overspend forecast is £35k because of the slip",
+    "the deposit is $500 thanks to the venue change",
+    "headcount is 12 because hiring slipped",
+    "rent is $4,050 due to the delayed repairs",
+    "attendance was 31 because the date changed",
+])
+def test_a_change_in_the_reason_is_not_the_clauses_change(text: str) -> None:
+    a = analyze(text)
+    assert all(c.change < 0.5 for c in a.clauses if c.claims)
+
+
+@pytest.mark.parametrize("text", ["happy to.", "glad to!", "happy to", "can do", "with pleasure"])
+def test_happy_to_alone_agrees(text: str) -> None:
+    a = analyze(text)
+    assert a.agrees
+    assert not a.question
+
+
+# ---- through the writer --------------------------------------------------------------------
+
+def _run(tmp_path: Path, messages: list[Message]) -> tuple[MemoryStore, Writer,
+                                                             dict[str, EvidenceNode]]:
+    store, writer = open_memory(tmp_path)
+    writer.write(messages)
+    return store, writer, {n.message_id: n for n in store.find_nodes(Scope(space="T1"))}
+
+
+def _chains(store: MemoryStore, writer: Writer) -> dict[tuple[str, str], list[str]]:
+    out: dict[tuple[str, str], list[str]] = {}
+    for rec in writer.registry.states(("slack", "T1", "C1")):
+        out[(rec.topic.lower(), rec.value_family)] = [
+            n.value for n in chain_of(store.state_nodes([rec.state_id]))]
+    return out
+
+
+KNOWN = [msg(0, "Callum", "morning"), msg(1, "Yuki", "hi all")]
+
+
+def test_a_roll_up_revises_each_items_own_state(tmp_path: Path) -> None:
+    store, writer, _ = _run(tmp_path, [
+        *KNOWN,
+        msg(3, "Grace", "Recap of what's locked: Atlas go-live Mon 28 Oct (Callum), "
+                        "Beacon on Mon 4 Nov (Yuki)"),
+        msg(4, "Callum", "Atlas: bad news, CRM cleanup is behind. Go-live moves to Mon 11 Nov."),
+        msg(5, "Yuki", "correction on Beacon: review is slow, so Beacon launches 6 Nov, "
+                       "not 4 Nov"),
+    ])
+    chains = _chains(store, writer)
+    assert chains[("atlas go-live", "when")] == ["Mon 28 Oct", "Mon 11 Nov"]
+    assert chains[("beacon", "when")] == ["Mon 4 Nov", "6 Nov"]
+    assert chains[("atlas go-live", "who")] == ["Callum"]
+
+
+@pytest.mark.parametrize("handover", [
+    "Atlas: Callum is off on paternity leave from 1 Nov, so Beatriz takes Atlas through go-live",
+    "Beatriz takes over Atlas from next week",
+    "Handing Atlas over to Beatriz, Callum is on leave",
+])
+def test_a_handover_changes_the_items_owner_not_its_date(tmp_path: Path, handover: str) -> None:
+    store, writer, _ = _run(tmp_path, [
+        *KNOWN,
+        msg(3, "Grace", "Roll-up: Atlas go-live 11 Nov (Callum), Beacon 4 Nov (Yuki)"),
+        msg(4, "Grace", handover),
+    ])
+    chains = _chains(store, writer)
+    assert chains[("atlas go-live", "when")] == ["11 Nov"]
+    assert chains[("atlas go-live", "who")][-1] == "Beatriz"
+
+
+@pytest.mark.parametrize("restate", [
+    "Garnet: SSO rollout on Tue 22 Oct confirmed, staff comms go out today",
+    "Garnet: still Tue 22 Oct for everyone",
+])
+def test_a_header_naming_the_state_restates_its_value(tmp_path: Path, restate: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Yuki", "Garnet (SSO): target is everyone on Okta by Tue 15 Oct."),
+        msg(2, "Yuki", "Garnet: the contract is stuck in procurement. SSO for all staff slips "
+                       "to Tue 22 Oct"),
+        msg(3, "Yuki", restate),
+    ])
+    assert nodes["2"].verdict is Verdict.REVISE
+    assert nodes["3"].verdict is Verdict.RESTATE
+    assert _chains(store, writer)[("garnet target", "when")] == ["Tue 15 Oct", "Tue 22 Oct"]
+
+
+def test_an_item_about_another_thing_never_revises_by_a_shared_value(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Grace", "Atlas go-live 4 Nov"),
+        msg(2, "Yuki", "correction on Beacon: Beacon 2.9 launches 6 Nov, not 4 Nov"),
+    ])
+    assert _chains(store, writer)[("atlas go-live", "when")] == ["4 Nov"]
+
+
+def test_a_name_replacing_another_revises_the_state_holding_it(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Henrik", "Fjord: first market is Sweden."),
+        msg(2, "Henrik", "Fjord change: Norway goes first, not Sweden."),
+    ])
+    assert nodes["2"].verdict is Verdict.REVISE
+    assert _chains(store, writer)[("fjord first market", "where")] == ["Sweden", "Norway"]
