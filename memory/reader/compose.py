@@ -164,8 +164,8 @@ class Composer:
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
             nodes: dict[str, EvidenceNode]) -> Composed:
         """The reason for the change asked about. With a state, the change in its chain
-        (the one the question names) is known: its reason is the one noted, given in so
-        many words, in the turn it accepts, or beside its decision. Otherwise, or when
+        (the one the question names) is known: its reason is given in so many words, in
+        the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
         that says nothing, the covering messages that use the question's change word come
         first ("why did apple *reject* 2.4" → "Apple rejected us. …"): a reason given in so
         many words, in a turn it accepts, or what the message says beside its change;
@@ -175,8 +175,9 @@ class Composer:
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         reason, source = "", None
         if entry is not None and entry_node is not None:
-            reason = (self.reasons.noted(entry) or self.reasons.cued(entry_node, nodes)
+            reason = (self.reasons.cued(entry_node, nodes)
                       or self.reasons.accepted(entry_node.text, entry_node, nodes)
+                      or self.reasons.noted(entry)
                       or self.reasons.beside(entry_node, nodes, value=entry.value,
                                              decision=decision))
             source = entry_node
@@ -256,11 +257,11 @@ class Composer:
         """Whether a message newer than the state's last value, covering the question as
         well, states another value of the kind asked: the state missed a revision."""
         if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.WHO) or \
-                not state.chain or not qa.family:
+                not state.chain:
             return False
         last = state.chain[-1]
         current = unit_forms(last.value)
-        for st in self.statements(qa, self.covering(verdict), people):
+        for st in self.statements(qa, self.covering(verdict, wide=True), people):
             if st.node.ts > last.ts and st.value and not unit_forms(st.value) <= current \
                     and st.node.node_id not in {e.node_id for e in state.chain}:
                 return True
@@ -360,7 +361,7 @@ class Composer:
         is current, the first for what was original, the one before the latest distinct
         value (or before the first naming the question's anchor) for what it was before."""
         kind = qa.kind
-        wide = qa.asks_change
+        wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO)
         covering = self.covering(verdict, wide=wide)
         if not covering:
             return Composed([], "")
@@ -504,6 +505,7 @@ class Composer:
         subject shares the most words with the question; ("", "", "") when the message
         states such values only about other things; None when it states none."""
         wanted = {f for t in qa.terms for f in forms(t)}
+        asked = unit_forms(" ".join([*qa.named, *qa.terms]))
         best: tuple[int, int, str, str, str] | None = None
         found = False
         whole = unit_forms(analysis.subject)
@@ -512,10 +514,13 @@ class Composer:
             for i, claim in enumerate(clause.claims):
                 if claim.value.kind.value not in kinds:
                     continue
+                if unit_forms(claim.value.text) <= asked:
+                    continue  # the question's own words are not its answer ("2.4")
                 found = True
                 own = unit_forms(claim.subject) | around
-                score = len(wanted & own) or (len(wanted & whole) if not claim.subject
-                                              else 0)
+                # a value said of nothing in particular may be about the message's subject
+                score = len(wanted & own) or (1 if not claim.subject and not clause.subject
+                                              and wanted & (whole | asked) else 0)
                 if score == 0:
                     continue
                 old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")

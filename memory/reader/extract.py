@@ -224,6 +224,8 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
                                                         len(kinds) == 1]
     if not slots:
         return "", ""
+    asked = unit_forms(" ".join([*qa.named, *qa.terms]))
+    slots = [sl for sl in slots if not unit_forms(sl.text) <= asked] or []
     stated = [sl for sl in slots if not _REPLACED.search(sentence[: sl.start])]
     replaced = [sl for sl in slots if _REPLACED.search(sentence[: sl.start])]
     anchors = term_positions(qa, sentence)
