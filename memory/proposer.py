@@ -306,7 +306,7 @@ class OfflineProposer:
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
         pool: dict[str, StateRecord] = {}
-        for hit in registry.search_registry(item, query, k=8):
+        for hit in registry.search_registry(item, query, k=12):
             pool[hit.state.state_id] = hit.state
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
@@ -349,16 +349,17 @@ class OfflineProposer:
             # Tue 22 Oct") names what the state is about, when the clause says it changed;
             # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
             # rules out a state about another thing, whatever values they share.
-            in_scope = bool(scope & topic_terms)
+            in_scope = bool(scope & topic_terms) and (
+                not terms or bool(terms & (topic_terms | s.terms)))
             elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
             if in_scope:
                 score += w.subject_topic * 0.5
-            about = (named_same or cos >= w.min_subject_dense
+            about = (named_same or cos >= w.min_subject_dense or in_evidence
                      or (strong and not claim.terms)
                      or (in_scope and (clause.change >= 0.5 or same_value(
                          claim.value.text, s.value)))
                      or (not elsewhere and (
-                         old or in_evidence
+                         old
                          or (weak and not claim.terms and clause.change >= 0.5)
                          or (not claim.terms and self._latest_of_kind(s, states, now)))))
             out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
@@ -394,6 +395,10 @@ class OfflineProposer:
             # nothing about what the question was about.
             return None
         topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
+        if (claim.heading and claim.subject and len(claim.subject.split()) <= 5
+                and not claim.terms & claim.scope and "'s " not in claim.subject):
+            # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff
+            topic = f"{claim.heading} {claim.subject}"
         matches = self._matches(claim, clause, ctx, item, registry)
         best = next((m for m in matches if m.qualifies), None)
         quote = claim.value.text

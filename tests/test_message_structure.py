@@ -315,7 +315,7 @@ def test_a_roll_up_revises_each_items_own_state(tmp_path: Path) -> None:
     chains = _chains(store, writer)
     assert chains[("atlas go-live", "when")] == ["Mon 28 Oct", "Mon 11 Nov"]
     assert chains[("beacon", "when")] == ["Mon 4 Nov", "6 Nov"]
-    assert chains[("atlas go-live", "who")] == ["Callum"]
+    assert chains[("atlas go-live owner", "who")] == ["Callum"]
 
 
 @pytest.mark.parametrize("handover", [
@@ -331,7 +331,7 @@ def test_a_handover_changes_the_items_owner_not_its_date(tmp_path: Path, handove
     ])
     chains = _chains(store, writer)
     assert chains[("atlas go-live", "when")] == ["11 Nov"]
-    assert chains[("atlas go-live", "who")][-1] == "Beatriz"
+    assert chains[("atlas go-live owner", "who")][-1] == "Beatriz"
 
 
 @pytest.mark.parametrize("restate", [
@@ -365,3 +365,113 @@ def test_a_name_replacing_another_revises_the_state_holding_it(tmp_path: Path) -
     ])
     assert nodes["2"].verdict is Verdict.REVISE
     assert _chains(store, writer)[("fjord first market", "where")] == ["Sweden", "Norway"]
+
+
+# ---- an announced thing heads the message; rises and drops ---------------------------------
+
+@pytest.mark.parametrize(("text", "value", "word"), [
+    ("📣 **FROSTBYTE CUP 2024** is happening!! 3v3 LAN, Saturday August 17 at Pixel Pit",
+     "Saturday August 17", "frostbyte"),
+    ("the offsite is on! Lisbon, May 12-14, hotel TBD", "Lisbon", "offsite"),
+    ("Bowling night is booked. Thursday 7pm at Strike Zone", "Thursday 7pm", "bowling"),
+    ("Hack week is back!! Mar 3-7, all teams", "Mar 3-7", "hack"),
+    ("The summer party is confirmed. Friday June 20 at the Boathouse", "Friday June 20", "party"),
+])
+def test_an_announced_thing_heads_what_follows(text: str, value: str, word: str) -> None:
+    a = analyze(text)
+    claim = next(c for c in a.claims if c.value.text == value)
+    assert claim.stated
+    assert word in claim.subject.lower() or word in claim.scope
+
+
+@pytest.mark.parametrize("text", [
+    "lunch is on me today",
+    "the heating is on again, finally",
+    "Maya is back from leave Monday",
+    "it's set to 9:30 in the invite",
+    "who is on call this weekend? Sam I think",
+])
+def test_a_sentence_that_only_looks_like_an_announcement_heads_nothing(text: str) -> None:
+    a = analyze(text)
+    assert not any(c.heading for c in a.claims)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("The prize pool goes up to $2,500 and entry drops to $20 per team", "$20"),
+    ("entry fee dropped to $15", "$15"),
+    ("budget went up to $12k", "$12k"),
+    ("the cap rises to 40 people", None),
+    ("ticket price fell to $30 after the sponsor came in", "$30"),
+])
+def test_rising_and_dropping_to_a_value_is_a_change_not_a_cancellation(
+        text: str, value: str | None) -> None:
+    a = analyze(text)
+    assert all(v.family != "status" for v in a.values)
+    assert any(c.change >= 0.5 for c in a.clauses)
+    if value is not None:
+        assert value in [v.text for v in a.values]
+
+
+@pytest.mark.parametrize("text", [
+    "the welcome carousel is dropped",
+    "we dropped the pilot",
+    "Friday's sync is cancelled",
+    "the demo got called off",
+    "offsite is off",
+])
+def test_a_dropped_plan_still_ends(text: str) -> None:
+    assert any(v.family == "status" for v in analyze(text).values)
+
+
+def test_a_word_with_its_own_verb_is_its_own_subject() -> None:
+    got = {v: s for _, v, s in claims(
+        "The prize pool goes up to $2,500 and entry drops to $20 per team")}
+    assert got["$2,500"] == "prize pool"
+    assert got["$20"] == "entry"
+    got = {v: s for _, v, s in claims("the offsite moves to Bathurst Hall and the date is now "
+                                      "Aug 24")}
+    assert "offsite" in got["Aug 24"]
+
+
+# ---- what a state is described by, and its history -----------------------------------------
+
+def test_a_state_of_a_many_item_message_is_described_by_its_own_item() -> None:
+    from memory.registry import around
+
+    text = ("Grace Liu in #pmo: Weekly roll-up: Atlas 11 Nov (Callum), Beacon 2.9 on 4 Nov "
+            "(Yuki), Garnet SSO 21 Oct, Helix 1.5 in Oct, Juniper pilot Lisbon from 14 Oct, "
+            "Ember on hold, Fjord Norway first")
+    assert around(text, "21 Oct").endswith("Weekly roll-up: Garnet SSO 21 Oct")
+    assert "Beacon" not in around(text, "on hold")
+    assert around("short: Atlas 11 Nov", "11 Nov") == "short: Atlas 11 Nov"
+
+
+@pytest.mark.parametrize(("values", "told"), [
+    (["Tue 15 Oct", "Tue 22 Oct", "the 21st", "21 Oct"], ["Tue 15 Oct", "Tue 22 Oct", "21 Oct"]),
+    (["Felix", "Amara", "Amara Obi"], ["Felix", "Amara Obi"]),
+    (["Friday", "Friday at 12:30"], ["Friday at 12:30"]),
+    (["Friday", "Monday"], ["Friday", "Monday"]),
+    (["Bo5", "Bo7", "Bo7"], ["Bo5", "Bo7"]),
+])
+def test_a_revision_that_only_makes_a_value_exact_is_no_change(values: list[str],
+                                                               told: list[str]) -> None:
+    from memory.registry import history
+
+    nodes = [EvidenceNode(node_id=f"n{i}", seq=i, platform="slack", space="T1", channel="C1",
+                          message_id=str(i), speaker_id="US", speaker="Sam",
+                          ts=msg(i, "Sam", "x").ts,
+                          text=v, value=v, verdict=Verdict.REVISE if i else Verdict.ESTABLISH)
+             for i, v in enumerate(values)]
+    assert [n.value for n in history(nodes)] == told
+
+
+def test_a_subject_named_in_the_states_own_words_revises_it(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Vexa", "📣 **FROSTBYTE CUP 2024** is happening!! 3v3 Rocket League LAN, "
+                       "Saturday August 17 at Pixel Pit"),
+        msg(2, "Vexa", "📣 Update: the Frostbyte Cup is moving to the Bathurst Community "
+                       "Centre and the date is now Saturday August 24"),
+    ])
+    chains = {f: c for (_, f), c in _chains(store, writer).items()}
+    assert chains["when"] == ["Saturday August 17", "Saturday August 24"]
+    assert chains["where"] == ["Pixel Pit", "Bathurst Community Centre"]

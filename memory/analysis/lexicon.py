@@ -43,6 +43,10 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "reassigned": 0.9, "reassigning": 0.9, "passing": 0.5, "renewed": 0.6, "new one": 0.5,
     "make it": 0.6, "make that": 0.6, "changed my mind": 0.9, "change my mind": 0.8,
     "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
+    "drops to": 0.8, "dropped to": 0.8, "dropping to": 0.8, "goes up to": 0.8,
+    "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
+    "rises to": 0.8, "rose to": 0.8, "falls to": 0.8, "fell to": 0.8, "climbs to": 0.8,
+    "bumped up to": 0.9,
 })
 
 #: Verbs that move a value ("pushing the review to", "bumping the alert from X to Y"): their
@@ -54,7 +58,8 @@ shifted shifts shifting reschedule rescheduled reschedules rescheduling change c
 changing switch switched switches switching swap swapped swapping replace replaced replacing
 rename renamed renaming raise raised raising lower lowered lowering increase increased
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
-brought pull pulled update updated updating revise revised set""".split())
+brought pull pulled update updated updating revise revised set drops dropped dropping rises
+rose rising climbs climbed falls fell""".split())
 
 #: A clause that only asks or suggests ("could we move standup to 10?").
 PROPOSAL_CUES: tuple[str, ...] = (
@@ -213,6 +218,13 @@ weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up
 round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
 far snapshot housekeeping tracker today's todays this week's sync-up standup stand-up report
 """.split())
+#: Predicates that announce a thing the rest of the message is about ("FROSTBYTE CUP 2024 is
+#: happening!! 3v3 LAN, Saturday August 17 at Pixel Pit").
+ANNOUNCE_PREDICATES: tuple[str, ...] = (
+    "is happening", "are happening", "is on", "is back", "is coming", "is official",
+    "is here", "is a go", "is confirmed", "is announced", "is scheduled", "is booked",
+    "is set", "is locked", "has been scheduled", "has been booked",
+)
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
@@ -249,7 +261,7 @@ EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
     "kicks": "kickoff", "ends": "end", "end": "end", "lands": "landing", "land": "landing",
     "opens": "opening", "closes": "close", "expires": "expiry", "expire": "expiry",
     "due": "deadline", "happens": "date", "releases": "release", "release": "release",
-    "runs": "run",
+    "runs": "run", "live": "go-live",
 })
 #: Event verbs in their bare form are nouns too ("the launch"): they name the event only
 #: after an auxiliary ("will ship", "to launch").
@@ -572,6 +584,7 @@ class Lexicon:
     slots: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
     places: tuple[re.Pattern[str], ...] = field(init=False, repr=False)
     place_names: re.Pattern[str] = field(init=False, repr=False)
+    announce: re.Pattern[str] = field(init=False, repr=False)
     timezone: re.Pattern[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -612,6 +625,9 @@ class Lexicon:
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))
         put("place_names", re.compile(PLACE_NAME_PATTERN))
+        put("announce", re.compile(
+            r"^[\W_]{0,12}(?P<h>\w[^.!?:\n]{1,58}?)[\W_]{0,4}\s(?:"
+            + _alternation(ANNOUNCE_PREDICATES) + r")(?![\w'])", re.IGNORECASE))
         put("timezone", re.compile(r"\s?(?:" + _TZ + r")\b", re.IGNORECASE))
 
     def before_reason(self, text: str) -> str:

@@ -145,6 +145,8 @@ class Claim:
     stated: bool = True
     #: Words of the header that opened the message ("Atlas: ... go-live moves to Nov 11").
     scope: frozenset[str] = frozenset()
+    #: That header when it names a thing ("Fjord"), to label a subject it does not name.
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -263,7 +265,8 @@ class MessageAnalyzer:
                                    else SpeechAct.CHATTER, system=system,
                                    noise=not plus_one, agrees=plus_one, speaker=speaker)
         values = find_values(masked, lex, speaker=speaker, people=known)
-        people_low = frozenset(w for p in known for w in (p.lower(), p.lower().split()[0]))
+        people_low = frozenset(w for p in known for w in (
+            p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses: list[Clause] = []
         label: tuple[int, int] | None = None
         # A header that opens the message ("Atlas: bad news. ... Go-live moves to Mon 11
@@ -288,6 +291,11 @@ class MessageAnalyzer:
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
             if label is not None and not any(c.claims for c in clauses):
                 heading = label
+            elif heading is None and len(clauses) == 1 and not clauses[0].claims:
+                announced = lex.announce.match(part)
+                if announced is not None:  # "FROSTBYTE CUP 2024 is happening!!"
+                    heading = (start + announced.start("h"), start + announced.end("h"))
+                    label = heading
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -403,11 +411,14 @@ class MessageAnalyzer:
         if owners and claims and not _CONDITIONAL.match(part):
             # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
             first = claims[0]
-            claims = claims + tuple(Claim(v, first.subject, first.terms, stated=first.stated)
+            owned = f"{first.subject} owner" if first.subject else ""
+            claims = claims + tuple(Claim(v, owned, frozenset(content_terms(owned)),
+                                          stated=first.stated)
                                     for v in owners if v not in new)
         if head_lab:
             scope = frozenset(content_terms(_render(head_lab, masked)))
-            claims = tuple(replace(c, scope=scope) for c in claims)
+            name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
+            claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -468,6 +479,9 @@ class MessageAnalyzer:
                 r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
                 r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
             m = None  # "Callum is off on paternity leave": a person is away, no plan ends
+        if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
+                                      re.IGNORECASE):
+            m = None  # "headcount dropped to 12": a new value, nothing ends
         if m is None:
             return None
         for v in new:
@@ -563,8 +577,12 @@ class MessageAnalyzer:
                 head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
                 if v.kind is Kind.PERSON and local[0].low not in ROLE_NOUNS and not lab:
                     head = []  # "I'll do budget": the task is the subject
+                # "the prize pool goes up to $2,500 and entry drops to $20": a word with its
+                # own verb is its own subject, not a part of the clause's
+                own_verb = not lab and _verb_after(toks, local) and not all(
+                    t.low in FACET_NOUNS for t in _content(local))
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
-                        t.low for t in local} & {t.low for t in head}:
+                        t.low for t in local} & {t.low for t in head} and not own_verb:
                     subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)
@@ -852,6 +870,13 @@ def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tu
             continue
         out.append(v)
     return tuple(out)
+
+
+def _verb_after(toks: Sequence[Token], phrase: Sequence[Token]) -> bool:
+    """Whether a change verb or a copula follows ``phrase`` ("entry [drops] to $20")."""
+    after = [t for t in toks if t.start >= phrase[-1].end][:1] if phrase else []
+    return bool(after) and (after[0].low in CHANGE_VERBS or after[0].low in _SUBJECT_COPULAS
+                            or after[0].low in {"goes", "went", "stays", "moves", "is"})
 
 
 def _alone_in_parentheses(text: str, value: Value) -> bool:
@@ -1395,7 +1420,8 @@ def _event_noun(toks: Sequence[Token], phrase: Sequence[Token]) -> str:
         return ""
     after = [i for i, t in enumerate(toks) if t.start >= phrase[-1].end]
     for i in after[:3]:
-        if toks[i].low in {"now", "still", "officially", "finally", "is", "will", "'ll"}:
+        if toks[i].low in {"now", "still", "officially", "finally", "is", "will", "'ll", "goes",
+                           "go", "going", "went"}:
             continue
         return EVENT_NOUNS.get(toks[i].low, "") if _event_verb(toks, i) else ""
     return ""

@@ -264,6 +264,9 @@ def _known(people: Iterable[str]) -> set[str]:
             continue
         out.add(low)
         out.add(low.split()[0])
+        handle = re.split(r"[_.\d]", low.split()[0])[0]  # "steph_n" is Steph
+        if len(handle) >= 3:
+            out.add(handle)
     return out - STOPWORDS - DISCOURSE
 
 
@@ -334,11 +337,15 @@ def people_values(text: str, *, speaker: str = "",
             gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
             after = text[tok.end:tok.end + 2].lstrip()
             bracketed = gap.rstrip().endswith("(") and after.startswith(")")
+            # "Face painting: Lauren.", "Lemonade: Dev + Steph": a name after a label
+            named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
+                o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(
+                    text, tok.end))
             listed = (("," in gap or ":" in gap) and bool(nxt) and nxt not in STOPWORDS
                       and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
                       and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
                       and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
-            if bracketed or listed:
+            if bracketed or listed or named:
                 out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
                 continue
         # "Cobalt's with me from Monday", "the keys are with me": the speaker holds it
@@ -357,7 +364,23 @@ def people_values(text: str, *, speaker: str = "",
             elif low == "me" and ((i in starts and nxt in {"", "i", "i'll", "ill"})
                                   or nxt in ROLE_NOUNS):
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
-    return _dedupe(out)
+    return _join_people(_dedupe(out), text)
+
+
+_NAME_END = re.compile(r"\s{0,2}(?:[.,;!?\n)]|$|\+|&|and\b)")
+
+
+def _join_people(values: list[Value], text: str) -> list[Value]:
+    """People named together for one task ("Dev + Steph", "Ana and Bjorn") are one value."""
+    out: list[Value] = []
+    for v in sorted(values, key=lambda x: x.start):
+        if (out and out[-1].kind is Kind.PERSON and not out[-1].speaker and not v.speaker
+                and text[out[-1].end:v.start].strip() in {"+", "&", "and"}):
+            prev = out[-1]
+            out[-1] = Value(Kind.PERSON, text[prev.start:v.end], prev.start, v.end)
+            continue
+        out.append(v)
+    return out
 
 
 #: Words after a name that make it the doer of a sentence, not a list item's owner.
