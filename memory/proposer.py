@@ -86,6 +86,8 @@ _SUGGESTION_CUES = frozenset({"how about", "what about", "maybe", "perhaps", "pr
                               "suggest", "suggesting", "suggestion", "i'd vote for",
                               "i vote for", "vote for", "or maybe", "alternatively", "idea:",
                               "option:", "we could", "why not"})
+_WE_CUES = frozenset({"can we", "could we", "should we", "shall we", "any chance",
+                      "is it ok if", "is it okay if", "would it work", "what if"})
 _CHANGING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.CANCELLATION,
                        SpeechAct.REASSIGNMENT})
 
@@ -243,7 +245,7 @@ class OfflineProposer:
             if la.question or la.act is SpeechAct.PROPOSAL:
                 anchor, asked_turn = item.linked, True
         ctx = _Context(anchor=anchor, people=frozenset(
-            w for p in people for w in content_terms(p)))
+            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")))
         seen: set[str] = set()
 
         def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
@@ -314,7 +316,10 @@ class OfflineProposer:
                   if s.value and compatible(family, s.value_family)]
         if not states:
             return []
-        dense = self._similarity(registry, subject, [s.topic for s in states])
+        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
+        # leave") says nothing about whether they are one thing.
+        dense = self._similarity(registry, _without_people(subject, ctx.people),
+                                 [_without_people(s.topic, ctx.people) for s in states])
         clause_terms = set(content_terms(_without_values(clause)))
         now = item.message.ts.timestamp()
         out: list[_Match] = []
@@ -492,7 +497,10 @@ class OfflineProposer:
         "maybe X", a bare "X?") rather than asking someone to act."""
         m = self.analyzer.lexicon.proposal.search(clause.text)
         cue = m.group(0).lower() if m is not None else ""
-        return cue in _SUGGESTION_CUES or (
+        # "can we do 11 to 3 instead?" puts a value forward; "can someone take primary?"
+        # asks someone to act
+        we = cue in _WE_CUES and any(c.value.family != "who" for c in clause.claims)
+        return cue in _SUGGESTION_CUES or we or (
             not cue and clause.text.rstrip().endswith("?") and len(clause.text.split()) <= 4)
 
     def _suggestion_target(self, ctx: _Context, item: WriteItem,
@@ -532,7 +540,7 @@ class OfflineProposer:
                            else Verdict.REVISE)
                 return _Decision(verdict, target.state.topic, quote, suggested.value.family,
                                  SpeechAct.DECISION, target.state, target.score)
-            topic = suggested.subject or ctx.subject
+            topic = suggested.subject or self._asked_before(ctx, item) or ctx.subject
             if topic:
                 return _Decision(Verdict.ESTABLISH, topic, quote, suggested.value.family,
                                  SpeechAct.DECISION)
@@ -542,6 +550,31 @@ class OfflineProposer:
             return _Decision(Verdict.RESTATE, rec.topic, "", rec.value_family,
                              SpeechAct.CONFIRMATION, rec, 1.0)
         return None
+
+    def _asked_before(self, ctx: _Context, item: WriteItem) -> str:
+        """What the question a counter-proposal answers was about ("raffle idea: grand prize
+        an iPad??" → "how about a family movie night basket" → "ok fair, basket it is")."""
+        anchor = ctx.anchor
+        asked = anchor.proposal.answers if anchor is not None and anchor.proposal else None
+        if not asked:
+            return ""
+        node = next((n for n in item.recent if n.message_id == asked), None)
+        if node is None:
+            return ""
+        if node.topic and node.state_id:
+            return node.topic
+        qa = self.analysis(node.text, node.speaker)
+        clause = next((c for c in qa.clauses if c.subject and c.act in (
+            SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+        label = next((c.subject for c in qa.clauses if c.subject), "")
+        if clause is not None:
+            # "grand prize an iPad??": what is asked about, not the value put forward
+            clause = dataclasses.replace(clause, subject=re.split(
+                r"\s(?:a|an)\s", clause.subject)[0])
+        if clause is not None and label and label != clause.subject and not set(
+                content_terms(label)) & set(content_terms(clause.subject)):
+            return f"{label} {clause.subject}"
+        return clause.subject if clause is not None else label
 
     def _accepts(self, a: MessageAnalysis) -> bool:
         """Whether a reply takes a proposal on ("ok let's do that", "sure", "moving it",
@@ -625,6 +658,13 @@ def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+def _without_people(phrase: str, people: frozenset[str]) -> str:
+    if not people:
+        return phrase
+    words = [w for w in phrase.split() if not set(content_terms(w)) & people]
+    return " ".join(words) if words else phrase
 
 
 def _states_of(node: EvidenceNode) -> list[str]:

@@ -475,3 +475,70 @@ def test_a_subject_named_in_the_states_own_words_revises_it(tmp_path: Path) -> N
     chains = {f: c for (_, f), c in _chains(store, writer).items()}
     assert chains["when"] == ["Saturday August 17", "Saturday August 24"]
     assert chains["where"] == ["Pixel Pit", "Bathurst Community Centre"]
+
+
+# ---- deciding in few words; proposals with their reasons -----------------------------------
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("ok fair, basket it is", "basket"),
+    ("so pizza it is", "pizza"),
+    ("alright, thai food it is then", "thai food"),
+    ("fine, tuesday it is", "tuesday"),
+    ("ok 11-3 it is 👍", "11-3"),
+])
+def test_x_it_is_decides_x(text: str, value: str) -> None:
+    a = analyze(text)
+    assert value in [v.text for v in a.values]
+    assert any(c.change >= 0.45 for c in a.clauses if c.claims)
+
+
+@pytest.mark.parametrize("text", [
+    "that's how it is", "it is what it is", "yeah it is", "so it is", "which it is, honestly",
+])
+def test_it_is_without_a_decided_thing_decides_nothing(text: str) -> None:
+    assert not analyze(text).values
+
+
+@pytest.mark.parametrize("text", [
+    "can we do 11 to 3 instead? families are at the diamond til 11",
+    "could we move it to 4pm? I have a dentist appointment at 2",
+    "should we do Thursday instead? the room is free till 5",
+    "can we push standup to 10? half the team is in at 9:45 on mondays",
+    "what if we do the 24th? the hall is open till 10pm",
+])
+def test_a_proposal_with_its_reason_is_a_proposal(text: str) -> None:
+    from memory.analysis.definitions import SpeechAct
+
+    assert analyze(text).act is SpeechAct.PROPOSAL
+
+
+def test_a_question_asks_for_what_its_asking_sentence_asks() -> None:
+    a = analyze("ok planning time! Big items: venue, raffle, food, volunteers. "
+                "Time: 10am-2pm like last year?")
+    assert "who" not in a.asks
+
+
+def test_accepting_a_counter_proposal_decides_what_was_first_asked(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Steph", "raffle idea: grand prize an iPad?? kids would go nuts"),
+        msg(2, "Jenny", "love the energy but an iPad is way too pricey for us 😅 how about "
+                        "a family movie night basket"),
+        msg(3, "Steph", "ok fair, basket it is"),
+    ])
+    assert nodes["3"].verdict is Verdict.ESTABLISH
+    assert nodes["3"].topic == "raffle grand prize"
+    assert nodes["3"].value == "family movie night basket"
+
+
+@pytest.mark.parametrize("accept", ["ok 11-3 it is 👍", "sure, let's do that", "ok 11 to 3 then"])
+def test_accepting_a_proposal_two_turns_back_revises(tmp_path: Path, accept: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Jenny", "ok planning time! Big items: venue, raffle, volunteers. "
+                        "Time: 10am-2pm like last year?"),
+        msg(2, "Mo", "can we do 11 to 3 instead? families are at the diamond til 11"),
+        msg(3, "Rosa", "+1 for 11-3"),
+        msg(4, "Jenny", accept),
+    ])
+    assert nodes["2"].verdict is Verdict.CONTEXT
+    assert nodes["4"].verdict is Verdict.REVISE
+    assert nodes["4"].state_id == nodes["1"].state_id

@@ -187,7 +187,7 @@ FIRST_PERSON: frozenset[str] = frozenset(
     "i i'll i'm i've i'd im ill ive me mine my myself".split())
 #: Openers a subject never includes.
 DISCOURSE: frozenset[str] = frozenset("""
-ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi
+ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi fair
 psa re hey hi hmm hm ah oh ugh welp update updates correction heads up quick note unrelated
 separately anyway anyways actually agreed great good bad news thanks thx ty then now again
 reminder final finally officially the a an our my your their his her its this that these
@@ -505,6 +505,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
     ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
+    # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
+               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
+               r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
 )
 #: Countries, regions and large cities, which name a place without a preposition ("Norway
 #: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.

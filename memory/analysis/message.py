@@ -61,7 +61,7 @@ _SPLIT = re.compile(
     r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"
-    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)|"
+    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
     r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
     re.IGNORECASE,
 )
@@ -306,7 +306,12 @@ class MessageAnalyzer:
             c.text.strip() for c in clauses
             if not c.claims and c.act is not SpeechAct.QUESTION and len(tokenize(c.text)) > 2
         )[:300] if act in CHANGING else ""
-        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(masked)) \
+        # What a question asks for is in its asking sentences ("Big items: venue, raffle,
+        # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).
+        asking = (" ".join(c.text for c in clauses if c.text.rstrip().endswith("?"))
+                  or " ".join(c.text for c in clauses if c.act in (
+                      SpeechAct.QUESTION, SpeechAct.PROPOSAL)) or masked)
+        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(asking)) \
             if question else frozenset()
         return MessageAnalysis(
             text=raw, act=act, clauses=tuple(clauses), reason=self._reason(clauses),
@@ -463,11 +468,14 @@ class MessageAnalyzer:
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
             phrase = _trim_phrase(m.group("v"))
+            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
+            skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
+            phrase = phrase[skip:]  # "how about a family movie night basket"
             first = phrase.split()[0] if phrase else ""
             named = first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
             if phrase and (named or (first.lower() not in STOPWORDS
                                      and first.lower() not in _PRONOUNS)):
-                at = start + m.start("v")
+                at = start + m.start("v") + skip
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
 
@@ -683,6 +691,13 @@ def _message_act(clauses: Sequence[Clause]) -> SpeechAct:
     acts = {c.act for c in clauses}
     if not acts:
         return SpeechAct.CHATTER
+    first = next((c for c in clauses if c.claims), None)
+    if first is not None and first.act is SpeechAct.PROPOSAL and not any(
+            c.act in (SpeechAct.CORRECTION, SpeechAct.CANCELLATION, SpeechAct.REASSIGNMENT)
+            or (c.act is SpeechAct.DECISION and c.change >= 0.5)
+            for c in clauses if c is not first):
+        # "can we do 11 to 3 instead? families are at the diamond til 11": the rest explains
+        return SpeechAct.PROPOSAL
     strong = {c.act for c in clauses if c.act is not SpeechAct.DECISION or c.stated}
     for act in _ACT_ORDER:
         if act in strong:
