@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS, KIND_NOUNS
+from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
 from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
@@ -195,6 +195,8 @@ class OfflineProposer:
             for claim in clause.claims:
                 if not claim.subject:
                     claim = _inherit(claim, a.clauses[:i])
+                elif i and claim.terms and claim.terms <= FACET_NOUNS:
+                    claim = _qualify(claim, a.clauses[:i])
                 d = self._decide(claim, clause, a, ctx, item, registry)
                 if d is not None:
                     decisions.append(d)
@@ -658,6 +660,25 @@ def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+def _qualify(claim: Claim, before: Sequence[Clause]) -> Claim:
+    """A subject that only names an aspect ("earliest is the 14th", "new date is Friday") is
+    an aspect of what the message spoke of before ("ligand batch came out contaminated ...
+    earliest is the 14th")."""
+    earlier = next((c.subject for c in reversed(before) if c.subject
+                    and not set(c.terms) <= FACET_NOUNS), "")
+    if not earlier:
+        return claim
+    words: list[str] = []
+    for w in earlier.split()[:4]:
+        if w.lower() in CLAUSE_VERBS:
+            break  # "ligand batch came out contaminated" is about the ligand batch
+        words.append(w)
+    if not words:
+        return claim
+    subject = f"{' '.join(words)} {claim.subject}"
+    return dataclasses.replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
 
 
 def _without_people(phrase: str, people: frozenset[str]) -> str:

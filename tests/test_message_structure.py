@@ -542,3 +542,30 @@ def test_accepting_a_proposal_two_turns_back_revises(tmp_path: Path, accept: str
     assert nodes["2"].verdict is Verdict.CONTEXT
     assert nodes["4"].verdict is Verdict.REVISE
     assert nodes["4"].state_id == nodes["1"].state_id
+
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("group meeting this week: Thursday 2pm, room 4.12", "Thursday 2pm", "group meeting"),
+    ("standup today: 9:45 in the small room", "9:45", "standup"),
+    ("offsite next week: Tuesday, Lisbon office", "Tuesday", "offsite"),
+    ("planning meeting this week: Wed 3pm", "Wed 3pm", "planning meeting"),
+    ("lab meeting tomorrow: 11am, room 2.01", "11am", "lab meeting"),
+])
+def test_a_headers_period_frames_the_value_after_it(text: str, value: str, subject: str) -> None:
+    got = claims(text)
+    assert not [v for _, v, _ in got if v in {"this week", "today", "next week", "tomorrow"}]
+    assert subject_of(text, value) == subject
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("will need the new ligand batch by the 10th",
+     "ligand batch came out contaminated 😞 re-running synthesis, earliest is the 14th"),
+    ("the vendor quote is due by the 10th", "vendor quote is late again, earliest is the 14th"),
+    ("the router delivery is due the 10th", "router delivery got stuck in customs. new date is "
+                                             "the 14th"),
+])
+def test_an_aspect_word_is_an_aspect_of_what_was_spoken_of(tmp_path: Path, first: str,
+                                                           second: str) -> None:
+    store, writer, nodes = _run(tmp_path, [msg(1, "Cho", first), msg(2, "Dev", second)])
+    assert nodes["2"].verdict is Verdict.REVISE
+    assert nodes["2"].state_id == nodes["1"].state_id

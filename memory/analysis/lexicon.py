@@ -291,6 +291,7 @@ eta deadline amount number go-live golive launch kickoff kick-off start end mark
 pilot lead rollout release review budget cost costs price pricing fee fees rate rent scope
 headcount room address host speaker capacity size limit cap quota plan dates times window
 first main primary secondary new final next second third backup lead-time ship go live
+earliest latest soonest cutoff cut-off due
 """.split())
 #: Nouns that name an attribute of the subject that follows them ("target for the iOS
 #: release is Oct 24", "ETA for the fix"): the subject is what follows.

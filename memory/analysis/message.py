@@ -382,8 +382,12 @@ class MessageAnalyzer:
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
-        act = self._act(part, toks, new, old, change, label=label_text,
-                        header=masked[end:end + 1] == ":")
+        header = masked[end:end + 1] == ":"
+        if header:
+            # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
+            # frames the value that follows it
+            claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
+        act = self._act(part, toks, new, old, change, label=label_text, header=header)
         personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
                                                              SpeechAct.CHATTER)
                     and not any(v.kind is Kind.PERSON for v in new)
@@ -1243,7 +1247,7 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
                 and (_in_value(toks[i + 1], values) is not None
                      or toks[i + 1].low in _DETERMINERS)):
             break  # "they picked concept B", "we booked the room"
-        if (low.endswith("ing") and i + 1 < len(toks)
+        if (low.endswith("ing") and low not in _NOUN_ING and i + 1 < len(toks)
                 and (toks[i + 1].low in _PRONOUNS or toks[i + 1].low in {"with", "to", "for"})):
             break  # "calling it 2.4", "going with", "moving to"
         if (out and low.endswith("ed") and i + 2 < len(toks) and toks[i + 1].low in _VALUE_PREPS
@@ -1389,7 +1393,9 @@ def _label_subject(masked: str, label: tuple[int, int],
                    and v.kind is not Kind.VERSION and not v.is_year
                    and not _QUARTER.fullmatch(v.text))
     toks = _strip_openers(tokenize_at(masked, *label))
-    toks = [t for t in toks if t.low.removesuffix("'s") not in PROCEDURAL]
+    toks = [t for i, t in enumerate(toks) if t.low.removesuffix("'s") not in PROCEDURAL or (
+        t.low.endswith("ing") and i + 1 < len(toks) and toks[i + 1].low not in PROCEDURAL
+        and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
     if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
         return []  # "where we landed:", "what's locked:"
     if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
@@ -1450,6 +1456,9 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
                 or (keep_meta and t.low in META_WORDS and t is not toks[0])
+                or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"
+                    and toks[i + 1].low not in PROCEDURAL and toks[i + 1].low not in STOPWORDS
+                    and _in_value(toks[i + 1], values) is None)
                 or (t.low in {"final", "finals"} and i > 0
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
