@@ -216,7 +216,7 @@ mistake mistakes oops erratum clarification""".split())
 HEADING_WORDS: frozenset[str] = frozenset("""
 weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
 round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
-far snapshot housekeeping tracker today's todays this week's sync-up standup stand-up report
+far scene snapshot housekeeping tracker today's todays this week's
 """.split())
 #: Predicates that announce a thing the rest of the message is about ("FROSTBYTE CUP 2024 is
 #: happening!! 3v3 LAN, Saturday August 17 at Pixel Pit").
@@ -225,6 +225,13 @@ ANNOUNCE_PREDICATES: tuple[str, ...] = (
     "is here", "is a go", "is confirmed", "is announced", "is scheduled", "is booked",
     "is set", "is locked", "has been scheduled", "has been booked",
 )
+#: Verbs that, alone, are never a subject ("Come to London", "see everyone on the field at
+#: 11"): the clause says what to do, not what the value belongs to.
+BARE_VERBS: frozenset[str] = frozenset("""
+come go see join bring send check ask tell call meet grab let get take give help try look
+remember hurry wait stop start keep hold follow ping dm text email show head sign vote
+listen guess imagine say think
+""".split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
@@ -445,7 +452,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"eod|end of day|cob|close of business)(?!\w|:\d)"),
     # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
     ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
-    ("date", rf"\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
+    ("date", rf"(?<!['’])\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
              r"(?:\s(?:morning|afternoon|evening|night))?"),
     ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AGENT_NOUNS,
+    BARE_VERBS,
     AMBIGUOUS_REASON,
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
@@ -90,7 +91,9 @@ _PRONOUNS = frozenset({"it", "that", "this", "they", "them", "these", "those", "
                        "which", "what", "who", "who's", "what's", "where", "when", "that'll",
                        "it'll", "that's", "it's", "there's", "this'll", "we'll", "they'll",
                        "they're", "we're", "you're", "i'll", "i'm", "here's", "im", "ive",
-                       "ill", "id", "u", "ur"})
+                       "ill", "id", "u", "ur", "us", "him", "her", "them", "myself",
+                       "yourself", "ourselves", "somebody", "someone", "anyone", "anybody",
+                       "nobody", "everybody", "everyone"})
 _STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "booked",
                          "approved", "planned", "cancelled", "canceled", "postponed", "mine",
                          "yours", "done", "keep", "keeping", "stays", "staying", "stay",
@@ -118,7 +121,7 @@ _CHOICE_AFTER = re.compile(
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
-    r"propose|suggest|we do|we try|we use|we pick|with|book|hire|rent from|order from)"
+    r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
     r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
@@ -476,7 +479,8 @@ class MessageAnalyzer:
             skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
             phrase = phrase[skip:]  # "how about a family movie night basket"
             first = phrase.split()[0] if phrase else ""
-            named = first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+            named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+                     and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
             if phrase and (named or (first.lower() not in STOPWORDS
                                      and first.lower() not in _PRONOUNS)):
                 at = start + m.start("v") + skip
@@ -1463,6 +1467,11 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
     out = _attribute_of(out)
+    if any(t.low in _FRAGMENTS for t in out):
+        return []  # "n't know , I do n't": a predicate split into pieces, not a subject
+    if out and out[0].low in BARE_VERBS and (len(out) == 1 or out[1].low in _PRONOUNS or out[
+            1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
+        return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
                    or t.low in CLAUSE_VERBS or t.low in {"back", "out", "up", "off", "over"}
                    or (len(out) > 1 and t.low.endswith(("ing", "ed"))
@@ -1475,6 +1484,11 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
             _MAX_SUBJECT_WORDS)
         out = _trim(out[:min(cut, _MAX_SUBJECT_WORDS)])
     return out
+
+
+#: Pieces of split contractions ("do n't", "I 'm", "gon na"): never part of a subject.
+_FRAGMENTS = frozenset({"n't", "'m", "'re", "'ll", "'ve", "'d", "na", "ta", "’m", "’re", "’ll",
+                        "’ve", "’d"})
 
 
 def _trim(out: list[Token]) -> list[Token]:

@@ -143,8 +143,12 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
         nxt = re.match(r"\s{1,3}([a-z][\w'-]{1,20})", text[m.end():m.end() + 24])
         if nxt is not None and nxt.group(1) not in STOPWORDS and nxt.group(1) not in _PLACE_NEXT:
             continue
-        if _place_name(m.group("v"), people):
-            found.append(Value(Kind.PLACE, m.group("v"), *m.span("v")))
+        end = m.end("v")
+        more = re.match(r"(?:\s[A-Z][\w'’&-]{1,24}){1,2}", text[end:end + 52])
+        if more is not None:
+            end += more.end()  # "London Marriott", "Lisbon Congress Centre"
+        if _place_name(text[m.start("v"):end], people):
+            found.append(Value(Kind.PLACE, text[m.start("v"):end], m.start("v"), end))
     found.extend(people_values(text, speaker=speaker, people=people))
     return _join_when(_resolve(found), text, lexicon)
 
