@@ -29,9 +29,9 @@ from dataclasses import dataclass, replace
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AGENT_NOUNS,
-    BARE_VERBS,
     AMBIGUOUS_REASON,
     ATTRIBUTE_NOUNS,
+    BARE_VERBS,
     CHANGE_VERBS,
     CHOICE_NOUNS,
     CLAUSE_VERBS,
@@ -91,7 +91,7 @@ _PRONOUNS = frozenset({"it", "that", "this", "they", "them", "these", "those", "
                        "which", "what", "who", "who's", "what's", "where", "when", "that'll",
                        "it'll", "that's", "it's", "there's", "this'll", "we'll", "they'll",
                        "they're", "we're", "you're", "i'll", "i'm", "here's", "im", "ive",
-                       "ill", "id", "u", "ur", "us", "him", "her", "them", "myself",
+                       "ill", "id", "u", "ur", "us", "him", "her", "myself",
                        "yourself", "ourselves", "somebody", "someone", "anyone", "anybody",
                        "nobody", "everybody", "everyone"})
 _STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "booked",
