@@ -193,11 +193,23 @@ class OfflineProposer:
         decisions: list[_Decision] = []
         for i, clause in enumerate(a.clauses):
             for claim in clause.claims:
+                # A subject only borrowed from the message's header or an earlier sentence
+                # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
+                # value is about less surely than the clause's own words or a label right
+                # before it: without a change said, it does not replace a value.
+                borrowed = not clause.label and (not claim.subject or bool(
+                    claim.scope and claim.terms and claim.terms <= claim.scope
+                    and not claim.terms & set(content_terms(clause.text))))
                 if not claim.subject:
                     claim = _inherit(claim, a.clauses[:i])
                 elif i and claim.terms and claim.terms <= FACET_NOUNS:
                     claim = _qualify(claim, a.clauses[:i])
                 d = self._decide(claim, clause, a, ctx, item, registry)
+                if (d is not None and borrowed and d.verdict is Verdict.REVISE
+                        and clause.change < 0.5 and a.changes < 0.5 and d.state is not None
+                        and d.state.state_id not in ctx.strong_ids
+                        and not any(values_match(o.text, d.state.value) for o in clause.old)):
+                    d = None
                 if d is not None:
                     decisions.append(d)
         proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)

@@ -577,3 +577,33 @@ def test_an_aspect_word_is_an_aspect_of_what_was_spoken_of(tmp_path: Path, first
     store, writer, nodes = _run(tmp_path, [msg(1, "Cho", first), msg(2, "Dev", second)])
     assert nodes["2"].verdict is Verdict.REVISE
     assert nodes["2"].state_id == nodes["1"].state_id
+
+
+@pytest.mark.parametrize("later", [
+    "Rain call: WE'RE ON! forecast is sunny. see everyone on the field at 11!",
+    "Rain call: we're on!! doors open at 10, see you there",
+    "Rain call: it's a go. gates at 11",
+    "rain call: all good! setup crew at 7:45",
+])
+def test_a_value_under_a_header_without_a_change_keeps_the_headers_state(
+        tmp_path: Path, later: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Jenny", "I'll make the rain call the night before, Friday the 16th at 6pm"),
+        msg(2, "Jenny", later),
+    ])
+    assert nodes["2"].verdict is not Verdict.REVISE or nodes["2"].state_id != nodes["1"].state_id
+    assert _chains(store, writer)[("rain call the night", "when")] == ["Friday the 16th at 6pm"]
+
+
+@pytest.mark.parametrize("later", [
+    "Rain call: moved to Saturday 7am, forecast changed",
+    "Rain call: pushed to Friday at 8pm",
+    "rain call update: now Friday 7pm",
+])
+def test_a_value_under_a_header_with_a_change_revises(tmp_path: Path, later: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Jenny", "I'll make the rain call the night before, Friday the 16th at 6pm"),
+        msg(2, "Jenny", later),
+    ])
+    assert nodes["2"].verdict is Verdict.REVISE
+    assert len(_chains(store, writer)[("rain call the night", "when")]) == 2
