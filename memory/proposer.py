@@ -18,7 +18,7 @@ import numpy as np
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
-from memory.analysis.matching import compatible, same_value, values_match
+from memory.analysis.matching import abbreviates, compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Facet, Message, Proposal, Verdict
@@ -202,9 +202,15 @@ class OfflineProposer:
                     and not claim.terms & set(content_terms(clause.text))))
                 if not claim.subject:
                     claim = _inherit(claim, a.clauses[:i])
-                elif i and claim.terms and claim.terms <= FACET_NOUNS:
-                    claim = _qualify(claim, a.clauses[:i])
                 d = self._decide(claim, clause, a, ctx, item, registry)
+                if (i and claim.terms and claim.terms <= FACET_NOUNS
+                        and (d is None or d.verdict is Verdict.ESTABLISH)):
+                    # "ligand batch came out contaminated, earliest is the 14th": an aspect of
+                    # what the message spoke of before, if that is a state it changes
+                    q = self._decide(_qualify(claim, a.clauses[:i]), clause, a, ctx, item,
+                                     registry)
+                    if q is not None and q.verdict is not Verdict.ESTABLISH:
+                        d = q
                 if (d is not None and borrowed and d.verdict is Verdict.REVISE
                         and clause.change < 0.5 and a.changes < 0.5 and d.state is not None
                         and d.state.state_id not in ctx.strong_ids
@@ -355,7 +361,7 @@ class OfflineProposer:
             # design review") or most words are shared; "quarterly budget for zanzibar" is
             # not "offsite budget". A change or an owner named loosens it to half the words.
             loose = clause.change >= 0.5 or family == "who"
-            named_same = _same_subject(terms, topic_terms) or (
+            named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
                 loose and overlap(terms - ctx.people, topic_terms - ctx.people)
                 >= w.min_subject_overlap)
             # The subject named in the state's own evidence ("2.4 slips to ..." where the

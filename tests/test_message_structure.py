@@ -607,3 +607,28 @@ def test_a_value_under_a_header_with_a_change_revises(tmp_path: Path, later: str
     ])
     assert nodes["2"].verdict is Verdict.REVISE
     assert len(_chains(store, writer)[("rain call the night", "when")]) == 2
+
+
+@pytest.mark.parametrize(("short", "long", "same"), [
+    ("JC", "journal club", True),
+    ("DR region", "disaster recovery", True),
+    ("PH launch", "Product Hunt launch", True),
+    ("the SLA", "service level agreement", True),
+    ("OKRs", "objectives and key results", False),  # a plural acronym is left alone
+    ("SSO for all staff", "Garnet target", False),
+    ("IT", "the offsite", False),
+    ("jc", "journal club", False),  # lower case is a word, not initials
+])
+def test_initials_name_what_they_abbreviate(short: str, long: str, same: bool) -> None:
+    from memory.analysis.matching import abbreviates
+
+    assert abbreviates(short, long) is same
+
+
+def test_an_abbreviation_revises_the_state_it_names(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Sofia", "journal club thurs 4pm, I'm presenting the mamba paper"),
+        msg(2, "Eva", "ok JC moves to fridays 3pm, same room (B204)"),
+    ])
+    assert nodes["2"].verdict is Verdict.REVISE
+    assert nodes["2"].state_id == nodes["1"].state_id

@@ -106,3 +106,18 @@ def same_value(new: str, current: str) -> bool:
 
 _RELATIVE = frozenset({"today", "tomorrow", "tonight", "tmrw", "tmr", "tmw", "next", "this",
                        "coming", "week", "pm", "am", "morning", "afternoon", "evening"})
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def abbreviates(subject: str, topic: str) -> bool:
+    """Whether ``subject`` names ``topic`` by its initials ("JC" → "journal club", "DR" →
+    "disaster recovery region"), or the other way round."""
+    for short, long in ((subject, topic), (topic, subject)):
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", long)]
+        initials = "".join(w[0].upper() for w in words)
+        for m in _ACRONYM.finditer(short):
+            if len(m.group(0)) >= 2 and m.group(0) in initials:
+                return True
+    return False
