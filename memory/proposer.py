@@ -308,6 +308,16 @@ class OfflineProposer:
             for clause in aa.clauses:
                 if clause.act is SpeechAct.PROPOSAL and clause.claims:
                     ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
+        if ctx.anchor_analysis is not None and ctx.anchor_analysis.question and anchor:
+            # "do they deliver tuesdays too?" asks about the state holding "tuesday": the
+            # answer ("wednesdays, 5am") is about it too
+            named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)]
+            if named:
+                for hit in registry.search_registry(item, anchor.text, k=6):
+                    rec = hit.state
+                    if rec.state_id not in ctx.strong_ids and any(
+                            values_match(v.text, rec.value) for v in named):
+                        ctx.strong.append(rec)
         if not ctx.subject and ctx.strong:
             ctx.subject = ctx.strong[0].topic
         return ctx
@@ -380,6 +390,7 @@ class OfflineProposer:
             if in_scope:
                 score += w.subject_topic * 0.5
             about = (named_same or cos >= w.min_subject_dense or in_evidence
+                     or (named and lex_topic > 0)  # "tuesday delivery as usual?"
                      or (strong and not claim.terms)
                      or (in_scope and (clause.change >= 0.5 or same_value(
                          claim.value.text, s.value)))

@@ -632,3 +632,33 @@ def test_an_abbreviation_revises_the_state_it_names(tmp_path: Path) -> None:
     ])
     assert nodes["2"].verdict is Verdict.REVISE
     assert nodes["2"].state_id == nodes["1"].state_id
+
+
+@pytest.mark.parametrize(("question", "answer", "value"), [
+    ("do they deliver tuesdays too?", "wednesdays, 5am", "wednesdays, 5am"),
+    ("is the delivery still tuesday?", "thursdays now", "thursdays"),
+    ("still tuesday for deliveries?", "nope, wednesday", None),
+    ("tuesday delivery as usual?", "wednesday this week, they're short a driver", "wednesday"),
+])
+def test_an_answer_to_a_question_quoting_a_value_is_about_its_state(
+        tmp_path: Path, question: str, answer: str, value: str | None) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Ines", "flour order goes to Millstone as usual, delivery tuesday before 6am"),
+        msg(2, "Marco", question),
+        msg(3, "Ines", answer),
+    ])
+    delivery = next(c for (t, f), c in _chains(store, writer).items() if f == "when")
+    assert delivery[0] == "tuesday"
+    if value is not None:
+        assert delivery[-1].startswith(value)
+    assert nodes["2"].verdict is Verdict.CONTEXT
+
+
+def test_an_answer_to_a_question_quoting_no_value_opens_nothing_new(tmp_path: Path) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Ines", "flour order goes to Millstone as usual, delivery tuesday before 6am"),
+        msg(2, "Marco", "how was the croissant batch?"),
+        msg(3, "Ines", "great, 5am start paid off"),
+    ])
+    delivery = next(c for (t, f), c in _chains(store, writer).items() if f == "when")
+    assert delivery == ["tuesday"]

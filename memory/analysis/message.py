@@ -98,7 +98,7 @@ _STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "
                          "approved", "planned", "cancelled", "canceled", "postponed", "mine",
                          "yours", "done", "keep", "keeping", "stays", "staying", "stay",
                          "stick", "sticking", "remain", "remains", "says", "said",
-                         "expires", "due", "mind"})
+                         "expires", "due", "mind", "usual", "always", "normal"})
 _MAX_SUBJECT_WORDS = 6
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not")
