@@ -301,7 +301,11 @@ GENERIC_WORDS = frozenset(
     sort type way happen happened happening going gonna get got make made did do done
     said say says tell told mean meant like exactly actually again next use uses using
     come comes came per give gives gave planning planned hoping trying thinking wanting
-    considering both common likely""".split()
+    considering both common likely
+    reaction reactions intention intentions focus topic topics attitude sentiment opinion
+    opinions thoughts feeling feelings feel felt describe describes described description
+    setting attributes kind kinds type types favorite favourite main general special
+    biggest recently recent mentioned mention discussed discussion""".split()
 )
 
 
