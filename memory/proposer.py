@@ -7,6 +7,7 @@ A proposal never changes memory by itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import KIND_NOUNS
+from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
 from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
@@ -85,6 +86,8 @@ _SUGGESTION_CUES = frozenset({"how about", "what about", "maybe", "perhaps", "pr
                               "suggest", "suggesting", "suggestion", "i'd vote for",
                               "i vote for", "vote for", "or maybe", "alternatively", "idea:",
                               "option:", "we could", "why not"})
+_WE_CUES = frozenset({"can we", "could we", "should we", "shall we", "any chance",
+                      "is it ok if", "is it okay if", "would it work", "what if"})
 _CHANGING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.CANCELLATION,
                        SpeechAct.REASSIGNMENT})
 
@@ -101,6 +104,9 @@ class _Context:
     #: The value a proposal just before this message suggested, with its subject.
     suggested: Claim | None = None
     suggested_clause: Clause | None = None
+    #: Words of the names of people in the channel: a name shared by two subjects
+    #: ("Callum's handover", "Callum's paternity leave") does not make them one.
+    people: frozenset[str] = frozenset()
 
     @property
     def strong_ids(self) -> set[str]:
@@ -189,6 +195,8 @@ class OfflineProposer:
             for claim in clause.claims:
                 if not claim.subject:
                     claim = _inherit(claim, a.clauses[:i])
+                elif i and claim.terms and claim.terms <= FACET_NOUNS:
+                    claim = _qualify(claim, a.clauses[:i])
                 d = self._decide(claim, clause, a, ctx, item, registry)
                 if d is not None:
                     decisions.append(d)
@@ -238,7 +246,8 @@ class OfflineProposer:
             la = self.analysis(item.linked.text, item.linked.speaker, people)
             if la.question or la.act is SpeechAct.PROPOSAL:
                 anchor, asked_turn = item.linked, True
-        ctx = _Context(anchor=anchor)
+        ctx = _Context(anchor=anchor, people=frozenset(
+            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")))
         seen: set[str] = set()
 
         def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
@@ -276,7 +285,8 @@ class OfflineProposer:
                 asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
                     SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
                 ctx.subject = (asked_clause.subject if asked_clause is not None else next(
-                    (cl.subject for cl in aa.claims if cl.subject), aa.subject))
+                    (cl.subject for cl in aa.claims if cl.subject),
+                    "" if aa.question else aa.subject))
             for clause in aa.clauses:
                 if clause.act is SpeechAct.PROPOSAL and clause.claims:
                     ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
@@ -292,10 +302,15 @@ class OfflineProposer:
         family = claim.value.family
         subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
         terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
+        scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
+        # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
+        proper = bool(claim.terms) and any(
+            w[:1].isupper() and w.lower() not in FACET_NOUNS
+            for w in re.findall(r"[\w'’-]+", claim.subject))
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
         pool: dict[str, StateRecord] = {}
-        for hit in registry.search_registry(item, query, k=8):
+        for hit in registry.search_registry(item, query, k=12):
             pool[hit.state.state_id] = hit.state
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
@@ -303,7 +318,10 @@ class OfflineProposer:
                   if s.value and compatible(family, s.value_family)]
         if not states:
             return []
-        dense = self._similarity(registry, subject, [s.topic for s in states])
+        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
+        # leave") says nothing about whether they are one thing.
+        dense = self._similarity(registry, _without_people(subject, ctx.people),
+                                 [_without_people(s.topic, ctx.people) for s in states])
         clause_terms = set(content_terms(_without_values(clause)))
         now = item.message.ts.timestamp()
         out: list[_Match] = []
@@ -326,17 +344,31 @@ class OfflineProposer:
             # not "offsite budget". A change or an owner named loosens it to half the words.
             loose = clause.change >= 0.5 or family == "who"
             named_same = _same_subject(terms, topic_terms) or (
-                loose and lex_topic >= w.min_subject_overlap)
+                loose and overlap(terms - ctx.people, topic_terms - ctx.people)
+                >= w.min_subject_overlap)
             # The subject named in the state's own evidence ("2.4 slips to ..." where the
             # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
             # when the clause says the value changed.
             in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
             if in_evidence:
                 score += w.subject_topic * 0.5
-            about = (named_same or cos >= w.min_subject_dense or old or in_evidence
+            # The header that opened the message ("Garnet: ... SSO for all staff slips to
+            # Tue 22 Oct") names what the state is about, when the clause says it changed;
+            # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
+            # rules out a state about another thing, whatever values they share.
+            in_scope = bool(scope & topic_terms) and (
+                not terms or bool(terms & (topic_terms | s.terms)))
+            elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
+            if in_scope:
+                score += w.subject_topic * 0.5
+            about = (named_same or cos >= w.min_subject_dense or in_evidence
                      or (strong and not claim.terms)
-                     or (weak and not claim.terms and clause.change >= 0.5)
-                     or (not claim.terms and self._latest_of_kind(s, states, now)))
+                     or (in_scope and (clause.change >= 0.5 or same_value(
+                         claim.value.text, s.value)))
+                     or (not elsewhere and (
+                         old
+                         or (weak and not claim.terms and clause.change >= 0.5)
+                         or (not claim.terms and self._latest_of_kind(s, states, now)))))
             out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
         out.sort(key=lambda m: -m.score)
         return out
@@ -361,6 +393,8 @@ class OfflineProposer:
     def _decide(self, claim: Claim, clause: Clause, a: MessageAnalysis, ctx: _Context,
                 item: WriteItem, registry: RegistryTool) -> _Decision | None:
         act = clause.act
+        if act is SpeechAct.CANCELLATION:
+            clause = dataclasses.replace(clause, change=max(clause.change, 0.8))
         family = claim.value.family
         asked = ctx.anchor_analysis.asks if ctx.anchor_analysis is not None else frozenset()
         if not claim.subject and asked and not any(compatible(family, f) for f in asked):
@@ -368,6 +402,10 @@ class OfflineProposer:
             # nothing about what the question was about.
             return None
         topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
+        if (claim.heading and claim.subject and len(claim.subject.split()) <= 5
+                and not claim.terms & claim.scope and "'s " not in claim.subject):
+            # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff
+            topic = f"{claim.heading} {claim.subject}"
         matches = self._matches(claim, clause, ctx, item, registry)
         best = next((m for m in matches if m.qualifies), None)
         quote = claim.value.text
@@ -409,8 +447,17 @@ class OfflineProposer:
                 return establish()
             if best is not None:
                 return on(best, Verdict.REVISE if best.strong else Verdict.RESTATE)
+            if claim.subject and claim.stated and not a.question and claim.value.family == "who":
+                return establish()  # "Felix still owns delivery": news to the memory
             return None
         # a decision, correction, reassignment or cancellation
+        if (best is None and not claim.subject and ctx.suggested is not None
+                and compatible(family, ctx.suggested.value.family)):
+            # "ok 11-3 it is" after "can we do 11 to 3 instead?": the state it would change.
+            target = self._suggestion_target(ctx, item, registry)
+            if target is not None:
+                same = same_value(quote, target.state.value)
+                return on(target, Verdict.RESTATE if same else Verdict.REVISE)
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
                 and _RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not
@@ -452,7 +499,10 @@ class OfflineProposer:
         "maybe X", a bare "X?") rather than asking someone to act."""
         m = self.analyzer.lexicon.proposal.search(clause.text)
         cue = m.group(0).lower() if m is not None else ""
-        return cue in _SUGGESTION_CUES or (
+        # "can we do 11 to 3 instead?" puts a value forward; "can someone take primary?"
+        # asks someone to act
+        we = cue in _WE_CUES and any(c.value.family != "who" for c in clause.claims)
+        return cue in _SUGGESTION_CUES or we or (
             not cue and clause.text.rstrip().endswith("?") and len(clause.text.split()) <= 4)
 
     def _suggestion_target(self, ctx: _Context, item: WriteItem,
@@ -492,7 +542,7 @@ class OfflineProposer:
                            else Verdict.REVISE)
                 return _Decision(verdict, target.state.topic, quote, suggested.value.family,
                                  SpeechAct.DECISION, target.state, target.score)
-            topic = suggested.subject or ctx.subject
+            topic = suggested.subject or self._asked_before(ctx, item) or ctx.subject
             if topic:
                 return _Decision(Verdict.ESTABLISH, topic, quote, suggested.value.family,
                                  SpeechAct.DECISION)
@@ -502,6 +552,31 @@ class OfflineProposer:
             return _Decision(Verdict.RESTATE, rec.topic, "", rec.value_family,
                              SpeechAct.CONFIRMATION, rec, 1.0)
         return None
+
+    def _asked_before(self, ctx: _Context, item: WriteItem) -> str:
+        """What the question a counter-proposal answers was about ("raffle idea: grand prize
+        an iPad??" → "how about a family movie night basket" → "ok fair, basket it is")."""
+        anchor = ctx.anchor
+        asked = anchor.proposal.answers if anchor is not None and anchor.proposal else None
+        if not asked:
+            return ""
+        node = next((n for n in item.recent if n.message_id == asked), None)
+        if node is None:
+            return ""
+        if node.topic and node.state_id:
+            return node.topic
+        qa = self.analysis(node.text, node.speaker)
+        clause = next((c for c in qa.clauses if c.subject and c.act in (
+            SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+        label = next((c.subject for c in qa.clauses if c.subject), "")
+        if clause is not None:
+            # "grand prize an iPad??": what is asked about, not the value put forward
+            clause = dataclasses.replace(clause, subject=re.split(
+                r"\s(?:a|an)\s", clause.subject)[0])
+        if clause is not None and label and label != clause.subject and not set(
+                content_terms(label)) & set(content_terms(clause.subject)):
+            return f"{label} {clause.subject}"
+        return clause.subject if clause is not None else label
 
     def _accepts(self, a: MessageAnalysis) -> bool:
         """Whether a reply takes a proposal on ("ok let's do that", "sure", "moving it",
@@ -585,6 +660,32 @@ def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+def _qualify(claim: Claim, before: Sequence[Clause]) -> Claim:
+    """A subject that only names an aspect ("earliest is the 14th", "new date is Friday") is
+    an aspect of what the message spoke of before ("ligand batch came out contaminated ...
+    earliest is the 14th")."""
+    earlier = next((c.subject for c in reversed(before) if c.subject
+                    and not set(c.terms) <= FACET_NOUNS), "")
+    if not earlier:
+        return claim
+    words: list[str] = []
+    for w in earlier.split()[:4]:
+        if w.lower() in CLAUSE_VERBS:
+            break  # "ligand batch came out contaminated" is about the ligand batch
+        words.append(w)
+    if not words:
+        return claim
+    subject = f"{' '.join(words)} {claim.subject}"
+    return dataclasses.replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
+
+
+def _without_people(phrase: str, people: frozenset[str]) -> str:
+    if not people:
+        return phrase
+    words = [w for w in phrase.split() if not set(content_terms(w)) & people]
+    return " ".join(words) if words else phrase
 
 
 def _states_of(node: EvidenceNode) -> list[str]:

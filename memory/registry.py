@@ -9,12 +9,14 @@ changes it only through commit. It is cached in memory per channel and flushed t
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from memory.analysis.lexicon import Weights
+from memory.analysis.matching import same_value
 from memory.facets import state_id_for
 from memory.models import ChainEntry, EvidenceNode, State, Verdict
 from memory.store import MemoryStore
@@ -319,6 +321,19 @@ def chain_of(nodes: Sequence[EvidenceNode]) -> list[EvidenceNode]:
     ]
 
 
+def history(chain: Sequence[EvidenceNode]) -> list[EvidenceNode]:
+    """A chain as people tell it: a revision that only makes the value more exact ("the
+    21st" → "21 Oct", "Amara" → "Amara Obi", "Friday" → "Friday at 12:30") stands in for the
+    value it refines, so the value before it is the one that was changed."""
+    out: list[EvidenceNode] = []
+    for n in chain:
+        if out and n.value and out[-1].value and same_value(out[-1].value, n.value):
+            out[-1] = n
+            continue
+        out.append(n)
+    return out
+
+
 def to_state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
     return State(
         state_id=rec.state_id, platform=rec.platform, space=rec.space, channel=rec.channel,
@@ -367,4 +382,30 @@ def record_from_chain(
 
 def describe(topic: str, value: str, passage: str) -> str:
     base = f"{topic}: {value}" if value else topic
-    return f"{base} — {passage[:200]}"
+    return f"{base} — {around(passage, value)[:200]}"
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]\s")
+
+
+def around(passage: str, value: str, *, short: int = 160) -> str:
+    """The part of a long passage that states ``value``: its sentence, and in a long list
+    its item after the list's header ("Weekly roll-up: ... Garnet SSO 21 Oct ..." is
+    "Weekly roll-up: Garnet SSO 21 Oct"), so a state of a many-item message is described by
+    its own words."""
+    at = passage.lower().find(value.lower()) if value else -1
+    if len(passage) <= short or at < 0:
+        return passage
+    start = max((m.end() for m in _SENTENCE_END.finditer(passage, 0, at)), default=0)
+    end_m = _SENTENCE_END.search(passage, at + len(value))
+    end = end_m.start() + 1 if end_m is not None else len(passage)
+    sentence = passage[start:end]
+    if len(sentence) <= short or ", " not in sentence:
+        return sentence
+    rel = at - start
+    colon = sentence.rfind(": ", 0, rel)
+    head = sentence[:colon + 1] + " " if 0 <= colon <= 80 else ""
+    lo = sentence.rfind(", ", colon + 1 if head else 0, rel)
+    hi = sentence.find(", ", rel + len(value))
+    item = sentence[lo + 2 if lo >= 0 else (colon + 2 if head else 0):hi if hi >= 0 else None]
+    return (head + item.strip()).strip()

@@ -118,8 +118,9 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode],
     Candidates are the turns by others since the speaker's own last turn in the same thread
     (or top level), at most :attr:`Weights.link_turns` back and :attr:`Weights.link_gap_s`
     old. A question or proposal scores most, more when the message gives the kind of value
-    it asks for ("who's got it?" → "me"), shares its words or names its speaker; each turn
-    in between costs a factor :attr:`Weights.link_decay`. Without a good enough question or
+    it asks for ("who's got it?" → "me"), shares its words or names its speaker; one further
+    back than the last turn needs one of those, and each turn in between costs a factor
+    :attr:`Weights.link_decay`. Without a good enough question or
     proposal, the turn just before (by someone else) is the context, as in a dialogue
     (unless ``fallback`` is False: a reply with a parent has its context already)."""
     w = analyzer.lexicon.weights
@@ -150,12 +151,13 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode],
             score += w.link_question
         if score == 0.0:
             continue
-        if families & ta.asks or (ta.act is SpeechAct.PROPOSAL and a.agrees):
-            score += w.link_kind
-        score += w.link_lexical * overlap(said, set(content_terms(t.text)))
+        kind = bool(families & ta.asks) or (ta.act is SpeechAct.PROPOSAL and a.agrees)
+        shared = overlap(said, set(content_terms(t.text)))
         first = t.speaker.split()[0].lower() if t.speaker else ""
-        if first and first in mentioned:
-            score += w.link_mention
+        named = bool(first) and first in mentioned
+        if distance and not (kind or named or shared >= 0.5):
+            continue  # further back than the last turn only with evidence it is answered
+        score += w.link_kind * kind + w.link_lexical * shared + w.link_mention * named
         score *= w.link_decay ** distance
         if score >= w.link_min and (best is None or score > best[0]):
             best = (score, t)

@@ -252,7 +252,8 @@ class Writer:
                        if n is not None and n.message_id == proposal.answers),
                       item.parent or item.linked)
         context = VerifyContext(
-            text=anchor.text if anchor is not None else "",
+            # the answered turn, with what it answered in turn (a counter-proposal's question)
+            text=f"{anchor.text}\n{anchor.context}" if anchor is not None else "",
             state_ids=frozenset(sid for n in (item.parent, item.linked) if n is not None
                                 for sid in node_state_ids(n)),
         )

@@ -41,6 +41,12 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "→": 0.8, "->": 0.8, "=>": 0.8, "takes over": 0.9, "take over": 0.7, "taking over": 0.9,
     "took over": 0.9, "handing": 0.8, "handed": 0.8, "hand over": 0.7, "handover": 0.7,
     "reassigned": 0.9, "reassigning": 0.9, "passing": 0.5, "renewed": 0.6, "new one": 0.5,
+    "make it": 0.6, "make that": 0.6, "changed my mind": 0.9, "change my mind": 0.8,
+    "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
+    "drops to": 0.8, "dropped to": 0.8, "dropping to": 0.8, "goes up to": 0.8,
+    "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
+    "rises to": 0.8, "rose to": 0.8, "falls to": 0.8, "fell to": 0.8, "climbs to": 0.8,
+    "bumped up to": 0.9,
 })
 
 #: Verbs that move a value ("pushing the review to", "bumping the alert from X to Y"): their
@@ -52,7 +58,8 @@ shifted shifts shifting reschedule rescheduled reschedules rescheduling change c
 changing switch switched switches switching swap swapped swapping replace replaced replacing
 rename renamed renaming raise raised raising lower lowered lowering increase increased
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
-brought pull pulled update updated updating revise revised set""".split())
+brought pull pulled update updated updating revise revised set drops dropped dropping rises
+rose rising climbs climbed falls fell""".split())
 
 #: A clause that only asks or suggests ("could we move standup to 10?").
 PROPOSAL_CUES: tuple[str, ...] = (
@@ -65,7 +72,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "we could", "you could", "let's consider", "open to", "might be", "ideally",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
     "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
-    "i'd like", "i would like", "i'd prefer", "i'd rather",
+    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
+    "i'm happy to", "i'd be happy to", "i can do", "i could do", "i can take",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""
@@ -99,7 +107,8 @@ own owns owning drive drives driving run runs running lead leads leading handle 
 handling take takes taking cover covers covering present presents presenting host hosts
 hosting chair chairs chairing manage manages managing organize organizes organizing organise
 coordinate coordinates coordinating do doing does make makes making write writes writing
-implement implements implementing""".split())
+implement implements implementing draft drafts drafting prepare prepares preparing prep
+preps prepping""".split())
 #: Third-person forms: after a name they make it the doer ("Raj owns the section"), where a
 #: base form after a capitalised word is usually a compound noun ("Harbor review").
 OWNER_VERBS_S: frozenset[str] = frozenset(
@@ -128,7 +137,8 @@ ACK_CUES: tuple[str, ...] = (
     "correct", "right", "exactly", "absolutely", "definitely", "of course", "np",
     "no problem", "sgtm", "cool", "great", "nice", "thanks", "thank you", "thx", "ty",
     "roger", "copy", "understood", "alright", "all right", "works", "yes please",
-    "approved", "approve", "looks good", "good to go", "go ahead",
+    "approved", "approve", "looks good", "good to go", "go ahead", "happy to", "glad to",
+    "can do", "with pleasure",
 )
 #: Replies that take a proposal on and so carry its value ("ok let's do that"); support
 #: alone ("+1", "same", "agreed", "works for me") does not decide.
@@ -138,6 +148,7 @@ ACCEPT_CUES: tuple[str, ...] = (
     "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
     "moving it", "changing it", "updating the invite", "invite updated",
     "updated the invite", "fine, let's", "alright", "all right", "let's go with",
+    "happy to", "glad to", "can do", "with pleasure",
 )
 REMINDER_CUES: tuple[str, ...] = (
     "reminder", "friendly reminder", "gentle reminder", "remind", "reminding",
@@ -176,7 +187,7 @@ FIRST_PERSON: frozenset[str] = frozenset(
     "i i'll i'm i've i'd im ill ive me mine my myself".split())
 #: Openers a subject never includes.
 DISCOURSE: frozenset[str] = frozenset("""
-ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi
+ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi fair
 psa re hey hi hmm hm ah oh ugh welp update updates correction heads up quick note unrelated
 separately anyway anyways actually agreed great good bad news thanks thx ty then now again
 reminder final finally officially the a an our my your their his her its this that these
@@ -198,7 +209,29 @@ wrap loop bottom line follow-up followup reminder drumroll heads draft proposal 
 propose suggestion idea option options change changes changed moved moving roll-up rollup
 round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
-issue issues problem problems thing things stuff update: regarding re about info""".split())
+issue issues problem problems thing things stuff update: regarding re about info typo typos
+mistake mistakes oops erratum clarification""".split())
+#: Words of a header that only say when or how it is reported ("Weekly roll-up:", "Morning
+#: notes:"): a header made of them names no subject.
+HEADING_WORDS: frozenset[str] = frozenset("""
+weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
+round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
+far scene snapshot housekeeping tracker today's todays this week's
+""".split())
+#: Predicates that announce a thing the rest of the message is about ("FROSTBYTE CUP 2024 is
+#: happening!! 3v3 LAN, Saturday August 17 at Pixel Pit").
+ANNOUNCE_PREDICATES: tuple[str, ...] = (
+    "is happening", "are happening", "is on", "is back", "is coming", "is official",
+    "is here", "is a go", "is confirmed", "is announced", "is scheduled", "is booked",
+    "is set", "is locked", "has been scheduled", "has been booked",
+)
+#: Verbs that, alone, are never a subject ("Come to London", "see everyone on the field at
+#: 11"): the clause says what to do, not what the value belongs to.
+BARE_VERBS: frozenset[str] = frozenset("""
+come go see join bring send check ask tell call meet grab let get take give help try look
+remember hurry wait stop start keep hold follow ping dm text email show head sign vote
+listen guess imagine say think
+""".split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
@@ -220,13 +253,12 @@ REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
 #: never a label on their own, but a subject that has one is not the subject without it.
 META_WORDS: frozenset[str] = frozenset(
     "poll vote survey ballot draft notes recap summary agenda invite calendar".split())
-#: Subjects whose value may be a bare phrase after a label ("Outing decided: bowling alley").
-CHOICE_SUBJECTS: frozenset[str] = frozenset("""
+#: Label words after which a bare phrase is the chosen value ("Venue: the Lake house",
+#: "Winner: Honk Squad").
+CHOICE_NOUNS: frozenset[str] = frozenset("""
 venue venues location locations place places restaurant restaurants spot destination
 theme name names title format winner pick choice vendor vendors tool tools framework
-provider providers host approach outing lunch dinner party offsite event events activity
-design logo color colour colors font stack db database language library option plan
-codename""".split())
+provider providers codename""".split())
 #: Verbs of an event that name the subject's date ("3.2 now ships December 18"): the label
 #: a person would say.
 EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
@@ -236,7 +268,7 @@ EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
     "kicks": "kickoff", "ends": "end", "end": "end", "lands": "landing", "land": "landing",
     "opens": "opening", "closes": "close", "expires": "expiry", "expire": "expiry",
     "due": "deadline", "happens": "date", "releases": "release", "release": "release",
-    "runs": "run",
+    "runs": "run", "live": "go-live",
 })
 #: Event verbs in their bare form are nouns too ("the launch"): they name the event only
 #: after an auxiliary ("will ship", "to launch").
@@ -258,6 +290,16 @@ okta salesforce hubspot stripe""".split())
 KIND_NOUNS: frozenset[str] = frozenset(
     "date time day slot timing schedule version build region venue location place owner "
     "target eta deadline amount number".split())
+#: Nouns that name one aspect of a thing: under a header naming the thing ("Fjord: first
+#: market is Sweden", "Atlas: ... go-live moves to 11 Nov") they are that thing's.
+FACET_NOUNS: frozenset[str] = frozenset("""
+date time day slot timing schedule version build region venue location place owner target
+eta deadline amount number go-live golive launch kickoff kick-off start end market markets
+pilot lead rollout release review budget cost costs price pricing fee fees rate rent scope
+headcount room address host speaker capacity size limit cap quota plan dates times window
+first main primary secondary new final next second third backup lead-time ship go live
+earliest latest soonest cutoff cut-off due
+""".split())
 #: Nouns that name an attribute of the subject that follows them ("target for the iOS
 #: release is Oct 24", "ETA for the fix"): the subject is what follows.
 ATTRIBUTE_NOUNS: frozenset[str] = frozenset(
@@ -297,7 +339,8 @@ courtyard field gym gymnasium lawn playground parking lot backyard beach""".spli
 #: Nouns that a capitalised or coded name after them makes a place ("room Vega").
 ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
-    "suite", "office", "studio", "auditorium",
+    "suite", "office", "studio", "auditorium", "scope", "bay", "lab", "gate", "court", "lane",
+    "booth", "rack", "stage", "desk",
 )
 #: Lines a platform or an integration writes: never a state, never a value.
 SYSTEM_LINES: tuple[str, ...] = (
@@ -310,6 +353,21 @@ SYSTEM_LINES: tuple[str, ...] = (
     "un-archived the channel", "added a bookmark", "joined the call", "left the call",
     "this message was deleted", "set a reminder", "shared a link", "started a huddle",
     "has renamed the channel",
+)
+#: Speakers that are integrations, not people: their lines are evidence, never decisions.
+BOT_SPEAKERS: tuple[str, ...] = (
+    "bot", "github", "gitlab", "bitbucket", "jira", "confluence", "jenkins", "circleci",
+    "travis", "buildkite", "pagerduty", "opsgenie", "statuspage", "sentry", "datadog",
+    "zapier", "ifttt", "slackbot", "google calendar", "google drive", "trello", "asana",
+    "linear", "meetup", "eventbrite", "calendly", "zoom", "giphy", "polly", "simple poll",
+    "standuply", "geekbot", "dependabot", "renovate", "heroku", "vercel", "netlify",
+)
+#: Lines integrations write ("[owner/repo] Pull request #14 opened by ...").
+SYSTEM_PATTERNS: tuple[str, ...] = (
+    r"^\s{0,3}\[[\w.-]{1,60}/[\w.-]{1,60}\]",
+    r"^\s{0,3}(?:new meetup|event updated|new event|event reminder|new rsvp|new comment on|"
+    r"build (?:passed|failed|fixed)|deploy(?:ed)? to (?:prod|production|staging)|"
+    r"incident (?:triggered|resolved|acknowledged))\b",
 )
 #: File extensions: a name ending in one is a file, never a subject or a value.
 FILE_EXTENSIONS: tuple[str, ...] = (
@@ -394,9 +452,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"eod|end of day|cob|close of business)(?!\w|:\d)"),
     # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
     ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
-    ("date", rf"\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
+    ("date", rf"(?<!['’])\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
              r"(?:\s(?:morning|afternoon|evening|night))?"),
-    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?:,?\s\d{{4}}\b)?"),
+    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
     ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
     ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
@@ -455,16 +513,47 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
     ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
+    # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
+               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
+               r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
 )
+#: Countries, regions and large cities, which name a place without a preposition ("Norway
+#: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.
+PLACE_NAMES: frozenset[str] = frozenset("""
+Afghanistan Albania Algeria Andorra Angola Argentina Armenia Australia Austria Azerbaijan
+Bahrain Bangladesh Belarus Belgium Belize Benin Bhutan Bolivia Bosnia Botswana Brazil Brunei
+Bulgaria Burundi Cambodia Cameroon Canada Chile China Colombia Croatia Cuba Cyprus Czechia
+Denmark Djibouti Ecuador Egypt Estonia Eswatini Ethiopia Fiji Finland France Gabon Gambia
+Germany Ghana Greece Guatemala Guinea Guyana Haiti Honduras Hungary Iceland India Indonesia
+Iran Iraq Ireland Israel Italy Jamaica Japan Kazakhstan Kenya Kosovo Kuwait Kyrgyzstan Laos
+Latvia Lebanon Lesotho Liberia Libya Liechtenstein Lithuania Luxembourg Madagascar Malawi
+Malaysia Maldives Mali Malta Mauritania Mauritius Mexico Moldova Monaco Mongolia Montenegro
+Morocco Mozambique Myanmar Namibia Nepal Netherlands Nicaragua Niger Nigeria Norway Oman
+Pakistan Panama Paraguay Peru Philippines Poland Portugal Qatar Romania Russia Rwanda Samoa
+Senegal Serbia Seychelles Singapore Slovakia Slovenia Somalia Spain Sudan Suriname Sweden
+Switzerland Syria Taiwan Tajikistan Tanzania Thailand Togo Tunisia Turkey Turkmenistan Uganda
+Ukraine Uruguay Uzbekistan Vanuatu Venezuela Vietnam Yemen Zambia Zimbabwe UK USA US UAE EU
+APAC EMEA LATAM Scandinavia Europe Asia Africa Oceania Benelux Nordics DACH Scotland Wales
+England Catalonia Bavaria Quebec Ontario California Texas Florida Oregon
+London Paris Berlin Madrid Lisbon Porto Rome Milan Dublin Amsterdam Rotterdam Brussels
+Copenhagen Stockholm Oslo Helsinki Reykjavik Vienna Zurich Geneva Munich Hamburg Frankfurt
+Prague Warsaw Krakow Budapest Bucharest Athens Istanbul Cairo Nairobi Lagos Johannesburg
+Dubai Mumbai Bangalore Bengaluru Delhi Singapore Tokyo Osaka Seoul Beijing Shanghai
+Shenzhen Sydney Melbourne Auckland Toronto Montreal Vancouver Boston Chicago Seattle
+Denver Atlanta Miami Manchester Birmingham Leeds Glasgow Edinburgh Bristol Cardiff Belfast
+Barcelona Valencia Seville Lyon Marseille Toulouse Bordeaux Gothenburg Malmo Tallinn Riga
+Vilnius Kyiv
+""".split())
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
-    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9][\w'’-]{0,24}|[a-z]\b)",
+    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
     r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
     r"in-person)\b)",
-    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b",
+    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-ZÀ-Þ][^\W\d_]{1,24}(?:\s[A-ZÀ-Þ][^\W\d_]{1,24}){0,2})\b",
     # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
     r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
     # "community centre", "the rec center", "city hall": a common place compound
@@ -475,6 +564,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "London office", "the Birmingham office", "Spinningfields campus"
     r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|branch|library|hotel|venue))\b",
 )
+#: "Norway goes first", "Ireland first": a known place name on its own.
+PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))
+                      + r")\b(?![-'’])")
 
 
 @dataclass(frozen=True)
@@ -497,10 +589,14 @@ class Lexicon:
     reason_open: re.Pattern[str] = field(init=False, repr=False)
     reason_after_change: re.Pattern[str] = field(init=False, repr=False)
     system: re.Pattern[str] = field(init=False, repr=False)
+    system_start: re.Pattern[str] = field(init=False, repr=False)
+    bot_speaker: re.Pattern[str] = field(init=False, repr=False)
     file_name: re.Pattern[str] = field(init=False, repr=False)
     markup: re.Pattern[str] = field(init=False, repr=False)
     slots: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
     places: tuple[re.Pattern[str], ...] = field(init=False, repr=False)
+    place_names: re.Pattern[str] = field(init=False, repr=False)
+    announce: re.Pattern[str] = field(init=False, repr=False)
     timezone: re.Pattern[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -523,6 +619,10 @@ class Lexicon:
             r"(?<![\w'])(?:" + _alternation(REASON_OPENERS) + r")(?![\w])", re.IGNORECASE))
         put("reason_after_change", _phrase_pattern(REASON_AFTER_CHANGE))
         put("system", _phrase_pattern(SYSTEM_LINES))
+        put("system_start", re.compile("|".join(SYSTEM_PATTERNS), re.IGNORECASE))
+        put("bot_speaker", re.compile(
+            r"(?:^|[\s_.-])(?:" + _alternation(BOT_SPEAKERS) + r")(?:$|[\s_.-])|bot$",
+            re.IGNORECASE))
         put("file_name", re.compile(
             r"(?<![\w/])[\w.-]{1,80}\.(?:" + _alternation(FILE_EXTENSIONS) + r")\b|"
             r"\bscreen\s?shot\s\d{4}-\d{2}-\d{2}(?:\sat\s\d{1,2}[.:]\d{2}[.:]\d{2})?",
@@ -536,7 +636,20 @@ class Lexicon:
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))
+        put("place_names", re.compile(PLACE_NAME_PATTERN))
+        put("announce", re.compile(
+            r"^[\W_]{0,12}(?P<h>\w[^.!?:\n]{1,58}?)[\W_]{0,4}\s(?:"
+            + _alternation(ANNOUNCE_PREDICATES) + r")(?![\w'])", re.IGNORECASE))
         put("timezone", re.compile(r"\s?(?:" + _TZ + r")\b", re.IGNORECASE))
+
+    def before_reason(self, text: str) -> str:
+        """``text`` up to a reason it gives ("overspend is £35k because of the slip": the
+        slip is the reason's change, not the clause's). Ambiguous openers ("since Monday")
+        do not cut."""
+        for m in self.reason_open.finditer(text):
+            if m.start() > 0 and m.group(0).lower() not in AMBIGUOUS_REASON:
+                return text[:m.start()]
+        return text
 
     def change_strength(self, text: str) -> float:
         """The strongest change cue in ``text`` (0 when none)."""

@@ -70,6 +70,9 @@ def parts(value: str) -> set[str]:
             out.add(f"w:{_WEEKDAYS[w]}")
         elif w.isdigit() and len(w) <= 2 and i > 0 and words[i - 1][0].strip(".") in _MONTHS:
             continue
+        elif (w.isdigit() and len(w) <= 2 and i + 1 < len(words)
+              and words[i + 1][0].strip(".") in _MONTHS):
+            out.add(f"d:{int(w)}")  # "21 Oct"
         elif w not in _FILLER:
             out.add(w)
     return out

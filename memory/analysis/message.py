@@ -31,14 +31,17 @@ from memory.analysis.lexicon import (
     AGENT_NOUNS,
     AMBIGUOUS_REASON,
     ATTRIBUTE_NOUNS,
+    BARE_VERBS,
     CHANGE_VERBS,
-    CHOICE_SUBJECTS,
+    CHOICE_NOUNS,
     CLAUSE_VERBS,
     DISCOURSE,
     DURATION_WORDS,
     EVENT_BASE_FORMS,
     EVENT_NOUNS,
+    FACET_NOUNS,
     HANDOVER_VERBS,
+    HEADING_WORDS,
     LIGHT_VERBS,
     META_WORDS,
     OWNER_VERBS,
@@ -59,7 +62,8 @@ _SPLIT = re.compile(
     r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"
-    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|\s(?=(?:if|unless|once|as long as)\s)",
+    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
+    r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
     re.IGNORECASE,
 )
 # A value under a negation is not what was decided ("cleansing won't be finished before the
@@ -67,7 +71,7 @@ _SPLIT = re.compile(
 _NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
                       r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
-_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,2}?(?:i\s(?:have|had|am|was|got|need)|"
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need)|"
                        r"i've|i'm|im|i'd|my)\b", re.IGNORECASE)
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
                      r"tomorrow|tonight", re.IGNORECASE)
@@ -87,12 +91,14 @@ _PRONOUNS = frozenset({"it", "that", "this", "they", "them", "these", "those", "
                        "which", "what", "who", "who's", "what's", "where", "when", "that'll",
                        "it'll", "that's", "it's", "there's", "this'll", "we'll", "they'll",
                        "they're", "we're", "you're", "i'll", "i'm", "here's", "im", "ive",
-                       "ill", "id", "u", "ur"})
+                       "ill", "id", "u", "ur", "us", "him", "her", "myself",
+                       "yourself", "ourselves", "somebody", "someone", "anyone", "anybody",
+                       "nobody", "everybody", "everyone"})
 _STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "booked",
                          "approved", "planned", "cancelled", "canceled", "postponed", "mine",
                          "yours", "done", "keep", "keeping", "stays", "staying", "stay",
                          "stick", "sticking", "remain", "remains", "says", "said",
-                         "expires", "due"})
+                         "expires", "due", "mind"})
 _MAX_SUBJECT_WORDS = 6
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not")
@@ -115,7 +121,7 @@ _CHOICE_AFTER = re.compile(
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
-    r"propose|suggest|we do|we try|we use|we pick|with|book|hire|rent from|order from)"
+    r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
     r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
@@ -140,6 +146,10 @@ class Claim:
     terms: frozenset[str]
     #: Said outright ("X is V", "X: V", "X V" as a headline, after a change), not in passing.
     stated: bool = True
+    #: Words of the header that opened the message ("Atlas: ... go-live moves to Nov 11").
+    scope: frozenset[str] = frozenset()
+    #: That header when it names a thing ("Fjord"), to label a subject it does not name.
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -247,7 +257,9 @@ class MessageAnalyzer:
         lex = self.lexicon
         raw = clean(text)[: lex.max_chars]
         known = [p for p in people if p] + ([speaker] if speaker else [])
-        system = is_bot or bool(lex.system.search(raw[:300]))
+        system = (is_bot or bool(lex.system.search(raw[:300]))
+                  or bool(lex.system_start.search(raw[:200]))
+                  or bool(speaker and lex.bot_speaker.search(speaker)))
         masked = mask(raw, lex)
         if system or is_noise(raw) or not masked.strip():
             # "+1" alone is masked away as a value, but it still agrees.
@@ -256,18 +268,37 @@ class MessageAnalyzer:
                                    else SpeechAct.CHATTER, system=system,
                                    noise=not plus_one, agrees=plus_one, speaker=speaker)
         values = find_values(masked, lex, speaker=speaker, people=known)
+        people_low = frozenset(w for p in known for w in (
+            p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses: list[Clause] = []
         label: tuple[int, int] | None = None
-        for start, end, colon in self._split_reasons(masked, _split(masked, values)):
+        # A header that opens the message ("Atlas: bad news. ... Go-live moves to Mon 11
+        # Nov.") names what its later sentences are about, as well as the one right after.
+        heading: tuple[int, int] | None = None
+        spans = [(s, e, colon, item) for start, end, colon in
+                 self._split_reasons(masked, _split(masked, values))
+                 for s, e, colon, item in _items(masked, start, end, colon, values)]
+        for start, end, colon, item in spans:
             part = masked[start:end]
             inside = tuple(v for v in values if v.start >= start and v.end <= end)
             clauses.append(self._clause(start, end, inside, label=label, masked=masked,
-                                        all_values=tuple(values)))
+                                        all_values=tuple(values), heading=heading,
+                                        people=people_low))
+            if item:
+                continue  # the items of a list share the label before it
             # A header names what follows ("Outing decided:"); a clause that states a value
             # ("the budget is $480k: three engineers ...") is elaborated, not a header.
             header = not any(v.kind is not Kind.VERSION and not v.is_year
-                             and not _QUARTER.fullmatch(v.text) for v in inside)
+                             and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
+                             for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
+            if label is not None and not any(c.claims for c in clauses):
+                heading = label
+            elif heading is None and len(clauses) == 1 and not clauses[0].claims:
+                announced = lex.announce.match(part)
+                if announced is not None:  # "FROSTBYTE CUP 2024 is happening!!"
+                    heading = (start + announced.start("h"), start + announced.end("h"))
+                    label = heading
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -278,7 +309,12 @@ class MessageAnalyzer:
             c.text.strip() for c in clauses
             if not c.claims and c.act is not SpeechAct.QUESTION and len(tokenize(c.text)) > 2
         )[:300] if act in CHANGING else ""
-        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(masked)) \
+        # What a question asks for is in its asking sentences ("Big items: venue, raffle,
+        # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).
+        asking = (" ".join(c.text for c in clauses if c.text.rstrip().endswith("?"))
+                  or " ".join(c.text for c in clauses if c.act in (
+                      SpeechAct.QUESTION, SpeechAct.PROPOSAL)) or masked)
+        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(asking)) \
             if question else frozenset()
         return MessageAnalysis(
             text=raw, act=act, clauses=tuple(clauses), reason=self._reason(clauses),
@@ -307,14 +343,23 @@ class MessageAnalyzer:
     # ---- clauses ----------------------------------------------------------------------
     def _clause(self, start: int, end: int, values: tuple[Value, ...], *,
                 label: tuple[int, int] | None, masked: str,
-                all_values: tuple[Value, ...] = ()) -> Clause:
+                all_values: tuple[Value, ...] = (),
+                heading: tuple[int, int] | None = None,
+                people: frozenset[str] = frozenset()) -> Clause:
         lex = self.lexicon
         part = masked[start:end]
         label_text = masked[label[0]:label[1]] if label else ""
         toks = tokenize_at(masked, start, end)
-        change = lex.change_strength(part)
+        change = lex.change_strength(lex.before_reason(part))
+        if any(_IT_IS.match(masked, v.end) for v in values):
+            change = max(change, 0.45)  # "monday it is": decided, though no change is named
         label_change = lex.change_strength(label_text) if label_text else 0.0
-        old = tuple(v for v in values if _named_as_old(masked, v, start)) + _old_numbers(
+        if label_text and _ANNOUNCES.search(label_text):
+            label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
+        if change >= 0.5:
+            values = _unjoin_moved(values, masked, start)
+        old = tuple(v for v in values
+                    if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
             masked, start, end, values)
         new = [v for v in values if v not in old and not v.is_year
                and not _in_parentheses(masked, v, start)]
@@ -330,13 +375,22 @@ class MessageAnalyzer:
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
         new = _join_new_when(new, masked)
         lab = _label_subject(masked, label, all_values) if label else []
+        head_lab = _label_subject(masked, heading, all_values) if heading else []
+        if not lab and heading != label:
+            lab = head_lab
         shown = tuple(v for v in tuple(values) + tuple(new) + old
                       if v not in modifiers and not v.is_year)
         asking = part.rstrip().endswith("?") or (bool(toks) and toks[0].low in _QUESTION_OPENERS
                                                  and toks[0].low not in {"any", "know"})
-        base, pointer = self._subject(toks, shown, lab, masked, asking=asking)
+        base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
+                                      heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
-        act = self._act(part, toks, new, old, change, label=label_text)
+        header = masked[end:end + 1] == ":"
+        if header:
+            # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
+            # frames the value that follows it
+            claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
+        act = self._act(part, toks, new, old, change, label=label_text, header=header)
         personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
                                                              SpeechAct.CHATTER)
                     and not any(v.kind is Kind.PERSON for v in new)
@@ -351,9 +405,12 @@ class MessageAnalyzer:
                            or not _PERIOD.fullmatch(c.value.text))
         # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
         # says something about it; it decides nothing.
-        about_value = any(v.family not in ("version",) and not v.is_year for v in modifiers
+        about_value = any(v.family not in ("version",) and not v.is_year
+                          and not _QUARTER.fullmatch(v.text) for v in modifiers
                           if v.start < (new[0].start if new else end))
         negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        if negated:
+            claims = ()  # "then we can't use the 12th": not a value anyone decided
         strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
             lex.decision.search(part))
         stated = bool(new) and not about_value and not negated and (
@@ -362,6 +419,18 @@ class MessageAnalyzer:
             replace(c, stated=not about_value and not negated and (
                 strong or _states(part, c.value, start, after=_value_before(claims, c))))
             for c in claims)
+        owners = [v for v in values if v.kind is Kind.PERSON and _alone_in_parentheses(masked, v)]
+        if owners and claims and not _CONDITIONAL.match(part):
+            # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
+            first = claims[0]
+            owned = f"{first.subject} owner" if first.subject else ""
+            claims = claims + tuple(Claim(v, owned, frozenset(content_terms(owned)),
+                                          stated=first.stated)
+                                    for v in owners if v not in new)
+        if head_lab:
+            scope = frozenset(content_terms(_render(head_lab, masked)))
+            name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
+            claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -375,7 +444,7 @@ class MessageAnalyzer:
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
-                and (label_words & CHOICE_SUBJECTS or self.lexicon.decision.search(label)
+                and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
                      or self.lexicon.change_strength(label) >= 0.5)
                 and any(t.low not in STOPWORDS for t in toks)
                 and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
@@ -406,11 +475,15 @@ class MessageAnalyzer:
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
             phrase = _trim_phrase(m.group("v"))
+            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
+            skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
+            phrase = phrase[skip:]  # "how about a family movie night basket"
             first = phrase.split()[0] if phrase else ""
-            named = first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+            named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+                     and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
             if phrase and (named or (first.lower() not in STOPWORDS
                                      and first.lower() not in _PRONOUNS)):
-                at = start + m.start("v")
+                at = start + m.start("v") + skip
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
 
@@ -422,6 +495,9 @@ class MessageAnalyzer:
                 r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
                 r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
             m = None  # "Callum is off on paternity leave": a person is away, no plan ends
+        if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
+                                      re.IGNORECASE):
+            m = None  # "headcount dropped to 12": a new value, nothing ends
         if m is None:
             return None
         for v in new:
@@ -436,7 +512,9 @@ class MessageAnalyzer:
         return Value(Kind.STATUS, part[s - start:e - start], s, e)
 
     def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
-                 masked: str, *, asking: bool = False) -> tuple[str, bool]:
+                 masked: str, *, asking: bool = False,
+                 people: frozenset[str] = frozenset(),
+                 heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
         words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
         if asking:
@@ -452,7 +530,7 @@ class MessageAnalyzer:
         else:
             phrase = _before_predicate(words, values, self.lexicon, masked)
             if not _content(phrase):
-                phrase = _owner_object(words, values) or phrase
+                phrase = _owner_object(words, values, masked=masked) or phrase
         if (doer is not None and len(phrase) == 1
                 and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
             phrase = []  # "I'll take sat": the verb names no subject
@@ -466,12 +544,20 @@ class MessageAnalyzer:
         event = (_event_noun(words, phrase) if first_new is not None
                  and first_new.family == "when" else "") or _value_noun(words, phrase, values)
         own = _clean_subject(phrase, values)
+        if len(own) == 1 and own[0].low.removesuffix("'s").removesuffix("’s") in people:
+            # "Callum is off on paternity leave from 1 Nov": the person's own affair
+            affair = _affair(toks, own[0], values)
+            if affair:
+                return f"{_strip_possessive(own[0].text)}'s {affair}", False
         pointer = not own and (not phrase or phrase[-1].low in _PRONOUNS)
         if own and event and event.split()[0] not in {t.low for t in own}:
             return _render(own, masked) + " " + event, False
         if own:
-            if len(_content(own)) <= 1 and lab and not {t.low for t in own} & {
-                    t.low for t in lab}:
+            # A generic subject under a header that names a thing ("Fjord: first market is
+            # Sweden", "Garnet: target is 15 Oct") is that thing's.
+            generic = all(t.low in FACET_NOUNS for t in _content(own)) or (
+                not heading and len(_content(own)) <= 1)
+            if generic and lab and not {t.low for t in own} & {t.low for t in lab}:
                 return _combine(_render(lab, masked), _render(own, masked), own), False
             return _render(own, masked), False
         if lab:
@@ -493,7 +579,7 @@ class MessageAnalyzer:
                 role = _role_after(toks, v, masked)
                 task = [role] if role is not None else _handover_object(words, everything)
                 if task is None:
-                    task = _owner_object(toks, everything, person=v)
+                    task = _owner_object(toks, everything, person=v, masked=masked)
                 local = _clean_subject(task or [], everything) if task is not None else []
                 if not local:
                     local = _local_words(toks, everything, v, masked)
@@ -505,8 +591,14 @@ class MessageAnalyzer:
                     continue
             if local:
                 head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
+                if v.kind is Kind.PERSON and local[0].low not in ROLE_NOUNS and not lab:
+                    head = []  # "I'll do budget": the task is the subject
+                # "the prize pool goes up to $2,500 and entry drops to $20": a word with its
+                # own verb is its own subject, not a part of the clause's
+                own_verb = not lab and _verb_after(toks, local) and not all(
+                    t.low in FACET_NOUNS for t in _content(local))
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
-                        t.low for t in local} & {t.low for t in head}:
+                        t.low for t in local} & {t.low for t in head} and not own_verb:
                     subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)
@@ -514,16 +606,19 @@ class MessageAnalyzer:
         return tuple(out)
 
     def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
-             old: tuple[Value, ...], change: float, *, label: str) -> SpeechAct:
+             old: tuple[Value, ...], change: float, *, label: str,
+             header: bool = False) -> SpeechAct:
         lex = self.lexicon
         low = part.lower()
         lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
                                                       "also", "btw", "oh", "hmm", "um"}]
         first = lead[0].low if lead else ""
-        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2
+        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2 and not header
                                                and not lex.decision.search(part))
         proposes = bool(lex.proposal.search(part)) or any(
-            t.low in REQUEST_OPENERS for t in toks[:3])
+            t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
+            and toks[i + 1].low not in {"yes", "thanks", "thank"}
+            for i, t in enumerate(toks[:3]))
         label_low = label.lower()
         if (lex.correction.search(part) or lex.correction.search(label_low)) and new:
             return SpeechAct.CORRECTION
@@ -547,8 +642,7 @@ class MessageAnalyzer:
             return SpeechAct.REJECTION
         if lex.ack.match(part) and not new:
             return SpeechAct.CONFIRMATION
-        if new and change < 0.5 and not lex.decision.search(part) and (
-                lex.ack.match(part) or _CONFIRMS.search(part)):
+        if new and change < 0.5 and not lex.decision.search(part) and _CONFIRMS.search(part):
             return SpeechAct.CONFIRMATION
         if new:
             return SpeechAct.DECISION
@@ -605,6 +699,13 @@ def _message_act(clauses: Sequence[Clause]) -> SpeechAct:
     acts = {c.act for c in clauses}
     if not acts:
         return SpeechAct.CHATTER
+    first = next((c for c in clauses if c.claims), None)
+    if first is not None and first.act is SpeechAct.PROPOSAL and not any(
+            c.act in (SpeechAct.CORRECTION, SpeechAct.CANCELLATION, SpeechAct.REASSIGNMENT)
+            or (c.act is SpeechAct.DECISION and c.change >= 0.5)
+            for c in clauses if c is not first):
+        # "can we do 11 to 3 instead? families are at the diamond til 11": the rest explains
+        return SpeechAct.PROPOSAL
     strong = {c.act for c in clauses if c.act is not SpeechAct.DECISION or c.stated}
     for act in _ACT_ORDER:
         if act in strong:
@@ -637,16 +738,70 @@ def _split(text: str, values: Sequence[Value]) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _named_as_old(text: str, value: Value, clause_start: int) -> bool:
+_ITEM_CUT = re.compile(r",\s{1,4}(?:and\s|&\s)?")
+_ITEM_BREAKERS = frozenset({"then", "so", "but", "because", "since", "which", "who", "if",
+                            "when", "while", "though", "although", "unless", "or"})
+
+
+def _items(text: str, start: int, end: int, colon: bool,
+           values: Sequence[Value]) -> list[tuple[int, int, bool, bool]]:
+    """The items of a list clause ("Atlas 11 Nov (Callum), Beacon 2.9 on 4 Nov, Garnet SSO 21
+    Oct"; "Lauren brownies, Rosa tres leches, Steph cupcakes"), each (start, end, colon,
+    more items follow); a clause that is no such list is its own single item. An item names
+    its own subject before its value, or is a person followed by what they do."""
+    whole = [(start, end, colon, False)]
+    cuts: list[tuple[int, int]] = []
+    depth_before = text[:start].count("(") - text[:start].count(")")
+    for m in _ITEM_CUT.finditer(text, start, end):
+        if any(v.start < m.start() < v.end for v in values):
+            continue
+        before = text[start:m.start()]
+        if depth_before + before.count("(") > before.count(")"):
+            continue
+        cuts.append(m.span())
+    if not cuts:
+        return whole
+    parts: list[tuple[int, int]] = []
+    pos = start
+    for s, e in cuts:
+        parts.append((pos, s))
+        pos = e
+    parts.append((pos, end))
+    named = 0
+    for s, e in parts:
+        toks = tokenize_at(text, s, e)
+        if not toks or len(toks) > 10:
+            return whole
+        if toks[0].low in _ITEM_BREAKERS or toks[0].low in _SUBJECT_PRONOUNS:
+            return whole
+        inside = [v for v in values if v.start >= s and v.end <= e and not v.is_year]
+        if not inside:
+            continue
+        first = inside[0]
+        lead = [t for t in toks if t.end <= first.start]
+        person_led = first.kind is Kind.PERSON and first.start == toks[0].start and any(
+            t.start >= first.end and _in_value(t, inside) is None and t.low not in STOPWORDS
+            for t in toks)
+        name_led = bool(lead) and lead[0].text[:1].isupper() and any(
+            t.low not in STOPWORDS and t.low not in _DETERMINERS for t in lead)
+        named += person_led or name_led
+    if named < 2 or named * 2 < len(parts):
+        return whole
+    return [(s, e, colon if i == len(parts) - 1 else False, i < len(parts) - 1)
+            for i, (s, e) in enumerate(parts)]
+
+
+def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = True) -> bool:
     """Whether ``value`` is named as what is replaced: "instead of X", "not X", "from X
-    to", "X →", "no longer X"."""
+    to" after a change verb ("moved from the 3rd to the 10th"; "out from the 3rd to the
+    10th" is a span), "X →", "no longer X"."""
     before = text[max(clause_start, value.start - 24):value.start].lower().rstrip(" ,")
     before = re.sub(r"\s(?:the|a|an|our)$", "", before)
     after = text[value.end:value.end + 12].lower().lstrip()
     if any(before.endswith(w) for w in _OLD_BEFORE):
         return True
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
-        return True
+        return moved or value.family != "when" or not after.startswith("to")
     return bool(re.match(r"(?:→|->|=>)", after))
 
 
@@ -681,6 +836,78 @@ def _in_parentheses(text: str, value: Value, clause_start: int) -> bool:
     return before.count("(") > before.count(")")
 
 
+_AFFAIR_SKIP = frozenset({"is", "'s", "will", "be", "was", "are", "going", "gonna", "to", "off",
+                          "out", "away", "back", "on", "at", "for", "in", "her", "his",
+                          "their", "a", "an", "the", "also", "now", "still", "then", "from",
+                          "and", "i", "me", "we", "doing", "do", "having", "have", "running",
+                          "giving", "making", "taking", "holding", "'ll", "ll"})
+
+
+def _strip_possessive(name: str) -> str:
+    return re.sub(r"['’]s$", "", name)
+
+
+def _affair(toks: Sequence[Token], person: Token, values: tuple[Value, ...]) -> str:
+    """What a sentence about a person's own time is about: "Callum is off on [paternity
+    leave] from 1 Nov", "Marcus will be away at a [conference] Tuesday", "Owen [starts] in
+    Richmond" ("start")."""
+    after = [t for t in toks if t.start >= person.end]
+    event = ""
+    words: list[Token] = []
+    for t in after[:10]:
+        if _in_value(t, values) is not None:
+            break
+        if t.low in EVENT_NOUNS and not words:
+            event = event or EVENT_NOUNS[t.low]
+            continue
+        if t.low in _AFFAIR_SKIP and not words:
+            continue
+        if t.low in _VALUE_PREPS or t.low in STOPWORDS or t.low in CLAUSE_VERBS:
+            break
+        words.append(t)
+        if len(words) == 3:
+            break
+    if words:
+        return " ".join(t.text for t in words)
+    return event
+
+
+_TIME_LIKE = re.compile(r"\d:\d|\d\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+
+
+def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tuple[Value, ...]:
+    """After a change verb, "from X to Y" read as one span is the old value and the new one
+    ("rescheduled the demo from Mar 3 to Mar 5")."""
+    out: list[Value] = []
+    for v in values:
+        cut = v.text.find(" to ")
+        before = text[max(clause_start, v.start - 6):v.start].lower()
+        if v.kind in (Kind.RANGE, Kind.DATE, Kind.TIME) and cut > 0 and before.rstrip().endswith(
+                "from"):
+            first, second = v.text[:cut].strip(), v.text[cut + 4:].strip()
+            for part, at in ((first, v.start), (second, v.start + cut + 4)):
+                clock = _TIME_LIKE.search(part) or re.match(r"\d{1,2}(?::\d\d)?\b", part)
+                kind = Kind.TIME if clock and not re.search(
+                    r"[A-Za-z]{3}\s?\d|\d(?:st|nd|rd|th)", part) else Kind.DATE
+                out.append(Value(kind, part, at, at + len(part)))
+            continue
+        out.append(v)
+    return tuple(out)
+
+
+def _verb_after(toks: Sequence[Token], phrase: Sequence[Token]) -> bool:
+    """Whether a change verb or a copula follows ``phrase`` ("entry [drops] to $20")."""
+    after = [t for t in toks if t.start >= phrase[-1].end][:1] if phrase else []
+    return bool(after) and (after[0].low in CHANGE_VERBS or after[0].low in _SUBJECT_COPULAS
+                            or after[0].low in {"goes", "went", "stays", "moves", "is"})
+
+
+def _alone_in_parentheses(text: str, value: Value) -> bool:
+    """A value that is all a parenthesis holds: "(Callum)", "( Yuki )"."""
+    return (text[max(0, value.start - 2):value.start].rstrip().endswith("(")
+            and text[value.end:value.end + 2].lstrip().startswith(")"))
+
+
 def _join_new_when(values: list[Value], text: str) -> list[Value]:
     """New when-values of one clause with only a few words between ("sat 22nd, same window
     02:00-04:00") are one moment."""
@@ -707,6 +934,10 @@ _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "lo
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
 _QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
+_ANNOUNCES = re.compile(r"\b(?:official|officially|final|decided|decision|confirmed|locked|"
+                       r"verdict|result|outcome|update|updated|new plan|change of plans?)\b",
+                       re.IGNORECASE)
+_IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
 
@@ -892,8 +1123,9 @@ def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
             and words[1].low in _DETERMINERS):
         return True  # "setting the november alert at $8,000"
     if (first in LIGHT_VERBS and len(words) > 1
-            and _in_value(words[1], values) is not None):
-        return True  # "book Bounce Bros", "do $1"
+            and (_in_value(words[1], values) is not None
+                 or words[1].low in {"it", "that", "this", "them"})):
+        return True  # "book Bounce Bros", "do $1", "make it the 21st"
     if first not in CHANGE_VERBS and first not in HANDOVER_VERBS:
         return False
     if first.endswith("ing") or first.endswith("ed"):
@@ -959,7 +1191,7 @@ def _object_of(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
 
 
 def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
-                  person: Value | None = None) -> list[Token] | None:
+                  person: Value | None = None, masked: str = "") -> list[Token] | None:
     """The task after an owner verb whose doer is a person value ("björn will drive [the pg
     cutover]", "I'll own [QA signoff for 2.4]", "Devon takes over [push]")."""
     people = [person] if person is not None else [v for v in values if v.kind is Kind.PERSON]
@@ -973,6 +1205,8 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
             rest = toks[i + 1:]
             for j, u in enumerate(rest):
                 nxt = rest[j + 1] if j + 1 < len(rest) else None
+                if masked and "," in masked[(obj[-1].end if obj else t.end):u.start]:
+                    break  # "Ike will present, you prep the deck"
                 if u.low in {"for", "of"} and obj and nxt is not None and (
                         _in_value(nxt, values) is None and re.fullmatch(r"[\d.]+", nxt.text)):
                     obj.append(u)  # "QA signoff for 2.4": the release it is for
@@ -1013,7 +1247,11 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
         if low in _PRONOUNS and "'" in low:
             out.append(t)
             break
-        if (low.endswith("ing") and i + 1 < len(toks)
+        if (out and low.endswith("ed") and low not in _NOUN_ING and i + 1 < len(toks)
+                and (_in_value(toks[i + 1], values) is not None
+                     or toks[i + 1].low in _DETERMINERS)):
+            break  # "they picked concept B", "we booked the room"
+        if (low.endswith("ing") and low not in _NOUN_ING and i + 1 < len(toks)
                 and (toks[i + 1].low in _PRONOUNS or toks[i + 1].low in {"with", "to", "for"})):
             break  # "calling it 2.4", "going with", "moving to"
         if (out and low.endswith("ed") and i + 2 < len(toks) and toks[i + 1].low in _VALUE_PREPS
@@ -1071,10 +1309,14 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
     seg = seg[last_pronoun + 1:]
+    seg = [t for i, t in enumerate(seg) if not (
+        (t.low in LIGHT_VERBS or t.low in {"keep", "keeping", "stay", "stick"})
+        and (i + 1 >= len(seg) or _verb_like(seg, i)))]
     seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
         (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
     out = _clean_subject(seg, values)
-    while out and (out[-1].low.endswith(("ing", "ed")) or out[-1].low in CLAUSE_VERBS):
+    while out and ((out[-1].low.endswith(("ing", "ed")) and out[-1].low not in _NOUN_ING)
+                   or out[-1].low in CLAUSE_VERBS):
         out = out[:-1]
     if not out:
         # A list item that names its value first: "$25 entry per team", "16 team cap".
@@ -1082,12 +1324,15 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
         for t in toks:
             if t.start < v.end:
                 continue
-            if "," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
-                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS:
+            if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
+                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
+                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    or t.low in _PRONOUNS):
                 break
             after.append(t)
         item = _clean_subject(after, values)
-        if item and "," in masked[max(prev_end, 0):v.start] + ",":
+        lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
+        if item and (not lead or lead.endswith(",")):
             out = item
     return out
 
@@ -1095,7 +1340,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
 def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
     """A short subject under a header: a name comes first ("Juniper" under "Q4 budgets" is
     "Juniper Q4 budgets"), a common noun after ("ledger-db pg upgrade window")."""
-    if local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS:
+    if (local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS
+            and local_toks[0].low not in FACET_NOUNS):
         return f"{local} {head}"
     return f"{head} {local}"
 
@@ -1151,7 +1397,13 @@ def _label_subject(masked: str, label: tuple[int, int],
                    and v.kind is not Kind.VERSION and not v.is_year
                    and not _QUARTER.fullmatch(v.text))
     toks = _strip_openers(tokenize_at(masked, *label))
-    toks = [t for t in toks if t.low.removesuffix("'s") not in PROCEDURAL]
+    toks = [t for i, t in enumerate(toks) if t.low.removesuffix("'s") not in PROCEDURAL or (
+        t.low.endswith("ing") and i + 1 < len(toks) and toks[i + 1].low not in PROCEDURAL
+        and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
+    if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
+        return []  # "where we landed:", "what's locked:"
+    if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
+        return []  # "Weekly roll-up:", "Morning notes:"
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
@@ -1193,7 +1445,8 @@ def _event_noun(toks: Sequence[Token], phrase: Sequence[Token]) -> str:
         return ""
     after = [i for i, t in enumerate(toks) if t.start >= phrase[-1].end]
     for i in after[:3]:
-        if toks[i].low in {"now", "still", "officially", "finally", "is", "will", "'ll"}:
+        if toks[i].low in {"now", "still", "officially", "finally", "is", "will", "'ll", "goes",
+                           "go", "going", "went"}:
             continue
         return EVENT_NOUNS.get(toks[i].low, "") if _event_verb(toks, i) else ""
     return ""
@@ -1207,10 +1460,18 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
                 or (keep_meta and t.low in META_WORDS and t is not toks[0])
+                or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"
+                    and toks[i + 1].low not in PROCEDURAL and toks[i + 1].low not in STOPWORDS
+                    and _in_value(toks[i + 1], values) is None)
                 or (t.low in {"final", "finals"} and i > 0
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
     out = _attribute_of(out)
+    if any(t.low in _FRAGMENTS for t in out):
+        return []  # "n't know , I do n't": a predicate split into pieces, not a subject
+    if out and out[0].low in BARE_VERBS and (len(out) == 1 or out[1].low in _PRONOUNS or out[
+            1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
+        return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
                    or t.low in CLAUSE_VERBS or t.low in {"back", "out", "up", "off", "over"}
                    or (len(out) > 1 and t.low.endswith(("ing", "ed"))
@@ -1223,6 +1484,11 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
             _MAX_SUBJECT_WORDS)
         out = _trim(out[:min(cut, _MAX_SUBJECT_WORDS)])
     return out
+
+
+#: Pieces of split contractions ("do n't", "I 'm", "gon na"): never part of a subject.
+_FRAGMENTS = frozenset({"n't", "'m", "'re", "'ll", "'ve", "'d", "na", "ta", "’m", "’re", "’ll",
+                        "’ve", "’d"})
 
 
 def _trim(out: list[Token]) -> list[Token]:
@@ -1250,6 +1516,8 @@ def _render(toks: Sequence[Token], masked: str) -> str:
     text = masked[toks[0].start:toks[-1].end]
     text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
     text = re.sub(r"\s{2,}", " ", text).strip(" ,:-")
+    if len(toks) == 1:
+        text = re.sub(r"['’]s$", "", text)  # "Cobalt's with me" is about Cobalt
     first = toks[0].text
     before = re.sub(r"[^\w.!?:\n]+$", "", masked[:toks[0].start])
     sentence_start = not before or before[-1] in ".!?:\n"

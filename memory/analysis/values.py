@@ -138,8 +138,25 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             if not _place_name(value, people):
                 continue
             found.append(Value(Kind.PLACE, value, *m.span(group)))
+    for m in lexicon.place_names.finditer(text):
+        # "Norway goes first" names a place; "the Lisbon support team" a team
+        nxt = re.match(r"\s{1,3}([a-z][\w'-]{1,20})", text[m.end():m.end() + 24])
+        if nxt is not None and nxt.group(1) not in STOPWORDS and nxt.group(1) not in _PLACE_NEXT:
+            continue
+        end = m.end("v")
+        more = re.match(r"(?:\s[A-Z][\w'’&-]{1,24}){1,2}", text[end:end + 52])
+        if more is not None:
+            end += more.end()  # "London Marriott", "Lisbon Congress Centre"
+        if _place_name(text[m.start("v"):end], people):
+            found.append(Value(Kind.PLACE, text[m.start("v"):end], m.start("v"), end))
     found.extend(people_values(text, speaker=speaker, people=people))
     return _join_when(_resolve(found), text, lexicon)
+
+
+#: Words after a place name that keep it a place ("Norway goes first", "Portugal only").
+_PLACE_NEXT = frozenset({"goes", "go", "went", "wins", "won", "first", "second", "third",
+                         "next", "last", "only", "instead", "again", "too", "either",
+                         "works", "it", "is", "was", "then", "now", "please", "pls", "plz"})
 
 
 def _meaningful_count(value: str) -> bool:
@@ -204,7 +221,7 @@ _ING = frozenset({"driving", "leading", "running", "handling", "covering", "pres
                   "hosting", "taking", "owning", "doing", "managing", "chairing"})
 
 
-def _doer(rest: Sequence[str]) -> bool:
+def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
     """Whether the words after a name make it the doer of a task: a third-person owner verb
     ("owns", "drives"), a modal and an owner verb ("will drive"), "is driving" / "is on", "is
     (the) primary", "takes over", "drops to secondary"."""
@@ -224,8 +241,8 @@ def _doer(rest: Sequence[str]) -> bool:
             second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
     if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
         return True
-    if first in _ING and first != "on":
-        return True  # "björn driving", "Sofia presenting"
+    if first in _ING and first != "on" and not original_case_upper:
+        return True  # "björn driving", "Sofia presenting" (not "Bayside Hosting")
     if first in ROLE_NOUNS:
         return True  # "bob secondary", "Dev primary next week"
     return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {
@@ -239,7 +256,8 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
     if sentence_start or not tok.text[:1].isupper():
         return False
     return (low not in STOPWORDS and low not in DISCOURSE and low not in ROLE_NOUNS
-            and not is_calendar_word(tok.text) and tok.text.isalpha())
+            and not is_calendar_word(tok.text)
+            and tok.text.replace("-", "").replace("'", "").isalpha())
 
 
 def _known(people: Iterable[str]) -> set[str]:
@@ -250,6 +268,9 @@ def _known(people: Iterable[str]) -> set[str]:
             continue
         out.add(low)
         out.add(low.split()[0])
+        handle = re.split(r"[_.\d]", low.split()[0])[0]  # "steph_n" is Steph
+        if len(handle) >= 3:
+            out.add(handle)
     return out - STOPWORDS - DISCOURSE
 
 
@@ -280,9 +301,20 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
-                [t.low for t in toks[i + 1:i + 5]]):
+                [t.low for t in toks[i + 1:i + 5]],
+                original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)
-            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            begin = tok.start
+            if i > 0 and toks[i - 1].low + " " + low.removesuffix("'s") in known:
+                begin = toks[i - 1].start  # "Priya Nair is primary now"
+                out = [o for o in out if o.start != begin]
+            out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
+                             tok.start + len(name)))
+            continue
+        # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
+        if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
+                and not any(o.start == tok.start for o in out)):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
             continue
         # "the release notes are Marcus's now"
         if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
@@ -303,6 +335,30 @@ def people_values(text: str, *, speaker: str = "",
                     out.append(Value(Kind.PERSON, text[cand.start:end], cand.start, end))
                 elif speaker and cand.low in {"me", "i", "myself"}:
                     out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
+        # "(Callum)" after an item, "Lauren brownies, Rosa tres leches" in a sign-up list:
+        # a known name alone in brackets, or opening a list item before what they bring
+        if low in known and not any(o.start == tok.start for o in out):
+            gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
+            after = text[tok.end:tok.end + 2].lstrip()
+            bracketed = gap.rstrip().endswith("(") and after.startswith(")")
+            # "Face painting: Lauren.", "Lemonade: Dev + Steph": a name after a label
+            named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
+                o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(
+                    text, tok.end))
+            listed = (("," in gap or ":" in gap) and bool(nxt) and nxt not in STOPWORDS
+                      and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
+                      and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
+                      and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
+            if bracketed or listed or named:
+                out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+                continue
+        # "Cobalt's with me from Monday", "the keys are with me": the speaker holds it
+        if (speaker and low == "with" and nxt == "me" and i > 0
+                and toks[i - 1].low in {"is", "'s", "are", "stays", "staying"}
+                or speaker and low.endswith(("'s", "’s")) and nxt == "with" and i + 2 < len(toks)
+                and toks[i + 2].low == "me" and i > 0):
+            at = toks[i + 1] if low == "with" else toks[i + 2]
+            out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
         if speaker and low in FIRST_PERSON:
             if low == "mine" and i > 0 and toks[i - 1].low in {"is", "'s", "are"}:
@@ -312,7 +368,29 @@ def people_values(text: str, *, speaker: str = "",
             elif low == "me" and ((i in starts and nxt in {"", "i", "i'll", "ill"})
                                   or nxt in ROLE_NOUNS):
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
-    return _dedupe(out)
+    return _join_people(_dedupe(out), text)
+
+
+_NAME_END = re.compile(r"\s{0,2}(?:[.,;!?\n)]|$|\+|&|and\b)")
+
+
+def _join_people(values: list[Value], text: str) -> list[Value]:
+    """People named together for one task ("Dev + Steph", "Ana and Bjorn") are one value."""
+    out: list[Value] = []
+    for v in sorted(values, key=lambda x: x.start):
+        if (out and out[-1].kind is Kind.PERSON and not out[-1].speaker and not v.speaker
+                and text[out[-1].end:v.start].strip() in {"+", "&", "and"}):
+            prev = out[-1]
+            out[-1] = Value(Kind.PERSON, text[prev.start:v.end], prev.start, v.end)
+            continue
+        out.append(v)
+    return out
+
+
+#: Words after a name that make it the doer of a sentence, not a list item's owner.
+_LIST_BREAK = frozenset({"is", "isn't", "was", "will", "can", "could", "would", "should",
+                         "said", "says", "thinks", "wants", "asked", "has", "had", "and",
+                         "or", "to", "too", "also", "just", "did", "does", "might", "may"})
 
 
 def _claims(toks: Sequence[Token], i: int) -> bool:

@@ -24,7 +24,7 @@ from memory.facets import members_sql, project
 from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
-from memory.registry import StateRecord, chain_entry, chain_of
+from memory.registry import StateRecord, chain_entry, chain_of, history
 from memory.store import MemoryStore, Window
 from memory.store.rows import from_epoch, row_to_node
 from memory.store.store import NODE_META_COLUMNS, scope_sql
@@ -190,7 +190,8 @@ def read_current_state(
         where, columns=NODE_META_COLUMNS)], ids)
     out = []
     for rec in top:
-        chain = _authoritative(chain_of([n for n in members if n.state_id == rec.state_id]))
+        chain = history(_authoritative(chain_of(
+            [n for n in members if n.state_id == rec.state_id])))
         if chain:
             out.append(_state(rec, chain))
     return out
