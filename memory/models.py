@@ -254,6 +254,9 @@ class Answer(BaseModel):
     closest: list[Citation] = Field(
         default_factory=list, description="when abstaining: the closest messages the asker "
         "may read, to show collapsed; never an answer")
+    coverage: float | None = Field(
+        default=None, description="how much of what the question is about the best piece of "
+        "evidence covers, in [0, 1] (the offline reader abstains below its threshold)")
 
 
 class Scope(BaseModel):

@@ -283,7 +283,7 @@ LEFT_VALUE_WORDS = ("off", "from", "away from", "out of")
 # Words naming the same event: "when did rc2 *ship*" is answered by "rc2 is *out*".
 EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
     frozenset({"ship", "ships", "shipped", "shipping", "release", "released",
-               "releasing", "launch", "launched", "live", "go-live", "published", "publish",
+               "releasing", "launch", "launched", "live", "published", "publish",
                "deploy", "deployed"}),
     frozenset({"start", "starts", "started", "begin", "begins", "began", "kickoff",
                "kick", "open", "opens"}),
@@ -300,7 +300,12 @@ GENERIC_WORDS = frozenset(
     status news something anything everything someone anyone one ones lot lots bit kind
     sort type way happen happened happening going gonna get got make made did do done
     said say says tell told mean meant like exactly actually again next use uses using
-    come comes came per give gives gave""".split()
+    come comes came per give gives gave planning planned hoping trying thinking wanting
+    considering both common likely
+    reaction reactions intention intentions focus topic topics attitude sentiment opinion
+    opinions thoughts feeling feelings feel felt describe describes described description
+    setting attributes kind kinds type types favorite favourite main general special
+    biggest recently recent mentioned mention discussed discussion""".split()
 )
 
 
@@ -330,6 +335,10 @@ class CoverageWeights:
     df_cap: int = 200
     synonym_min: float = 0.62
     synonym_credit: float = 0.7
+    # A word the scope never holds may be a typo of one it does ("educaton"): one edit
+    # apart for words of ``typo_min`` letters or more, two from ``typo_two``.
+    typo_min: int = 5
+    typo_two: int = 9
     named_boost: float = 1.0
     context_credit: float = 0.5
     state_context_credit: float = 0.25

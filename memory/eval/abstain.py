@@ -111,8 +111,8 @@ def run_abstain(path: Path | str, *, limit: int | None = None,
                 trace_fh.write(json.dumps({
                     "condition": condition, "conversation": conv.space, "asked_in": space,
                     "question": question, "abstained": ans.abstained,
-                    "kind": ans.kind, "answer": ans.answer.splitlines()[0] if ans.answer
-                    else ""}) + "\n")
+                    "kind": ans.kind, "coverage": ans.coverage,
+                    "answer": ans.answer.splitlines()[0] if ans.answer else ""}) + "\n")
             if progress is not None:
                 progress(done, len(plan))
     finally:

@@ -31,6 +31,7 @@ from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import (
+    best_clause,
     citation,
     current_value,
     day_label,
@@ -50,6 +51,7 @@ from memory.reader.extract import (
     ENDING_WORDS,
     Person,
     best_sentence,
+    has_clock,
     person_answer,
     reason_in,
     time_range_end,
@@ -58,7 +60,7 @@ from memory.reader.extract import (
 )
 from memory.reader.reasons import Reasons, accepts
 from memory.rewrite import resolved_dates
-from memory.text import STOPWORDS, family_of, has_revision_cue, shorten
+from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, shorten
 
 # How much a state may cover less than the best message and still be the answer.
 STATE_MARGIN = 0.15
@@ -256,14 +258,27 @@ class Composer:
                     people: Sequence[Person]) -> bool:
         """Whether a message newer than the state's last value, covering the question as
         well, states another value of the kind asked: the state missed a revision."""
-        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.WHO) or \
-                not state.chain:
+        if not state.chain or not (
+                qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
+                or (qa.kind is QuestionKind.WHO and qa.role == "owner")):
             return False
         last = state.chain[-1]
         current = unit_forms(last.value)
+        kinds = {sl.kind for sl in find_slots(last.value)}
+        day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
+        wanted = {f for t in qa.terms for f in forms(t)}
         for st in self.statements(qa, self.covering(verdict, wide=True), people):
-            if st.node.ts > last.ts and st.value and not unit_forms(st.value) <= current \
-                    and st.node.node_id not in {e.node_id for e in state.chain}:
+            if st.node.ts <= last.ts or not st.value or unit_forms(st.value) <= current \
+                    or st.node.node_id in {e.node_id for e in state.chain}:
+                continue
+            if day and day in st.value:
+                continue  # the same day said again, maybe with its time
+            if kinds and not kinds & {sl.kind for sl in find_slots(st.value)}:
+                continue  # another kind of value: not a new value of this state
+            analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
+            if analysis.changes <= 0 and not has_revision_cue(st.node.text):
+                continue  # a mention, not a change the writer missed
+            if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
                 return True
         return False
 
@@ -387,7 +402,7 @@ class Composer:
             first = f"{chosen.value} ({node.speaker}, {day})"
             short = chosen.value
         else:
-            short = chosen.sentence
+            short = best_clause(qa.text, chosen.sentence)
             first = f"{shorten(chosen.sentence, 200)} ({node.speaker}, {day})"
         lines = [first]
         cites: list[Citation] = []
@@ -407,14 +422,27 @@ class Composer:
         if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
             return self._earlier(qa, statements)
         if self._latest_wins(qa):
-            valued = [st for st in statements if st.value] or list(statements)
+            wanted = {f for t in qa.terms for f in forms(t)}
+            about = list(statements)
+            if qa.kind is QuestionKind.WHO:
+                # who holds it now: a message that names the role, not one that only
+                # borrows it from the turn it answers
+                about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
+            valued = [st for st in about if st.value] or about
+            if any(c in ("what time", "at what time", "what hour") for c in qa.cues):
+                valued = [st for st in valued if has_clock(st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))
+        if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
+            turned = [st for st in statements if any(
+                accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
+            if turned:
+                return turned[0]
         return statements[0]
 
     def _latest_wins(self, qa: QuestionAnalysis) -> bool:
         """Whether the newest statement answers: a value in force now, when something
         happens or happened (its last word), who holds a role now."""
-        if qa.kind is QuestionKind.CURRENT and qa.family:
+        if qa.kind is QuestionKind.CURRENT:
             return True
         if qa.kind is QuestionKind.WHEN:
             return True
@@ -529,6 +557,20 @@ class Composer:
                     best = rank
         if best is not None:
             return best[2].strip(_TRAILING), best[3].strip(_TRAILING), best[4]
+        if found and wanted & whole:
+            # the message is about the question's subject and a clause that names no
+            # subject of its own goes on about it ("workshop deadline got extended!! now
+            # sept 26 …"): its value is the subject's
+            for clause in analysis.clauses:
+                if clause.subject:
+                    continue
+                for claim in clause.claims:
+                    if claim.value.kind.value in kinds and not unit_forms(
+                            claim.value.text) <= asked:
+                        old = next((v.text for v in clause.old
+                                    if v.kind == claim.value.kind), "")
+                        return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
+                                clause.text)
         return ("", "", "") if found else None
 
     def _who_from(self, qa: QuestionAnalysis, chosen: Statement) -> str:
@@ -584,6 +626,25 @@ class Composer:
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
+
+
+def _said_of(analysis: MessageAnalysis, value: str, subject: frozenset[str]) -> bool:
+    """Whether the message states ``value`` of ``subject``: the value's subject, or the
+    message's when its clause names none, shares a word with it; or the clause points back
+    at something named before ("we're calling *it* 2.4")."""
+    taken = {f for c in analysis.clauses for cl in c.claims if cl.subject
+             for f in unit_forms(cl.subject)}
+    for clause in analysis.clauses:
+        for claim in clause.claims:
+            if not claim.value.text or claim.value.text.lower() not in value.lower():
+                continue
+            about = f"{claim.subject} {clause.subject}"
+            if not clause.subject and not unit_forms(analysis.subject) & taken:
+                # a clause naming nothing goes on about the message's subject, unless
+                # another value of the message is already said of it
+                about += f" {analysis.subject}"
+            return bool(unit_forms(about) & subject) or clause.pointer
+    return False
 
 
 def best_answer(answers: Sequence[EvidenceNode], question: EvidenceNode,

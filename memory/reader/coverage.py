@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -201,7 +201,10 @@ class CoverageTest:
         groups = [set(g) - persons or set(g) for g in qa.key]
         stated: set[str] = set()
         for t in terms:
-            f = forms(t.word) | self._event_forms(t.word)
+            # the same event in other words counts when its time is asked ("when did rc2
+            # ship" / "rc2 released"), not as a subject ("how did the deploy go")
+            f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
+                                 else frozenset())
             if f & told or (t.person and t.word in unit.speakers) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
@@ -214,22 +217,23 @@ class CoverageTest:
                 got += credit * t.weight
             else:
                 missing.append(t)
-        everything = told | asked
-        lacks_name = _misses_a_name(qa, terms,
-                                    [m for m in missing if not forms(m.word) & everything])
+        if missing:
+            typos = self._typos([m for m in missing if m.absent], unit)
+            got += sum(m.weight for m in missing if m.word in typos)
+            stated |= typos
+            missing = [m for m in missing if m.word not in typos]
         if missing:
             syn, matched = self._synonyms(missing, unit)
             got += syn
             stated |= matched
         unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
-        unstated += int(lacks_name)
         return got / total * w.headless ** unstated
 
     def _event_forms(self, word: str) -> frozenset[str]:
         """The words naming the same event as ``word`` (lexicon data), as forms."""
         for group in self.lexicon.events:
             if word in group:
-                return frozenset(f for w in group for f in forms(w))
+                return frozenset(f for w in group for f in forms(w) if "-" not in w)
         return frozenset()
 
     def families(self, unit: Unit) -> set[str]:
@@ -253,6 +257,22 @@ class CoverageTest:
         if family == "when" and qa.past and unit.node is not None:
             return True
         return family in self.families(unit)
+
+    def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
+        """The words among ``absent`` (never said in the scope) that a word ``unit`` states
+        is a misspelling away from ("educaton" / "education", "torunament" /
+        "tournament")."""
+        w = self.weights
+        found: set[str] = set()
+        candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1}
+        for t in absent:
+            if len(t.word) < w.typo_min or not t.word.isalpha():
+                continue
+            limit = 2 if len(t.word) >= w.typo_two else 1
+            if any(c[0] == t.word[0] and abs(len(c) - len(t.word)) <= limit
+                   and edit_distance(c, t.word, limit) <= limit for c in candidates):
+                found.add(t.word)
+        return found
 
     def _synonyms(self, missing: Sequence[Term], unit: Unit) -> tuple[float, set[str]]:
         """Credit for missing words that the unit states a near synonym of, and those
@@ -305,6 +325,26 @@ class CoverageTest:
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,
                         terms)
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance of ``a`` and ``b`` (a swap of two neighbours is one
+    edit), or ``limit + 1`` as soon as it exceeds ``limit``; O(len(a) * len(b)) on words."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
@@ -360,27 +400,41 @@ def _question_days(qa: QuestionAnalysis, reference: datetime | None
     return out
 
 
-# A date expression that pins a day or month: anything but a bare weekday ("thursday"
-# could be any Thursday; "next friday", "the 22nd", "in May" cannot).
-_SPECIFIC = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|next|"
-                       r"last|this|tomorrow|yesterday|today|tonight)", re.I)
+# A unit neither told on nor naming the question's day covers it at this share.
+DATE_MISS = 0.5
+DAY_MARGIN = timedelta(days=3)
+# ... and at this share when told only within the margin of the day.
+DATE_NEAR = 0.9
+# A date expression that pins a day or month: a month or year it names ("the week of mar
+# 24", "in May 2023"), a day of the month ("the 22nd"), or a day ahead ("next friday",
+# "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
+# relative to whenever it is read: those only weigh.
+_SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
+                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s+\w+day\b|\bthis\s+\w+day\b|"
+                       r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
 
 
 def _dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, bool]]
                  ) -> float:
-    """``score`` when ``unit`` is on or names one of the question's days; else 0 when the
-    question pins a day or month, half when it only names a weekday or a relative day."""
-    if _on_days(unit, [d for d, _ in days]):
+    """``score`` when ``unit`` is on or names one of the question's days (a few days of
+    margin: what happened is often told a day or two later); else 0 when the question
+    pins a day or month ("the week of mar 24", "the april meetup"), half when it names only
+    a weekday."""
+    if _on_days(unit, [d for d, _ in days], margin=timedelta(0)):
         return score
-    return 0.0 if any(specific for _, specific in days) else score * 0.5
+    if _on_days(unit, [d for d, _ in days]):
+        return score * DATE_NEAR
+    return 0.0 if any(specific for _, specific in days) else score * DATE_MISS
 
 
-def _on_days(unit: Unit, days: Sequence[DateResolution]) -> bool:
-    """Whether ``unit`` was told on, or names, one of ``days``."""
+def _on_days(unit: Unit, days: Sequence[DateResolution], *,
+             margin: timedelta = DAY_MARGIN) -> bool:
+    """Whether ``unit`` was told on, or names, one of ``days`` (told within ``margin``)."""
     ts = unit.ts
     if ts is None:
         return False
-    if any(d.start <= ts.date() <= d.end for d in days):
+    told = ts.date()
+    if any(d.start - margin <= told <= d.end + margin for d in days):
         return True
     for expr in find_date_expressions(unit.told)[:6]:
         for prefer in ("past", "future"):

@@ -193,12 +193,24 @@ def places_in(text: str) -> list[Slot]:
 
 # Words before a value that mark it as the value replaced or turned down, not the one stated
 # ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
-_REPLACED = re.compile(r"(?:\bnot|\binstead of|\bfrom|\bwas|\brather than|\bno longer|"
+_REPLACED = re.compile(r"(?:\bnot|\binstead of|\bwas|\brather than|\bno longer|"
                        r"\bno to|\brejected|\bnot the)\s*$", re.IGNORECASE)
+# "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change.
+_FROM = re.compile(r"\bfrom\s*$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\S*(?:\s+\S+){0,3}?\s+(?:to|→|->)\s", re.IGNORECASE)
+
+
+def replaced_at(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``text[start:end]`` is named as the one replaced."""
+    before = text[max(0, start - 40): start]
+    if _REPLACED.search(before):
+        return True
+    return bool(_FROM.search(before) and _TO_AFTER.match(text[end: end + 40]))
 # A clock range right after a day ("wed 8-18", "sat 02:00-05:00").
 _RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
                           r"\s?(?:am|pm)?)", re.IGNORECASE)
 _TRAILING = " ,.;:!?)(\"'"
+_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s*$", re.I)
 ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
                           "closed", "over"})
 
@@ -226,8 +238,8 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
         return "", ""
     asked = unit_forms(" ".join([*qa.named, *qa.terms]))
     slots = [sl for sl in slots if not unit_forms(sl.text) <= asked] or []
-    stated = [sl for sl in slots if not _REPLACED.search(sentence[: sl.start])]
-    replaced = [sl for sl in slots if _REPLACED.search(sentence[: sl.start])]
+    stated = [sl for sl in slots if not replaced_at(sentence, sl.start, sl.end)]
+    replaced = [sl for sl in slots if replaced_at(sentence, sl.start, sl.end)]
     anchors = term_positions(qa, sentence)
     ending = bool(ENDING_WORDS & set(qa.terms))
 
@@ -251,12 +263,19 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     clock range that follows it ("wed 8-18", "wednesdays 15:00"), and the calendar day it
     resolves to against ``said`` ("17 September 2025"; empty for a recurring day)."""
     slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
-             and not _REPLACED.search(sentence[: sl.start])]
+             and not replaced_at(sentence, sl.start, sl.end)]
+    if prefer == "past":
+        # a date something lasts until is not the day it happened ("good until apr 14")
+        slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
+                                                                   sl.start])]
     anchors = term_positions(qa, sentence)
     if anchors and slots:
         slots.sort(key=lambda sl: min(abs(sl.start - a) for a in anchors))
     times = [sl.text for sl in slots if sl.kind.value == "time"]
     recurring = RECURRING_DAYS.search(sentence)
+    if recurring is not None:
+        clock = times[0] if times else ""
+        return f"{recurring.group()} {clock}".strip(), ""
     for sl in slots:
         if sl.kind.value != "date":
             continue

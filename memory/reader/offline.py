@@ -111,7 +111,8 @@ class OfflineReader:
                  + [state_unit(s) for s in states])
         verdict = self.coverage.judge(qa, units, scope, reference=reference)
         if not verdict.covered:
-            return self._abstain(qa, hits, session, rounds)
+            return self._abstain(qa, hits, session, rounds).model_copy(
+                update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
@@ -121,7 +122,8 @@ class OfflineReader:
         composed = self.composer.compose(qa, verdict, people, session.nodes)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
-        return _answer(qa, composed, session, rounds, states)
+        return _answer(qa, composed, session, rounds, states).model_copy(
+            update={"coverage": round(verdict.score, 3)})
 
     def expand(self, question: str, anchors: list[Hit]) -> str:
         """The question plus the anchors' speakers and most frequent new key terms."""
