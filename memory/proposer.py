@@ -18,7 +18,7 @@ import numpy as np
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
-from memory.analysis.matching import abbreviates, compatible, same_value, values_match
+from memory.analysis.matching import abbreviates, same_grain, compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Facet, Message, Proposal, Verdict
@@ -212,7 +212,7 @@ class OfflineProposer:
                     if q is not None and q.verdict is not Verdict.ESTABLISH:
                         d = q
                 if (d is not None and borrowed and d.verdict is Verdict.REVISE
-                        and clause.change < 0.5 and a.changes < 0.5 and d.state is not None
+                        and clause.change < 0.5 and d.state is not None
                         and d.state.state_id not in ctx.strong_ids
                         and not any(values_match(o.text, d.state.value) for o in clause.old)):
                     d = None
@@ -343,7 +343,8 @@ class OfflineProposer:
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
         states = [s for s in pool.values()
-                  if s.value and compatible(family, s.value_family)]
+                  if s.value and compatible(family, s.value_family)
+                  and (family != "version" or same_grain(claim.value.text, s.value))]
         if not states:
             return []
         # A person's name shared by two subjects ("Callum's handover", "Callum's paternity

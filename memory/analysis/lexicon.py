@@ -216,7 +216,7 @@ mistake mistakes oops erratum clarification""".split())
 HEADING_WORDS: frozenset[str] = frozenset("""
 weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
 round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
-far scene snapshot housekeeping tracker today's todays this week's
+far scene snapshot housekeeping tracker today's todays this week's naming numbering
 """.split())
 #: Predicates that announce a thing the rest of the message is about ("FROSTBYTE CUP 2024 is
 #: happening!! 3v3 LAN, Saturday August 17 at Pixel Pit").
@@ -562,7 +562,7 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
     r"Hotel|Theatre|Theater|Gardens|Square))\b",
     # "London office", "the Birmingham office", "Spinningfields campus"
-    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|branch|library|hotel|venue))\b",
+    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|library|hotel|venue))\b",
 )
 #: "Norway goes first", "Ireland first": a known place name on its own.
 PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))

@@ -121,3 +121,13 @@ def abbreviates(subject: str, topic: str) -> bool:
             if len(m.group(0)) >= 2 and m.group(0) in initials:
                 return True
     return False
+
+
+_BUILD = re.compile(r"\b(?:rc|build|beta|alpha|b|nightly)[\s.-]?\d|\brc\b|^\d{3,6}$",
+                    re.IGNORECASE)
+
+
+def same_grain(a: str, b: str) -> bool:
+    """Whether two version values are of one grain: a release ("2.4") and a build or
+    release candidate of it ("rc1", "build 418", "2.4.0-rc1") never replace one another."""
+    return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))

@@ -302,6 +302,8 @@ class MessageAnalyzer:
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
+        if clauses and clauses[0].act is SpeechAct.REMINDER and not clauses[0].claims:
+            act = SpeechAct.REMINDER  # "Reminder: branch cut is tomorrow at 12:00. ..."
         head = masked.lstrip()
         opening = " ".join(head.split()[:4])
         agrees = bool(lex.ack.match(head)) or bool(lex.accept.match(opening))
