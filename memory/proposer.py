@@ -18,7 +18,7 @@ import numpy as np
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
-from memory.analysis.matching import abbreviates, same_grain, compatible, same_value, values_match
+from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Facet, Message, Proposal, Verdict
