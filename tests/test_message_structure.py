@@ -662,3 +662,46 @@ def test_an_answer_to_a_question_quoting_no_value_opens_nothing_new(tmp_path: Pa
     ])
     delivery = next(c for (t, f), c in _chains(store, writer).items() if f == "when")
     assert delivery == ["tuesday"]
+
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("agreed. Beacon ships as 2.9, we keep 3.0 for the redesign", "2.9", "beacon"),
+    ("ok, Helix goes out as 1.5, we'll save 2.0 for the rewrite", "1.5", "helix"),
+    ("fine: the app ships as 4.2, they can have 5.0 later", "4.2", "app"),
+])
+def test_a_value_ending_its_phrase_is_stated_and_a_comma_sentence_is_its_own(
+        text: str, value: str, subject: str) -> None:
+    got = {v: s for _, v, s in claims(text)}
+    assert got[value].lower() == subject
+    a = analyze(text)
+    clause = next(c for c in a.clauses if value in [v.text for v in c.values])
+    assert len(clause.values) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "I'd actually like to call this one 2.9",
+    "i'd really like to go with Lisbon",
+    "I'd love to do Friday instead",
+    "id like to push it to 4pm",
+    "I'd rather we keep 9:30",
+])
+def test_a_wish_puts_a_value_forward(text: str) -> None:
+    from memory.analysis.definitions import SpeechAct
+
+    a = analyze(text)
+    assert a.act in (SpeechAct.PROPOSAL, SpeechAct.REJECTION)
+    assert a.values
+
+
+@pytest.mark.parametrize(("text", "owner", "task"), [
+    ("QA signoff for 2.4, Jo owns it", "Jo", "QA signoff for 2.4"),
+    ("the release notes, Owen will do them", "Owen", None),
+    ("cupcakes: Rosa", "Rosa", "cupcakes"),
+])
+def test_an_owner_with_a_verb_owns_the_sentences_subject(text: str, owner: str,
+                                                         task: str | None) -> None:
+    got = {v: s for f, v, s in claims(text) if f == "who"}
+    assert owner in got
+    assert got[owner].lower() not in {"owns", "has", "have"}
+    if task is not None:
+        assert got[owner].lower() == task.lower()

@@ -74,6 +74,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
     "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
     "i'm happy to", "i'd be happy to", "i can do", "i could do", "i can take",
+    "i'd actually like", "i'd really like", "i'd actually prefer", "i'd really prefer",
+    "i'd love", "id like", "i'd rather we", "i'd suggest we",
 )
 #: Words that open a question.
 QUESTION_STARTS: frozenset[str] = frozenset("""

@@ -45,6 +45,7 @@ from memory.analysis.lexicon import (
     LIGHT_VERBS,
     META_WORDS,
     OWNER_VERBS,
+    OWNER_VERBS_S,
     PROCEDURAL,
     REQUEST_OPENERS,
     ROLE_NOUNS,
@@ -62,6 +63,9 @@ _SPLIT = re.compile(
     r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"
+    # ", we keep 3.0 for the redesign": a new sentence joined by a comma
+    r",\s(?=(?:we|they)\s(?:keep|will|can|should|need|have|are|were|stay|move|push|go|use|"
+    r"do|did|got|get|want|save|hold)\b|(?:we|they)['’](?:ll|re)\s)|"
     r"\s(?=so\s(?:i|we|you|they|it|that)\b)|(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
     r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
     re.IGNORECASE,
@@ -604,6 +608,10 @@ class MessageAnalyzer:
                     subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)
+            if v.kind is Kind.PERSON and subject and all(
+                    w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
+                    or w.lower() in CLAUSE_VERBS for w in subject.split()):
+                subject = base  # "QA signoff for 2.4, Jo owns it"
             out.append(Claim(v, subject, frozenset(content_terms(subject))))
         return tuple(out)
 
@@ -781,9 +789,11 @@ def _items(text: str, start: int, end: int, colon: bool,
             continue
         first = inside[0]
         lead = [t for t in toks if t.end <= first.start]
-        person_led = first.kind is Kind.PERSON and first.start == toks[0].start and any(
-            t.start >= first.end and _in_value(t, inside) is None and t.low not in STOPWORDS
-            for t in toks)
+        rest = [t for t in toks if t.start >= first.end]
+        person_led = (first.kind is Kind.PERSON and first.start == toks[0].start and any(
+            _in_value(t, inside) is None and t.low not in STOPWORDS for t in rest)
+            and not (rest and (rest[0].low in CLAUSE_VERBS or rest[0].low in OWNER_VERBS
+                               or rest[0].low in OWNER_VERBS_S)))  # "Jo owns it": a sentence
         name_led = bool(lead) and lead[0].text[:1].isupper() and any(
             t.low not in STOPWORDS and t.low not in _DETERMINERS for t in lead)
         named += person_led or name_led
@@ -973,8 +983,10 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
             out.add(v)  # "2.4 build 412", "Resubmitted 2.4 to Apple, build 418"
             continue
         predicate = any(t.low in _COPULAS or t.low in CHANGE_VERBS or t.low in {
-            "to", "→", "->", "on", "at", "with", "going", "using", "it's"} for t in before)
-        if nxt is not None and not predicate:
+            "to", "→", "->", "on", "at", "with", "going", "using", "it's", "as", "call",
+            "calling", "called", "name", "naming", "named"} for t in before)
+        ends = nxt is not None and any(ch in text[v.end:nxt.start] for ch in ",.;:!?")
+        if nxt is not None and not predicate and not ends:
             in_next = _in_value(nxt, values)
             if in_next is not None and in_next is not v and in_next.kind is Kind.VERSION:
                 out.add(v)

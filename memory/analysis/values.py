@@ -345,7 +345,8 @@ def people_values(text: str, *, speaker: str = "",
             named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
                 o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(
                     text, tok.end))
-            listed = (("," in gap or ":" in gap) and bool(nxt) and nxt not in STOPWORDS
+            listed = (("," in gap or ":" in gap or (i == 0 and text.count(", ") >= 2))
+                      and bool(nxt) and nxt not in STOPWORDS
                       and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
                       and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
                       and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
