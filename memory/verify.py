@@ -35,6 +35,15 @@ class VerifyContext:
 
     text: str = ""
     state_ids: frozenset[str] = frozenset()
+    #: What the answered turn itself answered, when the proposer linked the message to that
+    #: turn: the question a counter-proposal took up ("raffle idea: grand prize an iPad??"
+    #: → "how about a movie night basket" → "ok fair, basket it is"). Only a topic may
+    #: come from it.
+    asked: str = ""
+    #: The channel's latest state holding the proposal's kind of value (touched in the last
+    #: days): a value of a distinctive kind said with a change ("actually we're calling it
+    #: 2.4") is about it.
+    latest: frozenset[str] = frozenset()
 
 
 class Verifier:
@@ -173,7 +182,9 @@ class Verifier:
             return (f"value {p.source_quote!r} is not the kind of value state "
                     f"{p.prior_state_id!r} holds ({prior.value_family})")
         said = set(content_terms(message.text)) | set(content_terms(ctx.text))
-        linked = prior.state_id in ctx.state_ids or names_value(message.text, prior.value)
+        linked = prior.state_id in ctx.state_ids or names_value(message.text, prior.value) or (
+            prior.state_id in ctx.latest and family not in ("when", "", STATUS_FAMILY)
+            and self.analyzer.analyze(message.text).changes >= 0.5)
         if family == STATUS_FAMILY and not (
                 linked or overlap(said, set(content_terms(prior.topic))) >= 0.5):
             # Ending a plan of any kind needs the plan named, or the message to answer it.
@@ -248,7 +259,8 @@ def verify(
 def _topic_grounded(topic: str, message: Message, ctx: VerifyContext) -> bool:
     if message.reply_to or (message.thread_id and message.thread_id != message.id):
         return True
-    said = set(content_terms(message.text)) | set(content_terms(ctx.text))
+    said = (set(content_terms(message.text)) | set(content_terms(ctx.text))
+            | set(content_terms(ctx.asked)))
     return bool(set(content_terms(topic)) & said)
 
 

@@ -252,10 +252,12 @@ class Writer:
                        if n is not None and n.message_id == proposal.answers),
                       item.parent or item.linked)
         context = VerifyContext(
-            # the answered turn, with what it answered in turn (a counter-proposal's question)
-            text=f"{anchor.text}\n{anchor.context}" if anchor is not None else "",
+            text=anchor.text if anchor is not None else "",
+            asked=anchor.context if anchor is not None and proposal.answers
+            and proposal.answers == anchor.message_id else "",
             state_ids=frozenset(sid for n in (item.parent, item.linked) if n is not None
                                 for sid in node_state_ids(n)),
+            latest=self._latest_of_family(key, proposal, msg.ts.timestamp()),
         )
         final, verification, prior = self.verifier.verify(
             proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification,
@@ -310,6 +312,18 @@ class Writer:
             verdict=proposal.verdict, value=value, supersedes=supersedes, edited=m.edited,
             context_ids=rewrite.context_ids, proposal=proposal, verification=verification,
         )
+
+    def _latest_of_family(self, key: ChannelKey, proposal: Proposal,
+                          now: float) -> frozenset[str]:
+        """The channel's most recently updated state of the proposal's kind of value, if it
+        was touched in the last days: "actually we're calling it 2.4" is about it."""
+        if proposal.verdict is not Verdict.REVISE or not proposal.value_family:
+            return frozenset()
+        same = [r for r in self.registry.states(key)
+                if r.value_family == proposal.value_family and now - r.updated_ts <= 3 * 86400]
+        if not same:
+            return frozenset()
+        return frozenset({max(same, key=lambda r: r.updated_ts).state_id})
 
     def _apply(
         self, node: EvidenceNode, proposal: Proposal, prior: StateRecord | None,

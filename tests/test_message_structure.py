@@ -705,3 +705,35 @@ def test_an_owner_with_a_verb_owns_the_sentences_subject(text: str, owner: str,
     assert got[owner].lower() not in {"owns", "has", "have"}
     if task is not None:
         assert got[owner].lower() == task.lower()
+
+
+@pytest.mark.parametrize("change", [
+    "actually we're calling it 2.4, the storage format changed",
+    "change of plan, it'll be 2.4",
+    "scratch that, 2.4 it is",
+    "renamed to 2.4 since the format changed",
+    "we're switching to 2.4 instead",
+])
+def test_a_distinctive_value_said_with_a_change_revises_the_latest_of_its_kind(
+        tmp_path: Path, change: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Eve", "We decided the release will be version 2.3"),
+        msg(2, "Alice", "Heads up: review slips to Friday 10am."),
+        msg(3, "Frank", change),
+    ])
+    assert nodes["3"].verdict is Verdict.REVISE, nodes["3"].verification
+    assert nodes["3"].state_id == nodes["1"].state_id
+
+
+@pytest.mark.parametrize("passing", [
+    "2.4 looks good on my machine",
+    "the 2.4 beta of terraform is out",
+    "node 20 works fine btw",
+])
+def test_a_distinctive_value_said_in_passing_revises_nothing(tmp_path: Path,
+                                                             passing: str) -> None:
+    store, writer, nodes = _run(tmp_path, [
+        msg(1, "Eve", "We decided the release will be version 2.3"),
+        msg(2, "Frank", passing),
+    ])
+    assert nodes["2"].verdict is not Verdict.REVISE

@@ -232,7 +232,7 @@ ANNOUNCE_PREDICATES: tuple[str, ...] = (
 BARE_VERBS: frozenset[str] = frozenset("""
 come go see join bring send check ask tell call meet grab let get take give help try look
 remember hurry wait stop start keep hold follow ping dm text email show head sign vote
-listen guess imagine say think
+listen guess imagine say think scratch forget ignore disregard
 """.split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.

@@ -207,10 +207,9 @@ class OfflineReader:
 def _answer(qa: QuestionAnalysis, composed: Composed, session: ReaderSession, rounds: int,
             states: Sequence[State]) -> Answer:
     unique = list({c.node_id: c for c in composed.citations}.values())
-    read = list(composed.states) + [s for s in states if s not in composed.states]
     return Answer(answer="\n".join(line for line in composed.lines if line),
                   short=composed.short, abstained=False, citations=unique,
-                  states=read if composed.states else [], rounds=rounds,
+                  states=list(composed.states), rounds=rounds,
                   gathered=list(session.gathered), kind=qa.kind.value)
 
 
