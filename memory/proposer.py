@@ -197,8 +197,8 @@ class OfflineProposer:
                 # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
                 # value is about less surely than the clause's own words or a label right
                 # before it: without a change said, it does not replace a value.
-                borrowed = not clause.label and (not claim.subject or bool(
-                    claim.scope and claim.terms and claim.terms <= claim.scope
+                borrowed = not clause.label and bool(claim.scope) and (not claim.subject or bool(
+                    claim.terms and claim.terms <= claim.scope
                     and not claim.terms & set(content_terms(clause.text))))
                 if not claim.subject:
                     claim = _inherit(claim, a.clauses[:i])
@@ -392,7 +392,7 @@ class OfflineProposer:
                 score += w.subject_topic * 0.5
             about = (named_same or cos >= w.min_subject_dense or in_evidence
                      or (named and lex_topic > 0)  # "tuesday delivery as usual?"
-                     or (strong and not claim.terms)
+                     or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
                      or (in_scope and (clause.change >= 0.5 or same_value(
                          claim.value.text, s.value)))
                      or (not elsewhere and (
@@ -432,6 +432,13 @@ class OfflineProposer:
             # nothing about what the question was about.
             return None
         topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
+        if (claim.terms and claim.terms <= FACET_NOUNS and ctx.subject and ctx.anchor
+                and not set(content_terms(ctx.subject)) <= FACET_NOUNS):
+            # "fine, dates are july 18-25 then" answering the trip: the trip's dates; a
+            # "venue: Hall B" reply to "the offsite date is March 12": the offsite venue
+            thing = " ".join(w for w in ctx.subject.split()
+                             if not set(content_terms(w)) <= FACET_NOUNS)
+            topic = f"{thing} {claim.subject}" if thing else topic
         if (claim.heading and claim.subject and len(claim.subject.split()) <= 5
                 and not claim.terms & claim.scope and "'s " not in claim.subject):
             # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff

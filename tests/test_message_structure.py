@@ -737,3 +737,69 @@ def test_a_distinctive_value_said_in_passing_revises_nothing(tmp_path: Path,
         msg(2, "Frank", passing),
     ])
     assert nodes["2"].verdict is not Verdict.REVISE
+
+
+# ---- casual chat: lower case, exclamations, terse answers --------------------------------
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("ok let's do porto instead of lisbon", "porto"),
+    ("proposal: lisbon, july 11-18, 5 of us", "lisbon"),
+    ("how about berlin this year", "berlin"),
+    ("moving the offsite to madrid", "madrid"),
+    ("we're in dublin next week", "dublin"),
+])
+def test_lower_case_place_names_are_places(text: str, place: str) -> None:
+    assert ("where", place) in [(f, v) for f, v, _ in claims(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "let us know", "turkey sandwiches at noon", "chile con carne friday", "nice work all",
+    "reading group at 4",
+])
+def test_lower_case_words_that_are_also_places_are_not(text: str) -> None:
+    assert not [v for f, v, _ in claims(text) if f == "where" and v in {
+        "us", "turkey", "chile", "nice", "reading"}]
+
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("ok summer trip!! proposal: lisbon, july 11-18, 5 of us", "lisbon", "summer trip"),
+    ("team dinner!! thursday at 7, Luigi's", "thursday at 7", "team dinner"),
+    ("sprint review! friday 3pm in the big room", "friday 3pm", "sprint review"),
+])
+def test_a_short_exclamation_heads_the_message(text: str, value: str, subject: str) -> None:
+    assert subject_of(text, value).lower() == subject
+
+
+@pytest.mark.parametrize(("text", "value", "subject"), [
+    ("airbnb host moved check-in to 4pm, cleaning crew schedule", "4pm", "check-in"),
+    ("the vendor pushed delivery to friday", "friday", "delivery"),
+    ("legal moved the signing to Tuesday", "Tuesday", "signing"),
+    ("we moved the review to Friday", "Friday", "review"),
+    ("finance cut the RI budget to €36k", "€36k", "RI budget"),
+])
+def test_what_a_change_verb_moves_is_the_subject(text: str, value: str, subject: str) -> None:
+    assert subject_of(text, value) == subject
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("burn is ~$140k/mo with the two new hires", "$140k"),
+    ("budget is about $5k", "$5k"),
+    ("rent is roughly €2,100/month", "€2,100"),
+])
+def test_approximate_and_per_unit_amounts_are_stated(text: str, value: str) -> None:
+    a = analyze(text)
+    assert any(c.value.text == value and c.stated for c in a.claims)
+
+
+def test_me_with_an_exclamation_claims_for_the_speaker() -> None:
+    assert ("who", "Lia") in [(f, v) for f, v, _ in claims("me! found one in ribeira", "Lia")]
+    assert not [v for f, v, _ in claims("tell me, when is it?", "Lia") if f == "who"]
+
+
+@pytest.mark.parametrize("text", [
+    "protolabs quote came back way high. trying Xometry instead",
+    "we're switching to Xometry",
+    "going w/ Xometry for tooling",
+])
+def test_trying_a_vendor_instead_names_the_choice(text: str) -> None:
+    assert "Xometry" in [v for _, v, _ in claims(text)]

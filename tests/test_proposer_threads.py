@@ -115,7 +115,7 @@ def test_result_of_another_kind_is_filed_under_the_thread_topic(tmp_path: Path) 
 
 @pytest.mark.parametrize(("reply", "topic", "value"), [
     # Another kind of value under its own subject.
-    ("venue: going with Hall B", "venue", "Hall B"),
+    ("venue: going with Hall B", "offsite venue", "Hall B"),
     # The same kind of value (a date), but about something else than the offsite date.
     ("Registration deadline: March 1", "registration deadline", "March 1"),
 ])

@@ -69,7 +69,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "any chance", "is it ok if", "is it okay if", "would it work", "would that work",
     "does that work", "thoughts on", "wdyt", "what do you think", "how does", "i'd vote for",
     "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
-    "we could", "you could", "let's consider", "open to", "might be", "ideally",
+    "we could", "you could", "let's consider", "open to", "might be", "ideally", "we can",
+    "we might", "could also",
     "can someone", "could someone", "can anyone", "could anyone", "would anyone",
     "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
     "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
@@ -230,9 +231,9 @@ ANNOUNCE_PREDICATES: tuple[str, ...] = (
 #: Verbs that, alone, are never a subject ("Come to London", "see everyone on the field at
 #: 11"): the clause says what to do, not what the value belongs to.
 BARE_VERBS: frozenset[str] = frozenset("""
-come go see join bring send check ask tell call meet grab let get take give help try look
+come go see join bring send ask tell call meet grab let get take give help try look
 remember hurry wait stop start keep hold follow ping dm text email show head sign vote
-listen guess imagine say think scratch forget ignore disregard
+listen guess imagine say think scratch forget ignore disregard trying using switching
 """.split())
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
@@ -459,6 +460,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
     ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
+    # "check in 18th 3pm", "on 19th": an ordinal day where a day is meant
+    ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b(?=,?\s(?:at\s)?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b)|"
+             r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b"),
     ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
              r"next quarter|end of (?:the )?(?:week|month|quarter|sprint|year)|eow|eom|eoq|"
              r"q[1-4](?:\s\d{4})?|h[12]\s\d{4})\b"),
@@ -550,7 +554,8 @@ Vilnius Kyiv
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
-    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?:" + _alternation(PLACE_NOUNS) + r"))\b)",
+    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s)?(?:" + _alternation(PLACE_NOUNS)
+    + r"))\b)",  # "at the gym", "at the climbing gym"
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
@@ -566,6 +571,10 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "London office", "the Birmingham office", "Spinningfields campus"
     r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|library|hotel|venue))\b",
 )
+#: Place names that are also common words: only capitalised are they places.
+PLACE_WORDS_TOO: frozenset[str] = frozenset("""
+turkey china guinea jordan georgia niger chile nice reading split wales china japan
+""".split())
 #: "Norway goes first", "Ireland first": a known place name on its own.
 PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))
                       + r")\b(?![-'’])")
@@ -638,7 +647,7 @@ class Lexicon:
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))
-        put("place_names", re.compile(PLACE_NAME_PATTERN))
+        put("place_names", re.compile(PLACE_NAME_PATTERN, re.IGNORECASE))
         put("announce", re.compile(
             r"^[\W_]{0,12}(?P<h>\w[^.!?:\n]{1,58}?)[\W_]{0,4}\s(?:"
             + _alternation(ANNOUNCE_PREDICATES) + r")(?![\w'])", re.IGNORECASE))

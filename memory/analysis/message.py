@@ -121,7 +121,8 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"which release)\b", re.IGNORECASE)),
 )
 _CHOICE_AFTER = re.compile(
-    r"\b(?:going with|go with|went with|decided on|settled on|picked|chose|choosing|"
+    r"\b(?:going with|go with|went with|going w/|go w/|trying|try|decided on|settled on|picked|"
+    r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
@@ -296,13 +297,17 @@ class MessageAnalyzer:
                              and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
-            if label is not None and not any(c.claims for c in clauses):
-                heading = label
+            if label is not None and not any(c.claims for c in clauses) and (
+                    heading is None or _label_subject(masked, label, tuple(values))):
+                heading = label  # ("ok summer trip!! proposal: ..." keeps the trip)
             elif heading is None and len(clauses) == 1 and not clauses[0].claims:
                 announced = lex.announce.match(part)
                 if announced is not None:  # "FROSTBYTE CUP 2024 is happening!!"
                     heading = (start + announced.start("h"), start + announced.end("h"))
                     label = heading
+                elif (part.rstrip().endswith("!") and len(tokenize(part)) <= 4
+                      and clauses[0].subject and not _has_verb(part)):
+                    heading = (start, end)  # "ok summer trip!! proposal: lisbon, july 11-18"
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -985,7 +990,7 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
         predicate = any(t.low in _COPULAS or t.low in CHANGE_VERBS or t.low in {
             "to", "→", "->", "on", "at", "with", "going", "using", "it's", "as", "call",
             "calling", "called", "name", "naming", "named"} for t in before)
-        ends = nxt is not None and any(ch in text[v.end:nxt.start] for ch in ",.;:!?")
+        ends = nxt is not None and any(ch in text[v.end:nxt.start] for ch in ",.;:!?/")
         if nxt is not None and not predicate and not ends:
             in_next = _in_value(nxt, values)
             if in_next is not None and in_next is not v and in_next.kind is Kind.VERSION:
@@ -1024,6 +1029,8 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
+    before = re.sub(r"(?:\s|^)(?:~|about|around|approx\.?|roughly|like)$", "", before).rstrip(
+        " ~")  # "burn is ~$140k/mo", "budget is about $5k"
     if before.endswith(",") and len(before) > 2:
         return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
     last = re.findall(r"[\w'’→>=:-]+$", before)
@@ -1251,10 +1258,13 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
         low = t.low
         if out and low in CHANGE_VERBS:
             doer = [u for u in out if u.low not in STOPWORDS]
-            if not doer or all(u.low in AGENT_NOUNS for u in doer):
-                obj = _object_of(toks[i + 1:], values)
-                if _content(obj):
-                    return obj
+            obj = _object_of(toks[i + 1:], values)
+            follows = toks[i + 1 + len(obj):i + 2 + len(obj)] if obj else []
+            moved_obj = bool(_content(obj)) and bool(follows) and follows[0].low in {
+                "to", "until", "till", "from", "→", "->", "back", "up", "forward"}
+            if _content(obj) and (not doer or all(u.low in AGENT_NOUNS for u in doer)
+                                  or moved_obj):
+                return obj  # "airbnb host moved [check-in] to 4pm"
             break
         if low in _COPULAS or (out and _event_verb(toks, i)) or low in _STOP_WORDS:
             break

@@ -20,6 +20,7 @@ from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     OWNER_VERBS,
     OWNER_VERBS_S,
+    PLACE_WORDS_TOO,
     ROLE_NOUNS,
     TOOL_NAMES,
     Lexicon,
@@ -139,6 +140,10 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
                 continue
             found.append(Value(Kind.PLACE, value, *m.span(group)))
     for m in lexicon.place_names.finditer(text):
+        name = m.group("v")
+        if not name[:1].isupper() and (len(name) < 5 or name in PLACE_WORDS_TOO
+                                       or name.lower() != name):
+            continue  # "lisbon, july 11-18" in casual chat, but never "us" or "turkey"
         # "Norway goes first" names a place; "the Lisbon support team" a team
         nxt = re.match(r"\s{1,3}([a-z][\w'-]{1,20})", text[m.end():m.end() + 24])
         if nxt is not None and nxt.group(1) not in STOPWORDS and nxt.group(1) not in _PLACE_NEXT:
@@ -366,8 +371,9 @@ def people_values(text: str, *, speaker: str = "",
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
             elif low in {"i'll", "i", "ill", "i'm", "im"} and _claims(toks, i):
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
-            elif low == "me" and ((i in starts and nxt in {"", "i", "i'll", "ill"})
-                                  or nxt in ROLE_NOUNS):
+            elif low == "me" and ((i in starts and (nxt in {"", "i", "i'll", "ill"}
+                                                    or text[tok.end:tok.end + 1] in "!.,"))
+                                  or nxt in ROLE_NOUNS):  # "me! found one in ribeira"
                 out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
 
