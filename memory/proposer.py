@@ -392,6 +392,9 @@ class OfflineProposer:
                 score += w.subject_topic * 0.5
             about = (named_same or cos >= w.min_subject_dense or in_evidence
                      or (named and lex_topic > 0)  # "tuesday delivery as usual?"
+                     # "climbing gym cancelled on us, offsite now at Rowan's place": the
+                     # clause speaks of the state's value itself
+                     or (bool(claim.subject) and values_match(claim.subject, s.value))
                      or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
                      or (in_scope and (clause.change >= 0.5 or same_value(
                          claim.value.text, s.value)))
@@ -668,7 +671,9 @@ def _matchable(terms: set[str]) -> set[str]:
     "release version" is "release"): the value's family already says that. A subject made
     only of them keeps them."""
     out = {t for t in terms if t not in KIND_NOUNS}
-    return out or terms
+    out = out or set(terms)
+    # "check-in" is "check in": a hyphenated word counts by its parts too
+    return out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
 
 
 def _same_subject(a: set[str], b: set[str]) -> bool:

@@ -140,8 +140,10 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode],
     said = set(content_terms(message.text))
     mentioned = {tok.lower() for tok in tokens(message.text)}
     best: tuple[float, EvidenceNode] | None = None
+    between = 0  # substantive turns passed ("+1", "lol nice" do not count)
     for distance, t in enumerate(candidates):
         ta = analyzer.analyze(t.text, speaker=t.speaker, people=people)
+        aside = ta.noise or ta.system or (len(t.text.split()) <= 4 and not ta.values)
         if ta.noise or ta.system:
             continue
         score = 0.0
@@ -150,8 +152,11 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode],
         elif ta.question:
             score += w.link_question
         if score == 0.0:
+            between += not aside
             continue
-        kind = bool(families & ta.asks) or (ta.act is SpeechAct.PROPOSAL and a.agrees)
+        # a value of the kind asked or suggested; a bare "yes" only to the last real turn
+        kind = bool(families & ta.asks) or (ta.act is SpeechAct.PROPOSAL and (
+            bool(families & {v.family for v in ta.values}) or (a.agrees and not between)))
         shared = overlap(said, set(content_terms(t.text)))
         first = t.speaker.split()[0].lower() if t.speaker else ""
         named = bool(first) and first in mentioned

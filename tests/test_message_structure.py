@@ -803,3 +803,31 @@ def test_me_with_an_exclamation_claims_for_the_speaker() -> None:
 ])
 def test_trying_a_vendor_instead_names_the_choice(text: str) -> None:
     assert "Xometry" in [v for _, v, _ in claims(text)]
+
+
+# ---- which turn an unthreaded reply answers --------------------------------------------------
+
+@pytest.mark.parametrize(("between", "linked"), [
+    (["+1"], True),
+    (["lol nice"], True),
+    (["same"], True),
+    (["Well, we certainly are alone tonight."], False),
+    (["the staging console is flaky again, restarting it now"], False),
+])
+def test_a_bare_yes_answers_the_proposal_only_across_asides(
+        tmp_path: Path, between: list[str], linked: bool) -> None:
+    msgs = [msg(1, "Dan", "how about The Lake for the outing?")]
+    msgs += [msg(2 + i, f"P{i}", t) for i, t in enumerate(between)]
+    msgs.append(msg(9, "Erin", "yes!"))
+    store, writer, nodes = _run(tmp_path, msgs)
+    answered = nodes["9"].proposal.answers if nodes["9"].proposal else None
+    assert (answered == "1") is linked
+
+
+@pytest.mark.parametrize("text", [
+    "maybe I'll just go home", "perhaps I'm wrong", "maybe i'll skip lunch",
+])
+def test_maybe_with_i_is_no_proposal(text: str) -> None:
+    from memory.analysis.definitions import SpeechAct
+
+    assert analyze(text).act is not SpeechAct.PROPOSAL

@@ -568,6 +568,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "Bathurst Community Centre", "Riverside Park"
     r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
     r"Hotel|Theatre|Theater|Gardens|Square))\b",
+    # "at Rowan's place", "to Maya's house": someone's home
+    r"\b(?:at|to|in)\s(?P<v>[A-Z][\w-]{1,24}['’]s\s(?:place|house|flat|apartment|home|garden|"
+    r"backyard|cabin|cottage|studio|loft))\b",
     # "London office", "the Birmingham office", "Spinningfields campus"
     r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|library|hotel|venue))\b",
 )

@@ -66,6 +66,10 @@ def parts(value: str) -> set[str]:
             if i + 1 < len(words) and words[i + 1][0].isdigit() and len(words[i + 1][0]) <= 2:
                 out.add(f"d:{int(words[i + 1][0])}")
                 consumed.append(words[i + 1][1])
+            elif i + 1 < len(words) and re.fullmatch(r"\d{1,2}[-–]\d{1,2}", words[i + 1][0]):
+                for day in re.split(r"[-–]", words[i + 1][0]):  # "july 11-18"
+                    out.add(f"d:{int(day)}")
+                consumed.append(words[i + 1][1])
         elif w in _WEEKDAYS:
             out.add(f"w:{_WEEKDAYS[w]}")
         elif w.isdigit() and len(w) <= 2 and i > 0 and words[i - 1][0].strip(".") in _MONTHS:

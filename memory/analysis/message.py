@@ -75,8 +75,8 @@ _SPLIT = re.compile(
 _NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
                       r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
-_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need)|"
-                       r"i've|i'm|im|i'd|my)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need|"
+                       r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my)\b", re.IGNORECASE)
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
                      r"tomorrow|tonight", re.IGNORECASE)
 # A clause opened by these is a condition: its values are not decided.
@@ -403,7 +403,8 @@ class MessageAnalyzer:
             claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
         act = self._act(part, toks, new, old, change, label=label_text, header=header)
         personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
-                                                             SpeechAct.CHATTER)
+                                                             SpeechAct.CHATTER,
+                                                             SpeechAct.CANCELLATION)
                     and not any(v.kind is Kind.PERSON for v in new)
                     and not lex.decision.search(part))
         if _CONDITIONAL.match(part) or personal:
@@ -630,7 +631,11 @@ class MessageAnalyzer:
         first = lead[0].low if lead else ""
         asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2 and not header
                                                and not lex.decision.search(part))
-        proposes = bool(lex.proposal.search(part)) or any(
+        cue = lex.proposal.search(part)
+        if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
+                r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
+            cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
+        proposes = cue is not None or any(
             t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
             and toks[i + 1].low not in {"yes", "thanks", "thank"}
             for i, t in enumerate(toks[:3]))
@@ -1522,8 +1527,16 @@ def _trim(out: list[Token]) -> list[Token]:
     while out and (out[-1].low in STOPWORDS or out[-1].low in _VALUE_PREPS
                    or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
                    or out[-1].low in {"now", "again", "and", "then"}):
+        if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
+                and out[-2].low in _PHRASAL):
+            break  # "check in 18th 3pm", "sign up closes friday"
         out = out[:-1]
     return out
+
+
+#: Verbs whose particle makes a noun: "check in", "sign up", "kick off", "drop off".
+_PHRASAL = frozenset({"check", "sign", "log", "kick", "set", "pick", "drop", "roll", "hand",
+                      "wrap", "clean", "warm", "follow", "load", "move", "walk"})
 
 
 def _content(toks: Sequence[Token]) -> list[Token]:
