@@ -9,9 +9,12 @@ from typing import Any
 
 from bot.runtime import Egmem
 from bot.settings import Settings
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from memory.errors import ConfigError
 from memory.faults import FaultPoints
+from memory.gate import StateGate
 from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.llm.profile import FileProfileStore, ProfileStore
@@ -77,7 +80,10 @@ def build_embedder(settings: Settings) -> Embedder:
     return MiniLMEmbedder()
 
 
-def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
+def build_proposer(settings: Settings, llm: LLMClient | None, *,
+                   analyzer: MessageAnalyzer | None = None) -> Proposer:
+    analyzer = analyzer or MessageAnalyzer(Lexicon())
+    offline = OfflineProposer(analyzer=analyzer)
     if settings.writer == "llm":
         if llm is None:
             raise ConfigError(
@@ -86,8 +92,8 @@ def build_proposer(settings: Settings, llm: LLMClient | None) -> Proposer:
             )
         from memory.llm.writer_agent import LLMProposer
 
-        return LLMProposer(llm)
-    return OfflineProposer()
+        return LLMProposer(llm, gate=StateGate(analyzer=analyzer), fallback=offline)
+    return offline
 
 
 def build_reranker(settings: Settings, llm: LLMClient | None) -> Reranker:
@@ -137,12 +143,16 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
         faults = FaultPoints.parse(settings.fault)
     except ValueError as exc:
         raise ConfigError(f"EGMEM_FAULT: {exc}") from exc
-    writer = Writer(store=store, embedder=emb, proposer=build_proposer(settings, llm),
-                    verification=verification, recover=not read_only, faults=faults)
+    # The one lexicon of cue words, slot patterns and weights every judgement reads.
+    analyzer = MessageAnalyzer(Lexicon())
+    writer = Writer(store=store, embedder=emb,
+                    proposer=build_proposer(settings, llm, analyzer=analyzer),
+                    verification=verification, recover=not read_only, faults=faults,
+                    analyzer=analyzer)
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store, faults=faults)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)
-    offline = OfflineReader(tools=tools)
+    offline = OfflineReader(tools=tools, analyzer=analyzer)
     reader: Any = offline
     if llm is not None:
         from memory.reader.llm_reader import LLMReader

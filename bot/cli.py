@@ -249,6 +249,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.dataset == "scenarios":
         return _eval_scenarios(args)
+    if args.dataset == "locomo-abstain":
+        return _eval_abstain(args)
     from memory.eval.harness import render_markdown, run_eval
 
     ablate = frozenset(args.ablate or ())
@@ -257,6 +259,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2))
     else:
         print(render_markdown(result))
+    return 0
+
+
+def _eval_abstain(args: argparse.Namespace) -> int:
+    from memory.eval.abstain import render_markdown, run_abstain
+
+    trace = Path(args.trace) if args.trace else None
+    result = run_abstain(Path(args.path), limit=args.limit, trace=trace)
+    print(json.dumps(result, indent=2) if args.json else render_markdown(result))
     return 0
 
 
@@ -445,14 +456,16 @@ def parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_demo)
 
     sp = sub.add_parser("eval", help="retrieval/answer evaluation on a public benchmark")
-    sp.add_argument("dataset", choices=["locomo", "friendsqa", "qmsum", "scenarios"])
+    sp.add_argument("dataset", choices=["locomo", "friendsqa", "qmsum", "scenarios",
+                                        "locomo-abstain"])
     sp.add_argument("path")
     sp.add_argument("--k", type=int, default=10)
     sp.add_argument("--limit", type=int)
     sp.add_argument("--ablate", action="append",
                     choices=["reranker", "versioned-state", "single-round", "verification"])
     sp.add_argument("--json", action="store_true")
-    sp.add_argument("--trace", help="scenarios: write each question's outcome as JSONL here")
+    sp.add_argument("--trace", help="scenarios, locomo-abstain: write each question's "
+                    "outcome as JSONL here")
     sp.set_defaults(func=cmd_eval)
 
     sp = sub.add_parser("serve", help="run the Slack or Discord bot, or the web view")

@@ -9,8 +9,8 @@ from typing import Any
 
 from bot.app import build
 from bot.ingest import ingest_path
-from bot.render import chain_line
 from bot.settings import Settings
+from memory.models import Answer
 from memory.text import shorten
 
 
@@ -20,12 +20,30 @@ def sample_paths() -> tuple[Path, Path]:
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
-    """The sample questions: ``question``, asked by ``as_user`` in ``channel``; ``expect``
-    (must be in the answer), ``stale`` (superseded values: history may show them, the
-    current answer must not be one) and ``forbid`` (what the asker cannot read: nowhere in
-    the answer, its citations or states). tests/test_sample_questions.py checks them."""
+    """The sample questions: ``question``, asked by ``as_user`` in ``channel``; ``first``
+    (must be on the answer's first line: what was asked), ``expect`` (must be in the
+    answer), ``stale`` (superseded values: history may show them, the first line must
+    not), ``forbid`` (what the asker cannot read: nowhere in the answer, its citations or
+    states) and ``abstain`` (memory holds no answer the asker may read).
+    tests/test_sample_questions.py checks them."""
     data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+def render(ans: Answer) -> list[str]:
+    """The answer as the demo prints it: its lines, then the messages it cites (or, for an
+    abstention, how many closest messages a user could unfold)."""
+    lines = ans.answer.splitlines()
+    out = [f"A: {lines[0]}" if lines else "A:"] + [f"   {ln}" for ln in lines[1:]]
+    if ans.abstained:
+        if ans.closest:
+            out.append(f"   ({len(ans.closest)} closest messages you can read, collapsed)")
+        return out
+    for c in ans.citations[:3]:
+        where = f"#{c.channel_name}" if c.channel_name else c.channel
+        out.append(f"   ↳ {c.speaker} in {where}, {c.ts.strftime('%b %d %H:%M')}: "
+                   f"\"{shorten(c.quote, 110)}\"")
+    return out
 
 
 def run_demo(settings: Settings) -> int:
@@ -42,14 +60,7 @@ def run_demo(settings: Settings) -> int:
             ans = eg.ask(q["question"], platform=platform, space=space, user=q.get("as_user"),
                          channel=q.get("channel"))
             print(f"Q ({q.get('as_user')} in {q.get('channel')}): {q['question']}")
-            print(f"A: {ans.answer}")
-            for s in ans.states[:2]:
-                if len(s.chain) > 1:
-                    print(f"   chain — {s.topic}: {chain_line(s)}")
-            for c in ans.citations[:3]:
-                where = f"#{c.channel_name}" if c.channel_name else c.channel
-                print(f"   ↳ {c.speaker} in {where}, {c.ts.strftime('%b %d %H:%M')}: "
-                      f"\"{shorten(c.quote, 110)}\"")
+            print("\n".join(render(ans)))
             print()
     finally:
         eg.close()

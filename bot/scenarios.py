@@ -47,7 +47,7 @@ def run_scenarios(path: Path, *, embedder: Embedder | None = None,
                     outcomes.append(Outcome(
                         workspace=ws.name, question=q, passed=passed, reason=reason,
                         answer=ans.answer, abstained=ans.abstained,
-                        cited=[c.message_id for c in ans.citations]))
+                        cited=[c.message_id for c in ans.citations], coverage=ans.coverage))
             finally:
                 eg.close()
         finally:

@@ -8,52 +8,57 @@ worth keeping; anything in doubt goes to the model (which verify then checks any
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from memory.analysis.message import MessageAnalyzer
 from memory.models import Message
-from memory.text import AGREEMENT, clean, find_slots, is_noise, tokens
+from memory.text import tokens
 
 #: ``gate(message) -> True`` when the message goes to the proposer, False when it is gated.
 Gate = Callable[[Message], bool]
 
-# A bare acknowledgement is at most this many words and nothing after the agreement phrase.
+# A bare acknowledgement is at most this many words and names no value.
 _BARE_MAX_WORDS = 3
-_TRAILING = re.compile(r"^[\W_]*$")
 
 
-def may_bear_state(message: Message) -> bool:
-    """The default gate: False for bot messages, noise and bare top-level acknowledgements.
+class StateGate:
+    """The default gate, over the message analyzer: False for bot messages, platform lines
+    ("has joined the channel", "uploaded a file"), noise and bare top-level acknowledgements.
 
-    Noise is :func:`memory.text.is_noise` (greetings, thanks, emoji-only, empty). A bare
-    acknowledgement ("ok", "+1", "lgtm!") is gated only when it answers nothing explicitly
-    (no reply or thread parent): with a parent it may restate the parent's state, so the
-    model sees it. Without one, the most it could do is restate some recent state, which
-    never changes a value — losing that link is the price of not spending a call on "ok".
+    Noise is greetings, thanks, emoji-only and empty text. A bare acknowledgement ("ok",
+    "+1", "lgtm!") is gated only when it answers nothing explicitly (no reply or thread
+    parent): with a parent it may restate the parent's state, so the model sees it. Without
+    one, the most it could do is restate some recent state — losing that link is the price
+    of not spending a call on "ok". An acknowledgement with more words ("ok let's do that")
+    may accept a proposal and goes to the model.
     """
-    if message.is_bot:
-        return False
-    text = message.text
-    if is_noise(text):
-        return False
-    return not (_is_bare_agreement(text) and not _has_parent(message))
+
+    def __init__(self, *, analyzer: MessageAnalyzer | None = None) -> None:
+        self.analyzer = analyzer or MessageAnalyzer()
+
+    def __call__(self, message: Message) -> bool:
+        if message.is_bot:
+            return False
+        a = self.analyzer.analyze(message.text, speaker=message.speaker)
+        if a.system or a.noise:
+            return False
+        bare = (a.agrees and not a.values and len(tokens(a.text)) <= _BARE_MAX_WORDS
+                and a.changes < 0.5)
+        return not (bare and not _has_parent(message))
 
 
 def _has_parent(message: Message) -> bool:
     return bool(message.reply_to) or bool(message.thread_id and message.thread_id != message.id)
 
 
-def _is_bare_agreement(text: str) -> bool:
-    stripped = clean(text).strip()
-    match = AGREEMENT.match(stripped)
-    if match is None:
-        return False
-    rest = stripped[match.end():]
-    return (
-        bool(_TRAILING.match(rest))
-        and len(tokens(stripped)) <= _BARE_MAX_WORDS
-        and not find_slots(stripped)
-    )
+_DEFAULT: list[StateGate] = []
+
+
+def may_bear_state(message: Message) -> bool:
+    """:class:`StateGate` with the stock analyzer."""
+    if not _DEFAULT:
+        _DEFAULT.append(StateGate())
+    return _DEFAULT[0](message)
 
 
 def pass_all(message: Message) -> bool:

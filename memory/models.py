@@ -101,6 +101,18 @@ class Channel(BaseModel):
     members: tuple[str, ...] = ()
 
 
+class Facet(BaseModel):
+    """A further state one message establishes or revises beside its main one ("Board
+    meeting is Nov 7. Deck draft due Nov 1, Raj owns the product section" opens three; "the
+    Cup moves to the Bathurst Community Centre and the date is now Aug 24" revises two)."""
+
+    topic: str
+    source_quote: str
+    value_family: str = ""
+    prior_state_id: str | None = Field(
+        default=None, description="the state this value revises; None: it opens a state")
+
+
 class Proposal(BaseModel):
     """A writer's proposed memory update for one message (paper eq. 3)."""
 
@@ -111,6 +123,15 @@ class Proposal(BaseModel):
     prior_state_id: str | None = None
     rewrite: str = ""
     proposer: str = "offline"
+    act: str = Field(default="", description="the speech act (memory.analysis.definitions)")
+    value_family: str = Field(default="", description="the kind of value the quote holds")
+    reason: str = Field(default="", description="the reason the message gives, quoted")
+    answers: str | None = Field(
+        default=None, description="id of the message this one answers or accepts (a reply "
+        "parent, or the question or proposal just before it in unthreaded chat)")
+    facets: list[Facet] = Field(
+        default_factory=list, description="further states this message establishes; state "
+        "k is named after the node (memory.facets), so its chain starts at this message")
 
 
 class Verification(BaseModel):
@@ -183,6 +204,9 @@ class ChainEntry(BaseModel):
     quote: str
     verdict: Verdict
     permalink: str | None = None
+    act: str = Field(default="", description="the speech act of the message (a proposal's "
+                     "value is only suggested)")
+    reason: str = Field(default="", description="the reason the message gives, quoted")
 
 
 class State(BaseModel):
@@ -224,6 +248,15 @@ class Answer(BaseModel):
     states: list[State] = Field(default_factory=list)
     rounds: int = 0
     gathered: list[str] = Field(default_factory=list, description="node ids, in gather order")
+    kind: str = Field(
+        default="", description="what the question asked (memory.analysis.definitions."
+        "QuestionKind: current, previous, original, who, when, why, list, fact)")
+    closest: list[Citation] = Field(
+        default_factory=list, description="when abstaining: the closest messages the asker "
+        "may read, to show collapsed; never an answer")
+    coverage: float | None = Field(
+        default=None, description="how much of what the question is about the best piece of "
+        "evidence covers, in [0, 1] (the offline reader abstains below its threshold)")
 
 
 class Scope(BaseModel):

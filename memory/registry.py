@@ -9,11 +9,15 @@ changes it only through commit. It is cached in memory per channel and flushed t
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from memory.analysis.lexicon import Weights
+from memory.analysis.matching import same_value
+from memory.facets import state_id_for
 from memory.models import ChainEntry, EvidenceNode, State, Verdict
 from memory.store import MemoryStore
 from memory.store.rows import Row, from_epoch, to_epoch
@@ -77,14 +81,14 @@ class RegistryHit:
     dense: float
 
 
-def state_id_for(node_id: str) -> str:
-    """A state is named after the node that established it: replay-safe and stable."""
-    return "s_" + node_id.removeprefix("n_")
+__all__ = ["ChannelKey", "Registry", "RegistryHit", "StateRecord", "chain_of", "describe",
+           "record_from_chain", "state_id_for", "to_state"]
 
 
 class Registry:
-    def __init__(self, *, store: MemoryStore) -> None:
+    def __init__(self, *, store: MemoryStore, weights: Weights | None = None) -> None:
         self._store = store
+        self._weights = weights or Weights()
         self._by_channel: dict[ChannelKey, dict[str, StateRecord]] = {}
         self._dirty: set[str] = set()
         self._removed: set[str] = set()
@@ -148,16 +152,18 @@ class Registry:
     ) -> list[RegistryHit]:
         """search_registry: channel-scoped active states ranked by lexical + dense similarity.
 
-        Score = 0.55 · term overlap + 0.45 · max(cosine, 0), +0.1 for a wanted value family,
-        +0.3 when ``text`` names the state's current value, + up to 0.05 for recency. Ties
-        keep the channel's state order."""
+        Score (weights from :class:`~memory.analysis.lexicon.Weights`) = search_lexical ·
+        term overlap + search_dense · max(cosine, 0), + search_family for a wanted value
+        family, + search_value_named when ``text`` names the state's current value, + up to
+        search_recency for recency. Ties keep the channel's state order."""
         states = self._load(key)
         if not states:
             return []
         index = self._indexes.get(key)
         if index is None:
             index = self._indexes[key] = _SearchIndex(states.values())
-        return index.search(set(terms), vector, k=k, families=families, text=text)
+        return index.search(set(terms), vector, k=k, families=families, text=text,
+                            weights=self._weights)
 
     def flush(self) -> None:
         rows: list[Row] = []
@@ -267,7 +273,7 @@ class _SearchIndex:
             self._by_value.get(vkey, {}).pop(slot, None)
 
     def search(self, qterms: set[str], vector: np.ndarray | None, *, k: int,
-               families: set[str] | None, text: str) -> list[RegistryHit]:
+               families: set[str] | None, text: str, weights: Weights) -> list[RegistryHit]:
         n = len(self._recs)
         live = np.flatnonzero(self._alive[:n])
         if live.size == 0 or k <= 0:
@@ -283,18 +289,20 @@ class _SearchIndex:
                 shared = np.bincount(np.concatenate(hits), minlength=n).astype(np.float64)
                 denom = np.minimum(float(len(qterms)), self._nterms[:n])
                 np.divide(shared, denom, out=lex, where=(shared > 0) & (denom > 0))
-        score = 0.55 * lex + 0.45 * np.maximum(dense.astype(np.float64), 0.0)
+        w = weights
+        score = w.search_lexical * lex + w.search_dense * np.maximum(dense.astype(np.float64),
+                                                                     0.0)
         if families:
             wanted = np.zeros(len(self._families), dtype=bool)
             wanted[[c for f, c in self._families.items() if f in families]] = True
-            score += 0.1 * wanted[self._family[:n]]
+            score += w.search_family * wanted[self._family[:n]]
         if text:
             tkey = value_key(text)
             named = [s for vkey, slots in self._by_value.items() if vkey in tkey for s in slots]
             if named:
-                score[named] += 0.3
+                score[named] += w.search_value_named
         newest = float(self._updated[live].max())
-        score += 0.05 * np.exp(-(newest - self._updated[:n]) / 86400.0)
+        score += w.search_recency * np.exp(-(newest - self._updated[:n]) / 86400.0)
         order = live[np.argsort(-score[live], kind="stable")][:k]
         out: list[RegistryHit] = []
         for slot in order:
@@ -313,19 +321,36 @@ def chain_of(nodes: Sequence[EvidenceNode]) -> list[EvidenceNode]:
     ]
 
 
+def history(chain: Sequence[EvidenceNode]) -> list[EvidenceNode]:
+    """A chain as people tell it: a revision that only makes the value more exact ("the
+    21st" → "21 Oct", "Amara" → "Amara Obi", "Friday" → "Friday at 12:30") stands in for the
+    value it refines, so the value before it is the one that was changed."""
+    out: list[EvidenceNode] = []
+    for n in chain:
+        if out and n.value and out[-1].value and same_value(out[-1].value, n.value):
+            out[-1] = n
+            continue
+        out.append(n)
+    return out
+
+
 def to_state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
     return State(
         state_id=rec.state_id, platform=rec.platform, space=rec.space, channel=rec.channel,
         topic=rec.topic, description=rec.description, value=rec.value,
         active_node_id=rec.active_node_id, revision_count=rec.revision_count,
         updated_at=from_epoch(rec.updated_ts),
-        chain=[
-            ChainEntry(
-                node_id=n.node_id, message_id=n.message_id, value=n.value, speaker=n.speaker,
-                ts=n.ts, quote=n.text, verdict=n.verdict, permalink=n.permalink,
-            )
-            for n in chain
-        ],
+        chain=[chain_entry(n) for n in chain],
+    )
+
+
+def chain_entry(n: EvidenceNode) -> ChainEntry:
+    """One node of a chain as the reader and the front ends see it."""
+    p = n.proposal
+    return ChainEntry(
+        node_id=n.node_id, message_id=n.message_id, value=n.value, speaker=n.speaker,
+        ts=n.ts, quote=n.text, verdict=n.verdict, permalink=n.permalink,
+        act=p.act if p is not None else "", reason=p.reason if p is not None else "",
     )
 
 
@@ -338,6 +363,14 @@ def record_from_chain(
         return None
     first, last = chain[0], chain[-1]
     topic = first.topic or last.topic
+    if not family and first.proposal is not None:
+        # The verified proposal knows the kind of value where the text alone cannot tell
+        # (a person claimed in the first person, a named choice).
+        if first.proposal.source_quote == first.value:
+            family = first.proposal.value_family
+        else:
+            family = next((f.value_family for f in first.proposal.facets
+                           if f.source_quote == first.value), "")
     return StateRecord(
         state_id=state_id, platform=last.platform, space=last.space, channel=last.channel,
         topic=topic, description=describe(topic, last.value, last.passage), value=last.value,
@@ -349,4 +382,30 @@ def record_from_chain(
 
 def describe(topic: str, value: str, passage: str) -> str:
     base = f"{topic}: {value}" if value else topic
-    return f"{base} — {passage[:200]}"
+    return f"{base} — {around(passage, value)[:200]}"
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]\s")
+
+
+def around(passage: str, value: str, *, short: int = 160) -> str:
+    """The part of a long passage that states ``value``: its sentence, and in a long list
+    its item after the list's header ("Weekly roll-up: ... Garnet SSO 21 Oct ..." is
+    "Weekly roll-up: Garnet SSO 21 Oct"), so a state of a many-item message is described by
+    its own words."""
+    at = passage.lower().find(value.lower()) if value else -1
+    if len(passage) <= short or at < 0:
+        return passage
+    start = max((m.end() for m in _SENTENCE_END.finditer(passage, 0, at)), default=0)
+    end_m = _SENTENCE_END.search(passage, at + len(value))
+    end = end_m.start() + 1 if end_m is not None else len(passage)
+    sentence = passage[start:end]
+    if len(sentence) <= short or ", " not in sentence:
+        return sentence
+    rel = at - start
+    colon = sentence.rfind(": ", 0, rel)
+    head = sentence[:colon + 1] + " " if 0 <= colon <= 80 else ""
+    lo = sentence.rfind(", ", colon + 1 if head else 0, rel)
+    hi = sentence.find(", ", rel + len(value))
+    item = sentence[lo + 2 if lo >= 0 else (colon + 2 if head else 0):hi if hi >= 0 else None]
+    return (head + item.strip()).strip()

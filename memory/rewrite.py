@@ -9,13 +9,16 @@ that node can rewrite its dependants.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.message import MessageAnalyzer
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.reader.dates import DateResolution, Prefer, find_date_expressions, resolve_date
 from memory.registry import StateRecord
-from memory.text import WEEKDAY, is_agreement, shorten, tokens
+from memory.text import WEEKDAY, content_terms, is_agreement, overlap, shorten, tokens
 
 _SHORT = 8
 
@@ -109,6 +112,67 @@ def implicit_context(message: Message, previous: EvidenceNode | None) -> Evidenc
     return previous if 0 <= gap <= IMPLICIT_CONTEXT_GAP_S else None
 
 
+def answered_turn(message: Message, turns: Sequence[EvidenceNode],
+                  analyzer: MessageAnalyzer, *, people: Sequence[str] = (),
+                  fallback: bool = True) -> EvidenceNode | None:
+    """The earlier turn ``message`` answers in chat without threads.
+
+    Candidates are the turns by others since the speaker's own last turn in the same thread
+    (or top level), at most :attr:`Weights.link_turns` back and :attr:`Weights.link_gap_s`
+    old. A question or proposal scores most, more when the message gives the kind of value
+    it asks for ("who's got it?" → "me"), shares its words or names its speaker; one further
+    back than the last turn needs one of those, and each turn in between costs a factor
+    :attr:`Weights.link_decay`. Without a good enough question or
+    proposal, the turn just before (by someone else) is the context, as in a dialogue
+    (unless ``fallback`` is False: a reply with a parent has its context already)."""
+    w = analyzer.lexicon.weights
+    same = [t for t in turns if t.thread_id == message.thread_id]
+    candidates: list[EvidenceNode] = []
+    for t in reversed(same[-w.link_turns:]):
+        if t.speaker_id == message.user:
+            break
+        gap = (message.ts - t.ts).total_seconds()
+        if gap < 0 or gap > w.link_gap_s:
+            break
+        candidates.append(t)
+    if not candidates:
+        return None
+    a = analyzer.analyze(message.text, speaker=message.speaker, people=people)
+    families = {v.family for v in a.values}
+    said = set(content_terms(message.text))
+    mentioned = {tok.lower() for tok in tokens(message.text)}
+    best: tuple[float, EvidenceNode] | None = None
+    between = 0  # substantive turns passed ("+1", "lol nice" do not count)
+    for distance, t in enumerate(candidates):
+        ta = analyzer.analyze(t.text, speaker=t.speaker, people=people)
+        aside = ta.noise or ta.system or (len(t.text.split()) <= 4 and not ta.values)
+        if ta.noise or ta.system:
+            continue
+        score = 0.0
+        if ta.act is SpeechAct.PROPOSAL:
+            score += w.link_proposal
+        elif ta.question:
+            score += w.link_question
+        if score == 0.0:
+            between += not aside
+            continue
+        # a value of the kind asked or suggested; a bare "yes" only to the last real turn
+        kind = bool(families & ta.asks) or (ta.act is SpeechAct.PROPOSAL and (
+            bool(families & {v.family for v in ta.values}) or (a.agrees and not between)))
+        shared = overlap(said, set(content_terms(t.text)))
+        first = t.speaker.split()[0].lower() if t.speaker else ""
+        named = bool(first) and first in mentioned
+        if distance and not (kind or named or shared >= 0.5):
+            continue  # further back than the last turn only with evidence it is answered
+        score += w.link_kind * kind + w.link_lexical * shared + w.link_mention * named
+        score *= w.link_decay ** distance
+        if score >= w.link_min and (best is None or score > best[0]):
+            best = (score, t)
+    if best is not None:
+        return best[1]
+    return implicit_context(message, candidates[0]) if fallback else None
+
+
 def context_quote(text: str, limit: int = 140) -> str:
     """What a reply needs of the message it answers: its questions, else its start."""
     questions = [q.strip() for q in _QUESTION.findall(text) if q.strip()]
@@ -118,14 +182,16 @@ def context_quote(text: str, limit: int = 140) -> str:
 
 
 def pre_rewrite(
-    message: Message, parent: EvidenceNode | None, previous: EvidenceNode | None = None
+    message: Message, parent: EvidenceNode | None, previous: EvidenceNode | None = None,
+    *, linked: EvidenceNode | None = None,
 ) -> Rewrite:
     """The rewrite before a proposal exists: used for the message's vector.
 
     ``parent`` is the explicit reply parent (quoted for short replies and agreements);
     ``previous`` is the message just before this one in its channel and thread. When there
-    is no explicit parent, a previous turn by someone else within
-    :data:`IMPLICIT_CONTEXT_GAP_S` becomes the rewrite's ``context``,
+    is no explicit parent, the turn the message answers — ``linked`` (see
+    :func:`answered_turn`), else a previous turn by someone else within
+    :data:`IMPLICIT_CONTEXT_GAP_S` — becomes the rewrite's ``context``,
     ``(after <speaker>: "...")`` — in a conversation a turn usually answers the one before
     it ("It's a mix of drama and romance!" answers "What genre is it?").
     """
@@ -136,7 +202,11 @@ def pre_rewrite(
     if parent is not None and (len(tokens(message.text)) <= _SHORT or is_agreement(message.text)):
         parts.append(f'(replying to {parent.speaker}: "{shorten(parent.text, 140)}")')
         ctx.append(parent.node_id)
-    elif parent is None and (before := implicit_context(message, previous)) is not None:
+    before = linked if linked is not None and linked is not parent else (
+        implicit_context(message, previous) if parent is None else None)
+    if before is not None and (parent is None or before.message_id != parent.message_id):
+        # The turn it answers (a question or proposal a few messages up, in a thread
+        # or not): found with the message, and where a value it takes over is grounded.
         context = f'(after {before.speaker}: "{context_quote(before.text)}")'
         ctx.append(before.node_id)
     notes = date_notes(message.text, message)
@@ -162,8 +232,20 @@ def final_rewrite(
         text += f" [revises {prior.topic}: {prior.value} → {proposal.source_quote}]"
         ctx.append(prior.active_node_id)
     elif proposal.verdict is Verdict.RESTATE and prior is not None:
-        text += f" [confirms {prior.topic}: {prior.value}]"
+        if proposal.reason and not proposal.source_quote:
+            text += f" [why {prior.topic} changed]"
+        else:
+            text += f" [confirms {prior.topic}: {prior.value}]"
         ctx.append(prior.active_node_id)
     elif proposal.verdict is Verdict.ESTABLISH and proposal.source_quote:
         text += f" [{proposal.topic}: {proposal.source_quote}]"
+    for facet in proposal.facets:
+        if not facet.source_quote:
+            continue
+        if facet.prior_state_id:
+            # The state it revises lists this node among its members (memory.facets).
+            text += f" [revises {facet.topic}: → {facet.source_quote}]"
+            ctx.append(facet.prior_state_id)
+        else:
+            text += f" [{facet.topic}: {facet.source_quote}]"
     return Rewrite(text, list(dict.fromkeys(ctx)), context)

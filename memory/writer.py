@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections import defaultdict
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -19,11 +19,15 @@ from typing import overload
 
 import numpy as np
 
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.values import Value
 from memory.budget import analysis_text, analysis_view
 from memory.embeddings import Embedder
+from memory.facets import facet_state_id, node_state_ids
 from memory.faults import FaultPoints
 from memory.models import (
     EvidenceNode,
+    Facet,
     Message,
     MessageKey,
     Outcome,
@@ -43,13 +47,19 @@ from memory.registry import (
     record_from_chain,
     state_id_for,
 )
-from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, Rewrite, final_rewrite, pre_rewrite
+from memory.rewrite import (
+    IMPLICIT_CONTEXT_GAP_S,
+    Rewrite,
+    answered_turn,
+    final_rewrite,
+    pre_rewrite,
+)
 from memory.store import MemoryStore, Window, scope_sql
 from memory.store.rows import row_to_node, to_epoch
 from memory.store.store import NODE_SEARCH_COLUMNS
 from memory.store.tables import sql_in, sql_str
 from memory.text import family_of, find_slots, tokens
-from memory.verify import verify
+from memory.verify import Verifier, VerifyContext
 
 logger = logging.getLogger(__name__)
 
@@ -72,9 +82,24 @@ class WriteReport:
 class _Tool:
     """search_registry for one batch: the item's own channel, nothing else."""
 
+    _PHRASES = 4096
+
     def __init__(self, registry: Registry, embedder: Embedder) -> None:
         self._registry = registry
         self._embedder = embedder
+        # Subject phrases and topics recur message after message: embed each once.
+        self._phrases: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def similarity(self, phrase: str, topics: Sequence[str]) -> list[float]:
+        """Cosine similarity of ``phrase`` to each of ``topics`` (embedded, cached)."""
+        wanted = [t for t in dict.fromkeys([phrase, *topics]) if t not in self._phrases]
+        if wanted:
+            for text, vec in zip(wanted, self._embedder.embed_batch(wanted), strict=True):
+                self._phrases[text] = np.asarray(vec, dtype=np.float32)
+            while len(self._phrases) > self._PHRASES:
+                self._phrases.popitem(last=False)
+        q = self._phrases[phrase]
+        return [float(q @ self._phrases[t]) if t in self._phrases else 0.0 for t in topics]
 
     def search_registry(
         self, item: WriteItem, query: str, *, k: int = 5, families: set[str] | None = None
@@ -106,13 +131,16 @@ class Writer:
         verification: bool = True,
         recover: bool = True,
         faults: FaultPoints | None = None,
+        analyzer: MessageAnalyzer | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.proposer = proposer
         self.verification = verification
         self.faults = faults or FaultPoints()
-        self.registry = Registry(store=store)
+        self.analyzer = analyzer or MessageAnalyzer()
+        self.verifier = Verifier(analyzer=self.analyzer)
+        self.registry = Registry(store=store, weights=self.analyzer.lexicon.weights)
         self._recent: dict[ChannelKey, _Recent] = {}
         self._tool = _Tool(self.registry, embedder)
         # One background thread embeds a batch ahead of the proposer (see _EmbedAhead).
@@ -124,8 +152,9 @@ class Writer:
     def recover(self) -> int:
         """Re-derive states touched by nodes committed after the last registry flush."""
         mark = int(self.store.tables.get_meta(_WATERMARK) or 0)
-        rows = self.store.tables.query_nodes(f"seq > {mark}", columns=["state_id"])
-        states = sorted({r["state_id"] for r in rows if r["state_id"]})
+        rows = self.store.tables.query_nodes(f"seq > {mark}",
+                                             columns=["node_id", "state_id", "proposal_json"])
+        states = sorted({sid for r in rows for sid in _row_states(r)})
         if states:
             logger.info("re-deriving %d states after an interrupted commit", len(states))
             self._rederive(states)
@@ -176,14 +205,23 @@ class Writer:
         # What is analysed is the analysis budget's view of each message (and of every node
         # it is read with); the node keeps, and the index searches, the whole text.
         full = {m.key.node_id(): m for m in todo}
-        # The last turn of each thread (None: the channel's top level) before each message.
-        last_turn: dict[str | None, EvidenceNode] = {n.thread_id: n for n in recent.nodes}
+        # The last turns of each thread (None: the channel's top level) before each message.
+        turns: dict[str | None, deque[EvidenceNode]] = defaultdict(lambda: deque(maxlen=_RECENT))
+        for n in recent.nodes:
+            turns[n.thread_id].append(n)
         for m in todo:
             view = analysis_view(m)
             parent = _view(self._parent(m, batch_nodes))
-            bases.append(_whole(pre_rewrite(view, parent, last_turn.get(m.thread_id)), view, m))
-            items.append(WriteItem(message=view, node_id=m.key.node_id(), parent=parent))
-            batch_nodes[m.id] = last_turn[m.thread_id] = _placeholder(view)
+            before = turns[m.thread_id]
+            linked = answered_turn(view, list(before), self.analyzer,
+                                   people=[t.speaker for t in before],
+                                   fallback=parent is None)
+            bases.append(_whole(pre_rewrite(view, parent, before[-1] if before else None,
+                                            linked=linked), view, m))
+            items.append(WriteItem(message=view, node_id=m.key.node_id(), parent=parent,
+                                   linked=linked))
+            batch_nodes[m.id] = _placeholder(view)
+            before.append(batch_nodes[m.id])
         ahead = _EmbedAhead(self._embed_pool(), self.embedder, [b.searchable for b in bases])
 
         committed: list[EvidenceNode] = []
@@ -197,6 +235,8 @@ class Writer:
                     item.recent = list(recent.nodes)
                     if item.parent is not None and item.parent.message_id in batch_nodes:
                         item.parent = batch_nodes[item.parent.message_id]
+                    if item.linked is not None and item.linked.message_id in batch_nodes:
+                        item.linked = batch_nodes[item.linked.message_id]
                 proposals = self.proposer.propose(chunk, self._tool)
                 for item, base, proposal in zip(
                     chunk, bases[start : start + size], _align(chunk, proposals), strict=True
@@ -240,8 +280,22 @@ class Writer:
         if proposal.prior_state_id and proposal.prior_state_id.startswith("msg:"):
             ref = batch_states.get(proposal.prior_state_id[4:])
             proposal = proposal.model_copy(update={"prior_state_id": ref})
-        final, verification, prior = verify(
-            proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification
+        # What the proposal says the message answers (its parent, or the question or
+        # proposal it follows); a value it takes over must be grounded there.
+        anchor = next((n for n in (item.linked, item.parent)
+                       if n is not None and n.message_id == proposal.answers),
+                      item.parent or item.linked)
+        context = VerifyContext(
+            text=anchor.text if anchor is not None else "",
+            asked=anchor.context if anchor is not None and proposal.answers
+            and proposal.answers == anchor.message_id else "",
+            state_ids=frozenset(sid for n in (item.parent, item.linked) if n is not None
+                                for sid in node_state_ids(n)),
+            latest=self._latest_of_family(key, proposal, msg.ts.timestamp()),
+        )
+        final, verification, prior = self.verifier.verify(
+            proposal, msg, lambda sid: self.registry.get(key, sid), enabled=self.verification,
+            context=context,
         )
         rewrite = final_rewrite(
             base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
@@ -295,6 +349,18 @@ class Writer:
             context_ids=rewrite.context_ids, proposal=proposal, verification=verification,
         )
 
+    def _latest_of_family(self, key: ChannelKey, proposal: Proposal,
+                          now: float) -> frozenset[str]:
+        """The channel's most recently updated state of the proposal's kind of value, if it
+        was touched in the last days: "actually we're calling it 2.4" is about it."""
+        if proposal.verdict is not Verdict.REVISE or not proposal.value_family:
+            return frozenset()
+        same = [r for r in self.registry.states(key)
+                if r.value_family == proposal.value_family and now - r.updated_ts <= 3 * 86400]
+        if not same:
+            return frozenset()
+        return frozenset({max(same, key=lambda r: r.updated_ts).state_id})
+
     def _apply(
         self, node: EvidenceNode, proposal: Proposal, prior: StateRecord | None,
         vector: np.ndarray | None,
@@ -307,9 +373,10 @@ class Writer:
                 state_id=node.state_id, platform=node.platform, space=node.space,
                 channel=node.channel, topic=node.topic,
                 description=describe(node.topic, node.value, node.passage), value=node.value,
-                value_family=family_of(node.value, analysis_text(node.text)),
-                active_node_id=node.node_id,
-                revision_count=0, created_ts=ts, updated_ts=ts, vector=vec,
+                value_family=proposal.value_family
+                or family_of(node.value, analysis_text(node.text)),
+                active_node_id=node.node_id, revision_count=0, created_ts=ts, updated_ts=ts,
+                vector=vec,
             ))
         elif proposal.verdict is Verdict.REVISE and prior is not None:
             prior.value = node.value
@@ -322,6 +389,29 @@ class Writer:
         elif proposal.verdict is Verdict.RESTATE and prior is not None:
             prior.updated_ts = max(prior.updated_ts, ts)
             self.registry.put(prior)
+        for k, facet in enumerate(proposal.facets, start=1):
+            if facet.prior_state_id:
+                # A further state this message revises (verified against the registry).
+                rec = self.registry.get((node.platform, node.space, node.channel),
+                                        facet.prior_state_id)
+                if rec is not None:
+                    rec.value = facet.source_quote
+                    rec.active_node_id = node.node_id
+                    rec.revision_count += 1
+                    rec.updated_ts = ts
+                    rec.description = describe(rec.topic, facet.source_quote, node.passage)
+                    rec.vector = vec
+                    self.registry.put(rec)
+                continue
+            # A further state this message opens: its chain starts at this node.
+            self.registry.put(StateRecord(
+                state_id=facet_state_id(node.node_id, k), platform=node.platform,
+                space=node.space, channel=node.channel, topic=facet.topic,
+                description=describe(facet.topic, facet.source_quote, node.passage),
+                value=facet.source_quote, value_family=facet.value_family,
+                active_node_id=node.node_id, revision_count=0, created_ts=ts, updated_ts=ts,
+                vector=vec,
+            ))
 
     # ---- context ------------------------------------------------------------------------
     def _recent_nodes(self, key: ChannelKey, first: Message) -> _Recent:
@@ -375,9 +465,12 @@ class Writer:
         seen = analysis_text(text)
         verdict, value = node.verdict, node.value
         reasons = ["re-verified after an edit"]
+        found = self.analyzer.analyze(seen, speaker=node.speaker).values
         if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not _says(seen, value):
-            old_family = next((s.family for s in find_slots(value)), None)
-            replacement = next((s for s in find_slots(seen) if s.family == old_family), None)
+            old_family = (node.proposal.value_family if node.proposal is not None
+                          and node.proposal.value_family else
+                          next((s.family for s in find_slots(value)), None))
+            replacement = next((s for s in found if s.family == old_family), None)
             if replacement is not None:
                 value = replacement.text
             else:
@@ -398,15 +491,23 @@ class Writer:
         )
         state_id = node.state_id if verdict is not Verdict.CONTEXT else None
         old_proposal = node.proposal or Proposal(message_id=node.message_id)
-        proposal = Proposal(message_id=node.message_id, topic=topic, verdict=verdict,
-                            source_quote=value, prior_state_id=old_proposal.prior_state_id,
-                            proposer=old_proposal.proposer)
+        # Rebuilt rather than copied: the old proposal's rewrite and reason quoted the old
+        # text. Further states are re-grounded like the main one: the new value of the same
+        # kind, or no root at all (their state then re-derives from what remains).
+        proposal = Proposal(
+            message_id=node.message_id, topic=topic, verdict=verdict, source_quote=value,
+            prior_state_id=old_proposal.prior_state_id, proposer=old_proposal.proposer,
+            act=old_proposal.act, value_family=old_proposal.value_family,
+            reason=old_proposal.reason if _says(seen, old_proposal.reason) else "",
+            answers=old_proposal.answers,
+            facets=[_reground(f, seen, found, taken={value}) for f in old_proposal.facets],
+        )
         updated = node.model_copy(update={
             "text": text, "edited": True, "verdict": verdict, "value": value, "topic": topic,
             "state_id": state_id, "verification": ver, "proposal": proposal,
             "rewrite": "", "context_ids": [],
         })
-        affected = sorted(s for s in {node.state_id, state_id} if s)
+        affected = sorted(s for s in {node.state_id, state_id, *node_state_ids(node)} if s)
         # Recorded first: a crash before the dependants are recomposed is finished by
         # recover (a replayed edit finds the new text already stored and would stop there).
         self.store.tables.set_meta(_EDITING, json.dumps({"ids": [updated.node_id],
@@ -433,7 +534,7 @@ class Writer:
         self.store.bury(MessageKey(platform=n.platform, space=n.space, channel=n.channel,
                                    message_id=n.message_id) for n in nodes)
         ids = [n.node_id for n in nodes]
-        states = sorted({n.state_id for n in nodes if n.state_id})
+        states = sorted({sid for n in nodes for sid in node_state_ids(n)})
         self.store.tables.set_meta(_FORGETTING, json.dumps({"ids": ids, "states": states}))
         self._finish_forget(ids, states)
         return len(ids)
@@ -744,6 +845,32 @@ def _says(text: str, phrase: str) -> bool:
     words = tokens(phrase)
     have = set(tokens(text))
     return bool(words) and all(w in have for w in words)
+def _reground(facet: Facet, text: str, found: Sequence[Value], *, taken: set[str]) -> Facet:
+    """``facet`` as the edited ``text`` still supports it: its value if every word is still
+    said, else the new value of the same kind, else no root; an opened state's topic only if
+    the text still names it (a revised state's topic is its chain's)."""
+    if not _says(text, facet.source_quote):
+        new = next((v for v in found
+                    if v.family == facet.value_family and v.text not in taken), None)
+        if new is None:
+            return facet.model_copy(update={"source_quote": "", "topic": ""})
+        taken.add(new.text)
+        facet = facet.model_copy(update={"source_quote": new.text})
+    if facet.prior_state_id is None and facet.topic and not _says(text, facet.topic):
+        slots = find_slots(text)
+        at = next((s for s in slots if s.text == facet.source_quote), None)
+        facet = facet.model_copy(update={"topic": derive_topic(text, slots, value=at)})
+    return facet
+
+
+def _row_states(row: dict[str, object]) -> list[str]:
+    """The states a stored node row belongs to (its own and the facets it establishes)."""
+    out = [str(row["state_id"])] if row.get("state_id") else []
+    raw = row.get("proposal_json")
+    if isinstance(raw, str) and raw:
+        facets = Proposal.model_validate_json(raw).facets
+        out += [facet_state_id(str(row["node_id"]), k) for k in range(1, len(facets) + 1)]
+    return out
 
 
 def _placeholder(m: Message) -> EvidenceNode:

@@ -115,7 +115,7 @@ def test_result_of_another_kind_is_filed_under_the_thread_topic(tmp_path: Path) 
 
 @pytest.mark.parametrize(("reply", "topic", "value"), [
     # Another kind of value under its own subject.
-    ("venue: going with Hall B", "venue", "Hall B"),
+    ("venue: going with Hall B", "offsite venue", "Hall B"),
     # The same kind of value (a date), but about something else than the offsite date.
     ("Registration deadline: March 1", "registration deadline", "March 1"),
 ])
@@ -147,18 +147,18 @@ def test_suggestion_or_question_in_the_thread_revises_nothing(tmp_path: Path) ->
     assert _chain_values(store, nodes["1"].state_id) == ["Thursday at 3 pm"]
 
 
-def test_top_level_label_keeps_todays_behaviour(tmp_path: Path) -> None:
-    """Outside a thread nothing changes: a top-level "Poll's closed:" message has no thread
-    state to belong to and names its own state after its label, as before."""
+def test_top_level_procedural_label_names_no_state(tmp_path: Path) -> None:
+    """Outside a thread a "Poll's closed:" result that names no subject and answers nothing
+    opens no state: a state is never named after the act of announcing ("Poll's closed"),
+    and the review's own value stands."""
     store, writer = open_memory(tmp_path)
     writer.write([
         msg(1, "Alice", "Atlas design review is Thursday at 3 pm"),
         msg(2, "Alice", "Poll's closed: Friday 10am it is"),
     ])
     nodes = _nodes(store)
-    assert nodes["2"].verdict is Verdict.ESTABLISH
-    assert nodes["2"].topic == "poll's closed"
-    assert nodes["2"].state_id != nodes["1"].state_id
+    assert nodes["2"].verdict is Verdict.CONTEXT
+    assert "poll's closed" not in _topics(writer)
     assert _chain_values(store, nodes["1"].state_id) == ["Thursday at 3 pm"]
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from memory.analysis.question import analyze_question
 from memory.models import EvidenceNode, Message, Scope
 from memory.reader.answer import attributed_phrase, first_said, named_span
-from memory.reader.offline import OfflineReader, answer_kinds
+from memory.reader.offline import OfflineReader
 from memory.reader.tools import ReaderTools, read_current_state
 from memory.registry import chain_of
 from memory.store import MemoryStore
@@ -112,8 +113,10 @@ def test_a_state_of_the_same_topic_in_another_channel_is_no_sibling(tmp_path: Pa
 def test_where_answers_from_the_state_holding_the_place(mem: Lunch, question: str) -> None:
     ans = mem.reader.answer(question, scope=C1)
     assert ans.short == "Taqueria Luna"
-    first = ans.answer.splitlines()[0]
-    assert first.startswith("team lunch: Taqueria Luna (was Pho Saigon, revised by Hugo on ")
+    lines = ans.answer.splitlines()
+    assert lines[0] == "Taqueria Luna"  # the value asked for, alone
+    assert lines[1].startswith("team lunch: now Taqueria Luna (Hugo, ")  # then its chain
+    assert "was Pho Saigon" in lines[1]
     assert "next Friday" not in ans.answer  # the date state does not answer "where"
     assert ans.states[0].state_id == mem.place_state  # the state answering comes first
     cited = [c.message_id for c in ans.citations]
@@ -126,10 +129,10 @@ def test_when_still_answers_from_the_date_state(mem: Lunch) -> None:
     assert "Taqueria Luna" not in ans.answer.splitlines()[0]
 
 
-def test_where_asks_for_regions_and_named_places() -> None:
-    assert answer_kinds("Where is the team lunch?") == {"where", "name"}
-    assert answer_kinds("When is the team lunch?") == {"when"}
-    assert answer_kinds("Who is coming?") == set()
+def test_where_when_and_who_ask_for_their_kind_of_value() -> None:
+    assert analyze_question("Where is the team lunch?").family == "where"
+    assert analyze_question("When is the team lunch?").family == "when"
+    assert analyze_question("Who is coming?").family == "person"
 
 
 # ---- who said it -------------------------------------------------------------------------

@@ -61,14 +61,14 @@ def test_read_current_state_gives_current_value_with_history(mem: Memory) -> Non
                                       "3 pm, revised by Alice on Nov 4)")
 
 
-def test_states_sharing_a_topic_stay_separate(mem: Memory) -> None:
+def test_reminder_sharing_a_topic_opens_no_state_and_joins_no_chain(mem: Memory) -> None:
+    """"reminder: bring the review checklist" shares the review's topic; a reminder opens no
+    state, and it is never part of the review's chain."""
     states = read_current_state(mem.store, mem.embedder, "atlas review checklist", PUBLIC, k=5)
     by_topic = {s.topic: s for s in states}
-    assert {"atlas design review", "bring review checklist"} <= set(by_topic)
-    checklist = by_topic["bring review checklist"]
-    review = by_topic["atlas design review"]
-    assert [e.node_id for e in checklist.chain] == [mem.node("C1.2")]
-    assert not {e.node_id for e in checklist.chain} & {e.node_id for e in review.chain}
+    assert "atlas design review" in by_topic
+    assert not any("checklist" in topic for topic in by_topic)
+    assert mem.node("C1.2") not in {e.node_id for s in states for e in s.chain}
 
 
 def test_read_current_state_respects_scope(mem: Memory) -> None:

@@ -1,9 +1,10 @@
 """The bundled sample's questions, answered the way ``make demo`` answers them.
 
-``bot/sample/questions.json`` says for each question what the answer must contain
-(``expect``), what must not be given as the current answer though history may show it
-(``stale``), and what must appear nowhere — answer, citations or states — because the asker
-cannot read it (``forbid``).
+``bot/sample/questions.json`` says for each question what the answer's first line must say
+(``first``: what was asked), what the answer must contain (``expect``), what must not be
+on the first line though history may show it (``stale``), what must appear nowhere —
+answer, citations or states — because the asker cannot read it (``forbid``), and whether
+memory holds no answer the asker may read (``abstain``).
 """
 
 from __future__ import annotations
@@ -47,12 +48,15 @@ def _param(i: int, q: dict[str, Any]) -> Any:
 def test_sample_question(demo: Egmem, q: dict[str, Any]) -> None:
     ans = demo.ask(q["question"], platform="slack", space="T0ACME", user=q["as_user"],
                    channel=q["channel"])
+    assert ans.abstained is bool(q.get("abstain")), ans.answer
     text = ans.answer.lower()
     for want in q["expect"]:
         assert want.lower() in text, (want, ans.answer)
-    current = (ans.short or ans.answer.splitlines()[0]).lower()
+    first = ans.answer.splitlines()[0].lower()
+    for want in q.get("first", []):
+        assert want.lower() in first, (want, ans.answer)
     for old in q.get("stale", []):
-        assert old.lower() not in current, (old, current)
+        assert old.lower() not in first, (old, first)
     everything = " ".join([ans.answer, *(c.quote for c in ans.citations),
                            *(s.model_dump_json() for s in ans.states)]).lower()
     for secret in q["forbid"]:
@@ -62,4 +66,4 @@ def test_sample_question(demo: Egmem, q: dict[str, Any]) -> None:
 def test_every_sample_question_says_what_it_checks() -> None:
     assert SAMPLE
     for q in SAMPLE:
-        assert q["expect"] or q["forbid"], q["question"]
+        assert q["expect"] or q["forbid"] or q.get("abstain"), q["question"]

@@ -585,7 +585,7 @@ def test_end_to_end_with_the_real_service(tmp_path: Path) -> None:
             e2e.command("history deploy window", user=BOB, response="bob-history")
             timeline = json.dumps(e2e.slack.wait_for_responses(count=2)[1].body["blocks"])
             # whether Friday revises Thursday is the writer's call; both must be listed
-            assert "Thursday 14:00" in timeline and "*Friday 10:00*" in timeline
+            assert "Thursday 14:00" in timeline and "*Friday 10:00 UTC*" in timeline
             assert "Sunday" not in timeline
 
             # the author deletes the revision in Slack: memory forgets it

@@ -20,7 +20,7 @@ from memory.reader.search import ABLATIONS
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memory.eval",
                                      description="Evidence recall of egmem vs one-shot RAG.")
-    parser.add_argument("dataset", choices=DATASET_NAMES)
+    parser.add_argument("dataset", choices=[*DATASET_NAMES, "locomo-abstain"])
     parser.add_argument("path", type=Path)
     parser.add_argument("--k", type=int, default=10, help="passages per search (default 10)")
     parser.add_argument("--limit", type=int, default=None, help="evaluate the first N questions")
@@ -39,6 +39,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\r{done}/{total} questions", end="" if done < total else "\n",
                   file=sys.stderr, flush=True)
 
+    if args.dataset == "locomo-abstain":
+        from memory.eval.abstain import render_markdown as render_abstain
+        from memory.eval.abstain import run_abstain
+
+        abstain = run_abstain(args.path, limit=args.limit, data_dir=args.data_dir,
+                              trace=args.trace, progress=progress)
+        print(render_abstain(abstain))
+        if args.json is not None:
+            args.json.write_text(json.dumps(abstain, indent=2) + "\n", encoding="utf-8")
+        return 0
     try:
         result = run_eval(args.dataset, args.path, k=args.k, limit=args.limit,
                           ablate=frozenset(args.ablate), data_dir=args.data_dir,

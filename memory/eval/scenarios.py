@@ -134,12 +134,13 @@ class Outcome:
     answer: str
     abstained: bool
     cited: list[str]
+    coverage: float | None = None
 
     def as_json(self) -> dict[str, Any]:
         q = self.question
         return {"workspace": self.workspace, "id": q.id, "kind": q.kind, "question": q.text,
                 "passed": self.passed, "reason": self.reason, "answer": self.answer,
-                "abstained": self.abstained, "cited": self.cited,
+                "abstained": self.abstained, "cited": self.cited, "coverage": self.coverage,
                 "evidence": list(q.evidence),
                 "evidence_cited": bool(set(q.evidence) & set(self.cited)) if q.evidence
                 else None}

@@ -28,7 +28,9 @@ _QUESTION_WORDS = frozenset(
     """what when where which who whom whose why how did does do is are was were has have had
     would could should can kind type sort many much long ago""".split()
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence ends at ".", "!" or "?" (not after a title such as "Mr.") or a line break.
+_SENTENCE = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
+                       r"(?<=[.!?])\s+|\n+")
 _RECOVERABLE_DAYS = 366 * 50
 CONTEXT_TERM_WEIGHT = 0.5
 

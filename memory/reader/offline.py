@@ -2,95 +2,83 @@
 
 Policy for one question (each step conditioned on what the previous ones returned):
 
-1. ``search_evidence`` on the question; dates in the question are resolved against the
-   reference day and steer ranking.
-2. For state-like questions ("what time", "which version", "current", "now", "decided",
-   "moved", "still", …) ``read_current_state``, including the states of the evidence found
-   and the states sharing their topic; for any question whose best evidence belongs to a
-   state that was revised, that state, and for a question asking a kind of value ("where",
-   "when", "how much"…) the states sharing its topic that hold that kind. One decision's
-   parts may sit in separate states (a lunch's date, and its place decided in the thread):
-   the part asked for answers, each state its own candidate.
-3. A second round (unless ablated) with the question expanded by the anchors' speakers and
-   key terms; passages already returned are suppressed.
-4. Answer: for state questions the current value with its chain ("4 pm (was 3 pm, revised
-   by Alice on Nov 3)") of the states holding the kind of value asked, otherwise the best
-   sentences of the top evidence; cite the nodes used. Abstain when the best relevance is
-   below a threshold.
-
-A *who said it* question ("Who suggested Taqueria Luna for the team lunch?") asks for a
-person, not a value: no state answers it. The thing said is also looked up literally, and the
-answer is the speaker of the earliest message whose own words put it forward, cited.
+1. Read what the question asks (:func:`~memory.analysis.question.analyze_question`): its
+   kind (current, previous, original, who, when, why, list, fact), the kind of value it
+   wants, its subject and the things it names.
+2. ``search_evidence`` on the question; dates in it are resolved against the reference day
+   and steer ranking. A second round (unless ablated) searches again with the anchors'
+   speakers and key terms; passages already returned are suppressed.
+3. ``read_current_state`` for the question's subject, with the states of the evidence
+   found (one decision's parts may sit in separate states: each is its own candidate).
+4. Questions found in unthreaded chat are followed to their answers (the turns the writer
+   linked to them, else the next turns by someone else): the answer is what is cited.
+5. Coverage (:mod:`memory.reader.coverage`): answer only when one unit of this scoped
+   evidence covers what the question is about; otherwise abstain, saying that the memory
+   the asker may read holds no answer, with the closest messages offered apart.
+6. Compose (:mod:`memory.reader.compose`): the first line answers exactly what was asked,
+   the chain and the evidence follow.
 """
 
 from __future__ import annotations
 
 import logging
-import re
+from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question import QuestionAnalysis, analyze_question
+from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
-    asks_when,
     attributed_phrase,
-    best_clause,
-    best_sentences,
     citation,
-    current_value,
-    dated_current_value,
     day_label,
-    describe_state,
     first_said,
     key_terms,
     named_span,
     split_sentences,
 )
-from memory.reader.dates import find_date_expressions, spoken_day
+from memory.reader.compose import Composed, Composer
+from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
+from memory.reader.extract import people_of
 from memory.reader.search import ABLATE_SINGLE_ROUND, Hit
-from memory.reader.tools import ReaderSession, ReaderTools, asked_families
-from memory.rewrite import resolved_dates
-from memory.text import content_terms, family_of, shorten, tokens
+from memory.reader.tools import ReaderSession, ReaderTools
+from memory.text import content_terms, shorten, tokens
 
 logger = logging.getLogger(__name__)
 
-NOT_FOUND = "Not mentioned in the conversation: I found no evidence for this in memory."
+NOT_FOUND = ("Not mentioned in the conversations you can read: nothing in memory answers "
+             "this.")
 
-_STATE_CUES = re.compile(
-    r"\b(what time|when is|when's|which version|what version|current(?:ly)?|now|decided|"
-    r"decision|moved|still|latest|final|changed|new (?:time|date)|rescheduled|deadline|"
-    r"due|what day)\b",
-    re.IGNORECASE,
-)
-
-
-# How relevant a passage must be for its state to answer a question without state cues:
-# above the abstention threshold, since a weak match on one shared word ("budget") must not
-# turn into another decision's current value.
-STATE_EVIDENCE_RELEVANCE = 0.40
 # Literal matches read for a *who said it* question (oldest first).
 LOOKUP_K = 50
 # A message quoted whole as who said something when it is this short.
 QUOTE_WHOLE_CHARS = 200
-
-
-def is_state_question(question: str) -> bool:
-    """Whether ``question`` asks for the current value of something that may have changed."""
-    return bool(_STATE_CUES.search(question))
+# Questions among the evidence whose answers are looked up.
+ANSWERED_QUESTIONS = 8
+# Closest messages offered (collapsed) with an abstention.
+CLOSEST = 3
 
 
 class OfflineReader:
     """Deterministic reader over :class:`ReaderTools`.
 
-    ``k`` passages per search; ``min_relevance`` is the abstention threshold on the best
-    evidence's absolute content relevance (``Hit.features["relevance"]``).
-    """
+    ``k`` passages per search; ``lexicon`` the question analyzer's data, with the weights
+    of the coverage test that decides abstention; ``analyzer`` the message analyzer the
+    writer uses (what each message states, about what, and why)."""
 
-    def __init__(self, *, tools: ReaderTools, k: int = 10, min_relevance: float = 0.20,
-                 expansion_terms: int = 4) -> None:
+    def __init__(self, *, tools: ReaderTools, k: int = 10, expansion_terms: int = 4,
+                 lexicon: QuestionLexicon = DEFAULT_LEXICON,
+                 analyzer: MessageAnalyzer | None = None) -> None:
         self.tools = tools
         self.k = k
-        self.min_relevance = min_relevance
         self.expansion_terms = expansion_terms
+        self.lexicon = lexicon
+        self.coverage = CoverageTest(store=tools.store, embedder=tools.embedder,
+                                     lexicon=lexicon)
+        self.composer = Composer(lexicon=lexicon, coverage=self.coverage,
+                                 analyzer=analyzer or MessageAnalyzer())
 
     def answer(
         self,
@@ -100,14 +88,12 @@ class OfflineReader:
         reference: datetime | None = None,
         ablate: frozenset[str] = frozenset(),
     ) -> Answer:
+        qa = analyze_question(question, self.lexicon)
         session = self.tools.session(scope, reference=reference, ablate=ablate)
         session.round = 1
         hits = session.search_hits(question, k=self.k)
-        for expr in find_date_expressions(question):
+        for expr in qa.dates:
             session.resolve_date(expr)
-        said = attributed_phrase(question)
-        # A who-said question asks for a person: no state's value answers it.
-        states = [] if said else _read_states(question, session, hits[:3])
         rounds = 1
         if ABLATE_SINGLE_ROUND not in ablate and hits:
             expanded = self.expand(question, hits[:3])
@@ -115,13 +101,29 @@ class OfflineReader:
                 session.round = 2
                 hits = hits + session.search_hits(expanded, k=self.k)
                 rounds = 2
-        if said:
-            # The first mention may be older than anything the searches ranked.
-            literal = session.lookup_phrase(named_span(said) or said, k=LOOKUP_K)
-            sayer = first_said(said, [h.node for h in hits] + literal)
+        states = self._states(qa, question, session, hits)
+        literal = self._said(qa, question, session)
+        asked = [h.node for h in hits if _asks(h.node.text)][:ANSWERED_QUESTIONS]
+        answers = session.answers_to(asked)
+        units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score)
+                  for h in hits]
+                 + [node_unit(n) for n in literal]
+                 + [state_unit(s) for s in states])
+        verdict = self.coverage.judge(qa, units, scope, reference=reference)
+        if not verdict.covered:
+            return self._abstain(qa, hits, session, rounds).model_copy(
+                update={"coverage": round(verdict.score, 3)})
+        self._context_turns(session, states, verdict)
+        people = people_of(session.nodes.values())
+        if qa.kind is QuestionKind.WHO and qa.role == "proposer":
+            sayer = self._first_sayer(qa, question, hits, literal, verdict)
             if sayer is not None:
-                return _said_answer(sayer, session, rounds)
-        return self._compose(question, session, hits, states, rounds)
+                return _said_answer(sayer, session, rounds, qa)
+        composed = self.composer.compose(qa, verdict, people, session.nodes)
+        if not composed.lines:
+            return self._abstain(qa, hits, session, rounds)
+        return _answer(qa, composed, session, rounds, states).model_copy(
+            update={"coverage": round(verdict.score, 3)})
 
     def expand(self, question: str, anchors: list[Hit]) -> str:
         """The question plus the anchors' speakers and most frequent new key terms."""
@@ -136,115 +138,96 @@ class OfflineReader:
                            limit=self.expansion_terms)
         return f"{question} {' '.join(extra)}".strip() if extra else question
 
-    def _compose(self, question: str, session: ReaderSession, hits: list[Hit],
-                 states: list[State], rounds: int) -> Answer:
-        best = max((h.features.get("relevance", 0.0) for h in hits), default=0.0)
-        relevant = best >= self.min_relevance
-        if not relevant and not states:
-            return Answer(answer=NOT_FOUND, abstained=True, rounds=rounds,
-                          gathered=list(session.gathered))
-        citations: list[Citation] = []
-        parts: list[str] = []
-        answered = _answer_states(question, states)
-        for state in answered:
-            parts.append(f"{state.topic}: {describe_state(state)}")
-            for entry in reversed(state.chain):
-                node = session.nodes.get(entry.node_id)
-                if node is not None:
-                    citations.append(citation(node))
-        if not states or not relevant:
-            ranked = [h.node for h in sorted(hits, key=lambda h: -h.score)][:5]
-        else:
-            ranked = []
-        chosen = best_sentences(question, ranked, limit=2)
-        for node, sentence in chosen:
-            parts.append(f"{node.speaker}: {sentence}")
-            citations.append(citation(node, quote=sentence))
-        short = short_answer(question, answered, chosen)
-        if short and not answered and asks_when(question):
-            parts.insert(0, short)  # the resolved date, which no quoted line spells out
-        # One line per state or quoted sentence, so separate candidates never run together.
-        text = "\n".join(parts) if parts else NOT_FOUND
-        unique = list({c.node_id: c for c in citations}.values())
-        # The states that answer first, then the others read.
-        read = answered + [s for s in states if s not in answered]
-        return Answer(answer=text, short=short, abstained=False, citations=unique,
-                      states=read, rounds=rounds, gathered=list(session.gathered))
+    def _states(self, qa: QuestionAnalysis, question: str, session: ReaderSession,
+                hits: Sequence[Hit]) -> list[State]:
+        """The states that may answer: those about the question's subject, the states of
+        the best evidence, and the states sharing their topic (a decision's parts)."""
+        anchors = list(dict.fromkeys(h.node.state_id for h in hits[:5] if h.node.state_id))
+        return session.read_current_state(qa.subject or question, k=3, state_ids=anchors,
+                                          siblings=True)
+
+    def _said(self, qa: QuestionAnalysis, question: str, session: ReaderSession
+              ) -> list[EvidenceNode]:
+        """For *who suggested X*: the messages holding X literally (the first mention may
+        be older than anything the searches ranked)."""
+        if qa.kind is not QuestionKind.WHO or qa.role != "proposer":
+            return []
+        said = attributed_phrase(question) or qa.subject
+        if not said:
+            return []
+        return session.lookup_phrase(named_span(said) or said, k=LOOKUP_K)
+
+    def _first_sayer(self, qa: QuestionAnalysis, question: str, hits: Sequence[Hit],
+                     literal: Sequence[EvidenceNode], verdict: Coverage
+                     ) -> EvidenceNode | None:
+        said = attributed_phrase(question) or qa.subject
+        threshold = self.coverage.weights.min_coverage
+        covering = [u.node for s, u in verdict.units if s >= threshold and u.node is not None]
+        pool = [h.node for h in hits] + list(literal)
+        found = first_said(said, pool) if said else None
+        if found is None and covering:
+            found = min(covering, key=lambda n: (n.ts, n.seq))
+        return found
+
+    def _context_turns(self, session: ReaderSession, states: Sequence[State],
+                       verdict: Coverage) -> None:
+        """Read the turns the candidate answers reply to or accept (where a reason often
+        is), inside the scope."""
+        ids = {e.node_id for s in states for e in s.chain}
+        ids |= {u.node.node_id for _, u in verdict.units[:10] if u.node is not None}
+        wanted = [c for i in ids if (n := session.nodes.get(i)) is not None
+                  for c in n.context_ids if c not in session.nodes]
+        missing = [i for i in ids if i not in session.nodes]
+        found = self.tools.store.get_nodes(list(dict.fromkeys(wanted + missing)),
+                                           session.scope)
+        for n in found:
+            session.nodes.setdefault(n.node_id, n)
+        # chain members may only now be read: fetch their own context turns too
+        more = [c for n in found for c in n.context_ids if c not in session.nodes]
+        for n in self.tools.store.get_nodes(list(dict.fromkeys(more)), session.scope):
+            session.nodes.setdefault(n.node_id, n)
+        # a revision that accepts a suggestion made in passing, with no link kept: the turn
+        # just before it in its channel
+        for s in states:
+            for e in s.chain[1:]:
+                node = session.nodes.get(e.node_id)
+                if node is not None and not node.context_ids:
+                    before = self.tools.previous_turn(node, session.scope)
+                    if before is not None:
+                        session.nodes.setdefault(before.node_id, before)
+                        node.context_ids.append(before.node_id)
+
+    def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
+                 rounds: int) -> Answer:
+        closest = [citation(h.node) for h in sorted(hits, key=lambda h: -h.score)[:CLOSEST]]
+        return Answer(answer=NOT_FOUND, abstained=True, rounds=rounds,
+                      gathered=list(session.gathered), kind=qa.kind.value, closest=closest)
 
 
-def short_answer(question: str, states: list[State],
-                 sentences: list[tuple[EvidenceNode, str]]) -> str:
-    """The direct answer alone: the current value of the best state; for a *when*
-    question, the date the best sentence names (resolved against when it was said) or else
-    the day it was said; otherwise the clause of the best sentence that holds the most of
-    the question's terms. Empty when there is nothing to extract from."""
-    if states:
-        return dated_current_value(states[0])
-    if not sentences:
-        return ""
-    node, sentence = sentences[0]
-    if asks_when(question):
-        dates = resolved_dates(sentence, node.ts) or resolved_dates(node.text, node.ts)
-        if dates:
-            return dates[0][1].spoken()
-        return spoken_day(node.ts)
-    return best_clause(question, sentence)
+def _answer(qa: QuestionAnalysis, composed: Composed, session: ReaderSession, rounds: int,
+            states: Sequence[State]) -> Answer:
+    unique = list({c.node_id: c for c in composed.citations}.values())
+    return Answer(answer="\n".join(line for line in composed.lines if line),
+                  short=composed.short, abstained=False, citations=unique,
+                  states=list(composed.states), rounds=rounds,
+                  gathered=list(session.gathered), kind=qa.kind.value)
 
 
-def _read_states(question: str, session: ReaderSession, top: list[Hit]) -> list[State]:
-    """The states that may answer ``question``, given its ``top`` evidence (step 2)."""
-    anchors = list(dict.fromkeys(h.node.state_id for h in top if h.node.state_id))
-    if is_state_question(question):
-        return session.read_current_state(question, k=2, state_ids=anchors, siblings=True)
-    strong = list(dict.fromkeys(
-        h.node.state_id for h in top if h.node.state_id
-        and h.features.get("relevance", 0.0) >= STATE_EVIDENCE_RELEVANCE))
-    if not strong:
-        return []
-    # Strong evidence belongs to something that was revised: the answer is its current value
-    # with its history, whatever words the question used. A state sharing its topic answers
-    # when it holds the kind of value asked, revised or not.
-    found = session.read_current_state(question, k=len(strong) + 1, state_ids=strong,
-                                       siblings=True)
-    kin = {(s.channel, s.topic) for s in found if s.state_id in strong}
-    kinds = answer_kinds(question)
-    return [s for s in found
-            if (s.state_id in strong and len(s.chain) > 1)
-            or (s.state_id not in strong and (s.channel, s.topic) in kin
-                and value_kind(s) in kinds)]
-
-
-def _said_answer(node: EvidenceNode, session: ReaderSession, rounds: int) -> Answer:
+def _said_answer(node: EvidenceNode, session: ReaderSession, rounds: int,
+                 qa: QuestionAnalysis) -> Answer:
     """The speaker of ``node`` as who said it, with the message quoted (its first sentence
     when long) and cited."""
     sentences = split_sentences(node.text)
     quote = node.text if len(node.text) <= QUOTE_WHOLE_CHARS or not sentences else sentences[0]
     quote = shorten(quote, QUOTE_WHOLE_CHARS)
+    cites: list[Citation] = [citation(node, quote=quote)]
     return Answer(answer=f"{node.speaker} ({day_label(node.ts)}): {quote}", short=node.speaker,
-                  abstained=False, citations=[citation(node, quote=quote)], rounds=rounds,
-                  gathered=list(session.gathered))
+                  abstained=False, citations=cites, rounds=rounds,
+                  gathered=list(session.gathered), kind=qa.kind.value)
 
 
-def answer_kinds(question: str) -> set[str]:
-    """Value families that answer ``question``: those it asks for, and for *where* also named
-    choices (a place is decided by name: "Taqueria Luna")."""
-    kinds = asked_families(question)
-    return kinds | {"name"} if "where" in kinds else kinds
+def _asks(text: str) -> bool:
+    return "?" in text
 
 
-def value_kind(state: State) -> str:
-    """The family of a state's current value as its message stated it ("name" for "switching
-    to Taqueria Luna"); "" for free text."""
-    source = state.chain[-1].quote if state.chain else ""
-    return family_of(current_value(state), source)
-
-
-def _answer_states(question: str, states: list[State]) -> list[State]:
-    """The states holding the kind of value asked for, in the given order; the best state
-    when none does (or the question asks no kind). Separate states are separate candidates:
-    they are listed, never merged."""
-    if not states:
-        return []
-    kinds = answer_kinds(question)
-    held = [s for s in states if kinds and value_kind(s) in kinds]
-    return held or states[:1]
+__all__ = ["NOT_FOUND", "OfflineReader", "Unit"]

@@ -13,21 +13,23 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
+from memory.analysis.grounding import grounded_value
 from memory.embeddings import Embedder
-from memory.models import ChainEntry, EvidenceNode, Scope, State, Verdict
+from memory.facets import members_sql, project
+from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
-from memory.registry import StateRecord, chain_of
+from memory.registry import StateRecord, chain_entry, chain_of, history
 from memory.store import MemoryStore, Window
 from memory.store.rows import from_epoch, row_to_node
 from memory.store.store import NODE_META_COLUMNS, scope_sql
 from memory.store.tables import sql_in, sql_str
-from memory.text import content_terms, grounded, overlap
+from memory.text import content_terms, overlap
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +41,7 @@ __all__ = [
     "lookup_phrase",
     "read_current_state",
     "resolve_date",
+    "answers_to",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -65,6 +68,57 @@ def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
     """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
     (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
     return store.phrase_search(phrase, scope, k, window)
+
+
+# In chat without threads a question's answer is usually among the next few turns.
+ANSWER_TURNS = 4
+ANSWER_WINDOW = timedelta(hours=12)
+PREVIOUS_TURN_GAP = timedelta(minutes=30)
+
+
+def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], scope: Scope
+               ) -> dict[str, list[EvidenceNode]]:
+    """The turns in ``scope`` that answer each of ``questions``, oldest first: those the
+    writer linked to it (replies, and turns whose context it is), else the first
+    :data:`ANSWER_TURNS` turns after it in its channel and thread by someone else, within
+    :data:`ANSWER_WINDOW`, up to the asker's next turn."""
+    out: dict[str, list[EvidenceNode]] = {}
+    if not questions:
+        return out
+    ids = [q.node_id for q in questions]
+    quoted = ", ".join(sql_str(i) for i in ids)
+    where = (f"(array_has_any(context_ids, make_array({quoted})) OR "
+             f"{sql_in('reply_to_node', ids)}) AND {scope_sql(scope)}")
+    linked = [row_to_node(r) for r in store.tables.query_nodes(where,
+                                                                columns=NODE_META_COLUMNS)]
+    for q in questions:
+        mine = sorted((n for n in linked if n.speaker_id != q.speaker_id and (
+            n.reply_to_node == q.node_id or q.node_id in n.context_ids)),
+            key=lambda n: (n.ts, n.seq))
+        if not mine:
+            mine = _next_turns(store, q, scope)
+        if mine:
+            out[q.node_id] = mine[:ANSWER_TURNS]
+    return out
+
+
+def _next_turns(store: MemoryStore, question: EvidenceNode, scope: Scope
+                ) -> list[EvidenceNode]:
+    narrowed = scope.model_copy(update={"channels": (question.channel,)})
+    if scope.channels is not None and question.channel not in scope.channels:
+        return []
+    window = Window(ts_from=question.ts, ts_to=question.ts + ANSWER_WINDOW)
+    after = [n for n in store.find_nodes(narrowed, window, limit=200)
+             if n.node_id != question.node_id and n.thread_id == question.thread_id
+             and (n.ts, n.seq) > (question.ts, question.seq)]
+    out: list[EvidenceNode] = []
+    for n in after[: 2 * ANSWER_TURNS]:
+        if n.speaker_id == question.speaker_id:
+            if out:
+                break  # the asker speaks again: what follows answers something else
+            continue
+        out.append(n)
+    return out
 
 
 def _states_where(scope: Scope) -> str:
@@ -130,12 +184,14 @@ def read_current_state(
         chosen = {r.state_id for r in top}
         top += sorted((r for r in records if (r.channel, r.topic) in kin
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
-    where = f"{sql_in('state_id', [r.state_id for r in top])} AND {scope_sql(scope)}"
-    members = [row_to_node(r) for r in store.tables.query_nodes(where,
-                                                                 columns=NODE_META_COLUMNS)]
+    ids = [r.state_id for r in top]
+    where = f"{members_sql(ids)} AND {scope_sql(scope)}"
+    members = project([row_to_node(r) for r in store.tables.query_nodes(
+        where, columns=NODE_META_COLUMNS)], ids)
     out = []
     for rec in top:
-        chain = _authoritative(chain_of([n for n in members if n.state_id == rec.state_id]))
+        chain = history(_authoritative(chain_of(
+            [n for n in members if n.state_id == rec.state_id])))
         if chain:
             out.append(_state(rec, chain))
     return out
@@ -145,7 +201,8 @@ def _authoritative(chain: list[EvidenceNode]) -> list[EvidenceNode]:
     """Drop revisions whose value is not grounded in their own message."""
     out = []
     for n in chain:
-        if n.verdict is Verdict.REVISE and not (n.value and grounded(n.value, n.text)):
+        if n.verdict is Verdict.REVISE and not (n.value and grounded_value(
+                n.value, n.text, speaker=n.speaker, context=n.context)):
             continue
         out.append(n)
     return out
@@ -158,12 +215,7 @@ def _state(rec: StateRecord, chain: Sequence[EvidenceNode]) -> State:
         topic=rec.topic, description=rec.description, value=last.value or rec.value,
         active_node_id=last.node_id, revision_count=len(chain) - 1,
         updated_at=max(from_epoch(rec.updated_ts), last.ts),
-        chain=[
-            ChainEntry(node_id=n.node_id, message_id=n.message_id, value=n.value,
-                       speaker=n.speaker, ts=n.ts, quote=n.text, verdict=n.verdict,
-                       permalink=n.permalink)
-            for n in chain
-        ],
+        chain=[chain_entry(n) for n in chain],
     )
 
 
@@ -198,6 +250,19 @@ class ReaderTools:
         self.embedder = embedder
         self.search = search if search is not None else EvidenceSearch(store=store,
                                                                         embedder=embedder)
+
+    def previous_turn(self, node: EvidenceNode, scope: Scope) -> EvidenceNode | None:
+        """The turn just before ``node`` in its channel and thread, by someone else, within
+        :data:`PREVIOUS_TURN_GAP` (what a reply without a link most likely answers)."""
+        if scope.channels is not None and node.channel not in scope.channels:
+            return None
+        narrowed = scope.model_copy(update={"channels": (node.channel,)})
+        window = Window(ts_from=node.ts - PREVIOUS_TURN_GAP, ts_to=node.ts)
+        before = [n for n in self.store.find_nodes(narrowed, window, limit=200)
+                  if n.thread_id == node.thread_id and (n.ts, n.seq) < (node.ts, node.seq)]
+        if not before or before[-1].speaker_id == node.speaker_id:
+            return None
+        return before[-1]
 
     def session(self, scope: Scope, *, reference: datetime | None = None,
                 ablate: frozenset[str] = frozenset()) -> ReaderSession:
@@ -326,6 +391,18 @@ class ReaderSession:
             args={"expression": expression, "reference": ref.date().isoformat()},
             note=res.iso() if res else "not a date"))
         return res
+
+    def answers_to(self, questions: Sequence[EvidenceNode]) -> dict[str, list[EvidenceNode]]:
+        """:func:`answers_to` inside the session scope; the answers join what was shown."""
+        found = answers_to(self.tools.store, questions, self.scope)
+        shown = [n for ns in found.values() for n in ns]
+        self._see(shown)
+        if questions:
+            self.observations.append(Observation(
+                round=self.round, tool="answers_to",
+                args={"questions": [q.node_id for q in questions]},
+                node_ids=[n.node_id for n in shown]))
+        return found
 
     def observed(self, node_id: str) -> bool:
         return node_id in self.nodes

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.errors import ConfigError
+from memory.facets import members_sql, project
 from memory.models import Channel, EvidenceNode, MessageKey, Scope
 from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
 from memory.store.rows import (
@@ -370,11 +371,14 @@ class MemoryStore:
         return row_to_node(rows[0]) if rows else None
 
     def state_nodes(self, state_ids: Iterable[str]) -> list[EvidenceNode]:
+        """The members of ``state_ids``, each seen as a member of the state it is listed
+        for (a message that opened several states appears once per state: memory.facets)."""
         ids = list(dict.fromkeys(state_ids))
         if not ids:
             return []
-        rows = self.tables.query_nodes(sql_in("state_id", ids), columns=NODE_META_COLUMNS)
-        return sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
+        rows = self.tables.query_nodes(members_sql(ids), columns=NODE_META_COLUMNS)
+        nodes = sorted((row_to_node(r) for r in rows), key=lambda n: n.seq)
+        return project(nodes, ids)
 
     def neighbours(self, nodes: Sequence[EvidenceNode], scope: Scope, *,
                    include: Sequence[str] = ()

@@ -49,7 +49,7 @@ def chat() -> list[Message]:
         msg(10, "Gina", "Which database should we pick for the analytics pipeline?"),
         msg(11, "Hal", "Honestly ClickHouse handles columnar aggregations very well at our "
             "scale", thread_id="C1.10", reply_to="C1.10"),
-        msg(1, "Ivy", f"Draft {PRIVATE_PHRASE} for the review are in the HR drive",
+        msg(1, "Ivy", f"Draft {PRIVATE_PHRASE} for the review are in the HR drive, due Friday",
             channel="C2", minutes=30),
     ]
 

@@ -1,0 +1,137 @@
+"""Comparing values: is the value a message names the one a state holds?
+
+"the 20th" names "Dec 20", "412" names "build 412", "05:00" is already part of "sat 22nd,
+02:00-05:00", "2:30" is "2:30pm". A value is broken into parts (day, month, weekday, clock
+time on a 12-hour dial, words) and compared part by part.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.analysis.values import STATUS_FAMILY
+from memory.text import clean, value_key
+
+_MONTHS = {m: i for i, names in enumerate((
+    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+    ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+    ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1) for m in names}
+_WEEKDAYS = {d: i for i, names in enumerate((
+    ("mon", "monday", "mondays"), ("tue", "tues", "tuesday", "tuesdays"),
+    ("wed", "wednesday", "wednesdays"), ("thu", "thur", "thurs", "thursday", "thursdays"),
+    ("fri", "friday", "fridays"), ("sat", "saturday", "saturdays"),
+    ("sun", "sunday", "sundays"))) for d in names}
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)?(?![\w%])",
+                    re.IGNORECASE)
+_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9][a-z0-9.'-]*", re.IGNORECASE)
+_FILLER = frozenset("the a an at on in of same window from to until till by and".split())
+#: Kinds of value that can stand for one another: a venue may be named as a choice.
+_COMPATIBLE = ({"name", "where"},)
+
+
+def compatible(family: str, state_family: str) -> bool:
+    """Whether a value of ``family`` can replace one of ``state_family`` (a cancellation
+    ends a state of any kind)."""
+    if family == STATUS_FAMILY or family == state_family:
+        return True
+    if not state_family:
+        return family == "name"
+    return any({family, state_family} <= group for group in _COMPATIBLE)
+
+
+def parts(value: str) -> set[str]:
+    """The parts of a value: ``d:20`` (day of month), ``m:12``, ``w:4`` (weekday),
+    ``t:2:30`` (clock time on a 12-hour dial), and its other words."""
+    text = clean(value).lower()
+    out: set[str] = set()
+    consumed: list[tuple[int, int]] = []
+    for m in _CLOCK.finditer(text):
+        has_colon = m.group(2) is not None
+        if not (has_colon or m.group(3)):
+            continue
+        hour = int(m.group(1)) % 12
+        out.add(f"t:{hour}:{m.group(2) or '00'}")
+        consumed.append(m.span())
+    for m in _DAY.finditer(text):
+        out.add(f"d:{int(m.group(1))}")
+        consumed.append(m.span())
+    words = [(m.group(0), m.span()) for m in _WORD.finditer(text)]
+    for i, (w, span) in enumerate(words):
+        if any(s <= span[0] < e for s, e in consumed):
+            continue
+        w = w.strip(".'")
+        if w in _MONTHS:
+            out.add(f"m:{_MONTHS[w]}")
+            if i + 1 < len(words) and words[i + 1][0].isdigit() and len(words[i + 1][0]) <= 2:
+                out.add(f"d:{int(words[i + 1][0])}")
+                consumed.append(words[i + 1][1])
+            elif i + 1 < len(words) and re.fullmatch(r"\d{1,2}[-–]\d{1,2}", words[i + 1][0]):
+                for day in re.split(r"[-–]", words[i + 1][0]):  # "july 11-18"
+                    out.add(f"d:{int(day)}")
+                consumed.append(words[i + 1][1])
+        elif w in _WEEKDAYS:
+            out.add(f"w:{_WEEKDAYS[w]}")
+        elif w.isdigit() and len(w) <= 2 and i > 0 and words[i - 1][0].strip(".") in _MONTHS:
+            continue
+        elif (w.isdigit() and len(w) <= 2 and i + 1 < len(words)
+              and words[i + 1][0].strip(".") in _MONTHS):
+            out.add(f"d:{int(w)}")  # "21 Oct"
+        elif w not in _FILLER:
+            out.add(w)
+    return out
+
+
+def values_match(named: str, value: str) -> bool:
+    """Whether ``named`` (as a message says it) names ``value`` (as a state holds it):
+    "the 20th" names "Dec 20", "412" names "build 412", "eu-west-1" names "eu-west-1"."""
+    a, b = value_key(named), value_key(value)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    pa = {p for p in parts(named) if p not in _RELATIVE}
+    return bool(pa) and pa <= parts(value)
+
+
+def same_value(new: str, current: str) -> bool:
+    """Whether ``new`` adds nothing to ``current``: the same value, or a part of it
+    ("05:00" of "02:00-05:00", "tomorrow at 2:30" of "Tue Oct 22, 2:30pm" — relative words
+    aside, which only the reference day could settle)."""
+    a, b = value_key(new), value_key(current)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    pa = {p for p in parts(new) if p not in _RELATIVE}
+    pb = parts(current)
+    return bool(pa) and pa <= pb
+
+
+_RELATIVE = frozenset({"today", "tomorrow", "tonight", "tmrw", "tmr", "tmw", "next", "this",
+                       "coming", "week", "pm", "am", "morning", "afternoon", "evening"})
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def abbreviates(subject: str, topic: str) -> bool:
+    """Whether ``subject`` names ``topic`` by its initials ("JC" → "journal club", "DR" →
+    "disaster recovery region"), or the other way round."""
+    for short, long in ((subject, topic), (topic, subject)):
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", long)]
+        initials = "".join(w[0].upper() for w in words)
+        for m in _ACRONYM.finditer(short):
+            if len(m.group(0)) >= 2 and m.group(0) in initials:
+                return True
+    return False
+
+
+_BUILD = re.compile(r"\b(?:rc|build|beta|alpha|b|nightly)[\s.-]?\d|\brc\b|^\d{3,6}$",
+                    re.IGNORECASE)
+
+
+def same_grain(a: str, b: str) -> bool:
+    """Whether two version values are of one grain: a release ("2.4") and a build or
+    release candidate of it ("rc1", "build 418", "2.4.0-rc1") never replace one another."""
+    return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))

@@ -1,0 +1,459 @@
+"""The question analyzer: what a question to the memory asks.
+
+One function, :func:`analyze_question`, reads a question once and says what every reader
+needs: its kind (:class:`~memory.analysis.definitions.QuestionKind`: the current value, the
+previous or original one, who, when, why, a list, a plain fact), the kind of value it wants
+(a date, a place, a version, an amount, a person), the role a *who* question asks about
+(who proposed, decided, changed or owns it), its subject (the words that say what it is
+about, for finding the state and for the coverage test), the named things in it, and the
+anchor of a *before* clause ("before it slipped to Friday" → "slipped to Friday").
+
+Cue words are data (:mod:`memory.analysis.question_lexicon`); matching is on word tokens of
+a bounded prefix of the question, so it is linear in the question's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
+from memory.reader.dates import find_date_expressions
+from memory.text import STOPWORDS, clean, is_calendar_word, stem
+
+# A question is read up to this many characters: longer input is not a question a person
+# typed, and bounding it keeps every pattern below linear in a small constant.
+MAX_QUESTION_CHARS = 1000
+
+# Words as written (case kept), with their offsets; the same token shape as memory.text.
+_WORD = re.compile(r"[^\W_](?:[\w'’.:-]*[^\W_])?")
+_QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    low: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class QuestionAnalysis:
+    """What a question asks. ``terms`` are the subject's words (lower case, unstemmed, in
+    order, no question or cue words); ``named`` the named things as written (capitalised
+    words, numbers, quoted phrases); ``attributes`` the value nouns it uses ("date"),
+    which a value of that kind answers; ``anchor`` the words after a *before* (the change
+    or new value the previous value preceded); ``family`` the kind of value asked
+    ("when", "where", "version", "money", "count", "person" or ""); ``key`` groups of
+    words, of each of which an answer must state one: what a "what is…" question asks for
+    ("password" in "what's the new office wifi password"), the thing whose value it asks
+    ("kafka" in "what kafka version"), the thing and the event a *when* question asks about
+    ("*dune*", "go *live*")."""
+
+    text: str
+    kind: QuestionKind
+    family: str = ""
+    role: str = ""
+    past: bool = False
+    subject: str = ""
+    terms: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()
+    anchor: str = ""
+    cues: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+    key: tuple[tuple[str, ...], ...] = ()
+    changes: tuple[str, ...] = ()
+
+    @property
+    def asks_change(self) -> bool:
+        """Whether the answer lies in a chain's history rather than its current value."""
+        return self.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL)
+
+    @property
+    def stems(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(stem(t) for t in self.terms))
+
+
+def words(text: str) -> list[Word]:
+    """Word tokens of ``text`` with their case and offsets ("2.4", "us-east-1", "don't")."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = m.group().replace("’", "'")
+        out.append(Word(w, w.lower(), m.start(), m.end()))
+    return out
+
+
+def _matches(word: str, pattern: str) -> bool:
+    return word.startswith(pattern[:-1]) if pattern.endswith("*") else word == pattern
+
+
+def find_phrase(lows: Sequence[str], phrase: str, start: int = 0) -> int:
+    """Index of the first occurrence of ``phrase`` (space-separated words, ``*`` suffix
+    wildcards) in ``lows`` at or after ``start``; -1 when absent."""
+    parts = phrase.split()
+    n = len(parts)
+    if not n:
+        return -1
+    for i in range(start, len(lows) - n + 1):
+        if all(_matches(lows[i + j], parts[j]) for j in range(n)):
+            return i
+    return -1
+
+
+def _spans(lows: Sequence[str], phrases: Sequence[str]) -> list[tuple[int, int, str]]:
+    """(start, end, phrase) of every phrase found (first occurrence each)."""
+    out = []
+    for p in phrases:
+        i = find_phrase(lows, p)
+        if i >= 0:
+            out.append((i, i + len(p.split()), p))
+    return out
+
+
+def _opens_with(lows: Sequence[str], phrases: Sequence[str], *, within: int = 3) -> str:
+    """The phrase among ``phrases`` that occurs within the first ``within`` words (after a
+    leading filler such as "so", "and", "ok"), longest first; "" when none does."""
+    for p in sorted(phrases, key=lambda x: -len(x.split())):
+        i = find_phrase(lows, p)
+        if 0 <= i < within:
+            return p
+    return ""
+
+
+def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
+                     ) -> QuestionAnalysis:
+    """What ``question`` asks (see :class:`QuestionAnalysis`)."""
+    text = clean(question)[:MAX_QUESTION_CHARS]
+    ws = words(text)
+    # Cues are matched on words without their clitics ("why'd" → "why", "kwame's" →
+    # "kwame"); negations keep theirs.
+    lows = [_base(w.low) for w in ws]
+    cue_spans: list[tuple[int, int, str]] = []
+
+    def found(phrases: Sequence[str]) -> list[tuple[int, int, str]]:
+        spans = _spans(lows, phrases)
+        cue_spans.extend(spans)
+        return spans
+
+    opening = _opening(lows, lexicon)
+
+    def opens(phrases: Sequence[str]) -> str:
+        for p in sorted(phrases, key=lambda x: -len(x.split())):
+            if find_phrase(lows, p, opening) == opening:
+                cue_spans.append((opening, opening + len(p.split()), p))
+                return p
+        return ""
+
+    who_open = opens(lexicon.who_openers + lexicon.who_nouns)
+    when_open = "" if who_open else opens(lexicon.when_openers)
+    where_open = "" if who_open or when_open else opens(lexicon.where_openers)
+    money_open = "" if who_open or when_open else opens(lexicon.money_openers)
+    count_open = "" if who_open or when_open or money_open else opens(lexicon.count_openers)
+    version_open = "" if who_open or when_open else opens(lexicon.version_openers)
+    why = found(lexicon.why)
+    original = found(lexicon.original)
+    previous = found(lexicon.previous)
+    attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
+    head_attribute = _head_attribute(lows, lexicon)
+    family = _family((("when", when_open), ("where", where_open), ("money", money_open),
+                      ("count", count_open), ("version", version_open),
+                      ("person", who_open)), head_attribute, lexicon)
+    past = any(w in lexicon.past for w in lows[opening: opening + 4])
+    anchor_span = _before_change(lows, lexicon, family=family, past=past)
+    if anchor_span is not None:
+        cue_spans.append((anchor_span[0] - 1, anchor_span[0], "before"))
+    listing = found(lexicon.listing)
+    current = found(lexicon.current)
+    choice = (lexicon.choice in lows[opening + 1:] and opening < len(lows)
+              and lows[opening] in lexicon.openers and not who_open and not when_open)
+    role = _who_role(lows, lexicon) if who_open else ""
+    if role == "doer" and found(lexicon.current):
+        role = "owner"  # "who's captain now": who holds it now
+
+    if why:
+        kind = QuestionKind.WHY
+    elif original and role != "proposer":
+        kind = QuestionKind.ORIGINAL
+    elif previous or anchor_span is not None:
+        kind = QuestionKind.PREVIOUS
+    elif who_open:
+        kind = QuestionKind.WHO
+    elif when_open and not current:
+        kind = QuestionKind.WHEN
+    elif listing:
+        kind = QuestionKind.LIST
+    elif current or family or choice:
+        kind = QuestionKind.CURRENT
+    else:
+        kind = QuestionKind.FACT
+    if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who_open:
+        family = "person"
+
+    anchor = ""
+    if anchor_span is not None and anchor_span[1] > anchor_span[0]:
+        anchor = text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
+    dated = _date_words(text, ws)
+    cue_index = {i for s, e, _ in cue_spans for i in range(max(s, 0), e)}
+    # Role verbs of a who question say what happened, not to what.
+    role_words = _role_spans(lows, lexicon) if who_open else set()
+    # So do the change words of a question about a change: the chain holds the change.
+    if kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
+                QuestionKind.WHO):
+        role_words |= {i for i, w in enumerate(lows)
+                       if any(_matches(w, c) for c in lexicon.change)}
+    subject_idx = [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
+                   and i not in dated and _subject_word(w, lexicon)
+                   and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+    changes = tuple(dict.fromkeys(w for w in lows if _is_role_verb(w, lexicon)))
+    terms = tuple(dict.fromkeys(lows[i] for i in subject_idx))
+    subject = " ".join(ws[i].text for i in subject_idx)
+    key = _key_words(lows, subject_idx, lexicon, family=family,
+                     copula=_copula(lows, opening) or bool(money_open or count_open),
+                     when=kind is QuestionKind.WHEN)
+    return QuestionAnalysis(
+        text=text, kind=kind, family=family, role=role, past=past, subject=subject,
+        terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
+        attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
+        key=key, changes=changes,
+        dates=tuple(_dates(text, lows)),
+    )
+
+
+def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: QuestionLexicon, *,
+               family: str, copula: bool, when: bool) -> tuple[tuple[str, ...], ...]:
+    """See :attr:`QuestionAnalysis.key`. The first run of subject words names what is asked;
+    when it ends in a value noun of the family asked ("kafka *version*"), the words before
+    it name the thing; a *when* question names its thing (the first run) and its event
+    (the last subject word: "when does dune go *live*")."""
+    if not subject_idx:
+        return ()
+    run = [subject_idx[0]]
+    while run[-1] + 1 in subject_idx:
+        run.append(run[-1] + 1)
+    words_ = [lows[i] for i in run]
+    if when:
+        last = [lows[i] for i in subject_idx]
+        while last and (lexicon.attributes.get(last[-1]) == "when"
+                        or last[-1] in lexicon.when_events):
+            last.pop()
+        thing = tuple(w for w in words_ if lexicon.attributes.get(w) != "when"
+                      and w not in lexicon.when_events)
+        groups = [g for g in (thing, (last[-1],) if last else ()) if g]
+        return tuple(dict.fromkeys(groups))
+    ends_in_value = lexicon.attributes.get(words_[-1], "") == family != "" and \
+        family in lexicon.value_named
+    if ends_in_value:
+        return (tuple(words_[:-1]),) if len(words_) > 1 else ()
+    return ((words_[-1],),) if copula else ()
+
+
+def _dates(text: str, lows: Sequence[str]) -> list[str]:
+    """The date expressions of the question, and the months it names in lower case ("the
+    april meetup"), which :func:`find_date_expressions` leaves out of free text."""
+    found = find_date_expressions(text)
+    named = {w.lower() for expr in found for w in expr.split()}
+    return found + [w for w in lows if _MONTH.fullmatch(w) and w not in named]
+
+
+_MONTH = re.compile(r"jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|aug(?:ust)?|"
+                    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+
+
+def _copula(lows: Sequence[str], opening: int) -> bool:
+    """Whether the question is "what/which is the …": it asks for what its noun phrase names."""
+    first = lows[opening] if opening < len(lows) else ""
+    second = lows[opening + 1] if opening + 1 < len(lows) else ""
+    return first in ("what's", "whats") or (
+        first in ("what", "which") and second in ("is", "was", "are", "were"))
+
+
+# A time of day ("1am", "14:30"): a value the question names, not a word to cover.
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}[:.]\d{2}")
+
+
+def is_change_word(low: str, lexicon: QuestionLexicon) -> bool:
+    """Whether ``low`` is a word of change ("moved", "pushed", "got", "took")."""
+    return any(_matches(low, c) for c in lexicon.change) or _is_role_verb(low, lexicon)
+
+
+def _is_role_verb(low: str, lexicon: QuestionLexicon) -> bool:
+    r = lexicon.roles
+    return any(_matches(low, p) for p in (*r.changer, *r.decider, *r.rejecter)
+               if " " not in p)
+
+
+_CLITICS = ("'s", "'d", "'re", "'ll", "'ve", "'m", "s'")
+
+
+def _base(low: str) -> str:
+    """A word without a trailing clitic or possessive ("why'd" → "why", "kwame's" →
+    "kwame"); "it's" and "let's" stay whole."""
+    if low in ("it's", "let's", "what's", "who's", "when's", "where's", "how's", "that's"):
+        return low
+    for c in _CLITICS:
+        if low.endswith(c) and len(low) > len(c) + 1:
+            return low[: -len(c)] if c != "s'" else low[:-1]
+    return low
+
+
+def _opening(lows: Sequence[str], lexicon: QuestionLexicon) -> int:
+    """Index of the word the question opens with, past fillers ("hey, quick q: who…",
+    "do you know when…"); 0 when no opening word is found early."""
+    for i, w in enumerate(lows[:8]):
+        if w not in lexicon.openers:
+            continue
+        asks_about = (i + 2 < len(lows) and lows[i + 1] in _ASKED
+                      and lows[i + 2] in _KNOWING)
+        if not asks_about:
+            return i
+    return 0
+
+
+_ASKED = frozenset({"you", "anyone", "anybody", "someone", "somebody", "we", "i"})
+_KNOWING = frozenset({"know", "remember", "recall", "have", "tell", "happen"})
+
+
+def _date_words(text: str, ws: Sequence[Word]) -> set[int]:
+    """Indexes of the words inside date expressions of ``text`` ("the week of mar 24")."""
+    spans = []
+    pos = 0
+    for expr in find_date_expressions(text):
+        at = text.find(expr, pos)
+        if at < 0:
+            continue
+        spans.append((at, at + len(expr)))
+        pos = at + len(expr)
+    return {i for i, w in enumerate(ws) if any(s <= w.start and w.end <= e for s, e in spans)}
+
+
+def _subject_word(low: str, lexicon: QuestionLexicon) -> bool:
+    return (len(low) > 1 or low.isdigit()) and low not in STOPWORDS \
+        and low not in lexicon.question_words and low not in lexicon.generic
+
+
+def _role_spans(lows: Sequence[str], lexicon: QuestionLexicon) -> set[int]:
+    """Indexes of the words of every role phrase in ``lows`` ("made the call", "shot
+    down", "suggested")."""
+    r = lexicon.roles
+    out: set[int] = set()
+    for p in (*r.proposer, *r.rejecter, *r.decider, *r.changer):
+        n = len(p.split())
+        i = find_phrase(lows, p)
+        while i >= 0:
+            out.update(range(i, i + n))
+            i = find_phrase(lows, p, i + 1)
+    return out
+
+
+def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+    """The role a who question asks about; "doer" when no role word is used."""
+    r = lexicon.roles
+    for role, phrases in (("proposer", r.proposer), ("rejecter", r.rejecter),
+                          ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
+                          ("owner", r.holder), ("proposer", r.idea)):
+        if any(find_phrase(lows, p) >= 0 for p in phrases):
+            return role
+    return "doer"
+
+
+def _family(openers: Sequence[tuple[str, str]], head_attribute: str,
+            lexicon: QuestionLexicon) -> str:
+    """The kind of value asked: the opener's ("when…", "how much…"), else that of the value
+    noun heading the question ("what's the release *date* for 2.4")."""
+    for family, opener in openers:
+        if opener:
+            if family == "count" and head_attribute and \
+                    lexicon.attributes.get(head_attribute) == "money":
+                return "money"  # "how many dollars", "how big is the budget"
+            return family
+    return lexicon.attributes.get(head_attribute, "") if head_attribute else ""
+
+
+def _head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+    """The value noun that heads a noun phrase: one not followed by another content word
+    ("release *date* for", "*budget* for helix", "kafka *version* are we on")."""
+    for i, w in enumerate(lows):
+        if w not in lexicon.attributes:
+            continue
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
+                nxt in lexicon.generic:
+            return w
+    return ""
+
+
+def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str,
+                   past: bool) -> tuple[int, int] | None:
+    """The span of words after a *before* that make the question ask for a previous value:
+    a change ("before it got moved", "before the correction"), a short value ("before
+    devon", "before the 21st" when a past date is asked) or nothing ("who ran it
+    before?"). None for a day or another event ("before 10 April", "before meeting
+    Maria")."""
+    for b in lexicon.before:
+        i = find_phrase(lows, b)
+        if i < 0:
+            continue
+        start = i + len(b.split())
+        rest = lows[start: start + lexicon.before_span]
+        if not rest:
+            return start, start
+        if any(any(_matches(w, c) for c in lexicon.change) for w in rest):
+            return start, start + len(rest)
+        if rest[0].endswith("ing") and len(rest[0]) > 4:
+            continue
+        tail = [w for w in lows[start:] if w not in STOPWORDS]
+        if not tail or len(tail) > 2:
+            continue
+        if not (past or any(w.endswith("ed") for w in lows[:i])):
+            continue  # "what needs doing before the launch": no earlier value asked
+        if _is_date_like(tail) and not (family == "when" and past):
+            continue
+        return start, min(len(lows), start + len(rest))
+    return None
+
+
+def _is_date_like(lows: Sequence[str]) -> bool:
+    return any(is_calendar_word(w) or re.fullmatch(r"\d{4}|\d{1,2}(?:st|nd|rd|th)?", w)
+               for w in lows)
+
+
+def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
+           skip: set[int]) -> list[str]:
+    """Named things: quoted phrases, runs of capitalised words not opening the question
+    (unless the question is written in title case: "Lebron James", "Taqueria Luna"), and
+    words holding digits (versions, ids)."""
+    out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)]
+    capitals = [w for w in ws if w.text[:1].isupper()]
+    title_case = len(capitals) > 0.6 * max(len(ws), 1) and len(ws) > 3
+    run: list[str] = []
+    last = -2
+    for i, w in enumerate(ws):
+        low = _base(w.low)
+        if i in skip or low in STOPWORDS or low in lexicon.question_words or low == "i":
+            continue
+        if is_calendar_word(low):
+            continue  # a day or month: matched as a date, not as a word
+        if "_" in low:
+            out.append(w.text)  # an identifier
+            continue
+        if any(ch.isdigit() for ch in low):
+            if re.fullmatch(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)", low):
+                continue  # a time
+            out.append(w.text)
+        elif (w.text[:1].isupper() and i > 0 and not title_case
+              and not is_calendar_word(w.text) and low not in lexicon.generic):
+            name = _base(w.text.lower()) if w.text.lower() != low else w.text
+            if run and last == i - 1:
+                run.append(name)
+            else:
+                if run:
+                    out.append(" ".join(run))
+                run = [name]
+            last = i
+    if run:
+        out.append(" ".join(run))
+    return list(dict.fromkeys(out))

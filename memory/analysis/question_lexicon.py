@@ -1,0 +1,396 @@
+"""The question analyzer's data: the words that say what a question asks.
+
+Everything here is data: cue phrases per question kind, the roles a *who* question asks for,
+the nouns that name a kind of value, and the weights of the coverage test that decides
+whether memory holds an answer. Phrases are matched on word tokens (lower case); a word
+ending in ``*`` matches any word it begins ("postpon*" matches "postponed"). Change a list
+here and every reader (offline, and the definitions the LLM prompt renders) changes with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Words that open or shape a question without naming what it is about.
+QUESTION_WORDS = frozenset(
+    """what what's whats when when's whens where where's which who who's whos whom whose why
+    how how's is are was were do does did done has have had will would can could should shall
+    may might must be been being am kind type sort many much long ago tell me know anyone
+    anybody someone somebody remind remember recall happen happened happening actually exactly
+    again we us our you your they them their it it's its this that there there's here any
+    some ever gonna going can't cannot couldn't didn't doesn't don't isn't wasn't weren't
+    won't wouldn't shouldn't hasn't haven't hadn't aren't""".split()
+)
+
+# Auxiliaries that put a question in the past ("when did…", "what was…").
+PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't"})
+
+# ---- kinds -------------------------------------------------------------------------------
+
+# The first value of a chain.
+ORIGINAL_CUES = (
+    "originally", "original", "initially", "initial", "at first", "in the first place",
+    "to begin with", "to start with", "at the start", "first planned", "first scheduled",
+    "first set", "first proposed", "first agreed", "first announced", "first picked",
+    "first chosen", "first decided", "first target", "first date", "first time",
+    "first plan", "first choice", "first pick", "first owner", "first version",
+    "first wanted", "first want", "first said",
+)
+# The value before the latest change (a "before" clause is judged apart: see BEFORE_*).
+PREVIOUS_CUES = (
+    "previously", "previous", "prior", "formerly", "used to", "use to", "had been",
+    "was supposed to", "were supposed to", "was going to", "were going to", "was meant to",
+    "were meant to", "was planned", "were planned", "was scheduled", "was set",
+    "old date", "old time", "old day", "old slot", "old version", "old value",
+    "old plan", "old owner", "old venue", "old place", "old region", "old number",
+    "old budget", "old deadline", "old one", "earlier date", "earlier time",
+    "earlier plan", "what was it", "what it was", "changed from", "moved from",
+    "switched from", "were we going to", "were we gonna", "was it going to",
+    "was it gonna", "was it supposed to", "were we supposed to", "we were going to",
+    "we were gonna", "was gonna", "were gonna", "was meant", "were meant", "supposed to",
+    "meant to",
+)
+# "before X" asks for the previous value when X is a change ("before it slipped", "before
+# the correction") or the new value itself ("before Friday", "before devon"), not when X is
+# a day the question is about ("before 10 April", handled by date scoping) or another event.
+BEFORE_WORDS = ("before", "prior to")
+CHANGE_WORDS = (
+    "mov*", "push*", "slip*", "chang*", "postpon*", "delay*", "resched*", "switch*",
+    "correct*", "reject*", "bump*", "cut", "cuts", "renam*", "swap*", "hand*",
+    "updat*", "revis*", "shift*", "replac*", "reassign*", "took", "take*", "taken",
+    "cancel*", "scrap*", "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*",
+    "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
+    "goes", "sponsor*", "announc*", "keep", "keeping", "kept", "stay*",
+)
+# How many words after "before" are read for a change word or a short value.
+BEFORE_SPAN = 6
+
+WHY_CUES = (
+    "why", "how come", "what caused", "what causes", "what's the reason", "what is the reason",
+    "what was the reason", "whats the reason", "the reason", "reason for", "reason why",
+    "reasons", "what led to", "what leads to", "what made", "for what reason",
+    "cause of", "what was behind", "what's behind", "whats behind", "what is behind",
+    "the rationale", "rationale", "what prompted",
+)
+# Words a question opens with (after fillers such as "hey", "quick q", "do you know").
+OPENING_WORDS = frozenset(
+    """what what's whats when when's whens where where's wheres which who who's whos whom
+    whose why how how's is are was were do does did will would can could should has have
+    had by at on in""".split()
+)
+WHO_OPENERS = ("who", "who's", "whos", "whom", "whose", "by whom")
+WHO_NOUN_OPENERS = (
+    "which person", "what person", "which teammate", "which engineer", "which dev",
+    "which developer", "which member", "which one of us", "which of us",
+    "what's the name of the person", "name of the person",
+)
+WHEN_OPENERS = (
+    "when", "when's", "whens", "what time", "what date", "what day", "which day", "which date",
+    "what year", "which year", "what month", "which month", "what week", "which week",
+    "how long ago", "since when", "by when", "until when", "till when", "how soon",
+    "at what time", "on what day", "on which day", "on what date", "what hour",
+)
+WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
+                 "which city", "what city", "which country", "what country")
+# "How much…" asks an amount of money, "how many…" a count.
+MONEY_OPENERS = ("how much",)
+COUNT_OPENERS = ("how many", "how big", "how large", "how high", "how low", "how far",
+                 "how fast", "how often", "how long", "what percentage", "what percent")
+VERSION_OPENERS = ("which version", "what version", "which build", "what build",
+                   "which release", "what release")
+LIST_CUES = (
+    "list", "list of", "what options", "which options", "what were the options",
+    "what are the options", "what choices", "which choices", "what alternatives",
+    "what were the suggestions", "what are the suggestions", "what suggestions",
+    "which suggestions", "what ideas", "what were all", "what are all", "all the",
+    "everything", "what else", "which ones", "what things", "were considered",
+    "were suggested", "were proposed", "were discussed", "were mentioned", "all options",
+)
+# The value in force now.
+CURRENT_CUES = (
+    "now", "currently", "current", "still", "latest", "final", "anymore", "any more",
+    "at the moment", "these days", "as of now", "as of today", "right now", "so far",
+    "new date", "new time", "new day", "new slot", "new version", "new plan", "new owner",
+    "new venue", "new place", "new region", "new deadline", "new target", "new budget",
+    "decided", "settled", "agreed", "final call", "the plan", "in the end", "ended up",
+    "end up", "going with", "went with", "landed on", "the verdict", "status",
+    "are we using", "are we doing", "are we going with", "do we use", "will we use",
+    "set to", "set at", "moved to", "changed to", "now at", "stand", "stands",
+)
+# "Is it X or Y?": a choice between named alternatives asks for the one in force.
+CHOICE_WORD = "or"
+
+# ---- who: which person is asked for --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhoRoles:
+    """Verbs naming the role a *who* question asks about.
+
+    ``proposer``: who put something forward first; ``rejecter``: who turned it down;
+    ``decider``: who made the decision in force; ``changer``: who changed it (the latest
+    revision's speaker); ``owner``: the person a decision names (who owns, drives, covers
+    it)."""
+
+    proposer: tuple[str, ...] = (
+        "suggest*", "propos*", "recommend*", "pitch*", "float*", "came up", "come up",
+        "comes up", "mention*", "brought up", "bring up", "asked for", "asked to",
+        "nominat*", "wanted", "want", "wants", "push for", "pushed for", "pushing for",
+    )
+    rejecter: tuple[str, ...] = (
+        "shot down", "shoot down", "shoots down", "turned down", "turn down", "said no",
+        "say no", "says no", "reject*", "veto*", "nixed", "nix", "overrul*", "blocked",
+        "block", "pushed back", "push back", "objected", "object",
+    )
+    # Weak proposer words, used when no other role word is there ("whose idea was bo7").
+    idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
+    decider: tuple[str, ...] = (
+        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
+        "chose", "choose*", "chosen", "picked", "pick", "approv*", "signed off", "sign off",
+        "settl*", "finaliz*", "finalis*", "confirm*", "greenlit", "green-lit", "okayed",
+        "agree", "agreed", "agrees",
+        "ok'd", "determin*", "set",
+    )
+    changer: tuple[str, ...] = (
+        "moved", "moving", "move", "moves", "push", "pushes", "pushed", "pushing", "chang*",
+        "postpon*", "delay*",
+        "resched*", "switch*", "cancel*", "called off", "call off", "scrap*", "cut", "bump*",
+        "renam*", "slip*", "correct*",
+        "revis*", "updat*", "shift*", "swap*", "replac*", "reassign*", "handed", "hand*",
+        "trim*", "rais*", "lower*", "increas*", "reduc*", "drop*", "reverted", "revert*",
+    )
+    owner: tuple[str, ...] = (
+        "own*", "in charge", "responsible", "driv*", "lead*", "running", "run", "runs",
+        "handl*", "on call", "on-call", "oncall", "primary", "secondary", "cover*",
+        "assigned", "assignee", "point person", "dri", "host*", "present*", "organi*",
+        "manag*", "look* after", "in charge of", "captain*",
+    )
+    # Light verbs that name holding a task only when no change is named ("who has the
+    # push work", "who's doing face painting"; but "who has moved the review").
+    holder: tuple[str, ...] = (
+        "taking", "take*", "took", "doing", "working on", "has", "have", "had", "got",
+        "gets", "giving", "gives", "bringing", "brings", "making", "makes", "on",
+    )
+
+
+WHO_ROLES = WhoRoles()
+
+# ---- what kind of value a question asks for ----------------------------------------------
+
+# Nouns that name a kind of value: "what's the release *date*", "which *region*", "what's
+# the *budget*". The one heading the question's noun phrase sets the family asked.
+ATTRIBUTE_FAMILIES: dict[str, str] = {
+    "date": "when", "dates": "when", "day": "when", "days": "when", "time": "when",
+    "times": "when", "slot": "when", "deadline": "when", "eta": "when", "schedule": "when",
+    "hour": "when", "week": "when", "month": "when", "year": "when", "timing": "when",
+
+    "version": "version", "versions": "version", "build": "version", "release": "version",
+    "budget": "money", "cost": "price", "costs": "price", "price": "price",
+    "prices": "price", "spend": "money", "spending": "money", "salary": "money",
+    "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
+    "charging": "price", "pay": "price", "paying": "price", "amount": "price",
+    "limit": "count", "number": "count", "count": "count", "total": "count",
+    "region": "where", "regions": "where", "location": "where", "place": "where",
+    "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
+    "restaurant": "where", "address": "where", "venues": "where", "places": "where",
+    "locations": "where", "rooms": "where",
+    "owner": "person", "lead": "person", "person": "person", "assignee": "person",
+    "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
+    "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
+    "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
+}
+# What a secret looks like when someone writes it down: a quoted string, or a run of at
+# least five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B").
+SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
+                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}")
+# Words naming the moment of an event ("what time does the fair *start*"): in a *when*
+# question a date or time answers them.
+WHEN_EVENT_WORDS = frozenset(
+    """start starts started starting begin begins began end ends ended finish finishes
+    finished open opens opened close closes closed expire expires expired due kick kicks
+    kickoff launch launches go-live planned scheduled happening happen happens set booked
+    held""".split()
+)
+# Families whose noun is answered by a value of the family alone ("what's the release
+# date" by "Oct 29", "what does it cost" by "$7"); a noun naming a particular sum must
+# itself be matched ("the budget" is not any amount: "$275 for the bouncy castle" is no
+# budget). "price" is the family of the generic money nouns; it asks for money.
+VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count", "price"})
+# Families a unit must hold a value of to answer: "what's the budget" needs an amount of
+# money, "when is…" a date or time. A count is often spelled in words ("twice a year", "a
+# few"), so it is not required.
+REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret"})
+# The value slots (memory.text / the message analyzer) that answer each family.
+ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
+    "secret": ("secret",),
+    "price": ("money",),
+    "when": ("time", "date"),
+    "version": ("version",),
+    "where": ("region", "name", "place", "venue"),
+    "money": ("money",),
+    "count": ("number", "money", "count"),
+    "person": ("person", "owner", "name"),
+}
+# The value kinds of the message analyzer (memory.analysis.values.Kind) that answer each
+# family; a status ("called off") answers whatever is asked of a plan.
+CLAIM_KINDS: dict[str, tuple[str, ...]] = {
+    "price": ("money",),
+    "when": ("time", "date", "range", "status"),
+    "where": ("place", "region", "choice", "status"),
+    "version": ("version",),
+    "money": ("money",),
+    "count": ("count", "money"),
+    "person": ("person",),
+    "": ("time", "date", "range", "place", "region", "version", "money", "count", "choice",
+         "status", "person"),
+}
+# The same families as the writer's state value families (memory.text SLOT_FAMILY).
+STATE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "price": ("amount",),
+    "when": ("when",),
+    "version": ("version",),
+    "where": ("where", "name"),
+    "money": ("amount",),
+    "count": ("amount",),
+    "person": ("person", "owner", "name", "who"),
+}
+
+# Words that open the reason a message gives; longest first. "so" gives it before itself
+# ("the room was booked, so we moved it").
+REASON_CUES = (
+    "because of", "because", "root cause was", "root cause", "caused by", "due to",
+    "owing to", "thanks to", "given that", "reason being", "the reason is", "reason:",
+    "in order to", "so that", "since", "bc", "b/c", "cuz", "coz", "cause", "so",
+)
+# How a message accepting a suggestion or concern opens ("good catch. yes: …", "agreed.
+# pushing it a week"): its reason is in the turn it accepts.
+ACCEPT_OPENERS = (
+    "agreed", "agree", "good catch", "good point", "fair point", "fair", "makes sense",
+    "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
+    "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
+)
+# Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
+RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
+# How a message turning a proposal down opens ("no, let's keep it free", "nah").
+REJECT_OPENERS = (
+    "no", "nah", "nope", "not", "let's not", "lets not", "don't", "dont", "i'd rather not",
+    "rather not", "i don't think", "i dont think", "hard no", "veto", "-1", "meh",
+)
+# Prepositions naming the value a change left ("moved *off* Thursday", "slipped *from* the
+# 15th"), as against the one it reached ("moved *to* the 22nd").
+LEFT_VALUE_WORDS = ("off", "from", "away from", "out of")
+# Words naming the same event: "when did rc2 *ship*" is answered by "rc2 is *out*".
+EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
+    frozenset({"ship", "ships", "shipped", "shipping", "release", "released",
+               "releasing", "launch", "launched", "live", "published", "publish",
+               "deploy", "deployed"}),
+    frozenset({"start", "starts", "started", "begin", "begins", "began", "kickoff",
+               "kick", "open", "opens"}),
+    frozenset({"end", "ends", "ended", "finish", "finished", "close", "closes", "closed",
+               "wrap"}),
+    frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
+)
+# Words a speaker uses of themselves ("me, I'll take it").
+SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
+
+# Generic words that say nothing about the subject ("what's the *deal* with…").
+GENERIC_WORDS = frozenset(
+    """thing things stuff deal info information details detail plan plans update updates
+    status news something anything everything someone anyone one ones lot lots bit kind
+    sort type way happen happened happening going gonna get got make made did do done
+    said say says tell told mean meant like exactly actually again next use uses using
+    come comes came per give gives gave planning planned hoping trying thinking wanting
+    considering both common likely
+    reaction reactions intention intentions focus topic topics attitude sentiment opinion
+    opinions thoughts feeling feelings feel felt describe describes described description
+    setting attributes kind kinds type types favorite favourite main general special
+    biggest recently recent mentioned mention discussed discussion""".split()
+)
+
+
+# ---- coverage: does the scoped evidence hold an answer? -----------------------------------
+
+
+@dataclass(frozen=True)
+class CoverageWeights:
+    """Weights and thresholds of the coverage test (calibrated on the scenario workspaces
+    and LoCoMo dev together; see benchmarks/RESULTS.md).
+
+    A question term weighs by its rarity in the asker's scope: ``idf_floor`` +
+    log(1 + ``rarity_scale`` / (1 + document frequency)); a term absent from the scope
+    weighs as if it were found ``absent_df`` times (it may be a paraphrase as much as a
+    thing memory never heard of). A unit of evidence covers a term
+    it contains (stem or word form), or one whose word it holds a near synonym of
+    (embedding cosine of the two words ≥ ``synonym_min``, counted at ``synonym_credit``
+    of the term's weight). A named thing (a capitalised word, a number, a quoted phrase)
+    counts ``named_boost`` times; a unit missing one (present elsewhere in the scope) has
+    its score multiplied by ``headless``; a named thing absent from the whole scope means
+    no answer. A unit answers when it covers at least ``min_coverage``
+    of the question's weight; questions with a single term need the term itself."""
+
+    idf_floor: float = 0.5
+    rarity_scale: float = 50.0
+    absent_df: float = 0.0
+    df_cap: int = 200
+    synonym_min: float = 0.62
+    synonym_credit: float = 0.7
+    # A word the scope never holds may be a typo of one it does ("educaton"): one edit
+    # apart for words of ``typo_min`` letters or more, two from ``typo_two``.
+    typo_min: int = 5
+    typo_two: int = 9
+    named_boost: float = 1.0
+    context_credit: float = 0.5
+    state_context_credit: float = 0.25
+    headless: float = 0.5
+    min_coverage: float = 0.4
+    # The share of a unit's relevance that comes from dense similarity when terms are few.
+    dense_floor: float = 0.0
+
+
+COVERAGE = CoverageWeights()
+
+
+@dataclass(frozen=True)
+class QuestionLexicon:
+    """The lexicon as one frozen object, built once at the composition root and injected."""
+
+    original: tuple[str, ...] = ORIGINAL_CUES
+    previous: tuple[str, ...] = PREVIOUS_CUES
+    before: tuple[str, ...] = BEFORE_WORDS
+    change: tuple[str, ...] = CHANGE_WORDS
+    before_span: int = BEFORE_SPAN
+    why: tuple[str, ...] = WHY_CUES
+    openers: frozenset[str] = OPENING_WORDS
+    who_openers: tuple[str, ...] = WHO_OPENERS
+    who_nouns: tuple[str, ...] = WHO_NOUN_OPENERS
+    when_openers: tuple[str, ...] = WHEN_OPENERS
+    where_openers: tuple[str, ...] = WHERE_OPENERS
+    money_openers: tuple[str, ...] = MONEY_OPENERS
+    count_openers: tuple[str, ...] = COUNT_OPENERS
+    version_openers: tuple[str, ...] = VERSION_OPENERS
+    listing: tuple[str, ...] = LIST_CUES
+    current: tuple[str, ...] = CURRENT_CUES
+    choice: str = CHOICE_WORD
+    roles: WhoRoles = field(default_factory=WhoRoles)
+    attributes: dict[str, str] = field(default_factory=lambda: dict(ATTRIBUTE_FAMILIES))
+    value_named: frozenset[str] = VALUE_NAMED_FAMILIES
+    secret: re.Pattern[str] = SECRET_VALUE
+    when_events: frozenset[str] = WHEN_EVENT_WORDS
+    required: frozenset[str] = REQUIRED_FAMILIES
+    answering_slots: dict[str, tuple[str, ...]] = field(
+        default_factory=lambda: dict(ANSWERING_SLOTS))
+    state_families: dict[str, tuple[str, ...]] = field(
+        default_factory=lambda: dict(STATE_FAMILIES))
+    claim_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(CLAIM_KINDS))
+    question_words: frozenset[str] = QUESTION_WORDS
+    past: frozenset[str] = PAST_AUXILIARIES
+    generic: frozenset[str] = GENERIC_WORDS
+    coverage: CoverageWeights = COVERAGE
+    accept: tuple[str, ...] = ACCEPT_OPENERS
+    events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
+    reject: tuple[str, ...] = REJECT_OPENERS
+    left_value: tuple[str, ...] = LEFT_VALUE_WORDS
+
+
+DEFAULT_LEXICON = QuestionLexicon()

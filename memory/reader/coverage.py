@@ -1,0 +1,445 @@
+"""Does the evidence an asker may read hold an answer? The coverage test behind abstention.
+
+A question is about something: its subject words and the things it names (a person, a
+product, a version, a day). Memory holds an answer only when one *unit* of the scoped
+evidence covers that: a message together with the turn it answers or the answer it got,
+or a state with its chain. Words are weighed by how rare they are in the asker's scope, so
+"kafka" (never said where the asker can read) weighs more than "version" (said everywhere);
+a word the scope never holds cannot be covered at all, except by a near synonym. A question
+that wants a kind of value (a date, an amount, a version) is covered only by a unit holding
+one. Nothing here looks outside the scope it is given: the test reads the same scoped
+evidence the answer would come from, so an abstention says the same thing whether or not
+an answer exists somewhere the asker cannot read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question import QuestionAnalysis, words
+from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.embeddings import Embedder
+from memory.models import EvidenceNode, Scope, State
+from memory.reader.answer import relevance_terms, split_sentences
+from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
+from memory.store import MemoryStore
+from memory.text import find_slots, stem
+
+# Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
+_ASKS = re.compile(r"\?\s*$")
+# The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
+_NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
+
+
+@dataclass
+class Unit:
+    """One piece of evidence that could answer: ``node`` (a message) with the turn it answers
+    or the answers it got (``context``), or a ``state`` with its chain. ``told`` is what the
+    unit states (its non-question sentences), ``text`` everything it says."""
+
+    text: str
+    told: str
+    speakers: frozenset[str]
+    context: str = ""
+    node: EvidenceNode | None = None
+    state: State | None = None
+    answers: list[EvidenceNode] = field(default_factory=list)
+    ts: datetime | None = None
+    score: float = 0.0
+
+    @property
+    def key(self) -> str:
+        if self.state is not None:
+            return f"s:{self.state.state_id}"
+        return f"n:{self.node.node_id}" if self.node is not None else ""
+
+
+def told_part(text: str) -> str:
+    """The sentences of ``text`` that are not questions."""
+    return " ".join(s for s in split_sentences(text) if not _ASKS.search(s))
+
+
+def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
+              score: float = 0.0) -> Unit:
+    """A message as a unit: what it states (with the writer's notes in its rewrite: the
+    speaker, the channel, resolved dates, the state it touches) and the answers it got;
+    its questions and the turn it answers are its context."""
+    rest = node.passage.replace(node.text, " ") if node.rewrite else ""
+    notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
+    borrowed = _NOTE.sub(" ", rest)
+    told = " ".join([told_part(node.text), notes, *(told_part(a.text) for a in answers)])
+    asked = " ".join([asked_part(node.text), node.context, borrowed,
+                      *(asked_part(a.text) for a in answers)])
+    speakers = frozenset(w.low for n in (node, *answers) for w in words(n.speaker))
+    return Unit(text=" ".join(p for p in (told, asked) if p), told=told.strip(),
+                speakers=speakers, context=asked.strip(), node=node, answers=list(answers),
+                ts=node.ts, score=score)
+
+
+def asked_part(text: str) -> str:
+    """The sentences of ``text`` that are questions."""
+    return " ".join(s for s in split_sentences(text) if _ASKS.search(s))
+
+
+def state_unit(state: State, *, score: float = 0.0) -> Unit:
+    """A state as a unit: what it is about (its topic) and its values are what it states;
+    its description and the messages of its chain are its context (a message says more
+    than the one thing its state tracks)."""
+    values = [e.value for e in state.chain if e.value]
+    told = " ".join([state.topic, *values])
+    quotes = " ".join([state.description, *(e.quote for e in state.chain)])
+    speakers = frozenset(w.low for e in state.chain for w in words(e.speaker))
+    return Unit(text=f"{told} {quotes}", told=told, speakers=speakers, context=quotes,
+                state=state, ts=state.chain[-1].ts if state.chain else None, score=score)
+
+
+def forms(word: str) -> frozenset[str]:
+    """The ways a word can be matched: itself, its light stem, its Snowball stem."""
+    low = word.lower()
+    return frozenset({low, stem(low), *relevance_terms(low)})
+
+
+def unit_forms(text: str) -> frozenset[str]:
+    out: set[str] = set()
+    for w in words(text):
+        out |= forms(w.low)
+        # "ledger-api" also covers "ledger" and "api".
+        if "-" in w.low or "_" in w.low:
+            for part in re.split(r"[-_]", w.low):
+                if part:
+                    out |= forms(part)
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A question word to cover: ``named`` words must be matched literally (or as a person
+    in scope), the others may be matched by a near synonym."""
+
+    word: str
+    weight: float
+    named: bool = False
+    person: bool = False
+    attribute: str = ""  # the value family that answers it in place of the word
+    absent: bool = False  # never said in the scope
+
+
+@dataclass
+class Coverage:
+    """The verdict: the best unit, how much of the question it covers, and why."""
+
+    covered: bool
+    best: Unit | None
+    score: float
+    units: list[tuple[float, Unit]]
+    terms: list[Term]
+    reason: str = ""
+
+
+class CoverageTest:
+    """Weighs a question's terms in a scope and scores units against them.
+
+    ``synonyms`` maps a word pair to its embedding cosine (cached per test); words are
+    embedded with the store's embedder, so a hashing embedder matches only equal words.
+    """
+
+    def __init__(self, *, store: MemoryStore, embedder: Embedder,
+                 lexicon: QuestionLexicon) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.lexicon = lexicon
+        self.weights: CoverageWeights = lexicon.coverage
+        self._vectors: dict[str, np.ndarray] = {}
+
+    # ---- terms ---------------------------------------------------------------------------
+    def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
+        """The question's terms with their weights in ``scope``."""
+        w = self.weights
+        named = {n.lower() for n in qa.named}
+        persons = self.store.speaker_words(
+            [t for t in qa.terms if t.isalpha()], scope) if qa.terms else set()
+        out: list[Term] = []
+        for t in qa.terms:
+            df = self._df(t, scope)
+            weight = w.idf_floor + math.log(
+                1.0 + w.rarity_scale / (1.0 + (df if df else w.absent_df)))
+            is_named = t in named or any(t in n.split() for n in named)
+            if is_named:
+                weight *= w.named_boost
+            out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
+                            attribute=self.lexicon.attributes.get(t, ""), absent=df == 0))
+        return out
+
+    def _df(self, word: str, scope: Scope) -> int:
+        hits = self.store.lexical_search(word, scope, self.weights.df_cap)
+        return len(hits)
+
+    # ---- units ---------------------------------------------------------------------------
+    def cover(self, qa: QuestionAnalysis, terms: Sequence[Term], unit: Unit, *,
+              reference: datetime | None = None) -> float:
+        """The weighted share of ``terms`` that ``unit`` covers; 0 when it lacks the kind
+        of value asked for or misses a named thing."""
+        if not terms:
+            return 0.0
+        if not self.holds_family(qa, unit):
+            return 0.0
+        w = self.weights
+        told = unit_forms(unit.told)
+        asked = unit_forms(unit.context)
+        families = self.families(unit)
+        total = sum(t.weight for t in terms)
+        got = 0.0
+        missing: list[Term] = []
+        persons = {t.word for t in terms if t.person}
+        groups = [set(g) - persons or set(g) for g in qa.key]
+        stated: set[str] = set()
+        for t in terms:
+            # the same event in other words counts when its time is asked ("when did rc2
+            # ship" / "rc2 released"), not as a subject ("how did the deploy go")
+            f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
+                                 else frozenset())
+            if f & told or (t.person and t.word in unit.speakers) or (
+                    t.attribute in self.lexicon.value_named
+                    and (t.attribute in families or qa.family in families)) or (
+                    qa.family == "when" and t.word in self.lexicon.when_events
+                    and "when" in families):
+                got += t.weight
+                stated.add(t.word)
+            elif f & asked:
+                credit = w.state_context_credit if unit.state is not None else w.context_credit
+                got += credit * t.weight
+            else:
+                missing.append(t)
+        if missing:
+            typos = self._typos([m for m in missing if m.absent], unit)
+            got += sum(m.weight for m in missing if m.word in typos)
+            stated |= typos
+            missing = [m for m in missing if m.word not in typos]
+        if missing:
+            syn, matched = self._synonyms(missing, unit)
+            got += syn
+            stated |= matched
+        unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
+        return got / total * w.headless ** unstated
+
+    def _event_forms(self, word: str) -> frozenset[str]:
+        """The words naming the same event as ``word`` (lexicon data), as forms."""
+        for group in self.lexicon.events:
+            if word in group:
+                return frozenset(f for w in group for f in forms(w) if "-" not in w)
+        return frozenset()
+
+    def families(self, unit: Unit) -> set[str]:
+        """The families of value ``unit`` states, as asked families ("when", "money"…)."""
+        kinds = {s.kind.value for s in find_slots(unit.told)}
+        if self.lexicon.secret.search(unit.told):
+            kinds.add("secret")
+        if find_date_expressions(unit.told):
+            kinds.add("date")
+        if unit.state is not None and unit.state.value:
+            kinds |= {s.kind.value for s in find_slots(unit.state.value)}
+        return {fam for fam, slots in self.lexicon.answering_slots.items()
+                if kinds.intersection(slots)}
+
+    def holds_family(self, qa: QuestionAnalysis, unit: Unit) -> bool:
+        """Whether ``unit`` holds a value of the kind ``qa`` asks for (any unit when it
+        asks none, a person, or a reason; a past event's day is the day it was told)."""
+        family = qa.family
+        if family not in self.lexicon.required or qa.kind is QuestionKind.WHY:
+            return True
+        if family == "when" and qa.past and unit.node is not None:
+            return True
+        return family in self.families(unit)
+
+    def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
+        """The words among ``absent`` (never said in the scope) that a word ``unit`` states
+        is a misspelling away from ("educaton" / "education", "torunament" /
+        "tournament")."""
+        w = self.weights
+        found: set[str] = set()
+        candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1}
+        for t in absent:
+            if len(t.word) < w.typo_min or not t.word.isalpha():
+                continue
+            limit = 2 if len(t.word) >= w.typo_two else 1
+            if any(c[0] == t.word[0] and abs(len(c) - len(t.word)) <= limit
+                   and edit_distance(c, t.word, limit) <= limit for c in candidates):
+                found.add(t.word)
+        return found
+
+    def _synonyms(self, missing: Sequence[Term], unit: Unit) -> tuple[float, set[str]]:
+        """Credit for missing words that the unit states a near synonym of, and those
+        words. Named things, numbers and calendar words have no synonyms."""
+        w = self.weights
+        candidates = [x.low for x in words(unit.told) if len(x.low) > 2 and x.low.isalpha()]
+        qs = [m.word for m in missing if not m.named and m.word.isalpha()]
+        if not candidates or not qs:
+            return 0.0, set()
+        vecs = self._embed_words(list(dict.fromkeys(qs + candidates)))
+        cand = np.stack([vecs[c] for c in dict.fromkeys(candidates)])
+        got = 0.0
+        matched: set[str] = set()
+        for m in missing:
+            if m.word not in qs:
+                continue
+            if float(np.max(cand @ vecs[m.word])) >= w.synonym_min:
+                got += w.synonym_credit * m.weight
+                matched.add(m.word)
+        return got, matched
+
+    def _embed_words(self, ws: Sequence[str]) -> dict[str, np.ndarray]:
+        new = [x for x in ws if x not in self._vectors]
+        if new:
+            for x, v in zip(new, self.embedder.embed_batch(new), strict=True):
+                self._vectors[x] = np.asarray(v, dtype=np.float32)
+        return {x: self._vectors[x] for x in ws}
+
+    # ---- verdict -------------------------------------------------------------------------
+    def judge(self, qa: QuestionAnalysis, units: Iterable[Unit], scope: Scope, *,
+              reference: datetime | None = None) -> Coverage:
+        """The best-covering unit and whether it covers enough to answer."""
+        terms = self.terms(qa, scope)
+        pool = list(units)
+        absent = [t for t in terms if t.absent]
+        if _misses_a_name(qa, terms, absent):
+            return Coverage(False, None, 0.0, [], terms, reason="a named thing is not in scope")
+        if not terms:
+            # Nothing but question words and values ("why not the 18th?"): a unit covers
+            # it when it names those values and holds the kind asked.
+            days = _question_days(qa, reference)
+            scored = [(1.0 if self.holds_family(qa, u) and (not days or _on_days(
+                u, [d for d, _ in days])) else 0.0, u) for u in pool]
+        else:
+            scored = [(self.cover(qa, terms, u, reference=reference), u) for u in pool]
+        days = _question_days(qa, reference) if _scoped_by_days(qa) else []
+        if days:
+            scored = [(_dated_score(s, u, days), u) for s, u in scored]
+        scored.sort(key=lambda x: (-x[0], -x[1].score))
+        best_score, best = scored[0] if scored else (0.0, None)
+        return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,
+                        terms)
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance of ``a`` and ``b`` (a swap of two neighbours is one
+    edit), or ``limit + 1`` as soon as it exceeds ``limit``; O(len(a) * len(b)) on words."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
+    """A group made only of words outside the terms (value nouns answered by a value) is
+    not required as words."""
+    return not group & set(qa.terms)
+
+
+def _misses_a_name(qa: QuestionAnalysis, terms: Sequence[Term],
+                   missing: Sequence[Term]) -> bool:
+    """Whether ``missing`` leaves one of the question's named things (other than a person
+    in scope) more than half unmatched: "Android 4.0" without "4.0", "Lebron James" with
+    neither word."""
+    if not missing:
+        return False
+    gone = {m.word for m in missing if not m.person}
+    persons = {t.word for t in terms if t.person}
+    for name in qa.named:
+        parts = [w.low for w in words(name)]
+        if not parts or all(p in persons for p in parts):
+            continue
+        lost = sum(1 for p in parts if p in gone)
+        if lost * 2 > len(parts) or (len(parts) == 1 and lost):
+            return True
+    return False
+
+
+def _scoped_by_days(qa: QuestionAnalysis) -> bool:
+    """Whether the days a question names say when its answer was told or happens ("on
+    call the week of mar 24", "what did Nate do on 9 November"), rather than being a value
+    of the change it asks about ("why did it move off Thursday", "who moved it to the
+    22nd", "what was it before the 21st")."""
+    if qa.kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+        return False
+    return not (qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"))
+
+
+def _question_days(qa: QuestionAnalysis, reference: datetime | None
+                   ) -> list[tuple[DateResolution, bool]]:
+    """The days the question names (each read both backward and forward from the
+    reference: "the april meetup" may be last April's or the next), each with whether it is
+    specific (a month, a day of the month, a year) rather than a weekday or a relative
+    word."""
+    if reference is None:
+        return []
+    out = []
+    for expr in qa.dates:
+        specific = bool(_SPECIFIC.search(expr))
+        for prefer in ("past", "future") if specific else ("past" if qa.past else "future",):
+            res = resolve_date(expr, reference, prefer=prefer)
+            if res is not None:
+                out.append((res, specific))
+    return out
+
+
+# A unit neither told on nor naming the question's day covers it at this share.
+DATE_MISS = 0.5
+DAY_MARGIN = timedelta(days=3)
+# ... and at this share when told only within the margin of the day.
+DATE_NEAR = 0.9
+# A date expression that pins a day or month: a month or year it names ("the week of mar
+# 24", "in May 2023"), a day of the month ("the 22nd"), or a day ahead ("next friday",
+# "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
+# relative to whenever it is read: those only weigh.
+_SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
+                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s+\w+day\b|\bthis\s+\w+day\b|"
+                       r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
+
+
+def _dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, bool]]
+                 ) -> float:
+    """``score`` when ``unit`` is on or names one of the question's days (a few days of
+    margin: what happened is often told a day or two later); else 0 when the question
+    pins a day or month ("the week of mar 24", "the april meetup"), half when it names only
+    a weekday."""
+    if _on_days(unit, [d for d, _ in days], margin=timedelta(0)):
+        return score
+    if _on_days(unit, [d for d, _ in days]):
+        return score * DATE_NEAR
+    return 0.0 if any(specific for _, specific in days) else score * DATE_MISS
+
+
+def _on_days(unit: Unit, days: Sequence[DateResolution], *,
+             margin: timedelta = DAY_MARGIN) -> bool:
+    """Whether ``unit`` was told on, or names, one of ``days`` (told within ``margin``)."""
+    ts = unit.ts
+    if ts is None:
+        return False
+    told = ts.date()
+    if any(d.start - margin <= told <= d.end + margin for d in days):
+        return True
+    for expr in find_date_expressions(unit.told)[:6]:
+        for prefer in ("past", "future"):
+            res = resolve_date(expr, ts, prefer=prefer)
+            if res is not None and any(res.start <= d.end and d.start <= res.end
+                                       for d in days):
+                return True
+    return False

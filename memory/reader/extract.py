@@ -1,0 +1,310 @@
+"""Extractive pieces of an answer: the reason a message gives, the people it names, the
+sentence and clause that answer, the time a *when* question asks for.
+
+Pure functions over text; the words they look for are data in
+:mod:`memory.analysis.question_lexicon` (reasons) and the speakers of the scope (people).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.analysis.question import QuestionAnalysis, words
+from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.models import EvidenceNode
+from memory.reader.answer import split_sentences
+from memory.reader.coverage import forms, unit_forms
+from memory.reader.dates import resolve_date
+from memory.rewrite import resolved_dates
+from memory.text import (
+    Slot,
+    SlotKind,
+    find_slots,
+    has_revision_cue,
+    is_calendar_word,
+    is_year,
+)
+
+# A message is read up to this many characters for extraction.
+MAX_TEXT = 4000
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person the scope knows: the name words that identify them and how to show them."""
+
+    name: str
+    keys: frozenset[str]
+
+
+def people_of(nodes: Iterable[EvidenceNode]) -> list[Person]:
+    """The speakers of ``nodes``, each known by their full name's words (lower case)."""
+    seen: dict[str, Person] = {}
+    for n in nodes:
+        if n.speaker and n.speaker not in seen:
+            keys = frozenset(w.low for w in words(n.speaker) if len(w.low) > 1)
+            if keys:
+                seen[n.speaker] = Person(n.speaker, keys)
+    return list(seen.values())
+
+
+def named_people(text: str, people: Sequence[Person]) -> list[tuple[int, Person]]:
+    """The people ``text`` names, with the word position of each mention."""
+    out: list[tuple[int, Person]] = []
+    ws = words(text[:MAX_TEXT])
+    for i, w in enumerate(ws):
+        low = w.low[:-2] if w.low.endswith("'s") else w.low
+        for p in people:
+            if low in p.keys and not any(q is p for _, q in out):
+                out.append((i, p))
+    return out
+
+
+def person_answer(text: str, speaker: str, people: Sequence[Person], qa: QuestionAnalysis
+                  ) -> str:
+    """Who ``text`` (said by ``speaker``) says does what ``qa`` asks about: the person it
+    names nearest to the question's words ("primary ana, secondary bjorn" → Ana for
+    "who's primary"), the speaker when they speak of themselves ("me, I'll do it") or name
+    nobody else."""
+    others = [(i, p) for i, p in named_people(text, people) if p.name != speaker]
+    if not others:
+        names = _NAMES.findall(text[:MAX_TEXT])
+        return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
+            else speaker
+    ws = words(text[:MAX_TEXT])
+    lows = [w.low for w in ws]
+    if any(w in SELF_WORDS for w in lows[:3]) and len(others) == len(named_people(text,
+                                                                                   people)):
+        # "me, i'll do it": speaking of themselves before anyone else
+        first_other = min(i for i, _ in others)
+        if first_other > 2:
+            return speaker
+    wanted = {f for t in qa.terms for f in forms(t)}
+    anchors = [i for i, w in enumerate(lows) if forms(w) & wanted]
+    if not anchors:
+        return others[0][1].name
+    return min(others, key=lambda ip: min(abs(ip[0] - a) for a in anchors))[1].name
+
+
+# Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").
+_NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b")
+
+
+def _speaks_of_self(text: str) -> bool:
+    return any(w.low in SELF_WORDS for w in words(text[:200]))
+
+
+def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset()
+              ) -> str:
+    """The reason ``text`` gives: the clause after a reason word ("because…", "since…",
+    "due to…"; before "so…"); else, when the decision is known — by its ``value`` or the
+    word forms of its change (``decision``) — what the message says beside it: the
+    sentence after the one stating it (the one before when none follows), or the other
+    clauses of that sentence ("im out sat 22nd (sister's wedding), björn will drive");
+    empty when there is none."""
+    text = text[:MAX_TEXT]
+    sentences = split_sentences(text)
+    for sentence in sentences:
+        low = sentence.lower()
+        for cue in REASON_CUES:
+            m = re.search(rf"(?<![\w'])({re.escape(cue)})(?![\w'])", low)
+            if m is None:
+                continue
+            if cue in ("so", "so that"):
+                before = sentence[: m.start()].strip(" ,;:-—")
+                if len(words(before)) >= 3:
+                    return before
+                continue
+            after = sentence[m.end():].strip(" ,;:-—")
+            if len(words(after)) >= 2:
+                return after.rstrip(".!")
+    if not value and not decision:
+        return ""
+    told = [s for s in sentences if not s.rstrip().endswith("?")]
+    at = next((i for i, s in enumerate(told) if _states(s, value, decision)), -1)
+    if at < 0:
+        return ""
+    for i in [*range(at + 1, len(told)), *range(at - 1, -1, -1)]:
+        if len(words(told[i])) >= 4 and not _states(told[i], value, decision):
+            return str(told[i]).rstrip(".!")
+    parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(told[at])]
+    others = [c for c in parts if len(words(c)) >= 3
+              and not _states(c, value, decision)]
+    return max(others, key=len) if others else ""
+
+
+# Clause boundaries inside a sentence.
+_CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(")
+
+
+def _states(sentence: str, value: str, decision: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` states ``value``, a change word of ``decision`` or a change."""
+    return (bool(value) and value.lower() in sentence.lower()) or has_revision_cue(
+        sentence) or bool(decision & unit_forms(sentence))
+
+
+def best_sentence(qa: QuestionAnalysis, text: str) -> str:
+    """The sentence of ``text`` stating the most of the question's terms (questions count
+    less); the first sentence when none holds any."""
+    sentences = split_sentences(text[:MAX_TEXT]) or [text]
+    wanted = [forms(t) for t in qa.terms]
+    best, best_score = sentences[0], -1.0
+    for s in sentences:
+        have = unit_forms(s)
+        score = sum(1.0 for f in wanted if f & have)
+        if s.rstrip().endswith("?"):
+            score -= 0.5
+        if score > best_score:
+            best, best_score = s, score
+    return best.strip()
+
+
+def time_in(text: str, *, end: bool = False) -> str:
+    """The time of day ``text`` states ("14:03", "9:30am"); with ``end``, the last one (the
+    end of a range "14:03-14:38")."""
+    times = [s.text for s in find_slots(text[:MAX_TEXT]) if s.kind.value == "time"]
+    if not times:
+        return ""
+    return times[-1] if end else times[0]
+
+
+# A place named after a preposition or label ("at Pixel Pit", "moves to Slover Library",
+# "venue: Hatch"): capitalised words, at most four.
+_PLACE = re.compile(r"(?:\b(?:at|in|to|venue|location|room)\b:?\s+)"
+                    r"((?:the\s)?[A-Z][\w'’&.-]{0,30}(?:\s[A-Z][\w'’&.-]{0,30}){0,3})")
+
+
+def places_in(text: str) -> list[Slot]:
+    """Places ``text`` names after "at", "in", "to" or a "venue:" label, as slots of kind
+    name (weekdays and months are not places)."""
+    out: list[Slot] = []
+    for m in _PLACE.finditer(text[:MAX_TEXT]):
+        name = m.group(1).strip()
+        if not name or all(is_calendar_word(w) for w in name.split()):
+            continue
+        out.append(Slot(SlotKind.NAME, name, m.start(1), m.start(1) + len(name)))
+    return out
+
+
+# ---- values ---------------------------------------------------------------------------------
+
+# Words before a value that mark it as the value replaced or turned down, not the one stated
+# ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
+_REPLACED = re.compile(r"(?:\bnot|\binstead of|\bwas|\brather than|\bno longer|"
+                       r"\bno to|\brejected|\bnot the)\s*$", re.IGNORECASE)
+# "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change.
+_FROM = re.compile(r"\bfrom\s*$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\S*(?:\s+\S+){0,3}?\s+(?:to|→|->)\s", re.IGNORECASE)
+
+
+def replaced_at(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``text[start:end]`` is named as the one replaced."""
+    before = text[max(0, start - 40): start]
+    if _REPLACED.search(before):
+        return True
+    return bool(_FROM.search(before) and _TO_AFTER.match(text[end: end + 40]))
+# A clock range right after a day ("wed 8-18", "sat 02:00-05:00").
+_RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
+                          r"\s?(?:am|pm)?)", re.IGNORECASE)
+_TRAILING = " ,.;:!?)(\"'"
+_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s*$", re.I)
+ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
+                          "closed", "over"})
+
+
+def term_positions(qa: QuestionAnalysis, text: str) -> list[int]:
+    """Character offsets of the question's words in ``text``."""
+    wanted = {f for t in qa.terms for f in forms(t)}
+    return [w.start for w in words(text) if forms(w.low) & wanted]
+
+
+def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
+    """The value of one of the slot ``kinds`` that ``sentence`` states nearest the
+    question's words, and a value it names as replaced ("not $18k", "instead of
+    eu-west-1"); empty strings when there is none."""
+    if not kinds:
+        return "", ""
+    slots = [sl for sl in find_slots(sentence) if sl.kind.value in kinds]
+    if "name" in kinds or "place" in kinds:
+        slots += places_in(sentence)
+    # a bare year ("FROSTBYTE CUP 2024") is a value only when nothing else is
+    slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
+                                                        if "date" not in kinds or
+                                                        len(kinds) == 1]
+    if not slots:
+        return "", ""
+    asked = unit_forms(" ".join([*qa.named, *qa.terms]))
+    slots = [sl for sl in slots if not unit_forms(sl.text) <= asked] or []
+    stated = [sl for sl in slots if not replaced_at(sentence, sl.start, sl.end)]
+    replaced = [sl for sl in slots if replaced_at(sentence, sl.start, sl.end)]
+    anchors = term_positions(qa, sentence)
+    ending = bool(ENDING_WORDS & set(qa.terms))
+
+    def nearest(cands: Sequence[Slot]) -> str:
+        if not cands:
+            return ""
+        if ending and len(cands) > 1:
+            best = cands[-1]
+        elif not anchors:
+            best = cands[0]
+        else:
+            best = min(cands, key=lambda sl: min(abs(sl.start - a) for a in anchors))
+        return best.text.strip(_TRAILING)
+
+    return nearest(stated), nearest(replaced)
+
+
+def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
+            ) -> tuple[str, str]:
+    """The when-value ``sentence`` states nearest the question's words, as written with the
+    clock range that follows it ("wed 8-18", "wednesdays 15:00"), and the calendar day it
+    resolves to against ``said`` ("17 September 2025"; empty for a recurring day)."""
+    slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
+             and not replaced_at(sentence, sl.start, sl.end)]
+    if prefer == "past":
+        # a date something lasts until is not the day it happened ("good until apr 14")
+        slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
+                                                                   sl.start])]
+    anchors = term_positions(qa, sentence)
+    if anchors and slots:
+        slots.sort(key=lambda sl: min(abs(sl.start - a) for a in anchors))
+    times = [sl.text for sl in slots if sl.kind.value == "time"]
+    recurring = RECURRING_DAYS.search(sentence)
+    if recurring is not None:
+        clock = times[0] if times else ""
+        return f"{recurring.group()} {clock}".strip(), ""
+    for sl in slots:
+        if sl.kind.value != "date":
+            continue
+        res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
+        if res is None:
+            found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
+                                   else "future")
+            res = found[0][1] if found else None
+        if res is None:
+            continue
+        text = sl.text.strip(_TRAILING)
+        tail = _RANGE_AFTER.match(sentence, sl.end)
+        if tail is not None:
+            text = f"{text} {tail.group(1)}"
+        elif times and not has_clock(text):
+            text = f"{text} {times[0]}"
+        return text, res.spoken()
+    if recurring is not None:
+        clock = times[0] if times else ""
+        return f"{recurring.group()} {clock}".strip(), ""
+    return (times[0], "") if times else ("", "")
+
+
+def has_clock(text: str) -> bool:
+    """Whether ``text`` holds a time of day."""
+    return any(sl.kind.value == "time" for sl in find_slots(text))
+
+
+def time_range_end(text: str) -> str:
+    """The end of the first clock range in ``text`` ("14:03-14:38" → "14:38")."""
+    times = [s.text for s in find_slots(text[:MAX_TEXT]) if s.kind.value == "time"]
+    return times[1] if len(times) > 1 else ""

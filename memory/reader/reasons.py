@@ -1,0 +1,104 @@
+"""Why something changed: the reason given in or beside the message that changed it.
+
+In order: the reason the writer noted on the chain entry; the clause after a reason word in
+the changing message ("because…", "due to…"); the turn it accepts when it opens by
+accepting ("good catch. yes: postponed until the 12th" after "Nov 5 is election day");
+what the message says beside its decision (the sentence after it, or its other clauses);
+a reason the same speaker gives just before or after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question import words
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.models import ChainEntry, EvidenceNode
+from memory.reader.answer import split_sentences
+from memory.reader.coverage import Unit, told_part
+from memory.reader.extract import reason_in
+from memory.text import find_slots, shorten
+
+# How far from the changing message a reason by the same speaker is looked for.
+NEAR_SECONDS = 15 * 60
+# A message quoted whole as the reason when nothing narrower is found is cut to this.
+WHOLE_CHARS = 300
+
+
+def accepts(text: str, openers: Sequence[str]) -> bool:
+    """Whether ``text`` opens with one of ``openers`` ("agreed.", "good catch", "no, …")."""
+    lows = [w.low for w in words(text[:80])]
+    for opener in openers:
+        parts = opener.split()
+        if lows[: len(parts)] == parts:
+            return True
+    return text.lstrip().startswith(tuple(o for o in openers if not o[:1].isalpha()))
+
+
+class Reasons:
+    """Finds reasons over the nodes a reader session has read."""
+
+    def __init__(self, *, lexicon: QuestionLexicon, analyzer: MessageAnalyzer) -> None:
+        self.lexicon = lexicon
+        self.analyzer = analyzer
+
+    def noted(self, entry: ChainEntry) -> str:
+        """The reason the writer noted on a chain entry."""
+        return str(getattr(entry, "reason", "") or "")
+
+    def cued(self, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> str:
+        """A reason ``node`` gives in so many words: the analyzer's, or one after a reason
+        word."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        return analysis.reason or reason_in(node.text)
+
+    def beside(self, node: EvidenceNode, nodes: dict[str, EvidenceNode], *,
+               value: str = "", decision: frozenset[str] = frozenset()) -> str:
+        """What ``node`` says beside its decision (known by ``value`` or its change words),
+        else a reason its speaker gives just before or after."""
+        found = reason_in(node.text, value=value or _first_value(node.text),
+                          decision=decision)
+        if found:
+            return found
+        near = sorted((n for n in nodes.values() if n.node_id != node.node_id
+                       and n.channel == node.channel and n.speaker_id == node.speaker_id
+                       and abs((n.ts - node.ts).total_seconds()) <= NEAR_SECONDS),
+                      key=lambda n: abs((n.ts - node.ts).total_seconds()))
+        for n in near:
+            r = self.cued(n, nodes)
+            if r:
+                return r
+        return ""
+
+    def speaker_of(self, unit: Unit) -> EvidenceNode | None:
+        """The message of a unit that explains: a bare question's answer, else itself."""
+        node = unit.node
+        if node is not None and unit.answers and not told_part(node.text):
+            return next((a for a in unit.answers if told_part(a.text)), unit.answers[0])
+        return node
+
+    def whole(self, node: EvidenceNode) -> str:
+        return shorten(" ".join(node.text.split()), WHOLE_CHARS)
+
+    def accepted(self, text: str, node: EvidenceNode | None,
+                 nodes: dict[str, EvidenceNode]) -> str:
+        """When ``text`` accepts what the turn before said, the reason is in that turn: its
+        cued reason, else what it states."""
+        if node is None or not accepts(text, self.lexicon.accept):
+            return ""
+        for i in node.context_ids:
+            turn = nodes.get(i)
+            if turn is None or turn.speaker_id == node.speaker_id:
+                continue
+            told = " ".join(s for s in split_sentences(turn.text)
+                            if not s.rstrip().endswith("?"))
+            if len(words(told)) >= 4:
+                return reason_in(told) or told
+        return ""
+
+
+def _first_value(text: str) -> str:
+    """The first value a message states (what its decision sentence holds)."""
+    slots = find_slots(text)
+    return slots[0].text if slots else ""
