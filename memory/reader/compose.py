@@ -222,6 +222,7 @@ class Composer:
             return None
         threshold = self.coverage.weights.min_coverage
         best_node = max((s for s, u in verdict.units if u.state is None), default=0.0)
+        wanted = {f for t in qa.terms for f in forms(t)}
         candidates = []
         for score, unit in verdict.units:
             state = unit.state
@@ -236,11 +237,14 @@ class Composer:
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
-            candidates.append((round(score, 1), changed, state.updated_at, state))
+            named = len(wanted & unit_forms(state.topic))
+            candidates.append((round(score * 20) / 20, changed, named, state.updated_at, state))
         if not candidates:
             return None
-        candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
-        return candidates[0][3]
+        # the better cover, then the change asked about, then the topic naming more of the
+        # question ("release planning atlas" over "release branch"), then the newer
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3]), reverse=True)
+        return candidates[0][4]
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
         """Whether a state's current value is of the kind asked ("where" by a region or a
