@@ -21,7 +21,8 @@ from memory.llm.profile import FileProfileStore, ProfileStore
 from memory.pipeline import Pipeline
 from memory.proposer import OfflineProposer, Proposer
 from memory.reader.offline import OfflineReader
-from memory.reader.search import EvidenceSearch, FeatureReranker, LLMReranker, Reranker
+from memory.reader.rerank import FeatureReranker, LLMReranker, Reranker
+from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
 from memory.store.lock import DataLock

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from memory.dates import resolve_date as dates_resolve_date
 from memory.models import Scope, Verdict
 from memory.reader import tools as tools_module
 from memory.reader.answer import describe_state
-from memory.reader.dates import resolve_date as dates_resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE
 from memory.reader.tools import ReaderTools, lookup_phrase, read_current_state, resolve_date
 from tests.support.reader_memory import (

@@ -19,11 +19,17 @@ from typing import Any
 import numpy as np
 
 from memory.analysis.grounding import grounded_value
+from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.facets import members_sql, project
 from memory.models import EvidenceNode, Scope, State, Verdict
-from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
-from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
+from memory.reader.rerank import Hit
+from memory.reader.search import (
+    ABLATE_SINGLE_ROUND,
+    ABLATE_VERSIONED_STATE,
+    EvidenceSearch,
+    expand_query,
+)
 from memory.registry import StateRecord, chain_entry, chain_of, history
 from memory.store import MemoryStore, Window
 from memory.store.rows import from_epoch, row_to_node
@@ -241,6 +247,15 @@ class Observation:
     note: str = ""
 
 
+@dataclass
+class Found:
+    """What a question's search step found: ranked hits, round 1 first (each round best
+    first), and how many rounds ran."""
+
+    hits: list[Hit]
+    rounds: int
+
+
 class ReaderTools:
     """The read tools over one store; :meth:`session` binds them to one question."""
 
@@ -342,6 +357,24 @@ class ReaderSession:
             node_ids=[h.node.node_id for h in hits],
             note="" if scope is not None else "requested channels are outside the scope"))
         return hits
+
+    def search_question(self, question: str, *, k: int = 10, expansion_terms: int = 4,
+                        dates: Sequence[str] = ()) -> Found:
+        """A question's one search step: search_evidence on the question, then the
+        ``dates`` it names resolved against the reference day, then (unless ablated) a
+        second round on the question expanded by :func:`expand_query` with the first
+        round's three best hits; passages already returned are suppressed."""
+        self.round = 1
+        hits = self.search_hits(question, k=k)
+        for expr in dates:
+            self.resolve_date(expr)
+        if ABLATE_SINGLE_ROUND in self.ablate or not hits:
+            return Found(hits=hits, rounds=1)
+        expanded = expand_query(question, hits[:3], terms=expansion_terms)
+        if expanded == question:
+            return Found(hits=hits, rounds=1)
+        self.round = 2
+        return Found(hits=hits + self.search_hits(expanded, k=k), rounds=2)
 
     def search_evidence(self, query: str, **kwargs: Any) -> list[EvidenceNode]:
         """search_evidence as the paper presents it: selected by relevance, shown oldest
