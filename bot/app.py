@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from bot.runtime import Egmem
@@ -163,6 +162,3 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
                  tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
 
-
-def data_path(settings: Settings) -> Path:
-    return settings.local_path

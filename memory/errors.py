@@ -13,8 +13,7 @@ Tree::
     │       └── RequestRejected       HTTP 4xx about this request: another request may pass
     │           ├── ContextOverflow   the prompt does not fit the model's context
     │           └── ToolsUnsupported  the model or server cannot call tools
-    ├── StoreError             the on-disk store is inconsistent or unusable
-    └── WriterError            a proposal could not be produced (retried by the inbox)
+    └── StoreError             the on-disk store is inconsistent or unusable
 """
 
 from __future__ import annotations
@@ -98,6 +97,3 @@ class ToolsUnsupported(RequestRejected):
 class StoreError(EgmemError):
     pass
 
-
-class WriterError(EgmemError):
-    pass

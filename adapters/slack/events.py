@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -288,7 +288,3 @@ class SlackEvents:
         with self._lock:
             self._leaving.pop(team, None)
         self.service.cancel_uninstall(platform=PLATFORM, space=team)
-
-    def visible_channels(self) -> Iterable[tuple[str, str]]:
-        with self._lock:
-            return list(self._private)
