@@ -129,24 +129,76 @@ class EvidenceSearch:
             speakers=tuple(participants) if participants else None,
             ts_from=ts_from, ts_to=ts_to,
         )
-        depth = self.first_pass + len(exclude)
-        topic = self._topic(query, scope)
-        # Ranking compares the topic; the abstention gate (content relevance) the whole
-        # question, names included, as it was calibrated: "How does Chandler call Doug?" is
-        # about what Chandler and Doug said, so without the names nothing looks relevant.
-        if topic == query:
-            qvec = whole = self._embed(query)
-        else:
-            qvec, whole = np.asarray(self.embedder.embed_batch([topic, query]),
-                                     dtype=np.float32)
+        qvec, whole = self._query_vectors(query, scope)
         # Rows and vectors are read once, as the pool grows: dense hits come with theirs,
         # pass 2 ranks the pool by the exact cosine of those vectors (a pool is a few
         # hundred rows) instead of asking LanceDB again, and the reranker reads the same rows.
         nodes: dict[str, EvidenceNode] = {}
         vectors: dict[str, np.ndarray] = {}
+        pool = self._pool(query, qvec, scope, window, exclude=exclude, ablate=ablate,
+                          reference=reference, nodes=nodes, vectors=vectors)
+        if not pool:
+            return []
+        members = [nid for nid in pool if nid in nodes]
+        dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
+                       key=lambda kv: (-kv[1], kv[0]))
+        pool_window = Window(
+            speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(members)
+        )
+        lexical = self.store.lexical_search(query, scope, len(members), pool_window)
+        pass2 = rrf([dense, lexical])
+        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
+        ranked = ranked[: max(self.rerank_depth, k)]
+        hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
+        if ABLATE_RERANKER not in ablate and hits:
+            scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
+                                          reference=reference)
+            for h, s in zip(hits, scores, strict=True):
+                h.score = s
+            hits.sort(key=lambda h: (-h.score, h.node.seq))
+        _content_relevance(query, hits, vectors, whole, reference)
+        logger.debug("search_evidence: pool=%d returned=%d", len(pool), min(k, len(hits)))
+        return hits[:k]
+
+    # ---- one-shot controls ---------------------------------------------------------------
+    def bm25_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` BM25 hits in scope (control: no expansion, no rerank)."""
+        return [nid for nid, _ in self.store.lexical_search(query, scope, k)]
+
+    def dense_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` vector hits in scope."""
+        return [nid for nid, _ in self.store.vector_search(self._embed(query), scope, k)]
+
+    def hybrid_rrf(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
+        """Node ids of the top ``k`` of BM25 and vector rankings fused by reciprocal rank."""
+        depth = max(k, 50)
+        fused = self._hybrid(query, self._embed(query), scope, None, depth)
+        return [nid for nid, _ in fused[:k]]
+
+    # ---- internals ----------------------------------------------------------------------
+    def _query_vectors(self, query: str, scope: Scope) -> tuple[np.ndarray, np.ndarray]:
+        """The vector ranking compares (of the query's topic) and the one the abstention
+        gate compares (of the whole query)."""
+        topic = self._topic(query, scope)
+        # Ranking compares the topic; the abstention gate (content relevance) the whole
+        # question, names included, as it was calibrated: "How does Chandler call Doug?" is
+        # about what Chandler and Doug said, so without the names nothing looks relevant.
+        if topic == query:
+            qvec = self._embed(query)
+            return qvec, qvec
+        qvec, whole = np.asarray(self.embedder.embed_batch([topic, query]), dtype=np.float32)
+        return qvec, whole
+
+    def _pool(self, query: str, qvec: np.ndarray, scope: Scope, window: Window, *,
+              exclude: Collection[str], ablate: frozenset[str], reference: datetime | None,
+              nodes: dict[str, EvidenceNode], vectors: dict[str, np.ndarray]
+              ) -> dict[str, None]:
+        """Pass 1 and structure: the candidate ids (in insertion order) whose rows and
+        vectors are added to ``nodes``/``vectors``; empty when pass 1 finds nothing."""
+        depth = self.first_pass + len(exclude)
         pass1 = self._hybrid_read(query, qvec, scope, window, depth, nodes, vectors)
         if not pass1:
-            return []
+            return {}
         top_ids = [nid for nid, _ in pass1]
         pool = dict.fromkeys(top_ids)
         for nid in self._dated(query, qvec, scope, window, reference, nodes, vectors):
@@ -168,44 +220,8 @@ class EvidenceSearch:
             if n.node_id not in pool:
                 pool[n.node_id] = None
                 nodes[n.node_id] = n
-        members = [nid for nid in pool if nid in nodes]
-        dense = sorted(((nid, float(vectors[nid] @ qvec)) for nid in members),
-                       key=lambda kv: (-kv[1], kv[0]))
-        pool_window = Window(
-            speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(members)
-        )
-        lexical = self.store.lexical_search(query, scope, len(members), pool_window)
-        pass2 = rrf([dense, lexical])
-        ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
-        ranked = ranked[: max(self.rerank_depth, k)]
-        hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
-        if ABLATE_RERANKER not in ablate and hits:
-            scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
-                                          reference=reference)
-            for h, s in zip(hits, scores, strict=True):
-                h.score = s
-            hits.sort(key=lambda h: (-h.score, h.node.seq))
-        _content_relevance(query, hits, vectors, whole, reference)
-        logger.debug("search_evidence: pass1=%d pool=%d returned=%d", len(pass1), len(pool),
-                     min(k, len(hits)))
-        return hits[:k]
+        return pool
 
-    # ---- one-shot controls ---------------------------------------------------------------
-    def bm25_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
-        """Node ids of the top ``k`` BM25 hits in scope (control: no expansion, no rerank)."""
-        return [nid for nid, _ in self.store.lexical_search(query, scope, k)]
-
-    def dense_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
-        """Node ids of the top ``k`` vector hits in scope."""
-        return [nid for nid, _ in self.store.vector_search(self._embed(query), scope, k)]
-
-    def hybrid_rrf(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
-        """Node ids of the top ``k`` of BM25 and vector rankings fused by reciprocal rank."""
-        depth = max(k, 50)
-        fused = self._hybrid(query, self._embed(query), scope, None, depth)
-        return [nid for nid, _ in fused[:k]]
-
-    # ---- internals ----------------------------------------------------------------------
     def _embed(self, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_batch([text])[0], dtype=np.float32)
 
