@@ -234,7 +234,7 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
     # Citations link to their messages: the workspace's URL comes from the caller or, as
     # Slack exports do not state it, from the workspace's own links inside the export.
     facts = export_identity(users_list, {c.id for c in channels},
-                            _scanned_days(tree, channels), permalink_base=permalink_base)
+                            days=_scanned_days(tree, channels), permalink_base=permalink_base)
     team = facts.team
     for channel in channels:
         yield JsonlItem(

@@ -90,12 +90,12 @@ def readable_channels(
     return allowed_channels(
         {c.id: c for c in store.channels(platform=platform, space=space)},
         store.known_channels(platform=platform, space=space),
-        load_access(store, platform=platform, space=space),
+        access=load_access(store, platform=platform, space=space),
         user=user, channel=channel, widen=widen)
 
 
 def allowed_channels(
-    known: Mapping[str, Channel], seen: Iterable[str], access: SpaceAccess, *, user: str,
+    known: Mapping[str, Channel], seen: Iterable[str], *, access: SpaceAccess, user: str,
     channel: str | None, widen: bool = False,
 ) -> tuple[str, ...]:
     """The channels ``user`` asking from ``channel`` may read (the rules of this module):

@@ -59,8 +59,8 @@ def implicit_context(message: Message, previous: EvidenceNode | None) -> Evidenc
     return previous if 0 <= gap <= IMPLICIT_CONTEXT_GAP_S else None
 
 
-def answered_turn(message: Message, turns: Sequence[EvidenceNode],
-                  analyzer: MessageAnalyzer, *, people: Sequence[str] = (),
+def answered_turn(message: Message, turns: Sequence[EvidenceNode], *,
+                  analyzer: MessageAnalyzer, people: Sequence[str] = (),
                   fallback: bool = True) -> EvidenceNode | None:
     """The earlier turn ``message`` answers in chat without threads.
 
@@ -129,8 +129,8 @@ def context_quote(text: str, limit: int = 140) -> str:
 
 
 def pre_rewrite(
-    message: Message, parent: EvidenceNode | None, previous: EvidenceNode | None = None,
-    *, linked: EvidenceNode | None = None,
+    message: Message, parent: EvidenceNode | None, *, previous: EvidenceNode | None = None,
+    linked: EvidenceNode | None = None,
 ) -> Rewrite:
     """The rewrite before a proposal exists: used for the message's vector.
 
@@ -165,8 +165,8 @@ def pre_rewrite(
 def final_rewrite(
     base: Rewrite,
     proposal: Proposal,
-    prior: StateRecord | None,
     *,
+    prior: StateRecord | None,
     llm_rewrite: str = "",
 ) -> Rewrite:
     """Add the verified state relation to the base rewrite (and the LLM's own, if any)."""

@@ -86,7 +86,7 @@ def compose_text(rendered: str, filenames: Iterable[str]) -> str:
     return clean_text("\n".join(part for part in (rendered, *extras) if part))
 
 
-def jump_url(space: str, channel_id: str, message_id: str) -> str:
+def jump_url(space: str, channel_id: str, *, message_id: str) -> str:
     return f"https://discord.com/channels/{space}/{channel_id}/{message_id}"
 
 
@@ -249,7 +249,7 @@ def _message(
         thread_id=thread_id,
         reply_to=_reply_to(ev.get("message_reference")),
         channel_name=channel_name,
-        permalink=jump_url(space, _req_id(ev, "channel_id"), msg_id),
+        permalink=jump_url(space, _req_id(ev, "channel_id"), message_id=msg_id),
         edited=ev.get("edited_timestamp") is not None,
     )
 

@@ -121,7 +121,7 @@ def weekend_span(saturday: date) -> Span:
     return saturday, saturday + timedelta(days=1), "week"
 
 
-def unit_span(ref: date, unit: str, n: int) -> Span:
+def unit_span(ref: date, unit: str, *, n: int) -> Span:
     """The whole ``unit`` containing ``ref`` shifted by ``n`` units."""
     if unit == "fortnight":
         unit, n = "week", n * 2

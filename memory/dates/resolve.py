@@ -174,12 +174,12 @@ def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
 
 @_rule(r"the\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)")
 def _the_unit_before_after(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
-    return unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+    return unit_span(ref, m.group("unit").lower(), n=_direction(m.group("dir")))
 
 
 @_rule(r"the\s+(?P<dir>following|next|previous|prior)\s+(?P<unit>day|week|month|year)")
 def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
-    return unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+    return unit_span(ref, m.group("unit").lower(), n=_direction(m.group("dir")))
 
 
 @_rule(rf"(?P<dir>last|next|this\s+coming|this\s+past|this|coming|past)\s+{_WD}")
@@ -202,7 +202,7 @@ def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None
 def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     unit, step = m.group("unit").lower(), _direction(m.group("dir"))
     if unit != "weekend":
-        return unit_span(ref, unit, step)
+        return unit_span(ref, unit, n=step)
     this_saturday = ref + timedelta(days=5 - ref.weekday())
     if step < 0:
         return weekend_span(this_saturday - timedelta(weeks=1))
@@ -222,12 +222,12 @@ def _bare_weekend(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
 @_rule(rf"{_NUM}\s+{_UNIT}\s+(?P<dir>ago|earlier|before|back|later|after|from\s+now|hence)")
 def _offset(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     n = _count(m.group("n")) * _direction(m.group("dir"))
-    return unit_span(ref, m.group("unit").lower(), n)
+    return unit_span(ref, m.group("unit").lower(), n=n)
 
 
 @_rule(rf"in\s+{_NUM}\s+{_UNIT}(?:'?\s+time)?")
 def _in_offset(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
-    return unit_span(ref, m.group("unit").lower(), _count(m.group("n")))
+    return unit_span(ref, m.group("unit").lower(), n=_count(m.group("n")))
 
 
 def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -> date | None:

@@ -43,7 +43,7 @@ def render_nodes(nodes: Sequence[EvidenceNode], passages: AliasTable | None = No
     return "\n".join(lines)
 
 
-def render_states(states: Sequence[State], passages: AliasTable | None = None,
+def render_states(states: Sequence[State], passages: AliasTable | None = None, *,
                   names: AliasTable | None = None) -> str:
     if not states:
         return "no tracked state matches"
@@ -95,7 +95,7 @@ def strings_arg(args: dict[str, Any], key: str) -> list[str] | None:
     return [v for v in value if v.strip()] or None
 
 
-def int_arg(args: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+def int_arg(args: dict[str, Any], key: str, *, default: int, lo: int, hi: int) -> int:
     value = args.get(key, default)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())

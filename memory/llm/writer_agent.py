@@ -374,7 +374,7 @@ class LLMProposer:
         states += [pending_view(got[i.message.id], aliases) for i in pending
                    if i.message.id in got and got[i.message.id].verdict is Verdict.ESTABLISH]
         recent = [recent_view(n, aliases) for n in anchor.recent[-recent_k:]] if recent_k else []
-        recent += [earlier_view(i, got.get(i.message.id), aliases)
+        recent += [earlier_view(i, got.get(i.message.id), aliases=aliases)
                    for i in earlier[-earlier_k:]]
         return [
             {"role": "system", "content": WRITER_SYSTEM_PROMPT},

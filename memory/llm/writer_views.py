@@ -40,7 +40,7 @@ def recent_view(node: EvidenceNode, aliases: CallAliases) -> dict[str, Any]:
     return view
 
 
-def earlier_view(item: WriteItem, proposal: Proposal | None,
+def earlier_view(item: WriteItem, proposal: Proposal | None, *,
                  aliases: CallAliases) -> dict[str, Any]:
     """A message of this window that an earlier call already proposed for."""
     m = item.message

@@ -179,7 +179,7 @@ class CoverageTest:
         return out
 
     def _df(self, word: str, scope: Scope) -> int:
-        hits = self.store.lexical_search(word, scope, self.weights.df_cap)
+        hits = self.store.lexical_search(word, scope, k=self.weights.df_cap)
         return len(hits)
 
     # ---- units ---------------------------------------------------------------------------

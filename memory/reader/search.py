@@ -145,7 +145,8 @@ class EvidenceSearch:
         pool_window = Window(
             speakers=window.speakers, ts_from=ts_from, ts_to=ts_to, node_ids=tuple(members)
         )
-        lexical = self.store.lexical_search(query, scope, len(members), pool_window)
+        lexical = self.store.lexical_search(query, scope, k=len(members),
+                                             window=pool_window)
         pass2 = rrf([dense, lexical])
         ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
         ranked = ranked[: max(self.rerank_depth, k)]
@@ -163,11 +164,11 @@ class EvidenceSearch:
     # ---- one-shot controls ---------------------------------------------------------------
     def bm25_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
         """Node ids of the top ``k`` BM25 hits in scope (control: no expansion, no rerank)."""
-        return [nid for nid, _ in self.store.lexical_search(query, scope, k)]
+        return [nid for nid, _ in self.store.lexical_search(query, scope, k=k)]
 
     def dense_only(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
         """Node ids of the top ``k`` vector hits in scope."""
-        return [nid for nid, _ in self.store.vector_search(self._embed(query), scope, k)]
+        return [nid for nid, _ in self.store.vector_search(self._embed(query), scope, k=k)]
 
     def hybrid_rrf(self, query: str, scope: Scope, *, k: int = 10) -> list[str]:
         """Node ids of the top ``k`` of BM25 and vector rankings fused by reciprocal rank."""
@@ -245,18 +246,19 @@ class EvidenceSearch:
                 depth: int) -> list[tuple[str, float]]:
         if depth <= 0:
             return []
-        dense = self.store.vector_search(qvec, scope, depth, window)
-        lexical = self.store.lexical_search(query, scope, depth, window)
+        dense = self.store.vector_search(qvec, scope, k=depth, window=window)
+        lexical = self.store.lexical_search(query, scope, k=depth, window=window)
         return rrf([dense, lexical])
 
     def _hybrid_read(self, query: str, qvec: np.ndarray, scope: Scope, window: Window,
                      depth: int, nodes: dict[str, EvidenceNode],
                      vectors: dict[str, np.ndarray]) -> list[tuple[str, float]]:
         """:meth:`_hybrid`, adding the dense hits' rows and vectors to ``nodes``/``vectors``."""
-        dense, found, found_vectors = self.store.vector_search_nodes(qvec, scope, depth, window)
+        dense, found, found_vectors = self.store.vector_search_nodes(qvec, scope, k=depth,
+                                                                    window=window)
         nodes.update((n.node_id, n) for n in found)
         vectors.update(found_vectors)
-        return rrf([dense, self.store.lexical_search(query, scope, depth, window)])
+        return rrf([dense, self.store.lexical_search(query, scope, k=depth, window=window)])
 
     def _read(self, node_ids: Sequence[str], scope: Scope, nodes: dict[str, EvidenceNode],
               vectors: dict[str, np.ndarray]) -> None:

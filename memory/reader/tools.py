@@ -69,11 +69,11 @@ def asked_families(query: str) -> set[str]:
     return {family for family, cue in _FAMILY_CUES if cue.search(query)}
 
 
-def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
+def lookup_phrase(store: MemoryStore, phrase: str, *, scope: Scope, k: int = 20,
                   window: Window | None = None) -> list[EvidenceNode]:
     """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
     (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
-    return store.phrase_search(phrase, scope, k, window)
+    return store.phrase_search(phrase, scope, k=k, window=window)
 
 
 # In chat without threads a question's answer is usually among the next few turns.
@@ -82,7 +82,7 @@ ANSWER_WINDOW = timedelta(hours=12)
 PREVIOUS_TURN_GAP = timedelta(minutes=30)
 
 
-def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], scope: Scope
+def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], *, scope: Scope
                ) -> dict[str, list[EvidenceNode]]:
     """The turns in ``scope`` that answer each of ``questions``, oldest first: those the
     writer linked to it (replies, and turns whose context it is), else the first
@@ -141,9 +141,9 @@ def _states_where(scope: Scope) -> str:
 def read_current_state(
     store: MemoryStore,
     embedder: Embedder,
+    *,
     query: str,
     scope: Scope,
-    *,
     k: int = 3,
     state_ids: Sequence[str] = (),
     min_score: float = STATE_MIN_SCORE,
@@ -386,7 +386,8 @@ class ReaderSession:
                       channels: Sequence[str] | None = None) -> list[EvidenceNode]:
         phrase = valid_text(phrase)
         scope = self.narrowed(channels)
-        nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope, k=k)
+        nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope=scope,
+                                                                  k=k)
         self._see(nodes)
         self.observations.append(Observation(
             round=self.round, tool="lookup_phrase", args={"phrase": phrase, "k": k},
@@ -402,7 +403,8 @@ class ReaderSession:
         scope = self.narrowed(channels)
         states: list[State] = []
         if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
-            states = read_current_state(self.tools.store, self.tools.embedder, query, scope,
+            states = read_current_state(self.tools.store, self.tools.embedder, query=query,
+                                        scope=scope,
                                         k=k, state_ids=state_ids, siblings=siblings)
         for s in states:
             self.states.setdefault(s.state_id, s)
@@ -427,7 +429,7 @@ class ReaderSession:
 
     def answers_to(self, questions: Sequence[EvidenceNode]) -> dict[str, list[EvidenceNode]]:
         """:func:`answers_to` inside the session scope; the answers join what was shown."""
-        found = answers_to(self.tools.store, questions, self.scope)
+        found = answers_to(self.tools.store, questions, scope=self.scope)
         shown = [n for ns in found.values() for n in ns]
         self._see(shown)
         if questions:

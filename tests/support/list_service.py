@@ -112,7 +112,7 @@ class ListService:
     def readable(self, *, user: str, channel: str, widen: bool) -> set[str]:
         """The real rule (:func:`memory.access.allowed_channels`) over these lists."""
         seen = {k[2] for k in self.committed}
-        return set(allowed_channels(self.channels, seen, SpaceAccess(platform="", space=""),
+        return set(allowed_channels(self.channels, seen, access=SpaceAccess(platform="", space=""),
                                     user=user, channel=channel, widen=widen))
 
     def ask(self, question: str, *, platform: str, space: str, user: str, channel: str,

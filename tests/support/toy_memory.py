@@ -194,7 +194,7 @@ class ToyMemory(_ChatExtras):
         """The real rule (:func:`memory.access.allowed_channels`) over these lists."""
         known = {cid: ch for (sp, cid), ch in self.channels.items() if sp == space}
         seen = {k[2] for k in self.messages if k[1] == space}
-        return set(allowed_channels(known, seen, SpaceAccess(platform="", space=space),
+        return set(allowed_channels(known, seen, access=SpaceAccess(platform="", space=space),
                                     user=user, channel=channel, widen=widen))
 
     def _matches(self, text: str, *, space: str, user: str, channel: str,
