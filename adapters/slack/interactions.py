@@ -212,7 +212,7 @@ class SlackInteractions:
 
     # --- @mentions and DMs ----------------------------------------------------------------
 
-    def answer_mention(self, team: str, event: Mapping[str, Any], client: WebClient,
+    def answer_mention(self, team: str, event: Mapping[str, Any], *, client: WebClient,
                        bot_user_id: str | None) -> None:
         channel, ts, user = event.get("channel"), event.get("ts"), event.get("user")
         if not (isinstance(channel, str) and isinstance(ts, str) and isinstance(user, str)):
@@ -239,7 +239,7 @@ class SlackInteractions:
         self._deliver(client, channel=channel, thread_ts=thread_ts, placeholder=placeholder,
                       text=text, blocks=blocks)
 
-    def answer_dm(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:
+    def answer_dm(self, team: str, event: Mapping[str, Any], *, client: WebClient) -> None:
         """A message in the bot's DM is a question, answered from what the asker may read
         (their private conversations included); it is never remembered."""
         channel, ts, user = event.get("channel"), event.get("ts"), event.get("user")
@@ -471,7 +471,7 @@ class SlackInteractions:
             blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
 
-    def home_opened(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:
+    def home_opened(self, team: str, event: Mapping[str, Any], *, client: WebClient) -> None:
         user = event.get("user")
         if event.get("tab") not in (None, "home") or not isinstance(user, str):
             return
