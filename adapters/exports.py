@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from adapters.discord.chat_exporter import iter_discord_export, looks_like_dce
+from adapters.errors import PayloadError
 from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
 from adapters.slack.export_identity import SCAN_FILES, ExportIdentity, export_identity
 from adapters.slack.normalize import PLATFORM as SLACK
@@ -350,10 +351,10 @@ def _load_list(tree: _Tree, name: str) -> list[object]:
     try:
         data = tree.read(name)
     except _READ_ERRORS as exc:
-        raise ValueError(f"cannot read file: {exc}") from exc
+        raise PayloadError(f"cannot read file: {exc}") from exc
     value = decode_json(data)
     if not isinstance(value, list):
-        raise ValueError("expected a JSON array")
+        raise PayloadError("expected a JSON array")
     return value
 
 

@@ -33,6 +33,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import WebClient
 
 from adapters.chat_errors import chat_error_text
+from adapters.errors import AccessUnknown
 from adapters.slack.access import SlackAccess
 from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
@@ -72,7 +73,6 @@ from adapters.slack.views import (
 )
 from adapters.slack.webapi import error_code
 from bot.service import ChatService, FeedbackEntry
-from memory.errors import UserFacingError
 
 logger = logging.getLogger(__name__)
 
@@ -82,10 +82,6 @@ ACCESS_UNKNOWN = ("Sorry, I couldn't check which conversations you can read just
 
 BackfillRunner = Callable[[str, str, str | None, str | None], "Future[Any] | None"]
 """(team, channel, since, user to notify) → a started backfill, or None if unavailable."""
-
-
-class AccessUnknown(UserFacingError):
-    """Slack could not say what the asker may read: nothing is read for them."""
 
 
 def _user_team(event: Mapping[str, Any]) -> str | None:

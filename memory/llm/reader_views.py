@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+from memory.errors import ToolArgumentError
 from memory.llm.aliases import AliasTable
 from memory.llm.reader_prompts import ABSTAIN_PHRASES, MAX_CHAIN_ENTRIES, MAX_PASSAGE_CHARS
 from memory.models import EvidenceNode, State
@@ -24,8 +25,6 @@ __all__ = ["ToolArgumentError", "boolean", "day_arg", "declines", "int_arg", "re
 _TRUE = frozenset({"true", "yes", "1", "y"})
 
 
-class ToolArgumentError(ValueError):
-    """A tool call's arguments are unusable; the message goes back to the model."""
 
 
 

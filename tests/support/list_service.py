@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from bot.errors import DigestOwned
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
-from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess, allowed_channels
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.errors import DigestOwned
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
-from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess, allowed_channels
 from memory.models import (
     Answer,
