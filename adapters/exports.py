@@ -16,10 +16,7 @@ day by day. Which workspace an export belongs to, its permalink base and which o
 messages were questions to egmem (skipped, as they are never stored live) come from what the
 export says about itself (:mod:`adapters.slack.export_identity`).
 
-DiscordChatExporter JSON: one channel per file. A thread's messages are keyed under its parent
-channel (``categoryId``), like the live bot does. Only a DM yields a :class:`Channel` event
-(private, members = its authors): the export does not say who may read a guild channel, and
-an import must not mark a channel public that the bot knows is private.
+DiscordChatExporter JSON is read by :mod:`adapters.discord.chat_exporter`.
 """
 
 from __future__ import annotations
@@ -33,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from adapters.discord.normalize import DM_SPACE, normalize_discord_message
-from adapters.discord.normalize import PLATFORM as DISCORD
+from adapters.discord.chat_exporter import iter_discord_export, looks_like_dce
+from adapters.errors import PayloadError
 from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
 from adapters.slack.export_identity import SCAN_FILES, ExportIdentity, export_identity
 from adapters.slack.normalize import PLATFORM as SLACK
@@ -56,10 +53,6 @@ _SLACK_CHANNEL_FILES = (
     ("mpims.json", True, "name"),
     ("dms.json", True, "id"),
 )
-_DCE_THREADS = frozenset({"GuildPublicThread", "GuildPrivateThread", "GuildNewsThread"})
-_DCE_DIRECT = frozenset({"DirectTextChat", "DirectGroupTextChat"})
-_DCE_MESSAGE_TYPES = {"Default": 0, "Reply": 19}
-_SNIFF_BYTES = 64 * 1024
 # Everything a damaged zip or its members can raise while being read.
 _READ_ERRORS = (
     OSError,
@@ -100,7 +93,7 @@ def detect_format(path: Path) -> ExportFormat:
         raise InputError(
             "zip is not a Slack export (no channels.json or users.json)", source=str(path)
         )
-    if suffix == ".json" and _looks_like_dce(path):
+    if suffix == ".json" and looks_like_dce(path):
         return "discord_export"
     raise InputError(
         "unknown format: expected a .jsonl file, a Slack export (folder or .zip with "
@@ -234,6 +227,36 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
 
     users_list = _read_list(tree, "users.json", present, errors)
     users = _slack_user_names(users_list)
+    channels = _slack_channels(tree, present, errors)
+    yield from errors
+
+    yield from _file_days(tree, names, channels)
+
+    # Citations link to their messages: the workspace's URL comes from the caller or, as
+    # Slack exports do not state it, from the workspace's own links inside the export.
+    facts = export_identity(users_list, {c.id for c in channels},
+                            days=_scanned_days(tree, channels), permalink_base=permalink_base)
+    team = facts.team
+    for channel in channels:
+        yield JsonlItem(
+            line=channel.line,
+            event=Channel(
+                platform=SLACK,
+                space=team,
+                id=channel.id,
+                name=channel.name,
+                is_private=channel.is_private,
+                members=channel.members,
+            ),
+        )
+    for channel in channels:
+        for day in channel.days:
+            yield from _slack_day(tree, day, channel, team=team, users=users, facts=facts)
+
+
+def _slack_channels(tree: _Tree, present: set[str], errors: list[JsonlItem]
+                    ) -> list[_SlackChannel]:
+    """The channels the export's channel files list; bad entries join ``errors``."""
     channels: list[_SlackChannel] = []
     for filename, is_private, folder_key in _SLACK_CHANNEL_FILES:
         entries = _read_list(tree, filename, present, errors)
@@ -244,8 +267,13 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
                 errors.append(JsonlItem(line=index, error=error))
             else:
                 channels.append(parsed)
-    yield from errors
+    return channels
 
+
+def _file_days(tree: _Tree, names: list[str], channels: list[_SlackChannel]
+               ) -> Iterator[JsonlItem]:
+    """Append each day file to its channel's days; yield an error per folder no channel
+    file lists."""
     by_folder = {c.folder: c for c in channels}
     unlisted: set[str] = set()
     for name in names:
@@ -263,27 +291,6 @@ def _iter_slack_tree(tree: _Tree, *, permalink_base: str | None) -> Iterator[Jso
             "dms.json; its visibility is unknown, so it was skipped"
         )
         yield JsonlItem(line=0, error=InputError(message, source=tree.source(folder)))
-
-    # Citations link to their messages: the workspace's URL comes from the caller or, as
-    # Slack exports do not state it, from the workspace's own links inside the export.
-    facts = export_identity(users_list, {c.id for c in channels},
-                            _scanned_days(tree, channels), permalink_base=permalink_base)
-    team = facts.team
-    for channel in channels:
-        yield JsonlItem(
-            line=channel.line,
-            event=Channel(
-                platform=SLACK,
-                space=team,
-                id=channel.id,
-                name=channel.name,
-                is_private=channel.is_private,
-                members=channel.members,
-            ),
-        )
-    for channel in channels:
-        for day in channel.days:
-            yield from _slack_day(tree, day, channel, team=team, users=users, facts=facts)
 
 
 def _slack_day(
@@ -344,10 +351,10 @@ def _load_list(tree: _Tree, name: str) -> list[object]:
     try:
         data = tree.read(name)
     except _READ_ERRORS as exc:
-        raise ValueError(f"cannot read file: {exc}") from exc
+        raise PayloadError(f"cannot read file: {exc}") from exc
     value = decode_json(data)
     if not isinstance(value, list):
-        raise ValueError("expected a JSON array")
+        raise PayloadError("expected a JSON array")
     return value
 
 
@@ -419,161 +426,3 @@ def _scanned_days(tree: _Tree, channels: list[_SlackChannel]) -> Iterator[list[o
                 yield _load_list(tree, day)
             except ValueError:
                 continue
-
-
-# --- DiscordChatExporter JSON ------------------------------------------------------------
-
-
-def _looks_like_dce(path: Path) -> bool:
-    """Whether a .json file is a DiscordChatExporter export.
-
-    DiscordChatExporter writes ``guild`` and ``channel`` before ``messages``, so the head of
-    the file settles it without parsing a possibly huge file; other layouts are parsed.
-    """
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
-    except OSError:
-        return False
-    if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
-        return False
-    if all(re.search(rb'"%s"\s*:' % key, head) for key in (b"guild", b"channel", b"messages")):
-        return True
-    try:
-        value = decode_json(path.read_bytes())
-    except (ValueError, OSError):
-        return False
-    return isinstance(value, dict) and {"guild", "channel", "messages"} <= value.keys()
-
-
-def iter_discord_export(path: Path) -> Iterator[JsonlItem]:
-    """Yield a DiscordChatExporter channel export's events (see module docstring)."""
-    source = str(path)
-    try:
-        root = decode_json(path.read_bytes())
-    except (ValueError, OSError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        yield JsonlItem(line=0, error=InputError(f"cannot read export: {reason}", source=source))
-        return
-    header = _dce_header(root)
-    if isinstance(header, str):
-        yield JsonlItem(line=0, error=InputError(header, source=source))
-        return
-    space, channel, messages = header
-    channel_id = str(channel["id"])
-    kind = channel.get("type")
-    parent = channel.get("categoryId") if kind in _DCE_THREADS else None
-    thread_parent = str(parent) if isinstance(parent, str | int) and str(parent) else None
-    name_value = channel.get("category") if thread_parent else channel.get("name")
-    channel_name = clean_str(name_value) if isinstance(name_value, str) and name_value else None
-
-    if kind in _DCE_DIRECT:
-        authors = {
-            str(m["author"]["id"])
-            for m in messages
-            if isinstance(m, Mapping)
-            and isinstance(m.get("author"), Mapping)
-            and isinstance(m["author"].get("id"), str)
-        }
-        yield JsonlItem(
-            line=0,
-            event=Channel(
-                platform=DISCORD,
-                space=space,
-                id=channel_id,
-                name=channel_name or "",
-                is_private=True,
-                members=tuple(sorted(authors)),
-            ),
-        )
-
-    for index, entry in enumerate(messages, start=1):
-        if not isinstance(entry, Mapping):
-            error = InputError(f"entry {index}: not a message object", source=source)
-            yield JsonlItem(line=index, error=error)
-            continue
-        try:
-            event = normalize_discord_message(
-                _dce_to_gateway(entry, channel_id=channel_id, space=space),
-                guild_id=space,
-                channel_name=channel_name,
-                thread_parent=thread_parent,
-                strict=True,
-            )
-        except InputError as exc:
-            yield JsonlItem(line=index, error=InputError(f"entry {index}: {exc}", source=source))
-            continue
-        if event is not None:
-            yield JsonlItem(line=index, event=event)
-        else:
-            yield JsonlItem(line=index, skipped="a bot's message, a system message or no text")
-
-
-def _dce_header(root: object) -> tuple[str, Mapping[str, object], list[object]] | str:
-    """(space, channel object, messages) of an export, or why it is not one."""
-    if not isinstance(root, Mapping):
-        return "not a DiscordChatExporter export: expected a JSON object"
-    guild, channel, messages = root.get("guild"), root.get("channel"), root.get("messages")
-    if not isinstance(guild, Mapping) or not isinstance(channel, Mapping):
-        return "not a DiscordChatExporter export: 'guild' and 'channel' must be objects"
-    if not isinstance(messages, list):
-        return "not a DiscordChatExporter export: 'messages' must be a list"
-    gid, cid = guild.get("id"), channel.get("id")
-    if not isinstance(cid, str | int) or isinstance(cid, bool) or not str(cid):
-        return "channel has no 'id'"
-    if not isinstance(gid, str | int) or isinstance(gid, bool) or not str(gid):
-        return "guild has no 'id'"
-    # DiscordChatExporter files DMs under a pseudo-guild with id 0.
-    space = DM_SPACE if str(gid) == "0" else clean_str(str(gid))
-    return space, channel, messages
-
-
-def _dce_to_gateway(
-    entry: Mapping[str, object], *, channel_id: str, space: str
-) -> dict[str, object]:
-    """Reshape an exported message as a gateway message so one normalizer handles both."""
-    kind = entry.get("type", "Default")
-    if isinstance(kind, str) and kind.isdigit():
-        gateway_type: object = int(kind)
-    else:
-        gateway_type = _DCE_MESSAGE_TYPES.get(kind, -1) if isinstance(kind, str) else kind
-    payload: dict[str, object] = {
-        "id": entry.get("id"),
-        "type": gateway_type,
-        "channel_id": channel_id,
-        "content": entry.get("content"),
-        "timestamp": entry.get("timestamp"),
-        "edited_timestamp": entry.get("timestampEdited"),
-        "author": _dce_user(entry.get("author")),
-        "mentions": [_dce_user(u) for u in _list(entry.get("mentions")) if isinstance(u, Mapping)],
-        "attachments": [
-            {"filename": a.get("fileName")}
-            for a in _list(entry.get("attachments"))
-            if isinstance(a, Mapping)
-        ],
-    }
-    if space != DM_SPACE:
-        payload["guild_id"] = space
-    ref = entry.get("reference")
-    if isinstance(ref, Mapping):
-        payload["message_reference"] = {
-            "type": 1 if ref.get("type") == "Forward" else 0,
-            "message_id": ref.get("messageId"),
-            "channel_id": ref.get("channelId"),
-        }
-    return payload
-
-
-def _dce_user(user: object) -> object:
-    if not isinstance(user, Mapping):
-        return user  # the normalizer reports a missing or malformed author
-    return {
-        "id": user.get("id"),
-        "username": user.get("name"),
-        "global_name": user.get("nickname"),
-        "bot": user.get("isBot") is True,
-    }
-
-
-def _list(value: object) -> list[object]:
-    return value if isinstance(value, list) else []

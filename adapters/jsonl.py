@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from adapters.errors import PayloadError
 from memory.errors import InputError
 from memory.inbox import time_problem
 from memory.models import Channel, Delete, Edit, Event, JsonlRecordType, Message, utc
@@ -75,38 +76,38 @@ def parse_ts(value: object) -> datetime:
     if isinstance(value, datetime):
         return utc(value)
     if isinstance(value, bool):
-        raise ValueError(f"timestamp must be ISO 8601 or epoch seconds, not {value!r}")
+        raise PayloadError(f"timestamp must be ISO 8601 or epoch seconds, not {value!r}")
     if isinstance(value, int | float):
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"timestamp is not a finite number: {value!r}")
+            raise PayloadError(f"timestamp is not a finite number: {value!r}")
         return _from_epoch(Decimal(repr(value)) if isinstance(value, float) else Decimal(value))
     if isinstance(value, str):
         text = value.strip()
         if not text:
-            raise ValueError("timestamp is empty")
+            raise PayloadError("timestamp is empty")
         if _NUMERIC.fullmatch(text):
             try:
                 return _from_epoch(Decimal(text))
             except ArithmeticError as exc:
-                raise ValueError(f"timestamp is not a number: {value!r}") from exc
+                raise PayloadError(f"timestamp is not a number: {value!r}") from exc
         try:
             return utc(datetime.fromisoformat(text))
         except ValueError as exc:
-            raise ValueError(
+            raise PayloadError(
                 f"timestamp {_preview(text)} is neither ISO 8601 nor epoch seconds"
             ) from exc
-    raise ValueError(f"timestamp must be a string or a number, not {type(value).__name__}")
+    raise PayloadError(f"timestamp must be a string or a number, not {type(value).__name__}")
 
 
 def _from_epoch(seconds: Decimal) -> datetime:
     # Checked before converting: int(Decimal("1e999999999")) would build a giant integer.
     if not seconds.is_finite() or seconds.copy_abs() > _MAX_EPOCH:
-        raise ValueError(f"timestamp {_preview(str(seconds))} is out of range")
+        raise PayloadError(f"timestamp {_preview(str(seconds))} is out of range")
     try:
         micros = int(seconds.scaleb(6).to_integral_value())
         return _EPOCH + timedelta(microseconds=micros)
     except (ArithmeticError, ValueError) as exc:  # decimal's signals are ArithmeticErrors
-        raise ValueError(f"timestamp {_preview(str(seconds))} is out of range") from exc
+        raise PayloadError(f"timestamp {_preview(str(seconds))} is out of range") from exc
 
 
 def clean_text(text: str) -> str:
@@ -132,7 +133,7 @@ def _preview(text: str, limit: int = 40) -> str:
 
 def _req_id(rec: Mapping[str, object], key: str) -> str:
     if key not in rec or rec[key] is None:
-        raise ValueError(f"missing required field {key!r}")
+        raise PayloadError(f"missing required field {key!r}", field=key)
     return _id_value(rec[key], key)
 
 
@@ -144,17 +145,17 @@ def _opt_id(rec: Mapping[str, object], key: str, default: str | None = None) -> 
 
 def _id_value(value: object, key: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ValueError(f"field {key!r} must be a string, not {type(value).__name__}")
+        raise PayloadError(f"field {key!r} must be a string, not {type(value).__name__}", field=key)
     text = clean_str(str(value)).strip()
     if not text:
-        raise ValueError(f"field {key!r} is empty")
+        raise PayloadError(f"field {key!r} is empty", field=key)
     return text
 
 
 def as_mapping(value: object, what: str) -> Mapping[str, object]:
     """``value`` as a JSON object, or ValueError naming ``what`` (shared by the normalizers)."""
     if not isinstance(value, Mapping):
-        raise ValueError(f"{what} is not an object")
+        raise PayloadError(f"{what} is not an object")
     return value
 
 
@@ -164,26 +165,26 @@ def opt_str(rec: Mapping[str, object], key: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ValueError(f"field {key!r} must be a string, not {type(value).__name__}")
+        raise PayloadError(f"field {key!r} must be a string, not {type(value).__name__}", field=key)
     return clean_str(value)
 
 
 def _opt_bool(rec: Mapping[str, object], key: str) -> bool:
     value = rec.get(key, False)
     if not isinstance(value, bool):
-        raise ValueError(f"field {key!r} must be true or false, not {value!r}")
+        raise PayloadError(f"field {key!r} must be true or false, not {value!r}", field=key)
     return value
 
 
 def _req_text(rec: Mapping[str, object], key: str = "text") -> str:
     if key not in rec or rec[key] is None:
-        raise ValueError(f"missing required field {key!r}")
+        raise PayloadError(f"missing required field {key!r}", field=key)
     value = rec[key]
     if not isinstance(value, str):
-        raise ValueError(f"field {key!r} must be a string, not {type(value).__name__}")
+        raise PayloadError(f"field {key!r} must be a string, not {type(value).__name__}", field=key)
     text = clean_text(value)
     if not text.strip():
-        raise ValueError(f"field {key!r} is empty")
+        raise PayloadError(f"field {key!r} is empty", field=key)
     return text
 
 
@@ -191,14 +192,14 @@ def _req_ts(rec: Mapping[str, object], key: str = "ts", *, said: bool = True) ->
     """The record's time; with ``said``, it must be a time a message can have been said
     (from 1970 up to now): a year-1 or year-9999 stamp is a broken export."""
     if key not in rec or rec[key] is None:
-        raise ValueError(f"missing required field {key!r}")
+        raise PayloadError(f"missing required field {key!r}", field=key)
     try:
         ts = parse_ts(rec[key])
     except ValueError as exc:
-        raise ValueError(f"bad {key!r}: {exc}") from exc
+        raise PayloadError(f"bad {key!r}: {exc}") from exc
     problem = time_problem(ts) if said else None
     if problem is not None:
-        raise ValueError(f"bad {key!r}: {problem}")
+        raise PayloadError(f"bad {key!r}: {problem}")
     return ts
 
 
@@ -207,7 +208,7 @@ def _members(rec: Mapping[str, object]) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise ValueError("field 'members' must be a list of user ids")
+        raise PayloadError("field 'members' must be a list of user ids")
     return tuple(_id_value(m, "members") for m in value)
 
 
@@ -218,13 +219,13 @@ def parse_record(record: object) -> Event:
     has an unknown ``type``, misses a required field or has a value of the wrong kind.
     """
     if not isinstance(record, dict):
-        raise ValueError(f"expected a JSON object, got {_json_kind(record)}")
+        raise PayloadError(f"expected a JSON object, got {_json_kind(record)}")
     kind = record.get("type")
     if kind is None:
-        raise ValueError("missing required field 'type'")
+        raise PayloadError("missing required field 'type'")
     if not isinstance(kind, str) or kind not in _KINDS:
         known = ", ".join(sorted(_KINDS))
-        raise ValueError(f"unknown type {_preview(str(kind))} (expected one of: {known})")
+        raise PayloadError(f"unknown type {_preview(str(kind))} (expected one of: {known})")
     try:
         return _BUILDERS[JsonlRecordType(kind)](record)
     except ValidationError as exc:
@@ -232,7 +233,8 @@ def parse_record(record: object) -> Event:
         # mirror still yields a readable error instead of an exception escaping the importer.
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise ValueError(f"invalid {kind} record: {where}: {first.get('msg', 'invalid')}") from exc
+        reason = first.get("msg", "invalid")
+        raise PayloadError(f"invalid {kind} record: {where}: {reason}") from exc
 
 
 def _message(rec: Mapping[str, object]) -> Message:
@@ -257,7 +259,7 @@ def _message(rec: Mapping[str, object]) -> Message:
 def _channel(rec: Mapping[str, object]) -> Channel:
     is_private = rec.get("is_private")
     if not isinstance(is_private, bool):
-        raise ValueError("field 'is_private' is required and must be true or false")
+        raise PayloadError("field 'is_private' is required and must be true or false")
     return Channel(
         platform=_req_id(rec, "platform"),
         space=_req_id(rec, "space"),
@@ -322,15 +324,15 @@ def decode_json(data: bytes | str) -> object:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ValueError(f"invalid UTF-8 at byte {exc.start}") from exc
+            raise PayloadError(f"invalid UTF-8 at byte {exc.start}") from exc
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from exc
+        raise PayloadError(f"invalid JSON: {exc.msg} at column {exc.colno}") from exc
     except RecursionError as exc:
-        raise ValueError("invalid JSON: nested too deeply") from exc
+        raise PayloadError("invalid JSON: nested too deeply") from exc
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
-        raise ValueError(f"invalid JSON: {exc}") from exc
+        raise PayloadError(f"invalid JSON: {exc}") from exc
 
 
 def iter_jsonl(path: Path) -> Iterator[JsonlItem]:

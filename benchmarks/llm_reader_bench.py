@@ -62,7 +62,8 @@ from memory.models import Channel, Delete, Edit, Message, Scope  # noqa: E402
 from memory.pipeline import Pipeline  # noqa: E402
 from memory.proposer import OfflineProposer  # noqa: E402
 from memory.reader.llm_reader import FALLBACK_NOTICE, LLMReader  # noqa: E402
-from memory.reader.search import RERANK_PROMPT_VERSION, EvidenceSearch, LLMReranker  # noqa: E402
+from memory.reader.rerank import RERANK_PROMPT_VERSION, LLMReranker  # noqa: E402
+from memory.reader.search import EvidenceSearch  # noqa: E402
 from memory.reader.tools import ReaderTools  # noqa: E402
 from memory.store import MemoryStore  # noqa: E402
 from memory.writer import Writer  # noqa: E402

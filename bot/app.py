@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from bot.runtime import Egmem
@@ -21,7 +20,8 @@ from memory.llm.profile import FileProfileStore, ProfileStore
 from memory.pipeline import Pipeline
 from memory.proposer import OfflineProposer, Proposer
 from memory.reader.offline import OfflineReader
-from memory.reader.search import EvidenceSearch, FeatureReranker, LLMReranker, Reranker
+from memory.reader.rerank import FeatureReranker, LLMReranker, Reranker
+from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
 from memory.store.lock import DataLock
@@ -162,6 +162,3 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
                  tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
 
-
-def data_path(settings: Settings) -> Path:
-    return settings.local_path

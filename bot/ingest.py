@@ -10,6 +10,7 @@ from typing import Any
 from tqdm import tqdm
 
 from adapters.exports import iter_events
+from adapters.jsonl import JsonlItem
 from bot.runtime import Egmem
 from memory.models import Channel, Delete, Edit, Message
 
@@ -26,53 +27,74 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
     reasons, so ``records == channels + new + duplicates + skipped + errors``.
     ``slack_url`` (``https://acme.slack.com``) builds Slack permalinks when the export
     does not reveal its workspace's URL."""
-    report: dict[str, Any] = {"records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
-              "skipped": 0, "skip_reasons": {},
-              "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": [],
-              "conflicts": 0, "refused": 0, "unknown_edits": 0}
-    pending: list[Message | Edit | Delete] = []
+    queue = _Queue(eg, path)
+    for item in iter_events(path, slack_permalink_base=slack_url):
+        queue.add(item)
+    queue.flush()
+    _commit(eg, queue.report, progress=progress)
+    return queue.report
 
-    def problem(line: str) -> None:
-        if len(report["error_lines"]) < 100:
-            report["error_lines"].append(line)
+
+class _Queue:
+    """Records of one file on their way into the inbox, ``_CHUNK`` at a time, counted."""
+
+    def __init__(self, eg: Egmem, path: Path) -> None:
+        self.eg = eg
+        self.path = path
+        self.report: dict[str, Any] = {
+            "records": 0, "new": 0, "duplicates": 0, "errors": 0, "channels": 0,
+            "skipped": 0, "skip_reasons": {},
+            "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": [],
+            "conflicts": 0, "refused": 0, "unknown_edits": 0}
+        self.pending: list[Message | Edit | Delete] = []
+
+    def problem(self, line: str) -> None:
+        if len(self.report["error_lines"]) < 100:
+            self.report["error_lines"].append(line)
         print(f"egmem: {line}", file=sys.stderr)
 
-    def flush() -> None:
-        if pending:
-            sub = eg.submit_report(pending)
-            report["new"] += sub.new
-            report["duplicates"] += len(sub.duplicates)
-            report["refused"] += sub.refused
-            for ev, reason in sub.rejected:
-                report["errors"] += 1
-                problem(f"{path}: {type(ev).__name__.lower()} {ev.channel}/{ev.id}: {reason}")
-            for m in sub.conflicts:
-                report["conflicts"] += 1
-                problem(f"{path}: message {m.channel}/{m.id} was already received with other "
-                        "text; the first is kept (an `edit` record changes it)")
-            pending.clear()
-
-    for item in iter_events(path, slack_permalink_base=slack_url):
+    def add(self, item: JsonlItem) -> None:
+        report = self.report
         report["records"] += 1
         if item.error is not None:
             report["errors"] += 1
-            problem(str(item.error))
-            continue
+            self.problem(str(item.error))
+            return
         if item.skipped is not None:
             # Every record lands in exactly one count: new, duplicate, skipped or error.
             report["skipped"] += 1
             reasons = report["skip_reasons"]
             reasons[item.skipped] = reasons.get(item.skipped, 0) + 1
-            continue
+            return
         ev = item.event
         if isinstance(ev, Channel):
-            eg.upsert_channels([ev])
+            self.eg.upsert_channels([ev])
             report["channels"] += 1
         elif ev is not None:
-            pending.append(ev)
-            if len(pending) >= _CHUNK:
-                flush()
-    flush()
+            self.pending.append(ev)
+            if len(self.pending) >= _CHUNK:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        report, path = self.report, self.path
+        sub = self.eg.submit_report(self.pending)
+        report["new"] += sub.new
+        report["duplicates"] += len(sub.duplicates)
+        report["refused"] += sub.refused
+        for ev, reason in sub.rejected:
+            report["errors"] += 1
+            self.problem(f"{path}: {type(ev).__name__.lower()} {ev.channel}/{ev.id}: {reason}")
+        for m in sub.conflicts:
+            report["conflicts"] += 1
+            self.problem(f"{path}: message {m.channel}/{m.id} was already received with other "
+                         "text; the first is kept (an `edit` record changes it)")
+        self.pending.clear()
+
+
+def _commit(eg: Egmem, report: dict[str, Any], *, progress: bool) -> None:
+    """Drain what was queued and count it into ``report``."""
     total = eg.inbox.count(status="pending")
     with tqdm(total=total, disable=not progress, unit="msg", desc="committing") as bar:
         drained = eg.drain(on_progress=bar.update)
@@ -86,4 +108,3 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
     if drained.deferred:
         print("egmem: the writer endpoint is unreachable; messages stay queued and commit on "
               "the next run", file=sys.stderr)
-    return report

@@ -94,7 +94,8 @@ def backfill(settings: Settings, args: argparse.Namespace) -> int:
                 raise ConfigError("set SLACK_BOT_TOKEN (xoxb-…) to backfill from Slack")
             client = web_client(bot_token=settings.slack_bot_token,
                                 api_url=settings.slack_api_url)
-            report = backfill_slack(client, eg, eg.inbox, channel=args.channel, since=since)
+            report = backfill_slack(client, eg, inbox_cursor_store=eg.inbox, channel=args.channel,
+                                    since=since)
             print(f"backfilled {report.events} events")
         else:
             _backfill_discord(eg, settings, channel=args.channel, since=since)
@@ -116,7 +117,7 @@ def _backfill_discord(eg: Egmem, settings: Settings, *, channel: str | None,
     class _Once(discord.Client):
         async def on_ready(self) -> None:
             try:
-                report = await backfill_discord(self, eg, eg.inbox, channel_id=channel,
+                report = await backfill_discord(self, eg, cursor_store=eg.inbox, channel_id=channel,
                                                 since=since)
                 print(f"backfilled {report}")
             finally:

@@ -28,15 +28,6 @@ from memory.models import (
 )
 
 
-class Asker(Protocol):
-    """Who asks and from where: the basis of permission-aware recall."""
-
-    platform: str
-    space: str
-    user: str
-    channel: str
-
-
 class MemoryService(Protocol):
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
         """Durably queue events (before the platform is acknowledged); returns how many were

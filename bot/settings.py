@@ -3,6 +3,7 @@ object. Nothing else in egmem reads ``os.environ``."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -39,6 +40,18 @@ def parse_retention(raw: str) -> tuple[tuple[str, str | None, int], ...]:
             )
         rules.append((space, channel or None, int(days)))
     return tuple(rules)
+
+
+def _timeout(raw: str) -> float:
+    """``EGMEM_LLM_TIMEOUT``: a positive, finite number of seconds."""
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigError(
+            f"EGMEM_LLM_TIMEOUT must be a positive number of seconds, got {raw!r}.")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -101,8 +114,9 @@ class Settings:
                 raise ConfigError(f"EGMEM_SECRETS_FILE points at {path}, which does not exist")
             env = {**_read_env_file(path), **env}
         writer = env.get("EGMEM_WRITER", "").lower()
-        base_url = env.get("EGMEM_LLM_BASE_URL") or None
-        api_key = env.get("EGMEM_LLM_API_KEY") or env.get("OPENAI_API_KEY") or None
+        base_url = env.get("EGMEM_LLM_BASE_URL", "").strip() or None
+        api_key = (env.get("EGMEM_LLM_API_KEY", "").strip()
+                   or env.get("OPENAI_API_KEY", "").strip() or None)
         if writer and writer not in ("offline", "llm"):
             raise ConfigError(f"EGMEM_WRITER must be 'offline' or 'llm', not {writer!r}")
         embedder = env.get("EGMEM_EMBEDDER", "minilm").lower()
@@ -113,7 +127,7 @@ class Settings:
         try:
             days = env.get("EGMEM_RETENTION_DAYS")
             retention = int(days) if days else None
-            timeout = float(env.get("EGMEM_LLM_TIMEOUT", "60"))
+            timeout = _timeout(env.get("EGMEM_LLM_TIMEOUT", "").strip() or "60")
             rounds = int(env.get("EGMEM_READER_ROUNDS", "10"))
             dim = int(env.get("EGMEM_EMBEDDING_DIM", "384"))
         except ValueError as exc:
@@ -129,7 +143,7 @@ class Settings:
             embedder=embedder,  # type: ignore[arg-type]
             llm_base_url=base_url,
             llm_api_key=api_key,
-            llm_model=env.get("EGMEM_LLM_MODEL", "gpt-4o-mini"),
+            llm_model=env.get("EGMEM_LLM_MODEL", "").strip() or "gpt-4o-mini",
             llm_timeout_s=timeout,
             embedding_model=env.get("EGMEM_EMBEDDING_MODEL") or None,
             embedding_dim=dim,

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memory.errors import UserFacingError
+from bot.errors import DigestOwned
 
 FILENAME = "workspaces.sqlite3"
 UNINSTALL_GRACE = timedelta(hours=72)
@@ -38,16 +38,6 @@ CREATE TABLE IF NOT EXISTS uninstalls (
     PRIMARY KEY (platform, space)
 );
 """
-
-
-class DigestOwned(UserFacingError):
-    """Someone else turned this channel's digest on (and only they or a manager may turn it
-    off)."""
-
-    def __init__(self, owner: str) -> None:
-        super().__init__(f"<@{owner}> turned this channel's weekly digest on: only they or "
-                         "someone who manages the workspace can turn it off.")
-        self.owner = owner
 
 
 class WorkspaceLedger:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -85,9 +86,21 @@ def readable_channels(
     store: MemoryStore, *, platform: str, space: str, user: str, channel: str | None,
     widen: bool = False,
 ) -> tuple[str, ...]:
-    known = {c.id: c for c in store.channels(platform=platform, space=space)}
-    seen = store.known_channels(platform=platform, space=space)
-    access = load_access(store, platform=platform, space=space)
+    """:func:`allowed_channels` over what the store knows of the space."""
+    return allowed_channels(
+        {c.id: c for c in store.channels(platform=platform, space=space)},
+        store.known_channels(platform=platform, space=space),
+        access=load_access(store, platform=platform, space=space),
+        user=user, channel=channel, widen=widen)
+
+
+def allowed_channels(
+    known: Mapping[str, Channel], seen: Iterable[str], *, access: SpaceAccess, user: str,
+    channel: str | None, widen: bool = False,
+) -> tuple[str, ...]:
+    """The channels ``user`` asking from ``channel`` may read (the rules of this module):
+    ``known`` maps channel ids to their records, ``seen`` lists channels holding evidence
+    (a channel with no record is private); sorted."""
     here = known.get(channel) if channel is not None else None
     if user in access.external:
         inside = channel is not None and (here is None or _may_read(here, user))
@@ -99,7 +112,7 @@ def readable_channels(
     audience = access.guests_in(channel, members) if public_answer and channel else []
     mixed = public_answer and channel is not None and access.is_mixed(channel, members)
     allowed: list[str] = []
-    for ch_id in sorted(set(known) | seen):
+    for ch_id in sorted(set(known) | set(seen)):
         rec = known.get(ch_id)
         if ch_id == channel:
             if rec is None or _may_read(rec, user):

@@ -2,11 +2,15 @@
 
 Tree::
 
-    EgmemError                 root of everything egmem raises on purpose
+    EgmemError                 root of everything egmem raises on purpose (the bot and
+    │                          adapters packages root their own trees here: bot.errors,
+    │                          adapters.errors)
     ├── UserFacingError        safe to show a person; says what to do next
     │   ├── InputError         a bad record, file or question
     │   ├── ConfigError        a setting is missing or wrong
     │   ├── ModelMissingError  the embedding model package is not installed
+    │   ├── DataDirBusy        another process writes the data directory
+    │   │                      (memory.store.lock; ``holder`` names it)
     │   └── EndpointError      the LLM/embedding endpoint is unreachable or misconfigured
     │       ├── EndpointUnavailable   down, timing out, 5xx/429 after retries, or past a
     │       │                         deadline: nothing is wrong with the request, try later
@@ -14,7 +18,8 @@ Tree::
     │           ├── ContextOverflow   the prompt does not fit the model's context
     │           └── ToolsUnsupported  the model or server cannot call tools
     ├── StoreError             the on-disk store is inconsistent or unusable
-    └── WriterError            a proposal could not be produced (retried by the inbox)
+    └── ToolArgumentError      a model's tool call has unusable arguments; also a
+                               ``ValueError``. The message goes back to the model.
 """
 
 from __future__ import annotations
@@ -99,5 +104,5 @@ class StoreError(EgmemError):
     pass
 
 
-class WriterError(EgmemError):
-    pass
+class ToolArgumentError(EgmemError, ValueError):
+    """A tool call's arguments are unusable; the message goes back to the model."""

@@ -21,6 +21,8 @@ import signal
 import sys
 from collections import Counter
 
+from memory.errors import ConfigError
+
 STEPS = ("proposed", "nodes_written", "registry_flushed", "committed", "rederived")
 
 
@@ -29,7 +31,8 @@ class FaultPoints:
 
     def __init__(self, step: str | None = None, count: int = 0) -> None:
         if step is not None and step not in STEPS:
-            raise ValueError(f"unknown fault step {step!r}; steps: {', '.join(STEPS)}")
+            raise ConfigError(f"EGMEM_FAULT names an unknown step {step!r}; steps: "
+                              f"{', '.join(STEPS)}")
         self.step = step
         self.count = count
         self._reached: Counter[str] = Counter()
@@ -39,6 +42,8 @@ class FaultPoints:
         if not spec:
             return cls()
         step, _, count = spec.partition(":")
+        if not (count or "1").strip().isdigit():
+            raise ConfigError(f"EGMEM_FAULT must be STEP or STEP:N, not {spec!r}")
         return cls(step.strip(), int(count or 1))
 
     def reach(self, step: str) -> None:

@@ -59,9 +59,3 @@ def may_bear_state(message: Message) -> bool:
     if not _DEFAULT:
         _DEFAULT.append(StateGate())
     return _DEFAULT[0](message)
-
-
-def pass_all(message: Message) -> bool:
-    """A gate that sends every message to the proposer (for ablations)."""
-    _ = message
-    return True

@@ -293,20 +293,6 @@ class Inbox:
                 )
             return int(cur.rowcount)
 
-    def update_pending_message(self, event: Edit) -> bool:
-        """Apply an edit to a message that is queued but not yet committed."""
-        key = "\x1f".join((event.platform, event.space, event.channel, event.id, "message", ""))
-        with self._tx() as db:
-            row = db.execute(
-                "SELECT seq, payload FROM inbox WHERE key=? AND status='pending'", (key,)
-            ).fetchone()
-            if row is None:
-                return False
-            msg = Message.model_validate_json(row[1])
-            edited = msg.model_copy(update={"text": event.text, "edited": True})
-            db.execute("UPDATE inbox SET payload=? WHERE seq=?", (edited.model_dump_json(), row[0]))
-            return True
-
     def scrub(self, *, platform: str, space: str, channel: str, message_id: str) -> None:
         """Drop any queued text of a message that is being forgotten (pending, parked or
         dead-lettered alike)."""
@@ -351,11 +337,6 @@ class Inbox:
             f"SELECT 1 FROM tombstones WHERE key IN ({','.join('?' * len(forms))}) LIMIT 1",
             forms).fetchone()
         return row is not None
-
-    def tombstone_count(self) -> int:
-        with self._lock:
-            (n,) = self._db.execute("SELECT COUNT(*) FROM tombstones").fetchone()
-        return int(n)
 
     def forget_user(self, user: str, *, platform: str | None = None,
                     space: str | None = None) -> list[MessageKey]:

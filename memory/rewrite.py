@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.message import MessageAnalyzer
+from memory.dates import resolved_dates
 from memory.models import EvidenceNode, Message, Proposal, Verdict
-from memory.reader.dates import DateResolution, Prefer, find_date_expressions, resolve_date
 from memory.registry import StateRecord
-from memory.text import WEEKDAY, content_terms, is_agreement, overlap, shorten, tokens
+from memory.text import content_terms, is_agreement, overlap, shorten, tokens
 
 _SHORT = 8
 
@@ -35,58 +34,6 @@ class Rewrite:
     @property
     def searchable(self) -> str:
         return f"{self.text} {self.context}" if self.context else self.text
-
-
-_FUTURE = re.compile(
-    r"\b(will|won't|'ll|shall|going to|gonna|let's|lets|plan|planning|next|upcoming|"
-    r"tomorrow|schedul\w*|moved? to|slips? to|push\w* to|postpon\w*|is on|are on|"
-    r"see you|until|by|due|deadline|review|meeting|launch|release)\b",
-    re.IGNORECASE,
-)
-
-
-def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
-                   ) -> list[tuple[str, DateResolution]]:
-    """The date expressions ``text`` holds with what they denote, resolved against the time
-    it was said (at most four). Open ones ("Friday") point forward in plans, back otherwise,
-    unless ``prefer`` says."""
-    if prefer is None:
-        prefer = "future" if _FUTURE.search(text) else "past"
-    out: list[tuple[str, DateResolution]] = []
-    cursor = 0
-    pinned_end = -1
-    for expr in find_date_expressions(text):
-        at = text.find(expr, cursor)
-        cursor = at + len(expr) if at >= 0 else cursor
-        if 0 <= at < pinned_end:
-            continue  # the "(the 15th)" that pinned the expression before it
-        res = resolve_date(expr, ts, prefer=prefer)
-        if res is None:
-            continue
-        if at >= 0 and res.start == res.end and WEEKDAY.search(expr) and (
-                pin := _PINNED_DAY.match(text, at + len(expr))) is not None:
-            # "next Friday (the 15th)": the speaker spelled out which one they meant.
-            res = _pin_day(res, int(pin.group(1)))
-            pinned_end = pin.end()
-        out.append((expr, res))
-        if len(out) == 4:
-            break
-    return out
-
-
-# A day of the month in parentheses right after a weekday says which one it means.
-_PINNED_DAY = re.compile(r"\s{0,10}\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
-
-
-def _pin_day(res: DateResolution, day: int) -> DateResolution:
-    """The occurrence of ``res``'s weekday a week before, at, or a week after it that falls
-    on the ``day``-th of its month: which Friday "next Friday (the 15th)" means. Else
-    ``res`` unchanged."""
-    for weeks in (0, 1, -1):
-        d = res.start + timedelta(weeks=weeks)
-        if d.day == day:
-            return DateResolution(start=d, end=d, granularity="day", text=res.text)
-    return res
 
 
 def date_notes(text: str, message: Message) -> list[str]:
@@ -112,8 +59,8 @@ def implicit_context(message: Message, previous: EvidenceNode | None) -> Evidenc
     return previous if 0 <= gap <= IMPLICIT_CONTEXT_GAP_S else None
 
 
-def answered_turn(message: Message, turns: Sequence[EvidenceNode],
-                  analyzer: MessageAnalyzer, *, people: Sequence[str] = (),
+def answered_turn(message: Message, turns: Sequence[EvidenceNode], *,
+                  analyzer: MessageAnalyzer, people: Sequence[str] = (),
                   fallback: bool = True) -> EvidenceNode | None:
     """The earlier turn ``message`` answers in chat without threads.
 
@@ -182,8 +129,8 @@ def context_quote(text: str, limit: int = 140) -> str:
 
 
 def pre_rewrite(
-    message: Message, parent: EvidenceNode | None, previous: EvidenceNode | None = None,
-    *, linked: EvidenceNode | None = None,
+    message: Message, parent: EvidenceNode | None, *, previous: EvidenceNode | None = None,
+    linked: EvidenceNode | None = None,
 ) -> Rewrite:
     """The rewrite before a proposal exists: used for the message's vector.
 
@@ -218,8 +165,8 @@ def pre_rewrite(
 def final_rewrite(
     base: Rewrite,
     proposal: Proposal,
-    prior: StateRecord | None,
     *,
+    prior: StateRecord | None,
     llm_rewrite: str = "",
 ) -> Rewrite:
     """Add the verified state relation to the base rewrite (and the LLM's own, if any)."""

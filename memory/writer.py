@@ -213,10 +213,10 @@ class Writer:
             view = analysis_view(m)
             parent = _view(self._parent(m, batch_nodes))
             before = turns[m.thread_id]
-            linked = answered_turn(view, list(before), self.analyzer,
+            linked = answered_turn(view, list(before), analyzer=self.analyzer,
                                    people=[t.speaker for t in before],
                                    fallback=parent is None)
-            bases.append(_whole(pre_rewrite(view, parent, before[-1] if before else None,
+            bases.append(_whole(pre_rewrite(view, parent, previous=before[-1] if before else None,
                                             linked=linked), view, m))
             items.append(WriteItem(message=view, node_id=m.key.node_id(), parent=parent,
                                    linked=linked))
@@ -298,7 +298,7 @@ class Writer:
             context=context,
         )
         rewrite = final_rewrite(
-            base, final, prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
+            base, final, prior=prior, llm_rewrite=proposal.rewrite if proposal.proposer != "offline"
             else "",
         )
         node = self._node(item, final, verification, rewrite, prior, full=full)
@@ -595,9 +595,9 @@ class Writer:
                 update={"verdict": verdict, "source_quote": value, "rewrite": "",
                         "topic": n.topic}
             )
-            base = pre_rewrite(msg, parent, _view(turns_before.get(n.node_id)))
+            base = pre_rewrite(msg, parent, previous=_view(turns_before.get(n.node_id)))
             rw = final_rewrite(_whole(base, msg, msg.model_copy(update={"text": n.text})),
-                               proposal, prior)
+                               proposal, prior=prior)
             verification = n.verification
             if verification is not None:
                 verification = verification.model_copy(

@@ -116,7 +116,7 @@ def test_past_questions_to_the_bot_are_not_backfilled(
     svc, cursors = ToyMemory(), Inbox(tmp_path / "inbox.sqlite3")
 
     async def scenario(w: World) -> None:
-        await backfill_discord(w.client, svc, cursors, channel_id=GENERAL)
+        await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=GENERAL)
 
     world({GENERAL: [question, fact]}, scenario)
     texts = [m.text for m in svc.messages.values()]

@@ -36,9 +36,10 @@ def test_reconcile_and_backfill_never_store_questions_to_egmem(tmp_path: Path) -
             now = datetime.fromtimestamp(1712003600, UTC)
             recent = reconcile_recent(h.bot.client, service, now=now,
                                       directory=h.bot.directory)
-            full = backfill_slack(h.bot.client, service, service, progress=False,
+            full = backfill_slack(h.bot.client, service, inbox_cursor_store=service, progress=False,
                                   directory=h.bot.directory)
-            dm = backfill_slack(h.bot.client, service, service, channel=DM, progress=False,
+            dm = backfill_slack(h.bot.client, service, inbox_cursor_store=service, channel=DM,
+                                progress=False,
                                 directory=h.bot.directory)
             service.process()
             nodes = service.store.find_nodes(service.scope(platform="slack", space=TEAM,

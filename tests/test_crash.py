@@ -1,4 +1,8 @@
-"""SIGKILL a real ingest process at random points, resume, and check nothing is lost or doubled."""
+"""SIGKILL a real ingest process inside commits, resume, and check nothing is lost or doubled.
+
+Each kill lands at a named step of a commit (``EGMEM_FAULT=STEP:N``, memory/faults.py), and
+the test checks that it did: the process died by SIGKILL and reported the step it died at.
+A kill that missed (the run ended first, or died elsewhere) fails the test."""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,9 @@ from bot.app import build
 from bot.settings import Settings
 
 N_MESSAGES = 900
+# (step, the how-many-th time a run reaches it): one kill per run, in each part of a commit
+# (a run commits each of the six channels in one batch; each kill leaves channels untouched).
+KILLS = (("proposed", 1), ("nodes_written", 1), ("registry_flushed", 1), ("committed", 1))
 
 
 def _write_chat(path: Path) -> None:
@@ -25,7 +31,7 @@ def _write_chat(path: Path) -> None:
     values = ["3 pm", "4 pm", "Friday 10am", "2.3", "2.4", "$8,000", "eu-west-1"]
     with path.open("w") as fh:
         for i in range(N_MESSAGES):
-            ch = f"C{i % 3}"
+            ch = f"C{i % 6}"
             topic = rng.choice(topics)
             cue = rng.choice(["", "actually ", "moved to ", "let's go with "])
             text = f"{topic}: {cue}{rng.choice(values)} (note {i})"
@@ -36,16 +42,20 @@ def _write_chat(path: Path) -> None:
             }) + "\n")
 
 
-def _env(data: Path) -> dict[str, str]:
+def _env(data: Path, fault: str | None) -> dict[str, str]:
     env = dict(os.environ)
+    env.pop("EGMEM_FAULT", None)
     env.update({"EGMEM_DATA": str(data), "EGMEM_EMBEDDER": "hashing"})
+    if fault is not None:
+        env["EGMEM_FAULT"] = fault
     return env
 
 
-def _ingest(chat: Path, data: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "ingest", str(chat)], env=_env(data),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+def _ingest(chat: Path, data: Path, fault: str | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "ingest", str(chat)], env=_env(data, fault),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=500,
     )
 
 
@@ -54,18 +64,13 @@ def test_sigkill_during_ingest_loses_and_duplicates_nothing(tmp_path: Path) -> N
     chat = tmp_path / "chat.jsonl"
     _write_chat(chat)
     data = tmp_path / "data"
-    rng = random.Random(1234)
-    kills = 0
-    for _ in range(4):
-        proc = _ingest(chat, data)
-        time.sleep(rng.uniform(1.5, 6.0))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
-        proc.wait()
+    for step, count in KILLS:
+        killed = _ingest(chat, data, f"{step}:{count}")
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr[-2000:])
+        assert f"egmem fault: killed at {step} #{count}" in killed.stderr, step
+    kills = len(KILLS)
     final = _ingest(chat, data)
-    _, err = final.communicate(timeout=500)
-    assert final.returncode == 0, err.decode()[-2000:]
+    assert final.returncode == 0, final.stderr[-2000:]
 
     eg = build(Settings(data=str(data), embedder="hashing"))
     try:

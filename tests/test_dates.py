@@ -1,4 +1,4 @@
-"""Tests for memory.reader.dates: resolve_date, find_date_expressions, format_day."""
+"""Tests for memory.dates: resolve_date, find_date_expressions, format_day."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from memory.reader.dates import (
+from memory.dates import (
     DateResolution,
     add_months,
     find_date_expressions,
@@ -385,7 +385,7 @@ def test_everything_found_resolves_and_is_a_substring() -> None:
 def test_a_day_in_parentheses_pins_a_relative_date() -> None:
     """"next Friday (the 15th)" said on Tuesday 5 Nov means the 15th, whichever reading of
     "next" one prefers; the parenthesis is part of the decided value, not a second date."""
-    from memory.rewrite import resolved_dates
+    from memory.dates import resolved_dates
     from memory.text import find_slots
 
     said = datetime(2024, 11, 5, 9, tzinfo=UTC)

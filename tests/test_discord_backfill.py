@@ -117,7 +117,7 @@ def test_backfill_reads_channels_threads_and_posts_oldest_first(
     progress: list[BackfillProgress] = []
 
     async def scenario(w: World) -> None:
-        report = await backfill_discord(w.client, svc, cursors, batch_size=100,
+        report = await backfill_discord(w.client, svc, cursor_store=cursors, batch_size=100,
                                         progress=progress.append)
         assert (report.channels, report.fetched, report.queued, report.new) == (
             5, 250 + 3 + 4 + 2 + 1, 230 + 3 + 4 + 2 + 1, 240)
@@ -153,18 +153,19 @@ def test_backfill_resumes_from_the_cursor_after_a_crash(
 
     async def scenario(w: World) -> None:
         with pytest.raises(OSError, match="disk full"):
-            await backfill_discord(w.client, svc, cursors, channel_id=GENERAL, batch_size=100,
+            await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=GENERAL,
+                                   batch_size=100,
                                    archived_threads=False)
         # the first batch was queued, so the cursor moved past it; the second was not
         assert cursors.get_cursor(cursor_name(GUILD, GENERAL)) == general[99]["id"]
         svc.fail_submit_after = None
         before = len(w.fetches(GENERAL))
-        report = await backfill_discord(w.client, svc, cursors, channel_id=GENERAL,
+        report = await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=GENERAL,
                                         batch_size=100, archived_threads=False)
         resumed = w.fetches(GENERAL)[before:]
         assert resumed[0]["after"] == general[99]["id"]
         assert (report.fetched, report.new) == (150, 150)  # nothing read twice
-        again = await backfill_discord(w.client, svc, cursors, channel_id=GENERAL,
+        again = await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=GENERAL,
                                        archived_threads=False)
         assert (again.fetched, again.new) == (0, 0)
 
@@ -178,7 +179,8 @@ def test_backfill_of_one_thread_from_a_time(world: Callable[..., None], tmp_path
     svc, cursors = ToyMemory(), Inbox(tmp_path / "inbox.sqlite3")
 
     async def scenario(w: World) -> None:
-        report = await backfill_discord(w.client, svc, cursors, channel_id=THREAD, since=since)
+        report = await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=THREAD,
+                                        since=since)
         assert report.channels == 1 and w.fetches(GENERAL) == []
 
     world({THREAD: thread_msgs, GENERAL: say(GENERAL, 2)}, scenario)
@@ -193,9 +195,10 @@ def test_backfill_rejects_a_channel_it_cannot_see(
 
     async def scenario(w: World) -> None:
         with pytest.raises(InputError, match="cannot be read by the bot"):
-            await backfill_discord(w.client, ToyMemory(), cursors, channel_id="999")
+            await backfill_discord(w.client, ToyMemory(), cursor_store=cursors, channel_id="999")
         with pytest.raises(InputError, match="not a Discord channel id"):
-            await backfill_discord(w.client, ToyMemory(), cursors, channel_id="general")
+            await backfill_discord(w.client, ToyMemory(), cursor_store=cursors,
+                                   channel_id="general")
 
     world({}, scenario)
 
@@ -206,7 +209,8 @@ def test_since_is_a_time(world: Callable[..., None], tmp_path: Path) -> None:
 
     async def scenario(w: World) -> None:
         late = datetime(2100, 1, 1, tzinfo=discord.utils.utcnow().tzinfo)
-        report = await backfill_discord(w.client, svc, cursors, channel_id=OPS, since=late)
+        report = await backfill_discord(w.client, svc, cursor_store=cursors, channel_id=OPS,
+                                        since=late)
         assert report.fetched == 0
         assert w.fetches(OPS)[0]["after"] == str(discord.utils.time_snowflake(late, high=True))
 

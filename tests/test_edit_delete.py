@@ -67,8 +67,8 @@ def test_deleted_text_is_in_no_table_index_inbox_or_file(tmp_path: Path) -> None
     assert _files_containing(tmp_path, SECRET), "precondition: the text was stored"
     inbox.submit([Delete(platform="slack", space="T1", channel="C1", id="1", ts=T0)])
     pipe.drain()
-    assert store.phrase_search(SECRET.lower(), Scope(), 10) == []
-    assert store.lexical_search(SECRET, Scope(), 10) == []
+    assert store.phrase_search(SECRET.lower(), Scope(), k=10) == []
+    assert store.lexical_search(SECRET, Scope(), k=10) == []
     assert all(SECRET not in n.rewrite and SECRET not in n.text for n in _nodes(store).values())
     store.close()
     inbox.close()

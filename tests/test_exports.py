@@ -434,7 +434,8 @@ DCE_MESSAGE = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(messages=st.lists(DCE_MESSAGE | JSON, max_size=5), channel=JSON)
 def test_dce_import_never_raises(tmp_path: Path, messages: list[Any], channel: Any) -> None:
     path = tmp_path / "fuzz.json"
@@ -450,7 +451,8 @@ def test_dce_import_never_raises(tmp_path: Path, messages: list[Any], channel: A
         assert [item.event, item.error, item.skipped].count(None) == 2
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entries=JSON, users=JSON)
 def test_slack_export_never_raises(tmp_path: Path, entries: Any, users: Any) -> None:
     root = tmp_path / "fuzz"

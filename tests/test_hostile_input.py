@@ -360,15 +360,15 @@ def test_scope_values_cannot_inject_filters(mem: Egmem, hostile: dict[str, Any])
     vec = np.ones(store.dim, dtype=np.float32)
     for bad in ("C1' OR '1'='1", "C1') OR (1=1", "*", "C1\\", "C1\x00"):
         scope = Scope(platform="slack", space=SPACE, channels=(bad,))
-        assert store.lexical_search("budget", scope, 100) == []
-        assert store.vector_search(vec, scope, 100) == []
-        assert store.phrase_search("budget", scope, 100) == []
+        assert store.lexical_search("budget", scope, k=100) == []
+        assert store.vector_search(vec, scope, k=100) == []
+        assert store.phrase_search("budget", scope, k=100) == []
         a = mem.ask("the leads bonus pool budget?", platform="slack", space=SPACE,
                     user="UBOB", channel=bad)
         assert SECRET not in a.model_dump_json()
     # Positive control: the real channel id finds it.
     assert store.lexical_search("budget", Scope(platform="slack", space=SPACE,
-                                                channels=("C1",)), 100)
+                                                channels=("C1",)), k=100)
 
 
 # ---- properties ------------------------------------------------------------------------------

@@ -329,7 +329,8 @@ RECORD_LIKE = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     lines=st.lists(
         st.one_of(st.binary(max_size=60), JSON_VALUES.map(json.dumps), RECORD_LIKE.map(json.dumps)),

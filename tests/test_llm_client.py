@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot.app import build_llm
+from bot.settings import Settings
 from memory.errors import ConfigError, EndpointError
 from memory.llm import ChatResult, LLMClient, LLMSettings, UsageMeter, parse_tool_arguments
+from memory.llm.profile import MemoryProfileStore
 from tests.support.fake_openai import (
     ScriptedOpenAIServer,
     count_tokens,
@@ -359,27 +362,33 @@ def test_embeddings_scripted_vectors_and_errors(fake_openai: ScriptedOpenAIServe
 
 
 def test_settings_from_env() -> None:
-    assert LLMSettings.from_env({}) is None
-    assert LLMSettings.from_env({"EGMEM_LLM_MODEL": "m"}) is None
+    """The EGMEM_LLM_* variables are read once, by Settings, and build the client's
+    settings in the composition root."""
+    assert not Settings.from_env({}).llm_configured
+    assert not Settings.from_env({"EGMEM_LLM_MODEL": "m"}).llm_configured
 
-    local = LLMSettings.from_env({"EGMEM_LLM_BASE_URL": "http://localhost:8000/v1",
-                                  "EGMEM_LLM_MODEL": "qwen", "EGMEM_LLM_TIMEOUT": "12.5"})
-    assert local is not None
-    assert (local.base_url, local.api_key, local.model, local.timeout_s) == (
+    local = Settings.from_env({"EGMEM_LLM_BASE_URL": " http://localhost:8000/v1 ",
+                               "EGMEM_LLM_MODEL": "qwen", "EGMEM_LLM_TIMEOUT": "12.5"})
+    assert (local.llm_base_url, local.llm_api_key, local.llm_model, local.llm_timeout_s) == (
         "http://localhost:8000/v1", None, "qwen", 12.5)
+    client = build_llm(local, UsageMeter(), profiles=MemoryProfileStore())
+    assert client is not None
+    assert (client.settings.base_url, client.settings.timeout_s) == (
+        "http://localhost:8000/v1", 12.5)
 
-    fallback = LLMSettings.from_env({"OPENAI_API_KEY": API_KEY})
-    assert fallback is not None and fallback.api_key == API_KEY
-    assert fallback.base_url.startswith("https://")
+    fallback = Settings.from_env({"OPENAI_API_KEY": API_KEY})
+    assert fallback.llm_configured and fallback.llm_api_key == API_KEY
     assert API_KEY not in repr(fallback)
+    client = build_llm(fallback, UsageMeter(), profiles=MemoryProfileStore())
+    assert client is not None and client.settings.base_url.startswith("https://")
+    assert API_KEY not in repr(client.settings)
 
-    own = LLMSettings.from_env({"OPENAI_API_KEY": "other", "EGMEM_LLM_API_KEY": API_KEY})
-    assert own is not None and own.api_key == API_KEY
+    own = Settings.from_env({"OPENAI_API_KEY": "other", "EGMEM_LLM_API_KEY": API_KEY})
+    assert own.llm_api_key == API_KEY
 
-    with pytest.raises(ConfigError, match="EGMEM_LLM_TIMEOUT"):
-        LLMSettings.from_env({"EGMEM_LLM_API_KEY": "k", "EGMEM_LLM_TIMEOUT": "soon"})
-    with pytest.raises(ConfigError):
-        LLMSettings.from_env({"EGMEM_LLM_API_KEY": "k", "EGMEM_LLM_TIMEOUT": "-1"})
+    for bad in ("soon", "-1", "0", "nan", "inf"):
+        with pytest.raises(ConfigError, match="EGMEM_LLM_TIMEOUT"):
+            Settings.from_env({"EGMEM_LLM_API_KEY": "k", "EGMEM_LLM_TIMEOUT": bad})
 
 
 def test_no_api_key_works_against_local_server(fake_openai: ScriptedOpenAIServer) -> None:

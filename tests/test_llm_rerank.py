@@ -12,7 +12,8 @@ from bot.app import build
 from bot.settings import Settings
 from memory.errors import ConfigError
 from memory.llm import LLMClient, LLMSettings
-from memory.reader.search import EvidenceSearch, FeatureReranker, LLMReranker
+from memory.reader.rerank import FeatureReranker, LLMReranker
+from memory.reader.search import EvidenceSearch
 from tests.support.fake_openai import ScriptedOpenAIServer, error, text
 from tests.support.reader_memory import PUBLIC, Memory
 from tests.support.reader_memory import build as build_memory

@@ -145,8 +145,8 @@ def test_short_answers_name_the_value_date_or_clause(tmp_path: Path) -> None:
 def test_best_clause_and_spoken_dates() -> None:
     from datetime import date
 
+    from memory.dates import DateResolution, resolve_date
     from memory.reader.answer import best_clause
-    from memory.reader.dates import DateResolution, resolve_date
 
     assert best_clause("What did Gil research?", "Well, researching agencies; fun") == (
         "researching agencies")
@@ -162,7 +162,7 @@ def test_best_clause_and_spoken_dates() -> None:
 
 
 def test_relevance_terms_share_stems_across_word_forms() -> None:
-    from memory.reader.answer import relevance_terms
+    from memory.reader.features import relevance_terms
 
     assert set(relevance_terms("What did John get promoted to?")) & set(
         relevance_terms("I finally got a promotion at work")) == {"promot"}

@@ -439,12 +439,12 @@ def test_store_primitives_never_return_out_of_scope_ids(world: World) -> None:
     for name, scope in _probe_scopes(world).items():
         allowed = _allowed(world, scope)
         for q in queries:
-            got = {i for i, _ in store.lexical_search(q, scope, HUGE)}
+            got = {i for i, _ in store.lexical_search(q, scope, k=HUGE)}
             assert got <= allowed, (name, "lexical", q)
-            got = {n.node_id for n in store.phrase_search(q, scope, HUGE)}
+            got = {n.node_id for n in store.phrase_search(q, scope, k=HUGE)}
             assert got <= allowed, (name, "phrase", q)
         for v in vectors:
-            got = {i for i, _ in store.vector_search(v, scope, HUGE)}
+            got = {i for i, _ in store.vector_search(v, scope, k=HUGE)}
             assert got <= allowed, (name, "vector")
             # k huge returns the whole scope: proves nothing was cut before the filter.
             assert got == allowed, (name, "vector returns every in-scope node")
@@ -459,10 +459,10 @@ def test_scope_is_a_prefilter_not_a_post_filter(world: World) -> None:
     qv = np.asarray(world.eg.tools.embedder.embed_batch([q])[0], dtype=np.float32)
     everything = Scope(platform=SLACK, space=ACME)
     # Control: unscoped, the best matches are the private ones.
-    assert store.lexical_search(q, everything, 1)[0][0] in world.private_ids
-    assert store.vector_search(qv, everything, 1)[0][0] in world.private_ids
-    lex = store.lexical_search(q, scope, 3)
-    vec = store.vector_search(qv, scope, 3)
+    assert store.lexical_search(q, everything, k=1)[0][0] in world.private_ids
+    assert store.vector_search(qv, everything, k=1)[0][0] in world.private_ids
+    lex = store.lexical_search(q, scope, k=3)
+    vec = store.vector_search(qv, scope, k=3)
     assert len(lex) == 3 and len(vec) == 3
     assert not {i for i, _ in lex + vec} & world.private_ids
 
@@ -470,9 +470,9 @@ def test_scope_is_a_prefilter_not_a_post_filter(world: World) -> None:
 def test_store_member_scope_positive_control(world: World) -> None:
     store = world.eg.store
     grace = world.eg.scope(platform=SLACK, space=ACME, user=GRACE, channel=GENERAL, widen=True)
-    got = {i for i, _ in store.lexical_search("hiring budget 480k", grace, HUGE)}
+    got = {i for i, _ in store.lexical_search("hiring budget 480k", grace, k=HUGE)}
     assert got & world.private_ids
-    assert store.phrase_search("Staff SRE", grace, HUGE)
+    assert store.phrase_search("Staff SRE", grace, k=HUGE)
 
 
 # ---- the writer: a message in one channel never revises a state in another -------------------

@@ -11,13 +11,12 @@ import pytest
 
 from memory.embeddings import HashingEmbedder
 from memory.models import Scope
-from memory.reader.answer import content_relevance
+from memory.reader.features import content_relevance
+from memory.reader.rerank import FeatureReranker, Hit
 from memory.reader.search import (
     ABLATE_RERANKER,
     ABLATE_VERSIONED_STATE,
     EvidenceSearch,
-    FeatureReranker,
-    Hit,
     rrf,
 )
 from tests.support.reader_memory import (

@@ -73,10 +73,10 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Lunch:
 
 def test_siblings_of_a_requested_state_follow_it_separately(mem: Lunch) -> None:
     emb = mem.reader.tools.embedder
-    alone = read_current_state(mem.store, emb, "team lunch", C1, k=1,
+    alone = read_current_state(mem.store, emb, query="team lunch", scope=C1, k=1,
                                state_ids=[mem.date_state])
     assert [s.state_id for s in alone] == [mem.date_state]
-    both = read_current_state(mem.store, emb, "team lunch", C1, k=1,
+    both = read_current_state(mem.store, emb, query="team lunch", scope=C1, k=1,
                               state_ids=[mem.date_state], siblings=True)
     assert [s.state_id for s in both] == [mem.date_state, mem.place_state]
     date, place = both
@@ -90,8 +90,8 @@ def test_siblings_of_a_requested_state_follow_it_separately(mem: Lunch) -> None:
 def test_siblings_are_of_the_requested_states_only(mem: Lunch) -> None:
     """Without a requested state, ``siblings`` adds nothing to what the query found."""
     emb = mem.reader.tools.embedder
-    plain = read_current_state(mem.store, emb, "team lunch", C1, k=1)
-    with_flag = read_current_state(mem.store, emb, "team lunch", C1, k=1, siblings=True)
+    plain = read_current_state(mem.store, emb, query="team lunch", scope=C1, k=1)
+    with_flag = read_current_state(mem.store, emb, query="team lunch", scope=C1, k=1, siblings=True)
     assert [s.state_id for s in with_flag] == [s.state_id for s in plain]
     assert len(plain) == 1
 
@@ -100,7 +100,8 @@ def test_a_state_of_the_same_topic_in_another_channel_is_no_sibling(tmp_path: Pa
     other = msg(20, "Zoe", "Team lunch: Green Bowl it is", channel="C2", minutes=30)
     m = _build(tmp_path, [*lunch_thread(), other])
     assert m.nodes["20"].topic == "team lunch" and m.nodes["20"].state_id
-    found = read_current_state(m.store, m.reader.tools.embedder, "team lunch", BOTH, k=1,
+    found = read_current_state(m.store, m.reader.tools.embedder, query="team lunch",
+                               scope=BOTH, k=1,
                                state_ids=[m.date_state], siblings=True)
     assert [s.state_id for s in found] == [m.date_state, m.place_state]
 

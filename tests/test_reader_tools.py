@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from memory.dates import resolve_date as dates_resolve_date
 from memory.models import Scope, Verdict
 from memory.reader import tools as tools_module
 from memory.reader.answer import describe_state
-from memory.reader.dates import resolve_date as dates_resolve_date
 from memory.reader.search import ABLATE_VERSIONED_STATE
 from memory.reader.tools import ReaderTools, lookup_phrase, read_current_state, resolve_date
 from tests.support.reader_memory import (
@@ -28,25 +28,26 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
 
 
 def test_lookup_phrase_is_literal_and_case_insensitive(mem: Memory) -> None:
-    found = lookup_phrase(mem.store, "4 PM  instead", PUBLIC)
+    found = lookup_phrase(mem.store, "4 PM  instead", scope=PUBLIC)
     # Carol's "+1" matches through its rewrite, which quotes what it replies to.
     assert [n.message_id for n in found] == ["C1.3", "C1.4"]
-    assert lookup_phrase(mem.store, "columnar AGGREGATIONS", PUBLIC)[0].message_id == "C1.11"
+    assert lookup_phrase(mem.store, "columnar AGGREGATIONS", scope=PUBLIC)[0].message_id == "C1.11"
     # Literal: a paraphrase with the same meaning finds nothing.
-    assert lookup_phrase(mem.store, "four in the afternoon instead", PUBLIC) == []
+    assert lookup_phrase(mem.store, "four in the afternoon instead", scope=PUBLIC) == []
     # Every message quoting "design review" (source text or rewrite), oldest first.
-    hits = lookup_phrase(mem.store, "design review", PUBLIC)
+    hits = lookup_phrase(mem.store, "design review", scope=PUBLIC)
     assert [n.ts for n in hits] == sorted(n.ts for n in hits)
     assert "C1.1" in {n.message_id for n in hits}
 
 
 def test_lookup_phrase_respects_scope(mem: Memory) -> None:
-    assert [n.channel for n in lookup_phrase(mem.store, PRIVATE_PHRASE, EVERYTHING)] == ["C2"]
-    assert lookup_phrase(mem.store, PRIVATE_PHRASE, PUBLIC) == []
+    assert [n.channel for n in lookup_phrase(mem.store, PRIVATE_PHRASE, scope=EVERYTHING)] == ["C2"]
+    assert lookup_phrase(mem.store, PRIVATE_PHRASE, scope=PUBLIC) == []
 
 
 def test_read_current_state_gives_current_value_with_history(mem: Memory) -> None:
-    states = read_current_state(mem.store, mem.embedder, "atlas design review time", PUBLIC)
+    states = read_current_state(mem.store, mem.embedder, query="atlas design review time",
+                                scope=PUBLIC)
     review = next(s for s in states if s.topic == "atlas design review")
     assert review.value == "Friday 10am"
     assert [e.value for e in review.chain] == ["Thursday at 3 pm", "4 pm", "Friday 10am"]
@@ -64,7 +65,8 @@ def test_read_current_state_gives_current_value_with_history(mem: Memory) -> Non
 def test_reminder_sharing_a_topic_opens_no_state_and_joins_no_chain(mem: Memory) -> None:
     """"reminder: bring the review checklist" shares the review's topic; a reminder opens no
     state, and it is never part of the review's chain."""
-    states = read_current_state(mem.store, mem.embedder, "atlas review checklist", PUBLIC, k=5)
+    states = read_current_state(mem.store, mem.embedder, query="atlas review checklist",
+                                scope=PUBLIC, k=5)
     by_topic = {s.topic: s for s in states}
     assert "atlas design review" in by_topic
     assert not any("checklist" in topic for topic in by_topic)
@@ -73,14 +75,15 @@ def test_reminder_sharing_a_topic_opens_no_state_and_joins_no_chain(mem: Memory)
 
 def test_read_current_state_respects_scope(mem: Memory) -> None:
     query = f"{PRIVATE_PHRASE} review"
-    everywhere = read_current_state(mem.store, mem.embedder, query, EVERYTHING, k=5)
+    everywhere = read_current_state(mem.store, mem.embedder, query=query, scope=EVERYTHING, k=5)
     assert "C2" in {s.channel for s in everywhere}
-    public = read_current_state(mem.store, mem.embedder, query, PUBLIC, k=5)
+    public = read_current_state(mem.store, mem.embedder, query=query, scope=PUBLIC, k=5)
     assert all(s.channel == "C1" for s in public)
     assert all(e.node_id != mem.node("C2.1", channel="C2") for s in public for e in s.chain)
     # A thread scope only sees chain entries inside the thread.
     thread = Scope(platform="slack", space="T1", channels=("C1",), thread_id="C1.1")
-    for s in read_current_state(mem.store, mem.embedder, "atlas design review", thread, k=5):
+    for s in read_current_state(mem.store, mem.embedder, query="atlas design review",
+                                scope=thread, k=5):
         assert all(e.node_id != mem.node("C1.1") for e in s.chain)
 
 
@@ -90,7 +93,7 @@ def test_ungrounded_revision_is_not_authoritative(tmp_path: Path) -> None:
     assert node.verdict is Verdict.REVISE
     # A weak link: its value no longer appears in its own message.
     mem.store.rewrite_nodes([node.model_copy(update={"value": "3.0"})])
-    states = read_current_state(mem.store, mem.embedder, "release version", PUBLIC)
+    states = read_current_state(mem.store, mem.embedder, query="release version", scope=PUBLIC)
     release = next(s for s in states if s.topic == "release version")
     assert release.value == "2.3"
     assert [e.value for e in release.chain] == ["2.3"]

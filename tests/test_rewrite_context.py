@@ -30,7 +30,7 @@ def node(m: Message) -> EvidenceNode:
 def test_a_turn_quotes_the_question_it_answers() -> None:
     asked = node(message(1, "Nate", "Congrats on the screenplay! What genre is it?"))
     answer = message(2, "Joanna", "Thanks, Nate! It's a mix of drama and romance!", minutes=0.5)
-    rw = pre_rewrite(answer, None, asked)
+    rw = pre_rewrite(answer, None, previous=asked)
     assert rw.context == '(after Nate: "What genre is it?")'
     assert "genre" in rw.searchable and "genre" not in rw.text
     assert rw.context_ids == [asked.node_id]
@@ -50,7 +50,7 @@ def test_no_implicit_context_across_speakers_threads_or_long_gaps() -> None:
 def test_an_explicit_parent_wins_over_the_previous_turn() -> None:
     parent = node(message(1, "Ana", "Which day works for the demo?"))
     previous = node(message(2, "Ben", "unrelated chatter about lunch", minutes=1))
-    rw = pre_rewrite(message(3, "Cy", "Friday", minutes=2), parent, previous)
+    rw = pre_rewrite(message(3, "Cy", "Friday", minutes=2), parent, previous=previous)
     assert "replying to Ana" in rw.text and "Ben" not in rw.text
 
 
@@ -82,7 +82,7 @@ def test_writer_keeps_the_previous_turn_searchable_but_not_quotable(tmp_path: Pa
     assert nodes["D1:1"].context == ""  # nothing before it
     # BM25 finds the answer by the question's words ...
     scope = Scope(platform="eval", space="conv")
-    assert answer.node_id in [i for i, _ in store.lexical_search("genre", scope, 10)]
+    assert answer.node_id in [i for i, _ in store.lexical_search("genre", scope, k=10)]
     hits = EvidenceSearch(store=store, embedder=writer.embedder).search_evidence(
         "what genre is Joanna's screenplay", scope, k=3)
     assert answer.node_id in [h.node_id for h in hits]
@@ -100,7 +100,7 @@ def test_forgetting_the_previous_turn_drops_it_from_the_context(tmp_path: Path) 
     assert nodes["D1:2"].context == "" and nodes["D1:2"].context_ids == []
     # Nate's later turn still quotes the answer before it.
     assert "drama and romance" in nodes["D1:3"].context
-    assert not store.lexical_search("genre", Scope(platform="eval", space="conv"), 10)
+    assert not store.lexical_search("genre", Scope(platform="eval", space="conv"), k=10)
 
 
 def test_an_edit_of_the_previous_turn_updates_the_context(tmp_path: Path) -> None:

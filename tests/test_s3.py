@@ -182,7 +182,7 @@ def test_second_worker_with_empty_local_dir_sees_the_same_memory(
         # Tantivy index rebuilt from LanceDB when the store opened.
         assert b.store.lexical.all_ids() == ids_a
         assert b.store.reconcile_lexical() == 0
-        hits = b.store.lexical_search("checklist", Scope(space="T1"), 5)
+        hits = b.store.lexical_search("checklist", Scope(space="T1"), k=5)
         assert [h for h, _ in hits] == [n.node_id for n in b.store.find_nodes(Scope())
                                         if n.message_id == "2"]
         assert "friday 10am" in _ask(b, "When is the Atlas design review?").lower()

@@ -73,7 +73,8 @@ def test_backfill_pages_history_and_threads_with_cursors(
     slack: FakeSlack, client: WebClient, inbox: Inbox
 ) -> None:
     service = ListService()
-    report = backfill_slack(client, service, inbox, channel=GENERAL, sleep=SleepRecorder())
+    report = backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL,
+                            sleep=SleepRecorder())
     assert ids(service) == ALL_GENERAL
     assert all(isinstance(e, Message) for e in service.events)
     history = slack.calls_to("conversations.history")
@@ -100,7 +101,7 @@ def test_backfill_waits_out_429_with_retry_after(
     slack.rate_limit("conversations.replies", retry_after=3, times=2)
     sleep = SleepRecorder()
     service = ListService()
-    report = backfill_slack(client, service, inbox, channel=GENERAL, sleep=sleep)
+    report = backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL, sleep=sleep)
     assert sleep.calls == [7.0, 3.0, 3.0]
     assert report.rate_limit_waits == 3 and report.rate_limit_seconds == 13.0
     assert ids(service) == ALL_GENERAL
@@ -122,31 +123,35 @@ def test_backfill_resumes_from_the_stored_cursor(
 
     slack._api_conversations_history = flaky  # type: ignore[method-assign]
     with pytest.raises(SlackApiError):
-        backfill_slack(client, service, inbox, channel=GENERAL, sleep=SleepRecorder())
+        backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL,
+                       sleep=SleepRecorder())
     stored = json.loads(inbox.get_cursor(cursor_name(TEAM, GENERAL)) or "{}")
     assert stored["done"] is False and stored["cursor"]
     first_run = ids(service)
     assert first_run and first_run != ALL_GENERAL
 
     calls_before = len(slack.calls_to("conversations.history"))
-    report = backfill_slack(client, service, inbox, channel=GENERAL, sleep=SleepRecorder())
+    report = backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL,
+                            sleep=SleepRecorder())
     resumed = slack.calls_to("conversations.history")[calls_before]
     assert resumed.params["cursor"] == stored["cursor"]
     assert report.resumed == [GENERAL]
     assert ids(service) == ALL_GENERAL  # nothing lost, nothing twice
 
-    again = backfill_slack(client, service, inbox, channel=GENERAL, sleep=SleepRecorder())
+    again = backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL,
+                           sleep=SleepRecorder())
     assert again.done_before == [GENERAL] and again.events == 0
 
 
 def test_backfill_since_limits_history(slack: FakeSlack, client: WebClient, inbox: Inbox) -> None:
     service = ListService()
     since = datetime.fromtimestamp(1712000003, UTC)
-    backfill_slack(client, service, inbox, channel=GENERAL, since=since, sleep=SleepRecorder())
+    backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL, since=since,
+                   sleep=SleepRecorder())
     assert slack.calls_to("conversations.history")[0].params["oldest"] == "1712000003.000000"
     assert ids(service) == ["1712000003.000100", "1712000004.000100"]
     # a different window does not reuse the finished window's state
-    backfill_slack(client, service, inbox, channel=GENERAL, since="1712000000",
+    backfill_slack(client, service, inbox_cursor_store=inbox, channel=GENERAL, since="1712000000",
                    sleep=SleepRecorder())
     assert ids(service) == ALL_GENERAL
 
@@ -160,7 +165,7 @@ def test_backfill_all_conversations_records_visibility_and_skips_unreadable(
     slack.add_message(DM, user=BOB, text="hi bot", ts="1712000200.000100")
     slack.add_channel(RANDOM, "random", bot_member=False)
     service = ListService()
-    report = backfill_slack(client, service, inbox, sleep=SleepRecorder())
+    report = backfill_slack(client, service, inbox_cursor_store=inbox, sleep=SleepRecorder())
     # the bot's own DM holds questions to egmem: never read as team knowledge
     assert set(service.channels) == {GENERAL, PRIV}
     assert service.channels[PRIV].is_private and set(service.channels[PRIV].members) == {
@@ -172,7 +177,8 @@ def test_backfill_all_conversations_records_visibility_and_skips_unreadable(
     assert service.log.index(("upsert", PRIV)) < service.log.index(("submit", "1712000100.000100"))
     assert report.channels == 2
 
-    skipped = backfill_slack(client, service, inbox, channel=RANDOM, sleep=SleepRecorder())
+    skipped = backfill_slack(client, service, inbox_cursor_store=inbox, channel=RANDOM,
+                             sleep=SleepRecorder())
     assert skipped.skipped == [RANDOM] and skipped.events == 0
 
 

@@ -75,8 +75,8 @@ def cursor_name(guild_id: int | str, channel_id: int | str) -> str:
 async def backfill_discord(
     client: discord.Client,
     service: MemoryService,
-    cursor_store: CursorStore,
     *,
+    cursor_store: CursorStore,
     channel_id: int | str | None = None,
     since: datetime | None = None,
     batch_size: int = 100,

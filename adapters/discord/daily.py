@@ -88,7 +88,7 @@ class DiscordDailyUse(discord.Client):
 
         async def run() -> None:
             try:
-                report = await backfill_discord(self, self.service, self.service,
+                report = await backfill_discord(self, self.service, cursor_store=self.service,
                                                 channel_id=channel_id)
                 logger.info("backfill of Discord channel %s: %s", channel_id, report)
             except Exception:

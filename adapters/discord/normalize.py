@@ -20,6 +20,7 @@ from adapters.discord.payloads import (
     DiscordMessageDelete,
     DiscordMessageUpdate,
 )
+from adapters.errors import PayloadError
 from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
 from memory.errors import InputError
 from memory.models import Delete, Edit, Message
@@ -86,14 +87,14 @@ def compose_text(rendered: str, filenames: Iterable[str]) -> str:
     return clean_text("\n".join(part for part in (rendered, *extras) if part))
 
 
-def jump_url(space: str, channel_id: str, message_id: str) -> str:
+def jump_url(space: str, channel_id: str, *, message_id: str) -> str:
     return f"https://discord.com/channels/{space}/{channel_id}/{message_id}"
 
 
 def snowflake_time(snowflake: str) -> datetime:
     """The creation time encoded in a snowflake id (milliseconds since 2015-01-01)."""
     if not snowflake.isdigit() or len(snowflake) > 20:
-        raise ValueError(f"not a snowflake: {snowflake[:24]!r}")
+        raise PayloadError(f"not a snowflake: {snowflake[:24]!r}")
     return _DISCORD_EPOCH + timedelta(milliseconds=int(snowflake) >> 22)
 
 
@@ -225,7 +226,7 @@ def _message(
     ev = as_mapping(payload, "payload")
     kind = ev.get("type", 0)
     if isinstance(kind, bool) or not isinstance(kind, int | None):
-        raise ValueError("field 'type' must be an integer")
+        raise PayloadError("field 'type' must be an integer")
     if kind is not None and kind not in _CONTENT_TYPES:
         return None
     author = as_mapping(ev.get("author"), "author")
@@ -249,7 +250,7 @@ def _message(
         thread_id=thread_id,
         reply_to=_reply_to(ev.get("message_reference")),
         channel_name=channel_name,
-        permalink=jump_url(space, _req_id(ev, "channel_id"), msg_id),
+        permalink=jump_url(space, _req_id(ev, "channel_id"), message_id=msg_id),
         edited=ev.get("edited_timestamp") is not None,
     )
 
@@ -332,7 +333,8 @@ def _opt_id(ev: Mapping[str, object], key: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ValueError(f"field {key!r} must be an id string, not {type(value).__name__}")
+        raise PayloadError(f"field {key!r} must be an id string, not {type(value).__name__}",
+                           field=key)
     text = clean_str(str(value)).strip()
     return text or None
 
@@ -340,7 +342,7 @@ def _opt_id(ev: Mapping[str, object], key: str) -> str | None:
 def _req_id(ev: Mapping[str, object], key: str) -> str:
     value = _opt_id(ev, key)
     if value is None:
-        raise ValueError(f"missing field {key!r}")
+        raise PayloadError(f"missing field {key!r}", field=key)
     return value
 
 
@@ -348,4 +350,4 @@ def _ts(value: str) -> datetime:
     try:
         return parse_ts(value)
     except ValueError as exc:
-        raise ValueError(f"bad timestamp: {exc}") from exc
+        raise PayloadError(f"bad timestamp: {exc}") from exc

@@ -1,5 +1,4 @@
-"""Raw Discord gateway payload shapes (``MESSAGE_CREATE``/``UPDATE``/``DELETE``) and the
-DiscordChatExporter JSON export.
+"""Raw Discord gateway payload shapes (``MESSAGE_CREATE``/``UPDATE``/``DELETE``).
 
 Snowflakes arrive as strings. These describe what we read; normalizers still check each
 field, since partial updates omit most keys.
@@ -123,65 +122,3 @@ class DiscordMessageDelete(TypedDict, total=False):
     id: str
     channel_id: str
     guild_id: str
-
-
-# --- DiscordChatExporter JSON ------------------------------------------------------------
-
-
-class DceGuild(TypedDict, total=False):
-    id: str  # "0" for direct messages
-    name: str
-    iconUrl: str
-
-
-class DceChannel(TypedDict, total=False):
-    """``categoryId``/``category`` hold the parent channel for threads."""
-
-    id: str
-    type: str  # "GuildTextChat", "DirectTextChat", "GuildPublicThread", …
-    categoryId: str | None
-    category: str | None
-    name: str
-    topic: str | None
-
-
-class DceUser(TypedDict, total=False):
-    id: str
-    name: str
-    discriminator: str
-    nickname: str
-    isBot: bool
-
-
-class DceAttachment(TypedDict, total=False):
-    id: str
-    url: str
-    fileName: str
-    fileSizeBytes: int
-
-
-class DceReference(TypedDict, total=False):
-    type: str  # "Default" | "Forward"
-    messageId: str | None
-    channelId: str | None
-    guildId: str | None
-
-
-class DceMessage(TypedDict, total=False):
-    id: str
-    type: str  # "Default", "Reply", "GuildMemberJoin", …
-    timestamp: str
-    timestampEdited: str | None
-    isPinned: bool
-    content: str
-    author: DceUser
-    attachments: list[DceAttachment]
-    mentions: list[DceUser]
-    reference: DceReference
-
-
-class DceExport(TypedDict, total=False):
-    guild: DceGuild
-    channel: DceChannel
-    messages: list[DceMessage]
-    messageCount: int

@@ -14,6 +14,7 @@ import logging
 import discord
 
 from adapters.discord.normalize import PLATFORM
+from adapters.errors import PayloadError
 from memory.models import Channel
 
 logger = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ def memory_channel_id(channel: object) -> str:
         return str(channel.parent_id)
     ident = getattr(channel, "id", None)
     if ident is None:
-        raise ValueError(f"channel without an id: {type(channel).__name__}")
+        raise PayloadError(f"channel without an id: {type(channel).__name__}")
     return str(ident)
 
 

@@ -133,7 +133,7 @@ class SlackAccess:
         """A channel's info was (re)read: record whether it is shared."""
         self._update(team, lambda a: _with_shared(a, info.id, info.is_ext_shared))
 
-    def member_changed(self, team: str, user: str, channel: str) -> None:
+    def member_changed(self, team: str, user: str, *, channel: str) -> None:
         """Someone joined or left ``channel``: a guest's memberships are read again; a person
         of another organization makes it a shared channel."""
         info = self.directory.user(user)

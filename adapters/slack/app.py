@@ -151,7 +151,7 @@ class SlackBot:
     def after_message(self, body: dict[str, Any], event: dict[str, Any],
                       context: BoltContext, client: WebClient) -> None:
         if event.get("channel_type") == "im":
-            self.interactions.answer_dm(team_id(body, context), event, client)
+            self.interactions.answer_dm(team_id(body, context), event, client=client)
         self.after_event()
 
     def after_event(self) -> None:
@@ -160,8 +160,8 @@ class SlackBot:
 
     def answer_mention(self, body: dict[str, Any], event: dict[str, Any],
                        context: BoltContext, client: WebClient) -> None:
-        self.interactions.answer_mention(team_id(body, context), event, client,
-                                         context.bot_user_id)
+        self.interactions.answer_mention(team_id(body, context), event, client=client,
+                                         bot_user_id=context.bot_user_id)
 
     def user_changed(self, body: dict[str, Any], event: dict[str, Any],
                      context: BoltContext) -> None:
@@ -169,7 +169,7 @@ class SlackBot:
 
     def home_opened(self, body: dict[str, Any], event: dict[str, Any],
                     context: BoltContext, client: WebClient) -> None:
-        self.interactions.home_opened(team_id(body, context), event, client)
+        self.interactions.home_opened(team_id(body, context), event, client=client)
 
     # --- backfill inside the running bot --------------------------------------------------
 
@@ -185,7 +185,7 @@ class SlackBot:
 
         def run() -> None:
             try:
-                report = backfill_slack(self.client, self.service, self.service,
+                report = backfill_slack(self.client, self.service, inbox_cursor_store=self.service,
                                         channel=channel, since=since, progress=False,
                                         directory=self.directory)
             except Exception:
@@ -215,7 +215,7 @@ class SlackBot:
     # --- scheduled jobs -------------------------------------------------------------------
 
     def post_digests(self, now: datetime | None = None) -> int:
-        return jobs.post_digests(self.service, self.directory, self.client,
+        return jobs.post_digests(self.service, self.directory, client=self.client,
                                  now=now or self._now())
 
     def purge_uninstalled(self, now: datetime | None = None) -> int:

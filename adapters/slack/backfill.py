@@ -90,8 +90,8 @@ def cursor_name(team_id: str, channel: str) -> str:
 def backfill_slack(
     client: WebClient,
     service: MemoryService,
-    inbox_cursor_store: CursorStore,
     *,
+    inbox_cursor_store: CursorStore,
     channel: str | None = None,
     since: datetime | str | None = None,
     progress: bool = True,

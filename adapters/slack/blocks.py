@@ -80,7 +80,7 @@ def topic_label(topic: str) -> str:
     return text[:1].upper() + text[1:] if text else "Decision"
 
 
-def slack_date(ts: datetime, fmt: str = "{date_short_pretty} {time}",
+def slack_date(ts: datetime, fmt: str = "{date_short_pretty} {time}", *,
                url: str | None = None) -> str:
     """A Slack date token rendered in the reader's time zone (linked to ``url`` when it is
     a plain http(s) URL), with a UTC fallback for clients that cannot render it."""
@@ -127,7 +127,7 @@ def header_block(text: str) -> Block:
     return {"type": "header", "text": {"type": "plain_text", "text": text, "emoji": True}}
 
 
-def button(text: str, action_id: str, value: str, *, style: str | None = None) -> Block:
+def button(text: str, action_id: str, *, value: str, style: str | None = None) -> Block:
     out: Block = {"type": "button", "action_id": action_id,
                   "text": {"type": "plain_text", "text": text, "emoji": True}, "value": value}
     if style:
@@ -168,7 +168,7 @@ def chain_line(state: State) -> str:
         return ""
     now = entries[0]
     parts = [f"now {bold(now.value or now.quote)} ({escape(one_line(now.speaker))}, "
-             f"{slack_date(now.time, '{date_short_pretty}', now.permalink)})"]
+             f"{slack_date(now.time, '{date_short_pretty}', url=now.permalink)})"]
     parts += [f"was {bold(e.value or e.quote)} ({escape(one_line(e.speaker))})"
               for e in entries[1:MAX_CHAIN_IN_ANSWER]]
     hidden = len(entries) - MAX_CHAIN_IN_ANSWER
@@ -233,7 +233,7 @@ def citation_text(citation: Citation) -> str:
     quote = fit(citation.quote.strip(), MAX_QUOTE_CHARS)
     quoted = "\n".join("> " + line for line in quote.splitlines() or [""])
     where = channel_link(citation.channel, citation.channel_name)
-    when = slack_date(citation.ts, "{date_short_pretty} {time}", citation.permalink)
+    when = slack_date(citation.ts, "{date_short_pretty} {time}", url=citation.permalink)
     return f"{quoted}\n— *{escape(one_line(citation.speaker))}* in {where} · {when}"
 
 
@@ -310,10 +310,10 @@ def answer_blocks(
         tail.append(context_block(withheld_note(share)))
     elements: list[Block] = []
     if feedback is not None and len(feedback) <= MAX_BUTTON_VALUE:
-        elements.append(button("👍 Helpful", FEEDBACK_UP_ACTION_ID, feedback))
-        elements.append(button("👎 Not helpful", FEEDBACK_DOWN_ACTION_ID, feedback))
+        elements.append(button("👍 Helpful", FEEDBACK_UP_ACTION_ID, value=feedback))
+        elements.append(button("👎 Not helpful", FEEDBACK_DOWN_ACTION_ID, value=feedback))
     if share is not None and share.value is not None and len(share.value) <= MAX_BUTTON_VALUE:
-        elements.append(button("Share in channel", SHARE_ACTION_ID, share.value))
+        elements.append(button("Share in channel", SHARE_ACTION_ID, value=share.value))
     if elements:
         tail.append({"type": "actions", "elements": elements})
     return blocks[: MAX_BLOCKS - len(tail)] + tail
@@ -353,7 +353,7 @@ def _entry_label(entry: TimelineEntry) -> str:
         value = "~" + value.replace("~", "∼") + "~"
     elif entry.current:
         value = "*" + value.replace("*", "∗") + "*"
-    when = slack_date(entry.time, "{date_short_pretty}", entry.permalink)
+    when = slack_date(entry.time, "{date_short_pretty}", url=entry.permalink)
     return f"{value} — {escape(one_line(entry.speaker))}, {when}"
 
 

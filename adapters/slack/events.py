@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -105,7 +105,7 @@ class SlackEvents:
             return
         ctype = event.get("channel_type")
         author = event.get("user")
-        self.ensure_channel(team, channel, ctype if isinstance(ctype, str) else None,
+        self.ensure_channel(team, channel, channel_type=ctype if isinstance(ctype, str) else None,
                             author=author if isinstance(author, str) else None)
         question = is_question(event, bot_user_id)
         if question and subtype != "message_changed":
@@ -128,7 +128,7 @@ class SlackEvents:
 
     # --- visibility -----------------------------------------------------------------------
 
-    def ensure_channel(self, team: str, channel: str, channel_type: str | None, *,
+    def ensure_channel(self, team: str, channel: str, *, channel_type: str | None,
                        author: str | None, patient: bool = False) -> None:
         """Upsert the conversation's visibility once per TTL, and at once when the event's
         channel type contradicts what was recorded. If a private conversation's members
@@ -221,11 +221,11 @@ class SlackEvents:
         self.directory.forget_channel(channel)
         with self._lock:
             self._synced.pop((team, channel), None)
-        self.ensure_channel(team, channel, ctype if isinstance(ctype, str) else None,
+        self.ensure_channel(team, channel, channel_type=ctype if isinstance(ctype, str) else None,
                             author=None, patient=True)
         user = event.get("user")
         if self.access is not None and isinstance(user, str):
-            self.access.member_changed(team, user, channel)
+            self.access.member_changed(team, user, channel=channel)
         bot = context.get("bot_user_id")
         if (event.get("type") == "member_joined_channel" and bot and event.get("user") == bot
                 and self.on_bot_joined is not None):
@@ -288,7 +288,3 @@ class SlackEvents:
         with self._lock:
             self._leaving.pop(team, None)
         self.service.cancel_uninstall(platform=PLATFORM, space=team)
-
-    def visible_channels(self) -> Iterable[tuple[str, str]]:
-        with self._lock:
-            return list(self._private)

@@ -50,8 +50,8 @@ class ExportIdentity:
         return bool(self.bots & set(members))
 
 
-def export_identity(users: list[object], channel_ids: set[str],
-                    days: Iterable[list[object]], *,
+def export_identity(users: list[object], channel_ids: set[str], *,
+                    days: Iterable[list[object]],
                     permalink_base: str | None) -> ExportIdentity:
     """The identity of an export from its ``users.json`` entries, its channel ids and
     (some of) its parsed day files."""

@@ -33,6 +33,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import WebClient
 
 from adapters.chat_errors import chat_error_text
+from adapters.errors import AccessUnknown
 from adapters.slack.access import SlackAccess
 from adapters.slack.audit import audit_blocks, audit_text
 from adapters.slack.blocks import (
@@ -72,7 +73,6 @@ from adapters.slack.views import (
 )
 from adapters.slack.webapi import error_code
 from bot.service import ChatService, FeedbackEntry
-from memory.errors import UserFacingError
 
 logger = logging.getLogger(__name__)
 
@@ -82,10 +82,6 @@ ACCESS_UNKNOWN = ("Sorry, I couldn't check which conversations you can read just
 
 BackfillRunner = Callable[[str, str, str | None, str | None], "Future[Any] | None"]
 """(team, channel, since, user to notify) → a started backfill, or None if unavailable."""
-
-
-class AccessUnknown(UserFacingError):
-    """Slack could not say what the asker may read: nothing is read for them."""
 
 
 def _user_team(event: Mapping[str, Any]) -> str | None:
@@ -212,7 +208,7 @@ class SlackInteractions:
 
     # --- @mentions and DMs ----------------------------------------------------------------
 
-    def answer_mention(self, team: str, event: Mapping[str, Any], client: WebClient,
+    def answer_mention(self, team: str, event: Mapping[str, Any], *, client: WebClient,
                        bot_user_id: str | None) -> None:
         channel, ts, user = event.get("channel"), event.get("ts"), event.get("user")
         if not (isinstance(channel, str) and isinstance(ts, str) and isinstance(user, str)):
@@ -239,7 +235,7 @@ class SlackInteractions:
         self._deliver(client, channel=channel, thread_ts=thread_ts, placeholder=placeholder,
                       text=text, blocks=blocks)
 
-    def answer_dm(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:
+    def answer_dm(self, team: str, event: Mapping[str, Any], *, client: WebClient) -> None:
         """A message in the bot's DM is a question, answered from what the asker may read
         (their private conversations included); it is never remembered."""
         channel, ts, user = event.get("channel"), event.get("ts"), event.get("user")
@@ -471,7 +467,7 @@ class SlackInteractions:
             blocks = notice_blocks(text)
         respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
 
-    def home_opened(self, team: str, event: Mapping[str, Any], client: WebClient) -> None:
+    def home_opened(self, team: str, event: Mapping[str, Any], *, client: WebClient) -> None:
         user = event.get("user")
         if event.get("tab") not in (None, "home") or not isinstance(user, str):
             return

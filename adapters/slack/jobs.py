@@ -18,7 +18,7 @@ from bot.service import ChatService
 logger = logging.getLogger(__name__)
 
 
-def post_digests(service: ChatService, directory: SlackDirectory, client: WebClient, *,
+def post_digests(service: ChatService, directory: SlackDirectory, *, client: WebClient,
                  now: datetime) -> int:
     """Post each subscribed channel's weekly digest (channels with no change get none).
     Returns how many were posted."""

@@ -14,6 +14,7 @@ from datetime import datetime
 
 import emoji
 
+from adapters.errors import PayloadError
 from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
 from adapters.slack.payloads import SlackAppMentionEvent, SlackMessageEvent
 from memory.errors import InputError
@@ -279,7 +280,7 @@ def _deleted(ev: Mapping[str, object], *, team_id: str) -> Delete:
         if isinstance(previous, Mapping):
             msg_id = opt_str(previous, "ts")
     if not msg_id:
-        raise ValueError("message_deleted without 'deleted_ts'")
+        raise PayloadError("message_deleted without 'deleted_ts'")
     return Delete(
         platform=PLATFORM, space=team_id, channel=channel, id=msg_id, ts=_ts(_req_str(ev, "ts"))
     )
@@ -379,7 +380,7 @@ def _user_name(ev: Mapping[str, object], user: str, users: Mapping[str, str]) ->
 def _req_str(ev: Mapping[str, object], key: str) -> str:
     value = opt_str(ev, key)
     if not value or not value.strip():
-        raise ValueError(f"missing field {key!r}")
+        raise PayloadError(f"missing field {key!r}", field=key)
     return value
 
 
@@ -387,4 +388,4 @@ def _ts(ts: str) -> datetime:
     try:
         return parse_ts(ts)
     except ValueError as exc:
-        raise ValueError(f"bad 'ts': {exc}") from exc
+        raise PayloadError(f"bad 'ts': {exc}") from exc

@@ -33,7 +33,7 @@ CURRENT_CALLBACK_ID = "egmem_still_current"
 
 
 def _who_when(speaker: str, ts: datetime, url: str | None) -> str:
-    return f"{escape(one_line(speaker))} on {slack_date(ts, '{date_short_pretty}', url)}"
+    return f"{escape(one_line(speaker))} on {slack_date(ts, '{date_short_pretty}', url=url)}"
 
 
 def status_text(status: MessageStatus) -> str:

@@ -140,7 +140,7 @@ def load_state(eg: Egmem, state_id: str) -> State | None:
     row = rows[0]
     scope = Scope(platform=row["platform"], space=row["space"], channels=(row["channel"],))
     # An empty query embeds nothing: the state is found through state_ids alone.
-    found = read_current_state(eg.store, eg.writer.embedder, "", scope, k=1,
+    found = read_current_state(eg.store, eg.writer.embedder, query="", scope=scope, k=1,
                                state_ids=[state_id])
     if found and found[0].state_id == state_id:
         return found[0]

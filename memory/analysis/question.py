@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
-from memory.reader.dates import find_date_expressions
+from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
 # A question is read up to this many characters: longer input is not a question a person

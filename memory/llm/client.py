@@ -43,7 +43,6 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from memory.errors import (
-    ConfigError,
     ContextOverflow,
     EndpointError,
     EndpointUnavailable,
@@ -112,34 +111,6 @@ class LLMSettings:
     def profile_key(self) -> str:
         """Which endpoint + model a learned :class:`EndpointProfile` belongs to."""
         return f"{self.shown_url} {self.model}"
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> LLMSettings | None:
-        """Read ``EGMEM_LLM_BASE_URL``, ``EGMEM_LLM_API_KEY`` (else ``OPENAI_API_KEY``),
-        ``EGMEM_LLM_MODEL`` and ``EGMEM_LLM_TIMEOUT`` (seconds).
-
-        Returns None when neither a base URL nor an API key is configured (egmem then runs
-        its offline components). Raises ConfigError for an unparsable timeout.
-        """
-        base_url = env.get("EGMEM_LLM_BASE_URL", "").strip()
-        api_key = (env.get("EGMEM_LLM_API_KEY", "").strip()
-                   or env.get("OPENAI_API_KEY", "").strip())
-        if not base_url and not api_key:
-            return None
-        model = env.get("EGMEM_LLM_MODEL", "").strip() or DEFAULT_MODEL
-        timeout_s = 60.0
-        raw_timeout = env.get("EGMEM_LLM_TIMEOUT", "").strip()
-        if raw_timeout:
-            try:
-                timeout_s = float(raw_timeout)
-            except ValueError:
-                timeout_s = math.nan
-            if not math.isfinite(timeout_s) or timeout_s <= 0:
-                raise ConfigError(
-                    f"EGMEM_LLM_TIMEOUT must be a positive number of seconds, got {raw_timeout!r}."
-                )
-        return cls(base_url=base_url or DEFAULT_BASE_URL, api_key=api_key or None,
-                   model=model, timeout_s=timeout_s)
 
 
 # --------------------------------------------------------------------------- client

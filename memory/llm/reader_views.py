@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+from memory.errors import ToolArgumentError
 from memory.llm.aliases import AliasTable
 from memory.llm.reader_prompts import ABSTAIN_PHRASES, MAX_CHAIN_ENTRIES, MAX_PASSAGE_CHARS
 from memory.models import EvidenceNode, State
@@ -24,8 +25,6 @@ __all__ = ["ToolArgumentError", "boolean", "day_arg", "declines", "int_arg", "re
 _TRUE = frozenset({"true", "yes", "1", "y"})
 
 
-class ToolArgumentError(ValueError):
-    """A tool call's arguments are unusable; the message goes back to the model."""
 
 
 
@@ -43,7 +42,7 @@ def render_nodes(nodes: Sequence[EvidenceNode], passages: AliasTable | None = No
     return "\n".join(lines)
 
 
-def render_states(states: Sequence[State], passages: AliasTable | None = None,
+def render_states(states: Sequence[State], passages: AliasTable | None = None, *,
                   names: AliasTable | None = None) -> str:
     if not states:
         return "no tracked state matches"
@@ -95,7 +94,7 @@ def strings_arg(args: dict[str, Any], key: str) -> list[str] | None:
     return [v for v in value if v.strip()] or None
 
 
-def int_arg(args: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+def int_arg(args: dict[str, Any], key: str, *, default: int, lo: int, hi: int) -> int:
     value = args.get(key, default)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())

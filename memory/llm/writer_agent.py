@@ -33,7 +33,6 @@ Proposals only propose: the writer's deterministic verify/commit decides what ch
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -45,7 +44,7 @@ from memory.errors import (
     ToolsUnsupported,
 )
 from memory.gate import Gate, may_bear_state
-from memory.llm.client import ChatResult, LLMClient, ToolCall, parse_tool_arguments
+from memory.llm.client import ChatResult, LLMClient, ToolCall
 from memory.llm.content_calls import salvage_items
 from memory.llm.profile import EndpointProfile
 from memory.llm.prompts import (
@@ -58,9 +57,16 @@ from memory.llm.prompts import (
     render_repair,
     render_search_result,
 )
-from memory.llm.writer_parse import CallAliases, items_of, parse_item
+from memory.llm.writer_parse import CallAliases, items_of, json_items, parse_item
 from memory.llm.writer_stats import Turn, WriterStats
-from memory.llm.writer_views import channel_label, earlier_view, message_view, recent_view
+from memory.llm.writer_views import (
+    channel_label,
+    earlier_view,
+    message_view,
+    pending_view,
+    recent_view,
+    state_view,
+)
 from memory.models import Proposal, Verdict
 from memory.proposer import OfflineProposer, Proposer, RegistryTool, WriteItem
 from memory.registry import RegistryHit
@@ -157,8 +163,7 @@ class LLMProposer:
         channels = {(i.message.platform, i.message.space, i.message.channel) for i in items}
         if len(channels) != 1:
             raise ValueError("LLMProposer.propose takes messages of one channel per call")
-        gate = self.gate
-        todo = [i for i in items if gate is None or gate(i.message)]
+        todo = [i for i in items if self.gate is None or self.gate(i.message)]
         todo_ids = {i.message.id for i in todo}
         out: dict[str, Proposal] = {
             i.message.id: Proposal(message_id=i.message.id, proposer="gate")
@@ -306,28 +311,8 @@ class LLMProposer:
         aliases = CallAliases()
         anchor = group[0]
         order = {i.message.id: n for n, i in enumerate([*earlier, *group])}
-        for item in group:
-            aliases.messages.name(item.message.id)
-        # A context that already overflowed gets a leaner view of states and context; a
-        # message that does not fit even alone, the leanest.
-        lean = profile.max_call_messages is not None
-        states_k, recent_k, earlier_k = ((3, 0, 2) if compact else (4, 2, 2) if lean
-                                         else (self.prefetch_k, self.recent_k, self.call_size))
-        hits = self._prefetch(group, registry)[:states_k]
-        states = [_state_view(h, aliases) for h in hits]
-        pending = earlier[-earlier_k:] if lean or compact else earlier
-        states += [_pending_view(got[i.message.id], aliases) for i in pending
-                   if i.message.id in got and got[i.message.id].verdict is Verdict.ESTABLISH]
-        recent = [recent_view(n, aliases) for n in anchor.recent[-recent_k:]] if recent_k else []
-        recent += [earlier_view(i, got.get(i.message.id), aliases)
-                   for i in earlier[-earlier_k:]]
-        conversation: list[dict[str, Any]] = [
-            {"role": "system", "content": WRITER_SYSTEM_PROMPT},
-            {"role": "user", "content": render_batch(
-                channel=channel_label(anchor.message), states=states, recent=recent,
-                messages=[message_view(i, aliases, compact=compact) for i in group],
-                json_reply=json_reply)},
-        ]
+        conversation = self._opening(group, registry, earlier=earlier, got=got,
+                                     compact=compact, aliases=aliases, json_reply=json_reply)
         mine: dict[str, Proposal] = {}
         inspections = repairs = 0
         while True:
@@ -369,6 +354,36 @@ class LLMProposer:
                                  missing, rejected, json_reply=json_reply,
                                  truncated=turn.truncated)}]
 
+    def _opening(self, group: Sequence[WriteItem], registry: RegistryTool, *,
+                 earlier: Sequence[WriteItem], got: dict[str, Proposal], compact: bool,
+                 aliases: CallAliases, json_reply: bool) -> list[dict[str, Any]]:
+        """The first request of a group's conversation: the states and turns it is shown
+        (leaner once a context overflowed) and the messages to propose for."""
+        profile = self.client.profile.get()
+        anchor = group[0]
+        for item in group:
+            aliases.messages.name(item.message.id)
+        # A context that already overflowed gets a leaner view of states and context; a
+        # message that does not fit even alone, the leanest.
+        lean = profile.max_call_messages is not None
+        states_k, recent_k, earlier_k = ((3, 0, 2) if compact else (4, 2, 2) if lean
+                                         else (self.prefetch_k, self.recent_k, self.call_size))
+        hits = self._prefetch(group, registry)[:states_k]
+        states = [state_view(h, aliases) for h in hits]
+        pending = earlier[-earlier_k:] if lean or compact else earlier
+        states += [pending_view(got[i.message.id], aliases) for i in pending
+                   if i.message.id in got and got[i.message.id].verdict is Verdict.ESTABLISH]
+        recent = [recent_view(n, aliases) for n in anchor.recent[-recent_k:]] if recent_k else []
+        recent += [earlier_view(i, got.get(i.message.id), aliases=aliases)
+                   for i in earlier[-earlier_k:]]
+        return [
+            {"role": "system", "content": WRITER_SYSTEM_PROMPT},
+            {"role": "user", "content": render_batch(
+                channel=channel_label(anchor.message), states=states, recent=recent,
+                messages=[message_view(i, aliases, compact=compact) for i in group],
+                json_reply=json_reply)},
+        ]
+
     def _read(self, result: ChatResult, aliases: CallAliases, order: dict[str, int],
               mine: dict[str, Proposal], anchor: WriteItem, registry: RegistryTool, *,
               can_search: bool, json_reply: bool) -> Turn:
@@ -387,7 +402,7 @@ class LLMProposer:
                 self.stats.issue(f"{call.id}: {why}")
                 turn.replies.append(f"not done: {why}")
         if not result.tool_calls:
-            items = _json_items(result.content or "", truncated=result.truncated)
+            items = json_items(result.content or "", truncated=result.truncated)
             if items:
                 self._take(items, "reply", aliases, order, mine, turn)
             else:
@@ -428,7 +443,7 @@ class LLMProposer:
             self.stats.issue(f"{call.id} ({SEARCH_TOOL}): query missing or not a string")
             return render_search_result([], note="query must be a non-empty string")
         hits = registry.search_registry(anchor, query.strip()[:500], k=_SEARCH_K)
-        return render_search_result([_state_view(h, aliases) for h in hits])
+        return render_search_result([state_view(h, aliases) for h in hits])
 
     def _prefetch(self, todo: Sequence[WriteItem], registry: RegistryTool) -> list[RegistryHit]:
         best: dict[str, RegistryHit] = {}
@@ -483,30 +498,3 @@ def _tool_choice(profile: EndpointProfile, *, can_search: bool) -> str | dict[st
     if can_search:
         return "required"
     return {"type": "function", "function": {"name": PROPOSE_TOOL}}
-
-
-def _json_items(content: str, *, truncated: bool) -> list[Any]:
-    """Proposal items of a JSON reply: an object, a bare list, or what survives of a reply
-    cut short."""
-    parsed, _ = parse_tool_arguments(content)
-    if parsed is not None and items_of(parsed):
-        return items_of(parsed)
-    try:
-        value = json.loads(content.strip())
-    except ValueError:
-        value = None
-    if isinstance(value, list):
-        return value
-    return salvage_items(content, "proposals") if truncated or "proposals" in content else []
-
-
-def _state_view(hit: RegistryHit, aliases: CallAliases) -> dict[str, Any]:
-    s = hit.state
-    return {"state": aliases.states.name(s.state_id), "topic": s.topic, "value": s.value,
-            "description": shorten(s.description, 200), "revisions": s.revision_count}
-
-
-def _pending_view(p: Proposal, aliases: CallAliases) -> dict[str, Any]:
-    return {"state": aliases.states.name(f"msg:{p.message_id}"), "topic": p.topic,
-            "value": p.source_quote, "description": "proposed by an earlier message of this "
-            "batch (not yet committed)", "revisions": 0}

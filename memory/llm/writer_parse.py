@@ -10,12 +10,15 @@ numbers for strings, the older field names (``message_id``, ``source_quote``,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from memory.analysis.definitions import SpeechAct
 from memory.llm.aliases import AliasTable
+from memory.llm.client import parse_tool_arguments
+from memory.llm.content_calls import salvage_items
 from memory.llm.prompts import VERDICT_OF_ACT, VERDICTS
 from memory.models import Proposal, Verdict
 from memory.text import shorten
@@ -143,3 +146,18 @@ def parse_item(item: Any, aliases: CallAliases, *, order: Mapping[str, int],
         source_quote=fields["quote"], prior_state_id=state,
         rewrite=fields["rewrite"][:_MAX_REWRITE], proposer="llm",
     ), "", name
+
+
+def json_items(content: str, *, truncated: bool) -> list[Any]:
+    """Proposal items of a JSON reply: an object, a bare list, or what survives of a reply
+    cut short."""
+    parsed, _ = parse_tool_arguments(content)
+    if parsed is not None and items_of(parsed):
+        return items_of(parsed)
+    try:
+        value = json.loads(content.strip())
+    except ValueError:
+        value = None
+    if isinstance(value, list):
+        return value
+    return salvage_items(content, "proposals") if truncated or "proposals" in content else []

@@ -12,6 +12,7 @@ from typing import Any
 from memory.llm.writer_parse import CallAliases
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.proposer import WriteItem
+from memory.registry import RegistryHit
 from memory.text import shorten
 
 __all__ = ["channel_label", "earlier_view", "message_view", "recent_view"]
@@ -39,7 +40,7 @@ def recent_view(node: EvidenceNode, aliases: CallAliases) -> dict[str, Any]:
     return view
 
 
-def earlier_view(item: WriteItem, proposal: Proposal | None,
+def earlier_view(item: WriteItem, proposal: Proposal | None, *,
                  aliases: CallAliases) -> dict[str, Any]:
     """A message of this window that an earlier call already proposed for."""
     m = item.message
@@ -73,3 +74,15 @@ def message_view(item: WriteItem, aliases: CallAliases, *, compact: bool = False
                 ref.update(state=alias, topic=parent.topic)
             view["reply_to"] = ref
     return view
+
+
+def state_view(hit: RegistryHit, aliases: CallAliases) -> dict[str, Any]:
+    s = hit.state
+    return {"state": aliases.states.name(s.state_id), "topic": s.topic, "value": s.value,
+            "description": shorten(s.description, 200), "revisions": s.revision_count}
+
+
+def pending_view(p: Proposal, aliases: CallAliases) -> dict[str, Any]:
+    return {"state": aliases.states.name(f"msg:{p.message_id}"), "topic": p.topic,
+            "value": p.source_quote, "description": "proposed by an earlier message of this "
+            "batch (not yet committed)", "revisions": 0}

@@ -29,6 +29,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
+from memory.dates import resolved_dates, spoken_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import (
     best_clause,
@@ -46,7 +47,6 @@ from memory.reader.coverage import (
     told_part,
     unit_forms,
 )
-from memory.reader.dates import spoken_day
 from memory.reader.extract import (
     ENDING_WORDS,
     Person,
@@ -59,7 +59,6 @@ from memory.reader.extract import (
     when_in,
 )
 from memory.reader.reasons import Reasons, accepts
-from memory.rewrite import resolved_dates
 from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, shorten
 
 # How much a state may cover less than the best message and still be the answer.

@@ -25,10 +25,11 @@ import numpy as np
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
-from memory.reader.answer import relevance_terms, split_sentences
-from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
+from memory.reader.answer import split_sentences
+from memory.reader.features import relevance_terms
 from memory.store import MemoryStore
 from memory.text import find_slots, stem
 
@@ -178,7 +179,7 @@ class CoverageTest:
         return out
 
     def _df(self, word: str, scope: Scope) -> int:
-        hits = self.store.lexical_search(word, scope, self.weights.df_cap)
+        hits = self.store.lexical_search(word, scope, k=self.weights.df_cap)
         return len(hits)
 
     # ---- units ---------------------------------------------------------------------------

@@ -14,11 +14,10 @@ from datetime import datetime
 
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import forms, unit_forms
-from memory.reader.dates import resolve_date
-from memory.rewrite import resolved_dates
 from memory.text import (
     Slot,
     SlotKind,

@@ -300,14 +300,16 @@ class LLMReader:
                     text_arg(args, "query"), participants=strings_arg(args, "participants"),
                     ts_from=day_arg(args.get("from"), end=False),
                     ts_to=day_arg(args.get("to"), end=True),
-                    k=int_arg(args, "k", self.k, 1, self.k), channels=self._channels(args, q))
+                    k=int_arg(args, "k", default=self.k, lo=1, hi=self.k),
+                    channels=self._channels(args, q))
                 return self._render_nodes(nodes, q)
             if call.name == "lookup_phrase":
                 return self._render_nodes(session.lookup_phrase(
                     text_arg(args, "phrase"), k=self.k, channels=self._channels(args, q)), q)
             if call.name == "read_current_state":
                 return self._render_states(session.read_current_state(
-                    text_arg(args, "query"), k=int_arg(args, "k", MAX_STATES, 1, MAX_STATES)), q)
+                    text_arg(args, "query"),
+                    k=int_arg(args, "k", default=MAX_STATES, lo=1, hi=MAX_STATES)), q)
             if call.name == "resolve_date":
                 ref = day_arg(args.get("reference"), end=False)
                 res = session.resolve_date(text_arg(args, "expression"), reference=ref)
@@ -365,7 +367,7 @@ class LLMReader:
         return render_nodes(nodes, q.passages)
 
     def _render_states(self, states: Sequence[State], q: _Question) -> str:
-        return render_states(states, q.passages, q.states)
+        return render_states(states, q.passages, names=q.states)
 
     # ---- the final answer --------------------------------------------------------------
     def _from_text(self, content: str | None, q: _Question) -> Answer | None:

@@ -5,9 +5,10 @@ Policy for one question (each step conditioned on what the previous ones returne
 1. Read what the question asks (:func:`~memory.analysis.question.analyze_question`): its
    kind (current, previous, original, who, when, why, list, fact), the kind of value it
    wants, its subject and the things it names.
-2. ``search_evidence`` on the question; dates in it are resolved against the reference day
-   and steer ranking. A second round (unless ablated) searches again with the anchors'
-   speakers and key terms; passages already returned are suppressed.
+2. Search, one step (:meth:`~memory.reader.tools.ReaderSession.search_question`):
+   ``search_evidence`` on the question, dates in it resolved against the reference day to
+   steer ranking, and (unless ablated) a second round with the anchors' speakers and key
+   terms; passages already returned are suppressed. Its ranked hits serve every later step.
 3. ``read_current_state`` for the question's subject, with the states of the evidence
    found (one decision's parts may sit in separate states: each is its own candidate).
 4. Questions found in unthreaded chat are followed to their answers (the turns the writer
@@ -35,16 +36,15 @@ from memory.reader.answer import (
     citation,
     day_label,
     first_said,
-    key_terms,
     named_span,
     split_sentences,
 )
 from memory.reader.compose import Composed, Composer
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
 from memory.reader.extract import people_of
-from memory.reader.search import ABLATE_SINGLE_ROUND, Hit
+from memory.reader.rerank import Hit
 from memory.reader.tools import ReaderSession, ReaderTools
-from memory.text import content_terms, shorten, tokens
+from memory.text import shorten
 
 logger = logging.getLogger(__name__)
 
@@ -90,17 +90,9 @@ class OfflineReader:
     ) -> Answer:
         qa = analyze_question(question, self.lexicon)
         session = self.tools.session(scope, reference=reference, ablate=ablate)
-        session.round = 1
-        hits = session.search_hits(question, k=self.k)
-        for expr in qa.dates:
-            session.resolve_date(expr)
-        rounds = 1
-        if ABLATE_SINGLE_ROUND not in ablate and hits:
-            expanded = self.expand(question, hits[:3])
-            if expanded != question:
-                session.round = 2
-                hits = hits + session.search_hits(expanded, k=self.k)
-                rounds = 2
+        found = session.search_question(question, k=self.k, dates=qa.dates,
+                                        expansion_terms=self.expansion_terms)
+        hits, rounds = found.hits, found.rounds
         states = self._states(qa, question, session, hits)
         literal = self._said(qa, question, session)
         asked = [h.node for h in hits if _asks(h.node.text)][:ANSWERED_QUESTIONS]
@@ -124,19 +116,6 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
             update={"coverage": round(verdict.score, 3)})
-
-    def expand(self, question: str, anchors: list[Hit]) -> str:
-        """The question plus the anchors' speakers and most frequent new key terms."""
-        qterms = set(content_terms(question))
-        qtokens = set(tokens(question))
-        extra: list[str] = []
-        for h in anchors:
-            speaker = h.node.speaker
-            if speaker and not set(tokens(speaker)) & qtokens and speaker not in extra:
-                extra.append(speaker)
-        extra += key_terms([h.node for h in anchors], exclude=qterms,
-                           limit=self.expansion_terms)
-        return f"{question} {' '.join(extra)}".strip() if extra else question
 
     def _states(self, qa: QuestionAnalysis, question: str, session: ReaderSession,
                 hits: Sequence[Hit]) -> list[State]:

@@ -19,11 +19,17 @@ from typing import Any
 import numpy as np
 
 from memory.analysis.grounding import grounded_value
+from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.facets import members_sql, project
 from memory.models import EvidenceNode, Scope, State, Verdict
-from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
-from memory.reader.search import ABLATE_VERSIONED_STATE, EvidenceSearch, Hit
+from memory.reader.rerank import Hit
+from memory.reader.search import (
+    ABLATE_SINGLE_ROUND,
+    ABLATE_VERSIONED_STATE,
+    EvidenceSearch,
+    expand_query,
+)
 from memory.registry import StateRecord, chain_entry, chain_of, history
 from memory.store import MemoryStore, Window
 from memory.store.rows import from_epoch, row_to_node
@@ -63,11 +69,11 @@ def asked_families(query: str) -> set[str]:
     return {family for family, cue in _FAMILY_CUES if cue.search(query)}
 
 
-def lookup_phrase(store: MemoryStore, phrase: str, scope: Scope, *, k: int = 20,
+def lookup_phrase(store: MemoryStore, phrase: str, *, scope: Scope, k: int = 20,
                   window: Window | None = None) -> list[EvidenceNode]:
     """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
     (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
-    return store.phrase_search(phrase, scope, k, window)
+    return store.phrase_search(phrase, scope, k=k, window=window)
 
 
 # In chat without threads a question's answer is usually among the next few turns.
@@ -76,7 +82,7 @@ ANSWER_WINDOW = timedelta(hours=12)
 PREVIOUS_TURN_GAP = timedelta(minutes=30)
 
 
-def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], scope: Scope
+def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], *, scope: Scope
                ) -> dict[str, list[EvidenceNode]]:
     """The turns in ``scope`` that answer each of ``questions``, oldest first: those the
     writer linked to it (replies, and turns whose context it is), else the first
@@ -135,9 +141,9 @@ def _states_where(scope: Scope) -> str:
 def read_current_state(
     store: MemoryStore,
     embedder: Embedder,
+    *,
     query: str,
     scope: Scope,
-    *,
     k: int = 3,
     state_ids: Sequence[str] = (),
     min_score: float = STATE_MIN_SCORE,
@@ -239,6 +245,15 @@ class Observation:
     node_ids: list[str] = field(default_factory=list)
     state_ids: list[str] = field(default_factory=list)
     note: str = ""
+
+
+@dataclass
+class Found:
+    """What a question's search step found: ranked hits, round 1 first (each round best
+    first), and how many rounds ran."""
+
+    hits: list[Hit]
+    rounds: int
 
 
 class ReaderTools:
@@ -343,6 +358,24 @@ class ReaderSession:
             note="" if scope is not None else "requested channels are outside the scope"))
         return hits
 
+    def search_question(self, question: str, *, k: int = 10, expansion_terms: int = 4,
+                        dates: Sequence[str] = ()) -> Found:
+        """A question's one search step: search_evidence on the question, then the
+        ``dates`` it names resolved against the reference day, then (unless ablated) a
+        second round on the question expanded by :func:`expand_query` with the first
+        round's three best hits; passages already returned are suppressed."""
+        self.round = 1
+        hits = self.search_hits(question, k=k)
+        for expr in dates:
+            self.resolve_date(expr)
+        if ABLATE_SINGLE_ROUND in self.ablate or not hits:
+            return Found(hits=hits, rounds=1)
+        expanded = expand_query(question, hits[:3], terms=expansion_terms)
+        if expanded == question:
+            return Found(hits=hits, rounds=1)
+        self.round = 2
+        return Found(hits=hits + self.search_hits(expanded, k=k), rounds=2)
+
     def search_evidence(self, query: str, **kwargs: Any) -> list[EvidenceNode]:
         """search_evidence as the paper presents it: selected by relevance, shown oldest
         first. Keyword arguments as :meth:`search_hits`."""
@@ -353,7 +386,8 @@ class ReaderSession:
                       channels: Sequence[str] | None = None) -> list[EvidenceNode]:
         phrase = valid_text(phrase)
         scope = self.narrowed(channels)
-        nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope, k=k)
+        nodes = [] if scope is None else lookup_phrase(self.tools.store, phrase, scope=scope,
+                                                                  k=k)
         self._see(nodes)
         self.observations.append(Observation(
             round=self.round, tool="lookup_phrase", args={"phrase": phrase, "k": k},
@@ -369,7 +403,8 @@ class ReaderSession:
         scope = self.narrowed(channels)
         states: list[State] = []
         if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
-            states = read_current_state(self.tools.store, self.tools.embedder, query, scope,
+            states = read_current_state(self.tools.store, self.tools.embedder, query=query,
+                                        scope=scope,
                                         k=k, state_ids=state_ids, siblings=siblings)
         for s in states:
             self.states.setdefault(s.state_id, s)
@@ -394,7 +429,7 @@ class ReaderSession:
 
     def answers_to(self, questions: Sequence[EvidenceNode]) -> dict[str, list[EvidenceNode]]:
         """:func:`answers_to` inside the session scope; the answers join what was shown."""
-        found = answers_to(self.tools.store, questions, self.scope)
+        found = answers_to(self.tools.store, questions, scope=self.scope)
         shown = [n for ns in found.values() for n in ns]
         self._see(shown)
         if questions:

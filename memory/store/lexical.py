@@ -10,7 +10,7 @@ import json
 import logging
 import shutil
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -258,13 +258,6 @@ class LexicalIndex:
                 out.add(word)
         return out
 
-    def phrase_candidates(self, phrase: str, flt: LexicalFilter, k: int) -> list[str]:
-        words = [t for t in tokens(phrase) if t.strip("'._-")]
-        if not words:
-            return []
-        q = self._index.parse_query('"' + " ".join(words) + '"', ["body"])
-        return [nid for nid, _ in self._run(q, flt, k)]
-
     def _run(self, text_q: tantivy.Query, flt: LexicalFilter, k: int) -> list[tuple[str, float]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, text_q)]
         clauses.extend((tantivy.Occur.Must, q) for q in self._filter_queries(flt))
@@ -306,7 +299,3 @@ class LexicalIndex:
             hi = flt.ts_to if flt.ts_to is not None else 2**62
             out.append(tantivy.Query.range_query(s, "ts", tantivy.FieldType.Integer, lo, hi))
         return out
-
-
-def doc_ids(docs: Sequence[LexicalDoc]) -> list[str]:
-    return [d.node_id for d in docs]

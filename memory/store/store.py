@@ -422,7 +422,7 @@ class MemoryStore:
 
     # ---- search primitives --------------------------------------------------------------
     def vector_search_nodes(
-        self, vector: np.ndarray, scope: Scope, k: int, window: Window | None = None
+        self, vector: np.ndarray, scope: Scope, *, k: int, window: Window | None = None
     ) -> tuple[list[tuple[str, float]], list[EvidenceNode], dict[str, np.ndarray]]:
         """:meth:`vector_search` with the hits read as :meth:`search_nodes` reads them."""
         if k <= 0:
@@ -434,7 +434,7 @@ class MemoryStore:
         return ranking, nodes, vectors
 
     def vector_search(
-        self, vector: np.ndarray, scope: Scope, k: int, window: Window | None = None
+        self, vector: np.ndarray, scope: Scope, *, k: int, window: Window | None = None
     ) -> list[tuple[str, float]]:
         if k <= 0:
             return []
@@ -442,7 +442,7 @@ class MemoryStore:
         return [(r["node_id"], 1.0 - float(r["_distance"])) for r in rows]
 
     def lexical_search(
-        self, query: str, scope: Scope, k: int, window: Window | None = None
+        self, query: str, scope: Scope, *, k: int, window: Window | None = None
     ) -> list[tuple[str, float]]:
         return self.lexical.search(query, scope_lexical(scope, window), k)
 
@@ -452,7 +452,7 @@ class MemoryStore:
         return self.lexical.speaker_words(words, scope_lexical(scope))
 
     def phrase_search(
-        self, phrase: str, scope: Scope, k: int, window: Window | None = None
+        self, phrase: str, scope: Scope, *, k: int, window: Window | None = None
     ) -> list[EvidenceNode]:
         """Literal substring match on source text and rewrite: case-insensitive, with runs of
         whitespace equal and zero-width/bidi controls ignored on both sides (a joiner inside

@@ -6,8 +6,7 @@ service where adapters can tell: ``submit`` is idempotent on the same key as the
 (:func:`memory.inbox.event_key`) and returns how many events were new; ``process`` commits
 pending events in order, applying edits and deletes; ``ask`` answers extractively from
 committed messages within the permission scope the real service computes
-(:func:`memory.access`-style: asking channel + public channels, ``widen`` adds private
-channels the user belongs to).
+(:func:`memory.access.allowed_channels`, the real rule).
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from bot.errors import DigestOwned
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
-from bot.workspaces import DigestOwned
-from memory.access import SpaceAccess
+from memory.access import SpaceAccess, allowed_channels
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 
@@ -111,16 +110,10 @@ class ListService:
     # --- reads ----------------------------------------------------------------------------
 
     def readable(self, *, user: str, channel: str, widen: bool) -> set[str]:
-        seen = {k[2] for k in self.committed} | set(self.channels)
-        out = set()
-        for cid in seen:
-            rec = self.channels.get(cid)
-            if rec is not None and rec.is_private:
-                if user in rec.members and (widen or cid == channel):
-                    out.add(cid)
-            elif rec is not None or not cid.startswith(("D", "G")):
-                out.add(cid)
-        return out
+        """The real rule (:func:`memory.access.allowed_channels`) over these lists."""
+        seen = {k[2] for k in self.committed}
+        return set(allowed_channels(self.channels, seen, access=SpaceAccess(platform="", space=""),
+                                    user=user, channel=channel, widen=widen))
 
     def ask(self, question: str, *, platform: str, space: str, user: str, channel: str,
             widen: bool = False) -> Answer:

@@ -52,11 +52,11 @@ from typing import Any
 
 import numpy as np
 
+from memory.dates import find_date_expressions
 from memory.llm.prompts import PROPOSE_TOOL, SEARCH_TOOL, parse_batch
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.proposer import OfflineProposer, WriteItem
-from memory.reader.dates import find_date_expressions
-from memory.reader.search import RERANK_PROMPT_VERSION
+from memory.reader.rerank import RERANK_PROMPT_VERSION
 from memory.registry import RegistryHit, StateRecord
 from memory.text import STOPWORDS, content_terms, find_slots, has_revision_cue, overlap, tokens
 from tests.support.fake_openai import Reply, text, tool_calls

@@ -1,8 +1,9 @@
 """A small, real :class:`bot.service.MemoryService` for adapter tests.
 
-In-process and deterministic: an idempotent queue, a dict store, the same visibility rules
-as :mod:`memory.access` (one space; public channels plus the asking channel, and with
-``widen`` the private channels the asker is a member of) and word-overlap recall. Every
+In-process and deterministic: an idempotent queue, a dict store, the visibility rule of
+:mod:`memory.access` itself (:func:`~memory.access.allowed_channels`: one space; public
+channels plus the asking channel, with ``widen`` the private channels the asker is a member
+of; a channel without a record is private) and word-overlap recall. Every
 call is recorded, so tests can check what the platform adapter asked for.
 """
 
@@ -15,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.errors import DigestOwned
 from bot.service import FeedbackEntry, MessageStatus, ShareCheck
-from bot.workspaces import DigestOwned
-from memory.access import SpaceAccess
+from memory.access import SpaceAccess, allowed_channels
 from memory.models import (
     Answer,
     ChainEntry,
@@ -190,16 +191,11 @@ class ToyMemory(_ChatExtras):
 
     # ---- reads --------------------------------------------------------------------------
     def readable(self, *, space: str, user: str, channel: str, widen: bool) -> set[str]:
-        ids = {k[2] for k in self.messages if k[1] == space}
-        ids |= {cid for (sp, cid) in self.channels if sp == space}
-        out = set()
-        for cid in ids:
-            rec = self.channels.get((space, cid))
-            if rec is None or not rec.is_private:
-                out.add(cid)
-            elif user in rec.members and (widen or cid == channel):
-                out.add(cid)
-        return out
+        """The real rule (:func:`memory.access.allowed_channels`) over these lists."""
+        known = {cid: ch for (sp, cid), ch in self.channels.items() if sp == space}
+        seen = {k[2] for k in self.messages if k[1] == space}
+        return set(allowed_channels(known, seen, access=SpaceAccess(platform="", space=space),
+                                    user=user, channel=channel, widen=widen))
 
     def _matches(self, text: str, *, space: str, user: str, channel: str,
                  widen: bool) -> list[Message]:

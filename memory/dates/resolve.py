@@ -1,47 +1,7 @@
-"""Date expressions in chat text → calendar ranges, deterministically and with stdlib only.
-
-:func:`resolve_date` turns one expression ("last Tuesday", "two weeks ago", "May 8",
-"2023-05-07") into a :class:`DateResolution`, an inclusive ``start``..``end`` range of days
-with a granularity, relative to a reference day. :func:`find_date_expressions` finds such
-expressions inside free text so callers can resolve them. English only.
-
-Conventions (the reference day is ``r``; weeks run Monday–Sunday):
-
-* ``last <weekday>`` is the most recent one strictly before ``r``; ``next <weekday>`` the
-  first one strictly after ``r``; ``this <weekday>`` the one in ``r``'s week (past, today or
-  future). A bare weekday ("Tuesday", "on Tuesday") means the same as ``last`` (with
-  ``prefer="future"``: the same as ``next``). ``<weekday> last|this|next week`` picks the
-  day inside that week.
-* ``last|this|next week|month|year`` is the whole previous/current/following period.
-* A weekend is Saturday–Sunday, reported with granularity ``"week"``. ``this weekend`` is
-  the one of ``r``'s week; ``last weekend`` the most recent one that ended strictly before
-  ``r`` (always the previous week's); ``next weekend`` the first that starts strictly after
-  ``r`` (so on a weekday it equals ``this weekend``); a bare "the weekend" is the one
-  containing ``r`` or else the most recent past one (``prefer="future"``: the coming one).
-* Offsets — ``N <unit> ago|earlier|before|back``, ``in N <unit>``, ``N <unit>
-  later|after|from now`` — shift ``r`` by calendar arithmetic and return the whole unit that
-  contains the shifted day: "3 days ago" is a day, "two weeks ago" a Monday–Sunday week,
-  "a month ago" a month, so "a week ago" equals "last week". Month shifts clamp the day to
-  the month's end (see :func:`add_months`: Jan 31 + 1 month is Feb 28, or Feb 29 in a leap
-  year), so "in 1 month" from Jan 31 is February, never March. Counts are digits, the words
-  one..twelve, "a"/"an" (1), "a couple (of)" (2), "a few" (3); "a fortnight" is 2 weeks.
-* ``the day|week|month|year before|after`` and ``the following|next|previous|prior
-  <unit>`` are one unit before/after ``r``. For "N days later" or "the week after", pass the
-  day the expression is relative to (e.g. the event mentioned earlier) as the reference.
-* Month names (full or abbreviated) with an optional day and year: "May 8", "8 May 2023",
-  "the 8th of May", "May 2023", "in June". Without a year, a date or month is the nearest
-  one at or before ``r`` (``prefer="future"``: at or after); ``next``/``last`` make it
-  strictly after/before; ``this`` takes ``r``'s year. "the 8th" is a day of the nearest
-  month at or before ``r`` (future: at or after) that has that day.
-* ISO dates "2023-05-07" (an attached time is ignored, the written date is kept), ISO
-  months "2023-05", years "2023" / "in 2023".
-* A leading preposition ("on Tuesday", "in June") and a trailing time of day ("Friday
-  10am", "tomorrow at 3 pm", "Thursday morning") are ignored. A weekday before a full date
-  ("Monday, 8 May 2023", the :func:`format_day` form) is a check: for a date without a
-  year it picks the year, past or future, whose weekday matches.
-
-Anything else, and impossible dates ("Feb 30", "2023-13-01"), resolve to ``None``.
-"""
+"""The date grammar: :func:`resolve_date` turns one expression into a
+:class:`~memory.dates.days.DateResolution` relative to a reference day, and
+:func:`find_date_expressions` finds such expressions inside free text. The conventions are
+the package's (:mod:`memory.dates`)."""
 
 from __future__ import annotations
 
@@ -51,28 +11,23 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Literal
+
+from memory.dates.days import (
+    MONTH_NAMES,
+    WEEKDAY_NAMES,
+    DateResolution,
+    Prefer,
+    Span,
+    add_months,
+    day_span,
+    month_span,
+    unit_span,
+    week_span,
+    weekend_span,
+    year_span,
+)
 
 logger = logging.getLogger(__name__)
-
-Granularity = Literal["day", "week", "month", "year"]
-Prefer = Literal["past", "future"]
-
-__all__ = [
-    "DateResolution",
-    "Granularity",
-    "Prefer",
-    "add_months",
-    "find_date_expressions",
-    "format_day",
-    "resolve_date",
-]
-
-WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-)  # fmt: skip
 
 _WEEKDAYS: dict[str, int] = {name.lower(): i for i, name in enumerate(WEEKDAY_NAMES)}
 _WEEKDAYS.update(
@@ -89,120 +44,6 @@ _NUMBERS = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class DateResolution:
-    """An inclusive range of days that a date expression denotes.
-
-    A single day has ``start == end``; ``text`` is the expression as given (trimmed).
-    """
-
-    start: date
-    end: date
-    granularity: Granularity
-    text: str
-
-    def __post_init__(self) -> None:
-        if self.end < self.start:
-            raise ValueError(f"end {self.end} is before start {self.start}")
-
-    def iso(self) -> str:
-        """``"2023-05-07"`` for a single day, else ``"2023-05-01..2023-05-31"``."""
-        if self.start == self.end:
-            return self.start.isoformat()
-        return f"{self.start.isoformat()}..{self.end.isoformat()}"
-
-    def spoken(self) -> str:
-        """How a person would say it: ``"7 May 2023"``, ``"the week of 1 May 2023"``,
-        ``"May 2023"``, ``"2023"``; other ranges as ``"1 May 2023 – 3 June 2023"``."""
-        s, e = self.start, self.end
-        day = spoken_day(s)
-        if s == e:
-            return day
-        if self.granularity == "year" and (s.month, s.day, e.month, e.day) == (1, 1, 12, 31) \
-                and s.year == e.year:
-            return str(s.year)
-        if self.granularity == "month" and s.day == 1 and (s.year, s.month) == (e.year, e.month):
-            return f"{MONTH_NAMES[s.month - 1]} {s.year}"
-        if self.granularity == "week" and (e - s).days == 6:
-            return f"the week of {day}"
-        return f"{day} – {spoken_day(e)}"
-
-    def contains(self, day: date) -> bool:
-        """Whether ``day`` (a datetime's own calendar date) falls inside the range."""
-        if isinstance(day, datetime):
-            day = day.date()
-        return self.start <= day <= self.end
-
-
-def format_day(d: date) -> str:
-    """``"Monday, 8 May 2023"``, independent of the process locale."""
-    return f"{WEEKDAY_NAMES[d.weekday()]}, {d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
-
-
-def spoken_day(d: date) -> str:
-    """``"8 May 2023"`` (a datetime contributes its own calendar date)."""
-    if isinstance(d, datetime):
-        d = d.date()
-    return f"{d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
-
-
-def add_months(d: date, months: int) -> date:
-    """``d`` shifted by whole months, the day clamped to the target month's last day.
-
-    Jan 31 + 1 month is Feb 28 (Feb 29 in a leap year); Mar 31 − 1 month is Feb 28/29;
-    Feb 29 + 12 months is Feb 28. Raises ``ValueError``/``OverflowError`` outside year 1..9999.
-    """
-    index = d.year * 12 + (d.month - 1) + months
-    year, month0 = divmod(index, 12)
-    last = calendar.monthrange(year, month0 + 1)[1]
-    return date(year, month0 + 1, min(d.day, last))
-
-
-# --- spans -------------------------------------------------------------------------------
-
-_Span = tuple[date, date, Granularity]
-
-
-def _day(d: date) -> _Span:
-    return d, d, "day"
-
-
-def _week(d: date) -> _Span:
-    monday = d - timedelta(days=d.weekday())
-    return monday, monday + timedelta(days=6), "week"
-
-
-def _month(year: int, month: int) -> _Span:
-    return (
-        date(year, month, 1),
-        date(year, month, calendar.monthrange(year, month)[1]),
-        "month",
-    )
-
-
-def _year(year: int) -> _Span:
-    return date(year, 1, 1), date(year, 12, 31), "year"
-
-
-def _weekend(saturday: date) -> _Span:
-    return saturday, saturday + timedelta(days=1), "week"
-
-
-def _unit_span(ref: date, unit: str, n: int) -> _Span:
-    """The whole ``unit`` containing ``ref`` shifted by ``n`` units."""
-    if unit == "fortnight":
-        unit, n = "week", n * 2
-    if unit == "day":
-        return _day(ref + timedelta(days=n))
-    if unit == "week":
-        return _week(ref + timedelta(weeks=n))
-    if unit == "month":
-        shifted = add_months(ref, n)
-        return _month(shifted.year, shifted.month)
-    return _year(ref.year + n)
-
-
-# --- grammar -----------------------------------------------------------------------------
 
 # A dot is taken only after an abbreviation, so "on Friday." leaves the full stop out.
 _WD = (
@@ -235,7 +76,7 @@ def _plain(pattern: str) -> str:
     return re.sub(r"\(\?P<\w+>", "(?:", pattern)
 
 
-_Handler = Callable[[re.Match[str], date, Prefer], _Span | None]
+_Handler = Callable[[re.Match[str], date, Prefer], Span | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,75 +159,75 @@ def _not_modal_may(m: re.Match[str]) -> bool:
     r"(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday"
     r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
 )
-def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     w = m.group("w").lower()
     if "before yesterday" in w:
-        return _day(ref - timedelta(days=2))
+        return day_span(ref - timedelta(days=2))
     if "after tomorrow" in w:
-        return _day(ref + timedelta(days=2))
+        return day_span(ref + timedelta(days=2))
     if w == "yesterday" or w.startswith("last"):
-        return _day(ref - timedelta(days=1))
+        return day_span(ref - timedelta(days=1))
     if w == "tomorrow":
-        return _day(ref + timedelta(days=1))
-    return _day(ref)
+        return day_span(ref + timedelta(days=1))
+    return day_span(ref)
 
 
 @_rule(r"the\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)")
-def _the_unit_before_after(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+def _the_unit_before_after(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return unit_span(ref, m.group("unit").lower(), n=_direction(m.group("dir")))
 
 
 @_rule(r"the\s+(?P<dir>following|next|previous|prior)\s+(?P<unit>day|week|month|year)")
-def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return unit_span(ref, m.group("unit").lower(), n=_direction(m.group("dir")))
 
 
 @_rule(rf"(?P<dir>last|next|this\s+coming|this\s+past|this|coming|past)\s+{_WD}")
-def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     wd, step = _WEEKDAYS[_key(m.group("wd"))], _direction(m.group("dir"))
     if step < 0:
-        return _day(_last_weekday(ref, wd))
+        return day_span(_last_weekday(ref, wd))
     if step > 0:
-        return _day(_next_weekday(ref, wd))
-    return _day(ref - timedelta(days=ref.weekday() - wd))
+        return day_span(_next_weekday(ref, wd))
+    return day_span(ref - timedelta(days=ref.weekday() - wd))
 
 
 @_rule(rf"{_WD}\s+(?P<dir>last|this|next)\s+week")
-def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    monday = _week(ref + timedelta(weeks=_direction(m.group("dir"))))[0]
-    return _day(monday + timedelta(days=_WEEKDAYS[_key(m.group("wd"))]))
+def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    monday = week_span(ref + timedelta(weeks=_direction(m.group("dir"))))[0]
+    return day_span(monday + timedelta(days=_WEEKDAYS[_key(m.group("wd"))]))
 
 
 @_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|month|year)")
-def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     unit, step = m.group("unit").lower(), _direction(m.group("dir"))
     if unit != "weekend":
-        return _unit_span(ref, unit, step)
+        return unit_span(ref, unit, n=step)
     this_saturday = ref + timedelta(days=5 - ref.weekday())
     if step < 0:
-        return _weekend(this_saturday - timedelta(weeks=1))
+        return weekend_span(this_saturday - timedelta(weeks=1))
     if step > 0 and ref.weekday() >= 5:
-        return _weekend(this_saturday + timedelta(weeks=1))
-    return _weekend(this_saturday)
+        return weekend_span(this_saturday + timedelta(weeks=1))
+    return weekend_span(this_saturday)
 
 
 @_rule(r"(?:the\s+)?weekend")
-def _bare_weekend(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _bare_weekend(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     this_saturday = ref + timedelta(days=5 - ref.weekday())
     if ref.weekday() >= 5 or prefer == "future":
-        return _weekend(this_saturday)
-    return _weekend(this_saturday - timedelta(weeks=1))
+        return weekend_span(this_saturday)
+    return weekend_span(this_saturday - timedelta(weeks=1))
 
 
 @_rule(rf"{_NUM}\s+{_UNIT}\s+(?P<dir>ago|earlier|before|back|later|after|from\s+now|hence)")
-def _offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _offset(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     n = _count(m.group("n")) * _direction(m.group("dir"))
-    return _unit_span(ref, m.group("unit").lower(), n)
+    return unit_span(ref, m.group("unit").lower(), n=n)
 
 
 @_rule(rf"in\s+{_NUM}\s+{_UNIT}(?:'?\s+time)?")
-def _in_offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _unit_span(ref, m.group("unit").lower(), _count(m.group("n")))
+def _in_offset(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return unit_span(ref, m.group("unit").lower(), n=_count(m.group("n")))
 
 
 def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -> date | None:
@@ -407,15 +248,15 @@ def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -
     return None
 
 
-def _month_day_span(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _month_day_span(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     month, day = _MONTHS[_key(m.group("mon"))], int(m.group("day"))
     if m.group("year"):
-        return _day(date(int(m.group("year")), month, day))
+        return day_span(date(int(m.group("year")), month, day))
     word = (m.groupdict().get("dir") or "").lower()
     if word == "this":
-        return _day(date(ref.year, month, day))
+        return day_span(date(ref.year, month, day))
     found = _yearless(ref, month, day, _direction(word), prefer)
-    return _day(found) if found else None
+    return day_span(found) if found else None
 
 
 _rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MONTH_DAY}", findable=_not_modal_may)(_month_day_span)
@@ -423,8 +264,8 @@ _rule(_DAY_MONTH, findable=_not_modal_may)(_month_day_span)
 
 
 @_rule(rf"{_MON},?\s+(?P<year>\d{{4}})")
-def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _month(int(m.group("year")), _MONTHS[_key(m.group("mon"))])
+def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return month_span(int(m.group("year")), _MONTHS[_key(m.group("mon"))])
 
 
 _WEEK_OF = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
@@ -433,7 +274,7 @@ _WEEK_OF = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 
 @_rule(rf"(?:the\s+)?(?P<which>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+"
        rf"{_MON}(?:,?\s+(?P<year>\d{{4}}))?")
-def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     """"the second week of November": days 8-14; "the last week of June": its last seven."""
     month = _MONTHS[_key(m.group("mon"))]
     if m.group("year"):
@@ -442,7 +283,7 @@ def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
         ahead = prefer == "future"
         year = ref.year if (month >= ref.month if ahead else month <= ref.month) else (
             ref.year + 1 if ahead else ref.year - 1)
-    first, last, _ = _month(year, month)
+    first, last, _ = month_span(year, month)
     which = m.group("which").lower()
     start = last - timedelta(days=6) if which == "last" else first + timedelta(
         weeks=_WEEK_OF[which])
@@ -458,20 +299,20 @@ def _bare_month_findable(m: re.Match[str]) -> bool:
 
 
 @_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MON}", findable=_bare_month_findable)
-def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     month = _MONTHS[_key(m.group("mon"))]
     word = (m.group("dir") or "").lower()
     if word == "this":
-        return _month(ref.year, month)
+        return month_span(ref.year, month)
     if word == "next" or (not word and prefer == "future"):
         later = month > ref.month or (not word and month == ref.month)
-        return _month(ref.year if later else ref.year + 1, month)
+        return month_span(ref.year if later else ref.year + 1, month)
     earlier = month < ref.month or (not word and month == ref.month)
-    return _month(ref.year if earlier else ref.year - 1, month)
+    return month_span(ref.year if earlier else ref.year - 1, month)
 
 
 @_rule(r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)")
-def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     day, step = int(m.group("day")), 1 if prefer == "future" else -1
     for k in range(13):
         first = add_months(ref.replace(day=1), k * step)
@@ -479,23 +320,23 @@ def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
             continue
         candidate = first.replace(day=day)
         if (candidate >= ref) if step > 0 else (candidate <= ref):
-            return _day(candidate)
+            return day_span(candidate)
     return None
 
 
 @_rule(_ISO_DAY)
-def _iso_day(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _day(date(int(m.group("y")), int(m.group("m")), int(m.group("d"))))
+def _iso_day(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return day_span(date(int(m.group("y")), int(m.group("m")), int(m.group("d"))))
 
 
 @_rule(r"(?P<y>\d{4})-(?P<m>\d{2})(?![-/]?\d)")
-def _iso_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _month(int(m.group("y")), int(m.group("m")))
+def _iso_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return month_span(int(m.group("y")), int(m.group("m")))
 
 
 @_rule(r"(?P<year>(?:19|20)\d{2})", findable=_preceded_by_preposition)
-def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
-    return _year(int(m.group("year")))
+def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return year_span(int(m.group("year")))
 
 
 def _bare_weekday_findable(m: re.Match[str]) -> bool:
@@ -504,9 +345,9 @@ def _bare_weekday_findable(m: re.Match[str]) -> bool:
 
 
 @_rule(_WD, findable=_bare_weekday_findable)
-def _bare_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _bare_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     wd = _WEEKDAYS[_key(m.group("wd"))]
-    return _day(_next_weekday(ref, wd) if prefer == "future" else _last_weekday(ref, wd))
+    return day_span(_next_weekday(ref, wd) if prefer == "future" else _last_weekday(ref, wd))
 
 
 _FULL_DATE = "|".join(
@@ -515,7 +356,7 @@ _FULL_DATE = "|".join(
 
 
 @_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
-def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     wd = _WEEKDAYS[_key(m.group("wd"))]
     rest = m.group("rest")
     first = _resolve_span(rest, ref, prefer)
@@ -538,7 +379,7 @@ _TRAILING_TIME = re.compile(
 )
 
 
-def _resolve_span(text: str, ref: date, prefer: Prefer) -> _Span | None:
+def _resolve_span(text: str, ref: date, prefer: Prefer) -> Span | None:
     plain = " ".join(text.replace("\u2019", "'").split())
     no_prep = _LEADING_PREPOSITION.sub("", plain)
     candidates = dict.fromkeys(
@@ -562,7 +403,7 @@ _DAYISH = rf"(?:{_plain(_MONTH_DAY)}|{_plain(_DAY_MONTH)})"
 
 
 @_rule(rf"between\s+(?P<a>{_DAYISH})\s+and\s+(?P<b>{_DAYISH})")
-def _between(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+def _between(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     """"between August 11 and August 15 2023": every day from the first to the second;
     a year given only at the end is the first day's too."""
     a, b = m.group("a"), m.group("b")
