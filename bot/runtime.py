@@ -41,7 +41,7 @@ class Reader(Protocol):
 
 @dataclass
 class Egmem(DailyUse):
-    """Implements :class:`bot.service.MemoryService`; built only by ``bot.app.build``."""
+    """Implements :class:`memory.ports.MemoryService`; built only by ``bot.app.build``."""
 
     store: MemoryStore
     inbox: Inbox

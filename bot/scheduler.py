@@ -8,23 +8,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.triggers.cron import CronTrigger
 
+from adapters.scheduling import add_chat_jobs, guarded
 from bot.runtime import Egmem
 from bot.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-
-def _guarded(name: str, job: Callable[[], object]) -> Callable[[], None]:
-    def run() -> None:
-        try:
-            job()
-        except Exception:  # noqa: BLE001 - one failed run must not stop the schedule
-            logger.exception("scheduled job %s failed", name)
-
-    return run
+__all__ = ["add_chat_jobs", "build_scheduler", "enforce_retention"]
 
 
 def enforce_retention(eg: Egmem, settings: Settings, *, now: datetime | None = None) -> int:
@@ -51,36 +42,19 @@ def build_scheduler(
     platform history (missed events, late thread replies), enforce retention daily, and
     compact tables / build the vector index hourly."""
     sched = BackgroundScheduler(timezone=UTC)
-    sched.add_job(_guarded("drain", eg.drain), "interval", seconds=drain_every_s,
+    sched.add_job(guarded("drain", eg.drain), "interval", seconds=drain_every_s,
                   id="drain", max_instances=1, coalesce=True)
     if reconcile is not None:
-        sched.add_job(_guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
+        sched.add_job(guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
                       id="reconcile", max_instances=1, coalesce=True)
     if settings.retention_days or settings.retention_rules:
-        sched.add_job(_guarded("retention", lambda: enforce_retention(eg, settings)),
+        sched.add_job(guarded("retention", lambda: enforce_retention(eg, settings)),
                       "interval", hours=24, id="retention", max_instances=1, coalesce=True,
                       next_run_time=datetime.now(UTC))
     if eg.store.tables.shared:
         # Other workers write to the shared tables: pull their nodes into the local index.
-        sched.add_job(_guarded("lexical-sync", eg.store.reconcile_lexical), "interval",
+        sched.add_job(guarded("lexical-sync", eg.store.reconcile_lexical), "interval",
                       seconds=60, id="lexical-sync", max_instances=1, coalesce=True)
-    sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
+    sched.add_job(guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)
     return sched
-
-
-def add_chat_jobs(
-    sched: BaseScheduler,
-    *,
-    digest: Callable[[], object] | None = None,
-    uninstalls: Callable[[], object] | None = None,
-) -> None:
-    """The chat front ends' jobs: the weekly digest (Mondays 09:00 UTC) and the hourly
-    deletion of workspaces whose uninstall grace period is over."""
-    if digest is not None:
-        sched.add_job(_guarded("digest", digest), CronTrigger(day_of_week="mon", hour=9,
-                                                              timezone=UTC),
-                      id="digest", max_instances=1, coalesce=True, replace_existing=True)
-    if uninstalls is not None:
-        sched.add_job(_guarded("uninstalls", uninstalls), "interval", hours=1,
-                      id="uninstalls", max_instances=1, coalesce=True, replace_existing=True)

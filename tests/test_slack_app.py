@@ -27,9 +27,9 @@ from slack_sdk.signature import SignatureVerifier
 from adapters.slack.app import build_slack_app, serve_slack
 from adapters.slack.recall import parse_permalink, parse_recall
 from adapters.slack.server import SlackHTTPServer
-from bot.service import MemoryService
 from memory.errors import ConfigError
 from memory.models import ChainEntry, Delete, Edit, Message, State, Verdict
+from memory.ports import MemoryService
 from tests.support.fake_slack import FakeSlack
 from tests.support.list_service import ListService
 

@@ -18,8 +18,8 @@ import pytest
 
 from adapters.slack.app import SlackBot, build_slack_bot
 from adapters.slack.server import SlackHTTPServer
-from bot.service import MessageStatus
 from memory.models import ChainEntry, Channel, Message, State, Verdict
+from memory.ports import MessageStatus
 from tests.support.fake_slack import FakeSlack
 from tests.support.list_service import ListService
 from tests.test_slack_app import (

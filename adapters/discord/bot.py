@@ -53,8 +53,8 @@ from adapters.discord.visibility import (
     memory_channel_id,
     remembered,
 )
-from bot.service import ChatService
 from memory.models import Answer, Delete, Edit, Message, State
+from memory.ports import ChatService
 
 if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (import cycle)
     from discord.types.threads import ThreadArchiveDuration
@@ -99,7 +99,7 @@ def default_intents() -> discord.Intents:
 
 
 class EgmemDiscordClient(DiscordDailyUse):
-    """The Discord front end of a :class:`~bot.service.MemoryService`.
+    """The Discord front end of a :class:`~memory.ports.MemoryService`.
 
     ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
     ``command_guild``, where changes show at once). ``visibility_debounce`` is how long
@@ -488,7 +488,7 @@ def serve_discord(
         command_guild=command_guild,
     )
     if scheduler is not None:
-        from bot.scheduler import add_chat_jobs
+        from adapters.scheduling import add_chat_jobs
 
         def on_loop(make: Callable[[], Coroutine[Any, Any, int]]) -> Callable[[], int]:
             def run() -> int:

@@ -1,4 +1,4 @@
-"""egmem's Slack app: a bolt :class:`App` wired to a :class:`~bot.service.ChatService`.
+"""egmem's Slack app: a bolt :class:`App` wired to a :class:`~memory.ports.ChatService`.
 
 Acknowledgement and durability
     The app runs with ``process_before_response=True``. Bolt then runs a listener's *ack
@@ -48,8 +48,8 @@ from adapters.slack.membership import list_bot_conversations, sync_channels
 from adapters.slack.normalize import PLATFORM
 from adapters.slack.server import SlackHTTPServer
 from adapters.slack.views import CURRENT_CALLBACK_ID
-from bot.service import ChatService
 from memory.errors import ConfigError
+from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
 
@@ -319,7 +319,7 @@ def serve_slack(
         admins=settings.admins,
     )
     if scheduler is not None:
-        from bot.scheduler import add_chat_jobs
+        from adapters.scheduling import add_chat_jobs
 
         add_chat_jobs(scheduler, digest=bot.post_digests, uninstalls=bot.purge_uninstalled)
     threading.Thread(target=_initial_sync, args=(bot,), name="slack-sync",

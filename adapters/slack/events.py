@@ -35,8 +35,8 @@ from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.recall import mentions_user
-from bot.service import ChatService
 from memory.models import Channel, Delete, Edit
+from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""A small, real :class:`bot.service.MemoryService` that keeps everything in lists.
+"""A small, real :class:`memory.ports.MemoryService` that keeps everything in lists.
 
 For adapter tests that are about the platform side (what reaches the service, in which
 order, and how answers are rendered), not about memory quality. It behaves like the real
@@ -18,11 +18,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
+from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "is", "are", "what", "when", "who", "was", "to", "of",
@@ -148,7 +148,7 @@ class ListService:
         t = _words(topic)
         return [s for s in self.states if s.channel in allowed and t & _words(s.topic)]
 
-    # --- day-to-day features (bot.service.ChatService) -------------------------------------
+    # --- day-to-day features (memory.ports.ChatService) -------------------------------------
 
     def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
         with self._lock:

@@ -1,4 +1,4 @@
-"""A small, real :class:`bot.service.MemoryService` for adapter tests.
+"""A small, real :class:`memory.ports.MemoryService` for adapter tests.
 
 In-process and deterministic: an idempotent queue, a dict store, the same visibility rules
 as :mod:`memory.access` (one space; public channels plus the asking channel, and with
@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import DigestOwned
 from memory.access import SpaceAccess
 from memory.models import (
@@ -29,6 +28,7 @@ from memory.models import (
     State,
     Verdict,
 )
+from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("a an the is are was what when who where how did do does we our to of in "
@@ -42,7 +42,7 @@ def words(text: str) -> set[str]:
 
 
 class _ChatExtras:
-    """What :class:`bot.service.ChatService` adds to the core service, kept in lists."""
+    """What :class:`memory.ports.ChatService` adds to the core service, kept in lists."""
 
     def pending_in(self: Any, *, platform: str, space: str, channel: str,
                     limit: int = 100) -> int:
