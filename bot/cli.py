@@ -251,10 +251,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _eval_scenarios(args)
     if args.dataset == "locomo-abstain":
         return _eval_abstain(args)
-    from memory.eval.harness import render_markdown, run_eval
+    from egmem_eval.harness import render_markdown, run_eval
 
     ablate = frozenset(args.ablate or ())
-    result = run_eval(args.dataset, Path(args.path), k=args.k, limit=args.limit, ablate=ablate)
+    trace = Path(args.trace) if args.trace else None
+    result = run_eval(args.dataset, Path(args.path), k=args.k, limit=args.limit, ablate=ablate,
+                      trace=trace)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -263,7 +265,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval_abstain(args: argparse.Namespace) -> int:
-    from memory.eval.abstain import render_markdown, run_abstain
+    from egmem_eval.abstain import render_markdown, run_abstain
 
     trace = Path(args.trace) if args.trace else None
     result = run_abstain(Path(args.path), limit=args.limit, trace=trace)
@@ -273,7 +275,7 @@ def _eval_abstain(args: argparse.Namespace) -> int:
 
 def _eval_scenarios(args: argparse.Namespace) -> int:
     from bot.scenarios import run_scenarios
-    from memory.eval.scenarios import render_markdown
+    from egmem_eval.scenarios import render_markdown
 
     trace = Path(args.trace) if args.trace else None
     result = run_scenarios(Path(args.path), trace=trace)
@@ -464,8 +466,8 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--ablate", action="append",
                     choices=["reranker", "versioned-state", "single-round", "verification"])
     sp.add_argument("--json", action="store_true")
-    sp.add_argument("--trace", help="scenarios, locomo-abstain: write each question's "
-                    "outcome as JSONL here")
+    sp.add_argument("--trace", help="write each question's outcome (gold, gathered "
+                    "evidence, answer) as JSONL here")
     sp.set_defaults(func=cmd_eval)
 
     sp = sub.add_parser("serve", help="run the Slack or Discord bot, or the web view")

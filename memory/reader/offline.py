@@ -70,8 +70,10 @@ class OfflineReader:
 
     def __init__(self, *, tools: ReaderTools, k: int = 10, expansion_terms: int = 4,
                  lexicon: QuestionLexicon = DEFAULT_LEXICON,
-                 analyzer: MessageAnalyzer | None = None) -> None:
+                 analyzer: MessageAnalyzer | None = None,
+                 ablate: frozenset[str] = frozenset()) -> None:
         self.tools = tools
+        self.ablate = ablate
         self.k = k
         self.expansion_terms = expansion_terms
         self.lexicon = lexicon
@@ -86,16 +88,15 @@ class OfflineReader:
         *,
         scope: Scope,
         reference: datetime | None = None,
-        ablate: frozenset[str] = frozenset(),
     ) -> Answer:
         qa = analyze_question(question, self.lexicon)
-        session = self.tools.session(scope, reference=reference, ablate=ablate)
+        session = self.tools.session(scope, reference=reference)
         session.round = 1
         hits = session.search_hits(question, k=self.k)
         for expr in qa.dates:
             session.resolve_date(expr)
         rounds = 1
-        if ABLATE_SINGLE_ROUND not in ablate and hits:
+        if ABLATE_SINGLE_ROUND not in self.ablate and hits:
             expanded = self.expand(question, hits[:3])
             if expanded != question:
                 session.round = 2

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from egmem_eval.datasets import DatasetName, EvalConversation, EvalDataset, load_dataset
+from egmem_eval.metrics import DEFAULT_KS, Tally
 from memory.embeddings import Embedder, MiniLMEmbedder
-from memory.eval.datasets import DatasetName, EvalConversation, EvalDataset, load_dataset
-from memory.eval.metrics import DEFAULT_KS, Tally
 from memory.models import EvidenceNode, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
@@ -87,7 +87,11 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
     raw = MemoryStore(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
     writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer(),
                     verification=ABLATE_VERIFICATION not in ablate)
-    reader = OfflineReader(tools=ReaderTools(store=store, embedder=embedder), k=k)
+    # Ablations are construction options: the search, the tools and the reader are built
+    # without the disabled components.
+    search = EvidenceSearch(store=store, embedder=embedder, ablate=ablate)
+    tools = ReaderTools(store=store, embedder=embedder, search=search, ablate=ablate)
+    reader = OfflineReader(tools=tools, k=k, ablate=ablate)
     controls = EvidenceSearch(store=raw, embedder=embedder)
     excluded = EXCLUDED_FROM_RECALL.get(dataset.name, set())
     tally = Tally(ks=DEFAULT_KS)
@@ -113,8 +117,7 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
                     break
                 gold = q.gold_ids if q.category not in excluded else []
                 t0 = time.perf_counter()
-                answer = reader.answer(q.question, scope=scope, reference=q.reference_date,
-                                       ablate=ablate)
+                answer = reader.answer(q.question, scope=scope, reference=q.reference_date)
                 reader_seconds += time.perf_counter() - t0
                 ranked = {
                     "egmem": _messages(answer.gathered, to_message),
