@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -28,6 +28,7 @@ from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore, scope_sql
 from memory.store.lock import DataLock
 from memory.store.tables import sql_str
+from memory.worker import WriterWorker
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -41,12 +42,14 @@ class Reader(Protocol):
 
 @dataclass
 class Egmem(DailyUse):
-    """Implements :class:`memory.ports.MemoryService`; built only by ``bot.app.build``."""
+    """Implements :class:`memory.ports.ChatService`; built only by ``bot.app.build``."""
 
     store: MemoryStore
     inbox: Inbox
     writer: Writer
     pipeline: Pipeline
+    # The one writer of this process: commits run through it, one at a time.
+    worker: WriterWorker
     reader: Reader
     tools: ReaderTools
     usage: Callable[[], dict[str, Any]] | None = None
@@ -54,8 +57,8 @@ class Egmem(DailyUse):
     lock: DataLock | None = None
 
     def __post_init__(self) -> None:
-        # One drain at a time: the writer's per-channel order depends on it.
-        self._drain_lock = threading.Lock()
+        # Forgets other processes queued are applied before every commit run.
+        self.worker.before_write(self._apply_requests)
 
     # ---- writes -------------------------------------------------------------------------
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
@@ -110,14 +113,21 @@ class Egmem(DailyUse):
         return self.drain().committed
 
     def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
-        with self._drain_lock:
-            self._apply_requests()
-            return self.pipeline.drain(on_progress=on_progress)
+        return self.worker.drain(on_progress=on_progress)
+
+    def kick(self) -> None:
+        self.worker.kick()
+
+    def answering(self) -> AbstractContextManager[None]:
+        return self.worker.answering()
+
+    def before_write(self, hook: Callable[[], None]) -> None:
+        self.worker.before_write(hook)
 
     def apply_requests(self) -> None:
         """Apply the forgets other processes queued while this one (or another writer)
         held the data directory; :meth:`drain` does so first."""
-        with self._drain_lock:
+        with self.worker.exclusive():
             self._apply_requests()
 
     def _apply_requests(self) -> None:
@@ -172,7 +182,7 @@ class Egmem(DailyUse):
         self.store.put_channels(list(channels))
 
     def forget_message(self, *, platform: str, space: str, channel: str, message_id: str) -> bool:
-        with self._drain_lock:
+        with self.worker.exclusive():
             return self.pipeline.forget_message(platform=platform, space=space, channel=channel,
                                                 message_id=message_id)
 
@@ -181,7 +191,7 @@ class Egmem(DailyUse):
         """Forget everything a person said (offboarding), including messages still queued,
         parked or dead-lettered; every one of them is buried, so no retry, import or
         backfill brings it back."""
-        with self._drain_lock:
+        with self.worker.exclusive():
             count = self._forget_user(user, platform=platform, space=space)
         self.feedback_log.forget_user(user)  # the questions they asked or rated
         return count
@@ -206,7 +216,7 @@ class Egmem(DailyUse):
 
         cutoff = now - timedelta(days=days)
         scope = Scope(space=space, channels=(channel,) if channel else None)
-        with self._drain_lock:
+        with self.worker.exclusive():
             rows = self.store.tables.query_nodes(
                 scope_sql(scope, Window(ts_to=cutoff)),
                 columns=["node_id", "platform", "space", "channel", "message_id"])
@@ -220,7 +230,7 @@ class Egmem(DailyUse):
     def maintain(self) -> None:
         """Index maintenance: fill search cards of rows from older versions, compact small
         fragments, build the ANN index once it pays."""
-        with self._drain_lock:
+        with self.worker.exclusive():
             self.store.fill_cards()
             self.store.tables.compact()
             self.store.tables.ensure_vector_index()

@@ -20,6 +20,7 @@ logger = logging.getLogger(__name__)
 
 # egmem's own loggers: they log ids and counts, never message text.
 SERVICE_LOGGERS = ("bot", "memory", "adapters")
+SLACK_COMMIT_WINDOW_S = 1.0
 
 
 def service_logging() -> None:
@@ -33,8 +34,10 @@ def service_logging() -> None:
 def serve(settings: Settings, args: argparse.Namespace) -> int:
     service_logging()
     # The web view only reads: it runs beside the bots without the writer lock.
+    # Slack events arriving within a second of each other are committed in one run.
     eg = build(settings, read_only=args.platform == "web",
-               command=f"egmem serve {args.platform}")
+               command=f"egmem serve {args.platform}",
+               commit_window_s=SLACK_COMMIT_WINDOW_S if args.platform == "slack" else 0.0)
     try:
         if args.platform == "web":
             from bot.web import serve_web

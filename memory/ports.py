@@ -9,7 +9,8 @@ day (pending work, safe sharing, decision status, feedback, digests, uninstalls)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
@@ -39,6 +40,20 @@ class IngestPort(Protocol):
 
     def process(self) -> int:
         """Commit queued events now, in the calling thread; returns how many were committed."""
+        ...
+
+    def kick(self) -> None:
+        """Commit queued events soon (:meth:`memory.worker.WriterWorker.kick`): coalesced,
+        one run at a time, after the questions being answered."""
+        ...
+
+    def answering(self) -> AbstractContextManager[None]:
+        """Held while a question is answered: no commit run starts meanwhile."""
+        ...
+
+    def before_write(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` before every commit run (what must be recorded before a queued
+        message is written, such as a channel's visibility)."""
         ...
 
     def upsert_channels(self, channels: Iterable[Channel]) -> None:

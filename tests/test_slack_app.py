@@ -115,7 +115,7 @@ def running_app(service: MemoryService, *, admins: tuple[str, ...] = ()) -> Iter
         slack.add_channel(SECRET_CH, "secret-plans", kind="group", members=[ALICE])
         slack.add_channel(DM, kind="im", members=[BOB], im_user=BOB)
         executor = ThreadPoolExecutor(max_workers=1)
-        app = build_slack_app(service=service, commit_window_s=0.0, bot_token=slack.token,
+        app = build_slack_app(service=service, bot_token=slack.token,
                               signing_secret=SECRET,
                               api_url=slack.base_url, listener_executor=executor,
                               admins=admins)

@@ -72,7 +72,7 @@ def daily(service: Any, *, process_inline: bool = True,
         slack.add_channel(DM, kind="im", members=[BOB], im_user=BOB)
         executor = ThreadPoolExecutor(max_workers=1)
         backfills = ThreadPoolExecutor(max_workers=1)
-        bot = build_slack_bot(service=service, commit_window_s=0.0, bot_token=slack.token,
+        bot = build_slack_bot(service=service, bot_token=slack.token,
                               signing_secret=SECRET,
                               api_url=slack.base_url, listener_executor=executor,
                               backfill_executor=backfills, process_inline=process_inline,

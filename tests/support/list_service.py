@@ -23,6 +23,7 @@ from memory.access import SpaceAccess
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
+from tests.support.fake_worker import WorkerMixin
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "is", "are", "what", "when", "who", "was", "to", "of",
@@ -33,7 +34,7 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-class ListService:
+class ListService(WorkerMixin):
     def __init__(self, *, states: list[State] | None = None) -> None:
         self.events: list[Message | Edit | Delete] = []  # everything submitted, once each
         self.committed: dict[tuple[str, str, str, str], Message] = {}
@@ -77,7 +78,7 @@ class ListService:
                 new += 1
             return new
 
-    def process(self) -> int:
+    def commit_queued(self) -> int:
         with self._lock:
             done = 0
             for ev in self._pending:

@@ -29,6 +29,7 @@ from memory.models import (
     Verdict,
 )
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
+from tests.support.fake_worker import WorkerMixin
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("a an the is are was what when who where how did do does we our to of in "
@@ -119,7 +120,7 @@ class _ChatExtras:
 
 
 @dataclass
-class ToyMemory(_ChatExtras):
+class ToyMemory(_ChatExtras, WorkerMixin):
     messages: dict[Key, Message] = field(default_factory=dict)
     channels: dict[tuple[str, str], Channel] = field(default_factory=dict)
     submitted: list[Message | Edit | Delete] = field(default_factory=list)
@@ -161,7 +162,7 @@ class ToyMemory(_ChatExtras):
                 new += 1
             return new
 
-    def process(self) -> int:
+    def commit_queued(self) -> int:
         with self._lock:
             done, self._pending = self._pending, []
             for ev in done:
