@@ -474,7 +474,8 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("platform", choices=["slack", "discord", "web"])
     sp.add_argument("--socket", action="store_true", help="Slack Socket Mode (development)")
     sp.add_argument("--http", action="store_true", help="Slack HTTP events (production)")
-    sp.add_argument("--port", type=int, default=3000)
+    sp.add_argument("--port", type=int, help="listen here (default: 3000 for Slack HTTP "
+                    "events, 8080 for the web view)")
     sp.add_argument("--host", default="127.0.0.1")
     sp.add_argument("--writer", choices=["offline", "llm"])
     data(sp)
