@@ -104,6 +104,8 @@ class SlackBot:
                                               priority=service.answering,
                                               access=self.access)
         self.events.on_bot_joined = self._backfill_joined
+        # What the ack path queued is recorded before any commit of this process.
+        service.before_write(self.events.sync_pending)
 
     def register(self) -> None:
         app = self.app
@@ -134,8 +136,8 @@ class SlackBot:
 
     def on_message(self, body: dict[str, Any], event: dict[str, Any],
                    context: BoltContext) -> None:
-        """Runs before the ack: visibility, then (unless it is a question) a durable
-        submit."""
+        """Runs before the ack: (unless it is a question) a durable submit; the
+        conversation's visibility is recorded after the ack, before any commit."""
         self.events.ingest(team_id(body, context), event, bot_user_id=context.bot_user_id)
 
     def on_uninstall(self, ack: Ack, body: dict[str, Any], event: dict[str, Any],
@@ -146,6 +148,7 @@ class SlackBot:
 
     def after_message(self, body: dict[str, Any], event: dict[str, Any],
                       context: BoltContext, client: WebClient) -> None:
+        self.events.sync_pending()
         if event.get("channel_type") == "im":
             self.interactions.answer_dm(team_id(body, context), event, client)
         self.after_event()
@@ -156,6 +159,7 @@ class SlackBot:
 
     def answer_mention(self, body: dict[str, Any], event: dict[str, Any],
                        context: BoltContext, client: WebClient) -> None:
+        self.events.sync_pending()
         self.interactions.answer_mention(team_id(body, context), event, client,
                                          context.bot_user_id)
 

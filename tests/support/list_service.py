@@ -39,7 +39,7 @@ class ListService(WorkerMixin):
         self.events: list[Message | Edit | Delete] = []  # everything submitted, once each
         self.committed: dict[tuple[str, str, str, str], Message] = {}
         self.channels: dict[str, Channel] = {}
-        self.log: list[tuple[str, str]] = []  # ("upsert", channel) / ("submit", id), in order
+        self.log: list[tuple[str, str]] = []  # ("upsert", channel) / ("submit"|"commit", id)
         self.asks: list[dict[str, Any]] = []
         self.history_calls: list[dict[str, Any]] = []
         self.forgotten: list[tuple[str, str, str, str]] = []
@@ -83,6 +83,7 @@ class ListService(WorkerMixin):
             done = 0
             for ev in self._pending:
                 k = (ev.platform, ev.space, ev.channel, ev.id)
+                self.log.append(("commit", ev.id))
                 if isinstance(ev, Message):
                     self.committed[k] = ev
                 elif isinstance(ev, Edit) and k in self.committed:
