@@ -114,7 +114,7 @@ class SlackEvents:
         author = event.get("user")
         kind = ctype if isinstance(ctype, str) else None
         who = author if isinstance(author, str) else None
-        self._queue(lambda: self.ensure_channel(team, channel, kind, author=who))
+        self._queue(lambda: self.ensure_channel(team, channel, channel_type=kind, author=who))
         question = is_question(event, bot_user_id)
         if question and subtype != "message_changed":
             return  # answered, never remembered as team knowledge

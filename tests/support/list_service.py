@@ -117,15 +117,10 @@ class ListService(WorkerMixin):
         out = set()
         for cid in seen:
             rec = self.channels.get(cid)
-            if rec is None:
-                # memory.access's rule: a conversation whose visibility was never recorded
-                # is read only from inside it
-                if cid == channel:
-                    out.add(cid)
-            elif rec.is_private:
+            if rec is not None and rec.is_private:
                 if user in rec.members and (widen or cid == channel):
                     out.add(cid)
-            else:
+            elif rec is not None or not cid.startswith(("D", "G")):
                 out.add(cid)
         return out
 

@@ -196,12 +196,7 @@ class ToyMemory(_ChatExtras, WorkerMixin):
         out = set()
         for cid in ids:
             rec = self.channels.get((space, cid))
-            if rec is None:
-                # memory.access's rule: a conversation whose visibility was never recorded
-                # is read only from inside it
-                if cid == channel:
-                    out.add(cid)
-            elif not rec.is_private:
+            if rec is None or not rec.is_private:
                 out.add(cid)
             elif user in rec.members and (widen or cid == channel):
                 out.add(cid)
