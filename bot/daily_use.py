@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -33,7 +34,6 @@ from memory.store import MemoryStore, scope_sql
 from memory.store.rows import to_epoch
 from memory.store.tables import sql_in, sql_str
 from memory.text import content_terms
-from memory.worker import WriterWorker
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class DailyUse:
     writer: Writer
     pipeline: Pipeline
     tools: ReaderTools
-    worker: WriterWorker
+    _drain_lock: threading.Lock
 
     # ---- own records ------------------------------------------------------------------
     @cached_property
@@ -296,7 +296,7 @@ class DailyUse:
         its channel records and access record are deleted, then old versions are purged;
         last, the feedback and digest records, the inbox rows and backfill cursors that
         still name it are deleted, and each SQLite file's write-ahead log folded back."""
-        with self.worker.exclusive():
+        with self._drain_lock:
             for key in self.inbox.channels_with_work():
                 if key[:2] == (platform, space):
                     for item in self.inbox.pending(key, limit=1_000_000):

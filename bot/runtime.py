@@ -57,6 +57,9 @@ class Egmem(DailyUse):
     lock: DataLock | None = None
 
     def __post_init__(self) -> None:
+        # One write at a time (the writer's per-channel order depends on it): the writer
+        # worker's lock, held by every commit run.
+        self._drain_lock = self.worker.lock
         # Forgets other processes queued are applied before every commit run.
         self.worker.before_write(self._apply_requests)
 
@@ -127,7 +130,7 @@ class Egmem(DailyUse):
     def apply_requests(self) -> None:
         """Apply the forgets other processes queued while this one (or another writer)
         held the data directory; :meth:`drain` does so first."""
-        with self.worker.exclusive():
+        with self._drain_lock:
             self._apply_requests()
 
     def _apply_requests(self) -> None:
@@ -182,7 +185,7 @@ class Egmem(DailyUse):
         self.store.put_channels(list(channels))
 
     def forget_message(self, *, platform: str, space: str, channel: str, message_id: str) -> bool:
-        with self.worker.exclusive():
+        with self._drain_lock:
             return self.pipeline.forget_message(platform=platform, space=space, channel=channel,
                                                 message_id=message_id)
 
@@ -191,7 +194,7 @@ class Egmem(DailyUse):
         """Forget everything a person said (offboarding), including messages still queued,
         parked or dead-lettered; every one of them is buried, so no retry, import or
         backfill brings it back."""
-        with self.worker.exclusive():
+        with self._drain_lock:
             count = self._forget_user(user, platform=platform, space=space)
         self.feedback_log.forget_user(user)  # the questions they asked or rated
         return count
@@ -216,7 +219,7 @@ class Egmem(DailyUse):
 
         cutoff = now - timedelta(days=days)
         scope = Scope(space=space, channels=(channel,) if channel else None)
-        with self.worker.exclusive():
+        with self._drain_lock:
             rows = self.store.tables.query_nodes(
                 scope_sql(scope, Window(ts_to=cutoff)),
                 columns=["node_id", "platform", "space", "channel", "message_id"])
@@ -230,7 +233,7 @@ class Egmem(DailyUse):
     def maintain(self) -> None:
         """Index maintenance: fill search cards of rows from older versions, compact small
         fragments, build the ANN index once it pays."""
-        with self.worker.exclusive():
+        with self._drain_lock:
             self.store.fill_cards()
             self.store.tables.compact()
             self.store.tables.ensure_vector_index()

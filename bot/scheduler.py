@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from adapters.scheduling import add_chat_jobs, guarded
+from adapters.scheduling import add_chat_jobs
+from adapters.scheduling import guarded as _guarded
 from bot.runtime import Egmem
 from bot.settings import Settings
 
@@ -42,19 +43,19 @@ def build_scheduler(
     platform history (missed events, late thread replies), enforce retention daily, and
     compact tables / build the vector index hourly."""
     sched = BackgroundScheduler(timezone=UTC)
-    sched.add_job(guarded("drain", eg.drain), "interval", seconds=drain_every_s,
+    sched.add_job(_guarded("drain", eg.drain), "interval", seconds=drain_every_s,
                   id="drain", max_instances=1, coalesce=True)
     if reconcile is not None:
-        sched.add_job(guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
+        sched.add_job(_guarded("reconcile", reconcile), "interval", minutes=reconcile_every_min,
                       id="reconcile", max_instances=1, coalesce=True)
     if settings.retention_days or settings.retention_rules:
-        sched.add_job(guarded("retention", lambda: enforce_retention(eg, settings)),
+        sched.add_job(_guarded("retention", lambda: enforce_retention(eg, settings)),
                       "interval", hours=24, id="retention", max_instances=1, coalesce=True,
                       next_run_time=datetime.now(UTC))
     if eg.store.tables.shared:
         # Other workers write to the shared tables: pull their nodes into the local index.
-        sched.add_job(guarded("lexical-sync", eg.store.reconcile_lexical), "interval",
+        sched.add_job(_guarded("lexical-sync", eg.store.reconcile_lexical), "interval",
                       seconds=60, id="lexical-sync", max_instances=1, coalesce=True)
-    sched.add_job(guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
+    sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)
     return sched

@@ -3,7 +3,7 @@
 Front ends make events durable in the inbox and :meth:`WriterWorker.kick` the worker; a
 kick during a run causes one more run, so nothing submitted is left waiting for the next
 event. Every write that must not interleave with a commit (forgets, retention, index
-maintenance) runs under :meth:`WriterWorker.exclusive`: the writer's per-channel order
+maintenance) holds :attr:`WriterWorker.lock`: the writer's per-channel order
 depends on it. Hooks registered with :meth:`WriterWorker.before_write` run before each
 commit run, inside it (queued requests of other processes, channel visibility a front end
 learned of but has not recorded yet), so what they record is in place before any message
@@ -64,11 +64,10 @@ class WriterWorker:
         """Run ``hook`` at the start of every commit run, under the write lock."""
         self._hooks.append(hook)
 
-    @contextmanager
-    def exclusive(self) -> Iterator[None]:
-        """Hold the write lock: no commit runs meanwhile."""
-        with self._write:
-            yield
+    @property
+    def lock(self) -> threading.Lock:
+        """The write lock: held by every commit run; hold it and no commit runs."""
+        return self._write
 
     def drain(self, *, on_progress: Progress | None = None) -> DrainReport:
         """Commit everything queued now, in the calling thread."""

@@ -58,18 +58,18 @@ def test_no_kicked_run_starts_while_a_question_is_answered() -> None:
     assert q.committed == [["a"]]
 
 
-def test_hooks_run_before_every_commit_run_and_exclusive_holds_commits_back() -> None:
+def test_hooks_run_before_every_commit_run_and_the_lock_holds_commits_back() -> None:
     q = Queue()
     worker = WriterWorker(q)
     worker.before_write(lambda: q.log.append("hook"))
     assert worker.drain().committed == 0
     worker.kick()
     assert q.log == ["hook", "drain", "hook", "drain"]
-    with worker.exclusive():
+    with worker.lock:
         t = threading.Thread(target=worker.drain)
         t.start()
         t.join(0.2)
-        assert t.is_alive()  # waits for the exclusive section
+        assert t.is_alive()  # waits while the lock is held
     t.join(10)
     assert q.log[-1] == "drain"
 
