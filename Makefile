@@ -21,7 +21,7 @@ test: install
 	$(BIN)/python -m pytest -q
 
 lint: install
-	$(BIN)/ruff check bot memory adapters tests
+	$(BIN)/ruff check bot memory adapters egmem_eval tests
 	$(BIN)/mypy
 
 typecheck: install

@@ -2,7 +2,7 @@
 conversations (or the bundled sample).
 
 The corpus is ingested through the real offline write path (:class:`Writer` with the
-:class:`OfflineProposer`, as ``memory/eval/harness.py`` does; the bundled sample goes
+:class:`OfflineProposer`, as ``egmem_eval/harness.py`` does; the bundled sample goes
 through the inbox and :class:`Pipeline`, as ``egmem ingest`` does, so its edit and delete
 apply). Every question is then answered by the real :class:`LLMReader`, built like
 ``bot/app.py`` builds it (``build_llm(Settings(llm_base_url=...))``, ``max_rounds =
@@ -54,7 +54,7 @@ from bot.app import build_llm  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from memory.access import scope_for  # noqa: E402
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
-from memory.eval.datasets import load_dataset  # noqa: E402
+from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.inbox import Inbox  # noqa: E402
 from memory.llm.client import UsageMeter  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402

@@ -47,7 +47,7 @@ for _p in (ROOT, ROOT / "benchmarks"):
 from benchutil import machine, machine_line  # noqa: E402
 
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
-from memory.eval.datasets import load_dataset  # noqa: E402
+from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.llm import LLMClient, LLMSettings  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402
 from memory.llm.writer_agent import LLMProposer  # noqa: E402

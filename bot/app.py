@@ -25,6 +25,7 @@ from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
 from memory.store.lock import DataLock
+from memory.worker import WriterWorker
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -108,11 +109,13 @@ def build_reranker(settings: Settings, llm: LLMClient | None) -> Reranker:
 
 def build(settings: Settings, *, embedder: Embedder | None = None,
           verification: bool = True, read_only: bool = False,
-          command: str = "egmem") -> Egmem:
+          command: str = "egmem", commit_window_s: float = 0.0) -> Egmem:
     """The memory service over ``settings.data``. A writer (the default) takes the data
     directory's lock for ``command`` (:class:`DataDirBusy` names the holder if another
     process writes it) and finishes any interrupted commit or forget; ``read_only`` takes
-    no lock and writes nothing, so it can run beside a writer (``ask``, ``stats``, ...)."""
+    no lock and writes nothing, so it can run beside a writer (``ask``, ``stats``, ...).
+    ``commit_window_s``: kicked commit runs start at most this often (see
+    :class:`memory.worker.WriterWorker`)."""
     meter = UsageMeter()
     llm = build_llm(settings, meter)
     reranker = build_reranker(settings, llm)  # settings errors before anything is opened
@@ -122,7 +125,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
     lock = None if read_only else DataLock.acquire(local, command=command)
     try:
         return _build(settings, meter=meter, llm=llm, reranker=reranker, emb=emb,
-                      verification=verification, read_only=read_only, lock=lock)
+                      verification=verification, read_only=read_only, lock=lock,
+                      commit_window_s=commit_window_s)
     except BaseException:
         if lock is not None:
             lock.release()
@@ -131,7 +135,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None,
 
 def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
            reranker: Reranker, emb: Embedder, verification: bool, read_only: bool,
-           lock: DataLock | None) -> Egmem:
+           lock: DataLock | None, commit_window_s: float) -> Egmem:
     local = settings.local_path
     uri = settings.data if settings.is_remote else str(local / "lance")
     store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
@@ -159,6 +163,7 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
 
         reader = LLMReader(client=llm, tools=tools, max_rounds=settings.reader_rounds,
                            fallback=offline)
-    return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, reader=reader,
-                 tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
+    worker = WriterWorker(pipeline, window_s=commit_window_s)
+    return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, worker=worker,
+                 reader=reader, tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
 

@@ -1,7 +1,7 @@
 """What the chat front ends need day to day, on top of the core memory service.
 
 :class:`DailyUse` is mixed into :class:`bot.runtime.Egmem` and implements the small
-Protocols of :mod:`bot.service` beyond ``MemoryService``: pending work of a channel, the
+Protocols of :mod:`memory.ports` beyond ``MemoryService``: pending work of a channel, the
 share check, "is this still current?", recent decision changes (App Home, digests),
 feedback, digest subscriptions and uninstalls (:meth:`DailyUse.forget_space`). It only
 composes the store, inbox, writer and reader tools the runtime already holds; its own
@@ -23,12 +23,12 @@ from typing import Any
 from bot import feedback as feedback_file
 from bot import workspaces as workspaces_file
 from bot.feedback import FeedbackLog
-from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from bot.workspaces import WorkspaceLedger
 from memory.access import SpaceAccess, access_key, load_access, save_access, scope_for
 from memory.inbox import Inbox
 from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
+from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore, scope_sql
 from memory.store.rows import to_epoch

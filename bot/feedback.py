@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.service import FeedbackEntry
+from memory.ports import FeedbackEntry
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS feedback (

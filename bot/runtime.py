@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -28,6 +28,7 @@ from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore, scope_sql
 from memory.store.lock import DataLock
 from memory.store.tables import sql_str
+from memory.worker import WriterWorker
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -41,12 +42,14 @@ class Reader(Protocol):
 
 @dataclass
 class Egmem(DailyUse):
-    """Implements :class:`bot.service.MemoryService`; built only by ``bot.app.build``."""
+    """Implements :class:`memory.ports.ChatService`; built only by ``bot.app.build``."""
 
     store: MemoryStore
     inbox: Inbox
     writer: Writer
     pipeline: Pipeline
+    # The one writer of this process: commits run through it, one at a time.
+    worker: WriterWorker
     reader: Reader
     tools: ReaderTools
     usage: Callable[[], dict[str, Any]] | None = None
@@ -54,8 +57,11 @@ class Egmem(DailyUse):
     lock: DataLock | None = None
 
     def __post_init__(self) -> None:
-        # One drain at a time: the writer's per-channel order depends on it.
-        self._drain_lock = threading.Lock()
+        # One write at a time (the writer's per-channel order depends on it): the writer
+        # worker's lock, held by every commit run.
+        self._drain_lock = self.worker.lock
+        # Forgets other processes queued are applied before every commit run.
+        self.worker.before_write(self._apply_requests)
 
     # ---- writes -------------------------------------------------------------------------
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
@@ -110,9 +116,16 @@ class Egmem(DailyUse):
         return self.drain().committed
 
     def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
-        with self._drain_lock:
-            self._apply_requests()
-            return self.pipeline.drain(on_progress=on_progress)
+        return self.worker.drain(on_progress=on_progress)
+
+    def kick(self) -> None:
+        self.worker.kick()
+
+    def answering(self) -> AbstractContextManager[None]:
+        return self.worker.answering()
+
+    def before_write(self, hook: Callable[[], None]) -> None:
+        self.worker.before_write(hook)
 
     def apply_requests(self) -> None:
         """Apply the forgets other processes queued while this one (or another writer)

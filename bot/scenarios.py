@@ -16,8 +16,8 @@ from typing import Any
 from bot.app import build
 from bot.ingest import ingest_path
 from bot.settings import Settings
+from egmem_eval.scenarios import Outcome, judge, load_workspace, tabulate, workspace_files
 from memory.embeddings import Embedder, MiniLMEmbedder
-from memory.eval.scenarios import Outcome, judge, load_workspace, tabulate, workspace_files
 from memory.models import utc
 
 

@@ -8,23 +8,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.triggers.cron import CronTrigger
 
+from adapters.scheduling import add_chat_jobs
+from adapters.scheduling import guarded as _guarded
 from bot.runtime import Egmem
 from bot.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-
-def _guarded(name: str, job: Callable[[], object]) -> Callable[[], None]:
-    def run() -> None:
-        try:
-            job()
-        except Exception:  # noqa: BLE001 - one failed run must not stop the schedule
-            logger.exception("scheduled job %s failed", name)
-
-    return run
+__all__ = ["add_chat_jobs", "build_scheduler", "enforce_retention"]
 
 
 def enforce_retention(eg: Egmem, settings: Settings, *, now: datetime | None = None) -> int:
@@ -67,20 +59,3 @@ def build_scheduler(
     sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)
     return sched
-
-
-def add_chat_jobs(
-    sched: BaseScheduler,
-    *,
-    digest: Callable[[], object] | None = None,
-    uninstalls: Callable[[], object] | None = None,
-) -> None:
-    """The chat front ends' jobs: the weekly digest (Mondays 09:00 UTC) and the hourly
-    deletion of workspaces whose uninstall grace period is over."""
-    if digest is not None:
-        sched.add_job(_guarded("digest", digest), CronTrigger(day_of_week="mon", hour=9,
-                                                              timezone=UTC),
-                      id="digest", max_instances=1, coalesce=True, replace_existing=True)
-    if uninstalls is not None:
-        sched.add_job(_guarded("uninstalls", uninstalls), "interval", hours=1,
-                      id="uninstalls", max_instances=1, coalesce=True, replace_existing=True)

@@ -20,6 +20,8 @@ logger = logging.getLogger(__name__)
 
 # egmem's own loggers: they log ids and counts, never message text.
 SERVICE_LOGGERS = ("bot", "memory", "adapters")
+SLACK_COMMIT_WINDOW_S = 1.0
+DEFAULT_PORTS = {"slack": 3000, "web": 8080}
 
 
 def service_logging() -> None:
@@ -32,18 +34,20 @@ def service_logging() -> None:
 
 def serve(settings: Settings, args: argparse.Namespace) -> int:
     service_logging()
+    port = listen_port(args)
     # The web view only reads: it runs beside the bots without the writer lock.
+    # Slack events arriving within a second of each other are committed in one run.
     eg = build(settings, read_only=args.platform == "web",
-               command=f"egmem serve {args.platform}")
+               command=f"egmem serve {args.platform}",
+               commit_window_s=SLACK_COMMIT_WINDOW_S if args.platform == "slack" else 0.0)
     try:
         if args.platform == "web":
             from bot.web import serve_web
 
-            port = args.port if args.port != 3000 else 8080
-            serve_web(eg, host=args.host, port=port, token=settings.web_token)
+            serve_web(eg, host=args.host, port=port or 0, token=settings.web_token)
         elif args.platform == "slack":
-            _serve_slack(eg, settings, socket=args.socket or not args.http, port=args.port,
-                         host=args.host)
+            _serve_slack(eg, settings, socket=args.socket or not args.http,
+                         port=port or 0, host=args.host)
         else:
             _serve_discord(eg, settings)
     except KeyboardInterrupt:
@@ -51,6 +55,16 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     finally:
         eg.close()
     return 0
+
+
+def listen_port(args: argparse.Namespace) -> int | None:
+    """``--port`` as given, else the front end's default (Slack events 3000, web view
+    8080); none for Discord, which listens on no port (``--port`` is refused there)."""
+    if args.platform not in DEFAULT_PORTS:
+        if args.port is not None:
+            raise ConfigError(f"egmem serve {args.platform} listens on no port; drop --port")
+        return None
+    return int(args.port) if args.port is not None else DEFAULT_PORTS[args.platform]
 
 
 def _serve_slack(eg: Egmem, settings: Settings, *, socket: bool, port: int, host: str) -> None:

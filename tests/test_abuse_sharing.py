@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from adapters.slack.interactions import ShareCache, SlackInteractions
-from bot.service import ShareCheck
 from memory.models import Answer, Citation, Scope
+from memory.ports import ShareCheck
 from tests.support.fake_openai import ScriptedOpenAIServer, tool_calls
 from tests.test_slack_app import (
     ALICE,

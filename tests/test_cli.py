@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli import main, parser
 from bot.demo import sample_paths
+from memory.errors import ConfigError
 
 
 @pytest.fixture()
@@ -140,3 +141,23 @@ def test_data_embedded_by_one_embedder_refuses_another(  # type: ignore[no-untyp
     monkeypatch.setenv("EGMEM_EMBEDDER", "hashing")
     code, _, _ = run(capsys, "ask", "when is the design review?", "--data", str(data))
     assert code == 0
+
+
+@pytest.mark.parametrize(("argv", "port"), [
+    (["serve", "web", "--port", "3000"], 3000),  # the flag is honoured, even at 3000
+    (["serve", "web"], 8080),
+    (["serve", "slack", "--http"], 3000),
+    (["serve", "slack", "--http", "--port", "8080"], 8080),
+    (["serve", "discord"], None),
+])
+def test_serve_listens_on_the_port_asked_for(argv: list[str], port: int | None) -> None:
+    from bot.serve import listen_port
+
+    assert listen_port(parser().parse_args(argv)) == port
+
+
+def test_serve_refuses_a_port_for_a_front_end_that_listens_on_none() -> None:
+    from bot.serve import listen_port
+
+    with pytest.raises(ConfigError, match="listens on no port"):
+        listen_port(parser().parse_args(["serve", "discord", "--port", "3000"]))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import FeedbackEntry
 from memory.models import Message
+from memory.ports import FeedbackEntry
 
 ROOT = Path(__file__).parent.parent
 

@@ -132,7 +132,7 @@ def test_history_ranks_the_decision_the_topic_names_first() -> None:
 
 
 def test_forgetting_a_person_deletes_their_feedback_too(eg: Any) -> None:
-    from bot.service import FeedbackEntry
+    from memory.ports import FeedbackEntry
 
     def vote(asker: str, rater: str) -> FeedbackEntry:
         return FeedbackEntry(platform="slack", space=SPACE, channel="CGEN", asker=asker,

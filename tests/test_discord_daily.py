@@ -14,8 +14,8 @@ from pathlib import Path
 import discord
 
 from adapters.discord.bot import INVITE_PERMISSIONS, invite_url
-from bot.service import MessageStatus
 from memory.models import ChainEntry, State, Verdict
+from memory.ports import MessageStatus
 from tests.support import fake_discord as fd
 from tests.support.fake_discord import FakeDiscord, Recorded
 from tests.support.toy_memory import ToyMemory

@@ -1,4 +1,4 @@
-"""Benchmark loaders and evaluation metrics (memory/eval/datasets.py, metrics.py)."""
+"""Benchmark loaders and evaluation metrics (egmem_eval/datasets.py, metrics.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from memory.errors import InputError
-from memory.eval.datasets import (
+from egmem_eval.datasets import (
     LOCOMO_UNANSWERABLE,
     EvalDataset,
     load_dataset,
     parse_locomo_date,
 )
-from memory.eval.metrics import Tally, normalize_answer, recall_at_k, token_f1
+from egmem_eval.metrics import Tally, normalize_answer, recall_at_k, token_f1
+from memory.errors import InputError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "eval"
 BENCH = Path(__file__).resolve().parents[1].parent / "shared" / "bench"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from egmem_eval.__main__ import main
+from egmem_eval.harness import render_markdown, run_eval
 from memory.embeddings import HashingEmbedder
-from memory.eval.__main__ import main
-from memory.eval.harness import render_markdown, run_eval
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "eval"
 SYSTEMS = {"egmem", "bm25", "dense", "hybrid"}

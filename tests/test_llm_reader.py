@@ -155,8 +155,8 @@ def test_single_round_ablation_allows_one_tool_turn(fake_openai: ScriptedOpenAIS
         tool_calls([("search_evidence", {"query": "release version"}),
                     ("lookup_phrase", {"phrase": "calling it"})]))
     fake_openai.policy = lambda body: answer("2.4", names(body, "calling it")[:1])
-    ans = reader_for(fake_openai, mem).answer("Which version?", scope=PUBLIC,
-                                              ablate=frozenset({ABLATE_SINGLE_ROUND}))
+    ans = reader_for(fake_openai, mem, ablate=frozenset({ABLATE_SINGLE_ROUND})).answer(
+        "Which version?", scope=PUBLIC)
     reqs = fake_openai.chat_requests()
     assert len(reqs) == 2 and reqs[1]["tool_choice"] == FORCE_ANSWER
     assert ans.rounds == 1 and [c.message_id for c in ans.citations] == ["C1.9"]

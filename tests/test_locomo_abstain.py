@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from egmem_eval.abstain import render_markdown, run_abstain, swap_names
 from memory.embeddings import HashingEmbedder
-from memory.eval.abstain import render_markdown, run_abstain, swap_names
 
 
 def test_swap_names_replaces_whole_names_keeping_possessives() -> None:

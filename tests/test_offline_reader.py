@@ -74,16 +74,22 @@ def test_gathered_is_every_node_once_in_gather_order(mem: Memory, reader: Offlin
     assert {c.node_id for c in ans.citations} <= set(ans.gathered)
 
 
+def ablated(reader: OfflineReader, *names: str) -> OfflineReader:
+    tools = ReaderTools(store=reader.tools.store, embedder=reader.tools.embedder,
+                        ablate=frozenset(names))
+    return OfflineReader(tools=tools, k=reader.k, ablate=frozenset(names))
+
+
 def test_single_round_ablation(reader: OfflineReader) -> None:
-    ans = reader.answer("Which database did Hal recommend?", scope=PUBLIC, reference=ASKED,
-                        ablate=frozenset({ABLATE_SINGLE_ROUND}))
+    ans = ablated(reader, ABLATE_SINGLE_ROUND).answer(
+        "Which database did Hal recommend?", scope=PUBLIC, reference=ASKED)
     assert ans.rounds == 1
     assert len(ans.gathered) <= reader.k
 
 
 def test_versioned_state_ablation_answers_from_evidence(reader: OfflineReader) -> None:
-    ans = reader.answer("What time is the Atlas design review now?", scope=PUBLIC,
-                        reference=ASKED, ablate=frozenset({ABLATE_VERSIONED_STATE}))
+    ans = ablated(reader, ABLATE_VERSIONED_STATE).answer(
+        "What time is the Atlas design review now?", scope=PUBLIC, reference=ASKED)
     assert ans.states == []
     assert "was 4 pm" not in ans.answer
 

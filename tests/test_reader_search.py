@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ def mem(tmp_path: Path) -> Memory:
     return build(tmp_path, chat() + noise(20))
 
 
-def search(mem: Memory, **kw: int) -> EvidenceSearch:
+def search(mem: Memory, **kw: Any) -> EvidenceSearch:
     return EvidenceSearch(store=mem.store, embedder=mem.embedder, **kw)
 
 
@@ -89,12 +90,12 @@ def test_exclude_suppresses_passages_already_returned(mem: Memory) -> None:
 @pytest.mark.parametrize("ablate", [frozenset(), frozenset({ABLATE_RERANKER}),
                                     frozenset({ABLATE_VERSIONED_STATE})])
 def test_scope_excludes_private_channel(mem: Memory, ablate: frozenset[str]) -> None:
-    s = search(mem)
+    s = search(mem, ablate=ablate)
     private = mem.node("C2.1", channel="C2")
     query = f"{PRIVATE_PHRASE} review HR drive"
-    everything = [n.node_id for n in s.search_evidence(query, EVERYTHING, k=30, ablate=ablate)]
+    everything = [n.node_id for n in s.search_evidence(query, EVERYTHING, k=30)]
     assert private in everything  # findable when the scope includes it
-    public = s.search_evidence(query, PUBLIC, k=30, ablate=ablate)
+    public = s.search_evidence(query, PUBLIC, k=30)
     assert public and all(n.channel == "C1" for n in public)
     for control in (s.bm25_only, s.dense_only, s.hybrid_rrf):
         assert private not in control(query, PUBLIC, k=30)
@@ -126,8 +127,8 @@ def test_speaker_named_in_query_raises_their_messages(mem: Memory) -> None:
 
 
 def test_reranker_ablation_keeps_fused_order(mem: Memory) -> None:
-    hits = search(mem).search_ranked("release version", PUBLIC, k=5,
-                                      ablate=frozenset({ABLATE_RERANKER}))
+    hits = search(mem, ablate=frozenset({ABLATE_RERANKER})).search_ranked(
+        "release version", PUBLIC, k=5)
     assert hits
     assert all(h.score == h.fused for h in hits)
     assert [h.fused for h in hits] == sorted((h.fused for h in hits), reverse=True)

@@ -142,7 +142,7 @@ def test_session_scope_can_only_narrow(mem: Memory) -> None:
 
 
 def test_versioned_state_ablation_hides_chain_views(mem: Memory) -> None:
-    session = ReaderTools(store=mem.store, embedder=mem.embedder).session(
-        PUBLIC, ablate=frozenset({ABLATE_VERSIONED_STATE}))
+    session = ReaderTools(store=mem.store, embedder=mem.embedder,
+                          ablate=frozenset({ABLATE_VERSIONED_STATE})).session(PUBLIC)
     assert session.read_current_state("atlas design review") == []
     assert session.search_evidence("atlas design review")  # evidence itself stays readable

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.scenarios import run_scenarios
+from egmem_eval.scenarios import ScenarioQuestion, judge, load_workspace
 from memory.embeddings import HashingEmbedder
 from memory.errors import InputError
-from memory.eval.scenarios import ScenarioQuestion, judge, load_workspace
 from memory.models import Answer
 
 TINY = Path(__file__).parent / "fixtures" / "scenarios" / "tiny.jsonl"

@@ -27,9 +27,9 @@ from slack_sdk.signature import SignatureVerifier
 from adapters.slack.app import build_slack_app, serve_slack
 from adapters.slack.recall import parse_permalink, parse_recall
 from adapters.slack.server import SlackHTTPServer
-from bot.service import MemoryService
 from memory.errors import ConfigError
 from memory.models import ChainEntry, Delete, Edit, Message, State, Verdict
+from memory.ports import MemoryService
 from tests.support.fake_slack import FakeSlack
 from tests.support.list_service import ListService
 
@@ -115,7 +115,7 @@ def running_app(service: MemoryService, *, admins: tuple[str, ...] = ()) -> Iter
         slack.add_channel(SECRET_CH, "secret-plans", kind="group", members=[ALICE])
         slack.add_channel(DM, kind="im", members=[BOB], im_user=BOB)
         executor = ThreadPoolExecutor(max_workers=1)
-        app = build_slack_app(service=service, commit_window_s=0.0, bot_token=slack.token,
+        app = build_slack_app(service=service, bot_token=slack.token,
                               signing_secret=SECRET,
                               api_url=slack.base_url, listener_executor=executor,
                               admins=admins)
@@ -154,10 +154,12 @@ def test_message_is_durable_before_the_ack_and_then_committed(h: Harness) -> Non
     assert "@Bob can you confirm?" in ev.text  # mention rendered through users.info
     assert ev.channel_name == "general"  # conversations.info
     assert ev.permalink == f"https://acme.slack.com/archives/{GENERAL}/p1712345678000200"
-    # visibility was recorded before the message could be committed
-    assert h.service.log.index(("upsert", GENERAL)) < h.service.log.index(("submit", ev.id))
-    assert h.service.channels[GENERAL].is_private is False
+    # the ack touched only the inbox: visibility is read after it, recorded before the
+    # message is committed
+    assert h.service.log[0] == ("submit", ev.id)
     h.drain()
+    assert h.service.log.index(("upsert", GENERAL)) < h.service.log.index(("commit", ev.id))
+    assert h.service.channels[GENERAL].is_private is False
     assert h.service.processed.is_set()
     assert (("slack", TEAM, GENERAL, ev.id)) in h.service.committed
 
@@ -231,11 +233,12 @@ def test_private_channel_and_dm_are_recorded_private_with_members(h: Harness) ->
                              channel=SECRET_CH, channel_type="group")))
     h.event(envelope(message("my salary question", ts="1712000002.000100", user=BOB,
                              channel=DM, channel_type="im"), event_id="Ev2"))
+    h.drain()
     secret, dm = h.service.channels[SECRET_CH], h.service.channels[DM]
     assert secret.is_private and set(secret.members) == {ALICE, BOT}
     assert dm.is_private and BOB in dm.members
     assert h.service.log.index(("upsert", SECRET_CH)) < h.service.log.index(
-        ("submit", "1712000001.000100"))
+        ("commit", "1712000001.000100"))
     # the members of a channel are fetched once, not per message
     h.event(envelope(message("second", ts="1712000003.000100", channel=SECRET_CH,
                              channel_type="group"), event_id="Ev3"))
@@ -248,17 +251,20 @@ def test_private_channel_with_unreadable_members_is_never_recorded_public(h: Har
     h.slack.fail("conversations.members", "internal_error")
     h.event(envelope(message("budget is 40k", ts="1712000001.000100", channel=SECRET_CH,
                              channel_type="group")))
+    h.drain()
     rec = h.service.channels[SECRET_CH]
     assert rec.is_private and rec.members == (ALICE,)
     # next event retries and records the real members
     h.event(envelope(message("or 45k", ts="1712000002.000100", channel=SECRET_CH,
                              channel_type="group"), event_id="Ev2"))
+    h.drain()
     assert set(h.service.channels[SECRET_CH].members) == {ALICE, BOT}
 
 
 def test_member_left_refreshes_membership(h: Harness) -> None:
     h.event(envelope(message("x", ts="1712000001.000100", channel=SECRET_CH,
                              channel_type="group")))
+    h.drain()
     assert ALICE in h.service.channels[SECRET_CH].members
     h.slack.channels[SECRET_CH].members.remove(ALICE)
     h.event(envelope({"type": "member_left_channel", "user": ALICE, "channel": SECRET_CH,

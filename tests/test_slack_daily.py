@@ -18,8 +18,8 @@ import pytest
 
 from adapters.slack.app import SlackBot, build_slack_bot
 from adapters.slack.server import SlackHTTPServer
-from bot.service import MessageStatus
 from memory.models import ChainEntry, Channel, Message, State, Verdict
+from memory.ports import MessageStatus
 from tests.support.fake_slack import FakeSlack
 from tests.support.list_service import ListService
 from tests.test_slack_app import (
@@ -72,7 +72,7 @@ def daily(service: Any, *, process_inline: bool = True,
         slack.add_channel(DM, kind="im", members=[BOB], im_user=BOB)
         executor = ThreadPoolExecutor(max_workers=1)
         backfills = ThreadPoolExecutor(max_workers=1)
-        bot = build_slack_bot(service=service, commit_window_s=0.0, bot_token=slack.token,
+        bot = build_slack_bot(service=service, bot_token=slack.token,
                               signing_secret=SECRET,
                               api_url=slack.base_url, listener_executor=executor,
                               backfill_executor=backfills, process_inline=process_inline,
@@ -380,6 +380,7 @@ def test_reinstall_within_the_grace_keeps_the_memory(d: Daily) -> None:
 
 def test_rename_and_name_change_are_picked_up(d: Daily) -> None:
     d.event(envelope(message("x", ts="1712000001.000100"), event_id="E1"))
+    d.drain()
     assert d.service.channels[GENERAL].name == "general"
     d.slack.channels[GENERAL].name = "announcements"
     d.event(envelope({"type": "channel_rename", "channel": {
@@ -397,17 +398,18 @@ def test_rename_and_name_change_are_picked_up(d: Daily) -> None:
 
 def test_a_channel_converted_to_private_is_private_at_once(d: Daily) -> None:
     d.event(envelope(message("public plan", ts="1712000001.000100"), event_id="E1"))
+    d.drain()
     assert d.service.channels[GENERAL].is_private is False
     # converted: Slack's cached info may still say public; the event's type says private
     d.slack.channels[GENERAL].kind = "group"
     d.slack.channels[GENERAL].members.remove(BOB)
     d.event(envelope(message("now a secret", ts="1712000002.000100",
                              channel_type="group"), event_id="E2"))
+    d.drain()
     rec = d.service.channels[GENERAL]
     assert rec.is_private and BOB not in rec.members
     assert d.service.log.index(("upsert", GENERAL), 2) < d.service.log.index(
-        ("submit", "1712000002.000100"))
-    d.drain()
+        ("commit", "1712000002.000100"))
     bob_sees = d.service.ask("secret", platform="slack", space=TEAM, user=BOB,
                              channel="C0OTHER", widen=True)
     assert bob_sees.abstained
@@ -415,6 +417,7 @@ def test_a_channel_converted_to_private_is_private_at_once(d: Daily) -> None:
 
 def test_a_channel_the_bot_left_is_not_left_public(d: Daily) -> None:
     d.event(envelope(message("public plan", ts="1712000001.000100"), event_id="E1"))
+    d.drain()
     assert d.service.channels[GENERAL].is_private is False
     # the bot is removed, then the channel goes private: Slack hides it from the bot
     d.slack.channels[GENERAL].members.remove(BOT)

@@ -18,28 +18,19 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
 
 import discord
 
 from adapters.discord.normalize import normalize_discord_py_message
 from adapters.discord.questions import question_in
 from adapters.discord.visibility import guild_visibility, remembered
-from bot.service import MemoryService
 from memory.errors import InputError
 from memory.models import Message
+from memory.ports import Cursors, MemoryService
 
 logger = logging.getLogger(__name__)
 
 HistoryChannel = discord.TextChannel | discord.VoiceChannel | discord.StageChannel | discord.Thread
-
-
-class CursorStore(Protocol):
-    """Where backfill positions persist (:class:`memory.inbox.Inbox` is one)."""
-
-    def get_cursor(self, name: str) -> str | None: ...
-
-    def set_cursor(self, name: str, value: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +67,7 @@ async def backfill_discord(
     client: discord.Client,
     service: MemoryService,
     *,
-    cursor_store: CursorStore,
+    cursor_store: Cursors,
     channel_id: int | str | None = None,
     since: datetime | None = None,
     batch_size: int = 100,
@@ -177,7 +168,7 @@ def _readable(channel: discord.abc.GuildChannel | discord.Thread) -> bool:
 async def _backfill_one(
     channel: HistoryChannel,
     service: MemoryService,
-    cursors: CursorStore,
+    cursors: Cursors,
     *,
     since: datetime | None,
     batch_size: int,

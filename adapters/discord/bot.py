@@ -53,8 +53,8 @@ from adapters.discord.visibility import (
     memory_channel_id,
     remembered,
 )
-from bot.service import ChatService
 from memory.models import Answer, Delete, Edit, Message, State
+from memory.ports import ChatService
 
 if TYPE_CHECKING:  # discord.types cannot be imported at run time on its own (import cycle)
     from discord.types.threads import ThreadArchiveDuration
@@ -99,7 +99,7 @@ def default_intents() -> discord.Intents:
 
 
 class EgmemDiscordClient(DiscordDailyUse):
-    """The Discord front end of a :class:`~bot.service.MemoryService`.
+    """The Discord front end of a :class:`~memory.ports.MemoryService`.
 
     ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
     ``command_guild``, where changes show at once). ``visibility_debounce`` is how long
@@ -130,8 +130,6 @@ class EgmemDiscordClient(DiscordDailyUse):
         self._command_guild = command_guild
         self._visibility_debounce = visibility_debounce
         self._thread_archive_minutes: ThreadArchiveDuration = thread_archive_minutes
-        self._processor: asyncio.Task[None] | None = None
-        self._process_again = False
         self._refresh_pending: set[int] = set()
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -155,7 +153,7 @@ class EgmemDiscordClient(DiscordDailyUse):
         """Wait until queued commits and visibility refreshes this client started are done
         (for shutdown and tests)."""
         while True:
-            pending = [t for t in (*self._background, self._processor) if t and not t.done()]
+            pending = [t for t in self._background if not t.done()]
             if not pending:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
@@ -183,20 +181,9 @@ class EgmemDiscordClient(DiscordDailyUse):
         return new
 
     def schedule_processing(self) -> None:
-        """Commit queued events soon; at most one commit runs at a time, and a request that
-        arrives during a commit causes one more."""
-        self._process_again = True
-        if self._processor is None or self._processor.done():
-            self._processor = asyncio.create_task(self._process_loop())
-
-    async def _process_loop(self) -> None:
-        while self._process_again:
-            self._process_again = False
-            try:
-                committed = await asyncio.to_thread(self.service.process)
-                logger.debug("committed %d queued Discord event(s)", committed)
-            except Exception:
-                logger.exception("committing queued Discord events failed; they stay queued")
+        """Commit queued events soon: kick the service's writer worker (off the event loop;
+        at most one commit runs at a time, and a kick during a commit causes one more)."""
+        self._spawn(asyncio.to_thread(self.service.kick))
 
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.webhook_id is not None:
@@ -488,7 +475,7 @@ def serve_discord(
         command_guild=command_guild,
     )
     if scheduler is not None:
-        from bot.scheduler import add_chat_jobs
+        from adapters.scheduling import add_chat_jobs
 
         def on_loop(make: Callable[[], Coroutine[Any, Any, int]]) -> Callable[[], int]:
             def run() -> int:

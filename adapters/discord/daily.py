@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from adapters.discord.views import FeedbackCache, digest_embed, parse_feedback_id
-from bot.service import ChatService, FeedbackEntry, MessageStatus
+from memory.ports import ChatService, FeedbackEntry, MessageStatus
 
 logger = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ from adapters.discord.embeds import (
     topic_label,
     when,
 )
-from bot.service import MessageStatus
 from memory.models import Answer, State
+from memory.ports import MessageStatus
 
 FEEDBACK_PREFIX = "egmem:fb:"
 CURRENT_COMMAND = "Is this still current?"

@@ -1,11 +1,11 @@
-"""egmem's Slack app: a bolt :class:`App` wired to a :class:`~bot.service.ChatService`.
+"""egmem's Slack app: a bolt :class:`App` wired to a :class:`~memory.ports.ChatService`.
 
 Acknowledgement and durability
     The app runs with ``process_before_response=True``. Bolt then runs a listener's *ack
     function* to completion before the HTTP 200 (or Socket Mode ack) goes back to Slack,
     so a message event is acknowledged only after ``service.submit`` has made it durable:
     if submit fails, Slack gets a 500 and redelivers. Everything slow (committing with
-    ``service.process()``, answering questions) runs in bolt *lazy listeners*, which bolt
+    the writer worker's commits, answering questions) runs in bolt *lazy listeners*, which bolt
     starts in a thread once the ack function has returned and which do not hold the
     response — Slack's 3-second deadline is never spent on an LLM. Answers never wait for
     the commit of queued messages (see :mod:`adapters.slack.interactions`).
@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -48,8 +46,8 @@ from adapters.slack.membership import list_bot_conversations, sync_channels
 from adapters.slack.normalize import PLATFORM
 from adapters.slack.server import SlackHTTPServer
 from adapters.slack.views import CURRENT_CALLBACK_ID
-from bot.service import ChatService
 from memory.errors import ConfigError
+from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
 
@@ -87,14 +85,12 @@ class SlackBot:
 
     def __init__(self, *, app: App, service: ChatService, directory: SlackDirectory,
                  process_inline: bool, membership_ttl_s: float, admins: Iterable[str],
-                 now: Callable[[], datetime], backfill_executor: Executor | None,
-                 commit_window_s: float = 0.0) -> None:
+                 now: Callable[[], datetime], backfill_executor: Executor | None) -> None:
         self.app = app
         self.client: WebClient = app.client
         self.service = service
         self.directory = directory
         self.process_inline = process_inline
-        self.processor = Processor(service.process, window_s=commit_window_s)
         self._now = now
         self._backfills = backfill_executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="slack-backfill")
@@ -105,9 +101,11 @@ class SlackBot:
         self.interactions = SlackInteractions(service=service, directory=directory,
                                               admins=admins, now=now,
                                               backfill=self.start_backfill,
-                                              priority=self.processor.answering,
+                                              priority=service.answering,
                                               access=self.access)
         self.events.on_bot_joined = self._backfill_joined
+        # What the ack path queued is recorded before any commit of this process.
+        service.before_write(self.events.sync_pending)
 
     def register(self) -> None:
         app = self.app
@@ -138,8 +136,8 @@ class SlackBot:
 
     def on_message(self, body: dict[str, Any], event: dict[str, Any],
                    context: BoltContext) -> None:
-        """Runs before the ack: visibility, then (unless it is a question) a durable
-        submit."""
+        """Runs before the ack: (unless it is a question) a durable submit; the
+        conversation's visibility is recorded after the ack, before any commit."""
         self.events.ingest(team_id(body, context), event, bot_user_id=context.bot_user_id)
 
     def on_uninstall(self, ack: Ack, body: dict[str, Any], event: dict[str, Any],
@@ -150,16 +148,18 @@ class SlackBot:
 
     def after_message(self, body: dict[str, Any], event: dict[str, Any],
                       context: BoltContext, client: WebClient) -> None:
+        self.events.sync_pending()
         if event.get("channel_type") == "im":
             self.interactions.answer_dm(team_id(body, context), event, client=client)
         self.after_event()
 
     def after_event(self) -> None:
         if self.process_inline:
-            self.processor.kick()
+            self.service.kick()
 
     def answer_mention(self, body: dict[str, Any], event: dict[str, Any],
                        context: BoltContext, client: WebClient) -> None:
+        self.events.sync_pending()
         self.interactions.answer_mention(team_id(body, context), event, client=client,
                                          bot_user_id=context.bot_user_id)
 
@@ -252,16 +252,15 @@ def build_slack_bot(
     backfill_executor: Executor | None = None,
     admins: Iterable[str] = (),
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
-    commit_window_s: float = 1.0,
 ) -> SlackBot:
     """Build the bolt app and its listeners: one :class:`WebClient` (``base_url=api_url``
     or Slack's); ``message`` (all conversation kinds, edits, deletes, DMs to the bot),
     ``app_mention``, membership, rename, ``user_change``, uninstall and Home events;
     ``/recall``; the Share and feedback buttons; the "Is this still current?" shortcut.
 
-    With ``process_inline`` each acknowledged event also triggers ``service.process()``
-    (coalesced, one at a time, at most one run per ``commit_window_s``) after the ack;
-    otherwise a background worker must drain.
+    With ``process_inline`` each acknowledged event also kicks the service's writer worker
+    (``service.kick()``: coalesced, one run at a time) after the ack; otherwise a
+    scheduled drain commits.
     With ``token_verification`` bolt calls ``auth.test`` now, failing fast on a bad token.
     ``listener_executor`` runs the lazy listeners (bolt's default: a thread pool);
     ``backfill_executor`` the backfills started from Slack (default: one thread).
@@ -280,8 +279,7 @@ def build_slack_bot(
     )
     bot = SlackBot(app=app, service=service, directory=SlackDirectory(client=client),
                    process_inline=process_inline, membership_ttl_s=membership_ttl_s,
-                   admins=admins, now=now, backfill_executor=backfill_executor,
-                   commit_window_s=commit_window_s)
+                   admins=admins, now=now, backfill_executor=backfill_executor)
     bot.register()
     return bot
 
@@ -319,7 +317,7 @@ def serve_slack(
         admins=settings.admins,
     )
     if scheduler is not None:
-        from bot.scheduler import add_chat_jobs
+        from adapters.scheduling import add_chat_jobs
 
         add_chat_jobs(scheduler, digest=bot.post_digests, uninstalls=bot.purge_uninstalled)
     threading.Thread(target=_initial_sync, args=(bot,), name="slack-sync",
@@ -347,65 +345,3 @@ def _initial_sync(bot: SlackBot) -> None:
         bot.initial_sync()
     except Exception:  # a failed sync must not stop the bot; events sync lazily anyway
         logger.exception("initial Slack channel sync failed")
-
-
-class Processor:
-    """Runs ``service.process()`` one at a time; a kick during a run causes one more run,
-    so nothing submitted is left waiting for the next event.
-
-    Runs start at most every ``window_s`` seconds: events arriving meanwhile are committed
-    together (one commit of many messages costs far less than many commits of one, and the
-    inbox already made each durable), so a busy workspace does not keep the CPU from the
-    people asking questions.
-
-    Questions come first: while one is being answered (:meth:`answering`), no new commit
-    run starts (one already running finishes); the kicks meanwhile are remembered and run
-    when the last answer is out. Answers never wait for commits, and commits never wait
-    longer than the answers in flight."""
-
-    def __init__(self, process: Callable[[], int], *, window_s: float = 0.0) -> None:
-        self._process = process
-        self._run = threading.Lock()
-        self._flag = threading.Lock()
-        self._dirty = False
-        self._answering = 0
-        self._window = window_s
-        self._last = float("-inf")
-
-    @contextmanager
-    def answering(self) -> Iterator[None]:
-        with self._flag:
-            self._answering += 1
-        try:
-            yield
-        finally:
-            with self._flag:
-                self._answering -= 1
-                resume = self._answering == 0 and self._dirty
-            if resume:  # in the background: this thread still has an answer to post
-                threading.Thread(target=self.kick, name="slack-process", daemon=True).start()
-
-    def kick(self) -> None:
-        with self._flag:
-            self._dirty = True
-        while self._run.acquire(blocking=False):
-            try:
-                while True:
-                    wait = self._last + self._window - time.monotonic()
-                    if wait > 0:
-                        time.sleep(wait)  # gather what arrives meanwhile into this run
-                    with self._flag:
-                        if not self._dirty or self._answering:
-                            break
-                        self._dirty = False
-                    try:
-                        self._process()
-                    except Exception:  # the inbox keeps the events; the next kick retries
-                        logger.exception("processing Slack events failed")
-                    finally:
-                        self._last = time.monotonic()
-            finally:
-                self._run.release()
-            with self._flag:
-                if not self._dirty or self._answering:
-                    return

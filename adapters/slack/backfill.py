@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
@@ -37,20 +37,13 @@ from adapters.slack.events import is_question
 from adapters.slack.membership import SKIPPABLE_ERRORS, fetch_channel, list_bot_conversations
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.webapi import RateLimitWaits, Sleep, error_code, paginate
-from bot.service import MemoryService
 from memory.errors import ConfigError, InputError
 from memory.models import Delete, Edit, Message
+from memory.ports import Cursors, MemoryService
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_PAGE_SIZE = 200  # Slack's recommended maximum for history/replies
-
-
-class CursorStore(Protocol):
-    """Where resumable cursors live (``memory.inbox.Inbox`` implements it)."""
-
-    def get_cursor(self, name: str) -> str | None: ...
-    def set_cursor(self, name: str, value: str) -> None: ...
 
 
 @dataclass
@@ -91,7 +84,7 @@ def backfill_slack(
     client: WebClient,
     service: MemoryService,
     *,
-    inbox_cursor_store: CursorStore,
+    inbox_cursor_store: Cursors,
     channel: str | None = None,
     since: datetime | str | None = None,
     progress: bool = True,
@@ -230,7 +223,7 @@ def _upsert_channel(run: _Run, cid: str, info: ChannelInfo | None) -> bool:
     return True
 
 
-def _backfill_channel(run: _Run, store: CursorStore, cid: str, info: ChannelInfo | None, *,
+def _backfill_channel(run: _Run, store: Cursors, cid: str, info: ChannelInfo | None, *,
                       oldest: str | None) -> None:
     key = cursor_name(run.team_id, cid)
     state = _load_state(store.get_cursor(key))

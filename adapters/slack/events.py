@@ -3,9 +3,11 @@
 Messages (all conversation kinds, edits, deletes) are normalized and submitted durably
 before the ack; questions addressed to the bot are never submitted: a message mentioning
 the bot is a question (answered by :mod:`adapters.slack.interactions`), and so is every
-message in the bot's own DM. Before a conversation's first message is submitted its
-visibility (and, for private conversations, its members) is upserted, so recall never
-treats a private conversation as public.
+message in the bot's own DM. The ack touches only the inbox: the conversation's visibility
+(and, for private conversations, its members) is read from the Web API right after it and
+upserted before any of its messages is committed (the writer worker runs
+:meth:`SlackEvents.sync_pending` first), so recall never treats a private conversation as
+public.
 
 Visibility is cached per conversation for a TTL, but the event is trusted over the cache:
 a message whose ``channel_type`` says private in a conversation recorded public (a channel
@@ -35,8 +37,8 @@ from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.recall import mentions_user
-from bot.service import ChatService
 from memory.models import Channel, Delete, Edit
+from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +87,9 @@ class SlackEvents:
         self._leaving: dict[str, float] = {}  # team → when this process saw it uninstall
         self._private: dict[tuple[str, str], bool] = {}  # what was last recorded
         self._lock = threading.Lock()
+        # Visibility to record, queued by the ack path: one syncer at a time, in order.
+        self._todo: list[Callable[[], None]] = []
+        self._syncing = threading.Lock()
         self._ttl = membership_ttl_s
         self._clock = clock
         self._now = now
@@ -94,19 +99,22 @@ class SlackEvents:
     # --- messages -------------------------------------------------------------------------
 
     def ingest(self, team: str, event: Mapping[str, Any], *, bot_user_id: str | None) -> None:
-        """Runs before the ack: record visibility, normalize, submit durably."""
+        """Runs before the ack: normalize and submit durably. The conversation's visibility
+        is only queued here (:meth:`sync_pending` records it, before any commit)."""
         channel = event.get("channel")
         if not team or not isinstance(channel, str):
             return
         self._back(team, event.get("ts"))
         subtype = event.get("subtype")
         if isinstance(subtype, str) and subtype in CONVERSION_SUBTYPES:
-            self.resync(team, channel, private=CONVERSION_SUBTYPES[subtype])
+            private = CONVERSION_SUBTYPES[subtype]
+            self._queue(lambda: self.resync(team, channel, private=private))
             return
         ctype = event.get("channel_type")
         author = event.get("user")
-        self.ensure_channel(team, channel, channel_type=ctype if isinstance(ctype, str) else None,
-                            author=author if isinstance(author, str) else None)
+        kind = ctype if isinstance(ctype, str) else None
+        who = author if isinstance(author, str) else None
+        self._queue(lambda: self.ensure_channel(team, channel, channel_type=kind, author=who))
         question = is_question(event, bot_user_id)
         if question and subtype != "message_changed":
             return  # answered, never remembered as team knowledge
@@ -127,6 +135,29 @@ class SlackEvents:
                      item.id, new)
 
     # --- visibility -----------------------------------------------------------------------
+
+    def _queue(self, sync: Callable[[], None]) -> None:
+        with self._lock:
+            self._todo.append(sync)
+
+    def sync_pending(self) -> None:
+        """Record the visibility the ack path queued, in order, with the Web API. Runs right
+        after the ack and, through the writer worker's pre-write hook, before every commit:
+        a message is never written before its conversation's visibility is recorded (if
+        that fails, the conversation stays unrecorded, which reads as private to nobody,
+        and the sync is tried again before the next commit)."""
+        with self._syncing:  # a commit waits for a sync in progress elsewhere
+            with self._lock:
+                todo, self._todo = self._todo, []
+            for i, sync in enumerate(todo):
+                try:
+                    sync()
+                except Exception:
+                    logger.exception("recording a Slack conversation's visibility failed; "
+                                     "it is tried again before the next commit")
+                    with self._lock:
+                        self._todo[:0] = todo[i:]
+                    return
 
     def ensure_channel(self, team: str, channel: str, *, channel_type: str | None,
                        author: str | None, patient: bool = False) -> None:

@@ -72,7 +72,8 @@ from adapters.slack.views import (
     status_blocks,
 )
 from adapters.slack.webapi import error_code
-from bot.service import ChatService, FeedbackEntry
+from memory.errors import UserFacingError
+from memory.ports import ChatService, FeedbackEntry
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from adapters.slack.directory import SlackDirectory
 from adapters.slack.normalize import PLATFORM
 from adapters.slack.views import DIGEST_DAYS, digest_blocks, digest_text
 from adapters.slack.webapi import error_code
-from bot.service import ChatService
+from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
 

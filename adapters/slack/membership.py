@@ -26,8 +26,8 @@ from adapters.slack.webapi import (
     error_code,
     paginate,
 )
-from bot.service import MemoryService
 from memory.models import Channel
+from memory.ports import MemoryService
 
 logger = logging.getLogger(__name__)
 

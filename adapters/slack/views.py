@@ -1,5 +1,5 @@
 """Block Kit for the decision views: "Is this still current?", the App Home tab and the
-weekly digest. Pure functions over :mod:`bot.service` values; the same escaping and date
+weekly digest. Pure functions over :mod:`memory.ports` values; the same escaping and date
 tokens as :mod:`adapters.slack.blocks`.
 """
 
@@ -23,8 +23,8 @@ from adapters.slack.blocks import (
     state_block,
     topic_label,
 )
-from bot.service import MessageStatus
 from memory.models import State
+from memory.ports import MessageStatus
 
 MAX_HOME_BLOCKS = 100  # a Home tab view holds up to 100 blocks
 HOME_DAYS = 14

@@ -88,126 +88,143 @@ def make_handler(eg: Egmem, token: str | None,
     With ``token`` set every page needs it (see module docstring); without it only requests
     addressed to a loopback name (or to ``bind_host`` itself) are served.
     """
-    lock = threading.Lock()
-    cookie_value = session_value(token) if token else None
-    allowed_hosts = LOOPBACK_NAMES | {bind_host.strip("[]").lower()}
+    attrs = {
+        "eg": eg,
+        "token": token,
+        "cookie_value": session_value(token) if token else None,
+        "allowed_hosts": LOOPBACK_NAMES | {bind_host.strip("[]").lower()},
+        "lock": threading.Lock(),
+    }
+    return type("Handler", (WebHandler,), attrs)
 
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "egmem-web"
-        sys_version = ""
-        protocol_version = "HTTP/1.1"
 
-        # ---- methods --------------------------------------------------------------------
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            self._serve(head=False)
+class WebHandler(BaseHTTPRequestHandler):
+    """The web view's requests; :func:`make_handler` binds it to one memory and token."""
 
-        def do_HEAD(self) -> None:  # noqa: N802
-            self._serve(head=True)
+    server_version = "egmem-web"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+    eg: Egmem
+    token: str | None
+    cookie_value: str | None
+    allowed_hosts: frozenset[str]
+    lock: threading.Lock  # one memory read at a time: the store is shared with the bot
+    _head = False
 
-        def _refuse_method(self) -> None:
-            self._send(405, b"read-only: GET only\n", "text/plain; charset=utf-8",
-                       extra={"Allow": "GET, HEAD"})
+    # ---- methods ------------------------------------------------------------------------
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self._serve(head=False)
 
-        do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _refuse_method  # noqa: N815
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._serve(head=True)
 
-        # ---- dispatch -------------------------------------------------------------------
-        def _serve(self, *, head: bool) -> None:
-            self._head = head
-            parts = urlsplit(self.path)
-            if len(parts.query) > MAX_QUERY_CHARS:
-                self._page(views.error_page(414, "Request too long", "Shorten the question."))
-                return
-            params = dict(parse_qsl(parts.query, keep_blank_values=True))
-            if not self._authorized(parts.path, params):
-                return
-            if parts.path == "/static/web.css":
-                self._send(200, views.stylesheet(), "text/css; charset=utf-8")
-                return
-            route = ROUTES.get(parts.path)
-            if route is None:
-                self._page(views.not_found("There is no such page."))
-                return
-            try:
-                with lock:  # one memory read at a time: the store is shared with the bot
-                    page = route(eg, params)
-            except Exception:
-                logger.exception("web view failed on %s", parts.path)
-                page = views.error_page(500, "Something went wrong",
-                                        "The page could not be built; see the server log.")
-            self._page(page)
+    def _refuse_method(self) -> None:
+        self._send(405, b"read-only: GET only\n", "text/plain; charset=utf-8",
+                   extra={"Allow": "GET, HEAD"})
 
-        def _authorized(self, path: str, params: dict[str, str]) -> bool:
-            if cookie_value is None or token is None:
-                host = _host_name(self.headers.get("Host", ""))
-                if host not in allowed_hosts:
-                    self._page(views.error_page(
-                        421, "Wrong host", "This view answers only on its own loopback "
-                        "address."))
-                    return False
-                return True
-            if "token" in params:
-                if hmac.compare_digest(params["token"].encode(), token.encode()):
-                    rest = {k: v for k, v in params.items() if k != "token"}
-                    target = path + (f"?{urlencode(rest)}" if rest else "")
-                    self._send(303, b"", "text/plain; charset=utf-8", extra={
-                        "Location": target,
-                        "Set-Cookie": f"{COOKIE}={cookie_value}; HttpOnly; SameSite=Strict; "
-                                      "Path=/",
-                    })
-                    return False
-                self._unauthorized("That token is not valid.")
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _refuse_method  # noqa: N815
+
+    # ---- dispatch -----------------------------------------------------------------------
+    def _serve(self, *, head: bool) -> None:
+        self._head = head
+        parts = urlsplit(self.path)
+        if len(parts.query) > MAX_QUERY_CHARS:
+            self._page(views.error_page(414, "Request too long", "Shorten the question."))
+            return
+        params = dict(parse_qsl(parts.query, keep_blank_values=True))
+        if not self._authorized(parts.path, params):
+            return
+        if parts.path == "/static/web.css":
+            self._send(200, views.stylesheet(), "text/css; charset=utf-8")
+            return
+        route = ROUTES.get(parts.path)
+        if route is None:
+            self._page(views.not_found("There is no such page."))
+            return
+        try:
+            with self.lock:
+                page = route(self.eg, params)
+        except Exception:
+            logger.exception("web view failed on %s", parts.path)
+            page = views.error_page(500, "Something went wrong",
+                                    "The page could not be built; see the server log.")
+        self._page(page)
+
+    def _authorized(self, path: str, params: dict[str, str]) -> bool:
+        if self.cookie_value is None or self.token is None:
+            return self._loopback_host()
+        token, cookie_value = self.token, self.cookie_value
+        if "token" in params:
+            if hmac.compare_digest(params["token"].encode(), token.encode()):
+                rest = {k: v for k, v in params.items() if k != "token"}
+                target = path + (f"?{urlencode(rest)}" if rest else "")
+                self._send(303, b"", "text/plain; charset=utf-8", extra={
+                    "Location": target,
+                    "Set-Cookie": f"{COOKIE}={cookie_value}; HttpOnly; SameSite=Strict; "
+                                  "Path=/",
+                })
                 return False
-            auth = self.headers.get("Authorization", "")
-            if auth.startswith("Bearer ") and hmac.compare_digest(
-                    auth.removeprefix("Bearer ").strip().encode(), token.encode()):
-                return True
-            if self._cookie() is not None and hmac.compare_digest(
-                    self._cookie() or "", cookie_value):
-                return True
-            self._unauthorized("Open this view with ?token=… once, or send "
-                               "Authorization: Bearer ….")
+            self._unauthorized("That token is not valid.")
             return False
+        auth = self.headers.get("Authorization", "")
+        if auth.startswith("Bearer ") and hmac.compare_digest(
+                auth.removeprefix("Bearer ").strip().encode(), token.encode()):
+            return True
+        if self._cookie() is not None and hmac.compare_digest(
+                self._cookie() or "", cookie_value):
+            return True
+        self._unauthorized("Open this view with ?token=… once, or send "
+                           "Authorization: Bearer ….")
+        return False
 
-        def _cookie(self) -> str | None:
-            raw = self.headers.get("Cookie")
-            if not raw:
-                return None
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(raw)
-            except CookieError:
-                return None
-            morsel = jar.get(COOKIE)
-            return morsel.value if morsel is not None else None
+    def _loopback_host(self) -> bool:
+        """Without a token: serve only requests addressed to a loopback name."""
+        host = _host_name(self.headers.get("Host", ""))
+        if host not in self.allowed_hosts:
+            self._page(views.error_page(
+                421, "Wrong host", "This view answers only on its own loopback "
+                "address."))
+            return False
+        return True
 
-        def _unauthorized(self, message: str) -> None:
-            page = views.error_page(401, "Token required", message)
-            self._send(401, views.render(page).encode(), "text/html; charset=utf-8",
-                       extra={"WWW-Authenticate": 'Bearer realm="egmem"'})
+    def _cookie(self) -> str | None:
+        raw = self.headers.get("Cookie")
+        if not raw:
+            return None
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(raw)
+        except CookieError:
+            return None
+        morsel = jar.get(COOKIE)
+        return morsel.value if morsel is not None else None
 
-        # ---- responses ------------------------------------------------------------------
-        def _page(self, page: views.Page) -> None:
-            self._send(page.status, views.render(page).encode(), "text/html; charset=utf-8")
+    def _unauthorized(self, message: str) -> None:
+        page = views.error_page(401, "Token required", message)
+        self._send(401, views.render(page).encode(), "text/html; charset=utf-8",
+                   extra={"WWW-Authenticate": 'Bearer realm="egmem"'})
 
-        def _send(self, status: int, body: bytes, content_type: str,
-                  *, extra: Mapping[str, str] | None = None) -> None:
-            self.send_response(status)
-            for k, v in {**SECURITY_HEADERS, **(extra or {})}.items():
-                self.send_header(k, v)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if not getattr(self, "_head", False):
-                self.wfile.write(body)
+    # ---- responses ----------------------------------------------------------------------
+    def _page(self, page: views.Page) -> None:
+        self._send(page.status, views.render(page).encode(), "text/html; charset=utf-8")
 
-        # ---- logging: never the query string ----------------------------------------------
-        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-            logger.debug("%s %s -> %s", self.command, urlsplit(self.path or "").path, code)
+    def _send(self, status: int, body: bytes, content_type: str,
+              *, extra: Mapping[str, str] | None = None) -> None:
+        self.send_response(status)
+        for k, v in {**SECURITY_HEADERS, **(extra or {})}.items():
+            self.send_header(k, v)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not self._head:
+            self.wfile.write(body)
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            logger.debug("web: " + format, *args)
+    # ---- logging: never the query string --------------------------------------------------
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        logger.debug("%s %s -> %s", self.command, urlsplit(self.path or "").path, code)
 
-    return Handler
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        logger.debug("web: " + format, *args)
 
 
 def make_server(eg: Egmem, *, host: str = "127.0.0.1", port: int = 8080,

@@ -90,8 +90,8 @@ _SPLIT_IDS = re.compile(r"[\s,;]+")
 
 
 class Fallback(Protocol):
-    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None,
-               ablate: frozenset[str] = frozenset()) -> Answer: ...
+    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None
+               ) -> Answer: ...
 
 
 @dataclass
@@ -115,7 +115,8 @@ class LLMReader:
     def __init__(self, *, client: LLMClient, tools: ReaderTools, max_rounds: int = 10,
                  k: int = MAX_PASSAGES, max_tokens: int | None = 400,
                  max_calls_per_round: int = 4, max_question_tokens: int = 24_000,
-                 deadline_s: float = 60.0, fallback: Fallback | None = None) -> None:
+                 deadline_s: float = 60.0, fallback: Fallback | None = None,
+                 ablate: frozenset[str] = frozenset()) -> None:
         if max_rounds < 1:
             raise ValueError(f"max_rounds must be >= 1, got {max_rounds}")
         self.client = client
@@ -126,23 +127,24 @@ class LLMReader:
         self.max_calls_per_round = max(1, max_calls_per_round)
         self.max_question_tokens = max_question_tokens
         self.deadline_s = deadline_s
+        self.ablate = ablate
         if fallback is None:
             from memory.reader.offline import OfflineReader
 
-            fallback = OfflineReader(tools=tools)
+            fallback = OfflineReader(tools=tools, ablate=ablate)
         self.fallback = fallback
 
-    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None,
-               ablate: frozenset[str] = frozenset()) -> Answer:
+    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None
+               ) -> Answer:
         """Answer ``question`` inside ``scope``. Never raises EndpointError: when the
         endpoint fails, the fallback reader answers (see the module docstring)."""
-        q = _Question(self.tools.session(scope, reference=reference, ablate=ablate))
+        q = _Question(self.tools.session(scope, reference=reference))
         deadline = self.client.clock() + self.deadline_s
         try:
             if self.client.profile.get().path != "tools":
                 return self._answer_from_json(question, q, reference, deadline)
             try:
-                return self._navigate(question, q, reference, ablate, deadline)
+                return self._navigate(question, q, reference, deadline)
             except ToolsUnsupported:
                 self.client.profile.learn(
                     "it does not accept tools; the writer asks for JSON replies", path="json")
@@ -153,12 +155,12 @@ class LLMReader:
                                           context_tokens=exc.limit)
             logger.warning("reader: the LLM endpoint failed (%s); the offline reader answers",
                            exc)
-            return self._fall_back(question, q, scope, reference, ablate)
+            return self._fall_back(question, q, scope, reference)
 
     # ---- the tool loop -----------------------------------------------------------------
     def _navigate(self, question: str, q: _Question, reference: datetime | None,
-                  ablate: frozenset[str], deadline: float) -> Answer:
-        budget = 1 if ABLATE_SINGLE_ROUND in ablate else self.max_rounds
+                  deadline: float) -> Answer:
+        budget = 1 if ABLATE_SINGLE_ROUND in self.ablate else self.max_rounds
         asked = (reference or datetime.now(UTC)).date().isoformat()
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
@@ -429,8 +431,8 @@ class LLMReader:
                       gathered=list(q.session.gathered))
 
     def _fall_back(self, question: str, q: _Question, scope: Scope,
-                   reference: datetime | None, ablate: frozenset[str]) -> Answer:
-        ans = self.fallback.answer(question, scope=scope, reference=reference, ablate=ablate)
+                   reference: datetime | None) -> Answer:
+        ans = self.fallback.answer(question, scope=scope, reference=reference)
         gathered = list(dict.fromkeys([*q.session.gathered, *ans.gathered]))
         return ans.model_copy(update={"answer": f"{ans.answer}\n{FALLBACK_NOTICE}",
                                       "gathered": gathered,

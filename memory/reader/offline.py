@@ -70,8 +70,10 @@ class OfflineReader:
 
     def __init__(self, *, tools: ReaderTools, k: int = 10, expansion_terms: int = 4,
                  lexicon: QuestionLexicon = DEFAULT_LEXICON,
-                 analyzer: MessageAnalyzer | None = None) -> None:
+                 analyzer: MessageAnalyzer | None = None,
+                 ablate: frozenset[str] = frozenset()) -> None:
         self.tools = tools
+        self.ablate = ablate
         self.k = k
         self.expansion_terms = expansion_terms
         self.lexicon = lexicon
@@ -86,10 +88,9 @@ class OfflineReader:
         *,
         scope: Scope,
         reference: datetime | None = None,
-        ablate: frozenset[str] = frozenset(),
     ) -> Answer:
         qa = analyze_question(question, self.lexicon)
-        session = self.tools.session(scope, reference=reference, ablate=ablate)
+        session = self.tools.session(scope, reference=reference)
         found = session.search_question(question, k=self.k, dates=qa.dates,
                                         expansion_terms=self.expansion_terms)
         hits, rounds = found.hits, found.rounds

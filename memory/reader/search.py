@@ -76,8 +76,10 @@ class EvidenceSearch:
         rerank_depth: int = 60,
         max_pool: int = 400,
         date_scoping: bool = True,
+        ablate: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
+        self.ablate = ablate
         self.date_scoping = date_scoping
         self.embedder = embedder
         self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
@@ -97,13 +99,12 @@ class EvidenceSearch:
         ts_to: datetime | None = None,
         k: int = 10,
         exclude: Collection[str] = frozenset(),
-        ablate: frozenset[str] = frozenset(),
         reference: datetime | None = None,
     ) -> list[EvidenceNode]:
         """The top ``k`` passages by relevance, presented oldest first; ``exclude`` names
         passages already returned for this question (they are suppressed)."""
         hits = self.search_ranked(query, scope, participants=participants, ts_from=ts_from,
-                                  ts_to=ts_to, k=k, exclude=exclude, ablate=ablate,
+                                  ts_to=ts_to, k=k, exclude=exclude,
                                   reference=reference)
         return [h.node for h in sorted(hits, key=lambda h: (h.node.ts, h.node.seq))]
 
@@ -117,7 +118,6 @@ class EvidenceSearch:
         ts_to: datetime | None = None,
         k: int = 10,
         exclude: Collection[str] = frozenset(),
-        ablate: frozenset[str] = frozenset(),
         reference: datetime | None = None,
     ) -> list[Hit]:
         """Like :meth:`search_evidence` but ranked by relevance, best first, with scores.
@@ -135,7 +135,7 @@ class EvidenceSearch:
         # hundred rows) instead of asking LanceDB again, and the reranker reads the same rows.
         nodes: dict[str, EvidenceNode] = {}
         vectors: dict[str, np.ndarray] = {}
-        pool = self._pool(query, qvec, scope, window, exclude=exclude, ablate=ablate,
+        pool = self._pool(query, qvec, scope, window, exclude=exclude,
                           reference=reference, nodes=nodes, vectors=vectors)
         if not pool:
             return []
@@ -151,7 +151,7 @@ class EvidenceSearch:
         ranked = [(nid, s) for nid, s in pass2 if nid not in exclude]
         ranked = ranked[: max(self.rerank_depth, k)]
         hits = [Hit(node=nodes[nid], fused=s, score=s) for nid, s in ranked]
-        if ABLATE_RERANKER not in ablate and hits:
+        if ABLATE_RERANKER not in self.ablate and hits:
             scores = self.reranker.rerank(query, hits, vectors=vectors, query_vector=qvec,
                                           reference=reference)
             for h, s in zip(hits, scores, strict=True):
@@ -191,7 +191,7 @@ class EvidenceSearch:
         return qvec, whole
 
     def _pool(self, query: str, qvec: np.ndarray, scope: Scope, window: Window, *,
-              exclude: Collection[str], ablate: frozenset[str], reference: datetime | None,
+              exclude: Collection[str], reference: datetime | None,
               nodes: dict[str, EvidenceNode], vectors: dict[str, np.ndarray]
               ) -> dict[str, None]:
         """Pass 1 and structure: the candidate ids (in insertion order) whose rows and
@@ -214,7 +214,7 @@ class EvidenceSearch:
         vectors.update(found_vectors)
         nodes.update((n.node_id, n) for n in found if n.node_id in unread)
         near = self._neighbours(anchor_nodes, [n for n in found if n.node_id not in unread],
-                                window, ablate)
+                                window)
         for n in near:
             if len(pool) >= self.max_pool:
                 break
@@ -294,7 +294,7 @@ class EvidenceSearch:
         return out
 
     def _neighbours(self, anchors: Sequence[EvidenceNode], found: Sequence[EvidenceNode],
-                    window: Window, ablate: frozenset[str]) -> list[EvidenceNode]:
+                    window: Window) -> list[EvidenceNode]:
         """The structural neighbours ``found`` for the anchors that the window admits,
         nearest in time first.
 
@@ -303,7 +303,7 @@ class EvidenceSearch:
         if not anchors:
             return []
         keep = [n for n in found if _admissible(n, window)
-                and (ABLATE_VERSIONED_STATE not in ablate or _reply_or_thread(n, anchors))]
+                and (ABLATE_VERSIONED_STATE not in self.ablate or _reply_or_thread(n, anchors))]
         # Near neighbours first, so a capped pool keeps the local context of each anchor.
         def distance(n: EvidenceNode) -> float:
             return min(abs((n.ts - a.ts).total_seconds()) for a in anchors)

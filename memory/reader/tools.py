@@ -260,11 +260,13 @@ class ReaderTools:
     """The read tools over one store; :meth:`session` binds them to one question."""
 
     def __init__(self, *, store: MemoryStore, embedder: Embedder,
-                 search: EvidenceSearch | None = None) -> None:
+                 search: EvidenceSearch | None = None,
+                 ablate: frozenset[str] = frozenset()) -> None:
         self.store = store
         self.embedder = embedder
-        self.search = search if search is not None else EvidenceSearch(store=store,
-                                                                        embedder=embedder)
+        self.ablate = ablate
+        self.search = search if search is not None else EvidenceSearch(
+            store=store, embedder=embedder, ablate=ablate)
 
     def previous_turn(self, node: EvidenceNode, scope: Scope) -> EvidenceNode | None:
         """The turn just before ``node`` in its channel and thread, by someone else, within
@@ -279,9 +281,8 @@ class ReaderTools:
             return None
         return before[-1]
 
-    def session(self, scope: Scope, *, reference: datetime | None = None,
-                ablate: frozenset[str] = frozenset()) -> ReaderSession:
-        return ReaderSession(self, scope=scope, reference=reference, ablate=ablate)
+    def session(self, scope: Scope, *, reference: datetime | None = None) -> ReaderSession:
+        return ReaderSession(self, scope=scope, reference=reference)
 
 
 class ReaderSession:
@@ -291,12 +292,11 @@ class ReaderSession:
     results in relevance order); ``nodes`` maps their ids to the nodes.
     """
 
-    def __init__(self, tools: ReaderTools, *, scope: Scope, reference: datetime | None,
-                 ablate: frozenset[str]) -> None:
+    def __init__(self, tools: ReaderTools, *, scope: Scope, reference: datetime | None
+                 ) -> None:
         self.tools = tools
         self.scope = scope
         self.reference = reference
-        self.ablate = ablate
         self.round = 0
         self.observations: list[Observation] = []
         self.nodes: dict[str, EvidenceNode] = {}
@@ -347,7 +347,7 @@ class ReaderSession:
         if scope is not None:
             hits = self.tools.search.search_ranked(
                 query, scope, participants=participants, ts_from=ts_from, ts_to=ts_to, k=k,
-                exclude=frozenset(self.nodes), ablate=self.ablate, reference=self.reference,
+                exclude=frozenset(self.nodes), reference=self.reference,
             )
         for h in hits:
             self.scores.setdefault(h.node.node_id, h.score)
@@ -368,7 +368,7 @@ class ReaderSession:
         hits = self.search_hits(question, k=k)
         for expr in dates:
             self.resolve_date(expr)
-        if ABLATE_SINGLE_ROUND in self.ablate or not hits:
+        if ABLATE_SINGLE_ROUND in self.tools.ablate or not hits:
             return Found(hits=hits, rounds=1)
         expanded = expand_query(question, hits[:3], terms=expansion_terms)
         if expanded == question:
@@ -402,7 +402,7 @@ class ReaderSession:
         query = valid_text(query)
         scope = self.narrowed(channels)
         states: list[State] = []
-        if scope is not None and ABLATE_VERSIONED_STATE not in self.ablate:
+        if scope is not None and ABLATE_VERSIONED_STATE not in self.tools.ablate:
             states = read_current_state(self.tools.store, self.tools.embedder, query=query,
                                         scope=scope,
                                         k=k, state_ids=state_ids, siblings=siblings)

@@ -1,4 +1,4 @@
-"""A small, real :class:`bot.service.MemoryService` that keeps everything in lists.
+"""A small, real :class:`memory.ports.MemoryService` that keeps everything in lists.
 
 For adapter tests that are about the platform side (what reaches the service, in which
 order, and how answers are rendered), not about memory quality. It behaves like the real
@@ -18,10 +18,11 @@ from datetime import datetime
 from typing import Any
 
 from bot.errors import DigestOwned
-from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from memory.access import SpaceAccess, allowed_channels
 from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
+from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
+from tests.support.fake_worker import WorkerMixin
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "is", "are", "what", "when", "who", "was", "to", "of",
@@ -32,12 +33,12 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-class ListService:
+class ListService(WorkerMixin):
     def __init__(self, *, states: list[State] | None = None) -> None:
         self.events: list[Message | Edit | Delete] = []  # everything submitted, once each
         self.committed: dict[tuple[str, str, str, str], Message] = {}
         self.channels: dict[str, Channel] = {}
-        self.log: list[tuple[str, str]] = []  # ("upsert", channel) / ("submit", id), in order
+        self.log: list[tuple[str, str]] = []  # ("upsert", channel) / ("submit"|"commit", id)
         self.asks: list[dict[str, Any]] = []
         self.history_calls: list[dict[str, Any]] = []
         self.forgotten: list[tuple[str, str, str, str]] = []
@@ -76,11 +77,12 @@ class ListService:
                 new += 1
             return new
 
-    def process(self) -> int:
+    def commit_queued(self) -> int:
         with self._lock:
             done = 0
             for ev in self._pending:
                 k = (ev.platform, ev.space, ev.channel, ev.id)
+                self.log.append(("commit", ev.id))
                 if isinstance(ev, Message):
                     self.committed[k] = ev
                 elif isinstance(ev, Edit) and k in self.committed:
@@ -141,7 +143,7 @@ class ListService:
         t = _words(topic)
         return [s for s in self.states if s.channel in allowed and t & _words(s.topic)]
 
-    # --- day-to-day features (bot.service.ChatService) -------------------------------------
+    # --- day-to-day features (memory.ports.ChatService) -------------------------------------
 
     def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
         with self._lock:

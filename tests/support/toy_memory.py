@@ -1,4 +1,4 @@
-"""A small, real :class:`bot.service.MemoryService` for adapter tests.
+"""A small, real :class:`memory.ports.MemoryService` for adapter tests.
 
 In-process and deterministic: an idempotent queue, a dict store, the visibility rule of
 :mod:`memory.access` itself (:func:`~memory.access.allowed_channels`: one space; public
@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from bot.errors import DigestOwned
-from bot.service import FeedbackEntry, MessageStatus, ShareCheck
 from memory.access import SpaceAccess, allowed_channels
 from memory.models import (
     Answer,
@@ -30,6 +29,8 @@ from memory.models import (
     State,
     Verdict,
 )
+from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
+from tests.support.fake_worker import WorkerMixin
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("a an the is are was what when who where how did do does we our to of in "
@@ -43,7 +44,7 @@ def words(text: str) -> set[str]:
 
 
 class _ChatExtras:
-    """What :class:`bot.service.ChatService` adds to the core service, kept in lists."""
+    """What :class:`memory.ports.ChatService` adds to the core service, kept in lists."""
 
     def pending_in(self: Any, *, platform: str, space: str, channel: str,
                     limit: int = 100) -> int:
@@ -120,7 +121,7 @@ class _ChatExtras:
 
 
 @dataclass
-class ToyMemory(_ChatExtras):
+class ToyMemory(_ChatExtras, WorkerMixin):
     messages: dict[Key, Message] = field(default_factory=dict)
     channels: dict[tuple[str, str], Channel] = field(default_factory=dict)
     submitted: list[Message | Edit | Delete] = field(default_factory=list)
@@ -162,7 +163,7 @@ class ToyMemory(_ChatExtras):
                 new += 1
             return new
 
-    def process(self) -> int:
+    def commit_queued(self) -> int:
         with self._lock:
             done, self._pending = self._pending, []
             for ev in done:

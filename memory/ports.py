@@ -1,14 +1,16 @@
-"""What the platform adapters need from egmem, as small Protocols.
+"""What the front ends (CLI, web, Slack, Discord) need from memory, as small Protocols.
 
-Adapters depend on these, never on concrete memory classes; ``bot/app.py`` builds the real
-implementation (:class:`bot.runtime.Egmem`). :class:`MemoryService` is the core (submit,
-process, ask, history, why, forget); :class:`ChatService` adds what a chat front end needs
-day to day (pending work, safe sharing, decision status, feedback, digests, uninstalls).
+Front ends depend on these ports and their value types, never on concrete memory classes;
+the composition root (``bot/app.py``) builds the implementation. :class:`IngestPort` takes
+what the platforms say (events, channels, forgets) and kicks the writer; :class:`RecallPort`
+answers (ask, history, why); :class:`ChatService` adds what a chat front end needs day to
+day (pending work, safe sharing, decision status, feedback, digests, uninstalls).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
@@ -28,19 +30,45 @@ from memory.models import (
 )
 
 
-class MemoryService(Protocol):
+class IngestPort(Protocol):
+    """What the platforms say: events, channels, forgets."""
+
     def submit(self, events: Iterable[Message | Edit | Delete]) -> int:
         """Durably queue events (before the platform is acknowledged); returns how many were
         new. Duplicates (retries, redeliveries) are no-ops."""
         ...
 
     def process(self) -> int:
-        """Commit queued events; returns how many were committed."""
+        """Commit queued events now, in the calling thread; returns how many were committed."""
+        ...
+
+    def kick(self) -> None:
+        """Commit queued events soon (:meth:`memory.worker.WriterWorker.kick`): coalesced,
+        one run at a time, after the questions being answered."""
+        ...
+
+    def answering(self) -> AbstractContextManager[None]:
+        """Held while a question is answered: no commit run starts meanwhile."""
+        ...
+
+    def before_write(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` before every commit run (what must be recorded before a queued
+        message is written, such as a channel's visibility)."""
         ...
 
     def upsert_channels(self, channels: Iterable[Channel]) -> None:
         """Record channel visibility and membership (used to scope recall)."""
         ...
+
+    def forget_message(
+        self, *, platform: str, space: str, channel: str, message_id: str
+    ) -> bool:
+        """Remove a message from every table and index (platform delete or /recall forget)."""
+        ...
+
+
+class RecallPort(Protocol):
+    """Questions, asked from where the asker may read."""
 
     def ask(
         self, question: str, *, platform: str, space: str, user: str, channel: str | None,
@@ -66,16 +94,14 @@ class MemoryService(Protocol):
         its proposal and verification."""
         ...
 
-    def forget_message(
-        self, *, platform: str, space: str, channel: str, message_id: str
-    ) -> bool:
-        """Remove a message from every table and index (platform delete or /recall forget)."""
-        ...
+
+class MemoryService(IngestPort, RecallPort, Protocol):
+    """Both ports: what a front end that feeds memory and answers from it takes."""
 
 
 # --- day-to-day features of the chat front ends ----------------------------------------
-# Small Protocols next to MemoryService; ``ChatService`` is what the Slack and Discord
-# adapters take. ``bot.runtime.Egmem`` implements them through ``bot.daily_use.DailyUse``.
+# Small Protocols next to the two ports; ``ChatService`` is what the Slack and Discord
+# adapters take.
 
 
 @dataclass(frozen=True)

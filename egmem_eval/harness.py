@@ -18,16 +18,23 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from egmem_eval.datasets import (
+    DatasetName,
+    EvalConversation,
+    EvalDataset,
+    EvalQuestion,
+    load_dataset,
+)
+from egmem_eval.metrics import DEFAULT_KS, Tally
 from memory.embeddings import Embedder, MiniLMEmbedder
-from memory.eval.datasets import DatasetName, EvalConversation, EvalDataset, load_dataset
-from memory.eval.metrics import DEFAULT_KS, Tally
-from memory.models import EvidenceNode, Scope
+from memory.models import Answer, EvidenceNode, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
 from memory.reader.search import ABLATE_VERIFICATION, ABLATIONS, EvidenceSearch
@@ -82,16 +89,9 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
          ablate: frozenset[str], trace: Path | None, progress: Progress | None
          ) -> dict[str, Any]:
     root.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
-                        dim=embedder.dim)
-    raw = MemoryStore(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
-    writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer(),
-                    verification=ABLATE_VERIFICATION not in ablate)
-    reader = OfflineReader(tools=ReaderTools(store=store, embedder=embedder), k=k)
-    controls = EvidenceSearch(store=raw, embedder=embedder)
+    systems = _Systems.open(root, embedder, k=k, ablate=ablate)
     excluded = EXCLUDED_FROM_RECALL.get(dataset.name, set())
     tally = Tally(ks=DEFAULT_KS)
-    depth = max(DEFAULT_KS)
     total = dataset.question_count if limit is None else min(limit, dataset.question_count)
     done = 0
     reader_seconds = 0.0
@@ -102,52 +102,95 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
             if done >= total:
                 break
             started = time.perf_counter()
-            writer.write(conv.messages)
-            _ingest_raw(raw, embedder, conv)
+            systems.ingest(conv)
             ingest_seconds += time.perf_counter() - started
             scope = Scope(platform=conv.messages[0].platform if conv.messages else None,
                           space=conv.space)
             to_message = {m.key.node_id(): m.id for m in conv.messages}
-            for q in conv.questions:
-                if done >= total:
-                    break
+            for q in conv.questions[: total - done]:
                 gold = q.gold_ids if q.category not in excluded else []
                 t0 = time.perf_counter()
-                answer = reader.answer(q.question, scope=scope, reference=q.reference_date,
-                                       ablate=ablate)
+                answer = systems.reader.answer(q.question, scope=scope,
+                                               reference=q.reference_date)
                 reader_seconds += time.perf_counter() - t0
-                ranked = {
-                    "egmem": _messages(answer.gathered, to_message),
-                    "bm25": _messages(controls.bm25_only(q.question, scope, k=depth),
-                                      to_message),
-                    "dense": _messages(controls.dense_only(q.question, scope, k=depth),
-                                       to_message),
-                    "hybrid": _messages(controls.hybrid_rrf(q.question, scope, k=depth),
-                                        to_message),
-                }
+                ranked = systems.ranked(q.question, answer, scope, to_message)
                 prediction = answer.short or answer.answer
                 for system in SYSTEMS:
                     tally.add(system, category=q.category, ranked_ids=ranked[system],
                               gold=gold, prediction=prediction if system == "egmem" else None,
                               reference=q.answer)
                 if trace_fh is not None:
-                    trace_fh.write(json.dumps({
-                        "qid": q.qid, "category": q.category, "question": q.question,
-                        "answer": q.answer, "prediction": prediction,
-                        "full_answer": answer.answer,
-                        "abstained": answer.abstained, "gold": gold,
-                        "egmem": ranked["egmem"][:depth], "hybrid": ranked["hybrid"],
-                    }) + "\n")
+                    trace_fh.write(_trace_line(q, gold, answer, ranked) + "\n")
                 done += 1
                 if progress is not None:
                     progress(done, total)
     finally:
         if trace_fh is not None:
             trace_fh.close()
-        store.close()
-        raw.close()
+        systems.close()
     return _result(dataset, tally, done, reader_seconds, ingest_seconds, k=k, ablate=ablate,
                    embedder=embedder)
+
+
+@dataclass
+class _Systems:
+    """egmem (its own store, writer and reader, built with the ablations) and the one-shot
+    controls over a second store holding the original turns."""
+
+    store: MemoryStore
+    raw: MemoryStore
+    embedder: Embedder
+    writer: Writer
+    reader: OfflineReader
+    controls: EvidenceSearch
+
+    @classmethod
+    def open(cls, root: Path, embedder: Embedder, *, k: int, ablate: frozenset[str]
+             ) -> _Systems:
+        store = MemoryStore(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
+                            dim=embedder.dim)
+        raw = MemoryStore(uri=str(root / "raw"), lexical_dir=root / "raw-lex",
+                          dim=embedder.dim)
+        writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer(),
+                        verification=ABLATE_VERIFICATION not in ablate)
+        # Ablations are construction options: the search, the tools and the reader are
+        # built without the disabled components.
+        search = EvidenceSearch(store=store, embedder=embedder, ablate=ablate)
+        tools = ReaderTools(store=store, embedder=embedder, search=search, ablate=ablate)
+        reader = OfflineReader(tools=tools, k=k, ablate=ablate)
+        controls = EvidenceSearch(store=raw, embedder=embedder)
+        return cls(store=store, raw=raw, embedder=embedder, writer=writer, reader=reader,
+                   controls=controls)
+
+    def ingest(self, conv: EvalConversation) -> None:
+        self.writer.write(conv.messages)
+        _ingest_raw(self.raw, self.embedder, conv)
+
+    def ranked(self, question: str, answer: Answer, scope: Scope,
+               to_message: dict[str, str]) -> dict[str, list[str]]:
+        depth = max(DEFAULT_KS)
+        c = self.controls
+        return {
+            "egmem": _messages(answer.gathered, to_message),
+            "bm25": _messages(c.bm25_only(question, scope, k=depth), to_message),
+            "dense": _messages(c.dense_only(question, scope, k=depth), to_message),
+            "hybrid": _messages(c.hybrid_rrf(question, scope, k=depth), to_message),
+        }
+
+    def close(self) -> None:
+        self.store.close()
+        self.raw.close()
+
+
+def _trace_line(q: EvalQuestion, gold: list[str], answer: Answer,
+                ranked: dict[str, list[str]]) -> str:
+    return json.dumps({
+        "qid": q.qid, "category": q.category, "question": q.question,
+        "answer": q.answer, "prediction": answer.short or answer.answer,
+        "full_answer": answer.answer,
+        "abstained": answer.abstained, "gold": gold,
+        "egmem": ranked["egmem"][:max(DEFAULT_KS)], "hybrid": ranked["hybrid"],
+    })
 
 
 def _messages(node_ids: Sequence[str], to_message: dict[str, str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""``python -m memory.eval DATASET PATH [--k K] [--limit N] [--ablate NAME ...]``.
+"""``python -m egmem_eval DATASET PATH [--k K] [--limit N] [--ablate NAME ...]``.
 
 Prints the Markdown tables and, with ``--json FILE``, writes the JSON result.
 """
@@ -11,14 +11,14 @@ import logging
 import sys
 from pathlib import Path
 
+from egmem_eval.datasets import DATASET_NAMES
+from egmem_eval.harness import render_markdown, run_eval
 from memory.errors import EgmemError
-from memory.eval.datasets import DATASET_NAMES
-from memory.eval.harness import render_markdown, run_eval
 from memory.reader.search import ABLATIONS
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m memory.eval",
+    parser = argparse.ArgumentParser(prog="python -m egmem_eval",
                                      description="Evidence recall of egmem vs one-shot RAG.")
     parser.add_argument("dataset", choices=[*DATASET_NAMES, "locomo-abstain"])
     parser.add_argument("path", type=Path)
@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
 
     if args.dataset == "locomo-abstain":
-        from memory.eval.abstain import render_markdown as render_abstain
-        from memory.eval.abstain import run_abstain
+        from egmem_eval.abstain import render_markdown as render_abstain
+        from egmem_eval.abstain import run_abstain
 
         abstain = run_abstain(args.path, limit=args.limit, data_dir=args.data_dir,
                               trace=args.trace, progress=progress)

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from egmem_eval.datasets import EvalConversation, load_dataset
 from memory.embeddings import Embedder, MiniLMEmbedder
-from memory.eval.datasets import EvalConversation, load_dataset
 from memory.models import Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
