@@ -64,8 +64,8 @@ from memory.proposer import OfflineProposer  # noqa: E402
 from memory.reader.llm_reader import FALLBACK_NOTICE, LLMReader  # noqa: E402
 from memory.reader.search import RERANK_PROMPT_VERSION, EvidenceSearch, LLMReranker  # noqa: E402
 from memory.reader.tools import ReaderTools  # noqa: E402
-from memory.store import MemoryStore  # noqa: E402
-from memory.writer import Writer  # noqa: E402
+from memory.store import MemoryStore, open_store  # noqa: E402
+from memory.writer import open_writer  # noqa: E402
 from tests.support.fake_openai import MODES, EndpointMode, Reply, ScriptedOpenAIServer  # noqa: E402
 from tests.support.llm_models import PlausibleReader  # noqa: E402
 
@@ -97,7 +97,7 @@ class Corpus:
 def ingest(data: Path, *, conversations: int, questions: int, store: MemoryStore,
            embedder: Embedder, work: Path) -> Corpus:
     """Write the corpus into ``store`` with the offline writer; return its questions."""
-    writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer())
+    writer = open_writer(store=store, embedder=embedder, proposer=OfflineProposer())
     start = time.perf_counter()
     if data.exists():
         ds = load_dataset("locomo", data)
@@ -303,7 +303,7 @@ def run(data: Path, *, embedder_kind: str, conversations: int, questions: int, r
             else "HashingEmbedder (not semantic; faster)")
     with tempfile.TemporaryDirectory() as tmp:
         root = work or Path(tmp)
-        store = MemoryStore(uri=str(root / "db"), lexical_dir=root / "lex", dim=embedder.dim)
+        store = open_store(uri=str(root / "db"), lexical_dir=root / "lex", dim=embedder.dim)
         try:
             corpus = ingest(data, conversations=conversations, questions=questions,
                             store=store, embedder=embedder, work=root)

@@ -212,7 +212,8 @@ class _RecordingEmbedder(HashingEmbedder):
 def test_speaker_names_in_scope_are_not_embedded(mem: Memory, query: str,
                                                  embedded: str) -> None:
     recorder = _RecordingEmbedder()
-    EvidenceSearch(store=mem.store, embedder=recorder).search_ranked(query, PUBLIC, k=5)
+    EvidenceSearch(store=mem.store, embedder=recorder,
+                   reranker=FeatureReranker()).search_ranked(query, PUBLIC, k=5)
     assert recorder.texts[0] == embedded
     # The whole question is embedded as well when names were left out (for relevance).
     assert recorder.texts[1:] == ([query] if embedded != query else [])

@@ -30,10 +30,15 @@ from memory.eval.metrics import DEFAULT_KS, Tally
 from memory.models import EvidenceNode, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
-from memory.reader.search import ABLATE_VERIFICATION, ABLATIONS, EvidenceSearch
-from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.reader.search import (
+    ABLATE_VERIFICATION,
+    ABLATIONS,
+    EvidenceSearch,
+    FeatureReranker,
+)
+from memory.reader.tools import offline_tools
+from memory.store import MemoryStore, open_store
+from memory.writer import open_writer
 
 logger = logging.getLogger(__name__)
 
@@ -82,13 +87,13 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
          ablate: frozenset[str], trace: Path | None, progress: Progress | None
          ) -> dict[str, Any]:
     root.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
+    store = open_store(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
                         dim=embedder.dim)
-    raw = MemoryStore(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
-    writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer(),
+    raw = open_store(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
+    writer = open_writer(store=store, embedder=embedder, proposer=OfflineProposer(),
                     verification=ABLATE_VERIFICATION not in ablate)
-    reader = OfflineReader(tools=ReaderTools(store=store, embedder=embedder), k=k)
-    controls = EvidenceSearch(store=raw, embedder=embedder)
+    reader = OfflineReader(tools=offline_tools(store, embedder), k=k)
+    controls = EvidenceSearch(store=raw, embedder=embedder, reranker=FeatureReranker())
     excluded = EXCLUDED_FROM_RECALL.get(dataset.name, set())
     tally = Tally(ks=DEFAULT_KS)
     depth = max(DEFAULT_KS)

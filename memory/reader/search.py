@@ -226,7 +226,7 @@ class EvidenceSearch:
         *,
         store: MemoryStore,
         embedder: Embedder,
-        reranker: Reranker | None = None,
+        reranker: Reranker,
         anchors: int = 4,
         first_pass: int = 30,
         rerank_depth: int = 60,
@@ -236,7 +236,7 @@ class EvidenceSearch:
         self.store = store
         self.date_scoping = date_scoping
         self.embedder = embedder
-        self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
+        self.reranker: Reranker = reranker
         self.anchors = anchors
         self.first_pass = first_pass
         self.rerank_depth = rerank_depth
