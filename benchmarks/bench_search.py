@@ -93,7 +93,7 @@ def pool_vectors(messages: list[Message], pool: int, embedder: Embedder,
     have = np.zeros(len(head), dtype=bool)
     if pool_from is not None and pool_from.exists():
         store = open_store(uri=str(pool_from / "lance"), lexical_dir=pool_from / "lexical",
-                            dim=embedder.dim)
+                           dim=embedder.dim)
         ids = [_node_id(m) for m in head]
         pos = {nid: i for i, nid in enumerate(ids)}
         for start in range(0, len(ids), 5000):
@@ -279,7 +279,7 @@ def run_size(n: int, *, seed: int, builder: str, data: Path | None, work: Path,
             msgs = list(corpus.messages_only())
             vecs = pool_vectors(msgs, min(pool, len(msgs)), embedder, pool_from)
             store = open_store(uri=str(data / "lance"), lexical_dir=data / "lexical",
-                                dim=embedder.dim)
+                               dim=embedder.dim)
             res.update(build_direct(store, corpus, vecs, seed=seed))
             store.close()
             res["pool"] = len(vecs)

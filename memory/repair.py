@@ -100,6 +100,22 @@ class Repair:
             return False
         if node.text == text:
             return True
+        updated = self._edited(node, text)
+        state_id = updated.state_id
+        affected = sorted(s for s in {node.state_id, state_id, *node_state_ids(node)} if s)
+        # Recorded first: a crash before the dependants are recomposed is finished by
+        # recover (a replayed edit finds the new text already stored and would stop there).
+        self.store.meta.set(_EDITING, json.dumps({"ids": [updated.node_id],
+                                                  "states": affected}))
+        self.store.rewrite_nodes([updated])
+        # Cached recent turns hold the old text: later proposals must not read it.
+        self._recent.pop((platform or node.platform, space or node.space, channel), None)
+        self._refresh([updated.node_id], affected)
+        self.store.meta.set(_EDITING, "")
+        return True
+
+    def _edited(self, node: EvidenceNode, text: str) -> EvidenceNode:
+        """``node`` as its new ``text`` still supports it (see :meth:`edit`)."""
         seen = analysis_text(text)
         verdict, value = node.verdict, node.value
         reasons = ["re-verified after an edit"]
@@ -140,22 +156,11 @@ class Repair:
             answers=old_proposal.answers,
             facets=[reground(f, seen, found, taken={value}) for f in old_proposal.facets],
         )
-        updated = node.model_copy(update={
+        return node.model_copy(update={
             "text": text, "edited": True, "verdict": verdict, "value": value, "topic": topic,
             "state_id": state_id, "verification": ver, "proposal": proposal,
             "rewrite": "", "context_ids": [],
         })
-        affected = sorted(s for s in {node.state_id, state_id, *node_state_ids(node)} if s)
-        # Recorded first: a crash before the dependants are recomposed is finished by
-        # recover (a replayed edit finds the new text already stored and would stop there).
-        self.store.meta.set(_EDITING, json.dumps({"ids": [updated.node_id],
-                                                         "states": affected}))
-        self.store.rewrite_nodes([updated])
-        # Cached recent turns hold the old text: later proposals must not read it.
-        self._recent.pop((platform or node.platform, space or node.space, channel), None)
-        self._refresh([updated.node_id], affected)
-        self.store.meta.set(_EDITING, "")
-        return True
 
     # ---- forgetting ---------------------------------------------------------------------
     def forget(self, node_ids: Sequence[str]) -> int:
@@ -277,14 +282,34 @@ class Repair:
         )
 
     def _rederive(self, state_ids: Iterable[str]) -> None:
+        """Rebuild states from their chains: fix the chain links and topics of the members,
+        then put each state's record (or drop a state whose chain is gone)."""
         ids = list(dict.fromkeys(state_ids))
         if not ids:
             return
-        members = self.store.state_nodes(ids)
-        by_state: dict[str, list[EvidenceNode]] = defaultdict(list)
-        for n in members:
-            if n.state_id:
-                by_state[n.state_id].append(n)
+        heads = self._fix_chains(ids, _by_state(self.store.state_nodes(ids)))
+        vectors = self.store.node_vectors(list(heads.values()))
+        by_state = _by_state(self.store.state_nodes(ids))
+        for sid in ids:
+            chain = chain_of(by_state.get(sid, []))
+            if not chain:
+                self.registry.drop(sid)
+                continue
+            fam = family_of(chain[0].value, analysis_text(chain[0].text))
+            rec = record_from_chain(sid, chain, vectors, fam)
+            if rec is not None:
+                if rec.vector.size == 0:
+                    rec.vector = np.zeros(self.store.dim, dtype=np.float32)
+                # A restatement touches its state as committing it did (``_apply``), so a
+                # state re-derived after a restart is the one an uninterrupted run holds.
+                rec.updated_ts = max(to_epoch(n.ts) for n in by_state[sid] if n.verdict in (
+                    Verdict.ESTABLISH, Verdict.REVISE, Verdict.RESTATE))
+                self.registry.put(rec)
+
+    def _fix_chains(self, ids: list[str], by_state: dict[str, list[EvidenceNode]]
+                    ) -> dict[str, str]:
+        """Re-link each state's chain (root establishes, each revision supersedes the one
+        before, one topic) and rewrite the members that differ; returns each state's head."""
         # One fixed copy per node, whatever number of rules touch it: a node queued twice
         # into one merge makes LanceDB refuse the whole write.
         fixes: dict[str, EvidenceNode] = {}
@@ -324,24 +349,12 @@ class Repair:
                 heads[sid] = chain[-1].node_id
         if fixes:
             self.store.rewrite_nodes(list(fixes.values()))
-        vectors = self.store.node_vectors(list(heads.values()))
-        members = self.store.state_nodes(ids)
-        by_state = defaultdict(list)
-        for n in members:
-            if n.state_id:
-                by_state[n.state_id].append(n)
-        for sid in ids:
-            chain = chain_of(by_state.get(sid, []))
-            if not chain:
-                self.registry.drop(sid)
-                continue
-            fam = family_of(chain[0].value, analysis_text(chain[0].text))
-            rec = record_from_chain(sid, chain, vectors, fam)
-            if rec is not None:
-                if rec.vector.size == 0:
-                    rec.vector = np.zeros(self.store.dim, dtype=np.float32)
-                # A restatement touches its state as committing it did (``_apply``), so a
-                # state re-derived after a restart is the one an uninterrupted run holds.
-                rec.updated_ts = max(to_epoch(n.ts) for n in by_state[sid] if n.verdict in (
-                    Verdict.ESTABLISH, Verdict.REVISE, Verdict.RESTATE))
-                self.registry.put(rec)
+        return heads
+
+
+def _by_state(members: Iterable[EvidenceNode]) -> dict[str, list[EvidenceNode]]:
+    by_state: dict[str, list[EvidenceNode]] = defaultdict(list)
+    for n in members:
+        if n.state_id:
+            by_state[n.state_id].append(n)
+    return by_state

@@ -106,7 +106,7 @@ def make_rig(tmp_path: Path, fake_openai: ScriptedOpenAIServer) -> Iterator[RigF
         clients.append(client)
         embedder = HashingEmbedder()
         store = open_store(uri=str(tmp_path / "db"), lexical_dir=tmp_path / "lex",
-                            dim=embedder.dim)
+                           dim=embedder.dim)
         proposer = LLMProposer(client, **proposer_kw)
         writer = open_writer(store=store, embedder=embedder, proposer=proposer)
         return Rig(fake_openai, store, writer, proposer, client, tmp_path)

@@ -205,7 +205,7 @@ def test_abstention_never_reveals_a_hidden_answer(reader: OfflineReader,
 def test_a_deleted_message_is_no_answer(tmp_path: Path) -> None:
     emb = HashingEmbedder()
     store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex",
-                        dim=emb.dim)
+                       dim=emb.dim)
     writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer())
     leaked = m(9, "Ivy", "staging console admin password is hunter2-xyz", channel="C3")
     writer.write([*public_chat(), leaked])

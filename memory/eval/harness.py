@@ -88,10 +88,10 @@ def _run(dataset: EvalDataset, embedder: Embedder, root: Path, *, k: int, limit:
          ) -> dict[str, Any]:
     root.mkdir(parents=True, exist_ok=True)
     store = open_store(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
-                        dim=embedder.dim)
+                       dim=embedder.dim)
     raw = open_store(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
     writer = open_writer(store=store, embedder=embedder, proposer=OfflineProposer(),
-                    verification=ABLATE_VERIFICATION not in ablate)
+                         verification=ABLATE_VERIFICATION not in ablate)
     reader = OfflineReader(tools=offline_tools(store, embedder), k=k)
     controls = EvidenceSearch(store=raw, embedder=embedder, reranker=FeatureReranker())
     excluded = EXCLUDED_FROM_RECALL.get(dataset.name, set())

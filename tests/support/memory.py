@@ -18,7 +18,7 @@ def open_memory(path: Path, *, verification: bool = True) -> tuple[MemoryStore, 
     emb = HashingEmbedder()
     store = open_store(uri=str(path / "lance"), lexical_dir=path / "lexical", dim=emb.dim)
     writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer(),
-                    verification=verification)
+                         verification=verification)
     return store, writer
 
 
