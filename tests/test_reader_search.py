@@ -40,7 +40,8 @@ def mem(tmp_path: Path) -> Memory:
 
 
 def search(mem: Memory, **kw: int) -> EvidenceSearch:
-    return EvidenceSearch(store=mem.store, embedder=mem.embedder, **kw)
+    return EvidenceSearch(store=mem.store, embedder=mem.embedder, reranker=FeatureReranker(),
+                          **kw)
 
 
 def test_rrf_sums_reciprocal_ranks() -> None:
