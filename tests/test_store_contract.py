@@ -273,3 +273,26 @@ def _row(n: EvidenceNode) -> dict[str, Any]:
     from memory.store.rows import node_to_row
 
     return node_to_row(n, None)
+
+
+def test_tables_restored_from_an_older_copy_take_the_index_back_with_them(
+        tmp_path: Path) -> None:
+    """Restoring ``lance/`` from a backup (the documented restore) leaves an index that
+    is ahead of the tables: the open compares every id and drops what the tables lack."""
+    import shutil
+
+    store = _lancedb(tmp_path)
+    put(store, [node(store, 1, "the kept checklist")])
+    store.close()
+    shutil.copytree(tmp_path / "lance", tmp_path / "backup")
+    store = _lancedb(tmp_path)
+    put(store, [node(store, 2, "the later checklist")])
+    store.close()
+    shutil.rmtree(tmp_path / "lance")
+    shutil.copytree(tmp_path / "backup", tmp_path / "lance")
+    store = _lancedb(tmp_path)
+    try:
+        hits = {i for i, _ in store.lexical_search("checklist", Scope(space="T1"), 5)}
+        assert hits == {"n_T1C11"}
+    finally:
+        store.close()

@@ -163,17 +163,20 @@ class MemoryStore(NodeLookups):
         two writes, or an upgrade). Returns how many documents were fixed.
 
         The index records the highest node seq it committed; nodes are committed in seq
-        order, so only the nodes after it can be missing, and only they are read. ``full``
-        (and an index without the record, or tables other processes write) compares every
-        id both ways instead."""
+        order, so only the nodes after it can be missing, and only they are read. When the
+        counts then still differ, or the record is ahead of the tables (restored from a
+        backup), every id is compared both ways, as ``full`` asks (and as an index without
+        the record, or tables other processes write, need)."""
         mark = self.lexical.committed_seq()
-        if full or mark is None or self.tables.shared:
+        if full or mark is None or self.tables.shared or mark > self._seq:
             return self._reconcile_all()
         ids = [r["node_id"] for r in self.tables.query_nodes(f"seq > {mark}",
                                                              columns=["node_id"])]
         if ids:
             self._index_ids(ids)
             logger.info("lexical index reconciled: %d documents after seq %d", len(ids), mark)
+        if self.lexical.count() != self.count_nodes():
+            return len(ids) + self._reconcile_all()
         return len(ids)
 
     def _reconcile_all(self) -> int:
