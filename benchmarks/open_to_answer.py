@@ -27,7 +27,8 @@ from typing import Any
 QUESTION = "What is the Ion staging region?"
 
 
-def once(data: Path, *, write: bool, question: str, space: str | None) -> dict[str, Any]:
+def once(data: Path, *, write: bool, question: str | None, space: str | None
+         ) -> dict[str, Any]:
     started = time.perf_counter()
     from bot.app import build
     from bot.settings import Settings
@@ -35,16 +36,18 @@ def once(data: Path, *, write: bool, question: str, space: str | None) -> dict[s
     eg = build(Settings.from_env().with_overrides(data=str(data)), read_only=not write,
                command="egmem bench")
     opened = time.perf_counter()
+    cited = 0
     try:
-        platform = "slack" if space else ""
-        answer = eg.ask(question, platform=platform, space=space or "", user=None,
-                        channel=None)
+        if question is not None:
+            platform = "slack" if space else ""
+            cited = len(eg.ask(question, platform=platform, space=space or "", user=None,
+                               channel=None).citations)
     finally:
         eg.close()
     done = time.perf_counter()
     return {"write": write, "open_s": round(opened - started, 3),
             "answer_s": round(done - opened, 3), "total_s": round(done - started, 3),
-            "cited": len(answer.citations)}
+            "cited": cited}
 
 
 def repeat(argv: list[str], runs: int) -> dict[str, Any]:
@@ -68,15 +71,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true", help="open as the worker does")
     ap.add_argument("--question", default=QUESTION)
     ap.add_argument("--space", default=None)
+    ap.add_argument("--open-only", action="store_true",
+                    help="open and close without asking: the opening's own cost")
     ap.add_argument("--runs", type=int, default=0, help="run N separate processes")
     args = ap.parse_args(argv)
     if args.runs:
         rest = ["--data", str(args.data), "--question", args.question,
                 *(["--write"] if args.write else []),
+                *(["--open-only"] if args.open_only else []),
                 *(["--space", args.space] if args.space else [])]
         print(json.dumps(repeat(rest, args.runs)))
         return 0
-    print(json.dumps(once(args.data, write=args.write, question=args.question,
+    print(json.dumps(once(args.data, write=args.write,
+                          question=None if args.open_only else args.question,
                           space=args.space)))
     return 0
 
