@@ -296,3 +296,30 @@ def test_tables_restored_from_an_older_copy_take_the_index_back_with_them(
         assert hits == {"n_T1C11"}
     finally:
         store.close()
+
+
+def test_constructors_read_and_delete_nothing(tmp_path: Path) -> None:
+    """Opening is explicit: an index of another schema version survives construction (the
+    writable open rebuilds it), and a writer built over an unopened store reads nothing."""
+    from memory.embeddings import HashingEmbedder
+    from memory.proposer import OfflineProposer
+    from memory.registry import Registry
+    from memory.registry_search import RegistrySearch
+    from memory.store.lexical import LexicalIndex
+    from memory.writer import Writer
+
+    old = tmp_path / "lexical"
+    old.mkdir()
+    (old / "SCHEMA_VERSION").write_text("0")
+    index = LexicalIndex(old)
+    assert (old / "SCHEMA_VERSION").read_text() == "0"
+    index.open()
+    assert (old / "SCHEMA_VERSION").read_text() != "0"
+    index.close()
+
+    store = MemoryStore(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex2", dim=DIM)
+    emb = HashingEmbedder(dim=DIM)
+    registry = Registry(store=store)
+    Writer(store=store, embedder=emb, proposer=OfflineProposer(), registry=registry,
+           lookup=RegistrySearch(registry, emb))
+    assert not (tmp_path / "lance").exists()
