@@ -54,9 +54,10 @@ from bot.app import build  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
 from memory.models import EvidenceNode, Message, MessageKey, Verdict  # noqa: E402
+from memory.reader.rerank import FeatureReranker  # noqa: E402
 from memory.reader.search import EvidenceSearch  # noqa: E402
-from memory.store import MemoryStore, scope_sql  # noqa: E402
-from memory.store.store import scope_lexical  # noqa: E402
+from memory.store import MemoryStore, open_store  # noqa: E402
+from memory.store.filters import scope_lexical, scope_sql  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +93,8 @@ def pool_vectors(messages: list[Message], pool: int, embedder: Embedder,
     out = np.zeros((len(head), embedder.dim), dtype=np.float32)
     have = np.zeros(len(head), dtype=bool)
     if pool_from is not None and pool_from.exists():
-        store = MemoryStore(uri=str(pool_from / "lance"), lexical_dir=pool_from / "lexical",
-                            dim=embedder.dim)
+        store = open_store(uri=str(pool_from / "lance"), lexical_dir=pool_from / "lexical",
+                           dim=embedder.dim)
         ids = [_node_id(m) for m in head]
         pos = {nid: i for i, nid in enumerate(ids)}
         for start in range(0, len(ids), 5000):
@@ -198,7 +199,7 @@ def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: in
     out["indexes"] = sorted(str(getattr(ix, "index_type", ix)) for ix in indices)
     out["vector_index"] = any(str(getattr(ix, "index_type", "")).upper().startswith("IVF")
                               for ix in indices)
-    search = EvidenceSearch(store=eg.store, embedder=embedder)
+    search = EvidenceSearch(store=eg.store, embedder=embedder, reranker=FeatureReranker())
     stages: dict[str, list[float]] = {n: [] for n in (*_STAGES, "rerank")}
     qs = synth.questions(corpus, queries + 10, seed=seed)
     warm, timed = qs[:10], qs[10:]
@@ -278,8 +279,8 @@ def run_size(n: int, *, seed: int, builder: str, data: Path | None, work: Path,
         else:
             msgs = list(corpus.messages_only())
             vecs = pool_vectors(msgs, min(pool, len(msgs)), embedder, pool_from)
-            store = MemoryStore(uri=str(data / "lance"), lexical_dir=data / "lexical",
-                                dim=embedder.dim)
+            store = open_store(uri=str(data / "lance"), lexical_dir=data / "lexical",
+                               dim=embedder.dim)
             res.update(build_direct(store, corpus, vecs, seed=seed))
             store.close()
             res["pool"] = len(vecs)

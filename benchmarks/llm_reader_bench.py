@@ -52,9 +52,9 @@ from benchutil import machine, machine_line  # noqa: E402
 from adapters.exports import iter_events  # noqa: E402
 from bot.app import build_llm  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.access import scope_for  # noqa: E402
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
-from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.inbox import Inbox  # noqa: E402
 from memory.llm.client import UsageMeter  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402
@@ -65,8 +65,8 @@ from memory.reader.llm_reader import FALLBACK_NOTICE, LLMReader  # noqa: E402
 from memory.reader.rerank import RERANK_PROMPT_VERSION, LLMReranker  # noqa: E402
 from memory.reader.search import EvidenceSearch  # noqa: E402
 from memory.reader.tools import ReaderTools  # noqa: E402
-from memory.store import MemoryStore  # noqa: E402
-from memory.writer import Writer  # noqa: E402
+from memory.store import MemoryStore, open_store  # noqa: E402
+from memory.writer import open_writer  # noqa: E402
 from tests.support.fake_openai import MODES, EndpointMode, Reply, ScriptedOpenAIServer  # noqa: E402
 from tests.support.llm_models import PlausibleReader  # noqa: E402
 
@@ -98,7 +98,7 @@ class Corpus:
 def ingest(data: Path, *, conversations: int, questions: int, store: MemoryStore,
            embedder: Embedder, work: Path) -> Corpus:
     """Write the corpus into ``store`` with the offline writer; return its questions."""
-    writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer())
+    writer = open_writer(store=store, embedder=embedder, proposer=OfflineProposer())
     start = time.perf_counter()
     if data.exists():
         ds = load_dataset("locomo", data)
@@ -304,7 +304,7 @@ def run(data: Path, *, embedder_kind: str, conversations: int, questions: int, r
             else "HashingEmbedder (not semantic; faster)")
     with tempfile.TemporaryDirectory() as tmp:
         root = work or Path(tmp)
-        store = MemoryStore(uri=str(root / "db"), lexical_dir=root / "lex", dim=embedder.dim)
+        store = open_store(uri=str(root / "db"), lexical_dir=root / "lex", dim=embedder.dim)
         try:
             corpus = ingest(data, conversations=conversations, questions=questions,
                             store=store, embedder=embedder, work=root)

@@ -46,14 +46,14 @@ for _p in (ROOT, ROOT / "benchmarks"):
 
 from benchutil import machine, machine_line  # noqa: E402
 
-from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
 from egmem_eval.datasets import load_dataset  # noqa: E402
+from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
 from memory.llm import LLMClient, LLMSettings  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402
 from memory.llm.writer_agent import LLMProposer  # noqa: E402
 from memory.models import Message  # noqa: E402
-from memory.store import MemoryStore  # noqa: E402
-from memory.writer import Writer  # noqa: E402
+from memory.store import open_store  # noqa: E402
+from memory.writer import open_writer  # noqa: E402
 from tests.support.fake_openai import MODES, Reply, ScriptedOpenAIServer  # noqa: E402
 from tests.support.llm_models import PlausibleWriter  # noqa: E402
 
@@ -94,9 +94,9 @@ def replay(messages_by_conv: Sequence[Sequence[Message]], *, arrival: int, batch
                                                 model="plausible"),
                            rng=random.Random(0), sleep=lambda _s: None,
                            profiles=MemoryProfileStore())
-        store = MemoryStore(uri=f"{tmp}/db", lexical_dir=Path(tmp) / "lex", dim=embedder.dim)
+        store = open_store(uri=f"{tmp}/db", lexical_dir=Path(tmp) / "lex", dim=embedder.dim)
         proposer = LLMProposer(client, batch_size=batch_size)
-        writer = Writer(store=store, embedder=embedder, proposer=proposer)
+        writer = open_writer(store=store, embedder=embedder, proposer=proposer)
         verdicts: Counter[str] = Counter()
         downgraded = committed = 0
         start = time.perf_counter()

@@ -70,10 +70,10 @@ def test_direct_builder_links_chains_and_replies(tmp_path: Path) -> None:
     out = bench_search.run_size(1500, seed=5, builder="direct", data=None, work=tmp_path,
                                 embedder_kind="hashing", queries=5, pool=500, pool_from=None)
     assert out["nodes"] == 1500 and out["pool"] == 500
-    from memory.store import MemoryStore
+    from memory.store import open_store
 
-    store = MemoryStore(uri=str(tmp_path / "search_1500" / "lance"),
-                        lexical_dir=tmp_path / "search_1500" / "lexical", dim=384)
+    store = open_store(uri=str(tmp_path / "search_1500" / "lance"),
+                       lexical_dir=tmp_path / "search_1500" / "lexical", dim=384)
     rows = store.tables.query_nodes("verdict = 'revise'", columns=["supersedes", "state_id"])
     assert rows and all(r["supersedes"] and r["state_id"] for r in rows)
     replies = store.tables.query_nodes("reply_to_node IS NOT NULL", columns=["reply_to_node"])
@@ -99,7 +99,7 @@ def test_results_section_rewrite_keeps_other_sections(tmp_path: Path) -> None:
 def test_llm_reader_bench_on_the_sample(tmp_path: Path) -> None:
     import llm_reader_bench
 
-    from memory.store import MemoryStore
+    from memory.store import open_store
 
     store_dir = tmp_path / "store"
     corpus, rows, md = llm_reader_bench.run(
@@ -118,7 +118,7 @@ def test_llm_reader_bench_on_the_sample(tmp_path: Path) -> None:
     assert "rerank" not in rows[0]["ops"] and rows[1]["ops"]["rerank"]["calls"] >= 1
     cited = {c for r in rows for q in r["per_question"] for c in q["cited"]}
     assert cited and all(r["cited_share"] > 0 for r in rows)
-    store = MemoryStore(uri=str(store_dir / "db"), lexical_dir=store_dir / "lex", dim=384)
+    store = open_store(uri=str(store_dir / "db"), lexical_dir=store_dir / "lex", dim=384)
     try:
         assert {n.node_id for n in store.get_nodes(sorted(cited))} == cited
     finally:

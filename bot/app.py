@@ -23,6 +23,8 @@ from memory.reader.offline import OfflineReader
 from memory.reader.rerank import FeatureReranker, LLMReranker, Reranker
 from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
+from memory.registry import Registry
+from memory.registry_search import RegistrySearch
 from memory.store import MemoryStore
 from memory.store.lock import DataLock
 from memory.worker import WriterWorker
@@ -141,6 +143,10 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
     store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
                         storage_options=dict(settings.storage_options) or None,
                         read_only=read_only)
+    # Opening connects; only the writing process repairs (a reader writes nothing).
+    store.open()
+    if not read_only:
+        store.reconcile()
     store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
     try:
@@ -149,10 +155,13 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
         raise ConfigError(f"EGMEM_FAULT: {exc}") from exc
     # The one lexicon of cue words, slot patterns and weights every judgement reads.
     analyzer = MessageAnalyzer(Lexicon())
+    registry = Registry(store=store, weights=analyzer.lexicon.weights)
     writer = Writer(store=store, embedder=emb,
                     proposer=build_proposer(settings, llm, analyzer=analyzer),
-                    verification=verification, recover=not read_only, faults=faults,
-                    analyzer=analyzer)
+                    registry=registry, lookup=RegistrySearch(registry, emb),
+                    verification=verification, faults=faults, analyzer=analyzer)
+    if not read_only:
+        writer.recover()  # finishes an interrupted commit, forget or edit
     pipeline = Pipeline(inbox=inbox, writer=writer, store=store, faults=faults)
     search = EvidenceSearch(store=store, embedder=emb, reranker=reranker)
     tools = ReaderTools(store=store, embedder=emb, search=search)

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from bot import feedback as feedback_file
 from bot import workspaces as workspaces_file
@@ -30,9 +29,7 @@ from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore, scope_sql
-from memory.store.rows import to_epoch
-from memory.store.tables import sql_in, sql_str
+from memory.store import MemoryStore
 from memory.text import content_terms
 from memory.writer import Writer
 
@@ -111,8 +108,8 @@ class DailyUse:
                           answer=checked if ok else None)
 
     def _holds_evidence(self, platform: str, space: str, channel: str) -> bool:
-        where = scope_sql(Scope(platform=platform, space=space, channels=(channel,)))
-        return bool(self.store.tables.query_nodes(where, columns=["node_id"], limit=1))
+        return self.store.holds_evidence(Scope(platform=platform, space=space,
+                                               channels=(channel,)))
 
     def _readable_by_all(self, *, platform: str, space: str, channel: str,
                          unknown: set[str]) -> Callable[[str], bool]:
@@ -164,9 +161,8 @@ class DailyUse:
                                                             Scope(platform=platform,
                                                                   space=space))}
         state_ids = list(dict.fromkeys(s.state_id for s in answer.states))
-        stored = {str(r["state_id"]): r for r in self.store.tables.query_states(
-            f"{sql_in('state_id', state_ids)} AND platform = {sql_str(platform)} AND "
-            f"space = {sql_str(space)}")} if state_ids else {}
+        stored = {str(r["state_id"]): r for r in self.store.states.find(
+            Scope(platform=platform, space=space), state_ids=state_ids)} if state_ids else {}
         channels: list[str] = []
         missing = 0
         for cite in answer.citations:
@@ -240,8 +236,7 @@ class DailyUse:
             scope = scope.model_copy(update={"channels": (channel,)
                                              if scope.channels is None or channel in
                                              scope.channels else ()})
-        rows = self.store.tables.query_states(
-            f"{scope_sql(scope)} AND revision_count >= 1 AND updated_ts >= {to_epoch(since)}")
+        rows = self.store.states.find(scope, revised_since=since)
         rows.sort(key=lambda r: -float(r["updated_ts"]))
         ids = [str(r["state_id"]) for r in rows[: limit * 2]]
         if not ids:
@@ -315,10 +310,8 @@ class DailyUse:
             for i in range(0, len(ids), _FORGET_BATCH):
                 count += self.writer.forget(ids[i:i + _FORGET_BATCH])
             # No record reads the same as a private one: readable only from inside it.
-            ours = f"platform = {sql_str(platform)} AND space = {sql_str(space)}"
-            _keep_only(self.store.tables.channels, f"NOT ({ours})")
-            _keep_only(self.store.tables.meta,
-                       f"key != {sql_str(access_key(platform, space))}")
+            self.store.meta.drop_space(platform=platform, space=space,
+                                       keys=[access_key(platform, space)])
             self.pipeline.purge()
             _drop_inbox_rows(self.inbox.path, platform=platform, space=space)
             self.inbox.checkpoint()
@@ -326,15 +319,6 @@ class DailyUse:
         self.workspace_ledger.forget_space(platform=platform, space=space)
         logger.warning("forgot %s workspace %s: %d message(s)", platform, space, count)
         return count
-
-
-def _keep_only(table: Any, keep: str) -> None:
-    """Rewrite a small LanceDB table with only the rows matching ``keep``, in one
-    overwrite: unlike a delete, whose filter (naming what it deletes) is kept in the
-    table's log, an overwrite records no filter, and the purge that follows removes the
-    versions before it."""
-    rows = table.search().where(keep).limit(None).to_arrow()
-    table.add(rows, mode="overwrite")
 
 
 def _drop_inbox_rows(path: Path, *, platform: str, space: str) -> None:

@@ -25,9 +25,8 @@ from memory.models import (
 )
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
-from memory.store import MemoryStore, scope_sql
+from memory.store import MemoryStore
 from memory.store.lock import DataLock
-from memory.store.tables import sql_str
 from memory.worker import WriterWorker
 from memory.writer import Writer
 
@@ -162,7 +161,7 @@ class Egmem(DailyUse):
         stored messages it will forget."""
         self.inbox.forget_user(user, platform=platform, space=space)
         rows = self._user_rows(user, platform=platform, space=space)
-        self.inbox.bury(_keys(rows))
+        self.inbox.bury([k for _, k in rows])
         self.inbox.request("forget_user", user=user, platform=platform, space=space)
         return len(rows)
 
@@ -175,11 +174,8 @@ class Egmem(DailyUse):
                            message_id=message_id)
 
     def _user_rows(self, user: str, *, platform: str | None, space: str | None
-                   ) -> list[dict[str, Any]]:
-        scope = scope_sql(Scope(platform=platform, space=space))
-        return self.store.tables.query_nodes(
-            f"speaker_id = {sql_str(user)} AND {scope}",
-            columns=["node_id", "platform", "space", "channel", "message_id"])
+                   ) -> list[tuple[str, MessageKey]]:
+        return self.store.message_keys(Scope(platform=platform, space=space), speaker_id=user)
 
     def upsert_channels(self, channels: Iterable[Channel]) -> None:
         self.store.put_channels(list(channels))
@@ -205,8 +201,8 @@ class Egmem(DailyUse):
         queued = self.inbox.forget_user(user, platform=platform, space=space)
         self.store.bury(queued)
         rows = self._user_rows(user, platform=platform, space=space)
-        self.inbox.bury(_keys(rows))
-        count = self.writer.forget([r["node_id"] for r in rows])
+        self.inbox.bury([k for _, k in rows])
+        count = self.writer.forget([nid for nid, _ in rows])
         self.pipeline.purge()
         return count
 
@@ -220,11 +216,9 @@ class Egmem(DailyUse):
         cutoff = now - timedelta(days=days)
         scope = Scope(space=space, channels=(channel,) if channel else None)
         with self._drain_lock:
-            rows = self.store.tables.query_nodes(
-                scope_sql(scope, Window(ts_to=cutoff)),
-                columns=["node_id", "platform", "space", "channel", "message_id"])
-            self.inbox.bury(_keys(rows))
-            count = self.writer.forget([r["node_id"] for r in rows])
+            rows = self.store.message_keys(scope, Window(ts_to=cutoff))
+            self.inbox.bury([k for _, k in rows])
+            count = self.writer.forget([nid for nid, _ in rows])
             if count:
                 self.pipeline.purge()
         logger.info("retention: forgot %d messages older than %d days", count, days)
@@ -234,9 +228,7 @@ class Egmem(DailyUse):
         """Index maintenance: fill search cards of rows from older versions, compact small
         fragments, build the ANN index once it pays."""
         with self._drain_lock:
-            self.store.fill_cards()
-            self.store.tables.compact()
-            self.store.tables.ensure_vector_index()
+            self.store.maintain()
 
     # ---- reads --------------------------------------------------------------------------
     def scope(self, *, platform: str, space: str, user: str | None, channel: str | None,
@@ -270,27 +262,20 @@ class Egmem(DailyUse):
             members = [n.node_id for n in self.store.state_nodes([ident])]
             nodes = self.store.get_nodes(members, scope)
         if not nodes:
-            rows = self.store.tables.query_nodes(
-                f"message_id = {sql_str(ident)} AND {scope_sql(scope)}", columns=["node_id"])
-            nodes = self.store.get_nodes([r["node_id"] for r in rows], scope)
+            nodes = self.store.get_nodes(self.store.message_node_ids(ident, scope), scope)
         return nodes
 
     def stats(self) -> dict[str, Any]:
-        t = self.store.tables
-        nodes = t.query_nodes("TRUE", columns=["state_id", "verdict", "edited"])
-        chains: dict[str, int] = {}
-        for r in nodes:
-            if r["state_id"] and r["verdict"] in ("establish", "revise"):
-                chains[r["state_id"]] = chains.get(r["state_id"], 0) + 1
+        nodes = self.store.node_stats()
         inbox = self.inbox.counts()
         out: dict[str, Any] = {
             "messages": self.inbox.count(kind="message"),
-            "evidence_nodes": len(nodes),
-            "states": int(t.states.count_rows()),
-            "chains_with_revisions": sum(1 for v in chains.values() if v >= 2),
+            "evidence_nodes": nodes.nodes,
+            "states": self.store.states.count(),
+            "chains_with_revisions": nodes.chains_with_revisions,
             "deleted_messages": self.inbox.count(kind="delete", status="done"),
-            "edited_messages": sum(1 for r in nodes if r["edited"]),
-            "verdicts": _count(r["verdict"] for r in nodes),
+            "edited_messages": nodes.edited,
+            "verdicts": nodes.verdicts,
             "inbox": {"pending": inbox.get("pending", 0), "done": inbox.get("done", 0),
                       "dead": inbox.get("dead", 0), "parked_edits": inbox.get("parked", 0)},
             "requests_pending": len(self.inbox.pending_requests()),
@@ -315,15 +300,3 @@ class Egmem(DailyUse):
         finally:
             if self.lock is not None:
                 self.lock.release()
-
-
-def _keys(rows: Iterable[dict[str, Any]]) -> list[MessageKey]:
-    return [MessageKey(platform=r["platform"], space=r["space"], channel=r["channel"],
-                       message_id=r["message_id"]) for r in rows]
-
-
-def _count(values: Iterable[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return out

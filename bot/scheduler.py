@@ -52,10 +52,10 @@ def build_scheduler(
         sched.add_job(_guarded("retention", lambda: enforce_retention(eg, settings)),
                       "interval", hours=24, id="retention", max_instances=1, coalesce=True,
                       next_run_time=datetime.now(UTC))
-    if eg.store.tables.shared:
+    if eg.store.shared:
         # Other workers write to the shared tables: pull their nodes into the local index.
-        sched.add_job(_guarded("lexical-sync", eg.store.reconcile_lexical), "interval",
-                      seconds=60, id="lexical-sync", max_instances=1, coalesce=True)
+        sched.add_job(_guarded("lexical-sync", lambda: eg.store.reconcile_lexical(full=True)),
+                      "interval", seconds=60, id="lexical-sync", max_instances=1, coalesce=True)
     sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)
     return sched

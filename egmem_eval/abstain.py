@@ -32,9 +32,9 @@ from memory.embeddings import Embedder, MiniLMEmbedder
 from memory.models import Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
-from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.reader.tools import offline_tools
+from memory.store import MemoryStore, open_store
+from memory.writer import open_writer
 
 logger = logging.getLogger(__name__)
 
@@ -94,11 +94,11 @@ def run_abstain(path: Path | str, *, limit: int | None = None,
     own_dir = data_dir is None
     root = Path(tempfile.mkdtemp(prefix="egmem-abstain-")) if data_dir is None else data_dir
     root.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex", dim=emb.dim)
+    store = open_store(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex", dim=emb.dim)
     trace_fh = trace.open("w", encoding="utf-8") if trace is not None else None
     try:
         _ingest(store, emb, dataset.conversations, root)
-        reader = OfflineReader(tools=ReaderTools(store=store, embedder=emb))
+        reader = OfflineReader(tools=offline_tools(store, emb))
         convs = dataset.conversations
         tally = Tally()
         plan = _plan(convs, limit)
@@ -128,7 +128,7 @@ def _ingest(store: MemoryStore, emb: Embedder, convs: list[EvalConversation],
             root: Path) -> None:
     marker = root / _INGESTED
     done = set(json.loads(marker.read_text())) if marker.exists() else set()
-    writer = Writer(store=store, embedder=emb, proposer=OfflineProposer())
+    writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer())
     for conv in convs:
         if conv.space in done:
             continue

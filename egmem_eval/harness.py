@@ -37,10 +37,15 @@ from memory.embeddings import Embedder, MiniLMEmbedder
 from memory.models import Answer, EvidenceNode, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
-from memory.reader.search import ABLATE_VERIFICATION, ABLATIONS, EvidenceSearch
+from memory.reader.rerank import FeatureReranker
+from memory.reader.search import (
+    ABLATE_VERIFICATION,
+    ABLATIONS,
+    EvidenceSearch,
+)
 from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.store import MemoryStore, open_store
+from memory.writer import Writer, open_writer
 
 logger = logging.getLogger(__name__)
 
@@ -147,18 +152,18 @@ class _Systems:
     @classmethod
     def open(cls, root: Path, embedder: Embedder, *, k: int, ablate: frozenset[str]
              ) -> _Systems:
-        store = MemoryStore(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
-                            dim=embedder.dim)
-        raw = MemoryStore(uri=str(root / "raw"), lexical_dir=root / "raw-lex",
-                          dim=embedder.dim)
-        writer = Writer(store=store, embedder=embedder, proposer=OfflineProposer(),
-                        verification=ABLATE_VERIFICATION not in ablate)
+        store = open_store(uri=str(root / "egmem"), lexical_dir=root / "egmem-lex",
+                           dim=embedder.dim)
+        raw = open_store(uri=str(root / "raw"), lexical_dir=root / "raw-lex", dim=embedder.dim)
+        writer = open_writer(store=store, embedder=embedder, proposer=OfflineProposer(),
+                             verification=ABLATE_VERIFICATION not in ablate)
         # Ablations are construction options: the search, the tools and the reader are
         # built without the disabled components.
-        search = EvidenceSearch(store=store, embedder=embedder, ablate=ablate)
+        search = EvidenceSearch(store=store, embedder=embedder, reranker=FeatureReranker(),
+                                ablate=ablate)
         tools = ReaderTools(store=store, embedder=embedder, search=search, ablate=ablate)
         reader = OfflineReader(tools=tools, k=k, ablate=ablate)
-        controls = EvidenceSearch(store=raw, embedder=embedder)
+        controls = EvidenceSearch(store=raw, embedder=embedder, reranker=FeatureReranker())
         return cls(store=store, raw=raw, embedder=embedder, writer=writer, reader=reader,
                    controls=controls)
 

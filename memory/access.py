@@ -68,7 +68,7 @@ class SpaceAccess(BaseModel):
 
 def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess:
     """The space's :class:`SpaceAccess` (empty when the adapters recorded none)."""
-    raw = store.tables.get_meta(access_key(platform, space))
+    raw = store.meta.get(access_key(platform, space))
     if raw:
         try:
             return SpaceAccess.model_validate(json.loads(raw))
@@ -79,7 +79,7 @@ def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess
 
 
 def save_access(store: MemoryStore, access: SpaceAccess) -> None:
-    store.tables.set_meta(access_key(access.platform, access.space), access.model_dump_json())
+    store.meta.set(access_key(access.platform, access.space), access.model_dump_json())
 
 
 def readable_channels(

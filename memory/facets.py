@@ -10,9 +10,9 @@ things records its further states as *facets* in its verified proposal:
 * a facet that revises state ``S`` lists ``S`` in the node's ``context_ids`` (an indexed list
   column), so the node is found among ``S``'s members.
 
-:func:`members_sql` finds the rows of a set of states and :func:`project` turns them into
-the members each state sees, so chains, re-derivation and forgetting treat every state the
-same way.
+:func:`root_ids` names the roots of facet states (the store finds a state's rows) and
+:func:`project` turns them into the members each state sees, so chains, re-derivation and
+forgetting treat every state the same way.
 """
 
 from __future__ import annotations
@@ -67,24 +67,6 @@ def root_ids(state_ids: Iterable[str]) -> list[str]:
         if root is not None and root[0] not in out:
             out.append(root[0])
     return out
-
-
-def _quoted(values: Iterable[str]) -> str:
-    return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
-
-
-def members_sql(state_ids: Sequence[str]) -> str:
-    """A node-table filter for every row that may be a member of ``state_ids``: its own
-    state, the root of a facet state, or a node revising one as a facet."""
-    ids = list(dict.fromkeys(state_ids))
-    if not ids:
-        return "FALSE"
-    parts = [f"state_id IN ({_quoted(ids)})",
-             f"array_has_any(context_ids, make_array({_quoted(ids)}))"]
-    roots = root_ids(ids)
-    if roots:
-        parts.append(f"node_id IN ({_quoted(roots)})")
-    return "(" + " OR ".join(parts) + ")"
 
 
 def facet_view(node: EvidenceNode, state_id: str) -> EvidenceNode | None:

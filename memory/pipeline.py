@@ -90,7 +90,7 @@ class Pipeline:
                 self._apply_change(item, report)
             self._commit_messages(run, report)
             # A long drain leaves a fragment per commit; keep lookups off hundreds of them.
-            self.store.tables.compact_if_fragmented()
+            self.store.compact_if_fragmented()
             if on_progress is not None:
                 on_progress(len(batch))
 

@@ -21,7 +21,6 @@ from memory.facets import state_id_for
 from memory.models import ChainEntry, EvidenceNode, State, Verdict
 from memory.store import MemoryStore
 from memory.store.rows import Row, from_epoch, to_epoch
-from memory.store.tables import sql_str
 from memory.text import content_terms, value_key
 
 logger = logging.getLogger(__name__)
@@ -99,10 +98,8 @@ class Registry:
         cached = self._by_channel.get(key)
         if cached is None:
             platform, space, channel = key
-            rows = self._store.tables.query_states(
-                f"platform = {sql_str(platform)} AND space = {sql_str(space)} "
-                f"AND channel = {sql_str(channel)}"
-            )
+            rows = self._store.states.in_channel(platform=platform, space=space,
+                                                 channel=channel)
             cached = {r["state_id"]: StateRecord.from_row(r) for r in rows}
             self._by_channel[key] = cached
         return cached
@@ -169,8 +166,8 @@ class Registry:
         rows: list[Row] = []
         for states in self._by_channel.values():
             rows.extend(states[s].to_row() for s in self._dirty if s in states)
-        self._store.tables.upsert_states(rows)
-        self._store.tables.delete_states(sorted(self._removed))
+        self._store.states.put(rows)
+        self._store.states.delete(sorted(self._removed))
         self._dirty.clear()
         self._removed.clear()
 

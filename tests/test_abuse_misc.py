@@ -17,7 +17,7 @@ import pytest
 from adapters.chat_errors import chat_error_text
 from memory.errors import ConfigError, EndpointUnavailable, InputError
 from memory.models import Channel, Message, MessageKey, Scope, Verdict
-from memory.reader.tools import ReaderTools
+from memory.reader.tools import offline_tools
 from tests.support.fake_openai import ScriptedOpenAIServer, error, tool_calls
 from tests.test_llm_writer import (  # noqa: F401 - make_rig is a fixture
     establish_review,
@@ -92,8 +92,8 @@ def test_private_and_missing_channel_names_answer_the_same(make_rig: Any) -> Non
             client = LLMClient(settings=LLMSettings(base_url=srv.base_url, model="m",
                                                     max_retries=0, timeout_s=5),
                                sleep=lambda s: None, profiles=MemoryProfileStore())
-            reader = LLMReader(client=client, tools=ReaderTools(
-                store=rig.store, embedder=rig.reopen().embedder))
+            reader = LLMReader(client=client, tools=offline_tools(
+                rig.store, rig.reopen().embedder))
             reader.answer("q", scope=Scope(platform="slack", space="T1", channels=("C1",)))
             [out] = [m["content"] for m in srv.chat_requests()[1]["messages"]
                      if m.get("role") == "tool"]
@@ -173,8 +173,8 @@ def test_a_model_cannot_cite_what_it_was_never_shown(make_rig: Any) -> None:  # 
         client = LLMClient(settings=LLMSettings(base_url=srv.base_url, model="m",
                                                 max_retries=0, timeout_s=5),
                            sleep=lambda s: None, profiles=MemoryProfileStore())
-        reader = LLMReader(client=client, tools=ReaderTools(store=rig.store,
-                                                            embedder=rig.reopen().embedder))
+        reader = LLMReader(client=client, tools=offline_tools(rig.store,
+                                                              rig.reopen().embedder))
         answer = reader.answer("atlas review?", scope=Scope(platform="slack", space="T1",
                                                              channels=("C1",)))
     assert answer.abstained and not answer.citations
@@ -183,7 +183,7 @@ def test_a_model_cannot_cite_what_it_was_never_shown(make_rig: Any) -> None:  # 
 def test_filters_built_from_model_text_cannot_widen_a_scope(tmp_path: Path) -> None:
     from bot.app import build
     from bot.settings import Settings
-    from memory.store import scope_sql
+    from memory.store.filters import scope_sql
     from memory.store.tables import sql_str
 
     eg = build(Settings(data=str(tmp_path / "data"), embedder="hashing"))

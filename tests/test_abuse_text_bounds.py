@@ -212,7 +212,8 @@ def test_every_pattern_over_text_reads_a_bounded_span() -> None:
 
 # Modules that analyse a message's text on the write path.
 ANALYSING = ("memory.text", "memory.proposer", "memory.rewrite", "memory.dates",
-             "memory.verify", "memory.gate", "memory.writer", "memory.analysis")
+             "memory.verify", "memory.gate", "memory.writer", "memory.analysis",
+             "memory.repair", "memory.write_support")
 
 
 class _Counter:

@@ -330,7 +330,7 @@ print("finished without reaching", target)
 
 # Kill points, in the order forget_user reaches them: before anything is deleted, between the
 # table delete and the index delete, before chains are repaired, and before the purge.
-KILL_POINTS = ["Writer.forget", "LexicalIndex.delete", "Writer._refresh", "MemoryStore.purge"]
+KILL_POINTS = ["Writer.forget", "LexicalIndex.delete", "Repair._refresh", "MemoryStore.purge"]
 
 
 @pytest.fixture(scope="module")

@@ -105,7 +105,7 @@ def test_the_reader_survives_every_endpoint_mode(name: str, mem: Memory) -> None
     from memory.llm import LLMClient, LLMSettings
     from memory.llm.profile import MemoryProfileStore
     from memory.reader.llm_reader import LLMReader
-    from memory.reader.tools import ReaderTools
+    from memory.reader.tools import offline_tools
 
     mode: EndpointMode = FAST[name]
     with ScriptedOpenAIServer(policy=PlausibleReader(), mode=mode) as srv:
@@ -113,7 +113,7 @@ def test_the_reader_survives_every_endpoint_mode(name: str, mem: Memory) -> None
                                                 timeout_s=10.0),
                            profiles=MemoryProfileStore())
         reader = LLMReader(client=client,
-                           tools=ReaderTools(store=mem.store, embedder=mem.embedder))
+                           tools=offline_tools(mem.store, mem.embedder))
         answers = [reader.answer(q, scope=PUBLIC) for q in QUESTIONS]
         client.close()
         assert srv.unscripted == 0

@@ -20,7 +20,7 @@ from memory.reader.llm_reader import (
     LLMReader,
 )
 from memory.reader.search import ABLATE_SINGLE_ROUND
-from memory.reader.tools import ReaderTools
+from memory.reader.tools import offline_tools
 from tests.support.fake_openai import (
     EndpointMode,
     RecordedRequest,
@@ -59,7 +59,7 @@ def reader_for(srv: ScriptedOpenAIServer, mem: Memory, *, clock: Clock | None = 
                                             max_retries=0, timeout_s=10),
                        clock=clock or Clock(), sleep=lambda s: None,
                        profiles=MemoryProfileStore())
-    return LLMReader(client=client, tools=ReaderTools(store=mem.store, embedder=mem.embedder),
+    return LLMReader(client=client, tools=offline_tools(mem.store, mem.embedder),
                      **kw)
 
 

@@ -32,8 +32,8 @@ from memory.llm.writer_agent import LLMProposer
 from memory.models import EvidenceNode, Message, Outcome, Verdict
 from memory.proposer import OfflineProposer
 from memory.registry import chain_of
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.store import MemoryStore, open_store
+from memory.writer import Writer, open_writer
 from tests.support.fake_openai import (
     EndpointMode,
     RecordedRequest,
@@ -87,7 +87,7 @@ class Rig:
         return n
 
     def reopen(self) -> Writer:
-        return Writer(store=self.store, embedder=HashingEmbedder(), proposer=self.proposer)
+        return open_writer(store=self.store, embedder=HashingEmbedder(), proposer=self.proposer)
 
 
 RigFactory = Callable[..., Rig]
@@ -105,10 +105,10 @@ def make_rig(tmp_path: Path, fake_openai: ScriptedOpenAIServer) -> Iterator[RigF
         )
         clients.append(client)
         embedder = HashingEmbedder()
-        store = MemoryStore(uri=str(tmp_path / "db"), lexical_dir=tmp_path / "lex",
-                            dim=embedder.dim)
+        store = open_store(uri=str(tmp_path / "db"), lexical_dir=tmp_path / "lex",
+                           dim=embedder.dim)
         proposer = LLMProposer(client, **proposer_kw)
-        writer = Writer(store=store, embedder=embedder, proposer=proposer)
+        writer = open_writer(store=store, embedder=embedder, proposer=proposer)
         return Rig(fake_openai, store, writer, proposer, client, tmp_path)
 
     yield build

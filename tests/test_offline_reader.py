@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from memory.reader.offline import NOT_FOUND, OfflineReader
-from memory.reader.search import ABLATE_SINGLE_ROUND, ABLATE_VERSIONED_STATE
-from memory.reader.tools import ReaderTools
+from memory.reader.search import (
+    ABLATE_SINGLE_ROUND,
+    ABLATE_VERSIONED_STATE,
+)
+from memory.reader.tools import ReaderTools, offline_tools
 from tests.support.reader_memory import PUBLIC, T0, Memory, build, chat, msg
 
 ASKED = datetime(2024, 11, 8, 12, tzinfo=UTC)
@@ -22,7 +25,7 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
 
 @pytest.fixture(scope="module")
 def reader(mem: Memory) -> OfflineReader:
-    return OfflineReader(tools=ReaderTools(store=mem.store, embedder=mem.embedder))
+    return OfflineReader(tools=offline_tools(mem.store, mem.embedder))
 
 
 def test_state_question_answers_current_value_with_its_chain(mem: Memory,
@@ -101,7 +104,7 @@ def test_dates_in_the_question_steer_the_evidence(tmp_path: Path) -> None:
         msg(51, "Omar", "the deploy went badly, we rolled back", minutes=60 * 24 * 2),
     ]
     mem = build(tmp_path, messages)
-    reader = OfflineReader(tools=ReaderTools(store=mem.store, embedder=mem.embedder))
+    reader = OfflineReader(tools=offline_tools(mem.store, mem.embedder))
     asked = T0 + 5 * day
     for when, expected in (("on Nov 1", "C1.50"), ("on Nov 6", "C1.51"),
                            ("on Wednesday", "C1.51")):
@@ -123,7 +126,7 @@ def test_short_answers_name_the_value_date_or_clause(tmp_path: Path) -> None:
         chat_msg(4, "Hana", "The offsite is on Thursday at 3 pm", minutes=60 * 70),
         chat_msg(5, "Hana", "offsite moved to 4 pm instead", minutes=60 * 71),
     ])
-    r = OfflineReader(tools=ReaderTools(store=store, embedder=writer.embedder))
+    r = OfflineReader(tools=offline_tools(store, writer.embedder))
     scope = PUBLIC.model_copy(update={"space": "T1", "channels": ("C1",)})
     asked = datetime(2024, 11, 9, tzinfo=UTC)
 

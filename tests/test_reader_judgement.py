@@ -17,9 +17,9 @@ from memory.embeddings import HashingEmbedder
 from memory.models import Answer, Message, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import NOT_FOUND, OfflineReader
-from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.reader.tools import offline_tools
+from memory.store import open_store
+from memory.writer import open_writer
 
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)  # a Monday
 ASKED = datetime(2024, 11, 8, 12, tzinfo=UTC)
@@ -59,9 +59,9 @@ def private_chat() -> list[Message]:
 
 def build(path: Path, messages: list[Message]) -> OfflineReader:
     emb = HashingEmbedder()
-    store = MemoryStore(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
-    Writer(store=store, embedder=emb, proposer=OfflineProposer()).write(messages)
-    return OfflineReader(tools=ReaderTools(store=store, embedder=emb))
+    store = open_store(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
+    open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(messages)
+    return OfflineReader(tools=offline_tools(store, emb))
 
 
 @pytest.fixture(scope="module")
@@ -204,13 +204,13 @@ def test_abstention_never_reveals_a_hidden_answer(reader: OfflineReader,
 
 def test_a_deleted_message_is_no_answer(tmp_path: Path) -> None:
     emb = HashingEmbedder()
-    store = MemoryStore(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex",
-                        dim=emb.dim)
-    writer = Writer(store=store, embedder=emb, proposer=OfflineProposer())
+    store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex",
+                       dim=emb.dim)
+    writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer())
     leaked = m(9, "Ivy", "staging console admin password is hunter2-xyz", channel="C3")
     writer.write([*public_chat(), leaked])
     assert writer.forget([leaked.key.node_id()]) == 1  # what a delete event does
-    r = OfflineReader(tools=ReaderTools(store=store, embedder=emb))
+    r = OfflineReader(tools=offline_tools(store, emb))
     ans = ask(r, "What is the staging console admin password?")
     assert ans.abstained, ans.answer
     assert "hunter2" not in ans.model_dump_json()

@@ -40,7 +40,8 @@ def mem(tmp_path: Path) -> Memory:
 
 
 def search(mem: Memory, **kw: Any) -> EvidenceSearch:
-    return EvidenceSearch(store=mem.store, embedder=mem.embedder, **kw)
+    return EvidenceSearch(store=mem.store, embedder=mem.embedder, reranker=FeatureReranker(),
+                          **kw)
 
 
 def test_rrf_sums_reciprocal_ranks() -> None:
@@ -212,7 +213,8 @@ class _RecordingEmbedder(HashingEmbedder):
 def test_speaker_names_in_scope_are_not_embedded(mem: Memory, query: str,
                                                  embedded: str) -> None:
     recorder = _RecordingEmbedder()
-    EvidenceSearch(store=mem.store, embedder=recorder).search_ranked(query, PUBLIC, k=5)
+    EvidenceSearch(store=mem.store, embedder=recorder,
+                   reranker=FeatureReranker()).search_ranked(query, PUBLIC, k=5)
     assert recorder.texts[0] == embedded
     # The whole question is embedded as well when names were left out (for relevance).
     assert recorder.texts[1:] == ([query] if embedded != query else [])

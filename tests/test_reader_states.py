@@ -21,7 +21,7 @@ from memory.analysis.question import analyze_question
 from memory.models import EvidenceNode, Message, Scope
 from memory.reader.answer import attributed_phrase, first_said, named_span
 from memory.reader.offline import OfflineReader
-from memory.reader.tools import ReaderTools, read_current_state
+from memory.reader.tools import offline_tools, read_current_state
 from memory.registry import chain_of
 from memory.store import MemoryStore
 from tests.support.memory import T0, lunch_thread, msg, open_memory
@@ -53,7 +53,7 @@ def _build(path: Path, messages: list[Message]) -> Lunch:
     store, writer = open_memory(path)
     writer.write(messages)
     nodes = {n.message_id: n for n in store.find_nodes(Scope(space="T1"))}
-    reader = OfflineReader(tools=ReaderTools(store=store, embedder=writer.embedder))
+    reader = OfflineReader(tools=offline_tools(store, writer.embedder))
     return Lunch(store=store, reader=reader, nodes=nodes)
 
 

@@ -12,7 +12,13 @@ from memory.models import Scope, Verdict
 from memory.reader import tools as tools_module
 from memory.reader.answer import describe_state
 from memory.reader.search import ABLATE_VERSIONED_STATE
-from memory.reader.tools import ReaderTools, lookup_phrase, read_current_state, resolve_date
+from memory.reader.tools import (
+    ReaderTools,
+    lookup_phrase,
+    offline_tools,
+    read_current_state,
+    resolve_date,
+)
 from tests.support.reader_memory import (
     EVERYTHING,
     PRIVATE_PHRASE,
@@ -107,7 +113,7 @@ def test_resolve_date_is_the_dates_module_function() -> None:
 
 
 def test_session_suppresses_repeats_and_logs_observations(mem: Memory) -> None:
-    session = ReaderTools(store=mem.store, embedder=mem.embedder).session(
+    session = offline_tools(mem.store, mem.embedder).session(
         PUBLIC, reference=datetime(2024, 11, 8, tzinfo=UTC))
     session.round = 1
     first = session.search_evidence("atlas review time", k=3)
@@ -131,7 +137,7 @@ def test_session_suppresses_repeats_and_logs_observations(mem: Memory) -> None:
 
 
 def test_session_scope_can_only_narrow(mem: Memory) -> None:
-    session = ReaderTools(store=mem.store, embedder=mem.embedder).session(PUBLIC)
+    session = offline_tools(mem.store, mem.embedder).session(PUBLIC)
     assert session.narrowed(["C2"]) is None
     assert session.search_evidence(PRIVATE_PHRASE, channels=["C2"]) == []
     assert session.lookup_phrase(PRIVATE_PHRASE, channels=["C2"]) == []
@@ -143,6 +149,7 @@ def test_session_scope_can_only_narrow(mem: Memory) -> None:
 
 def test_versioned_state_ablation_hides_chain_views(mem: Memory) -> None:
     session = ReaderTools(store=mem.store, embedder=mem.embedder,
+                          search=offline_tools(mem.store, mem.embedder).search,
                           ablate=frozenset({ABLATE_VERSIONED_STATE})).session(PUBLIC)
     assert session.read_current_state("atlas design review") == []
     assert session.search_evidence("atlas design review")  # evidence itself stays readable

@@ -6,8 +6,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory.models import EvidenceNode, Message, Scope
+from memory.reader.rerank import FeatureReranker
 from memory.reader.search import EvidenceSearch
-from memory.reader.tools import ReaderTools
+from memory.reader.tools import offline_tools
 from memory.rewrite import context_quote, implicit_context, pre_rewrite
 from tests.support.memory import open_memory
 
@@ -83,11 +84,12 @@ def test_writer_keeps_the_previous_turn_searchable_but_not_quotable(tmp_path: Pa
     # BM25 finds the answer by the question's words ...
     scope = Scope(platform="eval", space="conv")
     assert answer.node_id in [i for i, _ in store.lexical_search("genre", scope, k=10)]
-    hits = EvidenceSearch(store=store, embedder=writer.embedder).search_evidence(
+    hits = EvidenceSearch(store=store, embedder=writer.embedder,
+                          reranker=FeatureReranker()).search_evidence(
         "what genre is Joanna's screenplay", scope, k=3)
     assert answer.node_id in [h.node_id for h in hits]
     # ... but "genre" is not a phrase Joanna wrote.
-    tools = ReaderTools(store=store, embedder=writer.embedder).session(scope)
+    tools = offline_tools(store, writer.embedder).session(scope)
     assert [n.message_id for n in tools.lookup_phrase("genre")] == ["D1:1"]
 
 

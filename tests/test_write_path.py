@@ -150,7 +150,7 @@ def test_rows_from_before_search_cards_are_read_and_filled(tmp_path: Path) -> No
     """A data directory written before nodes carried a search card still answers searches
     (read column by column), and maintenance gives every row its card."""
     from memory.models import Scope
-    from memory.store import MemoryStore
+    from memory.store import open_store
 
     store, writer = open_memory(tmp_path)
     writer.write(review_thread())
@@ -160,8 +160,8 @@ def test_rows_from_before_search_cards_are_read_and_filled(tmp_path: Path) -> No
     store.tables.nodes.drop_columns(["card"])
     store.close()
 
-    store = MemoryStore(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lexical",
-                        dim=store.dim)
+    store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lexical",
+                       dim=store.dim)
     assert len(store.tables.query_nodes("card IS NULL", columns=["node_id"])) == len(ids)
     old, old_vectors = store.search_nodes(ids, scope)
     assert old == with_cards and len(old) == len(ids)

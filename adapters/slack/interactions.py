@@ -72,7 +72,6 @@ from adapters.slack.views import (
     status_blocks,
 )
 from adapters.slack.webapi import error_code
-from memory.errors import UserFacingError
 from memory.ports import ChatService, FeedbackEntry
 
 logger = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """What the web view reads from the memory: channel listings, a channel's states, one state.
 
-Read-only by construction: only ``query_*`` store calls and the reader's
+Read-only by construction: only the store's lookups and the reader's
 ``read_current_state``. The web view is an operator view, so nothing here narrows to what a
 particular member may read; every channel of every space is listed (private ones marked).
 """
@@ -16,7 +16,6 @@ from memory.models import Scope, State
 from memory.reader.tools import read_current_state
 from memory.registry import StateRecord, chain_of, to_state
 from memory.store.rows import Row, from_epoch
-from memory.store.tables import sql_str
 
 logger = logging.getLogger(__name__)
 
@@ -51,23 +50,15 @@ class StateSummary:
     updated_at: datetime
 
 
-def _where(**cols: str | None) -> str:
-    parts = [f"{k} = {sql_str(v)}" for k, v in cols.items() if v]
-    return " AND ".join(parts) if parts else "TRUE"
-
-
 def _node_channel_name(eg: Egmem, platform: str, space: str, channel: str) -> str:
-    rows = eg.store.tables.query_nodes(
-        _where(platform=platform, space=space, channel=channel),
-        columns=["channel_name"], limit=1,
-    )
-    return str(rows[0]["channel_name"] or "") if rows else ""
+    label = eg.store.channel_label(platform=platform, space=space, channel=channel)
+    return label[1] if label is not None else ""
 
 
 def list_channels(eg: Egmem) -> dict[SpaceKey, list[ChannelSummary]]:
     """Every channel with messages or a visibility record, grouped by space, sorted by name."""
     counts: dict[tuple[str, str, str], tuple[int, int]] = {}
-    for r in eg.store.tables.query_states("TRUE"):
+    for r in eg.store.states.listed():
         key = (r["platform"], r["space"], r["channel"])
         n, revised = counts.get(key, (0, 0))
         counts[key] = (n + 1, revised + (1 if r["revision_count"] else 0))
@@ -91,15 +82,14 @@ def list_channels(eg: Egmem) -> dict[SpaceKey, list[ChannelSummary]]:
 def channel_info(eg: Egmem, *, space: str, channel: str) -> ChannelSummary | None:
     """The channel's summary, or None when the memory knows nothing of it."""
     rec = next((c for c in eg.store.channels(space=space) if c.id == channel), None)
-    nodes = eg.store.tables.query_nodes(_where(space=space, channel=channel),
-                                        columns=["platform", "channel_name"], limit=1)
-    states = eg.store.tables.query_states(_where(space=space, channel=channel))
-    if rec is None and not nodes and not states:
+    label = eg.store.channel_label(space=space, channel=channel)
+    states = eg.store.states.listed(space=space, channel=channel)
+    if rec is None and label is None and not states:
         return None
     platform = rec.platform if rec is not None else (
-        nodes[0]["platform"] if nodes else states[0]["platform"])
+        label[0] if label is not None else states[0]["platform"])
     name = rec.name if rec is not None and rec.name else (
-        str(nodes[0]["channel_name"] or "") if nodes else "")
+        label[1] if label is not None else "")
     return ChannelSummary(
         platform=platform, space=space, channel=channel, name=name,
         is_private=bool(rec and rec.is_private), states=len(states),
@@ -119,7 +109,7 @@ def channel_states(eg: Egmem, *, space: str, channel: str, q: str = "",
     ``q`` keeps the states whose topic, description or current value contains every word of
     it (case-insensitive substring match, so ids, numbers and partial words work).
     """
-    rows = eg.store.tables.query_states(_where(space=space, channel=channel))
+    rows = eg.store.states.listed(space=space, channel=channel)
     words = q.lower().split()
     hits = [r for r in rows if _matches(r, words)] if words else rows
     hits.sort(key=lambda r: (-float(r["updated_ts"]), r["state_id"]))
@@ -134,10 +124,9 @@ def channel_states(eg: Egmem, *, space: str, channel: str, q: str = "",
 def load_state(eg: Egmem, state_id: str) -> State | None:
     """One state with its chain, oldest first, as the reader sees it (a revision whose value
     is not grounded in its own message does not count); None when there is no such state."""
-    rows = eg.store.tables.query_states(f"state_id = {sql_str(state_id)}", limit=1)
-    if not rows:
+    row = eg.store.states.get(state_id)
+    if row is None:
         return None
-    row = rows[0]
     scope = Scope(platform=row["platform"], space=row["space"], channels=(row["channel"],))
     # An empty query embeds nothing: the state is found through state_ids alone.
     found = read_current_state(eg.store, eg.writer.embedder, query="", scope=scope, k=1,

@@ -74,8 +74,6 @@ from memory.models import Answer, EvidenceNode, Scope, State
 from memory.reader.answer import citation
 from memory.reader.search import ABLATE_SINGLE_ROUND
 from memory.reader.tools import ReaderSession, ReaderTools
-from memory.store import scope_sql
-from memory.store.tables import sql_str
 
 logger = logging.getLogger(__name__)
 
@@ -353,14 +351,11 @@ class LLMReader:
                     scope.channels is None or c.id in scope.channels):
                 return c.id
         # A name no passage has shown yet: its messages carry it (within the scope only).
-        rows = self.tools.store.tables.query_nodes(
-            f"({scope_sql(scope)}) AND lower(channel_name) = {sql_str(lowered)}",
-            columns=["channel"], limit=1)
-        if rows:
-            return str(rows[0]["channel"])
-        if scope.channels is None and self.tools.store.tables.query_nodes(
-                f"({scope_sql(scope)}) AND channel = {sql_str(value)}", columns=["channel"],
-                limit=1):
+        named = self.tools.store.channel_named(lowered, scope)
+        if named is not None:
+            return named
+        if scope.channels is None and self.tools.store.holds_evidence(
+                scope.model_copy(update={"channels": (value,)})):
             return value
         return None
 

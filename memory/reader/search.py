@@ -28,7 +28,7 @@ from memory.dates import find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope
 from memory.reader.features import content_relevance, key_terms, name_words, query_features
-from memory.reader.rerank import FeatureReranker, Hit, Reranker
+from memory.reader.rerank import Hit, Reranker
 from memory.store import MemoryStore, Window
 from memory.text import STOPWORDS, content_terms, tokens
 
@@ -70,7 +70,7 @@ class EvidenceSearch:
         *,
         store: MemoryStore,
         embedder: Embedder,
-        reranker: Reranker | None = None,
+        reranker: Reranker,
         anchors: int = 4,
         first_pass: int = 30,
         rerank_depth: int = 60,
@@ -82,7 +82,7 @@ class EvidenceSearch:
         self.ablate = ablate
         self.date_scoping = date_scoping
         self.embedder = embedder
-        self.reranker: Reranker = reranker if reranker is not None else FeatureReranker()
+        self.reranker: Reranker = reranker
         self.anchors = anchors
         self.first_pass = first_pass
         self.rerank_depth = rerank_depth

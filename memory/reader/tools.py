@@ -21,7 +21,6 @@ import numpy as np
 from memory.analysis.grounding import grounded_value
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
-from memory.facets import members_sql, project
 from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.rerank import Hit
 from memory.reader.search import (
@@ -32,9 +31,7 @@ from memory.reader.search import (
 )
 from memory.registry import StateRecord, chain_entry, chain_of, history
 from memory.store import MemoryStore, Window
-from memory.store.rows import from_epoch, row_to_node
-from memory.store.store import NODE_META_COLUMNS, scope_sql
-from memory.store.tables import sql_in, sql_str
+from memory.store.rows import from_epoch
 from memory.text import content_terms, overlap
 
 logger = logging.getLogger(__name__)
@@ -91,12 +88,7 @@ def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], *, scope: 
     out: dict[str, list[EvidenceNode]] = {}
     if not questions:
         return out
-    ids = [q.node_id for q in questions]
-    quoted = ", ".join(sql_str(i) for i in ids)
-    where = (f"(array_has_any(context_ids, make_array({quoted})) OR "
-             f"{sql_in('reply_to_node', ids)}) AND {scope_sql(scope)}")
-    linked = [row_to_node(r) for r in store.tables.query_nodes(where,
-                                                                columns=NODE_META_COLUMNS)]
+    linked = store.answers_to([q.node_id for q in questions], scope)
     for q in questions:
         mine = sorted((n for n in linked if n.speaker_id != q.speaker_id and (
             n.reply_to_node == q.node_id or q.node_id in n.context_ids)),
@@ -127,17 +119,6 @@ def _next_turns(store: MemoryStore, question: EvidenceNode, scope: Scope
     return out
 
 
-def _states_where(scope: Scope) -> str:
-    parts = []
-    if scope.platform is not None:
-        parts.append(f"platform = {sql_str(scope.platform)}")
-    if scope.space is not None:
-        parts.append(f"space = {sql_str(scope.space)}")
-    if scope.channels is not None:
-        parts.append(sql_in("channel", scope.channels))
-    return " AND ".join(parts) if parts else "TRUE"
-
-
 def read_current_state(
     store: MemoryStore,
     embedder: Embedder,
@@ -162,7 +143,7 @@ def read_current_state(
     a lunch's date and its place. Each is still its own candidate. A state whose chain lies
     wholly outside ``scope`` (another thread) is not returned.
     """
-    rows = store.tables.query_states(_states_where(scope))
+    rows = store.states.find(scope)
     if not rows:
         return []
     qterms = set(content_terms(query))
@@ -191,9 +172,7 @@ def read_current_state(
         top += sorted((r for r in records if (r.channel, r.topic) in kin
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
     ids = [r.state_id for r in top]
-    where = f"{members_sql(ids)} AND {scope_sql(scope)}"
-    members = project([row_to_node(r) for r in store.tables.query_nodes(
-        where, columns=NODE_META_COLUMNS)], ids)
+    members = store.state_members(ids, scope)
     out = []
     for rec in top:
         chain = history(_authoritative(chain_of(
@@ -260,13 +239,11 @@ class ReaderTools:
     """The read tools over one store; :meth:`session` binds them to one question."""
 
     def __init__(self, *, store: MemoryStore, embedder: Embedder,
-                 search: EvidenceSearch | None = None,
-                 ablate: frozenset[str] = frozenset()) -> None:
+                 search: EvidenceSearch, ablate: frozenset[str] = frozenset()) -> None:
         self.store = store
         self.embedder = embedder
         self.ablate = ablate
-        self.search = search if search is not None else EvidenceSearch(
-            store=store, embedder=embedder, ablate=ablate)
+        self.search = search
 
     def previous_turn(self, node: EvidenceNode, scope: Scope) -> EvidenceNode | None:
         """The turn just before ``node`` in its channel and thread, by someone else, within
@@ -441,3 +418,12 @@ class ReaderSession:
 
     def observed(self, node_id: str) -> bool:
         return node_id in self.nodes
+
+
+def offline_tools(store: MemoryStore, embedder: Embedder) -> ReaderTools:
+    """Reader tools over ``store`` searching with the offline feature reranker: for a
+    process that reads ``store`` and builds nothing else around it (evaluation, a tool)."""
+    from memory.reader.rerank import FeatureReranker
+
+    search = EvidenceSearch(store=store, embedder=embedder, reranker=FeatureReranker())
+    return ReaderTools(store=store, embedder=embedder, search=search)

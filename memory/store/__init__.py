@@ -1,5 +1,9 @@
-"""Persistent storage: LanceDB tables (source of truth) and the derived Tantivy index."""
+"""Persistent storage: LanceDB tables (source of truth) and the derived Tantivy index.
 
-from memory.store.store import MemoryStore, Window, scope_sql
+Callers reach the store through the ports in ``memory.store.ports`` and pass domain values
+(scopes, windows, ids); every query string lives in this package."""
 
-__all__ = ["MemoryStore", "Window", "scope_sql"]
+from memory.store.filters import Span, Window
+from memory.store.store import MemoryStore, open_store
+
+__all__ = ["MemoryStore", "Span", "Window", "open_store"]

@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 SCHEMA_VERSION = "3"
 # Deferred documents are committed at the latest when this many are pending.
 MAX_UNCOMMITTED = 50_000
+# Where the highest committed node seq is recorded, beside the index files.
+WATERMARK_FILE = "COMMITTED_SEQ"
 # Function words left out of BM25 queries: in most documents, so they add almost nothing
 # to a score but make Tantivy visit most postings (45 → 4 ms a query at 1M documents);
 # dropping them also raised BM25 evidence recall on the LoCoMo dev split (R@10 .565 → .625).
@@ -44,6 +46,8 @@ class LexicalDoc:
     speakers: tuple[str, ...]
     ts: int
     body: str
+    # The node's commit sequence number: the index records the highest it has committed.
+    seq: int = 0
 
 
 @dataclass(frozen=True)
@@ -87,11 +91,19 @@ class LexicalIndex:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._schema = _schema()
-        self._index = self._open_read_only() if read_only else self._open()
+        # In memory and empty until :meth:`open` opens the one on disk.
+        self._index = tantivy.Index(self._schema)
         self._writer: tantivy.IndexWriter | None = None
         # Documents added with ``defer`` and not yet committed (a commit costs ~50-100 ms
         # of fsyncs, so a bulk ingest must not pay one per batch).
         self._uncommitted = 0
+        # The highest seq among the documents added since the last commit.
+        self._pending_seq = 0
+
+    def open(self) -> None:
+        """Open the index on disk. A writable opening creates it, and rebuilds (empties) an
+        index of another schema version; a read-only one reads such an index as empty."""
+        self._index = self._open_read_only() if self.read_only else self._open()
 
     def _open(self) -> tantivy.Index:
         marker = self._path / "SCHEMA_VERSION"
@@ -103,6 +115,22 @@ class LexicalIndex:
         self._path.mkdir(parents=True, exist_ok=True)
         marker.write_text(SCHEMA_VERSION)
         return tantivy.Index(self._schema, path=str(self._path))
+
+    # ---- watermark ----------------------------------------------------------------------
+    def committed_seq(self) -> int | None:
+        """The highest node seq this index has committed, as recorded after each commit;
+        None when no record exists (an index written before the record was kept)."""
+        try:
+            return int((self._path / WATERMARK_FILE).read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def record_seq(self, seq: int) -> None:
+        """Record ``seq`` as committed (after a commit: a crash in between records less
+        than was committed, and the next reconcile re-adds a few documents)."""
+        tmp = self._path / (WATERMARK_FILE + ".tmp")
+        tmp.write_text(str(seq))
+        tmp.replace(self._path / WATERMARK_FILE)
 
     def _open_read_only(self) -> tantivy.Index:
         marker = self._path / "SCHEMA_VERSION"
@@ -129,6 +157,7 @@ class LexicalIndex:
             w = self._w()
             for d in docs:
                 self._uncommitted += 1
+                self._pending_seq = max(self._pending_seq, d.seq)
                 w.delete_documents_by_term("node_id", d.node_id)
                 w.add_document(
                     tantivy.Document(
@@ -149,6 +178,12 @@ class LexicalIndex:
         self._w().commit()
         self._uncommitted = 0
         self._index.reload()
+        self._record_pending()
+
+    def _record_pending(self) -> None:
+        if self._pending_seq and self._pending_seq > (self.committed_seq() or 0):
+            self.record_seq(self._pending_seq)
+        self._pending_seq = 0
 
     def _sync(self) -> None:
         """Make deferred documents visible before a read."""
@@ -166,7 +201,9 @@ class LexicalIndex:
         with self._lock:
             w = self._w()
             w.delete_all_documents()
+            self._pending_seq = 0
             self._commit()
+            self.record_seq(0)
 
     def purge_deleted(self) -> None:
         """Drop segments' dead documents from disk (forgotten text must not linger)."""
@@ -174,6 +211,7 @@ class LexicalIndex:
             w = self._w()
             w.commit()
             self._uncommitted = 0
+            self._record_pending()
             w.wait_merging_threads()
             self._writer = None
             w = self._w()
@@ -196,6 +234,7 @@ class LexicalIndex:
             if self._writer is not None:
                 self._writer.commit()
                 self._uncommitted = 0
+                self._record_pending()
                 self._writer.wait_merging_threads()
                 self._writer = None
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from memory.models import Channel, EvidenceNode, Proposal, Verdict, Verification
+from memory.store.lexical import LexicalDoc
 
 Row = dict[str, Any]
 
@@ -116,6 +117,26 @@ def row_to_node(row: Row) -> EvidenceNode:
         verification=Verification.model_validate_json(row["verification_json"])
         if row.get("verification_json")
         else None,
+    )
+
+
+def lexical_doc(row: Row) -> LexicalDoc:
+    body = row.get("rewrite") or ""
+    text = row.get("text") or ""
+    if text and text not in body:
+        body = f"{body}\n{text}" if body else text
+    if row.get("context"):
+        body = f"{body}\n{row['context']}"
+    return LexicalDoc(
+        node_id=row["node_id"],
+        platform=row["platform"],
+        space=row["space"],
+        channel=row["channel"],
+        thread=row.get("thread_id") or "",
+        speakers=(row.get("speaker") or "", row.get("speaker_id") or ""),
+        ts=int(row["ts"]),
+        body=body,
+        seq=int(row.get("seq") or 0),
     )
 
 

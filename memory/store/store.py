@@ -8,44 +8,57 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 
 from memory.errors import ConfigError
-from memory.facets import members_sql, project
+from memory.facets import project
 from memory.models import Channel, EvidenceNode, MessageKey, Scope
-from memory.store.lexical import LexicalDoc, LexicalFilter, LexicalIndex
+from memory.store.filters import (
+    INVISIBLE,
+    SURROGATE,
+    Span,
+    Window,
+    columns_sql,
+    members_sql,
+    neighbours_sql,
+    phrase_sql,
+    scope_lexical,
+    scope_sql,
+)
+from memory.store.filters import (
+    by_id as ids_filter,
+)
+from memory.store.lexical import LexicalIndex
+from memory.store.lookups import NODE_META_COLUMNS, NODE_SEARCH_COLUMNS, NodeLookups
 from memory.store.rows import (
-    SEARCH_FIELDS,
     Row,
     card_to_node,
     channel_to_row,
+    lexical_doc,
     node_to_row,
     row_to_channel,
     row_to_node,
-    to_epoch,
 )
+from memory.store.states import LanceMeta, LanceStates
 from memory.store.tables import Tables, sql_in, sql_str
+
+__all__ = ["MemoryStore", "Span", "Window", "open_store", "scope_lexical", "scope_sql",
+           "tombstone_keys"]
 
 logger = logging.getLogger(__name__)
 
-NODE_SEARCH_COLUMNS = list(SEARCH_FIELDS)
-NODE_META_COLUMNS = [*NODE_SEARCH_COLUMNS, "proposal_json", "verification_json"]
 # Search reads a node's card (its search fields in one column); its vector comes as a matrix.
 _CARD_COLUMNS = ["node_id", "card"]
-
-
-def _by_id(node_ids: Iterable[str], scope: Scope | None) -> tuple[list[str], str]:
-    """``node_ids`` without repeats and the filter selecting them (inside ``scope``)."""
-    ids = list(dict.fromkeys(node_ids))
-    where = sql_in("node_id", ids) if ids else "FALSE"
-    return ids, f"{where} AND {scope_sql(scope)}" if scope is not None else where
+# Meta key set while deleted rows may still be on disk (cleared by a completed purge).
+PURGE_PENDING = "purge_pending"
+# The embedder whose vectors the store holds (Embedder.name).
+EMBEDDER = "embedder"
+# The most rows one query may ask for: LanceDB rejects limits past a 32-bit range.
+MAX_K = 2**31 - 1
 
 
 def tombstone_keys(key: MessageKey) -> tuple[str, ...]:
@@ -69,102 +82,26 @@ def _last_of_each(nodes: Sequence[EvidenceNode], vectors: np.ndarray
     return [nodes[i] for i in keep], vectors[keep]
 
 
-@dataclass(frozen=True)
-class Window:
-    """Optional narrowing of a scoped query: participants and a time range."""
-
-    speakers: tuple[str, ...] | None = None
-    ts_from: datetime | None = None
-    ts_to: datetime | None = None
-    thread_id: str | None = None
-    node_ids: tuple[str, ...] | None = None
-
-
-def scope_sql(scope: Scope, window: Window | None = None) -> str:
-    parts: list[str] = []
-    if scope.platform is not None:
-        parts.append(f"platform = {sql_str(scope.platform)}")
-    if scope.space is not None:
-        parts.append(f"space = {sql_str(scope.space)}")
-    if scope.channels is not None:
-        parts.append(sql_in("channel", scope.channels))
-    thread = scope.thread_id or (window.thread_id if window else None)
-    if thread is not None:
-        parts.append(f"thread_id = {sql_str(thread)}")
-    if window is not None:
-        if window.speakers is not None:
-            names = list(window.speakers)
-            parts.append(f"({sql_in('speaker', names)} OR {sql_in('speaker_id', names)})")
-        if window.ts_from is not None:
-            parts.append(f"ts >= {to_epoch(window.ts_from)}")
-        if window.ts_to is not None:
-            parts.append(f"ts <= {to_epoch(window.ts_to)}")
-        if window.node_ids is not None:
-            parts.append(sql_in("node_id", window.node_ids))
-    return " AND ".join(parts) if parts else "TRUE"
+def open_store(*, uri: str, lexical_dir: Path, dim: int,
+               storage_options: dict[str, str] | None = None,
+               read_only: bool = False) -> MemoryStore:
+    """A store opened (and, unless ``read_only``, reconciled): what a process that owns the
+    data directory starts from."""
+    store = MemoryStore(uri=uri, lexical_dir=lexical_dir, dim=dim,
+                        storage_options=storage_options, read_only=read_only)
+    store.open()
+    if not read_only:
+        store.reconcile()
+    return store
 
 
-# Meta key set while deleted rows may still be on disk (cleared by a completed purge).
-PURGE_PENDING = "purge_pending"
-# The embedder whose vectors the store holds (Embedder.name).
-EMBEDDER = "embedder"
-# The most rows one query may ask for: LanceDB rejects limits past a 32-bit range.
-MAX_K = 2**31 - 1
-# Zero-width and bidi controls (as memory.text.clean drops them), in Python and in the
-# Rust regex syntax LanceDB's SQL functions use.
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
-_INVISIBLE_SQL = r"[\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}\x{2066}-\x{2069}\x{FEFF}]"
-_SURROGATE = re.compile("[\ud800-\udfff]")
+class MemoryStore(NodeLookups):
+    """The persistent memory of one deployment: the node and search ports here, the state
+    and meta ports as :attr:`states` and :attr:`meta`. ``uri`` may be a path or an
+    object-store URI; the lexical index always lives on local disk at ``lexical_dir``.
 
-
-def _normalized_sql(column: str) -> str:
-    """``column`` lower-cased, without invisible controls, whitespace runs as one space."""
-    bare = f"regexp_replace(lower({column}), '{_INVISIBLE_SQL}', '', 'g')"
-    return f"regexp_replace({bare}, '\\s+', ' ', 'g')"
-
-
-def _encodable(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    return None if values is None else tuple(_SURROGATE.sub("\ufffd", v) for v in values)
-
-
-def scope_lexical(scope: Scope, window: Window | None = None) -> LexicalFilter:
-    """The scope as index filter terms (lone surrogates, which Tantivy cannot take, become
-    U+FFFD: they match nothing stored, as in the SQL filter)."""
-    thread = scope.thread_id or (window.thread_id if window else None)
-    return LexicalFilter(
-        platform=scope.platform and _SURROGATE.sub("\ufffd", scope.platform),
-        space=scope.space and _SURROGATE.sub("\ufffd", scope.space),
-        channels=_encodable(scope.channels),
-        thread=thread and _SURROGATE.sub("\ufffd", thread),
-        speakers=_encodable(window.speakers) if window else None,
-        ts_from=int(to_epoch(window.ts_from)) if window and window.ts_from else None,
-        ts_to=int(to_epoch(window.ts_to)) + 1 if window and window.ts_to else None,
-        node_ids=window.node_ids if window else None,
-    )
-
-
-def lexical_doc(row: Row) -> LexicalDoc:
-    body = row.get("rewrite") or ""
-    text = row.get("text") or ""
-    if text and text not in body:
-        body = f"{body}\n{text}" if body else text
-    if row.get("context"):
-        body = f"{body}\n{row['context']}"
-    return LexicalDoc(
-        node_id=row["node_id"],
-        platform=row["platform"],
-        space=row["space"],
-        channel=row["channel"],
-        thread=row.get("thread_id") or "",
-        speakers=(row.get("speaker") or "", row.get("speaker_id") or ""),
-        ts=int(row["ts"]),
-        body=body,
-    )
-
-
-class MemoryStore:
-    """The persistent memory of one deployment. ``uri`` may be a path or an object-store URI;
-    the lexical index always lives on local disk at ``lexical_dir``."""
+    Constructing touches nothing: :meth:`open` connects (and adds columns of later
+    versions), :meth:`reconcile` repairs what a crash left (the writing process only)."""
 
     def __init__(
         self,
@@ -179,19 +116,33 @@ class MemoryStore:
         self.tables = Tables(uri, dim=dim, storage_options=storage_options,
                              read_only=read_only)
         self.lexical = LexicalIndex(lexical_dir, read_only=read_only)
+        self.states = LanceStates(self.tables)
+        self.meta = LanceMeta(self.tables)
         self.dim = dim
-        self._seq = self.tables.opened_seq
+        self._seq = 0
         self._channels: set[tuple[str, str, str]] | None = None
-        if read_only:
-            # A reader repairs nothing: the process that writes does, when it opens.
-            return
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    def open(self) -> None:
+        """Connect to the tables and open the lexical index."""
+        self.tables.open()
+        self.lexical.open()
+        self._seq = self.tables.opened_seq
+
+    def reconcile(self) -> None:
+        """Repair what an interrupted process left: index documents it committed to LanceDB
+        only, and a forget's purge it did not finish. Never for a read-only opening."""
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
             # A forget was interrupted before its purge: old versions may still hold its text.
             logger.info("finishing an interrupted purge")
             self.purge()
 
-    # ---- lifecycle ----------------------------------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Whether the tables live on object storage other processes write too."""
+        return self.tables.shared
+
     def claim_embedder(self, name: str) -> None:
         """Record that this store's vectors come from the embedder ``name``; ConfigError if
         they come from another one, whose vectors cannot be compared with its (a store
@@ -207,9 +158,28 @@ class MemoryStore:
                 "the data was written with, or use a new data directory (EGMEM_DATA) and "
                 "import the history again.")
 
-    def reconcile_lexical(self) -> int:
-        """Make the lexical index hold exactly the nodes LanceDB holds (after a crash between
-        the two writes, or an upgrade). Returns how many documents were fixed."""
+    def reconcile_lexical(self, *, full: bool = False) -> int:
+        """Make the lexical index hold the nodes LanceDB holds (after a crash between the
+        two writes, or an upgrade). Returns how many documents were fixed.
+
+        The index records the highest node seq it committed; nodes are committed in seq
+        order, so only the nodes after it can be missing, and only they are read. When the
+        counts then still differ, or the record is ahead of the tables (restored from a
+        backup), every id is compared both ways, as ``full`` asks (and as an index without
+        the record, or tables other processes write, need)."""
+        mark = self.lexical.committed_seq()
+        if full or mark is None or self.tables.shared or mark > self._seq:
+            return self._reconcile_all()
+        ids = [r["node_id"] for r in self.tables.query_nodes(f"seq > {mark}",
+                                                             columns=["node_id"])]
+        if ids:
+            self._index_ids(ids)
+            logger.info("lexical index reconciled: %d documents after seq %d", len(ids), mark)
+        if self.lexical.count() != self.count_nodes():
+            return len(ids) + self._reconcile_all()
+        return len(ids)
+
+    def _reconcile_all(self) -> int:
         lance_ids = {
             r["node_id"] for r in self.tables.query_nodes("TRUE", columns=["node_id"])
         }
@@ -222,6 +192,7 @@ class MemoryStore:
             self._index_ids(sorted(missing))
         if extra or missing:
             logger.info("lexical index reconciled: %d added, %d removed", len(missing), len(extra))
+        self.lexical.record_seq(self.tables.max_seq())
         return len(extra) + len(missing)
 
     def reindex(self) -> int:
@@ -253,6 +224,17 @@ class MemoryStore:
         else:
             self.lexical.purge_deleted()
         self.tables.set_meta(PURGE_PENDING, "")
+
+    def maintain(self) -> None:
+        """Fill search cards of rows from older versions, compact small fragments, build
+        the ANN index once it pays."""
+        self.fill_cards()
+        self.tables.compact()
+        self.tables.ensure_vector_index()
+
+    def compact_if_fragmented(self) -> bool:
+        """Fold the fragments recent writes left (see :meth:`Tables.compact_if_fragmented`)."""
+        return self.tables.compact_if_fragmented()
 
     # ---- sequence -----------------------------------------------------------------------
     def next_seq(self) -> int:
@@ -295,7 +277,7 @@ class MemoryStore:
                      ) -> tuple[list[EvidenceNode], dict[str, np.ndarray]]:
         """Nodes in ``scope`` without their audit record (``proposal`` and ``verification``
         are None), with their vectors, in one query: what ranking needs. Input order."""
-        ids, where = _by_id(node_ids, scope)
+        ids, where = ids_filter(node_ids, scope)
         if not ids:
             return [], {}
         found, vectors = self._search_rows(where)
@@ -344,7 +326,7 @@ class MemoryStore:
 
     def get_nodes(self, node_ids: Iterable[str], scope: Scope | None = None) -> list[EvidenceNode]:
         """Nodes with their audit record (in ``scope``, when given), in input order."""
-        ids, where = _by_id(node_ids, scope)
+        ids, where = ids_filter(node_ids, scope)
         if not ids:
             return []
         rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS)
@@ -390,16 +372,10 @@ class MemoryStore:
         if not nodes and not include:
             return [], {}
         ids = [n.node_id for n in nodes]
-        ors = [sql_in("reply_to_node", ids), sql_in("node_id", [
-            *include, *(x for n in nodes for x in (n.reply_to_node, n.supersedes) if x)
-        ]), sql_in("supersedes", ids)]
+        linked = [*include, *(x for n in nodes for x in (n.reply_to_node, n.supersedes) if x)]
         threads = [t for n in nodes for t in (n.thread_id, n.message_id) if t]
-        if threads:
-            ors.append(sql_in("thread_id", threads))
         states = [n.state_id for n in nodes if n.state_id]
-        if states:
-            ors.append(sql_in("state_id", states))
-        where = f"({' OR '.join(ors)}) AND {scope_sql(scope)}"
+        where = f"{neighbours_sql(ids, linked, threads, states)} AND {scope_sql(scope)}"
         return self._search_rows(where, limit=2000)
 
     def delete_nodes(self, node_ids: Sequence[str]) -> None:
@@ -458,17 +434,11 @@ class MemoryStore:
         whitespace equal and zero-width/bidi controls ignored on both sides (a joiner inside
         a word must not hide it). Lone surrogates in ``phrase`` count as U+FFFD, as imports
         store them."""
-        needle = _SURROGATE.sub("\ufffd", _INVISIBLE.sub("", phrase))
+        needle = SURROGATE.sub("\ufffd", INVISIBLE.sub("", phrase))
         needle = " ".join(needle.split()).lower()
         if not needle or k <= 0:
             return []
-        like = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        pattern = sql_str(f"%{like}%")
-        where = (
-            f"({_normalized_sql('text')} LIKE {pattern} ESCAPE '\\' OR "
-            f"{_normalized_sql('rewrite')} LIKE {pattern} ESCAPE '\\') "
-            f"AND {scope_sql(scope, window)}"
-        )
+        where = f"{phrase_sql(needle)} AND {scope_sql(scope, window)}"
         rows = self.tables.query_nodes(where, columns=NODE_META_COLUMNS, limit=min(k, MAX_K))
         return sorted((row_to_node(r) for r in rows), key=lambda n: (n.ts, n.seq))
 
@@ -489,12 +459,9 @@ class MemoryStore:
         self.tables.upsert_channels([channel_to_row(c) for c in channels])
 
     def channels(self, *, platform: str | None = None, space: str | None = None) -> list[Channel]:
-        parts = []
-        if platform:
-            parts.append(f"platform = {sql_str(platform)}")
-        if space:
-            parts.append(f"space = {sql_str(space)}")
-        return [row_to_channel(r) for r in self.tables.query_channels(" AND ".join(parts) or None)]
+        where = columns_sql(platform=platform, space=space)
+        return [row_to_channel(r) for r in self.tables.query_channels(
+            None if where == "TRUE" else where)]
 
     # ---- stats --------------------------------------------------------------------------
     def count_nodes(self) -> int:

@@ -129,28 +129,41 @@ def _rewrite(tbl: Any, key: str) -> None:
 
 
 class Tables:
-    """Opens (or creates) the three tables under ``uri``: a local path or an object-store URI."""
+    """The tables under ``uri`` (a local path or an object-store URI), opened (or created)
+    by :meth:`open`; constructing touches nothing."""
 
     def __init__(self, uri: str, *, dim: int, storage_options: dict[str, str] | None = None,
                  read_only: bool = False):
+        self.uri = uri
         self.dim = dim
         self.read_only = read_only
+        self._storage_options = storage_options
         self._lock = threading.RLock()
         # Shared object storage has other writers: see their commits within seconds, and never
         # delete files another process may still be writing.
         self.shared = "://" in uri and not uri.startswith("file://")
+        # Writes to the nodes table since the last compaction: each leaves a fragment.
+        self.node_writes = 0
+        self.opened_seq = 0
+        self._compacted_seq = 0
+
+    def open(self) -> None:
+        """Connect, create missing tables and add the columns later versions introduced
+        (a read-only opening refuses a table that lacks them)."""
         # A reader beside a writer reads the latest version at every query: the writer's
         # purge deletes the files of older versions.
-        interval = timedelta(0) if read_only else timedelta(seconds=5) if self.shared else None
+        interval = (timedelta(0) if self.read_only else timedelta(seconds=5) if self.shared
+                    else None)
         try:
             self.db = lancedb.connect(
-                uri, storage_options=storage_options, read_consistency_interval=interval,
+                self.uri, storage_options=self._storage_options,
+                read_consistency_interval=interval,
             )
         except Exception as exc:  # lancedb raises several unrelated types for a bad URI
-            raise StoreError(f"cannot open the data store at {uri!r}: {exc}") from exc
+            raise StoreError(f"cannot open the data store at {self.uri!r}: {exc}") from exc
         existing = set(self.db.list_tables().tables)
-        self.nodes = self._table("nodes", node_schema(dim), existing)
-        self.states = self._table("states", state_schema(dim), existing)
+        self.nodes = self._table("nodes", node_schema(self.dim), existing)
+        self.states = self._table("states", state_schema(self.dim), existing)
         self.channels = self._table("channels", CHANNEL_SCHEMA, existing)
         self.meta = self._table("meta", META_SCHEMA, existing)
         self.tombstones = self._table("tombstones", TOMBSTONE_SCHEMA, existing)
@@ -158,8 +171,6 @@ class Tables:
         # Read once: every `.schema` access is a round trip through LanceDB's event loop.
         self._node_schema: pa.Schema = self.nodes.schema
         self._state_schema: pa.Schema = self.states.schema
-        # Writes to the nodes table since the last compaction: each leaves a fragment.
-        self.node_writes = 0
         # The highest seq when the tables were opened (one scan of the column, shared with
         # MemoryStore's sequence); rows up to _compacted_seq were there at the last full
         # compaction (or at open).

@@ -8,17 +8,17 @@ from pathlib import Path
 from memory.embeddings import HashingEmbedder
 from memory.models import Message
 from memory.proposer import OfflineProposer
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.store import MemoryStore, open_store
+from memory.writer import Writer, open_writer
 
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)
 
 
 def open_memory(path: Path, *, verification: bool = True) -> tuple[MemoryStore, Writer]:
     emb = HashingEmbedder()
-    store = MemoryStore(uri=str(path / "lance"), lexical_dir=path / "lexical", dim=emb.dim)
-    writer = Writer(store=store, embedder=emb, proposer=OfflineProposer(),
-                    verification=verification)
+    store = open_store(uri=str(path / "lance"), lexical_dir=path / "lexical", dim=emb.dim)
+    writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer(),
+                         verification=verification)
     return store, writer
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from memory.embeddings import Embedder, HashingEmbedder
 from memory.models import Message, Scope
 from memory.proposer import OfflineProposer
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.store import MemoryStore, open_store
+from memory.writer import Writer, open_writer
 
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)  # a Monday
 PUBLIC = Scope(platform="slack", space="T1", channels=("C1",))
@@ -79,7 +79,7 @@ class Memory:
 def build(tmp_path: Path, messages: list[Message] | None = None,
           embedder: Embedder | None = None) -> Memory:
     emb = embedder or HashingEmbedder()
-    store = MemoryStore(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex", dim=emb.dim)
-    writer = Writer(store=store, embedder=emb, proposer=OfflineProposer())
+    store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex", dim=emb.dim)
+    writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer())
     writer.write(messages if messages is not None else chat())
     return Memory(store=store, embedder=emb, writer=writer)
