@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 
 from memory.reader.offline import NOT_FOUND, OfflineReader
-from memory.reader.search import (
-    ABLATE_SINGLE_ROUND,
-    ABLATE_VERSIONED_STATE,
-)
+from memory.reader.rerank import FeatureReranker
+from memory.reader.search import ABLATE_SINGLE_ROUND, ABLATE_VERSIONED_STATE, EvidenceSearch
 from memory.reader.tools import ReaderTools, offline_tools
 from tests.support.reader_memory import PUBLIC, T0, Memory, build, chat, msg
 
@@ -78,8 +76,10 @@ def test_gathered_is_every_node_once_in_gather_order(mem: Memory, reader: Offlin
 
 
 def ablated(reader: OfflineReader, *names: str) -> OfflineReader:
+    search = EvidenceSearch(store=reader.tools.store, embedder=reader.tools.embedder,
+                            reranker=FeatureReranker(), ablate=frozenset(names))
     tools = ReaderTools(store=reader.tools.store, embedder=reader.tools.embedder,
-                        ablate=frozenset(names))
+                        search=search, ablate=frozenset(names))
     return OfflineReader(tools=tools, k=reader.k, ablate=frozenset(names))
 
 

@@ -98,9 +98,9 @@ def test_a_put_replaces_a_node_and_a_delete_removes_it_everywhere(
     assert store.count_nodes() == 5
     store.delete_nodes([chat[3].node_id])
     assert store.get_nodes([chat[3].node_id]) == []
-    assert store.lexical_search("deploy window", Scope(space="T1"), 5) == []
+    assert store.lexical_search("deploy window", Scope(space="T1"), k=5) == []
     assert chat[3].node_id not in {i for i, _ in store.vector_search(
-        vectors([chat[3]])[0], Scope(space="T1"), 10)}
+        vectors([chat[3]])[0], Scope(space="T1"), k=10)}
 
 
 def test_scope_and_window_narrow_every_lookup(store: Any, chat: list[EvidenceNode]) -> None:
@@ -177,15 +177,15 @@ def test_buried_messages_stay_buried(store: Any) -> None:
 # ---- search --------------------------------------------------------------------------------
 def test_search_stays_inside_the_scope(store: Any, chat: list[EvidenceNode]) -> None:
     t1 = Scope(space="T1")
-    hits = [i for i, _ in store.lexical_search("checklist", t1, 5)]
+    hits = [i for i, _ in store.lexical_search("checklist", t1, k=5)]
     assert hits == [chat[1].node_id]
-    assert store.lexical_search("secret plans", t1, 5) == []
-    assert [n.node_id for n in store.phrase_search("DEPLOY  window", t1, 5)] == [
+    assert store.lexical_search("secret plans", t1, k=5) == []
+    assert [n.node_id for n in store.phrase_search("DEPLOY  window", t1, k=5)] == [
         chat[3].node_id]
-    assert store.phrase_search("secret plans", t1, 5) == []
-    ranked = store.vector_search(vectors([chat[4]])[0], t1, 10)
+    assert store.phrase_search("secret plans", t1, k=5) == []
+    ranked = store.vector_search(vectors([chat[4]])[0], t1, k=10)
     assert chat[4].node_id not in {i for i, _ in ranked}
-    ranking, nodes, vecs = store.vector_search_nodes(vectors([chat[0]])[0], t1, 2)
+    ranking, nodes, vecs = store.vector_search_nodes(vectors([chat[0]])[0], t1, k=2)
     assert ranking[0][0] == chat[0].node_id and set(vecs) == {n.node_id for n in nodes}
     found, found_vecs = store.search_nodes([chat[4].node_id, chat[0].node_id], t1)
     assert [n.node_id for n in found] == [chat[0].node_id] and set(found_vecs) == {
@@ -262,7 +262,7 @@ def test_reopening_reads_only_the_nodes_after_the_index_watermark(
     monkeypatch.setattr(LexicalIndex, "all_ids", scan)
     store = _lancedb(tmp_path)
     try:
-        hits = {i for i, _ in store.lexical_search("checklist", Scope(space="T1"), 5)}
+        hits = {i for i, _ in store.lexical_search("checklist", Scope(space="T1"), k=5)}
         assert hits == {"n_T1C11", lost.node_id}
         assert store.lexical.committed_seq() == lost.seq
     finally:
@@ -292,7 +292,7 @@ def test_tables_restored_from_an_older_copy_take_the_index_back_with_them(
     shutil.copytree(tmp_path / "backup", tmp_path / "lance")
     store = _lancedb(tmp_path)
     try:
-        hits = {i for i, _ in store.lexical_search("checklist", Scope(space="T1"), 5)}
+        hits = {i for i, _ in store.lexical_search("checklist", Scope(space="T1"), k=5)}
         assert hits == {"n_T1C11"}
     finally:
         store.close()
