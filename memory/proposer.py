@@ -334,7 +334,7 @@ class OfflineProposer:
         # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
         proper = bool(claim.terms) and any(
             w[:1].isupper() and w.lower() not in FACET_NOUNS
-            for w in re.findall(r"[\w'’-]+", claim.subject))
+            for w in re.findall(r"[\w'’-]{1,200}", claim.subject))
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
         pool: dict[str, StateRecord] = {}

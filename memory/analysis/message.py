@@ -1038,7 +1038,7 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         " ~")  # "burn is ~$140k/mo", "budget is about $5k"
     if before.endswith(",") and len(before) > 2:
         return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
-    last = re.findall(r"[\w'’→>=:-]+$", before)
+    last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
     if not last:
         return False
     word = last[0]
@@ -1048,7 +1048,7 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True
     # A headline: a noun phrase right before its value ("Team lunch next Friday", "costume
     # contest Thursday 4pm", "All-hands this Friday 3pm").
-    words = [w.lower() for w in re.findall(r"[\w'’-]+", before)]
+    words = [w.lower() for w in re.findall(r"[\w'’-]{1,200}", before)]
     return (word not in STOPWORDS and word not in CLAUSE_VERBS and word not in DISCOURSE
             and word.replace("-", "").isalpha() and len(words) <= 6
             and not any(w.endswith(("ing", "ed", "ly")) and w not in _NOUN_ING
@@ -1234,7 +1234,7 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
                 if masked and "," in masked[(obj[-1].end if obj else t.end):u.start]:
                     break  # "Ike will present, you prep the deck"
                 if u.low in {"for", "of"} and obj and nxt is not None and (
-                        _in_value(nxt, values) is None and re.fullmatch(r"[\d.]+", nxt.text)):
+                        _in_value(nxt, values) is None and re.fullmatch(r"[\d.]{1,200}", nxt.text)):
                     obj.append(u)  # "QA signoff for 2.4": the release it is for
                     continue
                 if u.low in {"from", "to", "until", "till", "by", "on", "at", "because",
@@ -1552,11 +1552,11 @@ def _render(toks: Sequence[Token], masked: str) -> str:
         return " ".join(t.text for t in toks)
     text = masked[toks[0].start:toks[-1].end]
     text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
-    text = re.sub(r"\s{2,}", " ", text).strip(" ,:-")
+    text = re.sub(r"\s{2,200}", " ", text).strip(" ,:-")
     if len(toks) == 1:
         text = re.sub(r"['’]s$", "", text)  # "Cobalt's with me" is about Cobalt
     first = toks[0].text
-    before = re.sub(r"[^\w.!?:\n]+$", "", masked[:toks[0].start])
+    before = re.sub(r"[^\w.!?:\n]{1,200}$", "", masked[:toks[0].start])
     sentence_start = not before or before[-1] in ".!?:\n"
     proper = len(toks) > 1 and toks[1].text[:1].isupper()
     if (sentence_start and not proper and first[:1].isupper()
@@ -1571,7 +1571,7 @@ _TIME_WORD = re.compile(r"(?:lunch|breakfast|dinner|then|now|last|yesterday|toda
 
 
 def _has_verb(rest: str) -> bool:
-    words = [w.lower() for w in re.findall(r"[\w']+", rest)[:8]]
+    words = [w.lower() for w in re.findall(r"[\w']{1,200}", rest)[:8]]
     return any(w in CLAUSE_VERBS or w.endswith("ed") or w.endswith("n't") for w in words)
 
 

@@ -28,7 +28,7 @@ from memory.text import STOPWORDS, clean, is_calendar_word, stem
 MAX_QUESTION_CHARS = 1000
 
 # Words as written (case kept), with their offsets; the same token shape as memory.text.
-_WORD = re.compile(r"[^\W_](?:[\w'’.:-]*[^\W_])?")
+_WORD = re.compile(r"[^\W_](?:[\w'’.:-]{0,200}[^\W_])?")
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
 
 

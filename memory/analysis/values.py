@@ -65,7 +65,7 @@ _WHEN_GLUE = re.compile(r"[\s,@(]{0,3}(?:(?:at|from|on|the|by|-|–)[\s,]{1,2}){
                         re.IGNORECASE)
 _PLUS_ONE = re.compile(r"(?<![\w+])\+1\b")
 _FORMATTING = re.compile(r"\*{1,3}|_{2,3}|~~|`{1,3}|^\s{0,4}[•·▪◦-]\s", re.MULTILINE)
-_TOKEN = re.compile(r"[\w][\w'’.-]*[\w]|[\w]|[→]|->")
+_TOKEN = re.compile(r"[\w][\w'’.-]{0,200}[\w]|[\w]|[→]|->")
 
 
 @dataclass(frozen=True)

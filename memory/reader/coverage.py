@@ -33,7 +33,7 @@ from memory.store import MemoryStore
 from memory.text import find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
-_ASKS = re.compile(r"\?\s*$")
+_ASKS = re.compile(r"\?\s{0,40}$")
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
 
@@ -410,7 +410,7 @@ DATE_NEAR = 0.9
 # "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
 # relative to whenever it is read: those only weigh.
 _SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
-                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s+\w+day\b|\bthis\s+\w+day\b|"
+                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s{1,10}\w{1,6}day\b|\bthis\s{1,10}\w{1,6}day\b|"
                        r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
 
 

@@ -173,7 +173,7 @@ def time_in(text: str, *, end: bool = False) -> str:
 
 # A place named after a preposition or label ("at Pixel Pit", "moves to Slover Library",
 # "venue: Hatch"): capitalised words, at most four.
-_PLACE = re.compile(r"(?:\b(?:at|in|to|venue|location|room)\b:?\s+)"
+_PLACE = re.compile(r"(?:\b(?:at|in|to|venue|location|room)\b:?\s{1,10})"
                     r"((?:the\s)?[A-Z][\w'’&.-]{0,30}(?:\s[A-Z][\w'’&.-]{0,30}){0,3})")
 
 
@@ -194,10 +194,10 @@ def places_in(text: str) -> list[Slot]:
 # Words before a value that mark it as the value replaced or turned down, not the one stated
 # ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
 _REPLACED = re.compile(r"(?:\bnot|\binstead of|\bwas|\brather than|\bno longer|"
-                       r"\bno to|\brejected|\bnot the)\s*$", re.IGNORECASE)
+                       r"\bno to|\brejected|\bnot the)\s{0,40}$", re.IGNORECASE)
 # "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change.
-_FROM = re.compile(r"\bfrom\s*$", re.IGNORECASE)
-_TO_AFTER = re.compile(r"^\S*(?:\s+\S+){0,3}?\s+(?:to|→|->)\s", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\s{0,40}$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\S{0,60}(?:\s{1,10}\S{1,60}){0,3}?\s{1,10}(?:to|→|->)\s", re.IGNORECASE)
 
 
 def replaced_at(text: str, start: int, end: int) -> bool:
@@ -210,7 +210,7 @@ def replaced_at(text: str, start: int, end: int) -> bool:
 _RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
                           r"\s?(?:am|pm)?)", re.IGNORECASE)
 _TRAILING = " ,.;:!?)(\"'"
-_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s*$", re.I)
+_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
 ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
                           "closed", "over"})
 
