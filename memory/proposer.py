@@ -134,6 +134,7 @@ class _Decision:
     act: SpeechAct
     state: StateRecord | None = None
     score: float = 0.0
+    change: float = 0.0  # the strength of the change its clause says
 
 
 class OfflineProposer:
@@ -218,6 +219,7 @@ class OfflineProposer:
                     d = None
                 if d is not None:
                     decisions.append(d)
+        decisions = _consistent(decisions)
         proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)
                        for c in a.clauses)
         if a.act is SpeechAct.REMINDER or proposes:
@@ -457,7 +459,7 @@ class OfflineProposer:
 
         def on(match: _Match, verdict: Verdict) -> _Decision:
             return _Decision(verdict, match.state.topic, quote, family, act, match.state,
-                             match.score)
+                             match.score, clause.change)
 
         if act in _SUGGESTING:
             # Suggesting a change to what is tracked changes nothing; a suggestion where
@@ -734,6 +736,17 @@ def _states_of(node: EvidenceNode) -> list[str]:
     from memory.facets import node_state_ids
 
     return node_state_ids(node)
+
+
+def _consistent(decisions: list[_Decision]) -> list[_Decision]:
+    """A message that states a state's current value again does not, in the same breath,
+    replace it by another value of that kind without saying so: that other value is about
+    something else ("lunch at the usual place; meet in the lobby" keeps the place)."""
+    restated = {(d.state.state_id, d.family) for d in decisions
+                if d.verdict is Verdict.RESTATE and d.state is not None}
+    return [d for d in decisions
+            if not (d.verdict is Verdict.REVISE and d.state is not None
+                    and (d.state.state_id, d.family) in restated and d.change < 0.5)]
 
 
 def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:

@@ -439,6 +439,43 @@ _CLOCK = r"(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon
 _WDX = (r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?")
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
 
+#: Currencies written before an amount ("EUR 300", "USD 1.2m") or after it ("720 EUR").
+CURRENCY_CODES: tuple[str, ...] = ("usd", "eur", "gbp", "chf", "cad", "aud", "nzd", "jpy",
+                                   "sek", "nok", "dkk", "pln", "inr", "sgd", "us$", "a$", "c$")
+#: Currency words after an amount ("4.2 million dollars", "300 euros", "40 bucks").
+CURRENCY_WORDS: tuple[str, ...] = ("dollars", "dollar", "euros", "euro", "pounds", "bucks",
+                                   "quid", "francs", "yen", "rupees", "kroner", "kronor")
+#: Scale words and letters after an amount ("4.2 million", "1.5M", "18k", "2bn").
+MONEY_SCALES: tuple[str, ...] = ("k", "m", "mm", "mn", "bn", "b", "mil", "million", "millions",
+                                 "billion", "billions", "thousand", "grand")
+_AMOUNT = r"\d(?:[\d,]{0,15}\d)?(?:\.\d{1,3})?"
+_SCALE = r"(?:" + _alternation(MONEY_SCALES) + r")"
+#: What a large number counts when it is not money ("4.2 million users").
+SCALED_COUNT_NOUNS: frozenset[str] = COUNT_NOUNS | frozenset("""
+downloads installs views visits visitors requests rows records events messages lines
+subscribers followers signups orders transactions calls queries impressions clicks
+""".split())
+_SCALED = r"\b\d{1,4}(?:\.\d{1,3})?\s?(?:million|billion|thousand|mil|mn)\b"
+_COUNTED = r"\s(?:" + _alternation(SCALED_COUNT_NOUNS) + r")\b"
+#: A number with a scale word followed by what it counts ("4.2 million users", "3 thousand
+#: seats"): a count, never a version. Without a counted noun it is money ("Falcon budget is
+#: 7 million"), see MONEY_PATTERN.
+SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
+#: An amount of money, in every way it is written: a currency sign or code before it, a
+#: currency word or code after it (a scale word between: "4.2 million dollars"), or a
+#: scale alone where only money uses it ("40 grand", "1.5M", "$18k"), or a scale word
+#: with nothing counted after it ("budget is 7 million"; "4.2 million users" is a count). Linear: each alternative is a bounded run.
+MONEY_PATTERN = (
+    r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?\b|"
+    r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT
+    + r"(?:\s?" + _SCALE + r")?\b|"
+    r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
+    + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
+    r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
+    + _SCALED + r"(?!" + _COUNTED + r"))"
+)
+
+
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
 #: the pattern also matches its lead-in word. Overlaps are resolved by the analyzer: the
 #: longer span wins, then the more specific kind.
@@ -506,9 +543,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # cloud regions
     ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
                r"southeast|northwest|southwest)-\d\b"),
-    # money: "$18k", "€42k", "720 EUR", "$172,000"
-    ("money", r"(?:[$€£¥]\s?\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|bn|mm)?\b|"
-              r"\b\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|usd|eur|gbp|dollars|euros|bucks)\b)"),
+    ("money", MONEY_PATTERN),
+    ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
     # match formats: "Bo5", "best of 7"

@@ -32,6 +32,20 @@ _WORD = re.compile(r"[^\W_](?:[\w'’.:-]{0,200}[^\W_])?")
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
 
 
+# Whom a question is addressed to is not what it asks: platform mentions (<@U123>, <!here>),
+# broadcasts (@channel, @here, @everyone) anywhere, and @names opening or closing it.
+_BROADCAST = re.compile(r"<[@#!][^<>\s]{1,80}>|(?<![\w@])@(?:channel|here|everyone|all)\b",
+                        re.IGNORECASE)
+_ADDRESSED = re.compile(r"^(?:\s{0,10}@[\w.-]{1,80}[,:]?){1,5}|(?:\s{1,10}@[\w.-]{1,80}){1,5}\W{0,3}$")
+
+
+def strip_address(question: str) -> str:
+    """``question`` without whom it is addressed to (mentions, broadcasts), so
+    "when is the deploy window? @channel" asks what "when is the deploy window?" asks."""
+    text = _BROADCAST.sub(" ", question[:MAX_QUESTION_CHARS])
+    return " ".join(_ADDRESSED.sub(" ", text).split()) or question
+
+
 @dataclass(frozen=True)
 class Word:
     text: str

@@ -294,7 +294,8 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
 # Words a speaker uses of themselves ("me, I'll take it").
 SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
 
-# Generic words that say nothing about the subject ("what's the *deal* with…").
+# Generic words that say nothing about the subject ("what's the *deal* with…"), and words
+# naming the act of deciding rather than what was decided ("the review *decision*").
 GENERIC_WORDS = frozenset(
     """thing things stuff deal info information details detail plan plans update updates
     status news something anything everything someone anyone one ones lot lots bit kind
@@ -305,7 +306,8 @@ GENERIC_WORDS = frozenset(
     reaction reactions intention intentions focus topic topics attitude sentiment opinion
     opinions thoughts feeling feelings feel felt describe describes described description
     setting attributes kind kinds type types favorite favourite main general special
-    biggest recently recent mentioned mention discussed discussion""".split()
+    biggest recently recent mentioned mention discussed discussion
+    decision decisions verdict outcome conclusion consensus latest""".split()
 )
 
 

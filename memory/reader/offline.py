@@ -27,7 +27,7 @@ from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
-from memory.analysis.question import QuestionAnalysis, analyze_question
+from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
@@ -88,6 +88,7 @@ class OfflineReader:
         reference: datetime | None = None,
         ablate: frozenset[str] = frozenset(),
     ) -> Answer:
+        question = strip_address(question)
         qa = analyze_question(question, self.lexicon)
         session = self.tools.session(scope, reference=reference, ablate=ablate)
         session.round = 1
