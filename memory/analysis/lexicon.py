@@ -464,7 +464,8 @@ SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
 #: An amount of money, in every way it is written: a currency sign or code before it, a
 #: currency word or code after it (a scale word between: "4.2 million dollars"), or a
 #: scale alone where only money uses it ("40 grand", "1.5M", "$18k"), or a scale word
-#: with nothing counted after it ("budget is 7 million"; "4.2 million users" is a count). Linear: each alternative is a bounded run.
+#: with nothing counted after it ("budget is 7 million"; "4.2 million users" is a count).
+#: Linear: each alternative is a bounded run.
 MONEY_PATTERN = (
     r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?\b|"
     r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT

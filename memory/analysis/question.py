@@ -36,7 +36,8 @@ _QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
 # broadcasts (@channel, @here, @everyone) anywhere, and @names opening or closing it.
 _BROADCAST = re.compile(r"<[@#!][^<>\s]{1,80}>|(?<![\w@])@(?:channel|here|everyone|all)\b",
                         re.IGNORECASE)
-_ADDRESSED = re.compile(r"^(?:\s{0,10}@[\w.-]{1,80}[,:]?){1,5}|(?:\s{1,10}@[\w.-]{1,80}){1,5}\W{0,3}$")
+_ADDRESSED = re.compile(r"^(?:\s{0,10}@[\w.-]{1,80}[,:]?){1,5}|"
+                        r"(?:\s{1,10}@[\w.-]{1,80}){1,5}\W{0,3}$")
 
 
 def strip_address(question: str) -> str:
