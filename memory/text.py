@@ -147,6 +147,15 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
                                  r"(?:%|percent|ms|gb|tb|users|people|seats|days|weeks|hours|"
                                  r"minutes|nodes|replicas)?", re.I)),
 ]
+_TIME_OF_DAY = next(p for k, p in _SLOT_PATTERNS if k is SlotKind.TIME)
+
+
+def has_time_of_day(text: str) -> bool:
+    """Whether ``text`` names a time of day, alone or inside a moment ("Thu Feb 25,
+    6:30pm" is one date slot that holds a time)."""
+    return _TIME_OF_DAY.search(clean(text)) is not None
+
+
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{1,40}(?:\s{1,5}[A-Z][a-z]{1,40}){0,2})\b")
 
 

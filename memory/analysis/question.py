@@ -19,7 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
+from memory.analysis.question_lexicon import (
+    CLOCK_CUES,
+    CLOCK_NOUNS,
+    DEFAULT_LEXICON,
+    QuestionLexicon,
+)
 from memory.reader.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
@@ -87,6 +92,14 @@ class QuestionAnalysis:
     def asks_change(self) -> bool:
         """Whether the answer lies in a chain's history rather than its current value."""
         return self.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL)
+
+    @property
+    def asks_clock(self) -> bool:
+        """Whether a *when* question asks the time of day ("what time does it start", "the
+        start time"), which a day alone does not answer."""
+        return self.family == "when" and (
+            any(c in CLOCK_CUES for c in self.cues)
+            or any(a in CLOCK_NOUNS for a in self.attributes))
 
     @property
     def stems(self) -> tuple[str, ...]:

@@ -91,6 +91,10 @@ WHEN_OPENERS = (
     "how long ago", "since when", "by when", "until when", "till when", "how soon",
     "at what time", "on what day", "on which day", "on what date", "what hour",
 )
+# A *when* question that asks the time of day, not the day: by its opener ("what time") or
+# a clock noun it asks about ("the start time").
+CLOCK_CUES = frozenset({"what time", "at what time", "what hour", "by what time"})
+CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
 WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.

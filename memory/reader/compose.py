@@ -21,6 +21,7 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -252,6 +253,8 @@ class Composer:
         family = qa.family
         if not family or family in ("count", "person") or not state.chain:
             return True
+        if qa.asks_clock and not has_clock(current_value(state)):
+            return False  # the time of day is asked; the state holds a day
         held = family_of(current_value(state), state.chain[-1].quote)
         if held in self.lexicon.state_families.get(family, (family,)):
             return True
@@ -433,8 +436,8 @@ class Composer:
                 # borrows it from the turn it answers
                 about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
             valued = [st for st in about if st.value] or about
-            if any(c in ("what time", "at what time", "what hour") for c in qa.cues):
-                valued = [st for st in valued if has_clock(st.sentence)] or valued
+            if qa.asks_clock:
+                valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
             turned = [st for st in statements if any(
@@ -508,7 +511,12 @@ class Composer:
         kinds = self.lexicon.claim_kinds.get(qa.family, ())
         if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             kinds = ()
-        claimed = self._claim(qa, analysis, kinds) if kinds else None
+        claimed = None
+        if kinds and qa.asks_clock:
+            claimed = self._claim(qa, analysis, kinds, clock=True)
+            claimed = claimed if claimed is not None and claimed[0] else None
+        if claimed is None and kinds:
+            claimed = self._claim(qa, analysis, kinds)
         if claimed is not None:
             value, replaced, where = claimed
             if value and qa.family == "when":
@@ -532,10 +540,16 @@ class Composer:
         return Statement(unit, node, sentence, value, replaced)
 
     def _claim(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
-               kinds: Sequence[str]) -> tuple[str, str, str] | None:
-        """(value, replaced value, clause text) of the claim of one of ``kinds`` whose
-        subject shares the most words with the question; ("", "", "") when the message
-        states such values only about other things; None when it states none."""
+               kinds: Sequence[str], *, clock: bool = False) -> tuple[str, str, str] | None:
+        """(value, replaced value, clause text) of the claim of one of ``kinds`` (holding
+        a time of day with ``clock``) whose subject shares the most words with the
+        question; ("", "", "") when the message states such values only about other
+        things; None when it states none."""
+        if clock:
+            analysis = dataclasses.replace(analysis, clauses=tuple(
+                dataclasses.replace(c, claims=tuple(
+                    cl for cl in c.claims if has_clock(cl.value.text)))
+                for c in analysis.clauses))
         wanted = {f for t in qa.terms for f in forms(t)}
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
         best: tuple[int, int, str, str, str] | None = None
@@ -615,7 +629,7 @@ class Composer:
         it resolves to ("wed 8-18 (17 September 2025)")."""
         node = chosen.node
         text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
-        asks_time = any(c in ("what time", "at what time", "what hour") for c in qa.cues)
+        asks_time = qa.asks_clock
         ending = bool(ENDING_WORDS & set(qa.terms))
         clock = time_range_end(chosen.sentence) if ending else ""
         if self._prefer(qa) == "past":

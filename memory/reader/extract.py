@@ -24,6 +24,7 @@ from memory.text import (
     SlotKind,
     find_slots,
     has_revision_cue,
+    has_time_of_day,
     is_calendar_word,
     is_year,
 )
@@ -300,8 +301,8 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
 
 
 def has_clock(text: str) -> bool:
-    """Whether ``text`` holds a time of day."""
-    return any(sl.kind.value == "time" for sl in find_slots(text))
+    """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm")."""
+    return has_time_of_day(text)
 
 
 def time_range_end(text: str) -> str:
