@@ -14,6 +14,7 @@ an answer exists somewhere the asker cannot read.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -100,12 +101,16 @@ def state_unit(state: State, *, score: float = 0.0) -> Unit:
                 state=state, ts=state.chain[-1].ts if state.chain else None, score=score)
 
 
+@functools.lru_cache(maxsize=8192)
 def forms(word: str) -> frozenset[str]:
     """The ways a word can be matched: itself, its light stem, its Snowball stem."""
     low = word.lower()
     return frozenset({low, stem(low), *relevance_terms(low)})
 
 
+# The same few hundred messages are read for every question of a session: their word forms
+# and value kinds are pure functions of their text, kept for the next question.
+@functools.lru_cache(maxsize=4096)
 def unit_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
     for w in words(text):
@@ -157,6 +162,7 @@ class CoverageTest:
         self.lexicon = lexicon
         self.weights: CoverageWeights = lexicon.coverage
         self._vectors: dict[str, np.ndarray] = {}
+        self._kinds: dict[str, frozenset[str]] = {}
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -238,15 +244,24 @@ class CoverageTest:
 
     def families(self, unit: Unit) -> set[str]:
         """The families of value ``unit`` states, as asked families ("when", "money"…)."""
-        kinds = {s.kind.value for s in find_slots(unit.told)}
-        if self.lexicon.secret.search(unit.told):
-            kinds.add("secret")
-        if find_date_expressions(unit.told):
-            kinds.add("date")
+        kinds = set(self._told_kinds(unit.told))
         if unit.state is not None and unit.state.value:
-            kinds |= {s.kind.value for s in find_slots(unit.state.value)}
+            kinds |= _slot_kinds(unit.state.value)
         return {fam for fam, slots in self.lexicon.answering_slots.items()
                 if kinds.intersection(slots)}
+
+    def _told_kinds(self, told: str) -> frozenset[str]:
+        hit = self._kinds.get(told)
+        if hit is None:
+            kinds = set(_slot_kinds(told))
+            if self.lexicon.secret.search(told):
+                kinds.add("secret")
+            if find_date_expressions(told):
+                kinds.add("date")
+            hit = self._kinds[told] = frozenset(kinds)
+            if len(self._kinds) > _KINDS_KEPT:
+                self._kinds.pop(next(iter(self._kinds)))
+        return hit
 
     def holds_family(self, qa: QuestionAnalysis, unit: Unit) -> bool:
         """Whether ``unit`` holds a value of the kind ``qa`` asks for (any unit when it
@@ -278,7 +293,7 @@ class CoverageTest:
         """Credit for missing words that the unit states a near synonym of, and those
         words. Named things, numbers and calendar words have no synonyms."""
         w = self.weights
-        candidates = [x.low for x in words(unit.told) if len(x.low) > 2 and x.low.isalpha()]
+        candidates = list(_candidates(unit.told))
         qs = [m.word for m in missing if not m.named and m.word.isalpha()]
         if not candidates or not qs:
             return 0.0, set()
@@ -293,6 +308,17 @@ class CoverageTest:
                 got += w.synonym_credit * m.weight
                 matched.add(m.word)
         return got, matched
+
+    def _prefetch(self, terms: Sequence[Term], pool: Sequence[Unit]) -> None:
+        """Embed, in one batch, every word the synonym test may compare for this question
+        (one embedder call instead of one per unit)."""
+        qs = [t.word for t in terms if not t.named and t.word.isalpha()]
+        if not qs:
+            return
+        ws = dict.fromkeys(qs)
+        for u in pool:
+            ws.update(dict.fromkeys(_candidates(u.told)))
+        self._embed_words(list(ws))
 
     def _embed_words(self, ws: Sequence[str]) -> dict[str, np.ndarray]:
         new = [x for x in ws if x not in self._vectors]
@@ -317,6 +343,7 @@ class CoverageTest:
             scored = [(1.0 if self.holds_family(qa, u) and (not days or _on_days(
                 u, [d for d, _ in days])) else 0.0, u) for u in pool]
         else:
+            self._prefetch(terms, pool)
             scored = [(self.cover(qa, terms, u, reference=reference), u) for u in pool]
         days = _question_days(qa, reference) if _scoped_by_days(qa) else []
         if days:
@@ -325,6 +352,20 @@ class CoverageTest:
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,
                         terms)
+
+
+_KINDS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=4096)
+def _slot_kinds(text: str) -> frozenset[str]:
+    return frozenset(s.kind.value for s in find_slots(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(told: str) -> tuple[str, ...]:
+    """The words of ``told`` a question word may be a near synonym of."""
+    return tuple(x.low for x in words(told) if len(x.low) > 2 and x.low.isalpha())
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:

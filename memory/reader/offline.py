@@ -185,7 +185,8 @@ class OfflineReader:
             session.nodes.setdefault(n.node_id, n)
         # chain members may only now be read: fetch their own context turns too
         more = [c for n in found for c in n.context_ids if c not in session.nodes]
-        for n in self.tools.store.get_nodes(list(dict.fromkeys(more)), session.scope):
+        for n in (self.tools.store.get_nodes(list(dict.fromkeys(more)), session.scope)
+                  if more else []):
             session.nodes.setdefault(n.node_id, n)
         # a revision that accepts a suggestion made in passing, with no link kept: the turn
         # just before it in its channel
