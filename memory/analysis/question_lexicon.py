@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
+
 # Words that open or shape a question without naming what it is about.
 QUESTION_WORDS = frozenset(
     """what what's whats when when's whens where where's which who who's whos whom whose why
@@ -216,6 +218,13 @@ WHEN_EVENT_WORDS = frozenset(
     kickoff launch launches go-live planned scheduled happening happen happens set booked
     held""".split()
 )
+# Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
+# *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
+# speaks of the same thing ("handing Cobalt over to Amara", "cobalt's with me").
+ROLE_WORDS = frozenset(OWNER_VERBS | ROLE_NOUNS | HANDOVER_VERBS
+                       | {"owned", "ran", "led", "handled", "took", "covered", "hosted"})
+CLAIM_WORDS = frozenset(HANDOVER_VERBS | ROLE_NOUNS | {"mine", "me", "over", "taking",
+                                                       "takes", "take", "owns", "own"})
 # Families whose noun is answered by a value of the family alone ("what's the release
 # date" by "Oct 29", "what does it cost" by "$7"); a noun naming a particular sum must
 # itself be matched ("the budget" is not any amount: "$275 for the bouncy castle" is no
@@ -294,6 +303,15 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
     frozenset({"end", "ends", "ended", "finish", "finished", "close", "closes", "closed",
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
+)
+# Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
+# done in Copenhagen"): for "when did X happen", such a report's day is the answer even
+# where it names no date, over a plan that does.
+DONE_REPORTS = (
+    "is out", "are out", "is live", "are live", "went live", "is now live", "went out",
+    "shipped", "released", "launched", "deployed", "published", "rolled out", "kicked off",
+    "is done", "are done", "done", "wrapped up", "finished", "completed", "happened",
+    "landed", "merged", "went ahead", "took place", "signed", "approved", "is up",
 )
 # Words a speaker uses of themselves ("me, I'll take it").
 SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
@@ -383,6 +401,11 @@ class QuestionLexicon:
     value_named: frozenset[str] = VALUE_NAMED_FAMILIES
     secret: re.Pattern[str] = SECRET_VALUE
     when_events: frozenset[str] = WHEN_EVENT_WORDS
+    role_words: frozenset[str] = ROLE_WORDS
+    done: re.Pattern[str] = re.compile(
+        r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
+        + r")\b", re.IGNORECASE)
+    claim_words: frozenset[str] = CLAIM_WORDS
     required: frozenset[str] = REQUIRED_FAMILIES
     answering_slots: dict[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(ANSWERING_SLOTS))

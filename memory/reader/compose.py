@@ -435,7 +435,7 @@ class Composer:
                 # who holds it now: a message that names the role, not one that only
                 # borrows it from the turn it answers
                 about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
-            valued = [st for st in about if st.value] or about
+            valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
             if qa.asks_clock:
                 valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))
@@ -445,6 +445,12 @@ class Composer:
             if turned:
                 return turned[0]
         return statements[0]
+
+    def _reports_done(self, qa: QuestionAnalysis, st: Statement) -> bool:
+        """Whether, for "when did X happen", ``st`` reports that it happened: its day
+        answers."""
+        return (qa.kind is QuestionKind.WHEN and qa.past and not _asks(st.sentence)
+                and self.lexicon.done.search(st.sentence) is not None)
 
     def _latest_wins(self, qa: QuestionAnalysis) -> bool:
         """Whether the newest statement answers: a value in force now, when something

@@ -163,6 +163,7 @@ class CoverageTest:
         self.weights: CoverageWeights = lexicon.coverage
         self._vectors: dict[str, np.ndarray] = {}
         self._kinds: dict[str, frozenset[str]] = {}
+        self._claim_forms = frozenset(f for w in lexicon.claim_words for f in forms(w))
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -215,7 +216,9 @@ class CoverageTest:
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
                     qa.family == "when" and t.word in self.lexicon.when_events
-                    and "when" in families):
+                    and "when" in families) or (
+                    qa.family == "person" and t.word in self.lexicon.role_words
+                    and self._claims(told)):
                 got += t.weight
                 stated.add(t.word)
             elif f & asked:
@@ -234,6 +237,10 @@ class CoverageTest:
             stated |= matched
         unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
         return got / total * w.headless ** unstated
+
+    def _claims(self, told: frozenset[str]) -> bool:
+        """Whether a unit hands a task over, claims it or names a role (its word forms)."""
+        return bool(told & self._claim_forms)
 
     def _event_forms(self, word: str) -> frozenset[str]:
         """The words naming the same event as ``word`` (lexicon data), as forms."""
