@@ -220,6 +220,9 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         kind = QuestionKind.FACT
     if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who_open:
         family = "person"
+    elif not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
+                                 QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
+        family = "when"  # what slipped or was postponed is a moment
 
     anchor = ""
     if anchor_span is not None and anchor_span[1] > anchor_span[0]:

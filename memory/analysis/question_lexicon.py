@@ -65,6 +65,10 @@ CHANGE_WORDS = (
     "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
     "goes", "sponsor*", "announc*", "keep", "keeping", "kept", "stay*",
 )
+# Change words that only ever move a moment: a question naming one ("what was the go-live
+# before the slip?") asks for a date or time even when it names no date noun.
+SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "push",
+                         "pushing", "bump*", "brought forward", "moved up")
 # How many words after "before" are read for a change word or a short value.
 BEFORE_SPAN = 6
 
@@ -402,6 +406,7 @@ class QuestionLexicon:
     secret: re.Pattern[str] = SECRET_VALUE
     when_events: frozenset[str] = WHEN_EVENT_WORDS
     role_words: frozenset[str] = ROLE_WORDS
+    schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
         + r")\b", re.IGNORECASE)

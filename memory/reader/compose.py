@@ -97,6 +97,11 @@ class Statement:
     replaced: str
 
 
+# How strongly a newer message must say a value changed to outrank a state's value (a
+# keep word such as "still" is a weak signal, a move or a correction a strong one).
+OVERRIDE_CHANGE = 0.5
+
+
 def entry_value(entry: ChainEntry) -> str:
     """A chain value with the calendar day it means ("tomorrow at 12:00 (13 November
     2024)", "sept 26 (26 September 2025)")."""
@@ -283,8 +288,8 @@ class Composer:
             if kinds and not kinds & {sl.kind for sl in find_slots(st.value)}:
                 continue  # another kind of value: not a new value of this state
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
-            if analysis.changes <= 0 and not has_revision_cue(st.node.text):
-                continue  # a mention, not a change the writer missed
+            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
+                continue  # a mention ("still UK first"), not a change the writer missed
             if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
                 return True
         return False
@@ -662,7 +667,13 @@ def _said_of(analysis: MessageAnalysis, value: str, subject: frozenset[str]) -> 
         for claim in clause.claims:
             if not claim.value.text or claim.value.text.lower() not in value.lower():
                 continue
-            about = f"{claim.subject} {clause.subject}"
+            # A subject borrowed from a header ("Atlas: Callum is off from 1 Nov") says
+            # the value is about something under that header, not about the header's
+            # thing itself: the clause's own words must name the state.
+            heading = unit_forms(claim.heading) if claim.heading else frozenset()
+            own = " ".join(w for w in f"{claim.subject} {clause.subject}".split()
+                           if not unit_forms(w) <= heading)
+            about = own or f"{claim.subject} {clause.subject}"
             if not clause.subject and not unit_forms(analysis.subject) & taken:
                 # a clause naming nothing goes on about the message's subject, unless
                 # another value of the message is already said of it
