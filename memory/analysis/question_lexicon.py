@@ -206,6 +206,9 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "restaurant": "where", "address": "where", "venues": "where", "places": "where",
     "locations": "where", "rooms": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
+    "company": "name", "vendor": "name", "supplier": "name", "provider": "name",
+    "caterer": "name", "brand": "name", "band": "name", "codename": "name", "name": "name",
+    "firm": "name", "contractor": "name", "agency": "name", "tool": "name", "app": "name",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
@@ -240,6 +243,7 @@ VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count",
 REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret"})
 # The value slots (memory.text / the message analyzer) that answer each family.
 ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
+    "name": ("name",),
     "secret": ("secret",),
     "price": ("money",),
     "when": ("time", "date"),
@@ -252,6 +256,7 @@ ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
 # The value kinds of the message analyzer (memory.analysis.values.Kind) that answer each
 # family; a status ("called off") answers whatever is asked of a plan.
 CLAIM_KINDS: dict[str, tuple[str, ...]] = {
+    "name": ("choice", "place", "person", "status"),
     "price": ("money",),
     "when": ("time", "date", "range", "status"),
     "where": ("place", "region", "choice", "status"),
@@ -264,6 +269,7 @@ CLAIM_KINDS: dict[str, tuple[str, ...]] = {
 }
 # The same families as the writer's state value families (memory.text SLOT_FAMILY).
 STATE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "name": ("name", "where", "who", "person", "owner"),
     "price": ("amount",),
     "when": ("when",),
     "version": ("version",),

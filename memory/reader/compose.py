@@ -263,8 +263,9 @@ class Composer:
         held = family_of(current_value(state), state.chain[-1].quote)
         if held in self.lexicon.state_families.get(family, (family,)):
             return True
-        # a value slots do not type ("the gym") may be a place; a date or amount is not
-        return family == "where" and held not in ("when", "amount", "version")
+        # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
+        # a date or amount is not
+        return family in ("where", "name") and held not in ("when", "amount", "version")
 
     def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                     people: Sequence[Person]) -> bool:
