@@ -68,8 +68,8 @@ LINEAR_UNBOUNDED: dict[str, str] = {
     "memory.reader.answer._ABSOLUTE": r"[a-z]* after a month prefix at a word boundary, "
                                       r"closed by \b: one word per attempt",
     "memory.reader.answer._CAPITALISED": "a run with nothing after it: never backtracks",
-    "memory.reader.dates._LEADING_PREPOSITION": "anchored (^): one attempt",
-    "memory.reader.dates:(\\w+)\\s+$": "its one call site searches at most 40 characters",
+    "memory.reader.date_rules._LEADING_PREPOSITION": "anchored (^): one attempt",
+    "memory.reader.date_rules:(\\w+)\\s+$": "its one call site searches at most 40 characters",
     "memory.reader.tools._FAMILY_CUES[0][1]": r"\w* closed by \b: ends where the word ends",
     "memory.rewrite._FUTURE": r"\w* after a word start, closed by \b or ' to': one word",
     "adapters.slack.normalize._TOKENS": "each attempt stops at the next fence, '<' or '>', "
@@ -80,11 +80,11 @@ LINEAR_UNBOUNDED: dict[str, str] = {
     "adapters.slack.recall._LINK_PATH": "starts only at '/archives/' and reads one id",
     "adapters.exports._DAY_FILE": "anchored at both ends; over archive member names",
     "adapters.jsonl._NUMERIC": "fullmatch (one attempt) of digit runs split by literals",
-    "memory.reader.dates._RULES[*]": "each rule's attempt starts at a word start with a date "
+    "memory.reader.date_rules._RULES[*]": "each rule's attempt starts at a word start with a date "
                                      "word or a number; its unbounded parts are the spaces "
                                      "between its words, read once per such start",
-    "memory.reader.dates:\\(\\?P<\\w+>": "over the module's own pattern sources, not text",
-    "memory.reader.dates:\\d{4}\\s*$": "over one date expression an earlier rule matched",
+    "memory.reader.date_rules:\\(\\?P<\\w+>": "over the module's own pattern sources, not text",
+    "memory.reader.date_rules:\\d{4}\\s*$": "over one date expression an earlier rule matched",
     "memory.reader.answer:\\b[A-Z][\\w'’&-]*(?:\\s+[A-Z][\\w'’&-]*)*": "reads one run of "
         "capitalised words and cannot fail after it",
     "adapters.slack.blocks._SLACK_ID": "fullmatch (one attempt) over a channel id",
@@ -208,6 +208,8 @@ def test_every_pattern_over_text_reads_a_bounded_span() -> None:
 
 # Modules that analyse a message's text on the write path.
 ANALYSING = ("memory.text", "memory.proposer", "memory.rewrite", "memory.reader.dates",
+             "memory.reader.date_rules", "memory.reader.calendar_spans", "memory.decisions",
+             "memory.state_match",
              "memory.verify", "memory.gate", "memory.writer", "memory.analysis")
 
 

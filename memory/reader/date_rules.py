@@ -1,0 +1,423 @@
+"""The rules that recognise a date expression and resolve it to a span, in the order they are
+tried: relative days and periods, weekdays, month days with or without a year, weeks of a
+month, bare months, years and weekdays, ISO dates, ranges between two days.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from memory.reader.calendar_spans import (
+    _MONTHS,
+    _NUMBERS,
+    _WEEKDAYS,
+    WEEKDAY_NAMES,
+    Prefer,
+    _day,
+    _month,
+    _Span,
+    _unit_span,
+    _week,
+    _weekend,
+    _year,
+    add_months,
+)
+
+# A dot is taken only after an abbreviation, so "on Friday." leaves the full stop out.
+_WD = (
+    r"(?P<wd>(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![a-z])"
+    r"|(?:mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?)"
+)
+
+
+_MON = (
+    r"(?P<mon>(?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december)(?![a-z])|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+    r"(?![a-z])\.?)"
+)
+
+
+_ORD = r"(?:st|nd|rd|th)?(?!\d)"
+
+
+_NUM = r"(?P<n>\d{1,3}|a\s+couple\s+of|a\s+couple|couple\s+of|a\s+few|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an|a)"  # noqa: E501
+
+
+_UNIT = r"(?P<unit>day|week|month|year|fortnight)s?"
+
+
+_MONTH_DAY = rf"{_MON}\s+(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:,?\s+(?P<year>\d{{4}}))?"
+
+
+_DAY_MONTH = rf"(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(?P<year>\d{{4}}))?"
+
+
+_ISO_DAY = (
+    r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})"
+    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|utc|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def _key(word: str) -> str:
+    """A matched weekday or month name as a lookup key: lowercase, without its dot."""
+    return word.lower().rstrip(".")
+
+
+def _plain(pattern: str) -> str:
+    """``pattern`` with its named groups made anonymous, to embed it in another pattern."""
+    return re.sub(r"\(\?P<\w+>", "(?:", pattern)
+
+
+_Handler = Callable[[re.Match[str], date, Prefer], _Span | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    name: str
+    exact: re.Pattern[str]
+    scan: re.Pattern[str]
+    handler: _Handler
+    findable: Callable[[re.Match[str]], bool]
+
+
+_RULES: list[_Rule] = []
+
+
+def _always(m: re.Match[str]) -> bool:
+    return True
+
+
+def _rule(
+    pattern: str, *, findable: Callable[[re.Match[str]], bool] = _always
+) -> Callable[[_Handler], _Handler]:
+    def register(handler: _Handler) -> _Handler:
+        _RULES.append(
+            _Rule(
+                name=handler.__name__,
+                exact=re.compile(pattern, re.IGNORECASE),
+                scan=re.compile(rf"(?<!\w)(?:{pattern})(?![\w])", re.IGNORECASE),
+                handler=handler,
+                findable=findable,
+            )
+        )
+        return handler
+
+    return register
+
+
+def _count(raw: str) -> int:
+    words = " ".join(raw.lower().split())
+    return int(words) if words.isdigit() else _NUMBERS[words]
+
+
+def _last_weekday(ref: date, wd: int) -> date:
+    return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
+
+
+def _next_weekday(ref: date, wd: int) -> date:
+    return ref + timedelta(days=(wd - ref.weekday()) % 7 or 7)
+
+
+def _direction(word: str) -> int:
+    """+1 for words that look forward, −1 for backward, 0 for "this"."""
+    word = " ".join(word.lower().split())
+    if word in ("next", "coming", "this coming", "following", "later", "after", "from now",
+                "hence"):  # fmt: skip
+        return 1
+    if word in ("last", "past", "this past", "previous", "prior", "ago", "earlier", "before",
+                "back"):  # fmt: skip
+        return -1
+    return 0
+
+
+_PREPOSITIONS = frozenset(
+    "in on during since until till by of before after through from early mid late".split()
+)
+
+
+def _preceded_by_preposition(m: re.Match[str]) -> bool:
+    # Only the last few characters can hold the word before: searching the whole prefix
+    # is quadratic on a long word.
+    before = re.search(r"(\w+)\s+$", m.string[max(0, m.start() - 40) : m.start()])
+    return before is not None and before.group(1).lower() in _PREPOSITIONS
+
+
+def _not_modal_may(m: re.Match[str]) -> bool:
+    """Rejects lowercase "may" (the verb) unless a year makes it a date."""
+    return m.group("mon") != "may" or bool(m.groupdict().get("year"))
+
+
+@_rule(
+    r"(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday"
+    r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
+)
+def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    w = m.group("w").lower()
+    if "before yesterday" in w:
+        return _day(ref - timedelta(days=2))
+    if "after tomorrow" in w:
+        return _day(ref + timedelta(days=2))
+    if w == "yesterday" or w.startswith("last"):
+        return _day(ref - timedelta(days=1))
+    if w == "tomorrow":
+        return _day(ref + timedelta(days=1))
+    return _day(ref)
+
+
+@_rule(r"the\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)")
+def _the_unit_before_after(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+
+
+@_rule(r"the\s+(?P<dir>following|next|previous|prior)\s+(?P<unit>day|week|month|year)")
+def _the_following_unit(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _direction(m.group("dir")))
+
+
+@_rule(rf"(?P<dir>last|next|this\s+coming|this\s+past|this|coming|past)\s+{_WD}")
+def _rel_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd, step = _WEEKDAYS[_key(m.group("wd"))], _direction(m.group("dir"))
+    if step < 0:
+        return _day(_last_weekday(ref, wd))
+    if step > 0:
+        return _day(_next_weekday(ref, wd))
+    return _day(ref - timedelta(days=ref.weekday() - wd))
+
+
+@_rule(rf"{_WD}\s+(?P<dir>last|this|next)\s+week")
+def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    monday = _week(ref + timedelta(weeks=_direction(m.group("dir"))))[0]
+    return _day(monday + timedelta(days=_WEEKDAYS[_key(m.group("wd"))]))
+
+
+@_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|month|year)")
+def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    unit, step = m.group("unit").lower(), _direction(m.group("dir"))
+    if unit != "weekend":
+        return _unit_span(ref, unit, step)
+    this_saturday = ref + timedelta(days=5 - ref.weekday())
+    if step < 0:
+        return _weekend(this_saturday - timedelta(weeks=1))
+    if step > 0 and ref.weekday() >= 5:
+        return _weekend(this_saturday + timedelta(weeks=1))
+    return _weekend(this_saturday)
+
+
+@_rule(r"(?:the\s+)?weekend")
+def _bare_weekend(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    this_saturday = ref + timedelta(days=5 - ref.weekday())
+    if ref.weekday() >= 5 or prefer == "future":
+        return _weekend(this_saturday)
+    return _weekend(this_saturday - timedelta(weeks=1))
+
+
+@_rule(rf"{_NUM}\s+{_UNIT}\s+(?P<dir>ago|earlier|before|back|later|after|from\s+now|hence)")
+def _offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    n = _count(m.group("n")) * _direction(m.group("dir"))
+    return _unit_span(ref, m.group("unit").lower(), n)
+
+
+@_rule(rf"in\s+{_NUM}\s+{_UNIT}(?:'?\s+time)?")
+def _in_offset(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _unit_span(ref, m.group("unit").lower(), _count(m.group("n")))
+
+
+def _yearless(ref: date, month: int, day: int, direction: int, prefer: Prefer) -> date | None:
+    """The ``month``/``day`` nearest ``ref`` in ``direction`` (0 = ``prefer``, at or on ``ref``)."""
+    forward = direction > 0 or (direction == 0 and prefer == "future")
+    strict = direction != 0
+    # Eight years always contain a Feb 29, so a valid month/day is found within them.
+    for k in range(9):
+        year = ref.year + k if forward else ref.year - k
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if forward and (candidate > ref or (not strict and candidate == ref)):
+            return candidate
+        if not forward and (candidate < ref or (not strict and candidate == ref)):
+            return candidate
+    return None
+
+
+def _month_day_span(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    month, day = _MONTHS[_key(m.group("mon"))], int(m.group("day"))
+    if m.group("year"):
+        return _day(date(int(m.group("year")), month, day))
+    word = (m.groupdict().get("dir") or "").lower()
+    if word == "this":
+        return _day(date(ref.year, month, day))
+    found = _yearless(ref, month, day, _direction(word), prefer)
+    return _day(found) if found else None
+
+
+_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MONTH_DAY}", findable=_not_modal_may)(_month_day_span)
+
+
+_rule(_DAY_MONTH, findable=_not_modal_may)(_month_day_span)
+
+
+@_rule(rf"{_MON},?\s+(?P<year>\d{{4}})")
+def _month_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _month(int(m.group("year")), _MONTHS[_key(m.group("mon"))])
+
+
+_WEEK_OF = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+            "4th": 3}
+
+
+@_rule(rf"(?:the\s+)?(?P<which>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+"
+       rf"{_MON}(?:,?\s+(?P<year>\d{{4}}))?")
+def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    """"the second week of November": days 8-14; "the last week of June": its last seven."""
+    month = _MONTHS[_key(m.group("mon"))]
+    if m.group("year"):
+        year = int(m.group("year"))
+    else:
+        ahead = prefer == "future"
+        year = ref.year if (month >= ref.month if ahead else month <= ref.month) else (
+            ref.year + 1 if ahead else ref.year - 1)
+    first, last, _ = _month(year, month)
+    which = m.group("which").lower()
+    start = last - timedelta(days=6) if which == "last" else first + timedelta(
+        weeks=_WEEK_OF[which])
+    return start, start + timedelta(days=6), "week"
+
+
+def _bare_month_findable(m: re.Match[str]) -> bool:
+    if m.group("dir") or _preceded_by_preposition(m):
+        return True
+    word = m.group("mon")
+    # Alone, only a capitalised full name counts, and never "May" (the verb at a sentence start).
+    return len(word) > 3 and word[0].isupper() and not word.endswith(".") and word != "May"
+
+
+@_rule(rf"(?:(?P<dir>last|this|next)\s+)?{_MON}", findable=_bare_month_findable)
+def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    month = _MONTHS[_key(m.group("mon"))]
+    word = (m.group("dir") or "").lower()
+    if word == "this":
+        return _month(ref.year, month)
+    if word == "next" or (not word and prefer == "future"):
+        later = month > ref.month or (not word and month == ref.month)
+        return _month(ref.year if later else ref.year + 1, month)
+    earlier = month < ref.month or (not word and month == ref.month)
+    return _month(ref.year if earlier else ref.year - 1, month)
+
+
+@_rule(r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)")
+def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    day, step = int(m.group("day")), 1 if prefer == "future" else -1
+    for k in range(13):
+        first = add_months(ref.replace(day=1), k * step)
+        if day > calendar.monthrange(first.year, first.month)[1]:
+            continue
+        candidate = first.replace(day=day)
+        if (candidate >= ref) if step > 0 else (candidate <= ref):
+            return _day(candidate)
+    return None
+
+
+@_rule(_ISO_DAY)
+def _iso_day(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _day(date(int(m.group("y")), int(m.group("m")), int(m.group("d"))))
+
+
+@_rule(r"(?P<y>\d{4})-(?P<m>\d{2})(?![-/]?\d)")
+def _iso_month(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _month(int(m.group("y")), int(m.group("m")))
+
+
+@_rule(r"(?P<year>(?:19|20)\d{2})", findable=_preceded_by_preposition)
+def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    return _year(int(m.group("year")))
+
+
+def _bare_weekday_findable(m: re.Match[str]) -> bool:
+    # Abbreviations alone ("sat", "sun", "wed") are ordinary words too often.
+    return _key(m.group("wd")) in {name.lower() for name in WEEKDAY_NAMES}
+
+
+@_rule(_WD, findable=_bare_weekday_findable)
+def _bare_weekday(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd = _WEEKDAYS[_key(m.group("wd"))]
+    return _day(_next_weekday(ref, wd) if prefer == "future" else _last_weekday(ref, wd))
+
+
+_FULL_DATE = "|".join(
+    _plain(p) for p in (_MONTH_DAY, _DAY_MONTH, _ISO_DAY, r"the\s+\d{1,2}(?:st|nd|rd|th)")
+)
+
+
+@_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
+def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    wd = _WEEKDAYS[_key(m.group("wd"))]
+    rest = m.group("rest")
+    first = _resolve_span(rest, ref, prefer)
+    if first is None or first[0].weekday() == wd:
+        return first
+    other = _resolve_span(rest, ref, "future" if prefer == "past" else "past")
+    return other if other is not None and other[0].weekday() == wd else first
+
+
+_EDGE_PUNCT = " \t\n\"'`()[]{}.,;:!?"
+
+
+_LEADING_PREPOSITION = re.compile(
+    r"^(?:on|in|during|over|at|since|until|till|by|from|of|for|before|after)\s+", re.IGNORECASE
+)
+
+
+_TRAILING_TIME = re.compile(
+    r",?\s{1,40}(?:at\s{1,10})?(?:\d{1,2}(?::\d{2})?\s{0,5}(?:am|pm|a\.m\.?|p\.m\.?)|\d{1,2}:\d{2}"
+    r"|noon|midnight|eod|morning|afternoon|evening|night)(?:\s{0,5}utc)?$",
+    re.IGNORECASE,
+)
+
+
+def _resolve_span(text: str, ref: date, prefer: Prefer) -> _Span | None:
+    plain = " ".join(text.replace("\u2019", "'").split())
+    no_prep = _LEADING_PREPOSITION.sub("", plain)
+    candidates = dict.fromkeys(
+        (plain, no_prep, _TRAILING_TIME.sub("", plain), _TRAILING_TIME.sub("", no_prep))
+    )
+    for candidate in candidates:
+        for rule in _RULES:
+            m = rule.exact.fullmatch(candidate)
+            if m is None:
+                continue
+            try:
+                span = rule.handler(m, ref, prefer)
+            except (ValueError, OverflowError):
+                span = None  # an impossible calendar date, or outside year 1..9999
+            if span is not None:
+                return span
+    return None
+
+
+_DAYISH = rf"(?:{_plain(_MONTH_DAY)}|{_plain(_DAY_MONTH)})"
+
+
+@_rule(rf"between\s+(?P<a>{_DAYISH})\s+and\s+(?P<b>{_DAYISH})")
+def _between(m: re.Match[str], ref: date, prefer: Prefer) -> _Span | None:
+    """"between August 11 and August 15 2023": every day from the first to the second;
+    a year given only at the end is the first day's too."""
+    a, b = m.group("a"), m.group("b")
+    year = re.search(r"\d{4}\s*$", b)
+    if year and not re.search(r"\d{4}\s*$", a):
+        a = f"{a} {year.group(0).strip()}"
+    first, second = _resolve_span(a, ref, prefer), _resolve_span(b, ref, prefer)
+    if first is None or second is None or second[1] < first[0]:
+        return None
+    if (second[1] - first[0]).days > 366:
+        return None
+    return first[0], second[1], "day"
+
+
+def rules() -> list[_Rule]:
+    """The date rules in the order they are tried."""
+    return list(_RULES)
