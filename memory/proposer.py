@@ -57,6 +57,32 @@ class Proposer(Protocol):
         ...
 
 
+@dataclasses.dataclass(frozen=True)
+class _Draft:
+    """One claim on its way to a decision: the topic a new state would take, its value and
+    the states it matches."""
+
+    topic: str
+    quote: str
+    family: str
+    act: SpeechAct
+    change: float
+    matches: list[_Match]
+
+    @property
+    def best(self) -> _Match | None:
+        return next((m for m in self.matches if m.qualifies), None)
+
+    def establish(self) -> _Decision | None:
+        if not self.topic:
+            return None
+        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act)
+
+    def on(self, match: _Match, verdict: Verdict) -> _Decision:
+        return _Decision(verdict, match.state.topic, self.quote, self.family, self.act,
+                         match.state, match.score, self.change)
+
+
 class OfflineProposer(StateMatcher):
     """Deterministic proposer over the :class:`~memory.analysis.message.MessageAnalyzer`.
 
@@ -95,34 +121,7 @@ class OfflineProposer(StateMatcher):
         ctx = self._context(item, registry, people)
         if ctx.anchor is not None:
             base = base.model_copy(update={"answers": ctx.anchor.message_id})
-        decisions: list[_Decision] = []
-        for i, clause in enumerate(a.clauses):
-            for claim in clause.claims:
-                # A subject only borrowed from the message's header or an earlier sentence
-                # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
-                # value is about less surely than the clause's own words or a label right
-                # before it: without a change said, it does not replace a value.
-                borrowed = not clause.label and bool(claim.scope) and (not claim.subject or bool(
-                    claim.terms and claim.terms <= claim.scope
-                    and not claim.terms & set(content_terms(clause.text))))
-                if not claim.subject:
-                    claim = _inherit(claim, a.clauses[:i])
-                d = self._decide(claim, clause, a, ctx, item, registry)
-                if (i and claim.terms and claim.terms <= FACET_NOUNS
-                        and (d is None or d.verdict is Verdict.ESTABLISH)):
-                    # "ligand batch came out contaminated, earliest is the 14th": an aspect of
-                    # what the message spoke of before, if that is a state it changes
-                    q = self._decide(_qualify(claim, a.clauses[:i]), clause, a, ctx, item,
-                                     registry)
-                    if q is not None and q.verdict is not Verdict.ESTABLISH:
-                        d = q
-                if (d is not None and borrowed and d.verdict is Verdict.REVISE
-                        and clause.change < 0.5 and d.state is not None
-                        and d.state.state_id not in ctx.strong_ids
-                        and not any(values_match(o.text, d.state.value) for o in clause.old)):
-                    d = None
-                if d is not None:
-                    decisions.append(d)
+        decisions = self._decisions(a, ctx, item, registry)
         decisions = _consistent(decisions)
         proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)
                        for c in a.clauses)
@@ -158,6 +157,39 @@ class OfflineProposer(StateMatcher):
         })
 
     # ---- verdicts -------------------------------------------------------------------------
+    def _decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
+                   registry: RegistryTool) -> list[_Decision]:
+        """The decision each value of the message makes, clause by clause."""
+        decisions: list[_Decision] = []
+        for i, clause in enumerate(a.clauses):
+            for claim in clause.claims:
+                # A subject only borrowed from the message's header or an earlier sentence
+                # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
+                # value is about less surely than the clause's own words or a label right
+                # before it: without a change said, it does not replace a value.
+                borrowed = not clause.label and bool(claim.scope) and (not claim.subject or bool(
+                    claim.terms and claim.terms <= claim.scope
+                    and not claim.terms & set(content_terms(clause.text))))
+                if not claim.subject:
+                    claim = _inherit(claim, a.clauses[:i])
+                d = self._decide(claim, clause, a, ctx, item, registry)
+                if (i and claim.terms and claim.terms <= FACET_NOUNS
+                        and (d is None or d.verdict is Verdict.ESTABLISH)):
+                    # "ligand batch came out contaminated, earliest is the 14th": an aspect of
+                    # what the message spoke of before, if that is a state it changes
+                    q = self._decide(_qualify(claim, a.clauses[:i]), clause, a, ctx, item,
+                                     registry)
+                    if q is not None and q.verdict is not Verdict.ESTABLISH:
+                        d = q
+                if (d is not None and borrowed and d.verdict is Verdict.REVISE
+                        and clause.change < 0.5 and d.state is not None
+                        and d.state.state_id not in ctx.strong_ids
+                        and not any(values_match(o.text, d.state.value) for o in clause.old)):
+                    d = None
+                if d is not None:
+                    decisions.append(d)
+        return decisions
+
     def _decide(self, claim: Claim, clause: Clause, a: MessageAnalysis, ctx: _Context,
                 item: WriteItem, registry: RegistryTool) -> _Decision | None:
         act = clause.act
@@ -169,6 +201,13 @@ class OfflineProposer(StateMatcher):
             # An answer's other values ("me, I'll do it next wed" to "who's got it?") say
             # nothing about what the question was about.
             return None
+        matches = self._matches(claim, clause, ctx, item, registry)
+        draft = _Draft(self._topic(claim, ctx), claim.value.text, family, act, clause.change,
+                       matches)
+        return self._verdict(draft, claim, clause, a, ctx, item, registry)
+
+    def _topic(self, claim: Claim, ctx: _Context) -> str:
+        """The subject a new state of ``claim`` would be named by."""
         topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
         if (claim.terms and claim.terms <= FACET_NOUNS and ctx.subject and ctx.anchor
                 and not set(content_terms(ctx.subject)) <= FACET_NOUNS):
@@ -181,19 +220,13 @@ class OfflineProposer(StateMatcher):
                 and not claim.terms & claim.scope and "'s " not in claim.subject):
             # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff
             topic = f"{claim.heading} {claim.subject}"
-        matches = self._matches(claim, clause, ctx, item, registry)
-        best = next((m for m in matches if m.qualifies), None)
-        quote = claim.value.text
+        return topic
 
-        def establish() -> _Decision | None:
-            if not topic:
-                return None
-            return _Decision(Verdict.ESTABLISH, topic, quote, family, act)
-
-        def on(match: _Match, verdict: Verdict) -> _Decision:
-            return _Decision(verdict, match.state.topic, quote, family, act, match.state,
-                             match.score, clause.change)
-
+    def _verdict(self, draft: _Draft, claim: Claim, clause: Clause, a: MessageAnalysis,
+                 ctx: _Context, item: WriteItem, registry: RegistryTool) -> _Decision | None:
+        """What ``claim`` does to the states it matches, by the act of its clause."""
+        act, quote, family, matches = draft.act, draft.quote, draft.family, draft.matches
+        best, establish, on = draft.best, draft.establish, draft.on
         if act in _SUGGESTING:
             # Suggesting a change to what is tracked changes nothing; a suggestion where
             # nothing is tracked yet ("how about The Lake?", "proposing eu-west-1") is the

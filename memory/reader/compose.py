@@ -190,7 +190,8 @@ class Composer(StatementReader):
             return False
         last = state.chain[-1]
         current = unit_forms(last.value)
-        kinds = {sl.kind for sl in find_slots(last.value)}
+        # families, not kinds: "Thursday 3 pm" (a date) is replaced by "4:30pm" (a time)
+        kinds = {sl.family for sl in find_slots(last.value)}
         day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
         wanted = {f for t in qa.terms for f in forms(t)}
         for st in self.statements(qa, self.covering(verdict, wide=True), people):
@@ -199,7 +200,7 @@ class Composer(StatementReader):
                 continue
             if day and day in st.value:
                 continue  # the same day said again, maybe with its time
-            if kinds and not kinds & {sl.kind for sl in find_slots(st.value)}:
+            if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
                 continue  # another kind of value: not a new value of this state
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
