@@ -6,6 +6,7 @@ the strength of the change said).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -31,6 +32,22 @@ from memory.decisions import (
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
 from memory.text import content_terms, names_value, overlap
+
+
+@dataclasses.dataclass(frozen=True)
+class _Claimed:
+    """A claim with what its match against each state is read from."""
+
+    claim: Claim
+    clause: Clause
+    ctx: _Context
+    subject: str
+    terms: set[str]
+    scope: set[str]
+    proper: bool
+    clause_terms: set[str]
+    now: float
+    states: list[StateRecord]
 
 
 class StateMatcher:
@@ -98,20 +115,29 @@ class StateMatcher:
         for n in reversed(same[-_RECENT_TURNS:]):
             add(ctx.weak, n)
         if anchor is not None:
-            aa = self.analysis(anchor.text, anchor.speaker, people)
-            ctx.anchor_analysis = aa
-            if anchor.topic and anchor.state_id:
-                ctx.subject = anchor.topic
-            else:
-                asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
-                    SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
-                ctx.subject = (asked_clause.subject if asked_clause is not None else next(
-                    (cl.subject for cl in aa.claims if cl.subject),
-                    "" if aa.question else aa.subject))
-            for clause in aa.clauses:
-                if clause.act is SpeechAct.PROPOSAL and clause.claims:
-                    ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
-        if ctx.anchor_analysis is not None and ctx.anchor_analysis.question and anchor:
+            self._read_anchor(ctx, anchor, item, registry, people)
+        if not ctx.subject and ctx.strong:
+            ctx.subject = ctx.strong[0].topic
+        return ctx
+
+    def _read_anchor(self, ctx: _Context, anchor: EvidenceNode, item: WriteItem,
+                     registry: RegistryTool, people: Sequence[str]) -> None:
+        """What the turn a message answers brings: its subject, the value it suggests, and
+        the states holding a value it asks about."""
+        aa = self.analysis(anchor.text, anchor.speaker, people)
+        ctx.anchor_analysis = aa
+        if anchor.topic and anchor.state_id:
+            ctx.subject = anchor.topic
+        else:
+            asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
+                SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+            ctx.subject = (asked_clause.subject if asked_clause is not None else next(
+                (cl.subject for cl in aa.claims if cl.subject),
+                "" if aa.question else aa.subject))
+        for clause in aa.clauses:
+            if clause.act is SpeechAct.PROPOSAL and clause.claims:
+                ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
+        if ctx.anchor_analysis is not None and ctx.anchor_analysis.question:
             # "do they deliver tuesdays too?" asks about the state holding "tuesday": the
             # answer ("wednesdays, 5am") is about it too
             named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)]
@@ -121,23 +147,37 @@ class StateMatcher:
                     if rec.state_id not in ctx.strong_ids and any(
                             values_match(v.text, rec.value) for v in named):
                         ctx.strong.append(rec)
-        if not ctx.subject and ctx.strong:
-            ctx.subject = ctx.strong[0].topic
-        return ctx
 
     # ---- matching -------------------------------------------------------------------------
     def _matches(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
                  registry: RegistryTool) -> list[_Match]:
         """Active states that this claim could be about, scored, best first."""
-        w = self.weights
-        family = claim.value.family
         subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
         terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
         scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
         # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
         proper = bool(claim.terms) and any(
-            w[:1].isupper() and w.lower() not in FACET_NOUNS
-            for w in re.findall(r"[\w'’-]{1,200}", claim.subject))
+            x[:1].isupper() and x.lower() not in FACET_NOUNS
+            for x in re.findall(r"[\w'’-]{1,200}", claim.subject))
+        states = self._candidates(claim, clause, ctx, item, registry, subject)
+        if not states:
+            return []
+        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
+        # leave") says nothing about whether they are one thing.
+        dense = self._similarity(registry, _without_people(subject, ctx.people),
+                                 [_without_people(s.topic, ctx.people) for s in states])
+        c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
+                     set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
+                     states)
+        out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
+        out.sort(key=lambda m: -m.score)
+        return out
+
+    def _candidates(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
+                    registry: RegistryTool, subject: str) -> list[StateRecord]:
+        """The active states found by the claim's subject and values, and those linked to
+        the message, that hold a value of the claim's family."""
+        family = claim.value.family
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
         pool: dict[str, StateRecord] = {}
@@ -145,69 +185,65 @@ class StateMatcher:
             pool[hit.state.state_id] = hit.state
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
-        states = [s for s in pool.values()
-                  if s.value and compatible(family, s.value_family)
-                  and (family != "version" or same_grain(claim.value.text, s.value))]
-        if not states:
-            return []
-        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
-        # leave") says nothing about whether they are one thing.
-        dense = self._similarity(registry, _without_people(subject, ctx.people),
-                                 [_without_people(s.topic, ctx.people) for s in states])
-        clause_terms = set(content_terms(_without_values(clause)))
-        now = item.message.ts.timestamp()
-        out: list[_Match] = []
-        for s, cos in zip(states, dense, strict=True):
-            topic_terms = _matchable(set(content_terms(s.topic)))
-            lex_topic = overlap(terms, topic_terms)
-            lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
-            strong = s.state_id in ctx.strong_ids
-            weak = s.state_id in ctx.weak_ids
-            old = any(values_match(o.text, s.value) for o in clause.old)
-            named = names_value(clause.text, s.value)
-            age = max(0.0, now - s.updated_ts) / 86400.0
-            recency = math.exp(-age / w.recency_days)
-            score = (w.subject_topic * lex_topic + w.subject_description * lex_desc
-                     + w.subject_dense * max(cos, 0.0) + w.linked * strong + w.thread * weak
-                     + w.old_value * old + w.value_named * named + w.recency * recency
-                     + w.change * clause.change)
-            # Shared words count when one subject contains the other ("the review" / "Atlas
-            # design review") or most words are shared; "quarterly budget for zanzibar" is
-            # not "offsite budget". A change or an owner named loosens it to half the words.
-            loose = clause.change >= 0.5 or family == "who"
-            named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
-                loose and overlap(terms - ctx.people, topic_terms - ctx.people)
-                >= w.min_subject_overlap)
-            # The subject named in the state's own evidence ("2.4 slips to ..." where the
-            # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
-            # when the clause says the value changed.
-            in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
-            if in_evidence:
-                score += w.subject_topic * 0.5
-            # The header that opened the message ("Garnet: ... SSO for all staff slips to
-            # Tue 22 Oct") names what the state is about, when the clause says it changed;
-            # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
-            # rules out a state about another thing, whatever values they share.
-            in_scope = bool(scope & topic_terms) and (
-                not terms or bool(terms & (topic_terms | s.terms)))
-            elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
-            if in_scope:
-                score += w.subject_topic * 0.5
-            about = (named_same or cos >= w.min_subject_dense or in_evidence
-                     or (named and lex_topic > 0)  # "tuesday delivery as usual?"
-                     # "climbing gym cancelled on us, offsite now at Rowan's place": the
-                     # clause speaks of the state's value itself
-                     or (bool(claim.subject) and values_match(claim.subject, s.value))
-                     or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
-                     or (in_scope and (clause.change >= 0.5 or same_value(
-                         claim.value.text, s.value)))
-                     or (not elsewhere and (
-                         old
-                         or (weak and not claim.terms and clause.change >= 0.5)
-                         or (not claim.terms and self._latest_of_kind(s, states, now)))))
-            out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
-        out.sort(key=lambda m: -m.score)
-        return out
+        return [s for s in pool.values()
+                if s.value and compatible(family, s.value_family)
+                and (family != "version" or same_grain(claim.value.text, s.value))]
+
+    def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
+        """How well the claim matches one state, and whether it is about it."""
+        w = self.weights
+        claim, clause, ctx, subject, terms = c.claim, c.clause, c.ctx, c.subject, c.terms
+        scope, proper, clause_terms, now, states = c.scope, c.proper, c.clause_terms, c.now, \
+            c.states
+        family = claim.value.family
+        topic_terms = _matchable(set(content_terms(s.topic)))
+        lex_topic = overlap(terms, topic_terms)
+        lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
+        strong = s.state_id in ctx.strong_ids
+        weak = s.state_id in ctx.weak_ids
+        old = any(values_match(o.text, s.value) for o in clause.old)
+        named = names_value(clause.text, s.value)
+        age = max(0.0, now - s.updated_ts) / 86400.0
+        recency = math.exp(-age / w.recency_days)
+        score = (w.subject_topic * lex_topic + w.subject_description * lex_desc
+                 + w.subject_dense * max(cos, 0.0) + w.linked * strong + w.thread * weak
+                 + w.old_value * old + w.value_named * named + w.recency * recency
+                 + w.change * clause.change)
+        # Shared words count when one subject contains the other ("the review" / "Atlas
+        # design review") or most words are shared; "quarterly budget for zanzibar" is
+        # not "offsite budget". A change or an owner named loosens it to half the words.
+        loose = clause.change >= 0.5 or family == "who"
+        named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
+            loose and overlap(terms - ctx.people, topic_terms - ctx.people)
+            >= w.min_subject_overlap)
+        # The subject named in the state's own evidence ("2.4 slips to ..." where the
+        # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
+        # when the clause says the value changed.
+        in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
+        if in_evidence:
+            score += w.subject_topic * 0.5
+        # The header that opened the message ("Garnet: ... SSO for all staff slips to
+        # Tue 22 Oct") names what the state is about, when the clause says it changed;
+        # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
+        # rules out a state about another thing, whatever values they share.
+        in_scope = bool(scope & topic_terms) and (
+            not terms or bool(terms & (topic_terms | s.terms)))
+        elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
+        if in_scope:
+            score += w.subject_topic * 0.5
+        about = (named_same or cos >= w.min_subject_dense or in_evidence
+                 or (named and lex_topic > 0)  # "tuesday delivery as usual?"
+                 # "climbing gym cancelled on us, offsite now at Rowan's place": the
+                 # clause speaks of the state's value itself
+                 or (bool(claim.subject) and values_match(claim.subject, s.value))
+                 or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
+                 or (in_scope and (clause.change >= 0.5 or same_value(
+                     claim.value.text, s.value)))
+                 or (not elsewhere and (
+                     old
+                     or (weak and not claim.terms and clause.change >= 0.5)
+                     or (not claim.terms and self._latest_of_kind(s, states, now)))))
+        return _Match(s, score, about and score >= w.revise_threshold, strong)
 
     @staticmethod
     def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:
