@@ -111,24 +111,8 @@ class ClauseReader:
         label_change = lex.change_strength(label_text) if label_text else 0.0
         if label_text and _ANNOUNCES.search(label_text):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
-        if change >= 0.5:
-            values = _unjoin_moved(values, masked, start)
-        old = tuple(v for v in values
-                    if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
-            masked, start, end, values)
-        new = [v for v in values if v not in old and not v.is_year
-               and not _in_parentheses(masked, v, start)]
-        modifiers = _modifiers(toks, new, masked)
-        new = [v for v in new if v not in modifiers]
-        choice = self._choice(part, start, tuple(v for v in values if v not in modifiers),
-                              label_text)
-        if choice is not None:
-            new.append(choice)
-        status = self._status(part, start, new)
-        if status is not None:
-            modifiers |= {v for v in new if v.family == "when"}
-            new = [status, *(v for v in new if v.family not in ("when", "status"))]
-        new = _join_new_when(new, masked)
+        values, old, new, modifiers = self._separate(values, masked, start, end, toks,
+                                                     label_text, change)
         lab = _label_subject(masked, label, all_values) if label else []
         head_lab = _label_subject(masked, heading, all_values) if heading else []
         if not lab and heading != label:
@@ -175,21 +159,36 @@ class ClauseReader:
             replace(c, stated=not about_value and not negated and (
                 strong or _states(part, c.value, start, after=_value_before(claims, c))))
             for c in claims)
-        owners = [v for v in values if v.kind is Kind.PERSON and _alone_in_parentheses(masked, v)]
-        if owners and claims and not _CONDITIONAL.match(part):
-            # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
-            first = claims[0]
-            owned = f"{first.subject} owner" if first.subject else ""
-            claims = claims + tuple(Claim(v, owned, frozenset(content_terms(owned)),
-                                          stated=first.stated)
-                                    for v in owners if v not in new)
-        if head_lab:
-            scope = frozenset(content_terms(_render(head_lab, masked)))
-            name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
-            claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
+        claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
+
+    def _separate(self, values: tuple[Value, ...], masked: str, start: int, end: int,
+                  toks: Sequence[Token], label_text: str, change: float
+                  ) -> tuple[tuple[Value, ...], tuple[Value, ...], list[Value], set[Value]]:
+        """A clause's values sorted out: those named as replaced (old), the new ones it
+        states (with a choice or status it names), and those that only modify its subject
+        ("room B is booked all day *friday*")."""
+        part = masked[start:end]
+        if change >= 0.5:
+            values = _unjoin_moved(values, masked, start)
+        old = tuple(v for v in values
+                    if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
+            masked, start, end, values)
+        new = [v for v in values if v not in old and not v.is_year
+               and not _in_parentheses(masked, v, start)]
+        modifiers = _modifiers(toks, new, masked)
+        new = [v for v in new if v not in modifiers]
+        choice = self._choice(part, start, tuple(v for v in values if v not in modifiers),
+                              label_text)
+        if choice is not None:
+            new.append(choice)
+        status = self._status(part, start, new)
+        if status is not None:
+            modifiers |= {v for v in new if v.family == "when"}
+            new = [status, *(v for v in new if v.family not in ("when", "status"))]
+        return values, old, _join_new_when(new, masked), modifiers
 
     def _choice(self, part: str, start: int, values: tuple[Value, ...],
                 label: str) -> Value | None:
@@ -411,3 +410,22 @@ class ClauseReader:
         if new:
             return SpeechAct.DECISION
         return SpeechAct.CHATTER
+
+
+def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new: list[Value],
+                      part: str, masked: str, head_lab: list[Token]) -> tuple[Claim, ...]:
+    """``claims`` with the owner a clause names in brackets ("Atlas go-live Mon 28 Oct
+    (Callum)") and the header it sits under."""
+    owners = [v for v in values if v.kind is Kind.PERSON and _alone_in_parentheses(masked, v)]
+    if owners and claims and not _CONDITIONAL.match(part):
+        # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
+        first = claims[0]
+        owned = f"{first.subject} owner" if first.subject else ""
+        claims = claims + tuple(Claim(v, owned, frozenset(content_terms(owned)),
+                                      stated=first.stated)
+                                for v in owners if v not in new)
+    if head_lab:
+        scope = frozenset(content_terms(_render(head_lab, masked)))
+        name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
+        claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
+    return claims

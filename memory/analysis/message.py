@@ -51,7 +51,7 @@ from memory.analysis.subject_phrases import (
     _has_verb,
     _label_subject,
 )
-from memory.analysis.values import Kind, find_values, mask, tokenize
+from memory.analysis.values import Kind, Value, find_values, mask, tokenize
 from memory.text import clean, is_noise
 
 __all__ = ["Claim", "Clause", "MessageAnalysis", "MessageAnalyzer"]
@@ -107,6 +107,35 @@ class MessageAnalyzer(ClauseReader):
         values = find_values(masked, lex, speaker=speaker, people=known)
         people_low = frozenset(w for p in known for w in (
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
+        clauses = self._read_clauses(masked, values, people_low)
+        question = masked.rstrip().endswith("?") or any(
+            c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
+        act = _message_act(clauses)
+        if clauses and clauses[0].act is SpeechAct.REMINDER and not clauses[0].claims:
+            act = SpeechAct.REMINDER  # "Reminder: branch cut is tomorrow at 12:00. ..."
+        head = masked.lstrip()
+        opening = " ".join(head.split()[:4])
+        agrees = bool(lex.ack.match(head)) or bool(lex.accept.match(opening))
+        explanation = " ".join(
+            c.text.strip() for c in clauses
+            if not c.claims and c.act is not SpeechAct.QUESTION and len(tokenize(c.text)) > 2
+        )[:300] if act in CHANGING else ""
+        # What a question asks for is in its asking sentences ("Big items: venue, raffle,
+        # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).
+        asking = (" ".join(c.text for c in clauses if c.text.rstrip().endswith("?"))
+                  or " ".join(c.text for c in clauses if c.act in (
+                      SpeechAct.QUESTION, SpeechAct.PROPOSAL)) or masked)
+        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(asking)) \
+            if question else frozenset()
+        return MessageAnalysis(
+            text=raw, act=act, clauses=tuple(clauses), reason=self._reason(clauses),
+            explanation=explanation, question=question, asks=asks, agrees=agrees,
+            changes=lex.change_strength(masked), speaker=speaker)
+
+    def _read_clauses(self, masked: str, values: list[Value], people_low: frozenset[str]
+                      ) -> list[Clause]:
+        """The message's clauses in order, each read with the label or header above it."""
+        lex = self.lexicon
         clauses: list[Clause] = []
         label: tuple[int, int] | None = None
         # A header that opens the message ("Atlas: bad news. ... Go-live moves to Mon 11
@@ -140,29 +169,7 @@ class MessageAnalyzer(ClauseReader):
                 elif (part.rstrip().endswith("!") and len(tokenize(part)) <= 4
                       and clauses[0].subject and not _has_verb(part)):
                     heading = (start, end)  # "ok summer trip!! proposal: lisbon, july 11-18"
-        question = masked.rstrip().endswith("?") or any(
-            c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
-        act = _message_act(clauses)
-        if clauses and clauses[0].act is SpeechAct.REMINDER and not clauses[0].claims:
-            act = SpeechAct.REMINDER  # "Reminder: branch cut is tomorrow at 12:00. ..."
-        head = masked.lstrip()
-        opening = " ".join(head.split()[:4])
-        agrees = bool(lex.ack.match(head)) or bool(lex.accept.match(opening))
-        explanation = " ".join(
-            c.text.strip() for c in clauses
-            if not c.claims and c.act is not SpeechAct.QUESTION and len(tokenize(c.text)) > 2
-        )[:300] if act in CHANGING else ""
-        # What a question asks for is in its asking sentences ("Big items: venue, raffle,
-        # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).
-        asking = (" ".join(c.text for c in clauses if c.text.rstrip().endswith("?"))
-                  or " ".join(c.text for c in clauses if c.act in (
-                      SpeechAct.QUESTION, SpeechAct.PROPOSAL)) or masked)
-        asks = frozenset(f for f, p in _QUESTION_FAMILIES if p.search(asking)) \
-            if question else frozenset()
-        return MessageAnalysis(
-            text=raw, act=act, clauses=tuple(clauses), reason=self._reason(clauses),
-            explanation=explanation, question=question, asks=asks, agrees=agrees,
-            changes=lex.change_strength(masked), speaker=speaker)
+        return clauses
 
     def _split_reasons(self, text: str, spans: list[tuple[int, int, bool]]
                        ) -> list[tuple[int, int, bool]]:
