@@ -225,7 +225,7 @@ class OfflineProposer(StateMatcher):
     def _verdict(self, draft: _Draft, claim: Claim, clause: Clause, a: MessageAnalysis,
                  ctx: _Context, item: WriteItem, registry: RegistryTool) -> _Decision | None:
         """What ``claim`` does to the states it matches, by the act of its clause."""
-        act, quote, family, matches = draft.act, draft.quote, draft.family, draft.matches
+        act, quote, matches = draft.act, draft.quote, draft.matches
         best, establish, on = draft.best, draft.establish, draft.on
         if act in _SUGGESTING:
             # Suggesting a change to what is tracked changes nothing; a suggestion where
@@ -258,7 +258,14 @@ class OfflineProposer(StateMatcher):
             if claim.subject and claim.stated and not a.question and claim.value.family == "who":
                 return establish()  # "Felix still owns delivery": news to the memory
             return None
-        # a decision, correction, reassignment or cancellation
+        return self._changing(draft, claim, clause, ctx, item, registry)
+
+
+    def _changing(self, draft: _Draft, claim: Claim, clause: Clause, ctx: _Context,
+                  item: WriteItem, registry: RegistryTool) -> _Decision | None:
+        """What a decision, correction, reassignment or cancellation does."""
+        act, quote, family, matches = draft.act, draft.quote, draft.family, draft.matches
+        best, establish, on = draft.best, draft.establish, draft.on
         if (best is None and not claim.subject and ctx.suggested is not None
                 and compatible(family, ctx.suggested.value.family)):
             # "ok 11-3 it is" after "can we do 11 to 3 instead?": the state it would change.

@@ -75,11 +75,7 @@ class Verifier:
             return _wrong_message(p, message)
         p = p.model_copy(update={"topic": p.topic.strip()[:MAX_TOPIC],
                                  "source_quote": p.source_quote.strip()[:MAX_QUOTE]})
-        if p.source_quote:
-            # The kind the text gives the value wins; where the text alone cannot tell (a
-            # lower-case name, a choice) the proposer's reading stands.
-            family = self.family(p.source_quote, message, ctx) or p.value_family
-            p = p.model_copy(update={"value_family": family})
+        p = self._typed(p, message, ctx)
         verdict = p.verdict
         prior: StateRecord | None = None
 
@@ -114,6 +110,14 @@ class Verifier:
             else Outcome.ACCEPTED
         final = p.model_copy(update={"verdict": verdict, "facets": facets})
         return final, Verification(outcome=outcome, verdict=verdict, reasons=reasons), prior
+
+    def _typed(self, p: Proposal, message: Message, ctx: VerifyContext) -> Proposal:
+        """The kind the text gives the value wins; where the text alone cannot tell (a
+        lower-case name, a choice) the proposer's reading stands."""
+        if not p.source_quote:
+            return p
+        family = self.family(p.source_quote, message, ctx) or p.value_family
+        return p.model_copy(update={"value_family": family})
 
     def _ground(self, p: Proposal, message: Message, ctx: VerifyContext, verdict: Verdict,
                 prior: StateRecord | None, reasons: list[str], *, enabled: bool
