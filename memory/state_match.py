@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS
+from memory.analysis.lexicon import FACET_NOUNS, Weights
 from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.decisions import (
@@ -54,6 +54,8 @@ class StateMatcher:
     """A base of :class:`memory.proposer.OfflineProposer`."""
 
     analyzer: MessageAnalyzer
+    weights: Weights
+    _people: dict[tuple[str, str], set[str]]
 
     # ---- analysis -------------------------------------------------------------------------
     def analysis(self, text: str, speaker: str, people: Sequence[str] = (),

@@ -130,19 +130,7 @@ class ClauseReader:
             # frames the value that follows it
             claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
         act = self._act(part, toks, new, old, change, label=label_text, header=header)
-        personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
-                                                             SpeechAct.CHATTER,
-                                                             SpeechAct.CANCELLATION)
-                    and not any(v.kind is Kind.PERSON for v in new)
-                    and not lex.decision.search(part))
-        if _CONDITIONAL.match(part) or personal:
-            # A condition ("if the engine lands this week") or the speaker's own affairs
-            # ("I have a dentist appointment at 2") decides nothing for the team.
-            act, new, claims = SpeechAct.CHATTER, [], ()
-        if any(c.value.kind is Kind.PERSON for c in claims):
-            # "i'm primary this week": the period scopes the role, it is not a plan.
-            claims = tuple(c for c in claims if c.value.family != "when"
-                           or not _PERIOD.fullmatch(c.value.text))
+        act, new, claims = self._for_the_team(part, act, new, claims)
         # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
         # says something about it; it decides nothing.
         about_value = any(v.family not in ("version",) and not v.is_year
@@ -163,6 +151,24 @@ class ClauseReader:
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
+
+    def _for_the_team(self, part: str, act: SpeechAct, new: list[Value],
+                      claims: tuple[Claim, ...]
+                      ) -> tuple[SpeechAct, list[Value], tuple[Claim, ...]]:
+        """A condition ("if the engine lands this week") or the speaker's own affairs ("I
+        have a dentist appointment at 2") decides nothing for the team; a role's period
+        ("i'm primary this week") scopes the role, it is not a plan."""
+        personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
+                                                             SpeechAct.CHATTER,
+                                                             SpeechAct.CANCELLATION)
+                    and not any(v.kind is Kind.PERSON for v in new)
+                    and not self.lexicon.decision.search(part))
+        if _CONDITIONAL.match(part) or personal:
+            return SpeechAct.CHATTER, [], ()
+        if any(c.value.kind is Kind.PERSON for c in claims):
+            claims = tuple(c for c in claims if c.value.family != "when"
+                           or not _PERIOD.fullmatch(c.value.text))
+        return act, new, claims
 
     def _separate(self, values: tuple[Value, ...], masked: str, start: int, end: int,
                   toks: Sequence[Token], label_text: str, change: float

@@ -297,12 +297,7 @@ def people_values(text: str, *, speaker: str = "",
         nxt = toks[i + 1].low if i + 1 < len(toks) else ""
         # handing X (over) to P / assign X to P
         if low in HANDOVER_VERBS:
-            for j in range(i + 1, min(len(toks), i + 12)):
-                if toks[j].low == "to" and j + 1 < len(toks):
-                    cand = toks[j + 1]
-                    if _name_like(cand, known, sentence_start=False):
-                        out.append(Value(Kind.PERSON, cand.text, cand.start, cand.end))
-                    break
+            out.extend(_handed_to(toks, i, known))
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         if _name_like(tok, known, sentence_start=False) and _doer(
@@ -329,35 +324,13 @@ def people_values(text: str, *, speaker: str = "",
             continue
         # owner: P / primary P / secondary = P / driver is P
         if low in ROLE_NOUNS and i + 1 < len(toks):
-            j = i + 1
-            while j < len(toks) and toks[j].low in {"is", "=", "now", "will", "be", "the"}:
-                j += 1
-            if j < len(toks) and j - i <= 3 and not any(
-                    ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
-                cand = toks[j]
-                if _name_like(cand, known, sentence_start=False):
-                    end = _name_end(toks, j, text)
-                    out.append(Value(Kind.PERSON, text[cand.start:end], cand.start, end))
-                elif speaker and cand.low in {"me", "i", "myself"}:
-                    out.append(Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True))
+            out.extend(_role_holder(toks, i, text, known, speaker))
         # "(Callum)" after an item, "Lauren brownies, Rosa tres leches" in a sign-up list:
         # a known name alone in brackets, or opening a list item before what they bring
-        if low in known and not any(o.start == tok.start for o in out):
-            gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
-            after = text[tok.end:tok.end + 2].lstrip()
-            bracketed = gap.rstrip().endswith("(") and after.startswith(")")
-            # "Face painting: Lauren.", "Lemonade: Dev + Steph": a name after a label
-            named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
-                o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(
-                    text, tok.end))
-            listed = (("," in gap or ":" in gap or (i == 0 and text.count(", ") >= 2))
-                      and bool(nxt) and nxt not in STOPWORDS
-                      and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
-                      and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
-                      and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
-            if bracketed or listed or named:
-                out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
-                continue
+        if (low in known and not any(o.start == tok.start for o in out)
+                and _listed_name(toks, i, text, out)):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+            continue
         # "Cobalt's with me from Monday", "the keys are with me": the speaker holds it
         if (speaker and low == "with" and nxt == "me" and i > 0
                 and toks[i - 1].low in {"is", "'s", "are", "stays", "staying"}
@@ -366,16 +339,73 @@ def people_values(text: str, *, speaker: str = "",
             at = toks[i + 1] if low == "with" else toks[i + 2]
             out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
-        if speaker and low in FIRST_PERSON:
-            if low == "mine" and i > 0 and toks[i - 1].low in {"is", "'s", "are"}:
-                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
-            elif low in {"i'll", "i", "ill", "i'm", "im"} and _claims(toks, i):
-                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
-            elif low == "me" and ((i in starts and (nxt in {"", "i", "i'll", "ill"}
-                                                    or text[tok.end:tok.end + 1] in "!.,"))
-                                  or nxt in ROLE_NOUNS):  # "me! found one in ribeira"
-                out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
+        if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
+            out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
+
+
+def _handed_to(toks: Sequence[Token], i: int, known: set[str]) -> list[Value]:
+    """The person after "to" in "handing X (over) to P" / "assign X to P"."""
+    for j in range(i + 1, min(len(toks), i + 12)):
+        if toks[j].low == "to" and j + 1 < len(toks):
+            cand = toks[j + 1]
+            if _name_like(cand, known, sentence_start=False):
+                return [Value(Kind.PERSON, cand.text, cand.start, cand.end)]
+            break
+    return []
+
+
+def _role_holder(toks: Sequence[Token], i: int, text: str, known: set[str],
+                 speaker: str) -> list[Value]:
+    """The person a role noun names: "owner: P", "primary P", "driver is P", "owner: me"."""
+    tok = toks[i]
+    j = i + 1
+    while j < len(toks) and toks[j].low in {"is", "=", "now", "will", "be", "the"}:
+        j += 1
+    if j < len(toks) and j - i <= 3 and not any(
+            ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
+        cand = toks[j]
+        if _name_like(cand, known, sentence_start=False):
+            end = _name_end(toks, j, text)
+            return [Value(Kind.PERSON, text[cand.start:end], cand.start, end)]
+        if speaker and cand.low in {"me", "i", "myself"}:
+            return [Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True)]
+    return []
+
+
+def _listed_name(toks: Sequence[Token], i: int, text: str, out: Sequence[Value]) -> bool:
+    """Whether a known name stands for what it is given: alone in brackets ("(Callum)"),
+    after a label ("Face painting: Lauren.", "Lemonade: Dev + Steph") or opening a list
+    item before what they bring ("Lauren brownies, Rosa tres leches")."""
+    tok = toks[i]
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
+    after = text[tok.end:tok.end + 2].lstrip()
+    bracketed = gap.rstrip().endswith("(") and after.startswith(")")
+    named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
+        o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(text, tok.end))
+    listed = (("," in gap or ":" in gap or (i == 0 and text.count(", ") >= 2))
+              and bool(nxt) and nxt not in STOPWORDS
+              and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
+              and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
+              and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
+    return bracketed or listed or named
+
+
+def _first_person(toks: Sequence[Token], i: int, text: str, starts: set[int]) -> bool:
+    """Whether a first-person word claims something for the speaker: "X is mine", "I'll
+    own X", "me, ..." / "me! found one"."""
+    tok, low = toks[i], toks[i].low
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if low == "mine":
+        return i > 0 and toks[i - 1].low in {"is", "'s", "are"}
+    if low in {"i'll", "i", "ill", "i'm", "im"}:
+        return _claims(toks, i)
+    if low == "me":
+        return ((i in starts and (nxt in {"", "i", "i'll", "ill"}
+                                  or text[tok.end:tok.end + 1] in "!.,"))
+                or nxt in ROLE_NOUNS)
+    return False
 
 
 _NAME_END = re.compile(r"\s{0,2}(?:[.,;!?\n)]|$|\+|&|and\b)")
