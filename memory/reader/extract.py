@@ -300,9 +300,16 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     return (times[0], "") if times else ("", "")
 
 
+# A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
+# analyzer reads it where a time is proposed or agreed.
+_HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|till|until)\s?"
+                         r"(?:[01]?\d|2[0-4])(?::\d{2})?\s{0,3}")
+
+
 def has_clock(text: str) -> bool:
-    """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm")."""
-    return has_time_of_day(text)
+    """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm"), or
+    is a range of hours ("11 to 3")."""
+    return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None
 
 
 def time_range_end(text: str) -> str:
