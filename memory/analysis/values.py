@@ -137,7 +137,10 @@ def _join_when(values: list[Value], text: str, lexicon: Lexicon) -> list[Value]:
         if out and out[-1].kind in _WHEN and v.kind in _WHEN and not v.is_year:
             prev = out[-1]
             glue = _WHEN_GLUE.fullmatch(text[prev.end:v.start])
-            if glue is not None and v.start - prev.end <= 8:
+            # a parenthesis holding more than the moment is an aside ("Tue Oct 22, 2:30pm
+            # (2pm clashed …)"), one holding just it pins it down ("next Friday (the 15th)")
+            aside = "(" in text[prev.end:v.start] and text[v.end:v.end + 1] != ")"
+            if glue is not None and v.start - prev.end <= 8 and not aside:
                 kind = Kind.RANGE if Kind.RANGE in (prev.kind, v.kind) else (
                     Kind.DATE if Kind.DATE in (prev.kind, v.kind) else Kind.TIME)
                 end = v.end
