@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
@@ -65,6 +65,8 @@ class Statement:
 # How strongly a newer message must say a value changed to outrank a state's value (a
 # keep word such as "still" is a weak signal, a move or a correction a strong one).
 OVERRIDE_CHANGE = 0.5
+# How long before a revision that accepts it a suggestion may have been made.
+ACCEPTED_WITHIN = timedelta(days=1)
 
 
 def entry_value(entry: ChainEntry) -> str:

@@ -22,6 +22,7 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
@@ -30,6 +31,7 @@ from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import best_clause, citation, current_value, day_label
 from memory.reader.answer_parts import (
+    ACCEPTED_WITHIN,
     EVIDENCE_LINES,
     NEAR_BEST,
     OVERRIDE_CHANGE,
@@ -55,9 +57,9 @@ from memory.reader.extract import (
     has_clock,
     reason_in,
 )
-from memory.reader.reasons import Reasons
+from memory.reader.reasons import Reasons, accepts
 from memory.reader.statements import StatementReader
-from memory.text import family_of, find_slots, has_revision_cue, shorten
+from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
 
 
 class Composer(StatementReader):
@@ -169,6 +171,11 @@ class Composer(StatementReader):
         """Whether a state's current value is of the kind asked ("where" by a region or a
         named choice, "when" by a date or time…)."""
         family = qa.family
+        if qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"):
+            # "who changed the pilot's *location*": a state holding a place was changed
+            named = [self.lexicon.attributes[a] for a in qa.attributes
+                     if self.lexicon.attributes.get(a, "person") != "person"]
+            family = named[0] if named else ""
         if not family or family in ("count", "person") or not state.chain:
             return True
         if qa.asks_clock and not has_clock(current_value(state)):
@@ -238,7 +245,7 @@ class Composer(StatementReader):
             entry = self.deciding_entry(qa, state)
             person = (self._person_of(chain[-1], people) if qa.role not in ("changer",
                                                                              "decider")
-                      else entry.speaker)
+                      else self._accepted_from(entry, nodes) or entry.speaker)
             short = person
             first = f"{person}, {day_label(entry.ts)}: {entry_value(entry)}"
         else:
@@ -284,6 +291,20 @@ class Composer(StatementReader):
             return next(e for e in chain if e.value == current)
         changed = _changed_by(chain[1:], qa)
         return changed if changed is not None else chain[-1]
+
+    def _accepted_from(self, entry: ChainEntry, nodes: dict[str, EvidenceNode]) -> str:
+        """Whose change a revision carries out when it accepts what someone else said
+        shortly before in its channel, naming the same value ("ok, updating the plan to
+        Lisbon" after "let's run it in Portugal, the Lisbon team has capacity"): that
+        person made the change; "" otherwise."""
+        node = nodes.get(entry.node_id)
+        if node is None or not entry.value or not accepts(node.text, self.lexicon.accept):
+            return ""
+        said = [n for n in nodes.values()
+                if n.channel == node.channel and n.speaker != node.speaker
+                and timedelta(0) < node.ts - n.ts <= ACCEPTED_WITHIN
+                and names_value(n.text, entry.value)]
+        return max(said, key=lambda n: n.ts).speaker if said else ""
 
     def _person_of(self, entry: ChainEntry, people: Sequence[Person]) -> str:
         """The person a value names ("Devon", "me" → the speaker)."""
