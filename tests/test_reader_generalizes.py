@@ -8,7 +8,6 @@ One unthreaded chat through the real write path (hashing embedder), asked as a m
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
