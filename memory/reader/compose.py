@@ -245,7 +245,8 @@ class Composer(StatementReader):
             entry = self.deciding_entry(qa, state)
             person = (self._person_of(chain[-1], people) if qa.role not in ("changer",
                                                                              "decider")
-                      else self._accepted_from(entry, nodes) or entry.speaker)
+                      else (self._accepted_from(entry, nodes) if qa.role == "changer"
+                            else "") or entry.speaker)
             short = person
             first = f"{person}, {day_label(entry.ts)}: {entry_value(entry)}"
         else:
