@@ -31,7 +31,7 @@ from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import relevance_terms, split_sentences
 from memory.reader.dates import DateResolution, find_date_expressions, resolve_date
 from memory.store import MemoryStore
-from memory.text import find_slots, stem
+from memory.text import STOPWORDS, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -372,7 +372,9 @@ def _slot_kinds(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=4096)
 def _candidates(told: str) -> tuple[str, ...]:
     """The words of ``told`` a question word may be a near synonym of."""
-    return tuple(x.low for x in words(told) if len(x.low) > 2 and x.low.isalpha())
+    # Function words are no near synonym of a subject word (and cost an embedding each).
+    return tuple(x.low for x in words(told)
+                 if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
