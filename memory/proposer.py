@@ -8,58 +8,42 @@ A proposal never changes memory by itself.
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import Protocol
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
-from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
+from memory.analysis.lexicon import FACET_NOUNS
+from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
-from memory.models import EvidenceNode, Facet, Message, Proposal, Verdict
-from memory.registry import RegistryHit, StateRecord
-from memory.text import content_terms, names_value, overlap, value_key
+from memory.decisions import (
+    _RECENT_TURNS,
+    _RECURRING,
+    _SUGGESTING,
+    _SUGGESTION_CUES,
+    _WE_CUES,
+    RegistryTool,
+    SubjectSimilarity,
+    WriteItem,
+    _consistent,
+    _Context,
+    _Decision,
+    _facets,
+    _inherit,
+    _key,
+    _Match,
+    _occurrence,
+    _primary,
+    _qualify,
+)
+from memory.models import Facet, Proposal, Verdict
+from memory.registry import StateRecord
+from memory.state_match import StateMatcher
+from memory.text import content_terms
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
            "derive_topic"]
-
-
-@dataclass
-class WriteItem:
-    """One message as the writer sees it: the message, its resolved context and vector."""
-
-    message: Message
-    node_id: str
-    parent: EvidenceNode | None = None
-    recent: list[EvidenceNode] = field(default_factory=list)
-    vector: np.ndarray | None = None
-    #: In chat without threads: the earlier turn this one most likely answers or accepts (a
-    #: question or proposal a few messages up, by someone else).
-    linked: EvidenceNode | None = None
-
-
-class RegistryTool(Protocol):
-    """The writer's view of memory: channel-scoped active states only."""
-
-    def search_registry(
-        self, item: WriteItem, query: str, *, k: int = 5, families: set[str] | None = None
-    ) -> list[RegistryHit]: ...
-
-    def get_state(self, item: WriteItem, state_id: str) -> StateRecord | None:
-        """An active state of the item's own channel, or None."""
-        ...
-
-
-@runtime_checkable
-class SubjectSimilarity(Protocol):
-    """Optional: how close a subject phrase is to state topics, by embeddings."""
-
-    def similarity(self, phrase: str, topics: Sequence[str]) -> list[float]: ...
 
 
 class Proposer(Protocol):
@@ -73,70 +57,33 @@ class Proposer(Protocol):
         ...
 
 
-# An earlier turn is context for this one only this soon before it.
-_CONTEXT_WINDOW_S = 3 * 86400
-_RECENT_TURNS = 3
-_MAX_FACETS = 8
-# How much better a later revision in a message must match to be its main one.
-_CLEARLY = 0.3
-_SUGGESTING = frozenset({SpeechAct.PROPOSAL, SpeechAct.QUESTION})
-# Proposal cues that put a value forward (others ask someone to do something).
-_SUGGESTION_CUES = frozenset({"how about", "what about", "maybe", "perhaps", "proposing",
-                              "i propose", "propose", "proposal", "i suggest", "i'd suggest",
-                              "suggest", "suggesting", "suggestion", "i'd vote for",
-                              "i vote for", "vote for", "or maybe", "alternatively", "idea:",
-                              "option:", "we could", "why not"})
-_WE_CUES = frozenset({"can we", "could we", "should we", "shall we", "any chance",
-                      "is it ok if", "is it okay if", "would it work", "what if"})
-_CHANGING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.CANCELLATION,
-                       SpeechAct.REASSIGNMENT})
+@dataclasses.dataclass(frozen=True)
+class _Draft:
+    """One claim on its way to a decision: the topic a new state would take, its value and
+    the states it matches."""
 
-
-@dataclass
-class _Context:
-    """What a message is read against: the turn it answers, its thread and recent turns."""
-
-    anchor: EvidenceNode | None = None
-    anchor_analysis: MessageAnalysis | None = None
-    strong: list[StateRecord] = field(default_factory=list)
-    weak: list[StateRecord] = field(default_factory=list)
-    subject: str = ""
-    #: The value a proposal just before this message suggested, with its subject.
-    suggested: Claim | None = None
-    suggested_clause: Clause | None = None
-    #: Words of the names of people in the channel: a name shared by two subjects
-    #: ("Callum's handover", "Callum's paternity leave") does not make them one.
-    people: frozenset[str] = frozenset()
-
-    @property
-    def strong_ids(self) -> set[str]:
-        return {s.state_id for s in self.strong}
-
-    @property
-    def weak_ids(self) -> set[str]:
-        return {s.state_id for s in self.weak}
-
-
-@dataclass
-class _Match:
-    state: StateRecord
-    score: float
-    qualifies: bool
-    strong: bool
-
-
-@dataclass
-class _Decision:
-    verdict: Verdict
     topic: str
     quote: str
     family: str
     act: SpeechAct
-    state: StateRecord | None = None
-    score: float = 0.0
+    change: float
+    matches: list[_Match]
+
+    @property
+    def best(self) -> _Match | None:
+        return next((m for m in self.matches if m.qualifies), None)
+
+    def establish(self) -> _Decision | None:
+        if not self.topic:
+            return None
+        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act)
+
+    def on(self, match: _Match, verdict: Verdict) -> _Decision:
+        return _Decision(verdict, match.state.topic, self.quote, self.family, self.act,
+                         match.state, match.score, self.change)
 
 
-class OfflineProposer:
+class OfflineProposer(StateMatcher):
     """Deterministic proposer over the :class:`~memory.analysis.message.MessageAnalyzer`.
 
     Each value a message states is matched against the channel's active states by a score
@@ -162,22 +109,6 @@ class OfflineProposer:
     def propose(self, items: Sequence[WriteItem], registry: RegistryTool) -> list[Proposal]:
         return [self._one(item, registry) for item in items]
 
-    # ---- analysis -------------------------------------------------------------------------
-    def analysis(self, text: str, speaker: str, people: Sequence[str] = (),
-                 *, is_bot: bool = False) -> MessageAnalysis:
-        """The analysis of ``text`` (the analyzer keeps recent ones: context messages are read
-        again and again)."""
-        return self.analyzer.analyze(text, speaker=speaker, people=people, is_bot=is_bot)
-
-    def _known(self, item: WriteItem) -> list[str]:
-        msg = item.message
-        names = self._people.setdefault((msg.platform, msg.space), set())
-        names.add(msg.speaker)
-        for n in [item.parent, item.linked, *item.recent]:
-            if n is not None and n.speaker:
-                names.add(n.speaker)
-        return sorted(names)
-
     # ---- one message ----------------------------------------------------------------------
     def _one(self, item: WriteItem, registry: RegistryTool) -> Proposal:
         msg = item.message
@@ -190,34 +121,8 @@ class OfflineProposer:
         ctx = self._context(item, registry, people)
         if ctx.anchor is not None:
             base = base.model_copy(update={"answers": ctx.anchor.message_id})
-        decisions: list[_Decision] = []
-        for i, clause in enumerate(a.clauses):
-            for claim in clause.claims:
-                # A subject only borrowed from the message's header or an earlier sentence
-                # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
-                # value is about less surely than the clause's own words or a label right
-                # before it: without a change said, it does not replace a value.
-                borrowed = not clause.label and bool(claim.scope) and (not claim.subject or bool(
-                    claim.terms and claim.terms <= claim.scope
-                    and not claim.terms & set(content_terms(clause.text))))
-                if not claim.subject:
-                    claim = _inherit(claim, a.clauses[:i])
-                d = self._decide(claim, clause, a, ctx, item, registry)
-                if (i and claim.terms and claim.terms <= FACET_NOUNS
-                        and (d is None or d.verdict is Verdict.ESTABLISH)):
-                    # "ligand batch came out contaminated, earliest is the 14th": an aspect of
-                    # what the message spoke of before, if that is a state it changes
-                    q = self._decide(_qualify(claim, a.clauses[:i]), clause, a, ctx, item,
-                                     registry)
-                    if q is not None and q.verdict is not Verdict.ESTABLISH:
-                        d = q
-                if (d is not None and borrowed and d.verdict is Verdict.REVISE
-                        and clause.change < 0.5 and d.state is not None
-                        and d.state.state_id not in ctx.strong_ids
-                        and not any(values_match(o.text, d.state.value) for o in clause.old)):
-                    d = None
-                if d is not None:
-                    decisions.append(d)
+        decisions = self._decisions(a, ctx, item, registry)
+        decisions = _consistent(decisions)
         proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)
                        for c in a.clauses)
         if a.act is SpeechAct.REMINDER or proposes:
@@ -251,178 +156,40 @@ class OfflineProposer:
                        for d in facets],
         })
 
-    # ---- context --------------------------------------------------------------------------
-    def _context(self, item: WriteItem, registry: RegistryTool,
-                 people: Sequence[str]) -> _Context:
-        msg = item.message
-        # The turn this one answers: the question or proposal it follows (in a thread every
-        # reply's parent is the root), else its reply parent. A mere previous turn in
-        # unthreaded chat is weak context only.
-        anchor = item.parent
-        asked_turn = False
-        if item.linked is not None and item.linked is not item.parent:
-            la = self.analysis(item.linked.text, item.linked.speaker, people)
-            if la.question or la.act is SpeechAct.PROPOSAL:
-                anchor, asked_turn = item.linked, True
-        ctx = _Context(anchor=anchor, people=frozenset(
-            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")))
-        seen: set[str] = set()
-
-        def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
-            if node is None:
-                return
-            for sid in _states_of(node):
-                if sid in seen:
-                    continue
-                rec = registry.get_state(item, sid)
-                if rec is not None:
-                    seen.add(sid)
-                    target.append(rec)
-
-        thread = msg.thread_id if msg.thread_id and msg.thread_id != msg.id else None
-        add(ctx.strong, anchor)
-        add(ctx.strong, item.parent)
-        if asked_turn or item.parent is not None:
-            add(ctx.strong, item.linked)
-        cutoff = msg.ts.timestamp() - _CONTEXT_WINDOW_S
-        recent = [n for n in item.recent if n.ts.timestamp() >= cutoff]
-        if thread:
-            for n in reversed([n for n in recent if n.thread_id == thread
-                               or n.message_id == thread]):
-                add(ctx.strong, n)
-        same = [n for n in recent if (n.thread_id or None) == thread]
-        add(ctx.weak, item.linked)
-        for n in reversed(same[-_RECENT_TURNS:]):
-            add(ctx.weak, n)
-        if anchor is not None:
-            aa = self.analysis(anchor.text, anchor.speaker, people)
-            ctx.anchor_analysis = aa
-            if anchor.topic and anchor.state_id:
-                ctx.subject = anchor.topic
-            else:
-                asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
-                    SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
-                ctx.subject = (asked_clause.subject if asked_clause is not None else next(
-                    (cl.subject for cl in aa.claims if cl.subject),
-                    "" if aa.question else aa.subject))
-            for clause in aa.clauses:
-                if clause.act is SpeechAct.PROPOSAL and clause.claims:
-                    ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
-        if ctx.anchor_analysis is not None and ctx.anchor_analysis.question and anchor:
-            # "do they deliver tuesdays too?" asks about the state holding "tuesday": the
-            # answer ("wednesdays, 5am") is about it too
-            named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)]
-            if named:
-                for hit in registry.search_registry(item, anchor.text, k=6):
-                    rec = hit.state
-                    if rec.state_id not in ctx.strong_ids and any(
-                            values_match(v.text, rec.value) for v in named):
-                        ctx.strong.append(rec)
-        if not ctx.subject and ctx.strong:
-            ctx.subject = ctx.strong[0].topic
-        return ctx
-
-    # ---- matching -------------------------------------------------------------------------
-    def _matches(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
-                 registry: RegistryTool) -> list[_Match]:
-        """Active states that this claim could be about, scored, best first."""
-        w = self.weights
-        family = claim.value.family
-        subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
-        terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
-        scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
-        # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
-        proper = bool(claim.terms) and any(
-            w[:1].isupper() and w.lower() not in FACET_NOUNS
-            for w in re.findall(r"[\w'’-]+", claim.subject))
-        query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
-                         if x) or item.message.text
-        pool: dict[str, StateRecord] = {}
-        for hit in registry.search_registry(item, query, k=12):
-            pool[hit.state.state_id] = hit.state
-        for rec in (*ctx.strong, *ctx.weak):
-            pool.setdefault(rec.state_id, rec)
-        states = [s for s in pool.values()
-                  if s.value and compatible(family, s.value_family)
-                  and (family != "version" or same_grain(claim.value.text, s.value))]
-        if not states:
-            return []
-        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
-        # leave") says nothing about whether they are one thing.
-        dense = self._similarity(registry, _without_people(subject, ctx.people),
-                                 [_without_people(s.topic, ctx.people) for s in states])
-        clause_terms = set(content_terms(_without_values(clause)))
-        now = item.message.ts.timestamp()
-        out: list[_Match] = []
-        for s, cos in zip(states, dense, strict=True):
-            topic_terms = _matchable(set(content_terms(s.topic)))
-            lex_topic = overlap(terms, topic_terms)
-            lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
-            strong = s.state_id in ctx.strong_ids
-            weak = s.state_id in ctx.weak_ids
-            old = any(values_match(o.text, s.value) for o in clause.old)
-            named = names_value(clause.text, s.value)
-            age = max(0.0, now - s.updated_ts) / 86400.0
-            recency = math.exp(-age / w.recency_days)
-            score = (w.subject_topic * lex_topic + w.subject_description * lex_desc
-                     + w.subject_dense * max(cos, 0.0) + w.linked * strong + w.thread * weak
-                     + w.old_value * old + w.value_named * named + w.recency * recency
-                     + w.change * clause.change)
-            # Shared words count when one subject contains the other ("the review" / "Atlas
-            # design review") or most words are shared; "quarterly budget for zanzibar" is
-            # not "offsite budget". A change or an owner named loosens it to half the words.
-            loose = clause.change >= 0.5 or family == "who"
-            named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
-                loose and overlap(terms - ctx.people, topic_terms - ctx.people)
-                >= w.min_subject_overlap)
-            # The subject named in the state's own evidence ("2.4 slips to ..." where the
-            # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
-            # when the clause says the value changed.
-            in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
-            if in_evidence:
-                score += w.subject_topic * 0.5
-            # The header that opened the message ("Garnet: ... SSO for all staff slips to
-            # Tue 22 Oct") names what the state is about, when the clause says it changed;
-            # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
-            # rules out a state about another thing, whatever values they share.
-            in_scope = bool(scope & topic_terms) and (
-                not terms or bool(terms & (topic_terms | s.terms)))
-            elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
-            if in_scope:
-                score += w.subject_topic * 0.5
-            about = (named_same or cos >= w.min_subject_dense or in_evidence
-                     or (named and lex_topic > 0)  # "tuesday delivery as usual?"
-                     # "climbing gym cancelled on us, offsite now at Rowan's place": the
-                     # clause speaks of the state's value itself
-                     or (bool(claim.subject) and values_match(claim.subject, s.value))
-                     or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
-                     or (in_scope and (clause.change >= 0.5 or same_value(
-                         claim.value.text, s.value)))
-                     or (not elsewhere and (
-                         old
-                         or (weak and not claim.terms and clause.change >= 0.5)
-                         or (not claim.terms and self._latest_of_kind(s, states, now)))))
-            out.append(_Match(s, score, about and score >= w.revise_threshold, strong))
-        out.sort(key=lambda m: -m.score)
-        return out
-
-    @staticmethod
-    def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:
-        """A value of a distinctive kind said in passing ("that'll be build 418") is about
-        the channel's latest state of that kind, if it was touched in the last days."""
-        if state.value_family in ("when", "", "status"):
-            return False
-        same = [s for s in states if s.value_family == state.value_family]
-        latest = max(same, key=lambda s: s.updated_ts)
-        return latest is state and now - state.updated_ts <= _CONTEXT_WINDOW_S
-
-    def _similarity(self, registry: RegistryTool, phrase: str,
-                    topics: Sequence[str]) -> list[float]:
-        if not phrase or not isinstance(registry, SubjectSimilarity):
-            return [0.0] * len(topics)
-        return registry.similarity(phrase, topics)
-
     # ---- verdicts -------------------------------------------------------------------------
+    def _decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
+                   registry: RegistryTool) -> list[_Decision]:
+        """The decision each value of the message makes, clause by clause."""
+        decisions: list[_Decision] = []
+        for i, clause in enumerate(a.clauses):
+            for claim in clause.claims:
+                # A subject only borrowed from the message's header or an earlier sentence
+                # ("Rain call: WE'RE ON! ... see everyone on the field at 11") names what the
+                # value is about less surely than the clause's own words or a label right
+                # before it: without a change said, it does not replace a value.
+                borrowed = not clause.label and bool(claim.scope) and (not claim.subject or bool(
+                    claim.terms and claim.terms <= claim.scope
+                    and not claim.terms & set(content_terms(clause.text))))
+                if not claim.subject:
+                    claim = _inherit(claim, a.clauses[:i])
+                d = self._decide(claim, clause, a, ctx, item, registry)
+                if (i and claim.terms and claim.terms <= FACET_NOUNS
+                        and (d is None or d.verdict is Verdict.ESTABLISH)):
+                    # "ligand batch came out contaminated, earliest is the 14th": an aspect of
+                    # what the message spoke of before, if that is a state it changes
+                    q = self._decide(_qualify(claim, a.clauses[:i]), clause, a, ctx, item,
+                                     registry)
+                    if q is not None and q.verdict is not Verdict.ESTABLISH:
+                        d = q
+                if (d is not None and borrowed and d.verdict is Verdict.REVISE
+                        and clause.change < 0.5 and d.state is not None
+                        and d.state.state_id not in ctx.strong_ids
+                        and not any(values_match(o.text, d.state.value) for o in clause.old)):
+                    d = None
+                if d is not None:
+                    decisions.append(d)
+        return decisions
+
     def _decide(self, claim: Claim, clause: Clause, a: MessageAnalysis, ctx: _Context,
                 item: WriteItem, registry: RegistryTool) -> _Decision | None:
         act = clause.act
@@ -434,6 +201,13 @@ class OfflineProposer:
             # An answer's other values ("me, I'll do it next wed" to "who's got it?") say
             # nothing about what the question was about.
             return None
+        matches = self._matches(claim, clause, ctx, item, registry)
+        draft = _Draft(self._topic(claim, ctx), claim.value.text, family, act, clause.change,
+                       matches)
+        return self._verdict(draft, claim, clause, a, ctx, item, registry)
+
+    def _topic(self, claim: Claim, ctx: _Context) -> str:
+        """The subject a new state of ``claim`` would be named by."""
         topic = claim.subject or (ctx.subject if self._borrows(claim, ctx) else "")
         if (claim.terms and claim.terms <= FACET_NOUNS and ctx.subject and ctx.anchor
                 and not set(content_terms(ctx.subject)) <= FACET_NOUNS):
@@ -446,19 +220,13 @@ class OfflineProposer:
                 and not claim.terms & claim.scope and "'s " not in claim.subject):
             # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff
             topic = f"{claim.heading} {claim.subject}"
-        matches = self._matches(claim, clause, ctx, item, registry)
-        best = next((m for m in matches if m.qualifies), None)
-        quote = claim.value.text
+        return topic
 
-        def establish() -> _Decision | None:
-            if not topic:
-                return None
-            return _Decision(Verdict.ESTABLISH, topic, quote, family, act)
-
-        def on(match: _Match, verdict: Verdict) -> _Decision:
-            return _Decision(verdict, match.state.topic, quote, family, act, match.state,
-                             match.score)
-
+    def _verdict(self, draft: _Draft, claim: Claim, clause: Clause, a: MessageAnalysis,
+                 ctx: _Context, item: WriteItem, registry: RegistryTool) -> _Decision | None:
+        """What ``claim`` does to the states it matches, by the act of its clause."""
+        act, quote, matches = draft.act, draft.quote, draft.matches
+        best, establish, on = draft.best, draft.establish, draft.on
         if act in _SUGGESTING:
             # Suggesting a change to what is tracked changes nothing; a suggestion where
             # nothing is tracked yet ("how about The Lake?", "proposing eu-west-1") is the
@@ -490,7 +258,14 @@ class OfflineProposer:
             if claim.subject and claim.stated and not a.question and claim.value.family == "who":
                 return establish()  # "Felix still owns delivery": news to the memory
             return None
-        # a decision, correction, reassignment or cancellation
+        return self._changing(draft, claim, clause, ctx, item, registry)
+
+
+    def _changing(self, draft: _Draft, claim: Claim, clause: Clause, ctx: _Context,
+                  item: WriteItem, registry: RegistryTool) -> _Decision | None:
+        """What a decision, correction, reassignment or cancellation does."""
+        act, quote, family, matches = draft.act, draft.quote, draft.family, draft.matches
+        best, establish, on = draft.best, draft.establish, draft.on
         if (best is None and not claim.subject and ctx.suggested is not None
                 and compatible(family, ctx.suggested.value.family)):
             # "ok 11-3 it is" after "can we do 11 to 3 instead?": the state it would change.
@@ -639,149 +414,6 @@ class OfflineProposer:
                 return next((s for s in ctx.strong + ctx.weak if s.state_id == n.state_id),
                             None)
         return None
-
-
-_RECURRING = re.compile(r"\b(?:every|each|weekly|daily|monthly|biweekly|fortnightly|"
-                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
-_OCCURRENCE = re.compile(r"\b(?:today|tonight|tomorrow|this week|next week|this time|"
-                         r"this (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
-
-
-def _key(value: str) -> str:
-    return value_key(value)
-
-
-def _occurrence(clause: Clause) -> bool:
-    """Whether a cancellation names one occurrence ("sync today is cancelled")."""
-    return bool(_OCCURRENCE.search(clause.text))
-
-
-def _without_values(clause: Clause) -> str:
-    """The clause's words without its values (what it says about them)."""
-    text = clause.text
-    for v in sorted((*clause.values, *clause.old), key=lambda v: -v.start):
-        s, e = v.start - clause.start, v.end - clause.start
-        if 0 <= s <= e <= len(text):
-            text = text[:s] + " " + text[e:]
-    return text
-
-
-def _matchable(terms: set[str]) -> set[str]:
-    """Subject words without the ones naming the kind of value ("launch date" is "launch",
-    "release version" is "release"): the value's family already says that. A subject made
-    only of them keeps them."""
-    out = {t for t in terms if t not in KIND_NOUNS}
-    out = out or set(terms)
-    # "check-in" is "check in": a hyphenated word counts by its parts too
-    return out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
-
-
-def _same_subject(a: set[str], b: set[str]) -> bool:
-    """Whether two subjects name the same thing: one contains the other, or they share at
-    least half of all their words."""
-    shared = a & b
-    if not shared:
-        return False
-    return a <= b or b <= a or len(shared) / len(a | b) >= 0.5
-
-
-def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
-    """A claim that names no subject takes the message's own earlier one: the nearest clause
-    before it that states something about a subject, else the header that opened the message
-    ("Bad news on lunch: ... Switching to Taqueria Luna")."""
-    if not before:
-        return claim
-    subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
-    last = before[-1]
-    if not subject and last.subject and not last.claims and len(last.text.split()) <= 4:
-        subject = last.subject  # "cert renewed ✅ new one good until apr 14 2026"
-    header = before[0]
-    if (not subject and header.subject and not header.claims and len(before) > 1
-            and before[1].label and before[1].label.strip() == header.text.strip()):
-        subject = header.subject
-    if not subject:
-        return claim
-    return Claim(claim.value, subject, frozenset(content_terms(subject)))
-
-
-def _qualify(claim: Claim, before: Sequence[Clause]) -> Claim:
-    """A subject that only names an aspect ("earliest is the 14th", "new date is Friday") is
-    an aspect of what the message spoke of before ("ligand batch came out contaminated ...
-    earliest is the 14th")."""
-    earlier = next((c.subject for c in reversed(before) if c.subject
-                    and not set(c.terms) <= FACET_NOUNS), "")
-    if not earlier:
-        return claim
-    words: list[str] = []
-    for w in earlier.split()[:4]:
-        if w.lower() in CLAUSE_VERBS:
-            break  # "ligand batch came out contaminated" is about the ligand batch
-        words.append(w)
-    if not words:
-        return claim
-    subject = f"{' '.join(words)} {claim.subject}"
-    return dataclasses.replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
-
-
-def _without_people(phrase: str, people: frozenset[str]) -> str:
-    if not people:
-        return phrase
-    words = [w for w in phrase.split() if not set(content_terms(w)) & people]
-    return " ".join(words) if words else phrase
-
-
-def _states_of(node: EvidenceNode) -> list[str]:
-    from memory.facets import node_state_ids
-
-    return node_state_ids(node)
-
-
-def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
-    """The main update of a message: its strongest revision, else a restatement, else the
-    first state it opens — except that the answer to what the message answers asks for
-    ("Where should we go?" → "Pho Saigon it is, Friday at 12:30") comes before a revision
-    that only adds detail to a value ("Friday" → "Friday at 12:30")."""
-    answer = next((d for d in decisions if d.verdict is Verdict.ESTABLISH
-                   and d.family != STATUS_FAMILY
-                   and any(compatible(d.family, f) for f in asked)), None)
-    revisions = [d for d in decisions if d.verdict is Verdict.REVISE]
-    if answer is not None and all(
-            d.state is not None and values_match(d.state.value, d.quote) for d in revisions):
-        return answer
-    for verdict in (Verdict.REVISE, Verdict.RESTATE):
-        found = [d for d in decisions if d.verdict is verdict]
-        if found:
-            # The first change a message names is its point ("primary ana, secondary
-            # bjorn"), unless a later one is clearly the better match.
-            top = max(d.score for d in found)
-            return next(d for d in found if d.score >= top - _CLEARLY)
-    return decisions[0]
-
-
-def _facets(decisions: list[_Decision], primary: _Decision) -> list[_Decision]:
-    """The further states a message opens (one per subject and kind of value) and revises
-    (one value per state; "the Cup moves to the Bathurst Community Centre and the date is now
-    Aug 24" revises the venue and the date)."""
-    seen = {(primary.topic.lower(), primary.family)}
-    revised = {primary.state.state_id} if primary.state is not None else set()
-    out: list[_Decision] = []
-    for d in decisions:
-        if d is primary or not d.quote:
-            continue
-        if d.verdict is Verdict.REVISE and d.state is not None:
-            if d.state.state_id in revised:
-                continue
-            revised.add(d.state.state_id)
-            out.append(d)
-            continue
-        if d.verdict is not Verdict.ESTABLISH:
-            continue
-        key = (d.topic.lower(), d.family)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(d)
-    return out[:_MAX_FACETS]
 
 
 def derive_topic(text: str, slots: Sequence[object] = (), **_: object) -> str:

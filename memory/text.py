@@ -11,6 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from memory.analysis.lexicon import MONEY_PATTERN, SCALED_COUNT_PATTERN
+
 _WORD = re.compile(r"[a-z0-9][a-z0-9'._-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
 # Zero-width and bidi controls carry no meaning for matching but can hide words from it.
 _INVISIBLE = dict.fromkeys(
@@ -125,6 +127,9 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         r"(?P<w>" + _PROPER + r")(?=,? it is\b| it's\b| wins\b)")),
     (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
+    # Before versions: "4.2 million dollars" is an amount, not version 4.2.
+    (SlotKind.MONEY, re.compile(MONEY_PATTERN, re.I)),
+    (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),
     (SlotKind.VERSION, re.compile(r"\bv?\d{1,12}\.\d{1,12}(?:\.\d{1,12}){0,8}"
                                   r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
     (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"
@@ -137,14 +142,20 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         r"the \d{1,2}(?:st|nd|rd|th)|today|tomorrow|tonight|yesterday|next week|this week|"
         r"next month|end of (?:the )?"
         r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),
-    (SlotKind.MONEY, re.compile(r"(?:[$€£]\s?\d[\d,]{0,24}(?:\.\d{1,12})?\s?[km]?\b|"
-                                r"\b\d[\d,]{0,24}(?:\.\d{1,12})?\s?"
-                                r"(?:k|m|usd|eur|dollars|euros)\b)", re.I)),
     (SlotKind.DATE, re.compile(r"\b(?:19|20)\d{2}\b")),
     (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]{0,24}\d)?(?:\.\d{1,12})?\s?"
                                  r"(?:%|percent|ms|gb|tb|users|people|seats|days|weeks|hours|"
                                  r"minutes|nodes|replicas)?", re.I)),
 ]
+_TIME_OF_DAY = next(p for k, p in _SLOT_PATTERNS if k is SlotKind.TIME)
+
+
+def has_time_of_day(text: str) -> bool:
+    """Whether ``text`` names a time of day, alone or inside a moment ("Thu Feb 25,
+    6:30pm" is one date slot that holds a time)."""
+    return _TIME_OF_DAY.search(clean(text)) is not None
+
+
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{1,40}(?:\s{1,5}[A-Z][a-z]{1,40}){0,2})\b")
 
 

@@ -72,20 +72,10 @@ class Verifier:
         reasons: list[str] = []
         p = proposal
         if p.message_id != message.id:
-            return (
-                Proposal(message_id=message.id, proposer=p.proposer),
-                Verification(outcome=Outcome.REJECTED, verdict=Verdict.CONTEXT,
-                             reasons=[f"proposal names message {p.message_id!r}, not "
-                                      f"{message.id!r}"]),
-                None,
-            )
+            return _wrong_message(p, message)
         p = p.model_copy(update={"topic": p.topic.strip()[:MAX_TOPIC],
                                  "source_quote": p.source_quote.strip()[:MAX_QUOTE]})
-        if p.source_quote:
-            # The kind the text gives the value wins; where the text alone cannot tell (a
-            # lower-case name, a choice) the proposer's reading stands.
-            family = self.family(p.source_quote, message, ctx) or p.value_family
-            p = p.model_copy(update={"value_family": family})
+        p = self._typed(p, message, ctx)
         verdict = p.verdict
         prior: StateRecord | None = None
 
@@ -98,28 +88,8 @@ class Verifier:
                 verdict = Verdict.ESTABLISH if verdict is Verdict.REVISE else Verdict.CONTEXT
 
         if verdict in (Verdict.ESTABLISH, Verdict.REVISE):
-            grounded_quote = bool(p.source_quote) and self._grounded(p.source_quote, message,
-                                                                      ctx)
-            if enabled and not p.source_quote:
-                reasons.append("no value quote given")
-            elif enabled and not grounded_quote:
-                reasons.append(f"value quote {p.source_quote!r} is not grounded in the message")
-            if reasons and verdict is Verdict.REVISE:
-                # An ungrounded revision must not move the state: keep it as context.
-                verdict = Verdict.CONTEXT
-                prior = None
-            elif reasons and verdict is Verdict.ESTABLISH and not grounded_quote:
-                verdict = Verdict.CONTEXT
-            if verdict is Verdict.ESTABLISH and not p.topic:
-                reasons.append("no topic given")
-                verdict = Verdict.CONTEXT
-            elif verdict is Verdict.ESTABLISH and enabled and not _topic_grounded(
-                    p.topic, message, ctx):
-                # A proposer may not name a state with words the message never used (a
-                # look-alike of an existing state); only an answer may borrow its subject
-                # from what it answers.
-                reasons.append(f"topic {p.topic!r} is not grounded in the message")
-                verdict = Verdict.CONTEXT
+            verdict, prior = self._ground(p, message, ctx, verdict, prior, reasons,
+                                          enabled=enabled)
 
         if (verdict is Verdict.REVISE and prior is not None
                 and _same(p.source_quote, prior.value)):
@@ -140,6 +110,41 @@ class Verifier:
             else Outcome.ACCEPTED
         final = p.model_copy(update={"verdict": verdict, "facets": facets})
         return final, Verification(outcome=outcome, verdict=verdict, reasons=reasons), prior
+
+    def _typed(self, p: Proposal, message: Message, ctx: VerifyContext) -> Proposal:
+        """The kind the text gives the value wins; where the text alone cannot tell (a
+        lower-case name, a choice) the proposer's reading stands."""
+        if not p.source_quote:
+            return p
+        family = self.family(p.source_quote, message, ctx) or p.value_family
+        return p.model_copy(update={"value_family": family})
+
+    def _ground(self, p: Proposal, message: Message, ctx: VerifyContext, verdict: Verdict,
+                prior: StateRecord | None, reasons: list[str], *, enabled: bool
+                ) -> tuple[Verdict, StateRecord | None]:
+        """A new or revised value must be quoted from the message, and a new state named
+        with the message's words: otherwise the proposal is kept as context."""
+        grounded_quote = bool(p.source_quote) and self._grounded(p.source_quote, message, ctx)
+        if enabled and not p.source_quote:
+            reasons.append("no value quote given")
+        elif enabled and not grounded_quote:
+            reasons.append(f"value quote {p.source_quote!r} is not grounded in the message")
+        if reasons and verdict is Verdict.REVISE:
+            # An ungrounded revision must not move the state: keep it as context.
+            return Verdict.CONTEXT, None
+        if reasons and verdict is Verdict.ESTABLISH and not grounded_quote:
+            verdict = Verdict.CONTEXT
+        if verdict is Verdict.ESTABLISH and not p.topic:
+            reasons.append("no topic given")
+            verdict = Verdict.CONTEXT
+        elif verdict is Verdict.ESTABLISH and enabled and not _topic_grounded(
+                p.topic, message, ctx):
+            # A proposer may not name a state with words the message never used (a
+            # look-alike of an existing state); only an answer may borrow its subject
+            # from what it answers.
+            reasons.append(f"topic {p.topic!r} is not grounded in the message")
+            verdict = Verdict.CONTEXT
+        return verdict, prior
 
     # ---- checks ------------------------------------------------------------------------
     def family(self, quote: str, message: Message, ctx: VerifyContext) -> str:
@@ -254,6 +259,17 @@ def verify(
     if not _DEFAULT:
         _DEFAULT.append(Verifier())
     return _DEFAULT[0].verify(proposal, message, lookup, enabled=enabled, context=context)
+
+
+def _wrong_message(p: Proposal, message: Message
+                   ) -> tuple[Proposal, Verification, StateRecord | None]:
+    return (
+        Proposal(message_id=message.id, proposer=p.proposer),
+        Verification(outcome=Outcome.REJECTED, verdict=Verdict.CONTEXT,
+                     reasons=[f"proposal names message {p.message_id!r}, not "
+                              f"{message.id!r}"]),
+        None,
+    )
 
 
 def _topic_grounded(topic: str, message: Message, ctx: VerifyContext) -> bool:

@@ -54,7 +54,8 @@ def _nodes(eg: Egmem) -> dict[str, object]:
 def test_a_secret_edited_out_of_a_decision_leaves_no_trace(mem: tuple[Egmem, Path]) -> None:
     eg, data = mem
     eg.submit([
-        _m(1, "alice", f"the db password is {SECRET}, decided"),
+        # an everyday decision the writer tracks, whose value holds the word edited out
+        _m(1, "alice", f"the offsite venue is {SECRET.capitalize()} Hall, decided"),
         _m(2, "bob", "ok thanks", thread_id="1", reply_to="1"),
     ])
     eg.drain()
@@ -62,7 +63,7 @@ def test_a_secret_edited_out_of_a_decision_leaves_no_trace(mem: tuple[Egmem, Pat
     assert {"history", "nodes table", "states table", "lexical terms"} <= set(before), before
     assert any(w.startswith("file lance/") for w in before)
 
-    eg.submit([_edit(1, "the db password is in the vault, decided")])
+    eg.submit([_edit(1, "the offsite venue is the town library, decided")])
     report = eg.drain()
     assert report.edits == 1
     assert leaks(eg, data, SECRET) == []

@@ -204,7 +204,8 @@ def test_still_current_on_a_superseded_and_on_a_current_message(tmp_path: Path) 
             h.event(envelope(message("Atlas design review Thursday 3 pm: new onboarding flow "
                                      "+ bulk export screens.", ts="1712000001.000100",
                                      user=erin), event_id="E1"))
-            h.event(envelope(message("Can we do 4 pm instead? I have a dentist appointment "
+            # a decision in the thread (a question "can we do 4 pm?" would only propose)
+            h.event(envelope(message("Moving it to 4 pm instead, I have a dentist appointment "
                                      "at 2", ts="1712000002.000100", user=carmen,
                                      thread_ts="1712000001.000100"), event_id="E2"))
             h.event(envelope(message("Heads up: review slips to Friday 10am. Grace wants to "

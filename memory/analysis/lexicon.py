@@ -13,372 +13,144 @@ quantified group that can overlap its neighbour. The analyzer runs them on bound
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
-# ---- words ---------------------------------------------------------------------------------
+from memory.analysis.cue_words import (
+    ACCEPT_CUES,
+    ACK_CUES,
+    AGENT_NOUNS,
+    AMBIGUOUS_REASON,
+    ANNOUNCE_PREDICATES,
+    ATTRIBUTE_NOUNS,
+    BARE_VERBS,
+    BOT_SPEAKERS,
+    CANCEL_CUES,
+    CHANGE_CUES,
+    CHANGE_VERBS,
+    CHOICE_NOUNS,
+    CLAUSE_VERBS,
+    CORRECTION_CUES,
+    COUNT_NOUNS,
+    DECISION_CUES,
+    DISCOURSE,
+    DURATION_WORDS,
+    EVENT_BASE_FORMS,
+    EVENT_NOUNS,
+    FACET_NOUNS,
+    FILE_EXTENSIONS,
+    FIRST_PERSON,
+    HANDOVER_VERBS,
+    HEADING_WORDS,
+    KEEP_CUES,
+    KIND_NOUNS,
+    LIGHT_VERBS,
+    META_WORDS,
+    MONTH_WORDS,
+    NUMBER_WORDS,
+    OWNER_VERBS,
+    OWNER_VERBS_S,
+    PLACE_NOUNS,
+    PROCEDURAL,
+    PROPOSAL_CUES,
+    QUESTION_STARTS,
+    REASON_AFTER_CHANGE,
+    REASON_OPENERS,
+    REJECTION_OPENERS,
+    REMINDER_CUES,
+    REQUEST_OPENERS,
+    ROLE_NOUNS,
+    ROOM_NOUNS,
+    SYSTEM_LINES,
+    SYSTEM_PATTERNS,
+    TIMEZONES,
+    TOOL_NAMES,
+    VALUE_NOUNS,
+    WEEKDAY_WORDS,
+    _alternation,
+    _phrase_pattern,
+)
+from memory.analysis.slot_patterns import (
+    _TZ,
+    CURRENCY_CODES,
+    CURRENCY_WORDS,
+    MONEY_PATTERN,
+    MONEY_SCALES,
+    PLACE_NAME_PATTERN,
+    PLACE_NAMES,
+    PLACE_PATTERNS,
+    PLACE_WORDS_TOO,
+    SCALED_COUNT_NOUNS,
+    SCALED_COUNT_PATTERN,
+    SLOT_PATTERNS,
+)
 
-#: Words that say the value replaces an earlier one, with how strongly they say it.
-CHANGE_CUES: Mapping[str, float] = MappingProxyType({
-    "instead": 1.0, "instead of": 1.0, "rather than": 0.8, "correction": 1.0,
-    "scratch that": 0.9, "change of plan": 0.9, "change of plans": 0.9, "no longer": 0.8,
-    "not anymore": 0.8, "moved to": 0.9, "move to": 0.6, "moves to": 0.9, "moving to": 0.7,
-    "moved": 0.8, "moves": 0.8, "moving": 0.6, "move": 0.5, "pushed": 0.85,
-    "pushing": 0.75, "push": 0.5, "pushed back": 0.9, "pushed out": 0.9, "postponed": 0.9,
-    "postponing": 0.8, "postpone": 0.6, "slips": 0.9, "slipped": 0.9, "slipping": 0.8,
-    "slip": 0.6, "delayed": 0.85, "delaying": 0.75, "delay": 0.5, "bumped": 0.85,
-    "bumping": 0.8, "bump": 0.5, "shifted": 0.8, "shifting": 0.7, "rescheduled": 0.9,
-    "rescheduling": 0.8, "reschedule": 0.6, "changed": 0.8, "changing": 0.7, "change": 0.5,
-    "switch to": 0.9, "switching to": 0.9, "switched to": 0.9, "switching": 0.7,
-    "swapped": 0.8, "swapping": 0.7, "replaced": 0.8, "replacing": 0.8, "renamed": 0.8,
-    "calling it": 0.7, "revised": 0.8, "updated": 0.5, "update": 0.4, "brought forward": 0.9,
-    "pulled in": 0.8, "pulled forward": 0.9, "moved up": 0.9, "extended": 0.7,
-    "raised": 0.6, "raising": 0.6, "lowered": 0.6, "lowering": 0.6, "increased": 0.6,
-    "increasing": 0.6, "reduced": 0.6, "reducing": 0.6, "cut": 0.5, "cutting": 0.5,
-    "trimmed": 0.6, "now": 0.4, "again": 0.35, "new time": 0.8, "new date": 0.8,
-    "new plan": 0.8, "new slot": 0.8, "actually": 0.5, "going with": 0.5, "goes to": 0.5,
-    "→": 0.8, "->": 0.8, "=>": 0.8, "takes over": 0.9, "take over": 0.7, "taking over": 0.9,
-    "took over": 0.9, "handing": 0.8, "handed": 0.8, "hand over": 0.7, "handover": 0.7,
-    "reassigned": 0.9, "reassigning": 0.9, "passing": 0.5, "renewed": 0.6, "new one": 0.5,
-    "make it": 0.6, "make that": 0.6, "changed my mind": 0.9, "change my mind": 0.8,
-    "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
-    "drops to": 0.8, "dropped to": 0.8, "dropping to": 0.8, "goes up to": 0.8,
-    "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
-    "rises to": 0.8, "rose to": 0.8, "falls to": 0.8, "fell to": 0.8, "climbs to": 0.8,
-    "bumped up to": 0.9,
-})
-
-#: Verbs that move a value ("pushing the review to", "bumping the alert from X to Y"): their
-#: object is what the clause is about.
-CHANGE_VERBS: frozenset[str] = frozenset("""
-move moved moves moving push pushed pushes pushing postpone postponed postpones postponing
-slip slips slipped slipping delay delayed delays delaying bump bumped bumps bumping shift
-shifted shifts shifting reschedule rescheduled reschedules rescheduling change changed changes
-changing switch switched switches switching swap swapped swapping replace replaced replacing
-rename renamed renaming raise raised raising lower lowered lowering increase increased
-increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
-brought pull pulled update updated updating revise revised set drops dropped dropping rises
-rose rising climbs climbed falls fell""".split())
-
-#: A clause that only asks or suggests ("could we move standup to 10?").
-PROPOSAL_CUES: tuple[str, ...] = (
-    "could we", "can we", "should we", "shall we", "could you", "can you", "would you",
-    "how about", "what about", "what if", "maybe", "perhaps", "proposing", "i propose",
-    "propose", "proposal", "i suggest", "i'd suggest", "suggest", "suggesting", "suggestion",
-    "any chance", "is it ok if", "is it okay if", "would it work", "would that work",
-    "does that work", "thoughts on", "wdyt", "what do you think", "how does", "i'd vote for",
-    "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
-    "we could", "you could", "let's consider", "open to", "might be", "ideally", "we can",
-    "we might", "could also",
-    "can someone", "could someone", "can anyone", "could anyone", "would anyone",
-    "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
-    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
-    "i'm happy to", "i'd be happy to", "i can do", "i could do", "i can take",
-    "i'd actually like", "i'd really like", "i'd actually prefer", "i'd really prefer",
-    "i'd love", "id like", "i'd rather we", "i'd suggest we",
-)
-#: Words that open a question.
-QUESTION_STARTS: frozenset[str] = frozenset("""
-who whom whose what what's whats when when's whens where where's which why how how's is are
-am was were do does did can could will would should shall has have had isn't aren't doesn't
-don't didn't won't wouldn't anyone anybody someone somebody""".split())
-#: Words that turn a proposed change down ("no, keeping 9:30").
-REJECTION_OPENERS: tuple[str, ...] = (
-    "no", "nah", "nope", "negative", "not really", "let's not", "lets not", "don't", "dont",
-    "rather not", "i'd rather not", "no way", "not happening", "not going to happen",
-)
-KEEP_CUES: tuple[str, ...] = (
-    "keep", "keeping", "kept", "stick with", "sticking with", "stick to", "sticking to",
-    "stay", "stays", "staying", "stay on", "stay with", "remain", "remains", "still on",
-    "as planned", "as is", "unchanged", "no change", "no changes", "holding", "hold at",
-    "leave it", "leaving it", "we're keeping", "is staying",
-)
-CORRECTION_CUES: tuple[str, ...] = (
-    "correction", "corrected", "i meant", "sorry, i meant", "meant to say", "typo", "my bad",
-    "to be clear", "to clarify", "clarification", "scratch that", "should have said",
-    "should've said", "wrong date", "wrong time", "small fix", "erratum",
-)
-#: Verbs that hand a task or role to someone ("handing X over to Y", "Y takes over X").
-HANDOVER_VERBS: frozenset[str] = frozenset("""
-hand hands handing handed pass passes passing passed reassign reassigns reassigning reassigned
-assign assigns assigning assigned transfer transfers transferring transferred give gives
-giving gave delegate delegating delegated""".split())
-#: Verbs whose subject owns or does the task named after them ("björn will drive the cutover").
-OWNER_VERBS: frozenset[str] = frozenset("""
-own owns owning drive drives driving run runs running lead leads leading handle handles
-handling take takes taking cover covers covering present presents presenting host hosts
-hosting chair chairs chairing manage manages managing organize organizes organizing organise
-coordinate coordinates coordinating do doing does make makes making write writes writing
-implement implements implementing draft drafts drafting prepare prepares preparing prep
-preps prepping""".split())
-#: Third-person forms: after a name they make it the doer ("Raj owns the section"), where a
-#: base form after a capitalised word is usually a compound noun ("Harbor review").
-OWNER_VERBS_S: frozenset[str] = frozenset(
-    w for w in OWNER_VERBS if w.endswith("s") and not w.endswith("ss"))
-#: Role nouns: "primary kwame", "owner: Lena", "Sofia is secondary".
-ROLE_NOUNS: frozenset[str] = frozenset("""
-owner owners driver lead dri assignee primary secondary presenter host chair
-backup point reviewer approver captain facilitator organizer organiser coordinator
-responsible""".split())
-#: A value ends here when the message says nothing else: the plan is off.
-CANCEL_CUES: tuple[str, ...] = (
-    "cancelled", "canceled", "cancelling", "canceling", "called off", "calling off",
-    "call off", "scrapped", "scrapping", "postponed indefinitely", "on hold", "shelved",
-    "axed", "not happening", "no longer happening", "won't happen", "will not happen",
-    "is off", "are off", "'s off", "is dead", "killed", "dropped", "nixed", "off the table",
-    "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
-)
-#: Short replies that agree with what they answer.
-ACK_CUES: tuple[str, ...] = (
-    "+1", "👍", "👌", "✅", "💯", "🙌", "sounds good", "sounds great", "works for me",
-    "that works", "agreed", "agree", "same", "lgtm", "ok", "okay", "k", "kk", "yes", "yep",
-    "yup", "yeah", "ya", "sure", "sure thing", "fine by me", "fine", "good idea",
-    "great idea", "perfect", "done", "ack", "makes sense", "love it", "do it", "ship it",
-    "fair", "fair enough", "noted", "got it", "will do", "on it", "deal", "let's do that",
-    "lets do that", "let's do it", "lets do it", "go for it", "confirmed", "confirm",
-    "correct", "right", "exactly", "absolutely", "definitely", "of course", "np",
-    "no problem", "sgtm", "cool", "great", "nice", "thanks", "thank you", "thx", "ty",
-    "roger", "copy", "understood", "alright", "all right", "works", "yes please",
-    "approved", "approve", "looks good", "good to go", "go ahead", "happy to", "glad to",
-    "can do", "with pleasure",
-)
-#: Replies that take a proposal on and so carry its value ("ok let's do that"); support
-#: alone ("+1", "same", "agreed", "works for me") does not decide.
-ACCEPT_CUES: tuple[str, ...] = (
-    "let's do that", "lets do that", "let's do it", "lets do it", "go for it", "do it",
-    "sounds good", "that works", "deal", "sure", "yes", "yep", "yup", "ok", "okay",
-    "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
-    "moving it", "changing it", "updating the invite", "invite updated",
-    "updated the invite", "fine, let's", "alright", "all right", "let's go with",
-    "happy to", "glad to", "can do", "with pleasure",
-)
-REMINDER_CUES: tuple[str, ...] = (
-    "reminder", "friendly reminder", "gentle reminder", "remind", "reminding",
-    "don't forget", "dont forget", "do not forget", "remember to", "last call",
-    "as a reminder", "just a reminder", "reminder that",
-)
-#: Words that mark a statement of what is decided or planned.
-DECISION_CUES: tuple[str, ...] = (
-    "decided", "decision", "we decided", "agreed", "final", "finalized", "finalised",
-    "confirmed", "locked", "locked in", "set for", "scheduled", "booked", "going with",
-    "we're going with", "settled on", "settled", "picked", "chose", "chosen", "it is",
-    "it's official", "officially", "the plan is", "plan is", "will be", "we'll", "we will",
-    "let's", "lets", "approved", "is on", "are on", "target is", "target", "due", "deadline",
-    "set to", "goes live", "ships", "will ship", "launches", "starts", "kicks off",
-    "is at", "are at", "happens", "takes place", "winner", "wins", "it's", "is now",
-)
-#: Words that introduce the reason for a change.
-REASON_OPENERS: tuple[str, ...] = (
-    "because", "cause", "'cause", "cuz", "coz", "bc", "b/c", "since", "due to", "owing to",
-    "thanks to", "given that", "given", "so that", "in order to", "the reason",
-    "reason being", "reason:", "why:", "as", "after", "what with",
-)
-#: Reason words that also mean time ("since Monday", "after lunch"): they only open a reason
-#: when a verb follows within the clause.
-AMBIGUOUS_REASON: frozenset[str] = frozenset({"since", "after", "as", "given"})
-#: "over" gives a reason only right after a change ("slipped a week over the crash").
-REASON_AFTER_CHANGE: tuple[str, ...] = ("over", "for", "to allow", "to give")
-#: Verbs and auxiliaries that make a word sequence a clause (for the ambiguous openers).
-CLAUSE_VERBS: frozenset[str] = frozenset("""
-is are was were be been being has have had got gets get getting do does did can could will
-would should shall may might must need needs needed wants wanted want isn't aren't wasn't
-doesn't didn't won't can't couldn't shouldn't requires required require clashed clashes
-broke broken failed fails bounced ran runs run found came comes went goes hit""".split())
-#: First-person words: a value claimed with them is the speaker.
-FIRST_PERSON: frozenset[str] = frozenset(
-    "i i'll i'm i've i'd im ill ive me mine my myself".split())
-#: Openers a subject never includes.
-DISCOURSE: frozenset[str] = frozenset("""
-ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi fair
-psa re hey hi hmm hm ah oh ugh welp update updates correction heads up quick note unrelated
-separately anyway anyways actually agreed great good bad news thanks thx ty then now again
-reminder final finally officially the a an our my your their his her its this that these
-those we we're we'll we've i i'm i'll it it's they they're you you're let's lets please pls
-just guys folks all everyone morning afternoon evening wait hold on fine cool nice
-apparently looks like seems confirmed stale correct true wrong exactly indeed sorry oops
-ouch yay woo whoa lol haha tbh imo imho honestly basically realistically frankly hopefully
-unfortunately fortunately personally ideally luckily sadly obviously clearly seriously
-literally probably surely anyway point catch idea call question worries worry sí si
-prob""".split())
-#: Words that describe the act of deciding or announcing, never a topic ("Poll's closed").
-PROCEDURAL: frozenset[str] = frozenset("""
-poll polls vote votes voting voted ballot survey tally count result results outcome update
-updates final finally answer decision decide decided verdict summary recap tldr tl;dr
-conclusion consensus close closed closing done settle settled winner won call official
-officially confirm confirmed announcement status note correction edit resolution resolved
-plan plans planning news good bad great quick alright agreed deal lock locked booked booking
-wrap loop bottom line follow-up followup reminder drumroll heads draft proposal proposing
-propose suggestion idea option options change changes changed moved moving roll-up rollup
-round-up roundup digest
-move new again instead now actually sorry fyi psa btw please pls thoughts question questions
-issue issues problem problems thing things stuff update: regarding re about info typo typos
-mistake mistakes oops erratum clarification""".split())
-#: Words of a header that only say when or how it is reported ("Weekly roll-up:", "Morning
-#: notes:"): a header made of them names no subject.
-HEADING_WORDS: frozenset[str] = frozenset("""
-weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
-round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
-far scene snapshot housekeeping tracker today's todays this week's naming numbering
-""".split())
-#: Predicates that announce a thing the rest of the message is about ("FROSTBYTE CUP 2024 is
-#: happening!! 3v3 LAN, Saturday August 17 at Pixel Pit").
-ANNOUNCE_PREDICATES: tuple[str, ...] = (
-    "is happening", "are happening", "is on", "is back", "is coming", "is official",
-    "is here", "is a go", "is confirmed", "is announced", "is scheduled", "is booked",
-    "is set", "is locked", "has been scheduled", "has been booked",
-)
-#: Verbs that, alone, are never a subject ("Come to London", "see everyone on the field at
-#: 11"): the clause says what to do, not what the value belongs to.
-BARE_VERBS: frozenset[str] = frozenset("""
-come go see join bring send ask tell call meet grab let get take give help try look
-remember hurry wait stop start keep hold follow ping dm text email show head sign vote
-listen guess imagine say think scratch forget ignore disregard trying using switching
-""".split())
-#: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
-#: subject is the budget.
-AGENT_NOUNS: frozenset[str] = frozenset("""
-i we you they he she someone everyone finance legal apple google aws azure gcp microsoft
-management mgmt leadership board ceo cto cfo vp customer customers client clients security
-compliance it ops marketing sales product eng engineering design hr procurement vendor
-team""".split())
-#: Words that measure a change rather than name what changed ("pushed a week").
-DURATION_WORDS: frozenset[str] = frozenset("""
-week weeks day days month months hour hours minute minutes min mins bit little couple
-while sprint sprints quarter year""".split())
-#: Verbs a proposal or request puts before its object ("can we *start* the window at 1").
-LIGHT_VERBS: frozenset[str] = frozenset("""
-do have make hold keep start begin run try use get put go schedule book plan set open
-close ship launch cut take""".split())
-#: Openers of a request: it asks someone to act and decides nothing.
-REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
-#: Words about a decision rather than the decision itself ("lunch poll", "launch draft"):
-#: never a label on their own, but a subject that has one is not the subject without it.
-META_WORDS: frozenset[str] = frozenset(
-    "poll vote survey ballot draft notes recap summary agenda invite calendar".split())
-#: Label words after which a bare phrase is the chosen value ("Venue: the Lake house",
-#: "Winner: Honk Squad").
-CHOICE_NOUNS: frozenset[str] = frozenset("""
-venue venues location locations place places restaurant restaurants spot destination
-theme name names title format winner pick choice vendor vendors tool tools framework
-provider providers codename""".split())
-#: Verbs of an event that name the subject's date ("3.2 now ships December 18"): the label
-#: a person would say.
-EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
-    "ships": "ship date", "ship": "ship date", "shipping": "ship date",
-    "launches": "launch", "launch": "launch", "launching": "launch",
-    "starts": "start", "start": "start", "starting": "start", "begins": "start",
-    "kicks": "kickoff", "ends": "end", "end": "end", "lands": "landing", "land": "landing",
-    "opens": "opening", "closes": "close", "expires": "expiry", "expire": "expiry",
-    "due": "deadline", "happens": "date", "releases": "release", "release": "release",
-    "runs": "run", "live": "go-live",
-})
-#: Event verbs in their bare form are nouns too ("the launch"): they name the event only
-#: after an auxiliary ("will ship", "to launch").
-EVENT_BASE_FORMS: frozenset[str] = frozenset(
-    {"ship", "launch", "start", "end", "land", "release", "expire"})
-#: Nouns that name the kind of value right after them ("will be version 2.3"): the label a
-#: person would say adds them to the subject ("release version").
-VALUE_NOUNS: frozenset[str] = frozenset(
-    "version build region budget owner venue location price cost limit size capacity "
-    "deadline room".split())
-#: Names that follow "in" but are tools, not places ("notes in Confluence").
-TOOL_NAMES: frozenset[str] = frozenset("""
-slack jira confluence figma notion github gitlab google docs drive zoom meet teams excel sheets
-python java go rust typescript javascript sql linear asana trello miro loom dropbox box
-testflight xcode android ios chrome safari firefox prod staging dev qa ci cd aws gcp azure
-okta salesforce hubspot stripe""".split())
-#: Nouns naming a kind of value, set aside when subjects are compared ("launch date" is
-#: the launch): the family of the value says it already.
-KIND_NOUNS: frozenset[str] = frozenset(
-    "date time day slot timing schedule version build region venue location place owner "
-    "target eta deadline amount number".split())
-#: Nouns that name one aspect of a thing: under a header naming the thing ("Fjord: first
-#: market is Sweden", "Atlas: ... go-live moves to 11 Nov") they are that thing's.
-FACET_NOUNS: frozenset[str] = frozenset("""
-date time day slot timing schedule version build region venue location place owner target
-eta deadline amount number go-live golive launch kickoff kick-off start end market markets
-pilot lead rollout release review budget cost costs price pricing fee fees rate rent scope
-headcount room address host speaker capacity size limit cap quota plan dates times window
-first main primary secondary new final next second third backup lead-time ship go live
-earliest latest soonest cutoff cut-off due
-""".split())
-#: Nouns that name an attribute of the subject that follows them ("target for the iOS
-#: release is Oct 24", "ETA for the fix"): the subject is what follows.
-ATTRIBUTE_NOUNS: frozenset[str] = frozenset(
-    "target eta etd date time day slot timing schedule deadline".split())
-WEEKDAY_WORDS: tuple[str, ...] = (
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
-)
-MONTH_WORDS: tuple[str, ...] = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
-    "sep", "sept", "oct", "nov", "dec",
-)
-TIMEZONES: tuple[str, ...] = (
-    "cet", "cest", "pt", "pst", "pdt", "et", "est", "edt", "ct", "cst", "cdt", "mt", "mst",
-    "utc", "gmt", "bst", "ist", "jst", "aest", "sgt", "local",
-)
-NUMBER_WORDS: Mapping[str, int] = MappingProxyType({
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100,
-})
-#: Nouns after a number that make it a tracked count ("3 screens", "two engineers").
-COUNT_NOUNS: frozenset[str] = frozenset("""
-screen screens engineer engineers hire hires people person seat seats slot slots day days
-week weeks ticket tickets node nodes replica replicas server servers instance instances
-user users customer customers member members req reqs headcount head heads spot spots
-page pages step steps item items round rounds session sessions talk talks speaker speakers
-table tables room rooms team teams sprint sprints story stories point points sre sres
-designer designers devs dev contractor contractors intern interns laptop laptops license
-licenses""".split())
-#: Places named by a common noun ("in the kitchen").
-PLACE_NOUNS: frozenset[str] = frozenset("""
-kitchen lobby cafeteria canteen office lounge rooftop roof garden park library auditorium
-atrium boardroom basement patio terrace bar pub cafe restaurant hall studio warehouse
-courtyard field gym gymnasium lawn playground parking lot backyard beach""".split())
-#: Nouns that a capitalised or coded name after them makes a place ("room Vega").
-ROOM_NOUNS: tuple[str, ...] = (
-    "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
-    "suite", "office", "studio", "auditorium", "scope", "bay", "lab", "gate", "court", "lane",
-    "booth", "rack", "stage", "desk",
-)
-#: Lines a platform or an integration writes: never a state, never a value.
-SYSTEM_LINES: tuple[str, ...] = (
-    "has joined the channel", "has left the channel", "joined the channel",
-    "left the channel", "has joined", "has left", "set the channel topic",
-    "set the channel purpose", "set the channel description", "changed the channel topic",
-    "renamed the channel", "uploaded a file", "shared a file", "commented on",
-    "pinned a message", "unpinned a message", "added an integration", "removed an integration",
-    "has been added to", "was added to", "started a call", "ended a call", "archived the channel",
-    "un-archived the channel", "added a bookmark", "joined the call", "left the call",
-    "this message was deleted", "set a reminder", "shared a link", "started a huddle",
-    "has renamed the channel",
-)
-#: Speakers that are integrations, not people: their lines are evidence, never decisions.
-BOT_SPEAKERS: tuple[str, ...] = (
-    "bot", "github", "gitlab", "bitbucket", "jira", "confluence", "jenkins", "circleci",
-    "travis", "buildkite", "pagerduty", "opsgenie", "statuspage", "sentry", "datadog",
-    "zapier", "ifttt", "slackbot", "google calendar", "google drive", "trello", "asana",
-    "linear", "meetup", "eventbrite", "calendly", "zoom", "giphy", "polly", "simple poll",
-    "standuply", "geekbot", "dependabot", "renovate", "heroku", "vercel", "netlify",
-)
-#: Lines integrations write ("[owner/repo] Pull request #14 opened by ...").
-SYSTEM_PATTERNS: tuple[str, ...] = (
-    r"^\s{0,3}\[[\w.-]{1,60}/[\w.-]{1,60}\]",
-    r"^\s{0,3}(?:new meetup|event updated|new event|event reminder|new rsvp|new comment on|"
-    r"build (?:passed|failed|fixed)|deploy(?:ed)? to (?:prod|production|staging)|"
-    r"incident (?:triggered|resolved|acknowledged))\b",
-)
-#: File extensions: a name ending in one is a file, never a subject or a value.
-FILE_EXTENSIONS: tuple[str, ...] = (
-    "png", "jpg", "jpeg", "gif", "webp", "heic", "pdf", "doc", "docx", "xls", "xlsx", "ppt",
-    "pptx", "csv", "txt", "zip", "tar", "gz", "mov", "mp4", "mp3", "wav", "key", "sketch",
-    "fig", "json", "log", "md", "py", "js", "ts", "html", "svg", "psd", "ai", "dmg", "apk",
-    "ipa", "yaml", "yml", "sql",
-)
+__all__ = [
+    "ACCEPT_CUES",
+    "ACK_CUES",
+    "AGENT_NOUNS",
+    "AMBIGUOUS_REASON",
+    "ANNOUNCE_PREDICATES",
+    "ATTRIBUTE_NOUNS",
+    "BARE_VERBS",
+    "BOT_SPEAKERS",
+    "CANCEL_CUES",
+    "CHANGE_CUES",
+    "CHANGE_VERBS",
+    "CHOICE_NOUNS",
+    "CLAUSE_VERBS",
+    "CORRECTION_CUES",
+    "COUNT_NOUNS",
+    "CURRENCY_CODES",
+    "CURRENCY_WORDS",
+    "DECISION_CUES",
+    "DISCOURSE",
+    "DURATION_WORDS",
+    "EVENT_BASE_FORMS",
+    "EVENT_NOUNS",
+    "FACET_NOUNS",
+    "FILE_EXTENSIONS",
+    "FIRST_PERSON",
+    "HANDOVER_VERBS",
+    "HEADING_WORDS",
+    "KEEP_CUES",
+    "KIND_NOUNS",
+    "LIGHT_VERBS",
+    "Lexicon",
+    "META_WORDS",
+    "MONEY_PATTERN",
+    "MONEY_SCALES",
+    "MONTH_WORDS",
+    "NUMBER_WORDS",
+    "OWNER_VERBS",
+    "OWNER_VERBS_S",
+    "PLACE_NAMES",
+    "PLACE_NAME_PATTERN",
+    "PLACE_NOUNS",
+    "PLACE_PATTERNS",
+    "PLACE_WORDS_TOO",
+    "PROCEDURAL",
+    "PROPOSAL_CUES",
+    "QUESTION_STARTS",
+    "REASON_AFTER_CHANGE",
+    "REASON_OPENERS",
+    "REJECTION_OPENERS",
+    "REMINDER_CUES",
+    "REQUEST_OPENERS",
+    "ROLE_NOUNS",
+    "ROOM_NOUNS",
+    "SCALED_COUNT_NOUNS",
+    "SCALED_COUNT_PATTERN",
+    "SLOT_PATTERNS",
+    "SYSTEM_LINES",
+    "SYSTEM_PATTERNS",
+    "TIMEZONES",
+    "TOOL_NAMES",
+    "VALUE_NOUNS",
+    "WEEKDAY_WORDS",
+    "Weights",
+    "default_lexicon",
+]
 
 
 @dataclass(frozen=True)
@@ -417,170 +189,6 @@ class Weights:
     link_min: float = 0.45
     link_turns: int = 6              # turns looked back
     link_gap_s: float = 30 * 60      # the answered turn is at most this old
-
-
-def _alternation(words: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first (so "moved to" wins over
-    "moved"). Linear: literals only."""
-    ordered = sorted(set(words), key=lambda w: (-len(w), w))
-    return "|".join(re.escape(w) for w in ordered)
-
-
-def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars)."""
-    return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
-
-
-_WD = _alternation(WEEKDAY_WORDS)
-_MO = _alternation(MONTH_WORDS)
-_TZ = _alternation(TIMEZONES)
-_CLOCK = r"(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)"
-
-_WDX = (r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?")
-_ORD = r"\d{1,2}(?:st|nd|rd|th)?"
-
-#: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
-#: the pattern also matches its lead-in word. Overlaps are resolved by the analyzer: the
-#: longer span wins, then the more specific kind.
-SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
-    # ranges: "02:00-04:00", "2-4pm", "10:00–11:30 cet", "9am to 5pm"
-    ("range", rf"\b(?:{_CLOCK}|\d{{1,2}})\s?(?:-|–|—|to|till|until)\s?{_CLOCK}"),
-    # "Nov 11-15", "Nov 11 – Nov 15"
-    ("range", rf"\b(?:{_MO})\.?\s{_ORD}\s?(?:-|–|—|to|through|thru)\s?"
-              rf"(?:(?:{_MO})\.?\s)?{_ORD}\b"),
-    # "thu-sun", "Mon–Wed"
-    ("range", rf"\b{_WDX}\s?(?:-|–|—|through|thru)\s?{_WDX}\b"),
-    # times: "3 pm", "10:30", "noon", "eod"
-    ("time", r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight|"
-             r"eod|end of day|cob|close of business)(?!\w|:\d)"),
-    # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
-    ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
-    ("date", rf"(?<!['’])\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
-             r"(?:\s(?:morning|afternoon|evening|night))?"),
-    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
-    ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
-    ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
-    # "check in 18th 3pm", "on 19th": an ordinal day where a day is meant
-    ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b(?=,?\s(?:at\s)?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b)|"
-             r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b"),
-    ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
-             r"next quarter|end of (?:the )?(?:week|month|quarter|sprint|year)|eow|eom|eoq|"
-             r"q[1-4](?:\s\d{4})?|h[12]\s\d{4})\b"),
-    # chat spellings of tomorrow and today
-    ("date", r"\b(?:tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy)\b"),
-    # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
-    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b"
-             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),
-    # "wk of mar 10", "week of Nov 11"
-    ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
-    # "Mondays", "every Tuesday", "every other Friday"
-    ("date", r"\b(?:every\s)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"),
-    ("date", rf"\bevery\s(?:other\s)?(?:{_WD})\b"),
-    # a month alone after a preposition: "until January", "in March", "early June"
-    ("date", rf"\b(?:in|to|by|on|until|till|thru|from)\s(?P<v>(?:{_MO}))\b(?!\.?\s\d)"),
-    ("date", rf"\b(?:early|mid|late|end of|start of)\s(?:{_MO})\b"),
-    # an ordinal day after a preposition or an arrow: "to the 22nd", "→ 22nd", "on the 5th"
-    ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"
-             r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b"),
-    # a bare hour where a time is moved or agreed: "move standup to 10?", "10 it is"
-    ("time", r"\b(?:at|to|till|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
-             r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b))"),
-    ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
-    # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
-    ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
-              r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),
-    ("range", r"(?P<v>\b(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))"
-              r"(?=\s(?:it is|it's|works|then|instead)\b)"),
-    # a major version after a product name: "Postgres 16", "iOS 18", "node 20"
-    ("version", r"\b(?:postgres|postgresql|pg|python|node|nodejs|java|ios|android|k8s|"
-                r"kubernetes|terraform|golang|ruby|rails|react|php|mysql|redis|ubuntu|debian|"
-                r"macos|windows|elasticsearch|es|kafka|angular|vue|django|spring|dotnet|\.net)"
-                r"\s(?P<v>v?\d{1,3})\b(?![.:,]\d)"),
-    # years stand alone ("the 2025 budget"): a value only where nothing else is
-    ("date", r"\b(?:19|20)\d{2}\b"),
-    # builds and release candidates are versions: "build 412", "RC 3"
-    ("version", r"\b(?:build|rc|release candidate)\s?#?\d{1,6}\b"),
-    ("version", r"\bv?\d{1,4}\.\d{1,4}(?:\.\d{1,4}){0,2}(?:-[a-z0-9]{1,12}(?:\.\d{1,4})?)?\b"
-                r"(?!%|\.\d)"),
-    ("version", r"\bv\d{1,4}\b"),
-    # cloud regions
-    ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
-               r"southeast|northwest|southwest)-\d\b"),
-    # money: "$18k", "€42k", "720 EUR", "$172,000"
-    ("money", r"(?:[$€£¥]\s?\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|bn|mm)?\b|"
-              r"\b\d(?:[\d,]{0,15}\d)?(?:\.\d{1,2})?\s?(?:k|m|usd|eur|gbp|dollars|euros|bucks)\b)"),
-    # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
-    ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
-    # match formats: "Bo5", "best of 7"
-    ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
-    # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
-    ("choice", r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
-               r"moving to|moved to|picked|chose|renamed to|winner is))\s(?P<v>[A-Z][\w'’&-]{0,30}"
-               r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
-    ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
-               r"(?=,?\s(?:it is|it's|wins)\b)"),
-    # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
-    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
-               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
-               r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
-)
-#: Countries, regions and large cities, which name a place without a preposition ("Norway
-#: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.
-PLACE_NAMES: frozenset[str] = frozenset("""
-Afghanistan Albania Algeria Andorra Angola Argentina Armenia Australia Austria Azerbaijan
-Bahrain Bangladesh Belarus Belgium Belize Benin Bhutan Bolivia Bosnia Botswana Brazil Brunei
-Bulgaria Burundi Cambodia Cameroon Canada Chile China Colombia Croatia Cuba Cyprus Czechia
-Denmark Djibouti Ecuador Egypt Estonia Eswatini Ethiopia Fiji Finland France Gabon Gambia
-Germany Ghana Greece Guatemala Guinea Guyana Haiti Honduras Hungary Iceland India Indonesia
-Iran Iraq Ireland Israel Italy Jamaica Japan Kazakhstan Kenya Kosovo Kuwait Kyrgyzstan Laos
-Latvia Lebanon Lesotho Liberia Libya Liechtenstein Lithuania Luxembourg Madagascar Malawi
-Malaysia Maldives Mali Malta Mauritania Mauritius Mexico Moldova Monaco Mongolia Montenegro
-Morocco Mozambique Myanmar Namibia Nepal Netherlands Nicaragua Niger Nigeria Norway Oman
-Pakistan Panama Paraguay Peru Philippines Poland Portugal Qatar Romania Russia Rwanda Samoa
-Senegal Serbia Seychelles Singapore Slovakia Slovenia Somalia Spain Sudan Suriname Sweden
-Switzerland Syria Taiwan Tajikistan Tanzania Thailand Togo Tunisia Turkey Turkmenistan Uganda
-Ukraine Uruguay Uzbekistan Vanuatu Venezuela Vietnam Yemen Zambia Zimbabwe UK USA US UAE EU
-APAC EMEA LATAM Scandinavia Europe Asia Africa Oceania Benelux Nordics DACH Scotland Wales
-England Catalonia Bavaria Quebec Ontario California Texas Florida Oregon
-London Paris Berlin Madrid Lisbon Porto Rome Milan Dublin Amsterdam Rotterdam Brussels
-Copenhagen Stockholm Oslo Helsinki Reykjavik Vienna Zurich Geneva Munich Hamburg Frankfurt
-Prague Warsaw Krakow Budapest Bucharest Athens Istanbul Cairo Nairobi Lagos Johannesburg
-Dubai Mumbai Bangalore Bengaluru Delhi Singapore Tokyo Osaka Seoul Beijing Shanghai
-Shenzhen Sydney Melbourne Auckland Toronto Montreal Vancouver Boston Chicago Seattle
-Denver Atlanta Miami Manchester Birmingham Leeds Glasgow Edinburgh Bristol Cardiff Belfast
-Barcelona Valencia Seville Lyon Marseille Toulouse Bordeaux Gothenburg Malmo Tallinn Riga
-Vilnius Kyiv
-""".split())
-#: A place: a room-like noun with its name, a common place noun, or a name after "at".
-PLACE_PATTERNS: tuple[str, ...] = (
-    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
-    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s)?(?:" + _alternation(PLACE_NOUNS)
-    + r"))\b)",  # "at the gym", "at the climbing gym"
-    # "moving the fair inside", "back outside", "the standup goes remote"
-    r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
-    r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
-    r"in-person)\b)",
-    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-ZÀ-Þ][^\W\d_]{1,24}(?:\s[A-ZÀ-Þ][^\W\d_]{1,24}){0,2})\b",
-    # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
-    r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
-    # "community centre", "the rec center", "city hall": a common place compound
-    r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b",
-    # "Bathurst Community Centre", "Riverside Park"
-    r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
-    r"Hotel|Theatre|Theater|Gardens|Square))\b",
-    # "at Rowan's place", "to Maya's house": someone's home
-    r"\b(?:at|to|in)\s(?P<v>[A-Z][\w-]{1,24}['’]s\s(?:place|house|flat|apartment|home|garden|"
-    r"backyard|cabin|cottage|studio|loft))\b",
-    # "London office", "the Birmingham office", "Spinningfields campus"
-    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|library|hotel|venue))\b",
-)
-#: Place names that are also common words: only capitalised are they places.
-PLACE_WORDS_TOO: frozenset[str] = frozenset("""
-turkey china guinea jordan georgia niger chile nice reading split wales china japan
-""".split())
-#: "Norway goes first", "Ireland first": a known place name on its own.
-PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))
-                      + r")\b(?![-'’])")
 
 
 @dataclass(frozen=True)

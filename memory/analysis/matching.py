@@ -24,7 +24,7 @@ _WEEKDAYS = {d: i for i, names in enumerate((
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)?(?![\w%])",
                     re.IGNORECASE)
 _DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9][a-z0-9.'-]*", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9][a-z0-9.'-]{0,200}", re.IGNORECASE)
 _FILLER = frozenset("the a an at on in of same window from to until till by and".split())
 #: Kinds of value that can stand for one another: a venue may be named as a choice.
 _COMPATIBLE = ({"name", "where"},)
@@ -119,7 +119,7 @@ def abbreviates(subject: str, topic: str) -> bool:
     """Whether ``subject`` names ``topic`` by its initials ("JC" → "journal club", "DR" →
     "disaster recovery region"), or the other way round."""
     for short, long in ((subject, topic), (topic, subject)):
-        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", long)]
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]{0,200}", long)]
         initials = "".join(w[0].upper() for w in words)
         for m in _ACRONYM.finditer(short):
             if len(m.group(0)) >= 2 and m.group(0) in initials:

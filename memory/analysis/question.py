@@ -19,25 +19,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
+from memory.analysis.question_lexicon import (
+    CLOCK_CUES,
+    CLOCK_NOUNS,
+    DEFAULT_LEXICON,
+    QuestionLexicon,
+)
+from memory.analysis.question_words import (
+    _QUOTED,
+    MAX_QUESTION_CHARS,
+    Word,
+    _matches,
+    _spans,
+    find_phrase,
+    strip_address,
+    words,
+)
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
-# A question is read up to this many characters: longer input is not a question a person
-# typed, and bounding it keeps every pattern below linear in a small constant.
-MAX_QUESTION_CHARS = 1000
-
-# Words as written (case kept), with their offsets; the same token shape as memory.text.
-_WORD = re.compile(r"[^\W_](?:[\w'’.:-]*[^\W_])?")
-_QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
-
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    low: str
-    start: int
-    end: int
+__all__ = ["MAX_QUESTION_CHARS", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
+           "is_change_word", "strip_address", "words"]
 
 
 @dataclass(frozen=True)
@@ -74,54 +76,16 @@ class QuestionAnalysis:
         return self.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL)
 
     @property
+    def asks_clock(self) -> bool:
+        """Whether a *when* question asks the time of day ("what time does it start", "the
+        start time"), which a day alone does not answer."""
+        return self.family == "when" and (
+            any(c in CLOCK_CUES for c in self.cues)
+            or any(a in CLOCK_NOUNS for a in self.attributes))
+
+    @property
     def stems(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(stem(t) for t in self.terms))
-
-
-def words(text: str) -> list[Word]:
-    """Word tokens of ``text`` with their case and offsets ("2.4", "us-east-1", "don't")."""
-    out = []
-    for m in _WORD.finditer(text):
-        w = m.group().replace("’", "'")
-        out.append(Word(w, w.lower(), m.start(), m.end()))
-    return out
-
-
-def _matches(word: str, pattern: str) -> bool:
-    return word.startswith(pattern[:-1]) if pattern.endswith("*") else word == pattern
-
-
-def find_phrase(lows: Sequence[str], phrase: str, start: int = 0) -> int:
-    """Index of the first occurrence of ``phrase`` (space-separated words, ``*`` suffix
-    wildcards) in ``lows`` at or after ``start``; -1 when absent."""
-    parts = phrase.split()
-    n = len(parts)
-    if not n:
-        return -1
-    for i in range(start, len(lows) - n + 1):
-        if all(_matches(lows[i + j], parts[j]) for j in range(n)):
-            return i
-    return -1
-
-
-def _spans(lows: Sequence[str], phrases: Sequence[str]) -> list[tuple[int, int, str]]:
-    """(start, end, phrase) of every phrase found (first occurrence each)."""
-    out = []
-    for p in phrases:
-        i = find_phrase(lows, p)
-        if i >= 0:
-            out.append((i, i + len(p.split()), p))
-    return out
-
-
-def _opens_with(lows: Sequence[str], phrases: Sequence[str], *, within: int = 3) -> str:
-    """The phrase among ``phrases`` that occurs within the first ``within`` words (after a
-    leading filler such as "so", "and", "ok"), longest first; "" when none does."""
-    for p in sorted(phrases, key=lambda x: -len(x.split())):
-        i = find_phrase(lows, p)
-        if 0 <= i < within:
-            return p
-    return ""
 
 
 def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
@@ -140,28 +104,15 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         return spans
 
     opening = _opening(lows, lexicon)
-
-    def opens(phrases: Sequence[str]) -> str:
-        for p in sorted(phrases, key=lambda x: -len(x.split())):
-            if find_phrase(lows, p, opening) == opening:
-                cue_spans.append((opening, opening + len(p.split()), p))
-                return p
-        return ""
-
-    who_open = opens(lexicon.who_openers + lexicon.who_nouns)
-    when_open = "" if who_open else opens(lexicon.when_openers)
-    where_open = "" if who_open or when_open else opens(lexicon.where_openers)
-    money_open = "" if who_open or when_open else opens(lexicon.money_openers)
-    count_open = "" if who_open or when_open or money_open else opens(lexicon.count_openers)
-    version_open = "" if who_open or when_open else opens(lexicon.version_openers)
+    who_open, when_open, where_open, money_open, count_open, version_open = _openers(
+        lows, opening, lexicon, cue_spans)
     why = found(lexicon.why)
     original = found(lexicon.original)
     previous = found(lexicon.previous)
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
-    head_attribute = _head_attribute(lows, lexicon)
     family = _family((("when", when_open), ("where", where_open), ("money", money_open),
                       ("count", count_open), ("version", version_open),
-                      ("person", who_open)), head_attribute, lexicon)
+                      ("person", who_open)), _head_attribute(lows, lexicon), lexicon)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
@@ -174,40 +125,16 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     if role == "doer" and found(lexicon.current):
         role = "owner"  # "who's captain now": who holds it now
 
-    if why:
-        kind = QuestionKind.WHY
-    elif original and role != "proposer":
-        kind = QuestionKind.ORIGINAL
-    elif previous or anchor_span is not None:
-        kind = QuestionKind.PREVIOUS
-    elif who_open:
-        kind = QuestionKind.WHO
-    elif when_open and not current:
-        kind = QuestionKind.WHEN
-    elif listing:
-        kind = QuestionKind.LIST
-    elif current or family or choice:
-        kind = QuestionKind.CURRENT
-    else:
-        kind = QuestionKind.FACT
-    if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who_open:
-        family = "person"
-
-    anchor = ""
-    if anchor_span is not None and anchor_span[1] > anchor_span[0]:
-        anchor = text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
+    kind = _kind(why=bool(why), original=bool(original) and role != "proposer",
+                 previous=bool(previous) or anchor_span is not None, who=bool(who_open),
+                 when=bool(when_open) and not current, listing=bool(listing),
+                 current=bool(current or family or choice))
+    family = _family_of_kind(kind, family, who=bool(who_open), lows=lows, lexicon=lexicon)
+    anchor = (text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
+              if anchor_span is not None and anchor_span[1] > anchor_span[0] else "")
     dated = _date_words(text, ws)
-    cue_index = {i for s, e, _ in cue_spans for i in range(max(s, 0), e)}
-    # Role verbs of a who question say what happened, not to what.
-    role_words = _role_spans(lows, lexicon) if who_open else set()
-    # So do the change words of a question about a change: the chain holds the change.
-    if kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
-                QuestionKind.WHO):
-        role_words |= {i for i, w in enumerate(lows)
-                       if any(_matches(w, c) for c in lexicon.change)}
-    subject_idx = [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
-                   and i not in dated and _subject_word(w, lexicon)
-                   and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+    subject_idx = _subject_indices(lows, lexicon, cue_spans, dated, kind=kind,
+                                   who=bool(who_open))
     changes = tuple(dict.fromkeys(w for w in lows if _is_role_verb(w, lexicon)))
     terms = tuple(dict.fromkeys(lows[i] for i in subject_idx))
     subject = " ".join(ws[i].text for i in subject_idx)
@@ -221,6 +148,68 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         key=key, changes=changes,
         dates=tuple(_dates(text, lows)),
     )
+
+
+def _openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,
+             cue_spans: list[tuple[int, int, str]]) -> tuple[str, str, str, str, str, str]:
+    """The opener of each family the question starts with (who, when, where, how much,
+    how many, which version), the first that applies; each found is a cue."""
+    def opens(phrases: Sequence[str]) -> str:
+        for p in sorted(phrases, key=lambda x: -len(x.split())):
+            if find_phrase(lows, p, opening) == opening:
+                cue_spans.append((opening, opening + len(p.split()), p))
+                return p
+        return ""
+
+    who_open = opens(lexicon.who_openers + lexicon.who_nouns)
+    when_open = "" if who_open else opens(lexicon.when_openers)
+    where_open = "" if who_open or when_open else opens(lexicon.where_openers)
+    money_open = "" if who_open or when_open else opens(lexicon.money_openers)
+    count_open = "" if who_open or when_open or money_open else opens(lexicon.count_openers)
+    version_open = "" if who_open or when_open else opens(lexicon.version_openers)
+    return who_open, when_open, where_open, money_open, count_open, version_open
+
+
+def _family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],
+                    lexicon: QuestionLexicon) -> str:
+    """Who held it before asks a person; what slipped or was postponed is a moment."""
+    if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who:
+        return "person"
+    if not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
+                               QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
+        return "when"
+    return family
+
+
+def _kind(*, why: bool, original: bool, previous: bool, who: bool, when: bool,
+          listing: bool, current: bool) -> QuestionKind:
+    """The kind of question, the more particular cue first."""
+    for flag, kind in ((why, QuestionKind.WHY), (original, QuestionKind.ORIGINAL),
+                       (previous, QuestionKind.PREVIOUS), (who, QuestionKind.WHO),
+                       (when, QuestionKind.WHEN), (listing, QuestionKind.LIST),
+                       (current, QuestionKind.CURRENT)):
+        if flag:
+            return kind
+    return QuestionKind.FACT
+
+
+def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
+                     cue_spans: Sequence[tuple[int, int, str]], dated: set[int], *,
+                     kind: QuestionKind, who: bool) -> list[int]:
+    """The positions of the words saying what the question is about: not its cue words,
+    the role verbs of a who question, the change words of a question about a change, days,
+    clock times or question words."""
+    cue_index = {i for s, e, _ in cue_spans for i in range(max(s, 0), e)}
+    # Role verbs of a who question say what happened, not to what.
+    role_words = _role_spans(lows, lexicon) if who else set()
+    # So do the change words of a question about a change: the chain holds the change.
+    if kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
+                QuestionKind.WHO):
+        role_words |= {i for i, w in enumerate(lows)
+                       if any(_matches(w, c) for c in lexicon.change)}
+    return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
+            and i not in dated and _subject_word(w, lexicon)
+            and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
 
 
 def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: QuestionLexicon, *,
@@ -314,6 +303,8 @@ def _opening(lows: Sequence[str], lexicon: QuestionLexicon) -> int:
 
 
 _ASKED = frozenset({"you", "anyone", "anybody", "someone", "somebody", "we", "i"})
+
+
 _KNOWING = frozenset({"know", "remember", "recall", "have", "tell", "happen"})
 
 

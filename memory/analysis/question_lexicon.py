@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
+
 # Words that open or shape a question without naming what it is about.
 QUESTION_WORDS = frozenset(
     """what what's whats when when's whens where where's which who who's whos whom whose why
@@ -63,6 +65,10 @@ CHANGE_WORDS = (
     "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
     "goes", "sponsor*", "announc*", "keep", "keeping", "kept", "stay*",
 )
+# Change words that only ever move a moment: a question naming one ("what was the go-live
+# before the slip?") asks for a date or time even when it names no date noun.
+SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "push",
+                         "pushing", "bump*", "brought forward", "moved up")
 # How many words after "before" are read for a change word or a short value.
 BEFORE_SPAN = 6
 
@@ -91,6 +97,10 @@ WHEN_OPENERS = (
     "how long ago", "since when", "by when", "until when", "till when", "how soon",
     "at what time", "on what day", "on which day", "on what date", "what hour",
 )
+# A *when* question that asks the time of day, not the day: by its opener ("what time") or
+# a clock noun it asks about ("the start time").
+CLOCK_CUES = frozenset({"what time", "at what time", "what hour", "by what time"})
+CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
 WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
@@ -196,6 +206,9 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "restaurant": "where", "address": "where", "venues": "where", "places": "where",
     "locations": "where", "rooms": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
+    "company": "name", "vendor": "name", "supplier": "name", "provider": "name",
+    "caterer": "name", "brand": "name", "band": "name", "codename": "name", "name": "name",
+    "firm": "name", "contractor": "name", "agency": "name", "tool": "name", "app": "name",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
@@ -212,6 +225,13 @@ WHEN_EVENT_WORDS = frozenset(
     kickoff launch launches go-live planned scheduled happening happen happens set booked
     held""".split()
 )
+# Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
+# *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
+# speaks of the same thing ("handing Cobalt over to Amara", "cobalt's with me").
+ROLE_WORDS = frozenset(OWNER_VERBS | ROLE_NOUNS | HANDOVER_VERBS
+                       | {"owned", "ran", "led", "handled", "took", "covered", "hosted"})
+CLAIM_WORDS = frozenset(HANDOVER_VERBS | ROLE_NOUNS | {"mine", "me", "over", "taking",
+                                                       "takes", "take", "owns", "own"})
 # Families whose noun is answered by a value of the family alone ("what's the release
 # date" by "Oct 29", "what does it cost" by "$7"); a noun naming a particular sum must
 # itself be matched ("the budget" is not any amount: "$275 for the bouncy castle" is no
@@ -223,6 +243,7 @@ VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count",
 REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret"})
 # The value slots (memory.text / the message analyzer) that answer each family.
 ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
+    "name": ("name",),
     "secret": ("secret",),
     "price": ("money",),
     "when": ("time", "date"),
@@ -235,6 +256,7 @@ ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
 # The value kinds of the message analyzer (memory.analysis.values.Kind) that answer each
 # family; a status ("called off") answers whatever is asked of a plan.
 CLAIM_KINDS: dict[str, tuple[str, ...]] = {
+    "name": ("choice", "place", "person", "status"),
     "price": ("money",),
     "when": ("time", "date", "range", "status"),
     "where": ("place", "region", "choice", "status"),
@@ -247,6 +269,7 @@ CLAIM_KINDS: dict[str, tuple[str, ...]] = {
 }
 # The same families as the writer's state value families (memory.text SLOT_FAMILY).
 STATE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "name": ("name", "where", "who", "person", "owner"),
     "price": ("amount",),
     "when": ("when",),
     "version": ("version",),
@@ -291,10 +314,20 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
 )
+# Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
+# done in Copenhagen"): for "when did X happen", such a report's day is the answer even
+# where it names no date, over a plan that does.
+DONE_REPORTS = (
+    "is out", "are out", "is live", "are live", "went live", "is now live", "went out",
+    "shipped", "released", "launched", "deployed", "published", "rolled out", "kicked off",
+    "is done", "are done", "done", "wrapped up", "finished", "completed", "happened",
+    "landed", "merged", "went ahead", "took place", "signed", "approved", "is up",
+)
 # Words a speaker uses of themselves ("me, I'll take it").
 SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
 
-# Generic words that say nothing about the subject ("what's the *deal* with…").
+# Generic words that say nothing about the subject ("what's the *deal* with…"), and words
+# naming the act of deciding rather than what was decided ("the review *decision*").
 GENERIC_WORDS = frozenset(
     """thing things stuff deal info information details detail plan plans update updates
     status news something anything everything someone anyone one ones lot lots bit kind
@@ -305,7 +338,8 @@ GENERIC_WORDS = frozenset(
     reaction reactions intention intentions focus topic topics attitude sentiment opinion
     opinions thoughts feeling feelings feel felt describe describes described description
     setting attributes kind kinds type types favorite favourite main general special
-    biggest recently recent mentioned mention discussed discussion""".split()
+    biggest recently recent mentioned mention discussed discussion
+    decision decisions verdict outcome conclusion consensus latest""".split()
 )
 
 
@@ -377,6 +411,12 @@ class QuestionLexicon:
     value_named: frozenset[str] = VALUE_NAMED_FAMILIES
     secret: re.Pattern[str] = SECRET_VALUE
     when_events: frozenset[str] = WHEN_EVENT_WORDS
+    role_words: frozenset[str] = ROLE_WORDS
+    schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
+    done: re.Pattern[str] = re.compile(
+        r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
+        + r")\b", re.IGNORECASE)
+    claim_words: frozenset[str] = CLAIM_WORDS
     required: frozenset[str] = REQUIRED_FAMILIES
     answering_slots: dict[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(ANSWERING_SLOTS))

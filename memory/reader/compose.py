@@ -22,125 +22,48 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.message import MessageAnalysis, MessageAnalyzer
-from memory.analysis.question import QuestionAnalysis, is_change_word, words
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.dates import resolved_dates, spoken_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
-from memory.reader.answer import (
-    best_clause,
-    citation,
-    current_value,
-    day_label,
-    split_sentences,
-    value_day,
+from memory.reader.answer import best_clause, citation, current_value, day_label
+from memory.reader.answer_parts import (
+    ACCEPTED_WITHIN,
+    EVIDENCE_LINES,
+    NEAR_BEST,
+    OVERRIDE_CHANGE,
+    STATE_MARGIN,
+    Composed,
+    Statement,
+    _anchors,
+    _asks,
+    _changed_by,
+    _names_someone,
+    _said_of,
+    _value_words,
+    best_answer,
+    calendar_day,
+    chain_line,
+    entry_label,
+    entry_value,
+    evidence_line,
 )
-from memory.reader.coverage import (
-    Coverage,
-    CoverageTest,
-    Unit,
-    forms,
-    told_part,
-    unit_forms,
-)
+from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import (
-    ENDING_WORDS,
     Person,
-    best_sentence,
     has_clock,
-    person_answer,
     reason_in,
-    time_range_end,
-    value_in,
-    when_in,
 )
 from memory.reader.reasons import Reasons, accepts
-from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, shorten
-
-# How much a state may cover less than the best message and still be the answer.
-STATE_MARGIN = 0.15
-# How close to the best coverage a message must come to count among the answering ones
-# (earlier statements of a timeline are read more widely: they often use other words).
-NEAR_BEST = 0.15
-EVIDENCE_LINES = 2
-# Slot kinds a question asking no particular kind of value may be answered with.
-ANY_VALUE = ("money", "version", "date", "time", "region", "name", "number")
-_TRAILING = " ,.;:!?)(\"'*"
-QUOTE_CHARS = 200
+from memory.reader.statements import StatementReader
+from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
 
 
-@dataclass
-class Composed:
-    """An answer's lines, its short form, citations and the states it used."""
-
-    lines: list[str]
-    short: str
-    citations: list[Citation] = field(default_factory=list)
-    states: list[State] = field(default_factory=list)
-
-
-@dataclass
-class Statement:
-    """What one unit states for a question: the answering sentence and who said it, the
-    value of the kind asked, and a value it names as replaced."""
-
-    unit: Unit
-    node: EvidenceNode
-    sentence: str
-    value: str
-    replaced: str
-
-
-def entry_value(entry: ChainEntry) -> str:
-    """A chain value with the calendar day it means ("tomorrow at 12:00 (13 November
-    2024)", "sept 26 (26 September 2025)")."""
-    value = entry.value or shorten(entry.quote, 80)
-    day = value_day(entry.value, entry.ts) or calendar_day(entry.value, entry.ts) \
-        if entry.value else ""
-    return f"{value} ({day})" if day and day not in value else value
-
-
-def calendar_day(value: str, said: datetime) -> str:
-    """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
-    empty when it names none, or a range or month."""
-    found = resolved_dates(value, said, prefer="future")
-    if not found:
-        return ""
-    res = found[0][1]
-    return res.spoken() if res.start == res.end else ""
-
-
-def entry_label(entry: ChainEntry) -> str:
-    """``"4 pm (Carmen, Nov 4)"``: a chain value with who stated it and when (and the day a
-    relative value meant: ``"Friday 10am (8 November 2024; Alice, Nov 6)"``)."""
-    who = entry.speaker.split()[0] if entry.speaker else "?"
-    day = value_day(entry.value, entry.ts) if entry.value else ""
-    value = entry.value or shorten(entry.quote, 80)
-    meant = f"{day}; " if day else ""
-    return f"{value} ({meant}{who}, {day_label(entry.ts)})"
-
-
-def chain_line(state: State) -> str:
-    """``"Atlas design review: now Friday 10am (…) · was 4 pm (Carmen, Nov 4)"``."""
-    entries = [e for e in reversed(state.chain) if e.value]
-    if not entries:
-        return state.topic
-    if len(entries) == 1:
-        return f"{state.topic}: {entry_label(entries[0])}"
-    parts = [f"now {entry_label(entries[0])}"] + [f"was {entry_label(e)}" for e in entries[1:]]
-    return f"{state.topic}: " + " · ".join(parts)
-
-
-def evidence_line(node: EvidenceNode) -> str:
-    where = f"#{node.channel_name}" if node.channel_name else node.channel
-    return f'{node.speaker} ({where}, {day_label(node.ts)}): "{shorten(node.text, QUOTE_CHARS)}"'
-
-
-class Composer:
+class Composer(StatementReader):
     """Builds the answer for one question from the covering units."""
 
     def __init__(self, *, lexicon: QuestionLexicon, coverage: CoverageTest,
@@ -249,13 +172,21 @@ class Composer:
         """Whether a state's current value is of the kind asked ("where" by a region or a
         named choice, "when" by a date or time…)."""
         family = qa.family
+        if qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"):
+            # "who changed the pilot's *location*": a state holding a place was changed
+            named = [self.lexicon.attributes[a] for a in qa.attributes
+                     if self.lexicon.attributes.get(a, "person") != "person"]
+            family = named[0] if named else ""
         if not family or family in ("count", "person") or not state.chain:
             return True
+        if qa.asks_clock and not has_clock(current_value(state)):
+            return False  # the time of day is asked; the state holds a day
         held = family_of(current_value(state), state.chain[-1].quote)
         if held in self.lexicon.state_families.get(family, (family,)):
             return True
-        # a value slots do not type ("the gym") may be a place; a date or amount is not
-        return family == "where" and held not in ("when", "amount", "version")
+        # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
+        # a date or amount is not
+        return family in ("where", "name") and held not in ("when", "amount", "version")
 
     def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                     people: Sequence[Person]) -> bool:
@@ -267,7 +198,8 @@ class Composer:
             return False
         last = state.chain[-1]
         current = unit_forms(last.value)
-        kinds = {sl.kind for sl in find_slots(last.value)}
+        # families, not kinds: "Thursday 3 pm" (a date) is replaced by "4:30pm" (a time)
+        kinds = {sl.family for sl in find_slots(last.value)}
         day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
         wanted = {f for t in qa.terms for f in forms(t)}
         for st in self.statements(qa, self.covering(verdict, wide=True), people):
@@ -276,11 +208,11 @@ class Composer:
                 continue
             if day and day in st.value:
                 continue  # the same day said again, maybe with its time
-            if kinds and not kinds & {sl.kind for sl in find_slots(st.value)}:
+            if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
                 continue  # another kind of value: not a new value of this state
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
-            if analysis.changes <= 0 and not has_revision_cue(st.node.text):
-                continue  # a mention, not a change the writer missed
+            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
+                continue  # a mention ("still UK first"), not a change the writer missed
             if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
                 return True
         return False
@@ -314,7 +246,8 @@ class Composer:
             entry = self.deciding_entry(qa, state)
             person = (self._person_of(chain[-1], people) if qa.role not in ("changer",
                                                                              "decider")
-                      else entry.speaker)
+                      else (self._accepted_from(entry, nodes) if qa.role == "changer"
+                            else "") or entry.speaker)
             short = person
             first = f"{person}, {day_label(entry.ts)}: {entry_value(entry)}"
         else:
@@ -360,6 +293,20 @@ class Composer:
             return next(e for e in chain if e.value == current)
         changed = _changed_by(chain[1:], qa)
         return changed if changed is not None else chain[-1]
+
+    def _accepted_from(self, entry: ChainEntry, nodes: dict[str, EvidenceNode]) -> str:
+        """Whose change a revision carries out when it accepts what someone else said
+        shortly before in its channel, naming the same value ("ok, updating the plan to
+        Lisbon" after "let's run it in Portugal, the Lisbon team has capacity"): that
+        person made the change; "" otherwise."""
+        node = nodes.get(entry.node_id)
+        if node is None or not entry.value or not accepts(node.text, self.lexicon.accept):
+            return ""
+        said = [n for n in nodes.values()
+                if n.channel == node.channel and n.speaker != node.speaker
+                and timedelta(0) < node.ts - n.ts <= ACCEPTED_WITHIN
+                and names_value(n.text, entry.value)]
+        return max(said, key=lambda n: n.ts).speaker if said else ""
 
     def _person_of(self, entry: ChainEntry, people: Sequence[Person]) -> str:
         """The person a value names ("Devon", "me" → the speaker)."""
@@ -419,315 +366,6 @@ class Composer:
             if shown is not n:
                 cites.append(citation(n))
         return Composed(lines, short, cites, [])
-
-    def _choose(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
-        kind = qa.kind
-        if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
-            return self._earlier(qa, statements)
-        if self._latest_wins(qa):
-            wanted = {f for t in qa.terms for f in forms(t)}
-            about = list(statements)
-            if qa.kind is QuestionKind.WHO:
-                # who holds it now: a message that names the role, not one that only
-                # borrows it from the turn it answers
-                about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
-            valued = [st for st in about if st.value] or about
-            if any(c in ("what time", "at what time", "what hour") for c in qa.cues):
-                valued = [st for st in valued if has_clock(st.sentence)] or valued
-            return max(valued, key=lambda st: (st.node.ts, st.node.seq))
-        if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
-            turned = [st for st in statements if any(
-                accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
-            if turned:
-                return turned[0]
-        return statements[0]
-
-    def _latest_wins(self, qa: QuestionAnalysis) -> bool:
-        """Whether the newest statement answers: a value in force now, when something
-        happens or happened (its last word), who holds a role now."""
-        if qa.kind is QuestionKind.CURRENT:
-            return True
-        if qa.kind is QuestionKind.WHEN:
-            return True
-        return qa.kind is QuestionKind.WHO and qa.role == "owner" and not qa.past
-
-    def _earlier(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
-        """The earlier statement asked for: the first (original); the one before the first
-        naming the question's anchor value ("before devon"); the one before the latest
-        change ("before it got pushed": the latest message using a change word of the
-        question, or any word of change); else the one before the latest value; a single
-        statement's replaced value ("X instead of Y")."""
-        timeline = sorted((st for st in statements if st.value),
-                          key=lambda st: (st.node.ts, st.node.seq))
-        if not timeline:
-            return statements[0]
-        if qa.kind is QuestionKind.ORIGINAL:
-            return timeline[0]
-        anchor = _value_words(qa.anchor, self.lexicon)
-        if anchor:
-            for i, st in enumerate(timeline):
-                if i > 0 and anchor & unit_forms(st.value):
-                    return _before(timeline, i)
-        changes = {f for w in words(qa.anchor) if is_change_word(w.low, self.lexicon)
-                   for f in forms(w.low)} | {f for c in qa.changes for f in forms(c)}
-        for i in range(len(timeline) - 1, 0, -1):
-            text = timeline[i].node.text
-            if (changes and changes & unit_forms(text)) or has_revision_cue(text):
-                return _before(timeline, i)
-        before = _before(timeline, len(timeline) - 1)
-        if before is not timeline[-1]:
-            return before
-        last = timeline[-1]
-        if last.replaced:
-            return Statement(last.unit, last.node, last.sentence, last.replaced, "")
-        return last
-
-    def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
-                   people: Sequence[Person]) -> list[Statement]:
-        return [self.statement(qa, u, people) for u in units]
-
-    def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
-                  ) -> Statement:
-        """What ``unit`` states in answer to ``qa``: its answering sentence, the value of the
-        kind asked that the message states *about the question's subject* (the message
-        analyzer gives each value its subject: in "Honk Squad takes the Frostbyte Cup, full
-        results later this week" the week is the results'), and a value it names as
-        replaced. Without values the analyzer recognises, the value nearest the question's
-        words."""
-        source, node = self._answering_text(qa, unit)
-        sentence = best_sentence(qa, source)
-        names = [p.name for p in people]
-        analysis = self.analyzer.analyze(source, speaker=node.speaker, people=names)
-        if qa.family == "person" or qa.kind is QuestionKind.WHO:
-            claimed = self._claim(qa, analysis, ("person",))
-            person = (claimed[0] if claimed and claimed[0] else
-                      person_answer(sentence, node.speaker, people, qa))
-            return Statement(unit, node, claimed[2] if claimed else sentence, person,
-                             claimed[1] if claimed else "")
-        kinds = self.lexicon.claim_kinds.get(qa.family, ())
-        if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
-            kinds = ()
-        claimed = self._claim(qa, analysis, kinds) if kinds else None
-        if claimed is not None:
-            value, replaced, where = claimed
-            if value and qa.family == "when":
-                text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa))
-                value = f"{value} ({day})" if day and day not in value else value
-            return Statement(unit, node, where or sentence, value, replaced)
-        slots = self.lexicon.answering_slots.get(qa.family, ())
-        if not slots and (qa.asks_change or qa.kind is QuestionKind.CURRENT):
-            slots = ANY_VALUE
-        value, replaced = value_in(qa, sentence, slots)
-        if not value and slots:
-            for other in split_sentences(source):
-                if other != sentence:
-                    value, replaced = value_in(qa, other, slots)
-                    if value:
-                        sentence = other
-                        break
-        if value and qa.family == "when":
-            text, day = when_in(qa, sentence, node.ts, prefer=self._prefer(qa))
-            value = f"{text} ({day})" if text and day else text or value
-        return Statement(unit, node, sentence, value, replaced)
-
-    def _claim(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
-               kinds: Sequence[str]) -> tuple[str, str, str] | None:
-        """(value, replaced value, clause text) of the claim of one of ``kinds`` whose
-        subject shares the most words with the question; ("", "", "") when the message
-        states such values only about other things; None when it states none."""
-        wanted = {f for t in qa.terms for f in forms(t)}
-        asked = unit_forms(" ".join([*qa.named, *qa.terms]))
-        best: tuple[int, int, str, str, str] | None = None
-        found = False
-        whole = unit_forms(analysis.subject)
-        for clause in analysis.clauses:
-            around = unit_forms(" ".join([clause.subject, clause.label]))
-            for i, claim in enumerate(clause.claims):
-                if claim.value.kind.value not in kinds:
-                    continue
-                if unit_forms(claim.value.text) <= asked:
-                    continue  # the question's own words are not its answer ("2.4")
-                found = True
-                own = unit_forms(claim.subject) | around
-                # a value said of nothing in particular may be about the message's subject
-                score = len(wanted & own) or (1 if not claim.subject and not clause.subject
-                                              and wanted & (whole | asked) else 0)
-                if score == 0:
-                    continue
-                old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
-                rank = (score, -i, claim.value.text, old, clause.text)
-                if best is None or rank[:2] > best[:2]:
-                    best = rank
-        if best is not None:
-            return best[2].strip(_TRAILING), best[3].strip(_TRAILING), best[4]
-        if found and wanted & whole:
-            # the message is about the question's subject and a clause that names no
-            # subject of its own goes on about it ("workshop deadline got extended!! now
-            # sept 26 …"): its value is the subject's
-            for clause in analysis.clauses:
-                if clause.subject:
-                    continue
-                for claim in clause.claims:
-                    if claim.value.kind.value in kinds and not unit_forms(
-                            claim.value.text) <= asked:
-                        old = next((v.text for v in clause.old
-                                    if v.kind == claim.value.kind), "")
-                        return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
-                                clause.text)
-        return ("", "", "") if found else None
-
-    def _who_from(self, qa: QuestionAnalysis, chosen: Statement) -> str:
-        """Who a message-based *who* answer names: who turned a proposal down or accepted
-        it (the answer that does so), who made a change (its speaker), else the person the
-        answering sentence names, or its speaker."""
-        unit = chosen.unit
-        if qa.role in ("rejecter", "decider") and unit.answers:
-            openers = self.lexicon.reject if qa.role == "rejecter" else self.lexicon.accept
-            for a in unit.answers:
-                if accepts(a.text, openers):
-                    return a.speaker
-        if qa.role in ("changer", "decider"):
-            return chosen.node.speaker
-        return chosen.value or chosen.node.speaker
-
-    def _answering_text(self, qa: QuestionAnalysis, unit: Unit
-                        ) -> tuple[str, EvidenceNode]:
-        """The text that answers in ``unit`` and who said it: a question's answer when the
-        unit asks and got one (not for *why*: the asking message holds the reason)."""
-        node = unit.node
-        assert node is not None
-        if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
-                not qa.asks_change:
-            answer = best_answer(unit.answers, node, qa)
-            return answer.text, answer
-        return node.text, node
-
-    def _prefer(self, qa: QuestionAnalysis) -> str:
-        """How a relative day in an answer resolves: back for a past event, forward for a
-        plan (values, including earlier values, are plans when stated)."""
-        return "past" if qa.past and not qa.asks_change and qa.kind is QuestionKind.WHEN \
-            else "future"
-
-    def when_of(self, qa: QuestionAnalysis, chosen: Statement) -> str:
-        """The when-answer: for a past event the resolved day (with the time when asked),
-        else the day the message was said; for a plan, the value as written with the day
-        it resolves to ("wed 8-18 (17 September 2025)")."""
-        node = chosen.node
-        text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
-        asks_time = any(c in ("what time", "at what time", "what hour") for c in qa.cues)
-        ending = bool(ENDING_WORDS & set(qa.terms))
-        clock = time_range_end(chosen.sentence) if ending else ""
-        if self._prefer(qa) == "past":
-            day = day or spoken_day(node.ts)
-            if asks_time or ending:
-                clock = clock or (text if text and not any(ch.isalpha() for ch in text)
-                                  else "")
-                return f"{clock}, {day}" if clock else day
-            return day
-        if ending and clock:
-            return f"{clock} ({day})" if day else clock
-        if text:
-            return f"{text} ({day})" if day and day not in text else text
-        return chosen.value or spoken_day(node.ts)
-
-
-def _said_of(analysis: MessageAnalysis, value: str, subject: frozenset[str]) -> bool:
-    """Whether the message states ``value`` of ``subject``: the value's subject, or the
-    message's when its clause names none, shares a word with it; or the clause points back
-    at something named before ("we're calling *it* 2.4")."""
-    taken = {f for c in analysis.clauses for cl in c.claims if cl.subject
-             for f in unit_forms(cl.subject)}
-    for clause in analysis.clauses:
-        for claim in clause.claims:
-            if not claim.value.text or claim.value.text.lower() not in value.lower():
-                continue
-            about = f"{claim.subject} {clause.subject}"
-            if not clause.subject and not unit_forms(analysis.subject) & taken:
-                # a clause naming nothing goes on about the message's subject, unless
-                # another value of the message is already said of it
-                about += f" {analysis.subject}"
-            return bool(unit_forms(about) & subject) or clause.pointer
-    return False
-
-
-def best_answer(answers: Sequence[EvidenceNode], question: EvidenceNode,
-                qa: QuestionAnalysis) -> EvidenceNode:
-    """Of the turns answering ``question``, the one that says the most of what both
-    questions are about ("yes, we should open it up" over "lol nice"); the first on ties.
-    Questions answer nothing."""
-    told = [a for a in answers if told_part(a.text)] or list(answers)
-    wanted = unit_forms(question.text) | {f for t in qa.terms for f in forms(t)}
-    return max(told, key=lambda a: (len(wanted & unit_forms(a.text)),
-                                    len(words(a.text)) > 3, -told.index(a)))
-
-
-def _before(timeline: Sequence[Statement], i: int) -> Statement:
-    """The latest statement before ``timeline[i]`` with another value; ``timeline[i]``'s
-    replaced value when none has one."""
-    current = unit_forms(timeline[i].value)
-    for st in reversed(timeline[:i]):
-        if unit_forms(st.value) != current:
-            return st
-    st = timeline[i]
-    if st.replaced:
-        return Statement(st.unit, st.node, st.sentence, st.replaced, "")
-    return st
-
-
-def _names_someone(state: State, people: Sequence[Person]) -> bool:
-    """Whether a state's values name a person the scope knows, a speaker speaking of
-    themselves, or a named party ("Prairie Gold Mills")."""
-    values = " ".join(e.value for e in state.chain if e.value)
-    lows = {w.low for w in words(values)}
-    if lows & SELF_WORDS or any(p.keys & lows for p in people):
-        return True
-    return any(w.text[:1].isupper() for w in words(values))
-
-
-def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], set[str]]:
-    """The value words of the values a question names, split into those a change left
-    ("off Thursday", "from the 15th") and those it reached."""
-    low = qa.text.lower()
-    left: set[str] = set()
-    reached: set[str] = set()
-    for expr in [*qa.dates, *qa.named, qa.anchor]:
-        if not expr:
-            continue
-        at = low.find(expr.lower())
-        before = low[max(0, at - 12): at] if at >= 0 else ""
-        target = left if any(before.rstrip().endswith(w) for w in lexicon.left_value) \
-            else reached
-        target |= _value_words(expr, lexicon)
-    return left, reached
-
-
-def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis) -> ChainEntry | None:
-    """The latest of ``entries`` whose message uses a change word of the question
-    ("postponed" for "why did we postpone…")."""
-    wanted = {f for c in qa.changes for f in forms(c)}
-    if not wanted:
-        return None
-    for e in reversed(entries):
-        if wanted & unit_forms(e.quote):
-            return e
-    return None
-
-
-def _value_words(text: str, lexicon: QuestionLexicon) -> set[str]:
-    """The words of an anchor that can name a value ("it got moved to tuesday" →
-    "tuesday"): not change words, not pronouns or stopwords."""
-    out: set[str] = set()
-    for w in words(text):
-        if w.low in STOPWORDS or w.low in lexicon.question_words or \
-                is_change_word(w.low, lexicon):
-            continue
-        out |= forms(w.low)
-    return out
-
-
-def _asks(text: str) -> bool:
-    """Whether a message asks something (a question, or a proposal put as one)."""
-    return "?" in text
 
 
 __all__ = ["Composed", "Composer", "Statement", "chain_line", "entry_label", "reason_in"]

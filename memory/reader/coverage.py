@@ -14,6 +14,7 @@ an answer exists somewhere the asker cannot read.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -31,10 +32,10 @@ from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
 from memory.reader.features import relevance_terms
 from memory.store import MemoryStore
-from memory.text import find_slots, stem
+from memory.text import STOPWORDS, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
-_ASKS = re.compile(r"\?\s*$")
+_ASKS = re.compile(r"\?\s{0,40}$")
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
 
@@ -101,12 +102,16 @@ def state_unit(state: State, *, score: float = 0.0) -> Unit:
                 state=state, ts=state.chain[-1].ts if state.chain else None, score=score)
 
 
+@functools.lru_cache(maxsize=8192)
 def forms(word: str) -> frozenset[str]:
     """The ways a word can be matched: itself, its light stem, its Snowball stem."""
     low = word.lower()
     return frozenset({low, stem(low), *relevance_terms(low)})
 
 
+# The same few hundred messages are read for every question of a session: their word forms
+# and value kinds are pure functions of their text, kept for the next question.
+@functools.lru_cache(maxsize=4096)
 def unit_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
     for w in words(text):
@@ -158,6 +163,8 @@ class CoverageTest:
         self.lexicon = lexicon
         self.weights: CoverageWeights = lexicon.coverage
         self._vectors: dict[str, np.ndarray] = {}
+        self._kinds: dict[str, frozenset[str]] = {}
+        self._claim_forms = frozenset(f for w in lexicon.claim_words for f in forms(w))
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -210,7 +217,9 @@ class CoverageTest:
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
                     qa.family == "when" and t.word in self.lexicon.when_events
-                    and "when" in families):
+                    and "when" in families) or (
+                    qa.family == "person" and t.word in self.lexicon.role_words
+                    and self._claims(told)):
                 got += t.weight
                 stated.add(t.word)
             elif f & asked:
@@ -230,6 +239,10 @@ class CoverageTest:
         unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
         return got / total * w.headless ** unstated
 
+    def _claims(self, told: frozenset[str]) -> bool:
+        """Whether a unit hands a task over, claims it or names a role (its word forms)."""
+        return bool(told & self._claim_forms)
+
     def _event_forms(self, word: str) -> frozenset[str]:
         """The words naming the same event as ``word`` (lexicon data), as forms."""
         for group in self.lexicon.events:
@@ -239,15 +252,24 @@ class CoverageTest:
 
     def families(self, unit: Unit) -> set[str]:
         """The families of value ``unit`` states, as asked families ("when", "money"…)."""
-        kinds = {s.kind.value for s in find_slots(unit.told)}
-        if self.lexicon.secret.search(unit.told):
-            kinds.add("secret")
-        if find_date_expressions(unit.told):
-            kinds.add("date")
+        kinds = set(self._told_kinds(unit.told))
         if unit.state is not None and unit.state.value:
-            kinds |= {s.kind.value for s in find_slots(unit.state.value)}
+            kinds |= _slot_kinds(unit.state.value)
         return {fam for fam, slots in self.lexicon.answering_slots.items()
                 if kinds.intersection(slots)}
+
+    def _told_kinds(self, told: str) -> frozenset[str]:
+        hit = self._kinds.get(told)
+        if hit is None:
+            kinds = set(_slot_kinds(told))
+            if self.lexicon.secret.search(told):
+                kinds.add("secret")
+            if find_date_expressions(told):
+                kinds.add("date")
+            hit = self._kinds[told] = frozenset(kinds)
+            if len(self._kinds) > _KINDS_KEPT:
+                self._kinds.pop(next(iter(self._kinds)))
+        return hit
 
     def holds_family(self, qa: QuestionAnalysis, unit: Unit) -> bool:
         """Whether ``unit`` holds a value of the kind ``qa`` asks for (any unit when it
@@ -279,7 +301,7 @@ class CoverageTest:
         """Credit for missing words that the unit states a near synonym of, and those
         words. Named things, numbers and calendar words have no synonyms."""
         w = self.weights
-        candidates = [x.low for x in words(unit.told) if len(x.low) > 2 and x.low.isalpha()]
+        candidates = list(_candidates(unit.told))
         qs = [m.word for m in missing if not m.named and m.word.isalpha()]
         if not candidates or not qs:
             return 0.0, set()
@@ -294,6 +316,17 @@ class CoverageTest:
                 got += w.synonym_credit * m.weight
                 matched.add(m.word)
         return got, matched
+
+    def _prefetch(self, terms: Sequence[Term], pool: Sequence[Unit]) -> None:
+        """Embed, in one batch, every word the synonym test may compare for this question
+        (one embedder call instead of one per unit)."""
+        qs = [t.word for t in terms if not t.named and t.word.isalpha()]
+        if not qs:
+            return
+        ws = dict.fromkeys(qs)
+        for u in pool:
+            ws.update(dict.fromkeys(_candidates(u.told)))
+        self._embed_words(list(ws))
 
     def _embed_words(self, ws: Sequence[str]) -> dict[str, np.ndarray]:
         new = [x for x in ws if x not in self._vectors]
@@ -318,6 +351,7 @@ class CoverageTest:
             scored = [(1.0 if self.holds_family(qa, u) and (not days or _on_days(
                 u, [d for d, _ in days])) else 0.0, u) for u in pool]
         else:
+            self._prefetch(terms, pool)
             scored = [(self.cover(qa, terms, u, reference=reference), u) for u in pool]
         days = _question_days(qa, reference) if _scoped_by_days(qa) else []
         if days:
@@ -326,6 +360,22 @@ class CoverageTest:
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,
                         terms)
+
+
+_KINDS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=4096)
+def _slot_kinds(text: str) -> frozenset[str]:
+    return frozenset(s.kind.value for s in find_slots(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(told: str) -> tuple[str, ...]:
+    """The words of ``told`` a question word may be a near synonym of."""
+    # Function words are no near synonym of a subject word (and cost an embedding each).
+    return tuple(x.low for x in words(told)
+                 if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -411,7 +461,7 @@ DATE_NEAR = 0.9
 # "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
 # relative to whenever it is read: those only weigh.
 _SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
-                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s+\w+day\b|\bthis\s+\w+day\b|"
+                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s{1,10}\w{1,6}day\b|\bthis\s{1,10}\w{1,6}day\b|"
                        r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
 
 

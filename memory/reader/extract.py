@@ -23,6 +23,7 @@ from memory.text import (
     SlotKind,
     find_slots,
     has_revision_cue,
+    has_time_of_day,
     is_calendar_word,
     is_year,
 )
@@ -172,7 +173,7 @@ def time_in(text: str, *, end: bool = False) -> str:
 
 # A place named after a preposition or label ("at Pixel Pit", "moves to Slover Library",
 # "venue: Hatch"): capitalised words, at most four.
-_PLACE = re.compile(r"(?:\b(?:at|in|to|venue|location|room)\b:?\s+)"
+_PLACE = re.compile(r"(?:\b(?:at|in|to|venue|location|room)\b:?\s{1,10})"
                     r"((?:the\s)?[A-Z][\w'’&.-]{0,30}(?:\s[A-Z][\w'’&.-]{0,30}){0,3})")
 
 
@@ -193,10 +194,10 @@ def places_in(text: str) -> list[Slot]:
 # Words before a value that mark it as the value replaced or turned down, not the one stated
 # ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
 _REPLACED = re.compile(r"(?:\bnot|\binstead of|\bwas|\brather than|\bno longer|"
-                       r"\bno to|\brejected|\bnot the)\s*$", re.IGNORECASE)
+                       r"\bno to|\brejected|\bnot the)\s{0,40}$", re.IGNORECASE)
 # "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change.
-_FROM = re.compile(r"\bfrom\s*$", re.IGNORECASE)
-_TO_AFTER = re.compile(r"^\S*(?:\s+\S+){0,3}?\s+(?:to|→|->)\s", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\s{0,40}$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\S{0,60}(?:\s{1,10}\S{1,60}){0,3}?\s{1,10}(?:to|→|->)\s", re.IGNORECASE)
 
 
 def replaced_at(text: str, start: int, end: int) -> bool:
@@ -209,7 +210,7 @@ def replaced_at(text: str, start: int, end: int) -> bool:
 _RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
                           r"\s?(?:am|pm)?)", re.IGNORECASE)
 _TRAILING = " ,.;:!?)(\"'"
-_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s*$", re.I)
+_UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
 ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
                           "closed", "over"})
 
@@ -298,9 +299,16 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     return (times[0], "") if times else ("", "")
 
 
+# A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
+# analyzer reads it where a time is proposed or agreed.
+_HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|till|until)\s?"
+                         r"(?:[01]?\d|2[0-4])(?::\d{2})?\s{0,3}")
+
+
 def has_clock(text: str) -> bool:
-    """Whether ``text`` holds a time of day."""
-    return any(sl.kind.value == "time" for sl in find_slots(text))
+    """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm"), or
+    is a range of hours ("11 to 3")."""
+    return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None
 
 
 def time_range_end(text: str) -> str:

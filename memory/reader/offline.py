@@ -28,7 +28,7 @@ from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
-from memory.analysis.question import QuestionAnalysis, analyze_question
+from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
@@ -89,6 +89,7 @@ class OfflineReader:
         scope: Scope,
         reference: datetime | None = None,
     ) -> Answer:
+        question = strip_address(question)
         qa = analyze_question(question, self.lexicon)
         session = self.tools.session(scope, reference=reference)
         found = session.search_question(question, k=self.k, dates=qa.dates,
@@ -164,7 +165,8 @@ class OfflineReader:
             session.nodes.setdefault(n.node_id, n)
         # chain members may only now be read: fetch their own context turns too
         more = [c for n in found for c in n.context_ids if c not in session.nodes]
-        for n in self.tools.store.get_nodes(list(dict.fromkeys(more)), session.scope):
+        for n in (self.tools.store.get_nodes(list(dict.fromkeys(more)), session.scope)
+                  if more else []):
             session.nodes.setdefault(n.node_id, n)
         # a revision that accepts a suggestion made in passing, with no link kept: the turn
         # just before it in its channel

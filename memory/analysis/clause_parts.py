@@ -1,0 +1,386 @@
+"""The parts of a clause: its items, the values it names as replaced, the modifiers a subject
+takes from its values, and the speech act of a whole message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.claims import Claim, Clause
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import (
+    CHANGE_VERBS,
+    CLAUSE_VERBS,
+    DISCOURSE,
+    EVENT_NOUNS,
+    OWNER_VERBS,
+    OWNER_VERBS_S,
+)
+from memory.analysis.message_patterns import (
+    _COPULAS,
+    _DETERMINERS,
+    _NOUN_ING,
+    _OLD_BEFORE,
+    _PRONOUNS,
+    _QUARTER,
+    _SPLIT,
+    _SUBJECT_PRONOUNS,
+    _VALUE_PREPS,
+    _in_value,
+    tokenize_at,
+)
+from memory.analysis.values import Kind, Token, Value
+from memory.text import STOPWORDS
+
+#: Acts that change what is decided.
+CHANGING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.CANCELLATION,
+                      SpeechAct.REASSIGNMENT})
+
+
+_ACT_ORDER = (SpeechAct.CORRECTION, SpeechAct.CANCELLATION, SpeechAct.REASSIGNMENT,
+              SpeechAct.DECISION, SpeechAct.REJECTION, SpeechAct.REMINDER,
+              SpeechAct.PROPOSAL, SpeechAct.QUESTION, SpeechAct.CONFIRMATION,
+              SpeechAct.CHATTER)
+
+
+def _message_act(clauses: Sequence[Clause]) -> SpeechAct:
+    """The act of the message: a change said outright wins; a statement in passing ("the
+    batch runs til 01:30") yields to a rejection, reminder or proposal beside it."""
+    acts = {c.act for c in clauses}
+    if not acts:
+        return SpeechAct.CHATTER
+    first = next((c for c in clauses if c.claims), None)
+    if first is not None and first.act is SpeechAct.PROPOSAL and not any(
+            c.act in (SpeechAct.CORRECTION, SpeechAct.CANCELLATION, SpeechAct.REASSIGNMENT)
+            or (c.act is SpeechAct.DECISION and c.change >= 0.5)
+            for c in clauses if c is not first):
+        # "can we do 11 to 3 instead? families are at the diamond til 11": the rest explains
+        return SpeechAct.PROPOSAL
+    strong = {c.act for c in clauses if c.act is not SpeechAct.DECISION or c.stated}
+    for act in _ACT_ORDER:
+        if act in strong:
+            return act
+    for act in _ACT_ORDER:
+        if act in acts:
+            return act
+    return SpeechAct.CHATTER
+
+
+def _split(text: str, values: Sequence[Value]) -> list[tuple[int, int, bool]]:
+    """Clause spans (start, end, ended by a colon); never inside a value."""
+    out: list[tuple[int, int, bool]] = []
+    pos = 0
+    for m in _SPLIT.finditer(text):
+        if any(v.start < m.start() < v.end or v.start < m.end() < v.end for v in values):
+            continue
+        if text[:m.start()].count("(") > text[:m.start()].count(")"):
+            continue  # "(captain: Big Al)" is one aside
+        if m.start() > pos and text[pos:m.start()].strip():
+            out.append((pos, m.start(), m.group("colon") is not None))
+        pos = m.end()
+    if pos < len(text) and text[pos:].strip():
+        out.append((pos, len(text), False))
+    return out
+
+
+_ITEM_CUT = re.compile(r",\s{1,4}(?:and\s|&\s)?")
+
+
+_ITEM_BREAKERS = frozenset({"then", "so", "but", "because", "since", "which", "who", "if",
+                            "when", "while", "though", "although", "unless", "or"})
+
+
+def _items(text: str, start: int, end: int, colon: bool,
+           values: Sequence[Value]) -> list[tuple[int, int, bool, bool]]:
+    """The items of a list clause ("Atlas 11 Nov (Callum), Beacon 2.9 on 4 Nov, Garnet SSO 21
+    Oct"; "Lauren brownies, Rosa tres leches, Steph cupcakes"), each (start, end, colon,
+    more items follow); a clause that is no such list is its own single item. An item names
+    its own subject before its value, or is a person followed by what they do."""
+    whole = [(start, end, colon, False)]
+    cuts: list[tuple[int, int]] = []
+    depth_before = text[:start].count("(") - text[:start].count(")")
+    for m in _ITEM_CUT.finditer(text, start, end):
+        if any(v.start < m.start() < v.end for v in values):
+            continue
+        before = text[start:m.start()]
+        if depth_before + before.count("(") > before.count(")"):
+            continue
+        cuts.append(m.span())
+    if not cuts:
+        return whole
+    parts: list[tuple[int, int]] = []
+    pos = start
+    for s, e in cuts:
+        parts.append((pos, s))
+        pos = e
+    parts.append((pos, end))
+    named = 0
+    for s, e in parts:
+        toks = tokenize_at(text, s, e)
+        if not toks or len(toks) > 10:
+            return whole
+        if toks[0].low in _ITEM_BREAKERS or toks[0].low in _SUBJECT_PRONOUNS:
+            return whole
+        inside = [v for v in values if v.start >= s and v.end <= e and not v.is_year]
+        if not inside:
+            continue
+        first = inside[0]
+        lead = [t for t in toks if t.end <= first.start]
+        rest = [t for t in toks if t.start >= first.end]
+        person_led = (first.kind is Kind.PERSON and first.start == toks[0].start and any(
+            _in_value(t, inside) is None and t.low not in STOPWORDS for t in rest)
+            and not (rest and (rest[0].low in CLAUSE_VERBS or rest[0].low in OWNER_VERBS
+                               or rest[0].low in OWNER_VERBS_S)))  # "Jo owns it": a sentence
+        name_led = bool(lead) and lead[0].text[:1].isupper() and any(
+            t.low not in STOPWORDS and t.low not in _DETERMINERS for t in lead)
+        named += person_led or name_led
+    if named < 2 or named * 2 < len(parts):
+        return whole
+    return [(s, e, colon if i == len(parts) - 1 else False, i < len(parts) - 1)
+            for i, (s, e) in enumerate(parts)]
+
+
+def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = True) -> bool:
+    """Whether ``value`` is named as what is replaced: "instead of X", "not X", "from X
+    to" after a change verb ("moved from the 3rd to the 10th"; "out from the 3rd to the
+    10th" is a span), "X →", "no longer X"."""
+    before = text[max(clause_start, value.start - 24):value.start].lower().rstrip(" ,")
+    before = re.sub(r"\s(?:the|a|an|our)$", "", before)
+    after = text[value.end:value.end + 12].lower().lstrip()
+    if any(before.endswith(w) for w in _OLD_BEFORE):
+        return True
+    if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
+        return moved or value.family != "when" or not after.startswith("to")
+    return bool(re.match(r"(?:→|->|=>)", after))
+
+
+_WHEN_GAP = re.compile(r"(?:[\s,@()-]|\b(?:at|on|the|same|window|slot|time|from|starting|"
+                       r"start|ends?|till|until|to)\b){0,12}", re.IGNORECASE)
+
+
+_OLD_NUMBER = re.compile(r"\b(?:not|instead of|rather than|no longer)\s(?:the\s)?(?P<v>\d{2,6}"
+                         r"(?:st|nd|rd|th)?)\b|\b(?P<w>\d{1,6}(?:\.\d{1,4})?)\s?(?:->|→|=>)",
+                         re.IGNORECASE)
+
+
+def _old_numbers(text: str, start: int, end: int, values: Sequence[Value]) -> tuple[Value, ...]:
+    """Bare numbers named as replaced ("build 415 going to Apple, not 412", "Dec 18, not the
+    20th"), of the kind of the clause's first value."""
+    if not values:
+        return ()
+    kind = values[0].kind
+    out: list[Value] = []
+    for m in _OLD_NUMBER.finditer(text, start, end):
+        group = "v" if m.group("v") else "w"
+        s, e = m.span(group)
+        if not any(v.start <= s < v.end for v in values):
+            out.append(Value(kind, m.group(group), s, e))
+    return tuple(out)
+
+
+def _in_parentheses(text: str, value: Value, clause_start: int) -> bool:
+    """A value inside parentheses elaborates ("$480k (2 backend, 1 SRE)"); "Friday (the
+    15th)" was joined to its day already."""
+    before = text[clause_start:value.start]
+    return before.count("(") > before.count(")")
+
+
+_AFFAIR_SKIP = frozenset({"is", "'s", "will", "be", "was", "are", "going", "gonna", "to", "off",
+                          "out", "away", "back", "on", "at", "for", "in", "her", "his",
+                          "their", "a", "an", "the", "also", "now", "still", "then", "from",
+                          "and", "i", "me", "we", "doing", "do", "having", "have", "running",
+                          "giving", "making", "taking", "holding", "'ll", "ll"})
+
+
+def _strip_possessive(name: str) -> str:
+    return re.sub(r"['’]s$", "", name)
+
+
+def _affair(toks: Sequence[Token], person: Token, values: tuple[Value, ...]) -> str:
+    """What a sentence about a person's own time is about: "Callum is off on [paternity
+    leave] from 1 Nov", "Marcus will be away at a [conference] Tuesday", "Owen [starts] in
+    Richmond" ("start")."""
+    after = [t for t in toks if t.start >= person.end]
+    event = ""
+    words: list[Token] = []
+    for t in after[:10]:
+        if _in_value(t, values) is not None:
+            break
+        if t.low in EVENT_NOUNS and not words:
+            event = event or EVENT_NOUNS[t.low]
+            continue
+        if t.low in _AFFAIR_SKIP and not words:
+            continue
+        if t.low in _VALUE_PREPS or t.low in STOPWORDS or t.low in CLAUSE_VERBS:
+            break
+        words.append(t)
+        if len(words) == 3:
+            break
+    if words:
+        return " ".join(t.text for t in words)
+    return event
+
+
+_TIME_LIKE = re.compile(r"\d:\d|\d\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+
+
+def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tuple[Value, ...]:
+    """After a change verb, "from X to Y" read as one span is the old value and the new one
+    ("rescheduled the demo from Mar 3 to Mar 5")."""
+    out: list[Value] = []
+    for v in values:
+        cut = v.text.find(" to ")
+        before = text[max(clause_start, v.start - 6):v.start].lower()
+        if v.kind in (Kind.RANGE, Kind.DATE, Kind.TIME) and cut > 0 and before.rstrip().endswith(
+                "from"):
+            first, second = v.text[:cut].strip(), v.text[cut + 4:].strip()
+            for part, at in ((first, v.start), (second, v.start + cut + 4)):
+                clock = _TIME_LIKE.search(part) or re.match(r"\d{1,2}(?::\d\d)?\b", part)
+                kind = Kind.TIME if clock and not re.search(
+                    r"[A-Za-z]{3}\s?\d|\d(?:st|nd|rd|th)", part) else Kind.DATE
+                out.append(Value(kind, part, at, at + len(part)))
+            continue
+        out.append(v)
+    return tuple(out)
+
+
+def _verb_after(toks: Sequence[Token], phrase: Sequence[Token]) -> bool:
+    """Whether a change verb or a copula follows ``phrase`` ("entry [drops] to $20")."""
+    after = [t for t in toks if t.start >= phrase[-1].end][:1] if phrase else []
+    return bool(after) and (after[0].low in CHANGE_VERBS or after[0].low in _SUBJECT_COPULAS
+                            or after[0].low in {"goes", "went", "stays", "moves", "is"})
+
+
+def _alone_in_parentheses(text: str, value: Value) -> bool:
+    """A value that is all a parenthesis holds: "(Callum)", "( Yuki )"."""
+    return (text[max(0, value.start - 2):value.start].rstrip().endswith("(")
+            and text[value.end:value.end + 2].lstrip().startswith(")"))
+
+
+def _join_new_when(values: list[Value], text: str) -> list[Value]:
+    """New when-values of one clause with only a few words between ("sat 22nd, same window
+    02:00-04:00") are one moment."""
+    out: list[Value] = []
+    when = {Kind.DATE, Kind.TIME, Kind.RANGE}
+    for v in sorted(values, key=lambda x: x.start):
+        if out and out[-1].kind in when and v.kind in when and not v.is_year:
+            prev = out[-1]
+            gap = text[prev.end:v.start]
+            if len(gap) <= 24 and _WHEN_GAP.fullmatch(gap):
+                kind = Kind.RANGE if Kind.RANGE in (prev.kind, v.kind) else Kind.DATE
+                out[-1] = Value(kind, text[prev.start:v.end], prev.start, v.end)
+                continue
+        out.append(v)
+    return out
+
+
+_SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
+
+
+_VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
+                                 "good", "better", "best", "now", "still", "official"})
+
+
+_SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
+
+
+_VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
+                                 "good", "better", "best", "now", "still", "official"})
+
+
+_ANNOUNCES = re.compile(r"\b(?:official|officially|final|decided|decision|confirmed|locked|"
+                       r"verdict|result|outcome|update|updated|new plan|change of plans?)\b",
+                       re.IGNORECASE)
+
+
+_IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
+
+
+_BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
+
+
+def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set[Value]:
+    """Values that are part of what the clause is about, not what it states: a version or
+    year naming the subject before the predicate ("2.4 slips to", "2.4 build 412", "QA
+    signoff for 2.4", "the 2025 budget"), a possessive ("Friday's all-hands"), and any value
+    the clause then says something about ("Nov 5 is election day", "room B is booked")."""
+    out: set[Value] = set()
+    builds = [v for v in values if v.kind is Kind.VERSION and _BUILD.match(v.text)]
+    for v in values:
+        after = [t for t in toks if t.start >= v.end]
+        before = [t for t in toks if t.end <= v.start]
+        nxt = after[0] if after else None
+        if v.kind is Kind.PERSON:
+            continue  # found only as the doer or holder of something: always a value
+        if nxt is not None and nxt.low in _SUBJECT_COPULAS and (
+                len(after) < 2 or after[1].low not in _VALUE_AFTER_COPULA):
+            out.add(v)
+            continue
+        if text[v.end:v.end + 2] in ("'s", "’s"):
+            out.add(v)
+            continue
+        if _QUARTER.fullmatch(v.text) and nxt is not None and _in_value(nxt, values) is None \
+                and nxt.low not in _VALUE_PREPS and nxt.low not in {"and", "or", "then"}:
+            out.add(v)  # "the Q4 portfolio review", "Q2 budget"
+            continue
+        if v.kind is not Kind.VERSION and not v.is_year:
+            continue
+        if v.kind is Kind.VERSION and builds and v not in builds:
+            out.add(v)  # "2.4 build 412", "Resubmitted 2.4 to Apple, build 418"
+            continue
+        predicate = any(t.low in _COPULAS or t.low in CHANGE_VERBS or t.low in {
+            "to", "→", "->", "on", "at", "with", "going", "using", "it's", "as", "call",
+            "calling", "called", "name", "naming", "named"} for t in before)
+        ends = nxt is not None and any(ch in text[v.end:nxt.start] for ch in ",.;:!?/")
+        if nxt is not None and not predicate and not ends:
+            in_next = _in_value(nxt, values)
+            if in_next is not None and in_next is not v and in_next.kind is Kind.VERSION:
+                out.add(v)
+                continue
+            if in_next is None and nxt.low not in _VALUE_PREPS and nxt.low not in {
+                    "instead", "not", "and", "or", "it", "wins", "rather", "too", "as", "so",
+                    "but", "because", "since", "please", "pls", "works"}:
+                out.add(v)
+                continue
+        prev = before[-1].low if before else ""
+        prev2 = before[-2].low if len(before) > 1 else ""
+        if prev in {"for", "of", "in"} or (prev2 in {"for", "of", "in"}
+                                           and before[-1].text[:1].isupper()):
+            out.add(v)
+    return out
+
+
+def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
+    """Where the value before ``claim``'s ends (its statement starts after it), or -1."""
+    ends = [c.value.end for c in claims if c.value.end <= claim.value.start]
+    return max(ends, default=-1)
+
+
+def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
+    """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
+    only at the words since the value before it, when ``after`` says where that ended)."""
+    if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
+        return True
+    lead = max(0, after - start) if after >= 0 else 0
+    before = part[lead: value.start - start].rstrip().lower()
+    before = re.sub(r"(?:\s|^)(?:~|about|around|approx\.?|roughly|like)$", "", before).rstrip(
+        " ~")  # "burn is ~$140k/mo", "budget is about $5k"
+    if before.endswith(",") and len(before) > 2:
+        return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
+    last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
+    if not last:
+        return False
+    word = last[0]
+    if word in _COPULAS or word in _VALUE_PREPS or word in {
+            ":", "=", "->", "→", "set", "moved", "it's", "its", "is", "are", "due", "expires",
+            "starts", "ships", "launches", "slips", "until", "as"} or word.endswith(":"):
+        return True
+    # A headline: a noun phrase right before its value ("Team lunch next Friday", "costume
+    # contest Thursday 4pm", "All-hands this Friday 3pm").
+    words = [w.lower() for w in re.findall(r"[\w'’-]{1,200}", before)]
+    return (word not in STOPWORDS and word not in CLAUSE_VERBS and word not in DISCOURSE
+            and word.replace("-", "").isalpha() and len(words) <= 6
+            and not any(w.endswith(("ing", "ed", "ly")) and w not in _NOUN_ING
+                        or w in CLAUSE_VERBS or w in _PRONOUNS or w in {"not", "no"}
+                        for w in words))

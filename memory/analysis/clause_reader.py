@@ -1,0 +1,437 @@
+"""How the message analyzer reads one clause: its values, the choice or status it states,
+its subject, the claims it makes and its speech act (a base of
+:class:`~memory.analysis.message.MessageAnalyzer`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from memory.analysis.claims import Claim, Clause
+from memory.analysis.clause_parts import (
+    _ANNOUNCES,
+    _IT_IS,
+    _affair,
+    _alone_in_parentheses,
+    _in_parentheses,
+    _join_new_when,
+    _modifiers,
+    _named_as_old,
+    _old_numbers,
+    _states,
+    _strip_possessive,
+    _unjoin_moved,
+    _value_before,
+    _verb_after,
+)
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import (
+    CHANGE_VERBS,
+    CHOICE_NOUNS,
+    CLAUSE_VERBS,
+    DISCOURSE,
+    FACET_NOUNS,
+    HANDOVER_VERBS,
+    OWNER_VERBS,
+    OWNER_VERBS_S,
+    REQUEST_OPENERS,
+    ROLE_NOUNS,
+    Lexicon,
+)
+from memory.analysis.message_patterns import (
+    _CHOICE_AFTER,
+    _CONDITIONAL,
+    _COPULAS,
+    _IS_NAME,
+    _NEGATED,
+    _NOT_NAME,
+    _PERIOD,
+    _PERSONAL,
+    _PRONOUNS,
+    _QUARTER,
+    _SUBJECT_PRONOUNS,
+    _TO_NAME,
+    _WH,
+    _content,
+    tokenize_at,
+)
+from memory.analysis.subject_phrases import (
+    _PROPER_WORDS,
+    _change_object,
+    _clean_subject,
+    _combine,
+    _event_noun,
+    _for_phrase,
+    _head,
+    _label_subject,
+    _local_words,
+    _new_predicate,
+    _render,
+    _role_after,
+    _trim_phrase,
+    _value_noun,
+)
+from memory.analysis.subjects import (
+    _CONFIRMS,
+    _QUESTION_OPENERS,
+    _before_predicate,
+    _handover_object,
+    _object_of,
+    _owner_object,
+    _pronoun_verb,
+    _skip_proposal,
+    _skip_reason,
+    _strip_openers,
+    _strip_question,
+    _verb_at_start,
+)
+from memory.analysis.values import Kind, Token, Value, tokenize
+from memory.text import STOPWORDS, content_terms, is_calendar_word
+
+
+class ClauseReader:
+    """The clause-level half of the message analyzer; it reads with ``lexicon``."""
+
+    lexicon: Lexicon
+
+    # ---- clauses ----------------------------------------------------------------------
+    def _clause(self, start: int, end: int, values: tuple[Value, ...], *,
+                label: tuple[int, int] | None, masked: str,
+                all_values: tuple[Value, ...] = (),
+                heading: tuple[int, int] | None = None,
+                people: frozenset[str] = frozenset()) -> Clause:
+        lex = self.lexicon
+        part = masked[start:end]
+        label_text = masked[label[0]:label[1]] if label else ""
+        toks = tokenize_at(masked, start, end)
+        change = lex.change_strength(lex.before_reason(part))
+        if any(_IT_IS.match(masked, v.end) for v in values):
+            change = max(change, 0.45)  # "monday it is": decided, though no change is named
+        label_change = lex.change_strength(label_text) if label_text else 0.0
+        if label_text and _ANNOUNCES.search(label_text):
+            label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
+        values, old, new, modifiers = self._separate(values, masked, start, end, toks,
+                                                     label_text, change)
+        lab = _label_subject(masked, label, all_values) if label else []
+        head_lab = _label_subject(masked, heading, all_values) if heading else []
+        if not lab and heading != label:
+            lab = head_lab
+        shown = tuple(v for v in tuple(values) + tuple(new) + old
+                      if v not in modifiers and not v.is_year)
+        asking = part.rstrip().endswith("?") or (bool(toks) and toks[0].low in _QUESTION_OPENERS
+                                                 and toks[0].low not in {"any", "know"})
+        base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
+                                      heading=bool(lab) and not label)
+        claims = self._claims(toks, new, shown, base, lab, masked)
+        header = masked[end:end + 1] == ":"
+        if header:
+            # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
+            # frames the value that follows it
+            claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
+        act = self._act(part, toks, new, old, change, label=label_text, header=header)
+        act, new, claims = self._for_the_team(part, act, new, claims)
+        # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
+        # says something about it; it decides nothing.
+        about_value = any(v.family not in ("version",) and not v.is_year
+                          and not _QUARTER.fullmatch(v.text) for v in modifiers
+                          if v.start < (new[0].start if new else end))
+        negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        if negated:
+            claims = ()  # "then we can't use the 12th": not a value anyone decided
+        strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
+            lex.decision.search(part))
+        stated = bool(new) and not about_value and not negated and (
+            strong or _states(part, new[0], start))
+        claims = tuple(
+            replace(c, stated=not about_value and not negated and (
+                strong or _states(part, c.value, start, after=_value_before(claims, c))))
+            for c in claims)
+        claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
+        return Clause(start=start, end=end, text=part, label=label_text, subject=base,
+                      terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
+                      change=max(change, label_change), pointer=pointer, stated=stated)
+
+    def _for_the_team(self, part: str, act: SpeechAct, new: list[Value],
+                      claims: tuple[Claim, ...]
+                      ) -> tuple[SpeechAct, list[Value], tuple[Claim, ...]]:
+        """A condition ("if the engine lands this week") or the speaker's own affairs ("I
+        have a dentist appointment at 2") decides nothing for the team; a role's period
+        ("i'm primary this week") scopes the role, it is not a plan."""
+        personal = (bool(_PERSONAL.match(part)) and act in (SpeechAct.DECISION,
+                                                             SpeechAct.CHATTER,
+                                                             SpeechAct.CANCELLATION)
+                    and not any(v.kind is Kind.PERSON for v in new)
+                    and not self.lexicon.decision.search(part))
+        if _CONDITIONAL.match(part) or personal:
+            return SpeechAct.CHATTER, [], ()
+        if any(c.value.kind is Kind.PERSON for c in claims):
+            claims = tuple(c for c in claims if c.value.family != "when"
+                           or not _PERIOD.fullmatch(c.value.text))
+        return act, new, claims
+
+    def _separate(self, values: tuple[Value, ...], masked: str, start: int, end: int,
+                  toks: Sequence[Token], label_text: str, change: float
+                  ) -> tuple[tuple[Value, ...], tuple[Value, ...], list[Value], set[Value]]:
+        """A clause's values sorted out: those named as replaced (old), the new ones it
+        states (with a choice or status it names), and those that only modify its subject
+        ("room B is booked all day *friday*")."""
+        part = masked[start:end]
+        if change >= 0.5:
+            values = _unjoin_moved(values, masked, start)
+        old = tuple(v for v in values
+                    if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
+            masked, start, end, values)
+        new = [v for v in values if v not in old and not v.is_year
+               and not _in_parentheses(masked, v, start)]
+        modifiers = _modifiers(toks, new, masked)
+        new = [v for v in new if v not in modifiers]
+        choice = self._choice(part, start, tuple(v for v in values if v not in modifiers),
+                              label_text)
+        if choice is not None:
+            new.append(choice)
+        status = self._status(part, start, new)
+        if status is not None:
+            modifiers |= {v for v in new if v.family == "when"}
+            new = [status, *(v for v in new if v.family not in ("when", "status"))]
+        return values, old, _join_new_when(new, masked), modifiers
+
+    def _choice(self, part: str, start: int, values: tuple[Value, ...],
+                label: str) -> Value | None:
+        """A named choice that no pattern found: "Outing decided: bowling alley" (a short
+        slot-less phrase after a deciding label), "going with X", "X instead of Y"."""
+        if any(v.kind in (Kind.CHOICE, Kind.PERSON, Kind.PLACE) for v in values):
+            return None
+        toks = tokenize(part)
+        label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
+        if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
+                and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
+                     or self.lexicon.change_strength(label) >= 0.5)
+                and any(t.low not in STOPWORDS for t in toks)
+                and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
+            text = part.strip().rstrip(".!")
+            offset = start + part.find(text)
+            return Value(Kind.CHOICE, text, offset, offset + len(text))
+        change = self.lexicon.change_strength(part) >= 0.5 or bool(
+            self.lexicon.change_strength(label) >= 0.5)
+        for pattern, needs_change in ((_TO_NAME, True), (_IS_NAME, False)):
+            found = pattern.search(part)
+            if found is None or (needs_change and not change):
+                continue
+            name = found.group("v")
+            at = start + found.start("v")
+            if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
+                    or name.split()[0].lower() in _PRONOUNS):
+                continue
+            return Value(Kind.CHOICE, name, at, at + len(name))
+        old_name = _NOT_NAME.search(part)
+        if old_name is not None:
+            other = next((n for n in _PROPER_WORDS.finditer(part)
+                          if n.start() != old_name.start("v") and not is_calendar_word(n.group(0))
+                          and n.start() > 0 and n.group(0).lower() not in DISCOURSE), None)
+            if other is not None:
+                return Value(Kind.CHOICE, other.group(0), start + other.start(),
+                             start + other.end())
+        m = _CHOICE_AFTER.search(part)
+        if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
+                                     for v in values):
+            phrase = _trim_phrase(m.group("v"))
+            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
+            skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
+            phrase = phrase[skip:]  # "how about a family movie night basket"
+            first = phrase.split()[0] if phrase else ""
+            named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+                     and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
+            if phrase and (named or (first.lower() not in STOPWORDS
+                                     and first.lower() not in _PRONOUNS)):
+                at = start + m.start("v") + skip
+                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
+        return None
+
+    def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
+        """A cancellation is the clause's value unless the clause moves to a new value
+        ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
+        m = self.lexicon.cancel.search(part)
+        if m is not None and m.group(0).lower().endswith("off") and re.match(
+                r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
+                r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
+            m = None  # "Callum is off on paternity leave": a person is away, no plan ends
+        if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
+                                      re.IGNORECASE):
+            m = None  # "headcount dropped to 12": a new value, nothing ends
+        if m is None:
+            return None
+        for v in new:
+            lead = part[: v.start - start].rstrip().lower()
+            if v.family not in ("when", "who") or re.search(r"(?:\bto|\buntil|\btill|→|->)$",
+                                                              lead):
+                return None
+        s, e = start + m.start(), start + m.end()
+        copula = re.match(r"(?:is|are|'s|was|were|got|get)\s", m.group(0), re.IGNORECASE)
+        if copula is not None:
+            s += copula.end()
+        return Value(Kind.STATUS, part[s - start:e - start], s, e)
+
+    def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
+                 masked: str, *, asking: bool = False,
+                 people: frozenset[str] = frozenset(),
+                 heading: bool = False) -> tuple[str, bool]:
+        """The clause's subject phrase and whether it only points back ("it")."""
+        words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
+        if asking:
+            words = _strip_question(words)
+        handover = _handover_object(words, values)
+        doer = _pronoun_verb(list(toks))
+        if handover is not None:
+            phrase = handover
+        elif words and _verb_at_start(words, values):
+            phrase = _object_of(words[1:], values)
+        elif doer is not None and _content(_object_of(doer, values)):
+            phrase = _object_of(doer, values)  # "I'll draft [the regression plan] today"
+        else:
+            phrase = _before_predicate(words, values, self.lexicon, masked)
+            if not _content(phrase):
+                phrase = _owner_object(words, values, masked=masked) or phrase
+        if (doer is not None and len(phrase) == 1
+                and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
+            phrase = []  # "I'll take sat": the verb names no subject
+        if not _clean_subject(phrase, values):
+            moved = _change_object(words, values)
+            trailing = moved or _for_phrase(words, values)
+            if trailing:
+                phrase = trailing
+        first_new = next((v for v in values if v.start >= (phrase[-1].end if phrase else 0)),
+                         None)
+        event = (_event_noun(words, phrase) if first_new is not None
+                 and first_new.family == "when" else "") or _value_noun(words, phrase, values)
+        own = _clean_subject(phrase, values)
+        if len(own) == 1 and own[0].low.removesuffix("'s").removesuffix("’s") in people:
+            # "Callum is off on paternity leave from 1 Nov": the person's own affair
+            affair = _affair(toks, own[0], values)
+            if affair:
+                return f"{_strip_possessive(own[0].text)}'s {affair}", False
+        pointer = not own and (not phrase or phrase[-1].low in _PRONOUNS)
+        if own and event and event.split()[0] not in {t.low for t in own}:
+            return _render(own, masked) + " " + event, False
+        if own:
+            # A generic subject under a header that names a thing ("Fjord: first market is
+            # Sweden", "Garnet: target is 15 Oct") is that thing's.
+            generic = all(t.low in FACET_NOUNS for t in _content(own)) or (
+                not heading and len(_content(own)) <= 1)
+            if generic and lab and not {t.low for t in own} & {t.low for t in lab}:
+                return _combine(_render(lab, masked), _render(own, masked), own), False
+            return _render(own, masked), False
+        if lab:
+            return _render(lab, masked), pointer
+        return "", pointer
+
+    def _claims(self, toks: Sequence[Token], new: Sequence[Value],
+                values: tuple[Value, ...], base: str, lab: list[Token],
+                masked: str) -> tuple[Claim, ...]:
+        """Each new value with its own subject: the words just before it when they name
+        something else than the clause's subject ("failover test + engine bump to 7.1"), the
+        task of an owner verb for a person, else the clause's subject."""
+        out: list[Claim] = []
+        everything = tuple(sorted(set(values) | set(new), key=lambda v: v.start))
+        for i, v in enumerate(new):
+            subject = base
+            if v.kind is Kind.PERSON:
+                words = _strip_openers(list(toks))
+                role = _role_after(toks, v, masked)
+                task = [role] if role is not None else _handover_object(words, everything)
+                if task is None:
+                    task = _owner_object(toks, everything, person=v, masked=masked)
+                local = _clean_subject(task or [], everything) if task is not None else []
+                if not local:
+                    local = _local_words(toks, everything, v, masked)
+            else:
+                local = _local_words(toks, everything, v, masked) if i > 0 or not base else []
+                if i > 0 and not local and _new_predicate(toks, everything, v):
+                    subject = ""  # "..., they're holding back 15%": about something else
+                    out.append(Claim(v, subject, frozenset()))
+                    continue
+            if local:
+                head = [t for t in (lab or _head(base, masked, toks)) if t.low not in ROLE_NOUNS]
+                if v.kind is Kind.PERSON and local[0].low not in ROLE_NOUNS and not lab:
+                    head = []  # "I'll do budget": the task is the subject
+                # "the prize pool goes up to $2,500 and entry drops to $20": a word with its
+                # own verb is its own subject, not a part of the clause's
+                own_verb = not lab and _verb_after(toks, local) and not all(
+                    t.low in FACET_NOUNS for t in _content(local))
+                if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
+                        t.low for t in local} & {t.low for t in head} and not own_verb:
+                    subject = _combine(_render(head, masked), _render(local, masked), local)
+                else:
+                    subject = _render(local, masked)
+            if v.kind is Kind.PERSON and subject and all(
+                    w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
+                    or w.lower() in CLAUSE_VERBS for w in subject.split()):
+                subject = base  # "QA signoff for 2.4, Jo owns it"
+            out.append(Claim(v, subject, frozenset(content_terms(subject))))
+        return tuple(out)
+
+    def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
+             old: tuple[Value, ...], change: float, *, label: str,
+             header: bool = False) -> SpeechAct:
+        lex = self.lexicon
+        low = part.lower()
+        lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
+                                                      "also", "btw", "oh", "hmm", "um"}]
+        first = lead[0].low if lead else ""
+        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2 and not header
+                                               and not lex.decision.search(part))
+        cue = lex.proposal.search(part)
+        if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
+                r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
+            cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
+        proposes = cue is not None or any(
+            t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
+            and toks[i + 1].low not in {"yes", "thanks", "thank"}
+            for i, t in enumerate(toks[:3]))
+        label_low = label.lower()
+        if (lex.correction.search(part) or lex.correction.search(label_low)) and new:
+            return SpeechAct.CORRECTION
+        if asks or proposes:
+            # A suggestion proposes ("how about 4?", "$12k?"); a question that mentions a
+            # value ("the invite still says 04:00, stale?") only asks.
+            suggests = proposes or (bool(new) and len(toks) <= 4)
+            return SpeechAct.PROPOSAL if suggests else SpeechAct.QUESTION
+        if old and new and "not sure" not in low:
+            return SpeechAct.CORRECTION
+        if any(v.kind is Kind.STATUS for v in new):
+            return SpeechAct.CANCELLATION
+        if lex.reminder.search(label_low) or lex.reminder.search(low[:40]):
+            return SpeechAct.REMINDER
+        person = any(v.kind is Kind.PERSON for v in new)
+        if person and (change >= 0.5 or any(t.low in HANDOVER_VERBS for t in toks)):
+            return SpeechAct.REASSIGNMENT
+        keeps = bool(lex.keep.search(part))
+        if (lex.rejection_open.match(part) and (keeps or not new)) or (keeps and change < 0.5
+                                                                       and new):
+            return SpeechAct.REJECTION
+        if lex.ack.match(part) and not new:
+            return SpeechAct.CONFIRMATION
+        if new and change < 0.5 and not lex.decision.search(part) and _CONFIRMS.search(part):
+            return SpeechAct.CONFIRMATION
+        if new:
+            return SpeechAct.DECISION
+        return SpeechAct.CHATTER
+
+
+def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new: list[Value],
+                      part: str, masked: str, head_lab: list[Token]) -> tuple[Claim, ...]:
+    """``claims`` with the owner a clause names in brackets ("Atlas go-live Mon 28 Oct
+    (Callum)") and the header it sits under."""
+    owners = [v for v in values if v.kind is Kind.PERSON and _alone_in_parentheses(masked, v)]
+    if owners and claims and not _CONDITIONAL.match(part):
+        # "Atlas go-live Mon 28 Oct (Callum)": the person in brackets owns the item.
+        first = claims[0]
+        owned = f"{first.subject} owner" if first.subject else ""
+        claims = claims + tuple(Claim(v, owned, frozenset(content_terms(owned)),
+                                      stated=first.stated)
+                                for v in owners if v not in new)
+    if head_lab:
+        scope = frozenset(content_terms(_render(head_lab, masked)))
+        name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
+        claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
+    return claims

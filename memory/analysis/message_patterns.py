@@ -1,0 +1,176 @@
+"""The message analyzer's own patterns, word sets and token tests: how a message splits into
+clauses, the words around a subject (copulas, determiners, pronouns, value prepositions), and
+whether a token is part of a value or a content word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from memory.analysis.lexicon import EVENT_BASE_FORMS, EVENT_NOUNS
+from memory.analysis.values import Token, Value, tokenize
+from memory.text import STOPWORDS
+
+# Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
+# between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
+_SPLIT = re.compile(
+    r"(?<=[.!?])\s{1,8}|\n{1,8}|;\s{1,8}|(?P<colon>:)\s{1,8}|\s{1,4}[—–-]\s{1,4}|"
+    r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
+    r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
+    r"please|plz)\b)|"
+    # ", we keep 3.0 for the redesign": a new sentence joined by a comma
+    r",\s(?=(?:we|they)\s(?:keep|will|can|should|need|have|are|were|stay|move|push|go|use|"
+    r"do|did|got|get|want|save|hold)\b|(?:we|they)['’](?:ll|re)\s)|"
+    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
+    r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
+    re.IGNORECASE,
+)
+
+
+# A value under a negation is not what was decided ("cleansing won't be finished before the
+# 8th"); "not X" right before the value marks a replaced value instead (handled apart).
+_NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|doesn't|don't|"
+                      r"not\s(?:be|going|ready|finished|done|happening))\b", re.IGNORECASE)
+
+
+# The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
+_PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need|"
+                       r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my)\b", re.IGNORECASE)
+
+
+_PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"
+                     r"tomorrow|tonight", re.IGNORECASE)
+
+
+# A clause opened by these is a condition: its values are not decided.
+_CONDITIONAL = re.compile(r"^\s{0,3}(?:if|unless|once|as long as|in case)\b", re.IGNORECASE)
+
+
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "will", "'ll", "ll", "=", "goes",
+                      "go", "stays", "remains", "becomes", "gets", "it's", "its", "now",
+                      "should", "would", "has", "have", "had", "moves", "shall", "isn't",
+                      "aren't", "won't", "can't", "needs", "need", "'s"})
+
+
+_VALUE_PREPS = frozenset({"on", "at", "for", "in", "to", "until", "till", "til", "by",
+                          "from", "into", "around", "→", "->", "@", "of", "before", "after"})
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her",
+                          "its", "this", "that", "these", "those", "some", "any", "same",
+                          "whole", "all"})
+
+
+_PRONOUNS = frozenset({"it", "that", "this", "they", "them", "these", "those", "we", "you",
+                       "he", "she", "i", "me", "one", "everything", "things", "stuff",
+                       "which", "what", "who", "who's", "what's", "where", "when", "that'll",
+                       "it'll", "that's", "it's", "there's", "this'll", "we'll", "they'll",
+                       "they're", "we're", "you're", "i'll", "i'm", "here's", "im", "ive",
+                       "ill", "id", "u", "ur", "us", "him", "her", "myself",
+                       "yourself", "ourselves", "somebody", "someone", "anyone", "anybody",
+                       "nobody", "everybody", "everyone"})
+
+
+_STOP_WORDS = frozenset({"decided", "confirmed", "locked", "set", "scheduled", "booked",
+                         "approved", "planned", "cancelled", "canceled", "postponed", "mine",
+                         "yours", "done", "keep", "keeping", "stays", "staying", "stay",
+                         "stick", "sticking", "remain", "remains", "says", "said",
+                         "expires", "due", "mind", "usual", "always", "normal"})
+
+
+_MAX_SUBJECT_WORDS = 6
+
+
+_OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
+               "(not", "and not")
+
+
+_QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("who", re.compile(r"\b(?:who|whom|whose|who's)\b|\b(?:any|some)(?:one|body)\s(?:else\s)?"
+                       r"(?:can|could|want|wants|free|available|able|willing|take|got)\b|"
+                       r"\b(?:can|could|would)\s(?:any|some)(?:one|body)\b|\bvolunteers?\b",
+                       re.IGNORECASE)),
+    ("when", re.compile(r"\b(?:when|when's|what time|what day|what date|which day|how long|"
+                        r"deadline|till when|until when)\b", re.IGNORECASE)),
+    ("where", re.compile(r"\b(?:where|where's|which room|what room|which venue|what venue|"
+                         r"which region|what region|which place)\b", re.IGNORECASE)),
+    ("amount", re.compile(r"\b(?:how much|how many|what budget|what's the budget|cost|price|"
+                          r"budget)\b", re.IGNORECASE)),
+    ("version", re.compile(r"\b(?:which version|what version|which build|what build|"
+                           r"which release)\b", re.IGNORECASE)),
+)
+
+
+_CHOICE_AFTER = re.compile(
+    r"\b(?:going with|go with|went with|going w/|go w/|trying|try|decided on|settled on|picked|"
+    r"chose|choosing|"
+    r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
+    r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
+    r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
+    r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
+    r"\s(?P<v>[^.,;!?()\n]{1,60})",
+    re.IGNORECASE)
+
+
+# After a change to something, a name is its new value: "Changing the venue to Manchester".
+_TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b")
+
+
+# "Norway goes first, not Sweden": a name replaced by another.
+_NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'’&]{1,24})\b")
+
+
+# "first market is Sweden", "the winner is Honk": a name stated as the value.
+_IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|$)")
+
+
+_PHRASE_STOP = re.compile(
+    r"\s(?:instead|because|since|for|so|and|but|as|over|from|due|until|till|to|at|on|"
+    r"this|next|it|is|will|then|now|with|in|by)\b.{0,200}$", re.IGNORECASE)
+
+
+def tokenize_at(text: str, start: int, end: int) -> list[Token]:
+    """Tokens of ``text[start:end]`` with offsets into ``text``."""
+    return [Token(t.text, t.start + start, t.end + start) for t in tokenize(text[start:end])]
+
+
+_QUARTER = re.compile(r"[qQ][1-4]|[hH][12]")
+
+
+# Words ending like verbs that head noun phrases in chat ("staging", "meeting", "offsite").
+_NOUN_ING = frozenset({"staging", "meeting", "planning", "onboarding", "hiring", "morning",
+                       "evening", "offboarding", "booking", "pricing", "testing", "training",
+                       "wedding", "building", "shipping", "billing", "logging", "monitoring",
+                       "marketing", "seed", "need", "speed", "feed", "embed", "red", "bed"})
+
+
+_WH = frozenset({"what", "what's", "whats", "which", "who", "who's", "whose", "when",
+                 "when's", "where", "where's", "how", "how's", "why"})
+
+
+_SUBJECT_PRONOUNS = frozenset({"i", "i'll", "i'm", "i've", "i'd", "im", "ill", "we", "we'll",
+                               "we're", "we've", "you", "you'll", "they", "they'll",
+                               "they're", "he", "she", "u"})
+
+
+def _in_value(tok: Token, values: Iterable[Value]) -> Value | None:
+    return next((v for v in values if v.start <= tok.start < v.end), None)
+
+
+def _event_verb(toks: Sequence[Token], i: int) -> bool:
+    """Whether ``toks[i]`` is an event verb ("ships", "will launch"), not the noun ("the
+    launch")."""
+    low = toks[i].low
+    if low not in EVENT_NOUNS:
+        return False
+    if low not in EVENT_BASE_FORMS:
+        return True
+    prev = toks[i - 1].low if i > 0 else ""
+    return prev in {"will", "'ll", "to", "should", "can", "would", "must", "gonna", "won't"}
+
+
+def _content(toks: Sequence[Token]) -> list[Token]:
+    return [t for t in toks if t.low not in STOPWORDS and t.low not in _DETERMINERS]

@@ -1,0 +1,302 @@
+"""The people a message gives a task or a role to: hand-overs, doers, role nouns, names listed
+or in brackets, and first-person claims (whose value is the speaker).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from memory.analysis.lexicon import (
+    DISCOURSE,
+    FIRST_PERSON,
+    HANDOVER_VERBS,
+    OWNER_VERBS,
+    OWNER_VERBS_S,
+    ROLE_NOUNS,
+)
+from memory.analysis.value_types import Kind, Token, Value, tokenize
+from memory.text import STOPWORDS, is_calendar_word
+
+# After a name, these make it the doer of a task: "björn will drive", "Sofia is on it".
+_MODALS = frozenset({"will", "'ll", "ll", "can", "to", "gonna", "should", "shall", "could",
+                     "would"})
+
+
+_ING = frozenset({"driving", "leading", "running", "handling", "covering", "presenting",
+                  "hosting", "taking", "owning", "doing", "managing", "chairing"})
+
+
+def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
+    """Whether the words after a name make it the doer of a task: a third-person owner verb
+    ("owns", "drives"), a modal and an owner verb ("will drive"), "is driving" / "is on", "is
+    (the) primary", "takes over", "drops to secondary"."""
+    if not rest:
+        return False
+    if rest[0] in {"still", "now", "also", "officially", "then"} and len(rest) > 1:
+        rest = rest[1:]  # "Felix still owns delivery"
+    first = rest[0]
+    if first in OWNER_VERBS_S:
+        return True
+    if first in _MODALS and len(rest) > 1 and rest[1] in OWNER_VERBS:
+        return True
+    if first in {"is", "'s", "s"} and len(rest) > 1:
+        second = rest[1]
+        return second in _ING or second in ROLE_NOUNS or (
+            second in {"now", "the", "our"} and len(rest) > 2 and rest[2] in ROLE_NOUNS) or (
+            second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
+    if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
+        return True
+    if first in _ING and first != "on" and not original_case_upper:
+        return True  # "björn driving", "Sofia presenting" (not "Bayside Hosting")
+    if first in ROLE_NOUNS:
+        return True  # "bob secondary", "Dev primary next week"
+    return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {
+        "to", "back"} and rest[2] in ROLE_NOUNS
+
+
+def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
+    low = tok.low.removesuffix("'s").removesuffix("’s")
+    if low in people:
+        return True
+    if sentence_start or not tok.text[:1].isupper():
+        return False
+    return (low not in STOPWORDS and low not in DISCOURSE and low not in ROLE_NOUNS
+            and not is_calendar_word(tok.text)
+            and tok.text.replace("-", "").replace("'", "").isalpha())
+
+
+def _known(people: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for name in people:
+        low = name.lower().strip()
+        if not low:
+            continue
+        out.add(low)
+        out.add(low.split()[0])
+        handle = re.split(r"[_.\d]", low.split()[0])[0]  # "steph_n" is Steph
+        if len(handle) >= 3:
+            out.add(handle)
+    return out - STOPWORDS - DISCOURSE
+
+
+def people_values(text: str, *, speaker: str = "",
+                  people: Iterable[str] = ()) -> list[Value]:
+    """The people a message gives a task or a role to.
+
+    Recognised: "handing X (over) to P", "P takes over (X) (from Q)", "P will drive/own/run
+    X", "owner: P", "primary P", "P is secondary", "X is P's", and first-person claims ("I'll
+    own X", "X is mine (now)", "me, I'll do it", "I got it"), whose value is ``speaker``. A
+    person is a known name (``people``: display names seen in the channel) or a capitalised
+    word where a name is expected."""
+    known = _known(people)
+    toks = tokenize(text)
+    out: list[Value] = []
+    starts = _sentence_starts(text, toks)
+    for i, tok in enumerate(toks):
+        low = tok.low
+        # handing X (over) to P / assign X to P
+        if low in HANDOVER_VERBS:
+            out.extend(_handed_to(toks, i, known))
+        # P takes over / P will drive / P is on it / P owns X
+        # (a doer pattern is evidence enough for a capitalised word at a sentence start)
+        if _name_like(tok, known, sentence_start=False) and _doer(
+                [t.low for t in toks[i + 1:i + 5]],
+                original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
+            name = _strip_possessive(tok.text)
+            begin = tok.start
+            if i > 0 and toks[i - 1].low + " " + low.removesuffix("'s") in known:
+                begin = toks[i - 1].start  # "Priya Nair is primary now"
+                out = [o for o in out if o.start != begin]
+            out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
+                             tok.start + len(name)))
+            continue
+        # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
+        if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
+                and not any(o.start == tok.start for o in out)):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+            continue
+        # "the release notes are Marcus's now"
+        if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
+                and _name_like(tok, known, sentence_start=False)):
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # owner: P / primary P / secondary = P / driver is P
+        if low in ROLE_NOUNS and i + 1 < len(toks):
+            out.extend(_role_holder(toks, i, text, known, speaker))
+        # "(Callum)" after an item, "Lauren brownies, Rosa tres leches" in a sign-up list:
+        # a known name alone in brackets, or opening a list item before what they bring
+        if (low in known and not any(o.start == tok.start for o in out)
+                and _listed_name(toks, i, text, out)):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+            continue
+        # "Cobalt's with me from Monday", "the keys are with me": the speaker holds it
+        at = _with_me(toks, i) if speaker else None
+        if at is not None:
+            out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
+        # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
+        if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
+            out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
+    return _join_people(_dedupe(out), text)
+
+
+def _handed_to(toks: Sequence[Token], i: int, known: set[str]) -> list[Value]:
+    """The person after "to" in "handing X (over) to P" / "assign X to P"."""
+    for j in range(i + 1, min(len(toks), i + 12)):
+        if toks[j].low == "to" and j + 1 < len(toks):
+            cand = toks[j + 1]
+            if _name_like(cand, known, sentence_start=False):
+                return [Value(Kind.PERSON, cand.text, cand.start, cand.end)]
+            break
+    return []
+
+
+def _role_holder(toks: Sequence[Token], i: int, text: str, known: set[str],
+                 speaker: str) -> list[Value]:
+    """The person a role noun names: "owner: P", "primary P", "driver is P", "owner: me"."""
+    tok = toks[i]
+    j = i + 1
+    while j < len(toks) and toks[j].low in {"is", "=", "now", "will", "be", "the"}:
+        j += 1
+    if j < len(toks) and j - i <= 3 and not any(
+            ch in text[tok.end:toks[j].start] for ch in ",.;!?("):
+        cand = toks[j]
+        if _name_like(cand, known, sentence_start=False):
+            end = _name_end(toks, j, text)
+            return [Value(Kind.PERSON, text[cand.start:end], cand.start, end)]
+        if speaker and cand.low in {"me", "i", "myself"}:
+            return [Value(Kind.PERSON, speaker, cand.start, cand.end, speaker=True)]
+    return []
+
+
+def _listed_name(toks: Sequence[Token], i: int, text: str, out: Sequence[Value]) -> bool:
+    """Whether a known name stands for what it is given: alone in brackets ("(Callum)"),
+    after a label ("Face painting: Lauren.", "Lemonade: Dev + Steph") or opening a list
+    item before what they bring ("Lauren brownies, Rosa tres leches")."""
+    tok = toks[i]
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    gap = text[toks[i - 1].end:tok.start] if i > 0 else ""
+    after = text[tok.end:tok.end + 2].lstrip()
+    bracketed = gap.rstrip().endswith("(") and after.startswith(")")
+    named = (":" in gap or gap.strip() in {"+", "&", "and", ","} and any(
+        o.end == toks[i - 1].end for o in out)) and bool(_NAME_END.match(text, tok.end))
+    listed = (("," in gap or ":" in gap or (i == 0 and text.count(", ") >= 2))
+              and bool(nxt) and nxt not in STOPWORDS
+              and nxt not in OWNER_VERBS and nxt not in OWNER_VERBS_S
+              and nxt not in _LIST_BREAK and toks[i + 1].text[:1].islower()
+              and not any(ch in text[tok.end:toks[i + 1].start] for ch in ",.;:!?("))
+    return bracketed or listed or named
+
+
+def _first_person(toks: Sequence[Token], i: int, text: str, starts: set[int]) -> bool:
+    """Whether a first-person word claims something for the speaker: "X is mine", "I'll
+    own X", "me, ..." / "me! found one"."""
+    tok, low = toks[i], toks[i].low
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if low == "mine":
+        return i > 0 and toks[i - 1].low in {"is", "'s", "are"}
+    if low in {"i'll", "i", "ill", "i'm", "im"}:
+        return _claims(toks, i)
+    if low == "me":
+        return ((i in starts and (nxt in {"", "i", "i'll", "ill"}
+                                  or text[tok.end:tok.end + 1] in "!.,"))
+                or nxt in ROLE_NOUNS)
+    return False
+
+
+_NAME_END = re.compile(r"\s{0,2}(?:[.,;!?\n)]|$|\+|&|and\b)")
+
+
+def _join_people(values: list[Value], text: str) -> list[Value]:
+    """People named together for one task ("Dev + Steph", "Ana and Bjorn") are one value."""
+    out: list[Value] = []
+    for v in sorted(values, key=lambda x: x.start):
+        if (out and out[-1].kind is Kind.PERSON and not out[-1].speaker and not v.speaker
+                and text[out[-1].end:v.start].strip() in {"+", "&", "and"}):
+            prev = out[-1]
+            out[-1] = Value(Kind.PERSON, text[prev.start:v.end], prev.start, v.end)
+            continue
+        out.append(v)
+    return out
+
+
+#: Words after a name that make it the doer of a sentence, not a list item's owner.
+_LIST_BREAK = frozenset({"is", "isn't", "was", "will", "can", "could", "would", "should",
+                         "said", "says", "thinks", "wants", "asked", "has", "had", "and",
+                         "or", "to", "too", "also", "just", "did", "does", "might", "may"})
+
+
+def _claims(toks: Sequence[Token], i: int) -> bool:
+    """Whether "I" at ``i`` claims a task: "I'll own", "I will drive", "I got it", "I can
+    take it", "I'm on it", "I'll take sat"."""
+    rest = [t.low for t in toks[i + 1:i + 4]]
+    low = toks[i].low
+    if low in {"i'll", "ill"}:
+        return bool(rest) and rest[0] in OWNER_VERBS
+    if low in {"i'm", "im"}:
+        return rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
+            bool(rest) and (rest[0] in {"driving", "taking", "owning", "running", "leading",
+                                        "handling", "covering", "presenting", "hosting"}
+                            or rest[0] in ROLE_NOUNS
+                            or (rest[0] in {"the", "now"} and len(rest) > 1
+                                and rest[1] in ROLE_NOUNS)))
+    if not rest:
+        return False
+    if rest[0] in {"will", "can", "could", "should"} and len(rest) > 1:
+        return rest[1] in OWNER_VERBS
+    return rest[:2] in (["got", "it"], ["got", "this"], ["own"], ["own", "it"]) or (
+        rest[0] in {"own", "owns", "drive", "lead", "run"})
+
+
+def _name_end(toks: Sequence[Token], j: int, text: str) -> int:
+    """Where a name that starts at ``toks[j]`` ends: "Big Al", "Jenny A." (one more
+    capitalised word or initial right after it)."""
+    end = toks[j].end
+    if j + 1 < len(toks) and text[end:toks[j + 1].start] == " ":
+        nxt = toks[j + 1]
+        if nxt.text[:1].isupper() and (nxt.text.isalpha() and len(nxt.text) <= 12):
+            end = nxt.end
+            if text[end:end + 1] == "." and len(nxt.text) == 1:
+                end += 1
+    return end
+
+
+def _strip_possessive(word: str) -> str:
+    return word.removesuffix("'s").removesuffix("’s")
+
+
+def _sentence_starts(text: str, toks: Sequence[Token]) -> set[int]:
+    starts = {0}
+    for i in range(1, len(toks)):
+        gap = text[toks[i - 1].end:toks[i].start]
+        if any(ch in gap for ch in ".!?:\n;"):
+            starts.add(i)
+    return starts
+
+
+def _dedupe(values: list[Value]) -> list[Value]:
+    """One value per span, and one first-person claim per message ("me, I'll do it")."""
+    seen: set[tuple[int, int]] = set()
+    out: list[Value] = []
+    claimed = False
+    for v in values:
+        if (v.start, v.end) in seen or (v.speaker and claimed):
+            continue
+        seen.add((v.start, v.end))
+        claimed = claimed or v.speaker
+        out.append(v)
+    return out
+
+
+def _with_me(toks: Sequence[Token], i: int) -> Token | None:
+    """The "me" of "Cobalt's with me", "the keys are with me": the speaker holds it."""
+    low = toks[i].low
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if (low == "with" and nxt == "me" and i > 0
+            and toks[i - 1].low in {"is", "'s", "are", "stays", "staying"}):
+        return toks[i + 1]
+    if (low.endswith(("'s", "’s")) and nxt == "with" and i + 2 < len(toks)
+            and toks[i + 2].low == "me" and i > 0):
+        return toks[i + 2]
+    return None

@@ -1,0 +1,91 @@
+"""The words of a question: tokens with their case and offsets, phrase matching with suffix
+wildcards, and whom the question is addressed to (which is not what it asks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# A question is read up to this many characters: longer input is not a question a person
+# typed, and bounding it keeps every pattern below linear in a small constant.
+MAX_QUESTION_CHARS = 1000
+
+
+# Words as written (case kept), with their offsets; the same token shape as memory.text.
+_WORD = re.compile(r"[^\W_](?:[\w'’.:-]{0,200}[^\W_])?")
+
+
+_QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
+
+
+# Whom a question is addressed to is not what it asks: platform mentions (<@U123>, <!here>),
+# broadcasts (@channel, @here, @everyone) anywhere, and @names opening or closing it.
+_BROADCAST = re.compile(r"<[@#!][^<>\s]{1,80}>|(?<![\w@])@(?:channel|here|everyone|all)\b",
+                        re.IGNORECASE)
+
+
+_ADDRESSED = re.compile(r"^(?:\s{0,10}@[\w.-]{1,80}[,:]?){1,5}|"
+                        r"(?:\s{1,10}@[\w.-]{1,80}){1,5}\W{0,3}$")
+
+
+def strip_address(question: str) -> str:
+    """``question`` without whom it is addressed to (mentions, broadcasts), so
+    "when is the deploy window? @channel" asks what "when is the deploy window?" asks."""
+    text = _BROADCAST.sub(" ", question[:MAX_QUESTION_CHARS])
+    return " ".join(_ADDRESSED.sub(" ", text).split()) or question
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    low: str
+    start: int
+    end: int
+
+
+def words(text: str) -> list[Word]:
+    """Word tokens of ``text`` with their case and offsets ("2.4", "us-east-1", "don't")."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = m.group().replace("’", "'")
+        out.append(Word(w, w.lower(), m.start(), m.end()))
+    return out
+
+
+def _matches(word: str, pattern: str) -> bool:
+    return word.startswith(pattern[:-1]) if pattern.endswith("*") else word == pattern
+
+
+def find_phrase(lows: Sequence[str], phrase: str, start: int = 0) -> int:
+    """Index of the first occurrence of ``phrase`` (space-separated words, ``*`` suffix
+    wildcards) in ``lows`` at or after ``start``; -1 when absent."""
+    parts = phrase.split()
+    n = len(parts)
+    if not n:
+        return -1
+    for i in range(start, len(lows) - n + 1):
+        if all(_matches(lows[i + j], parts[j]) for j in range(n)):
+            return i
+    return -1
+
+
+def _spans(lows: Sequence[str], phrases: Sequence[str]) -> list[tuple[int, int, str]]:
+    """(start, end, phrase) of every phrase found (first occurrence each)."""
+    out = []
+    for p in phrases:
+        i = find_phrase(lows, p)
+        if i >= 0:
+            out.append((i, i + len(p.split()), p))
+    return out
+
+
+def _opens_with(lows: Sequence[str], phrases: Sequence[str], *, within: int = 3) -> str:
+    """The phrase among ``phrases`` that occurs within the first ``within`` words (after a
+    leading filler such as "so", "and", "ok"), longest first; "" when none does."""
+    for p in sorted(phrases, key=lambda x: -len(x.split())):
+        i = find_phrase(lows, p)
+        if 0 <= i < within:
+            return p
+    return ""

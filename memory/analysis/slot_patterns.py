@@ -1,0 +1,239 @@
+"""The analyzer's value patterns, as data: amounts, times, dates, ranges, versions, regions,
+counts, choices and places (all linear: literal alternations and bounded classes).
+"""
+
+from __future__ import annotations
+
+from memory.analysis.cue_words import (
+                                   COUNT_NOUNS,
+                                   MONTH_WORDS,
+                                   PLACE_NOUNS,
+                                   ROOM_NOUNS,
+                                   TIMEZONES,
+                                   WEEKDAY_WORDS,
+                                   _alternation,
+)
+
+_WD = _alternation(WEEKDAY_WORDS)
+
+
+_MO = _alternation(MONTH_WORDS)
+
+
+_TZ = _alternation(TIMEZONES)
+
+
+_CLOCK = r"(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)"
+
+
+_WDX = (r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?")
+
+
+_ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+
+
+#: Currencies written before an amount ("EUR 300", "USD 1.2m") or after it ("720 EUR").
+CURRENCY_CODES: tuple[str, ...] = ("usd", "eur", "gbp", "chf", "cad", "aud", "nzd", "jpy",
+                                   "sek", "nok", "dkk", "pln", "inr", "sgd", "us$", "a$", "c$")
+
+
+#: Currency words after an amount ("4.2 million dollars", "300 euros", "40 bucks").
+CURRENCY_WORDS: tuple[str, ...] = ("dollars", "dollar", "euros", "euro", "pounds", "bucks",
+                                   "quid", "francs", "yen", "rupees", "kroner", "kronor")
+
+
+#: Scale words and letters after an amount ("4.2 million", "1.5M", "18k", "2bn").
+MONEY_SCALES: tuple[str, ...] = ("k", "m", "mm", "mn", "bn", "b", "mil", "million", "millions",
+                                 "billion", "billions", "thousand", "grand")
+
+
+_AMOUNT = r"\d(?:[\d,]{0,15}\d)?(?:\.\d{1,3})?"
+
+
+_SCALE = r"(?:" + _alternation(MONEY_SCALES) + r")"
+
+
+#: What a large number counts when it is not money ("4.2 million users").
+SCALED_COUNT_NOUNS: frozenset[str] = COUNT_NOUNS | frozenset("""
+downloads installs views visits visitors requests rows records events messages lines
+subscribers followers signups orders transactions calls queries impressions clicks
+""".split())
+
+
+_SCALED = r"\b\d{1,4}(?:\.\d{1,3})?\s?(?:million|billion|thousand|mil|mn)\b"
+
+
+_COUNTED = r"\s(?:" + _alternation(SCALED_COUNT_NOUNS) + r")\b"
+
+
+#: A number with a scale word followed by what it counts ("4.2 million users", "3 thousand
+#: seats"): a count, never a version. Without a counted noun it is money ("Falcon budget is
+#: 7 million"), see MONEY_PATTERN.
+SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
+
+
+#: An amount of money, in every way it is written: a currency sign or code before it, a
+#: currency word or code after it (a scale word between: "4.2 million dollars"), or a
+#: scale alone where only money uses it ("40 grand", "1.5M", "$18k"), or a scale word
+#: with nothing counted after it ("budget is 7 million"; "4.2 million users" is a count).
+#: Linear: each alternative is a bounded run.
+MONEY_PATTERN = (
+    r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?\b|"
+    r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT
+    + r"(?:\s?" + _SCALE + r")?\b|"
+    r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
+    + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
+    r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
+    + _SCALED + r"(?!" + _COUNTED + r"))"
+)
+
+
+#: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
+#: the pattern also matches its lead-in word. Overlaps are resolved by the analyzer: the
+#: longer span wins, then the more specific kind.
+SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
+    # ranges: "02:00-04:00", "2-4pm", "10:00–11:30 cet", "9am to 5pm"
+    ("range", rf"\b(?:{_CLOCK}|\d{{1,2}})\s?(?:-|–|—|to|till|until)\s?{_CLOCK}"),
+    # "Nov 11-15", "Nov 11 – Nov 15"
+    ("range", rf"\b(?:{_MO})\.?\s{_ORD}\s?(?:-|–|—|to|through|thru)\s?"
+              rf"(?:(?:{_MO})\.?\s)?{_ORD}\b"),
+    # "thu-sun", "Mon–Wed"
+    ("range", rf"\b{_WDX}\s?(?:-|–|—|through|thru)\s?{_WDX}\b"),
+    # times: "3 pm", "10:30", "noon", "eod"
+    ("time", r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight|"
+             r"eod|end of day|cob|close of business)(?!\w|:\d)"),
+    # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
+    ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
+    ("date", rf"(?<!['’])\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
+             r"(?:\s(?:morning|afternoon|evening|night))?"),
+    ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
+    ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
+    ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
+    # "check in 18th 3pm", "on 19th": an ordinal day where a day is meant
+    ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b(?=,?\s(?:at\s)?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b)|"
+             r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b"),
+    ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
+             r"next quarter|end of (?:the )?(?:week|month|quarter|sprint|year)|eow|eom|eoq|"
+             r"q[1-4](?:\s\d{4})?|h[12]\s\d{4})\b"),
+    # chat spellings of tomorrow and today
+    ("date", r"\b(?:tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy)\b"),
+    # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
+    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b"
+             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),
+    # "wk of mar 10", "week of Nov 11"
+    ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
+    # "Mondays", "every Tuesday", "every other Friday"
+    ("date", r"\b(?:every\s)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"),
+    ("date", rf"\bevery\s(?:other\s)?(?:{_WD})\b"),
+    # a month alone after a preposition: "until January", "in March", "early June"
+    ("date", rf"\b(?:in|to|by|on|until|till|thru|from)\s(?P<v>(?:{_MO}))\b(?!\.?\s\d)"),
+    ("date", rf"\b(?:early|mid|late|end of|start of)\s(?:{_MO})\b"),
+    # an ordinal day after a preposition or an arrow: "to the 22nd", "→ 22nd", "on the 5th"
+    ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"
+             r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b"),
+    # a bare hour where a time is moved or agreed: "move standup to 10?", "10 it is"
+    ("time", r"\b(?:at|to|till|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
+             r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b))"),
+    ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
+    # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
+    ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
+              r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),
+    ("range", r"(?P<v>\b(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))"
+              r"(?=\s(?:it is|it's|works|then|instead)\b)"),
+    # a major version after a product name: "Postgres 16", "iOS 18", "node 20"
+    ("version", r"\b(?:postgres|postgresql|pg|python|node|nodejs|java|ios|android|k8s|"
+                r"kubernetes|terraform|golang|ruby|rails|react|php|mysql|redis|ubuntu|debian|"
+                r"macos|windows|elasticsearch|es|kafka|angular|vue|django|spring|dotnet|\.net)"
+                r"\s(?P<v>v?\d{1,3})\b(?![.:,]\d)"),
+    # years stand alone ("the 2025 budget"): a value only where nothing else is
+    ("date", r"\b(?:19|20)\d{2}\b"),
+    # builds and release candidates are versions: "build 412", "RC 3"
+    ("version", r"\b(?:build|rc|release candidate)\s?#?\d{1,6}\b"),
+    ("version", r"\bv?\d{1,4}\.\d{1,4}(?:\.\d{1,4}){0,2}(?:-[a-z0-9]{1,12}(?:\.\d{1,4})?)?\b"
+                r"(?!%|\.\d)"),
+    ("version", r"\bv\d{1,4}\b"),
+    # cloud regions
+    ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
+               r"southeast|northwest|southwest)-\d\b"),
+    ("money", MONEY_PATTERN),
+    ("count", SCALED_COUNT_PATTERN),
+    # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
+    ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
+    # match formats: "Bo5", "best of 7"
+    ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
+    # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
+    ("choice", r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
+               r"moving to|moved to|picked|chose|renamed to|winner is))\s(?P<v>[A-Z][\w'’&-]{0,30}"
+               r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
+    ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
+               r"(?=,?\s(?:it is|it's|wins)\b)"),
+    # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
+               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
+               r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
+)
+
+
+#: Countries, regions and large cities, which name a place without a preposition ("Norway
+#: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.
+PLACE_NAMES: frozenset[str] = frozenset("""
+Afghanistan Albania Algeria Andorra Angola Argentina Armenia Australia Austria Azerbaijan
+Bahrain Bangladesh Belarus Belgium Belize Benin Bhutan Bolivia Bosnia Botswana Brazil Brunei
+Bulgaria Burundi Cambodia Cameroon Canada Chile China Colombia Croatia Cuba Cyprus Czechia
+Denmark Djibouti Ecuador Egypt Estonia Eswatini Ethiopia Fiji Finland France Gabon Gambia
+Germany Ghana Greece Guatemala Guinea Guyana Haiti Honduras Hungary Iceland India Indonesia
+Iran Iraq Ireland Israel Italy Jamaica Japan Kazakhstan Kenya Kosovo Kuwait Kyrgyzstan Laos
+Latvia Lebanon Lesotho Liberia Libya Liechtenstein Lithuania Luxembourg Madagascar Malawi
+Malaysia Maldives Mali Malta Mauritania Mauritius Mexico Moldova Monaco Mongolia Montenegro
+Morocco Mozambique Myanmar Namibia Nepal Netherlands Nicaragua Niger Nigeria Norway Oman
+Pakistan Panama Paraguay Peru Philippines Poland Portugal Qatar Romania Russia Rwanda Samoa
+Senegal Serbia Seychelles Singapore Slovakia Slovenia Somalia Spain Sudan Suriname Sweden
+Switzerland Syria Taiwan Tajikistan Tanzania Thailand Togo Tunisia Turkey Turkmenistan Uganda
+Ukraine Uruguay Uzbekistan Vanuatu Venezuela Vietnam Yemen Zambia Zimbabwe UK USA US UAE EU
+APAC EMEA LATAM Scandinavia Europe Asia Africa Oceania Benelux Nordics DACH Scotland Wales
+England Catalonia Bavaria Quebec Ontario California Texas Florida Oregon
+London Paris Berlin Madrid Lisbon Porto Rome Milan Dublin Amsterdam Rotterdam Brussels
+Copenhagen Stockholm Oslo Helsinki Reykjavik Vienna Zurich Geneva Munich Hamburg Frankfurt
+Prague Warsaw Krakow Budapest Bucharest Athens Istanbul Cairo Nairobi Lagos Johannesburg
+Dubai Mumbai Bangalore Bengaluru Delhi Singapore Tokyo Osaka Seoul Beijing Shanghai
+Shenzhen Sydney Melbourne Auckland Toronto Montreal Vancouver Boston Chicago Seattle
+Denver Atlanta Miami Manchester Birmingham Leeds Glasgow Edinburgh Bristol Cardiff Belfast
+Barcelona Valencia Seville Lyon Marseille Toulouse Bordeaux Gothenburg Malmo Tallinn Riga
+Vilnius Kyiv
+""".split())
+
+
+#: A place: a room-like noun with its name, a common place noun, or a name after "at".
+PLACE_PATTERNS: tuple[str, ...] = (
+    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
+    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s)?(?:" + _alternation(PLACE_NOUNS)
+    + r"))\b)",  # "at the gym", "at the climbing gym"
+    # "moving the fair inside", "back outside", "the standup goes remote"
+    r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
+    r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
+    r"in-person)\b)",
+    r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-ZÀ-Þ][^\W\d_]{1,24}(?:\s[A-ZÀ-Þ][^\W\d_]{1,24}){0,2})\b",
+    # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
+    r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
+    # "community centre", "the rec center", "city hall": a common place compound
+    r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b",
+    # "Bathurst Community Centre", "Riverside Park"
+    r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
+    r"Hotel|Theatre|Theater|Gardens|Square))\b",
+    # "at Rowan's place", "to Maya's house": someone's home
+    r"\b(?:at|to|in)\s(?P<v>[A-Z][\w-]{1,24}['’]s\s(?:place|house|flat|apartment|home|garden|"
+    r"backyard|cabin|cottage|studio|loft))\b",
+    # "London office", "the Birmingham office", "Spinningfields campus"
+    r"\b(?P<v>[A-Z][a-z]{2,24}\s(?:office|hq|HQ|campus|hub|site|library|hotel|venue))\b",
+)
+
+
+#: Place names that are also common words: only capitalised are they places.
+PLACE_WORDS_TOO: frozenset[str] = frozenset("""
+turkey china guinea jordan georgia niger chile nice reading split wales china japan
+""".split())
+
+
+#: "Norway goes first", "Ireland first": a known place name on its own.
+PLACE_NAME_PATTERN = (r"\b(?P<v>" + "|".join(sorted(PLACE_NAMES, key=lambda n: (-len(n), n)))
+                      + r")\b(?![-'’])")

@@ -1,0 +1,331 @@
+"""A clause's subject as a phrase people would say: local words around a value, the head noun
+and its modifiers, trimmed of fragments, reasons and proper names that are values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.lexicon import (
+    AGENT_NOUNS,
+    BARE_VERBS,
+    CHANGE_VERBS,
+    CLAUSE_VERBS,
+    DISCOURSE,
+    DURATION_WORDS,
+    EVENT_NOUNS,
+    FACET_NOUNS,
+    HEADING_WORDS,
+    LIGHT_VERBS,
+    META_WORDS,
+    OWNER_VERBS,
+    PROCEDURAL,
+    ROLE_NOUNS,
+    VALUE_NOUNS,
+    default_lexicon,
+)
+from memory.analysis.message_patterns import (
+    _COPULAS,
+    _DETERMINERS,
+    _MAX_SUBJECT_WORDS,
+    _NOUN_ING,
+    _PHRASE_STOP,
+    _PRONOUNS,
+    _QUARTER,
+    _VALUE_PREPS,
+    _WH,
+    _content,
+    _event_verb,
+    _in_value,
+    tokenize_at,
+)
+from memory.analysis.subjects import _attribute_of, _before_predicate, _object_of, _strip_openers
+from memory.analysis.values import Kind, Token, Value
+from memory.text import STOPWORDS
+
+
+def _change_object(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """What a change later in the clause is about: "given that I'd like to bump [the fair
+    budget] to $2,100"."""
+    for i, t in enumerate(toks):
+        if t.low in CHANGE_VERBS and _verb_like(toks, i):
+            obj = _object_of(toks[i + 1:], values)
+            if _content(obj):
+                return obj
+    return []
+
+
+def _for_phrase(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """A subject named after the value: "what about eu-central-2 *for dr*?", "$15k *for
+    launch ads*"."""
+    for i, t in enumerate(toks):
+        if t.low == "for" and i > 0 and _in_value(toks[i - 1], values):
+            out: list[Token] = []
+            for u in toks[i + 1:]:
+                if _in_value(u, values) or u.low in _VALUE_PREPS or u.low in {
+                        "instead", "and", "but", "so", "then", "because", "since"}:
+                    break
+                out.append(u)
+            return out
+    return []
+
+
+def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
+                 masked: str) -> list[Token]:
+    """The words between the value before ``v`` (or the clause start) and ``v``, as a
+    subject: "failover test + [engine] bump to 7.1", ", [secondary] li"."""
+    prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
+    seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
+    if seg and "," in masked[seg[-1].end:v.start]:
+        seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
+    for i in range(len(seg) - 1, 0, -1):
+        gap = masked[seg[i - 1].end:seg[i].start]
+        if seg[i - 1].low == "and" or any(ch in gap for ch in "+&,/"):
+            seg = seg[i:] if seg[i - 1].low != "and" else seg[i:]
+            break
+    last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
+    seg = seg[last_pronoun + 1:]
+    seg = [t for i, t in enumerate(seg) if not (
+        (t.low in LIGHT_VERBS or t.low in {"keep", "keeping", "stay", "stick"})
+        and (i + 1 >= len(seg) or _verb_like(seg, i)))]
+    seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
+        (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
+    out = _clean_subject(seg, values)
+    while out and ((out[-1].low.endswith(("ing", "ed")) and out[-1].low not in _NOUN_ING)
+                   or out[-1].low in CLAUSE_VERBS):
+        out = out[:-1]
+    if not out:
+        # A list item that names its value first: "$25 entry per team", "16 team cap".
+        after: list[Token] = []
+        for t in toks:
+            if t.start < v.end:
+                continue
+            if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
+                    t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
+                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    or t.low in _PRONOUNS):
+                break
+            after.append(t)
+        item = _clean_subject(after, values)
+        lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
+        if item and (not lead or lead.endswith(",")):
+            out = item
+    return out
+
+
+def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
+    """A short subject under a header: a name comes first ("Juniper" under "Q4 budgets" is
+    "Juniper Q4 budgets"), a common noun after ("ledger-db pg upgrade window")."""
+    if (local_toks and local_toks[0].text[:1].isupper() and local_toks[0].low not in ROLE_NOUNS
+            and local_toks[0].low not in FACET_NOUNS):
+        return f"{local} {head}"
+    return f"{head} {local}"
+
+
+def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token | None:
+    """The role a person takes: "[primary] kwame", "kwame drops to [secondary]", "Sofia is
+    [primary]" (never across punctuation)."""
+    before = [t for t in toks if t.end <= person.start]
+    if before and before[-1].low in ROLE_NOUNS and not any(
+            ch in masked[before[-1].end:person.start] for ch in ",.;!?("):
+        return before[-1]
+    prev_end = person.end
+    for t in [t for t in toks if t.start >= person.end][:4]:
+        if any(ch in masked[prev_end:t.start] for ch in ",.;!?("):
+            return None
+        if t.low in ROLE_NOUNS:
+            return t
+        if t.low not in {"is", "drops", "moves", "goes", "to", "the", "now", "back", "as",
+                         "becomes", "will", "be", "'s", "=", "our"}:
+            return None
+        prev_end = t.end
+    return None
+
+
+def _verb_like(toks: Sequence[Token], i: int) -> bool:
+    """Whether a word that can be a noun or a verb ("push", "move") is the verb here."""
+    low = toks[i].low
+    if low.endswith(("ing", "ed")):
+        return True
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    return nxt in _DETERMINERS or nxt in _PRONOUNS or nxt in _VALUE_PREPS or nxt == ""
+
+
+def _new_predicate(toks: Sequence[Token], values: tuple[Value, ...], v: Value) -> bool:
+    """Whether the words between the value before ``v`` and ``v`` start a new statement
+    (a pronoun or a verb: "they're holding back 15%")."""
+    prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
+    seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
+    return any(t.low in _PRONOUNS or t.low in CLAUSE_VERBS or (
+        t.low.endswith(("ing", "ed")) and t.low not in _NOUN_ING) for t in seg)
+
+
+def _head(base: str, masked: str, toks: Sequence[Token]) -> list[Token]:
+    """The tokens of the clause subject ``base`` (for prefixing a local subject)."""
+    if not base:
+        return []
+    return [Token(w, 0, 0) for w in base.split()]
+
+
+def _label_subject(masked: str, label: tuple[int, int],
+                   values: tuple[Value, ...]) -> list[Token]:
+    inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
+                   and v.kind is not Kind.VERSION and not v.is_year
+                   and not _QUARTER.fullmatch(v.text))
+    toks = _strip_openers(tokenize_at(masked, *label))
+    toks = [t for i, t in enumerate(toks) if t.low.removesuffix("'s") not in PROCEDURAL or (
+        t.low.endswith("ing") and i + 1 < len(toks) and toks[i + 1].low not in PROCEDURAL
+        and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
+    if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
+        return []  # "where we landed:", "what's locked:"
+    if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
+        return []  # "Weekly roll-up:", "Morning notes:"
+    toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
+    out = _clean_subject(toks, inside, keep_meta=False)
+    cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
+               None)
+    return out[:cut] if cut is not None else out  # "Q4 budgets for sign-off" → "Q4 budgets"
+
+
+def _value_noun(toks: Sequence[Token], phrase: Sequence[Token],
+                values: tuple[Value, ...]) -> str:
+    """The kind of value named right before it after the predicate: "the release will be
+    [version] 2.3" → "release version", "the review is in [room] B"."""
+    if not phrase:
+        return ""
+    for i, t in enumerate(toks):
+        if t.start <= phrase[-1].start:
+            continue
+        v = _in_value(t, values)
+        if v is not None:
+            prev = toks[i - 1].low if i > 0 else ""
+            return prev if prev in VALUE_NOUNS and toks[i - 1].start > phrase[-1].end else ""
+    return ""
+
+
+def _event_noun(toks: Sequence[Token], phrase: Sequence[Token]) -> str:
+    """The event noun of the verb right after the subject ("3.2 ships" → "ship date")."""
+    if not phrase:
+        return ""
+    after = [i for i, t in enumerate(toks) if t.start >= phrase[-1].end]
+    for i in after[:3]:
+        if toks[i].low in {"now", "still", "officially", "finally", "is", "will", "'ll", "goes",
+                           "go", "going", "went"}:
+            continue
+        return EVENT_NOUNS.get(toks[i].low, "") if _event_verb(toks, i) else ""
+    return ""
+
+
+def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
+                   masked: str = "", *, keep_meta: bool = True) -> list[Token]:
+    """A subject phrase from raw words: no value words, no procedural words ("Outcome of
+    the review" → "review"), no leading determiners or trailing prepositions, at most
+    :data:`_MAX_SUBJECT_WORDS` words (cut at a preposition when longer)."""
+    out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
+           and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
+                or (keep_meta and t.low in META_WORDS and t is not toks[0])
+                or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"
+                    and toks[i + 1].low not in PROCEDURAL and toks[i + 1].low not in STOPWORDS
+                    and _in_value(toks[i + 1], values) is None)
+                or (t.low in {"final", "finals"} and i > 0
+                    and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
+    out = _trim(out)
+    out = _attribute_of(out)
+    if any(t.low in _FRAGMENTS for t in out):
+        return []  # "n't know , I do n't": a predicate split into pieces, not a subject
+    if out and out[0].low in BARE_VERBS and (len(out) == 1 or out[1].low in _PRONOUNS or out[
+            1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
+        return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
+    if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
+                   or t.low in CLAUSE_VERBS or t.low in {"back", "out", "up", "off", "over"}
+                   or (len(out) > 1 and t.low.endswith(("ing", "ed"))
+                       and t.low not in _NOUN_ING)
+                   for t in out):
+        return []  # "holding back", "they're": a predicate, not a subject
+    if len(out) > _MAX_SUBJECT_WORDS:
+        cut = next((i for i, t in enumerate(out) if i >= 2 and (
+            t.low in _VALUE_PREPS or t.low in {"and", "but", "while", "when", "then"})),
+            _MAX_SUBJECT_WORDS)
+        out = _trim(out[:min(cut, _MAX_SUBJECT_WORDS)])
+    return out
+
+
+#: Pieces of split contractions ("do n't", "I 'm", "gon na"): never part of a subject.
+_FRAGMENTS = frozenset({"n't", "'m", "'re", "'ll", "'ve", "'d", "na", "ta", "’m", "’re", "’ll",
+                        "’ve", "’d"})
+
+
+def _trim(out: list[Token]) -> list[Token]:
+    while out and (out[0].low in _DETERMINERS or out[0].low in DISCOURSE
+                   or out[0].low in STOPWORDS or out[0].low in _VALUE_PREPS):
+        out = out[1:]
+    while out and (out[-1].low in STOPWORDS or out[-1].low in _VALUE_PREPS
+                   or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
+                   or out[-1].low in {"now", "again", "and", "then"}):
+        if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
+                and out[-2].low in _PHRASAL):
+            break  # "check in 18th 3pm", "sign up closes friday"
+        out = out[:-1]
+    return out
+
+
+#: Verbs whose particle makes a noun: "check in", "sign up", "kick off", "drop off".
+_PHRASAL = frozenset({"check", "sign", "log", "kick", "set", "pick", "drop", "roll", "hand",
+                      "wrap", "clean", "warm", "follow", "load", "move", "walk"})
+
+
+def _render(toks: Sequence[Token], masked: str) -> str:
+    """The subject as a label: its words with the message's own spacing, a sentence-initial
+    capital lowered (proper names keep theirs)."""
+    if not toks:
+        return ""
+    if toks[0].end == 0:  # tokens rebuilt from a rendered subject
+        return " ".join(t.text for t in toks)
+    text = masked[toks[0].start:toks[-1].end]
+    text = re.sub(r"\([^()]{0,80}\)?|\)", " ", text)  # "Garnet (SSO): ..." is "Garnet"
+    text = re.sub(r"\s{2,200}", " ", text).strip(" ,:-")
+    if len(toks) == 1:
+        text = re.sub(r"['’]s$", "", text)  # "Cobalt's with me" is about Cobalt
+    first = toks[0].text
+    before = re.sub(r"[^\w.!?:\n]{1,200}$", "", masked[:toks[0].start])
+    sentence_start = not before or before[-1] in ".!?:\n"
+    proper = len(toks) > 1 and toks[1].text[:1].isupper()
+    if (sentence_start and not proper and first[:1].isupper()
+            and (first[1:].islower() or len(first) == 1)):
+        text = first.lower() + text[len(first):]
+    return text
+
+
+_TIME_WORD = re.compile(r"(?:lunch|breakfast|dinner|then|now|last|yesterday|today|this morning|"
+                        r"monday|tuesday|"
+                        r"wednesday|thursday|friday|saturday|sunday|\d)\b", re.IGNORECASE)
+
+
+def _has_verb(rest: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[\w']{1,200}", rest)[:8]]
+    return any(w in CLAUSE_VERBS or w.endswith("ed") or w.endswith("n't") for w in words)
+
+
+def _cut_reason(rest: str, i: int) -> str:
+    """A reason runs to the end of its clause; one that opens a message ("Since the review
+    got bounced, 3.2 now ships ...") stops at the comma before the main clause."""
+    if "," in rest and i == 0:
+        head = rest.split(",", 1)[0].strip()
+        if len(head.split()) >= 2:
+            return head
+    return rest.strip(" .")
+
+
+_PROPER_WORDS = re.compile(r"\b[A-Z][a-z'’&]{2,24}\b")
+
+
+_QUOTED = re.compile(r"^\s?['\"‘“](?P<q>[^'\"’”]{1,60})['\"’”]")
+
+
+def _trim_phrase(phrase: str) -> str:
+    quoted = _QUOTED.match(phrase)
+    if quoted is not None:
+        return quoted.group("q").strip()  # "Going with 'workspace' everywhere"
+    out = _PHRASE_STOP.sub("", phrase.strip()).strip(" '\"")
+    return " ".join(out.split()[:5])

@@ -1,0 +1,267 @@
+"""Where a clause's subject is: the words before its predicate, the object of a change or
+hand-over verb, after openers, reasons, proposals and questions are stripped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.lexicon import (
+    AGENT_NOUNS,
+    ATTRIBUTE_NOUNS,
+    CHANGE_VERBS,
+    DISCOURSE,
+    DURATION_WORDS,
+    HANDOVER_VERBS,
+    LIGHT_VERBS,
+    OWNER_VERBS,
+    REQUEST_OPENERS,
+    Lexicon,
+)
+from memory.analysis.message_patterns import (
+    _COPULAS,
+    _DETERMINERS,
+    _NOUN_ING,
+    _PRONOUNS,
+    _STOP_WORDS,
+    _SUBJECT_PRONOUNS,
+    _VALUE_PREPS,
+    _content,
+    _event_verb,
+    _in_value,
+)
+from memory.analysis.values import Kind, Token, Value
+from memory.text import STOPWORDS
+
+
+def _strip_openers(toks: list[Token]) -> list[Token]:
+    """Drop discourse openers ("ok so", "bad news", "heads up", "realistically")."""
+    i = 0
+    while i < len(toks) and (toks[i].low in DISCOURSE or (
+            toks[i].low.endswith("'s") and toks[i].low[:-2] in DISCOURSE)):
+        i += 1
+    return toks[i:]
+
+
+def _skip_reason(toks: list[Token]) -> list[Token]:
+    """Drop a leading "given that", "because", "since", "so" (the clause's own subject
+    follows)."""
+    i = 0
+    while i < len(toks) and toks[i].low in {"given", "because", "since", "so", "as", "that",
+                                            "bc", "cause", "cuz"} and i < 2:
+        i += 1
+    return toks[i:] if i < len(toks) else toks
+
+
+def _skip_proposal(toks: list[Token], lex: Lexicon) -> list[Token]:
+    """Drop a leading proposal or request ("can we", "how about", "pls") and a light verb
+    after it ("can we *start* the pg window at 01:00")."""
+    text = " ".join(t.low for t in toks[:4])
+    m = lex.proposal.match(text)
+    n = len(m.group(0).split()) if m is not None else 0
+    if n == 0 and toks and toks[0].low in REQUEST_OPENERS:
+        n = 1
+    if n == 0:
+        return toks
+    rest = toks[n:]
+    if rest and rest[0].low in {"we", "you", "i", "someone", "anyone", "u"}:
+        rest = rest[1:]
+    if rest and rest[0].low in {"can", "could", "should", "would", "will", "just", "maybe"}:
+        rest = rest[1:]
+    if rest and (rest[0].low in LIGHT_VERBS or rest[0].low in CHANGE_VERBS):
+        rest = rest[1:]
+    return rest
+
+
+# "3 pm works", "Thursday is fine", "still Thursday": a value agreed to, not a new decision.
+_CONFIRMS = re.compile(r"\b(?:works(?: for (?:me|us|everyone))?|is fine|sounds good|still)\b",
+                       re.IGNORECASE)
+
+
+_QUESTION_OPENERS = frozenset({"what", "what's", "whats", "which", "who", "who's", "whose",
+                               "when", "when's", "where", "where's", "how", "how's", "why",
+                               "is", "are", "was", "were", "do", "does", "did", "can",
+                               "could", "will", "would", "should", "has", "have", "any",
+                               "anyone", "anybody", "someone", "somebody", "know", "knows"})
+
+
+def _strip_question(toks: list[Token]) -> list[Token]:
+    """Drop a question's opening ("what's our", "does anyone know the", "when is")."""
+    i = 0
+    while i < len(toks) and i < 5 and (toks[i].low in _QUESTION_OPENERS or (
+            i > 0 and toks[i].low in {"we", "you", "our", "the", "i", "it", "they"})):
+        i += 1
+    return toks[i:] if i else toks
+
+
+def _pronoun_verb(toks: list[Token]) -> list[Token] | None:
+    """After "I'll draft", "we need", "they want" (a pronoun and a verb), the words that
+    follow; None when the clause does not open that way."""
+    i = 0
+    while i < len(toks) and toks[i].low in DISCOURSE and toks[i].low not in _SUBJECT_PRONOUNS:
+        i += 1
+    if i >= len(toks) or toks[i].low not in _SUBJECT_PRONOUNS:
+        return None
+    j = i + 1
+    while j < len(toks) and toks[j].low in {"will", "can", "could", "should", "would", "need",
+                                            "to", "just", "also", "still", "going", "gonna",
+                                            "want", "have", "'ll", "must", "might"}:
+        j += 1
+    if j >= len(toks) or toks[j].low in _COPULAS or toks[j].low in _VALUE_PREPS:
+        return None
+    return toks[j + 1:]
+
+
+def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
+    """Whether the clause opens with a change or handover verb ("pushing it to Friday",
+    "bump terraform to 1.10"), not a noun that looks like one ("Push notification revamp")."""
+    first = words[0].low
+    if first.endswith("ed") and len(first) > 4 and first not in DISCOURSE and len(words) > 1:
+        return True  # "Resubmitted 2.4 to Apple", "Planned maintenance at 3pm"
+    if (first.endswith("ing") and first not in _NOUN_ING and len(words) > 1
+            and words[1].low in _DETERMINERS):
+        return True  # "setting the november alert at $8,000"
+    if (first in LIGHT_VERBS and len(words) > 1
+            and (_in_value(words[1], values) is not None
+                 or words[1].low in {"it", "that", "this", "them"})):
+        return True  # "book Bounce Bros", "do $1", "make it the 21st"
+    if first not in CHANGE_VERBS and first not in HANDOVER_VERBS:
+        return False
+    if first.endswith("ing") or first.endswith("ed"):
+        return True
+    if len(words) == 1:
+        return True
+    nxt = words[1]
+    return (nxt.low in _DETERMINERS or nxt.low in _PRONOUNS or nxt.low in _VALUE_PREPS
+            or _in_value(nxt, values) is not None
+            or any(t.low in {"to", "until", "till", "from", "→", "->"} for t in words[2:6]))
+
+
+_HANDOVER = re.compile(r"\b(?:take|takes|taking|took)\sover\b|\bhand(?:ing|ed|s)?\s(?:off|over)\b"
+                       r"|\bpass(?:ing|ed|es)?\s(?:on|over)\b", re.IGNORECASE)
+
+
+def _handover_object(words: Sequence[Token], values: tuple[Value, ...]) -> list[Token] | None:
+    """The task of "take over X", "hand off X", "handing X over to", "pass on X"."""
+    for i, t in enumerate(words):
+        pair = f"{t.low} {words[i + 1].low}" if i + 1 < len(words) else ""
+        if _HANDOVER.fullmatch(pair):
+            obj = _object_of(words[i + 2:], values)
+            if _content(obj):
+                return obj
+        if (t.low in HANDOVER_VERBS and i + 1 < len(words)
+                and (t.low.endswith("ing") or t.low.endswith("ed") or words[i + 1].low in
+                     _DETERMINERS or words[i + 1].low in _PRONOUNS)
+                and words[i + 1].low not in {"off", "over", "on", "to"}):
+            obj = _object_of(words[i + 1:], values)
+            if _content(obj):
+                return obj
+    return None
+
+
+def _attribute_of(toks: list[Token]) -> list[Token]:
+    """"target for the iOS release" → "iOS release": an attribute noun names the kind of
+    value; the subject is what it is the attribute of."""
+    if len(toks) >= 3 and toks[0].low in ATTRIBUTE_NOUNS and toks[1].low in {"for", "of"}:
+        rest = toks[2:]
+        while rest and (rest[0].low in _DETERMINERS or rest[0].low in STOPWORDS):
+            rest = rest[1:]
+        return rest or toks
+    return toks
+
+
+def _object_of(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """The object of a change or handover verb: its words up to the next preposition or
+    value ("[pushing] the review to Friday", "[handing] the release notes over to")."""
+    out: list[Token] = []
+    for t in toks:
+        if (t.low in _VALUE_PREPS or t.low in {"over", "back", "out", "up"} or _in_value(
+                t, values) or t.low in _COPULAS or t.low in {"will", "would"}):
+            break
+        out.append(t)
+    if out and all(t.low in DURATION_WORDS or t.low in _DETERMINERS or t.low.isdigit()
+                   for t in out):
+        return []
+    return out
+
+
+def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
+                  person: Value | None = None, masked: str = "") -> list[Token] | None:
+    """The task after an owner verb whose doer is a person value ("björn will drive [the pg
+    cutover]", "I'll own [QA signoff for 2.4]", "Devon takes over [push]")."""
+    people = [person] if person is not None else [v for v in values if v.kind is Kind.PERSON]
+    if not people:
+        return None
+    for i, t in enumerate(toks):
+        if not any(v.end <= t.start for v in people):
+            continue
+        if t.low in OWNER_VERBS:
+            obj: list[Token] = []
+            rest = toks[i + 1:]
+            for j, u in enumerate(rest):
+                nxt = rest[j + 1] if j + 1 < len(rest) else None
+                if masked and "," in masked[(obj[-1].end if obj else t.end):u.start]:
+                    break  # "Ike will present, you prep the deck"
+                if u.low in {"for", "of"} and obj and nxt is not None and (
+                        _in_value(nxt, values) is None and re.fullmatch(r"[\d.]{1,200}", nxt.text)):
+                    obj.append(u)  # "QA signoff for 2.4": the release it is for
+                    continue
+                if u.low in {"from", "to", "until", "till", "by", "on", "at", "because",
+                             "since", "so", "and", "but", "as", "for", "over", "next",
+                             "this", "tomorrow", "through", "thru", "while", "when",
+                             "after", "before", "with"} or _in_value(u, values):
+                    break
+                obj.append(u)
+            return obj
+        if t.low == "over" and i > 0 and toks[i - 1].low in {"takes", "take", "took",
+                                                               "taking"}:
+            return _object_of(toks[i + 1:], values)
+    return None
+
+
+def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lexicon,
+                      masked: str = "") -> list[Token]:
+    """The words before the clause's predicate; when a change verb follows a doer ("finance
+    cut [the RI budget] to €36k", "we moved [the review] to Friday"), its object."""
+    out: list[Token] = []
+    for i, t in enumerate(toks):
+        if _in_value(t, values) is not None:
+            break
+        if out and i > 0 and "," in masked[toks[i - 1].end:t.start]:
+            out = []  # "runbook in confluence, pls review by wed": a new phrase
+        low = t.low
+        if out and low in CHANGE_VERBS:
+            doer = [u for u in out if u.low not in STOPWORDS]
+            obj = _object_of(toks[i + 1:], values)
+            follows = toks[i + 1 + len(obj):i + 2 + len(obj)] if obj else []
+            moved_obj = bool(_content(obj)) and bool(follows) and follows[0].low in {
+                "to", "until", "till", "from", "→", "->", "back", "up", "forward"}
+            if _content(obj) and (not doer or all(u.low in AGENT_NOUNS for u in doer)
+                                  or moved_obj):
+                return obj  # "airbnb host moved [check-in] to 4pm"
+            break
+        if low in _COPULAS or (out and _event_verb(toks, i)) or low in _STOP_WORDS:
+            break
+        if low in _PRONOUNS and "'" in low:
+            out.append(t)
+            break
+        if (out and low.endswith("ed") and low not in _NOUN_ING and i + 1 < len(toks)
+                and (_in_value(toks[i + 1], values) is not None
+                     or toks[i + 1].low in _DETERMINERS)):
+            break  # "they picked concept B", "we booked the room"
+        if (low.endswith("ing") and low not in _NOUN_ING and i + 1 < len(toks)
+                and (toks[i + 1].low in _PRONOUNS or toks[i + 1].low in {"with", "to", "for"})):
+            break  # "calling it 2.4", "going with", "moving to"
+        if (out and low.endswith("ed") and i + 2 < len(toks) and toks[i + 1].low in _VALUE_PREPS
+                and _in_value(toks[i + 2], values) is not None):
+            break
+        if lex.change_cues.get(low, 0.0) >= 0.5 and out:
+            break
+        if low in _VALUE_PREPS and i + 1 < len(toks) and _in_value(toks[i + 1], values):
+            break
+        if low in {",", "+"}:
+            out = []
+            continue
+        out.append(t)
+    return out

@@ -1,0 +1,219 @@
+"""What an answer is composed of: its lines (a state's chain, a message quoted as evidence), the
+statements read from messages, and the small tests the composer makes of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from memory.analysis.message import MessageAnalysis
+from memory.analysis.question import QuestionAnalysis, is_change_word, words
+from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
+from memory.models import ChainEntry, Citation, EvidenceNode, State
+from memory.reader.answer import day_label, value_day
+from memory.reader.coverage import Unit, forms, told_part, unit_forms
+from memory.reader.extract import Person
+from memory.rewrite import resolved_dates
+from memory.text import STOPWORDS, shorten
+
+# How much a state may cover less than the best message and still be the answer.
+STATE_MARGIN = 0.15
+
+
+# How close to the best coverage a message must come to count among the answering ones
+# (earlier statements of a timeline are read more widely: they often use other words).
+NEAR_BEST = 0.15
+
+
+EVIDENCE_LINES = 2
+
+
+# Slot kinds a question asking no particular kind of value may be answered with.
+ANY_VALUE = ("money", "version", "date", "time", "region", "name", "number")
+
+
+_TRAILING = " ,.;:!?)(\"'*"
+
+
+QUOTE_CHARS = 200
+
+
+@dataclass
+class Composed:
+    """An answer's lines, its short form, citations and the states it used."""
+
+    lines: list[str]
+    short: str
+    citations: list[Citation] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+
+
+@dataclass
+class Statement:
+    """What one unit states for a question: the answering sentence and who said it, the
+    value of the kind asked, and a value it names as replaced."""
+
+    unit: Unit
+    node: EvidenceNode
+    sentence: str
+    value: str
+    replaced: str
+
+
+# How strongly a newer message must say a value changed to outrank a state's value (a
+# keep word such as "still" is a weak signal, a move or a correction a strong one).
+OVERRIDE_CHANGE = 0.5
+# How long before a revision that accepts it a suggestion may have been made.
+ACCEPTED_WITHIN = timedelta(days=1)
+
+
+def entry_value(entry: ChainEntry) -> str:
+    """A chain value with the calendar day it means ("tomorrow at 12:00 (13 November
+    2024)", "sept 26 (26 September 2025)")."""
+    value = entry.value or shorten(entry.quote, 80)
+    day = value_day(entry.value, entry.ts) or calendar_day(entry.value, entry.ts) \
+        if entry.value else ""
+    return f"{value} ({day})" if day and day not in value else value
+
+
+def calendar_day(value: str, said: datetime) -> str:
+    """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
+    empty when it names none, or a range or month."""
+    found = resolved_dates(value, said, prefer="future")
+    if not found:
+        return ""
+    res = found[0][1]
+    return res.spoken() if res.start == res.end else ""
+
+
+def entry_label(entry: ChainEntry) -> str:
+    """``"4 pm (Carmen, Nov 4)"``: a chain value with who stated it and when (and the day a
+    relative value meant: ``"Friday 10am (8 November 2024; Alice, Nov 6)"``)."""
+    who = entry.speaker.split()[0] if entry.speaker else "?"
+    day = value_day(entry.value, entry.ts) if entry.value else ""
+    value = entry.value or shorten(entry.quote, 80)
+    meant = f"{day}; " if day else ""
+    return f"{value} ({meant}{who}, {day_label(entry.ts)})"
+
+
+def chain_line(state: State) -> str:
+    """``"Atlas design review: now Friday 10am (…) · was 4 pm (Carmen, Nov 4)"``."""
+    entries = [e for e in reversed(state.chain) if e.value]
+    if not entries:
+        return state.topic
+    if len(entries) == 1:
+        return f"{state.topic}: {entry_label(entries[0])}"
+    parts = [f"now {entry_label(entries[0])}"] + [f"was {entry_label(e)}" for e in entries[1:]]
+    return f"{state.topic}: " + " · ".join(parts)
+
+
+def evidence_line(node: EvidenceNode) -> str:
+    where = f"#{node.channel_name}" if node.channel_name else node.channel
+    return f'{node.speaker} ({where}, {day_label(node.ts)}): "{shorten(node.text, QUOTE_CHARS)}"'
+
+
+def _said_of(analysis: MessageAnalysis, value: str, subject: frozenset[str]) -> bool:
+    """Whether the message states ``value`` of ``subject``: the value's subject, or the
+    message's when its clause names none, shares a word with it; or the clause points back
+    at something named before ("we're calling *it* 2.4")."""
+    taken = {f for c in analysis.clauses for cl in c.claims if cl.subject
+             for f in unit_forms(cl.subject)}
+    for clause in analysis.clauses:
+        for claim in clause.claims:
+            if not claim.value.text or claim.value.text.lower() not in value.lower():
+                continue
+            # A subject borrowed from a header ("Atlas: Callum is off from 1 Nov") says
+            # the value is about something under that header, not about the header's
+            # thing itself: the clause's own words must name the state.
+            heading = unit_forms(claim.heading) if claim.heading else frozenset()
+            own = " ".join(w for w in f"{claim.subject} {clause.subject}".split()
+                           if not unit_forms(w) <= heading)
+            about = own or f"{claim.subject} {clause.subject}"
+            if not clause.subject and not unit_forms(analysis.subject) & taken:
+                # a clause naming nothing goes on about the message's subject, unless
+                # another value of the message is already said of it
+                about += f" {analysis.subject}"
+            return bool(unit_forms(about) & subject) or clause.pointer
+    return False
+
+
+def best_answer(answers: Sequence[EvidenceNode], question: EvidenceNode,
+                qa: QuestionAnalysis) -> EvidenceNode:
+    """Of the turns answering ``question``, the one that says the most of what both
+    questions are about ("yes, we should open it up" over "lol nice"); the first on ties.
+    Questions answer nothing."""
+    told = [a for a in answers if told_part(a.text)] or list(answers)
+    wanted = unit_forms(question.text) | {f for t in qa.terms for f in forms(t)}
+    return max(told, key=lambda a: (len(wanted & unit_forms(a.text)),
+                                    len(words(a.text)) > 3, -told.index(a)))
+
+
+def _before(timeline: Sequence[Statement], i: int) -> Statement:
+    """The latest statement before ``timeline[i]`` with another value; ``timeline[i]``'s
+    replaced value when none has one."""
+    current = unit_forms(timeline[i].value)
+    for st in reversed(timeline[:i]):
+        if unit_forms(st.value) != current:
+            return st
+    st = timeline[i]
+    if st.replaced:
+        return Statement(st.unit, st.node, st.sentence, st.replaced, "")
+    return st
+
+
+def _names_someone(state: State, people: Sequence[Person]) -> bool:
+    """Whether a state's values name a person the scope knows, a speaker speaking of
+    themselves, or a named party ("Prairie Gold Mills")."""
+    values = " ".join(e.value for e in state.chain if e.value)
+    lows = {w.low for w in words(values)}
+    if lows & SELF_WORDS or any(p.keys & lows for p in people):
+        return True
+    return any(w.text[:1].isupper() for w in words(values))
+
+
+def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], set[str]]:
+    """The value words of the values a question names, split into those a change left
+    ("off Thursday", "from the 15th") and those it reached."""
+    low = qa.text.lower()
+    left: set[str] = set()
+    reached: set[str] = set()
+    for expr in [*qa.dates, *qa.named, qa.anchor]:
+        if not expr:
+            continue
+        at = low.find(expr.lower())
+        before = low[max(0, at - 12): at] if at >= 0 else ""
+        target = left if any(before.rstrip().endswith(w) for w in lexicon.left_value) \
+            else reached
+        target |= _value_words(expr, lexicon)
+    return left, reached
+
+
+def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis) -> ChainEntry | None:
+    """The latest of ``entries`` whose message uses a change word of the question
+    ("postponed" for "why did we postpone…")."""
+    wanted = {f for c in qa.changes for f in forms(c)}
+    if not wanted:
+        return None
+    for e in reversed(entries):
+        if wanted & unit_forms(e.quote):
+            return e
+    return None
+
+
+def _value_words(text: str, lexicon: QuestionLexicon) -> set[str]:
+    """The words of an anchor that can name a value ("it got moved to tuesday" →
+    "tuesday"): not change words, not pronouns or stopwords."""
+    out: set[str] = set()
+    for w in words(text):
+        if w.low in STOPWORDS or w.low in lexicon.question_words or \
+                is_change_word(w.low, lexicon):
+            continue
+        out |= forms(w.low)
+    return out
+
+
+def _asks(text: str) -> bool:
+    """Whether a message asks something (a question, or a proposal put as one)."""
+    return "?" in text

@@ -1,0 +1,274 @@
+"""How the composer reads messages: the statement each covering message makes in answer to a
+question (its value of the kind asked, said of the question's subject), which statement
+answers (the latest, the first, the one before a change), and the when-answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.message import MessageAnalysis, MessageAnalyzer
+from memory.analysis.question import QuestionAnalysis, is_change_word, words
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.models import EvidenceNode
+from memory.reader.answer import split_sentences
+from memory.reader.answer_parts import (
+    _TRAILING,
+    ANY_VALUE,
+    Statement,
+    _asks,
+    _before,
+    _value_words,
+    best_answer,
+)
+from memory.reader.coverage import Unit, forms, unit_forms
+from memory.dates import spoken_day
+from memory.reader.extract import (
+    ENDING_WORDS,
+    Person,
+    best_sentence,
+    has_clock,
+    person_answer,
+    time_range_end,
+    value_in,
+    when_in,
+)
+from memory.reader.reasons import accepts
+from memory.text import has_revision_cue
+
+
+class StatementReader:
+    """A base of :class:`memory.reader.compose.Composer`."""
+
+    lexicon: QuestionLexicon
+    analyzer: MessageAnalyzer
+
+    def _choose(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
+        kind = qa.kind
+        if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+            return self._earlier(qa, statements)
+        if self._latest_wins(qa):
+            wanted = {f for t in qa.terms for f in forms(t)}
+            about = list(statements)
+            if qa.kind is QuestionKind.WHO:
+                # who holds it now: a message that names the role, not one that only
+                # borrows it from the turn it answers
+                about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
+            valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
+            if qa.asks_clock:
+                valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
+            return max(valued, key=lambda st: (st.node.ts, st.node.seq))
+        if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
+            turned = [st for st in statements if any(
+                accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
+            if turned:
+                return turned[0]
+        return statements[0]
+
+    def _reports_done(self, qa: QuestionAnalysis, st: Statement) -> bool:
+        """Whether, for "when did X happen", ``st`` reports that it happened: its day
+        answers."""
+        return (qa.kind is QuestionKind.WHEN and qa.past and not _asks(st.sentence)
+                and self.lexicon.done.search(st.sentence) is not None)
+
+    def _latest_wins(self, qa: QuestionAnalysis) -> bool:
+        """Whether the newest statement answers: a value in force now, when something
+        happens or happened (its last word), who holds a role now."""
+        if qa.kind is QuestionKind.CURRENT:
+            return True
+        if qa.kind is QuestionKind.WHEN:
+            return True
+        return qa.kind is QuestionKind.WHO and qa.role == "owner" and not qa.past
+
+    def _earlier(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
+        """The earlier statement asked for: the first (original); the one before the first
+        naming the question's anchor value ("before devon"); the one before the latest
+        change ("before it got pushed": the latest message using a change word of the
+        question, or any word of change); else the one before the latest value; a single
+        statement's replaced value ("X instead of Y")."""
+        timeline = sorted((st for st in statements if st.value),
+                          key=lambda st: (st.node.ts, st.node.seq))
+        if not timeline:
+            return statements[0]
+        if qa.kind is QuestionKind.ORIGINAL:
+            return timeline[0]
+        anchor = _value_words(qa.anchor, self.lexicon)
+        if anchor:
+            for i, st in enumerate(timeline):
+                if i > 0 and anchor & unit_forms(st.value):
+                    return _before(timeline, i)
+        changes = {f for w in words(qa.anchor) if is_change_word(w.low, self.lexicon)
+                   for f in forms(w.low)} | {f for c in qa.changes for f in forms(c)}
+        for i in range(len(timeline) - 1, 0, -1):
+            text = timeline[i].node.text
+            if (changes and changes & unit_forms(text)) or has_revision_cue(text):
+                return _before(timeline, i)
+        before = _before(timeline, len(timeline) - 1)
+        if before is not timeline[-1]:
+            return before
+        last = timeline[-1]
+        if last.replaced:
+            return Statement(last.unit, last.node, last.sentence, last.replaced, "")
+        return last
+
+    def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
+                   people: Sequence[Person]) -> list[Statement]:
+        return [self.statement(qa, u, people) for u in units]
+
+    def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
+                  ) -> Statement:
+        """What ``unit`` states in answer to ``qa``: its answering sentence, the value of the
+        kind asked that the message states *about the question's subject* (the message
+        analyzer gives each value its subject: in "Honk Squad takes the Frostbyte Cup, full
+        results later this week" the week is the results'), and a value it names as
+        replaced. Without values the analyzer recognises, the value nearest the question's
+        words."""
+        source, node = self._answering_text(qa, unit)
+        sentence = best_sentence(qa, source)
+        names = [p.name for p in people]
+        analysis = self.analyzer.analyze(source, speaker=node.speaker, people=names)
+        if qa.family == "person" or qa.kind is QuestionKind.WHO:
+            claimed = self._claim(qa, analysis, ("person",))
+            person = (claimed[0] if claimed and claimed[0] else
+                      person_answer(sentence, node.speaker, people, qa))
+            return Statement(unit, node, claimed[2] if claimed else sentence, person,
+                             claimed[1] if claimed else "")
+        kinds = self.lexicon.claim_kinds.get(qa.family, ())
+        if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
+            kinds = ()
+        claimed = None
+        if kinds and qa.asks_clock:
+            claimed = self._claim(qa, analysis, kinds, clock=True)
+            claimed = claimed if claimed is not None and claimed[0] else None
+        if claimed is None and kinds:
+            claimed = self._claim(qa, analysis, kinds)
+        if claimed is not None:
+            value, replaced, where = claimed
+            if value and qa.family == "when":
+                text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa))
+                value = f"{value} ({day})" if day and day not in value else value
+            return Statement(unit, node, where or sentence, value, replaced)
+        slots = self.lexicon.answering_slots.get(qa.family, ())
+        if not slots and (qa.asks_change or qa.kind is QuestionKind.CURRENT):
+            slots = ANY_VALUE
+        value, replaced = value_in(qa, sentence, slots)
+        if not value and slots:
+            for other in split_sentences(source):
+                if other != sentence:
+                    value, replaced = value_in(qa, other, slots)
+                    if value:
+                        sentence = other
+                        break
+        if value and qa.family == "when":
+            text, day = when_in(qa, sentence, node.ts, prefer=self._prefer(qa))
+            value = f"{text} ({day})" if text and day else text or value
+        return Statement(unit, node, sentence, value, replaced)
+
+    def _claim(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
+               kinds: Sequence[str], *, clock: bool = False) -> tuple[str, str, str] | None:
+        """(value, replaced value, clause text) of the claim of one of ``kinds`` (holding
+        a time of day with ``clock``) whose subject shares the most words with the
+        question; ("", "", "") when the message states such values only about other
+        things; None when it states none."""
+        if clock:
+            analysis = dataclasses.replace(analysis, clauses=tuple(
+                dataclasses.replace(c, claims=tuple(
+                    cl for cl in c.claims if has_clock(cl.value.text)))
+                for c in analysis.clauses))
+        wanted = {f for t in qa.terms for f in forms(t)}
+        asked = unit_forms(" ".join([*qa.named, *qa.terms]))
+        best: tuple[int, int, str, str, str] | None = None
+        found = False
+        whole = unit_forms(analysis.subject)
+        for clause in analysis.clauses:
+            around = unit_forms(" ".join([clause.subject, clause.label]))
+            for i, claim in enumerate(clause.claims):
+                if claim.value.kind.value not in kinds:
+                    continue
+                if unit_forms(claim.value.text) <= asked:
+                    continue  # the question's own words are not its answer ("2.4")
+                found = True
+                own = unit_forms(claim.subject) | around
+                # a value said of nothing in particular may be about the message's subject
+                score = len(wanted & own) or (1 if not claim.subject and not clause.subject
+                                              and wanted & (whole | asked) else 0)
+                if score == 0:
+                    continue
+                old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
+                rank = (score, -i, claim.value.text, old, clause.text)
+                if best is None or rank[:2] > best[:2]:
+                    best = rank
+        if best is not None:
+            return best[2].strip(_TRAILING), best[3].strip(_TRAILING), best[4]
+        if found and wanted & whole:
+            # the message is about the question's subject and a clause that names no
+            # subject of its own goes on about it ("workshop deadline got extended!! now
+            # sept 26 …"): its value is the subject's
+            for clause in analysis.clauses:
+                if clause.subject:
+                    continue
+                for claim in clause.claims:
+                    if claim.value.kind.value in kinds and not unit_forms(
+                            claim.value.text) <= asked:
+                        old = next((v.text for v in clause.old
+                                    if v.kind == claim.value.kind), "")
+                        return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
+                                clause.text)
+        return ("", "", "") if found else None
+
+    def _who_from(self, qa: QuestionAnalysis, chosen: Statement) -> str:
+        """Who a message-based *who* answer names: who turned a proposal down or accepted
+        it (the answer that does so), who made a change (its speaker), else the person the
+        answering sentence names, or its speaker."""
+        unit = chosen.unit
+        if qa.role in ("rejecter", "decider") and unit.answers:
+            openers = self.lexicon.reject if qa.role == "rejecter" else self.lexicon.accept
+            for a in unit.answers:
+                if accepts(a.text, openers):
+                    return a.speaker
+        if qa.role in ("changer", "decider"):
+            return chosen.node.speaker
+        return chosen.value or chosen.node.speaker
+
+    def _answering_text(self, qa: QuestionAnalysis, unit: Unit
+                        ) -> tuple[str, EvidenceNode]:
+        """The text that answers in ``unit`` and who said it: a question's answer when the
+        unit asks and got one (not for *why*: the asking message holds the reason)."""
+        node = unit.node
+        assert node is not None
+        if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
+                not qa.asks_change:
+            answer = best_answer(unit.answers, node, qa)
+            return answer.text, answer
+        return node.text, node
+
+    def _prefer(self, qa: QuestionAnalysis) -> str:
+        """How a relative day in an answer resolves: back for a past event, forward for a
+        plan (values, including earlier values, are plans when stated)."""
+        return "past" if qa.past and not qa.asks_change and qa.kind is QuestionKind.WHEN \
+            else "future"
+
+    def when_of(self, qa: QuestionAnalysis, chosen: Statement) -> str:
+        """The when-answer: for a past event the resolved day (with the time when asked),
+        else the day the message was said; for a plan, the value as written with the day
+        it resolves to ("wed 8-18 (17 September 2025)")."""
+        node = chosen.node
+        text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
+        asks_time = qa.asks_clock
+        ending = bool(ENDING_WORDS & set(qa.terms))
+        clock = time_range_end(chosen.sentence) if ending else ""
+        if self._prefer(qa) == "past":
+            day = day or spoken_day(node.ts)
+            if asks_time or ending:
+                clock = clock or (text if text and not any(ch.isalpha() for ch in text)
+                                  else "")
+                return f"{clock}, {day}" if clock else day
+            return day
+        if ending and clock:
+            return f"{clock} ({day})" if day else clock
+        if text:
+            return f"{text} ({day})" if day and day not in text else text
+        return chosen.value or spoken_day(node.ts)
+

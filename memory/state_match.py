@@ -1,0 +1,266 @@
+"""Revision as a scored match: the context of a message (its thread, the turn it answers, the
+recent turns of its channel and the states they touch) and the scored match of a claim
+against the active states (subject words and embeddings, value kinds, links, recency and
+the strength of the change said).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Sequence
+
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import FACET_NOUNS, Weights
+from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
+from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.decisions import (
+    _CONTEXT_WINDOW_S,
+    _RECENT_TURNS,
+    RegistryTool,
+    SubjectSimilarity,
+    WriteItem,
+    _Context,
+    _Match,
+    _matchable,
+    _same_subject,
+    _states_of,
+    _without_people,
+    _without_values,
+)
+from memory.models import EvidenceNode
+from memory.registry import StateRecord
+from memory.text import content_terms, names_value, overlap
+
+
+@dataclasses.dataclass(frozen=True)
+class _Claimed:
+    """A claim with what its match against each state is read from."""
+
+    claim: Claim
+    clause: Clause
+    ctx: _Context
+    subject: str
+    terms: set[str]
+    scope: set[str]
+    proper: bool
+    clause_terms: set[str]
+    now: float
+    states: list[StateRecord]
+
+
+class StateMatcher:
+    """A base of :class:`memory.proposer.OfflineProposer`."""
+
+    analyzer: MessageAnalyzer
+    weights: Weights
+    _people: dict[tuple[str, str], set[str]]
+
+    # ---- analysis -------------------------------------------------------------------------
+    def analysis(self, text: str, speaker: str, people: Sequence[str] = (),
+                 *, is_bot: bool = False) -> MessageAnalysis:
+        """The analysis of ``text`` (the analyzer keeps recent ones: context messages are read
+        again and again)."""
+        return self.analyzer.analyze(text, speaker=speaker, people=people, is_bot=is_bot)
+
+    def _known(self, item: WriteItem) -> list[str]:
+        msg = item.message
+        names = self._people.setdefault((msg.platform, msg.space), set())
+        names.add(msg.speaker)
+        for n in [item.parent, item.linked, *item.recent]:
+            if n is not None and n.speaker:
+                names.add(n.speaker)
+        return sorted(names)
+
+    # ---- context --------------------------------------------------------------------------
+    def _context(self, item: WriteItem, registry: RegistryTool,
+                 people: Sequence[str]) -> _Context:
+        msg = item.message
+        # The turn this one answers: the question or proposal it follows (in a thread every
+        # reply's parent is the root), else its reply parent. A mere previous turn in
+        # unthreaded chat is weak context only.
+        anchor = item.parent
+        asked_turn = False
+        if item.linked is not None and item.linked is not item.parent:
+            la = self.analysis(item.linked.text, item.linked.speaker, people)
+            if la.question or la.act is SpeechAct.PROPOSAL:
+                anchor, asked_turn = item.linked, True
+        ctx = _Context(anchor=anchor, people=frozenset(
+            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")))
+        seen: set[str] = set()
+
+        def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
+            if node is None:
+                return
+            for sid in _states_of(node):
+                if sid in seen:
+                    continue
+                rec = registry.get_state(item, sid)
+                if rec is not None:
+                    seen.add(sid)
+                    target.append(rec)
+
+        thread = msg.thread_id if msg.thread_id and msg.thread_id != msg.id else None
+        add(ctx.strong, anchor)
+        add(ctx.strong, item.parent)
+        if asked_turn or item.parent is not None:
+            add(ctx.strong, item.linked)
+        cutoff = msg.ts.timestamp() - _CONTEXT_WINDOW_S
+        recent = [n for n in item.recent if n.ts.timestamp() >= cutoff]
+        if thread:
+            for n in reversed([n for n in recent if n.thread_id == thread
+                               or n.message_id == thread]):
+                add(ctx.strong, n)
+        same = [n for n in recent if (n.thread_id or None) == thread]
+        add(ctx.weak, item.linked)
+        for n in reversed(same[-_RECENT_TURNS:]):
+            add(ctx.weak, n)
+        if anchor is not None:
+            self._read_anchor(ctx, anchor, item, registry, people)
+        if not ctx.subject and ctx.strong:
+            ctx.subject = ctx.strong[0].topic
+        return ctx
+
+    def _read_anchor(self, ctx: _Context, anchor: EvidenceNode, item: WriteItem,
+                     registry: RegistryTool, people: Sequence[str]) -> None:
+        """What the turn a message answers brings: its subject, the value it suggests, and
+        the states holding a value it asks about."""
+        aa = self.analysis(anchor.text, anchor.speaker, people)
+        ctx.anchor_analysis = aa
+        if anchor.topic and anchor.state_id:
+            ctx.subject = anchor.topic
+        else:
+            asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
+                SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+            ctx.subject = (asked_clause.subject if asked_clause is not None else next(
+                (cl.subject for cl in aa.claims if cl.subject),
+                "" if aa.question else aa.subject))
+        for clause in aa.clauses:
+            if clause.act is SpeechAct.PROPOSAL and clause.claims:
+                ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
+        if ctx.anchor_analysis is not None and ctx.anchor_analysis.question:
+            # "do they deliver tuesdays too?" asks about the state holding "tuesday": the
+            # answer ("wednesdays, 5am") is about it too
+            named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)]
+            if named:
+                for hit in registry.search_registry(item, anchor.text, k=6):
+                    rec = hit.state
+                    if rec.state_id not in ctx.strong_ids and any(
+                            values_match(v.text, rec.value) for v in named):
+                        ctx.strong.append(rec)
+
+    # ---- matching -------------------------------------------------------------------------
+    def _matches(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
+                 registry: RegistryTool) -> list[_Match]:
+        """Active states that this claim could be about, scored, best first."""
+        subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
+        terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
+        scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
+        # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
+        proper = bool(claim.terms) and any(
+            x[:1].isupper() and x.lower() not in FACET_NOUNS
+            for x in re.findall(r"[\w'’-]{1,200}", claim.subject))
+        states = self._candidates(claim, clause, ctx, item, registry, subject)
+        if not states:
+            return []
+        # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
+        # leave") says nothing about whether they are one thing.
+        dense = self._similarity(registry, _without_people(subject, ctx.people),
+                                 [_without_people(s.topic, ctx.people) for s in states])
+        c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
+                     set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
+                     states)
+        out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
+        out.sort(key=lambda m: -m.score)
+        return out
+
+    def _candidates(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
+                    registry: RegistryTool, subject: str) -> list[StateRecord]:
+        """The active states found by the claim's subject and values, and those linked to
+        the message, that hold a value of the claim's family."""
+        family = claim.value.family
+        query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
+                         if x) or item.message.text
+        pool: dict[str, StateRecord] = {}
+        for hit in registry.search_registry(item, query, k=12):
+            pool[hit.state.state_id] = hit.state
+        for rec in (*ctx.strong, *ctx.weak):
+            pool.setdefault(rec.state_id, rec)
+        return [s for s in pool.values()
+                if s.value and compatible(family, s.value_family)
+                and (family != "version" or same_grain(claim.value.text, s.value))]
+
+    def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
+        """How well the claim matches one state, and whether it is about it."""
+        w = self.weights
+        claim, clause, ctx, subject, terms = c.claim, c.clause, c.ctx, c.subject, c.terms
+        scope, proper, clause_terms, now, states = c.scope, c.proper, c.clause_terms, c.now, \
+            c.states
+        family = claim.value.family
+        topic_terms = _matchable(set(content_terms(s.topic)))
+        lex_topic = overlap(terms, topic_terms)
+        lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
+        strong = s.state_id in ctx.strong_ids
+        weak = s.state_id in ctx.weak_ids
+        old = any(values_match(o.text, s.value) for o in clause.old)
+        named = names_value(clause.text, s.value)
+        age = max(0.0, now - s.updated_ts) / 86400.0
+        recency = math.exp(-age / w.recency_days)
+        score = (w.subject_topic * lex_topic + w.subject_description * lex_desc
+                 + w.subject_dense * max(cos, 0.0) + w.linked * strong + w.thread * weak
+                 + w.old_value * old + w.value_named * named + w.recency * recency
+                 + w.change * clause.change)
+        # Shared words count when one subject contains the other ("the review" / "Atlas
+        # design review") or most words are shared; "quarterly budget for zanzibar" is
+        # not "offsite budget". A change or an owner named loosens it to half the words.
+        loose = clause.change >= 0.5 or family == "who"
+        named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
+            loose and overlap(terms - ctx.people, topic_terms - ctx.people)
+            >= w.min_subject_overlap)
+        # The subject named in the state's own evidence ("2.4 slips to ..." where the
+        # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
+        # when the clause says the value changed.
+        in_evidence = bool(terms) and terms <= s.terms and clause.change >= 0.5
+        if in_evidence:
+            score += w.subject_topic * 0.5
+        # The header that opened the message ("Garnet: ... SSO for all staff slips to
+        # Tue 22 Oct") names what the state is about, when the clause says it changed;
+        # a header naming something else ("correction on Beacon: ... 6 Nov, not 4 Nov")
+        # rules out a state about another thing, whatever values they share.
+        in_scope = bool(scope & topic_terms) and (
+            not terms or bool(terms & (topic_terms | s.terms)))
+        elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
+        if in_scope:
+            score += w.subject_topic * 0.5
+        about = (named_same or cos >= w.min_subject_dense or in_evidence
+                 or (named and lex_topic > 0)  # "tuesday delivery as usual?"
+                 # "climbing gym cancelled on us, offsite now at Rowan's place": the
+                 # clause speaks of the state's value itself
+                 or (bool(claim.subject) and values_match(claim.subject, s.value))
+                 or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
+                 or (in_scope and (clause.change >= 0.5 or same_value(
+                     claim.value.text, s.value)))
+                 or (not elsewhere and (
+                     old
+                     or (weak and not claim.terms and clause.change >= 0.5)
+                     or (not claim.terms and self._latest_of_kind(s, states, now)))))
+        return _Match(s, score, about and score >= w.revise_threshold, strong)
+
+    @staticmethod
+    def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:
+        """A value of a distinctive kind said in passing ("that'll be build 418") is about
+        the channel's latest state of that kind, if it was touched in the last days."""
+        if state.value_family in ("when", "", "status"):
+            return False
+        same = [s for s in states if s.value_family == state.value_family]
+        latest = max(same, key=lambda s: s.updated_ts)
+        return latest is state and now - state.updated_ts <= _CONTEXT_WINDOW_S
+
+    def _similarity(self, registry: RegistryTool, phrase: str,
+                    topics: Sequence[str]) -> list[float]:
+        if not phrase or not isinstance(registry, SubjectSimilarity):
+            return [0.0] * len(topics)
+        return registry.similarity(phrase, topics)
+
+

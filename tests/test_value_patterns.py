@@ -1,0 +1,45 @@
+"""Both slot pattern sets (memory.text and the analyzer's lexicon) read amounts the same way,
+in the ways people write them; a question's addressee is not what it asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.analysis.lexicon import default_lexicon
+from memory.analysis.question import analyze_question, strip_address
+from memory.analysis.values import find_values
+from memory.text import find_slots
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("The Q3 budget for Initech is 4.2 million dollars", "money", "4.2 million dollars"),
+    ("raise it to 1.5M", "money", "1.5M"),
+    ("it came to about 40 grand", "money", "40 grand"),
+    ("EUR 300 per seat", "money", "EUR 300"),
+    ("$4.2 million in total", "money", "$4.2 million"),
+    ("Project Falcon budget is 7 million", "money", "7 million"),
+    ("costs 300 euros", "money", "300 euros"),
+    ("we passed 4.2 million users", "count", "4.2 million"),
+])
+def test_amounts_are_read_alike_by_both_pattern_sets(text: str, kind: str, value: str) -> None:
+    slots = [(s.kind.value, s.text) for s in find_slots(text)]
+    values = [(v.kind.value, v.text) for v in find_values(text, default_lexicon())]
+    assert (kind, value) in values
+    assert ({"count": "number"}.get(kind, kind), value) in slots
+    assert not any(k == "version" for k, _ in slots + values)  # "4.2" is no version here
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("when is the deploy window? @channel", "when is the deploy window?"),
+    ("<@U1> when is the deploy window? <!here>", "when is the deploy window?"),
+    ("@bob, who owns the launch?", "who owns the launch?"),
+])
+def test_whom_a_question_is_addressed_to_is_not_its_subject(question: str, asked: str) -> None:
+    assert strip_address(question) == asked
+    assert analyze_question(strip_address(question)).terms == analyze_question(asked).terms
+    assert "channel" not in analyze_question(strip_address(question)).terms
+
+
+def test_a_mention_inside_a_question_stays() -> None:
+    assert strip_address("what did @bob decide about the venue?") == \
+        "what did @bob decide about the venue?"
