@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memory.analysis.cue_words import FACET_NOUNS
 from memory.analysis.grounding import grounded_value
 from memory.analysis.matching import compatible, values_match
 from memory.analysis.message import MessageAnalyzer
@@ -191,7 +192,7 @@ class Verifier:
             prior.state_id in ctx.latest and family not in ("when", "", STATUS_FAMILY)
             and self.analyzer.analyze(message.text).changes >= 0.5)
         if family == STATUS_FAMILY and not (
-                linked or overlap(said, set(content_terms(prior.topic))) >= 0.5):
+                linked or overlap(said, _subject_terms(prior.topic)) >= 0.5):
             # Ending a plan of any kind needs the plan named, or the message to answer it.
             return f"the cancellation does not name state {p.prior_state_id!r}"
         about = (overlap(said, prior.terms) > 0
@@ -285,3 +286,11 @@ def _same(a: str, b: str) -> bool:
 
 
 __all__ = ["STATUS_FAMILY", "StateLookup", "Verifier", "VerifyContext", "verify"]
+
+
+def _subject_terms(topic: str) -> set[str]:
+    """The words of ``topic`` naming the thing itself, without the aspect nouns that say
+    which of its values the state tracks: "the offsite is postponed" names the plan whose
+    state is "team offsite date" (all of the topic's words when it is only aspects)."""
+    terms = set(content_terms(topic))
+    return {t for t in terms if t not in FACET_NOUNS} or terms

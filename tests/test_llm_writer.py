@@ -349,7 +349,6 @@ def test_injection_with_copied_topic_is_stopped(make_rig: RigFactory) -> None:
     assert rec is not None and rec.value == "3 pm"
 
 
-@pytest.mark.xfail(strict=True, reason="needs verify cancel rule")
 def test_a_cancellation_ends_a_time_valued_state(make_rig: RigFactory) -> None:
     rig = make_rig()
     m1 = msg(1, "the team offsite is on March 14")

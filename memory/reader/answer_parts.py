@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
+from memory.dates import resolved_dates
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import day_label, value_day
 from memory.reader.coverage import Unit, forms, told_part, unit_forms
 from memory.reader.extract import Person
-from memory.rewrite import resolved_dates
 from memory.text import STOPWORDS, shorten
 
 # How much a state may cover less than the best message and still be the answer.

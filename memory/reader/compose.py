@@ -28,7 +28,6 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
-from memory.dates import resolved_dates, spoken_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import best_clause, citation, current_value, day_label
 from memory.reader.answer_parts import (

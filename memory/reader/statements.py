@@ -12,6 +12,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
+from memory.dates import spoken_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import (
@@ -24,7 +25,6 @@ from memory.reader.answer_parts import (
     best_answer,
 )
 from memory.reader.coverage import Unit, forms, unit_forms
-from memory.dates import spoken_day
 from memory.reader.extract import (
     ENDING_WORDS,
     Person,
