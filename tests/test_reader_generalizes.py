@@ -15,9 +15,9 @@ from memory.embeddings import HashingEmbedder
 from memory.models import Answer, Message, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
-from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
-from memory.writer import Writer
+from memory.reader.tools import offline_tools
+from memory.store import open_store
+from memory.writer import open_writer
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday
 ASKED = datetime(2025, 3, 20, 12, tzinfo=UTC)
@@ -48,9 +48,9 @@ CHAT = [
 def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
     path = tmp_path_factory.mktemp("generalizes")
     emb = HashingEmbedder()
-    store = MemoryStore(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
-    Writer(store=store, embedder=emb, proposer=OfflineProposer()).write(CHAT)
-    return OfflineReader(tools=ReaderTools(store=store, embedder=emb))
+    store = open_store(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
+    open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(CHAT)
+    return OfflineReader(tools=offline_tools(store, emb))
 
 
 def ask(reader: OfflineReader, question: str) -> Answer:
