@@ -119,6 +119,21 @@ def _next_turns(store: MemoryStore, question: EvidenceNode, scope: Scope
     return out
 
 
+def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],
+                 qvec: np.ndarray | None, wanted: set[str]) -> float:
+    """How well state ``rec`` matches ``query``: shared words (its topic and value) and
+    embedding similarity, plus a bonus for a requested state and one for the kind of
+    value the query asks."""
+    lex = overlap(qterms, rec.terms | set(content_terms(rec.value)))
+    dense = float(rec.vector @ qvec) if qvec is not None and rec.vector.size else 0.0
+    score = 0.55 * lex + 0.45 * max(dense, 0.0)
+    if rec.state_id in wanted:
+        score += 1.0
+    if rec.value_family and rec.value_family in families:
+        score += 0.15
+    return score
+
+
 def read_current_state(
     store: MemoryStore,
     embedder: Embedder,
@@ -146,22 +161,12 @@ def read_current_state(
     rows = store.states.find(scope)
     if not rows:
         return []
-    qterms = set(content_terms(query))
     qvec = np.asarray(embedder.embed_batch([query])[0], dtype=np.float32) if query else None
     wanted = set(state_ids)
     records = [StateRecord.from_row(row) for row in rows]
-    families = asked_families(query)
-    scored: list[tuple[float, StateRecord]] = []
-    for rec in records:
-        lex = overlap(qterms, rec.terms | set(content_terms(rec.value)))
-        dense = float(rec.vector @ qvec) if qvec is not None and rec.vector.size else 0.0
-        score = 0.55 * lex + 0.45 * max(dense, 0.0)
-        if rec.state_id in wanted:
-            score += 1.0
-        if rec.value_family and rec.value_family in families:
-            score += 0.15
-        if score >= min_score:
-            scored.append((score, rec))
+    qterms, families = set(content_terms(query)), set(asked_families(query))
+    scored = [(score, rec) for rec in records if (score := _state_score(
+        rec, qterms=qterms, families=families, qvec=qvec, wanted=wanted)) >= min_score]
     scored.sort(key=lambda x: (-x[0], -x[1].updated_ts))
     top = [rec for _, rec in scored[:k]]
     if not top:
