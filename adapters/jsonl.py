@@ -36,8 +36,8 @@ from pydantic import ValidationError
 
 from adapters.errors import PayloadError
 from memory.errors import InputError
-from memory.inbox import time_problem
 from memory.models import Channel, Delete, Edit, Event, JsonlRecordType, Message, utc
+from memory.store.inbox import time_problem
 
 logger = logging.getLogger(__name__)
 

@@ -55,7 +55,7 @@ from bot.settings import Settings  # noqa: E402
 from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.access import scope_for  # noqa: E402
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
-from memory.inbox import Inbox  # noqa: E402
+from memory.store.inbox import Inbox  # noqa: E402
 from memory.llm.client import UsageMeter  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402
 from memory.models import Channel, Delete, Edit, Message, Scope  # noqa: E402

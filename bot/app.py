@@ -14,7 +14,6 @@ from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIE
 from memory.errors import ConfigError
 from memory.faults import FaultPoints
 from memory.gate import StateGate
-from memory.inbox import Inbox
 from memory.llm.client import LLMClient, LLMSettings, UsageMeter
 from memory.llm.profile import FileProfileStore, ProfileStore
 from memory.pipeline import Pipeline
@@ -26,6 +25,7 @@ from memory.reader.tools import ReaderTools
 from memory.registry import Registry
 from memory.registry_search import RegistrySearch
 from memory.store import MemoryStore
+from memory.store.inbox import Inbox
 from memory.store.lock import DataLock
 from memory.worker import WriterWorker
 from memory.writer import Writer

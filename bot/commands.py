@@ -182,7 +182,7 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
-    from bot.feedback import entry_json
+    from memory.store.feedback import entry_json
 
     eg = open_memory(args)
     try:

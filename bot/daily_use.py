@@ -5,31 +5,29 @@ Protocols of :mod:`memory.ports` beyond ``MemoryService``: pending work of a cha
 share check, "is this still current?", recent decision changes (App Home, digests),
 feedback, digest subscriptions and uninstalls (:meth:`DailyUse.forget_space`). It only
 composes the store, inbox, writer and reader tools the runtime already holds; its own
-records live in two small SQLite files beside the inbox (:mod:`bot.feedback`,
-:mod:`bot.workspaces`).
+records live in two small SQLite files beside the inbox (:mod:`memory.store.feedback`,
+:mod:`memory.store.workspaces`).
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import cached_property
-from pathlib import Path
 
-from bot import feedback as feedback_file
-from bot import workspaces as workspaces_file
-from bot.feedback import FeedbackLog
-from bot.workspaces import WorkspaceLedger
 from memory.access import SpaceAccess, access_key, load_access, save_access, scope_for
-from memory.inbox import Inbox
 from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 from memory.reader.tools import ReaderTools
 from memory.store import MemoryStore
+from memory.store import feedback as feedback_file
+from memory.store import workspaces as workspaces_file
+from memory.store.feedback import FeedbackLog
+from memory.store.inbox import Inbox
+from memory.store.workspaces import WorkspaceLedger
 from memory.text import content_terms
 from memory.writer import Writer
 
@@ -313,34 +311,12 @@ class DailyUse:
             self.store.meta.drop_space(platform=platform, space=space,
                                        keys=[access_key(platform, space)])
             self.pipeline.purge()
-            _drop_inbox_rows(self.inbox.path, platform=platform, space=space)
+            self.inbox.forget_space(platform=platform, space=space)
             self.inbox.checkpoint()
         self.feedback_log.forget_space(platform=platform, space=space)
         self.workspace_ledger.forget_space(platform=platform, space=space)
         logger.warning("forgot %s workspace %s: %d message(s)", platform, space, count)
         return count
-
-
-def _drop_inbox_rows(path: Path, *, platform: str, space: str) -> None:
-    """Delete the inbox rows (their text is scrubbed already; their ids remain) and the
-    backfill cursors (``platform:…:space:…``) of a forgotten workspace, overwriting the
-    freed pages (``secure_delete``)."""
-    db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
-    try:
-        db.execute("PRAGMA secure_delete=ON")
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute("DELETE FROM inbox WHERE platform=? AND space=?", (platform, space))
-            names = [str(r[0]) for r in db.execute("SELECT name FROM cursors")]
-            gone = [n for n in names if n.split(":")[0] == platform
-                    and space in n.split(":")[1:3]]
-            db.executemany("DELETE FROM cursors WHERE name=?", [(n,) for n in gone])
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-    finally:
-        db.close()
 
 
 def rank_history(states: Sequence[State], topic: str) -> list[State]:

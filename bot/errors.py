@@ -4,8 +4,9 @@ Tree::
 
     memory.errors.EgmemError
     └── BotError               root of everything the bot package raises on purpose
-        └── DigestOwned        someone else turned a channel's digest on; ``owner`` is who
-                               (also a ``UserFacingError``: it says who may turn it off)
+
+A digest turned on by someone else is :class:`memory.errors.DigestOwned` (raised where the
+digest subscriptions are kept, ``memory.store.workspaces``; re-exported here).
 
 Settings and input problems are :class:`memory.errors.ConfigError` and
 :class:`memory.errors.InputError`; a data directory another process writes is
@@ -14,18 +15,10 @@ Settings and input problems are :class:`memory.errors.ConfigError` and
 
 from __future__ import annotations
 
-from memory.errors import EgmemError, UserFacingError
+from memory.errors import DigestOwned, EgmemError
+
+__all__ = ["BotError", "DigestOwned"]
 
 
 class BotError(EgmemError):
     """Root of all bot errors."""
-
-
-class DigestOwned(BotError, UserFacingError):
-    """Someone else turned this channel's digest on (and only they or a manager may turn it
-    off)."""
-
-    def __init__(self, owner: str) -> None:
-        super().__init__(f"<@{owner}> turned this channel's weekly digest on: only they or "
-                         "someone who manages the workspace can turn it off.")
-        self.owner = owner

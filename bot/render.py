@@ -12,9 +12,9 @@ import json
 import re
 from typing import Any
 
-from bot.feedback import entry_json
 from bot.runtime import Egmem
 from memory.models import Answer, State
+from memory.store.feedback import entry_json
 from memory.text import shorten
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -11,7 +11,6 @@ from typing import Any, Protocol
 
 from bot.daily_use import DailyUse, rank_history
 from memory.access import scope_for
-from memory.inbox import Inbox, SubmitReport
 from memory.models import (
     Answer,
     Channel,
@@ -26,6 +25,7 @@ from memory.models import (
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
 from memory.store import MemoryStore
+from memory.store.inbox import Inbox, SubmitReport
 from memory.store.lock import DataLock
 from memory.worker import WriterWorker
 from memory.writer import Writer

@@ -11,6 +11,7 @@ Tree::
     │   ├── ModelMissingError  the embedding model package is not installed
     │   ├── DataDirBusy        another process writes the data directory
     │   │                      (memory.store.lock; ``holder`` names it)
+    │   ├── DigestOwned        someone else turned a channel's digest on; ``owner`` is who
     │   └── EndpointError      the LLM/embedding endpoint is unreachable or misconfigured
     │       ├── EndpointUnavailable   down, timing out, 5xx/429 after retries, or past a
     │       │                         deadline: nothing is wrong with the request, try later
@@ -41,6 +42,16 @@ class InputError(UserFacingError):
         if source is not None:
             where = f"{source}:{line}: " if line is not None else f"{source}: "
         super().__init__(where + message)
+
+
+class DigestOwned(UserFacingError):
+    """Someone else turned this channel's digest on (and only they or a manager may turn it
+    off)."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(f"<@{owner}> turned this channel's weekly digest on: only they or "
+                         "someone who manages the workspace can turn it off.")
+        self.owner = owner
 
 
 class ConfigError(UserFacingError):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from memory.errors import EndpointError, RequestRejected
 from memory.faults import FaultPoints
-from memory.inbox import Inbox, Pending
 from memory.models import Delete, Edit, Message, MessageKey
 from memory.store import MemoryStore
+from memory.store.inbox import Inbox, Pending
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)

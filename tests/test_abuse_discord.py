@@ -19,8 +19,8 @@ from adapters.discord.backfill import backfill_discord
 from adapters.discord.bot import default_intents
 from adapters.discord.embeds import citation_field, jump
 from adapters.discord.visibility import guild_visibility
-from memory.inbox import Inbox
 from memory.models import Citation, Message
+from memory.store.inbox import Inbox
 from tests.support import fake_discord as fd
 from tests.support.fake_discord import FakeDiscord, connect
 from tests.support.toy_memory import ToyMemory

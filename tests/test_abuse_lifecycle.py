@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from slack_sdk.signature import SignatureVerifier
 
-from bot.workspaces import UNINSTALL_GRACE, WorkspaceLedger
+from memory.store.workspaces import UNINSTALL_GRACE, WorkspaceLedger
 from tests.support.fake_openai import ScriptedOpenAIServer
 from tests.support.list_service import ListService
 from tests.support.llm_models import PlausibleWriter

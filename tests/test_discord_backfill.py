@@ -15,8 +15,8 @@ import pytest
 from adapters.discord.backfill import BackfillProgress, backfill_discord, cursor_name
 from adapters.discord.bot import default_intents
 from memory.errors import InputError
-from memory.inbox import Inbox
 from memory.models import Message
+from memory.store.inbox import Inbox
 from tests.support import fake_discord as fd
 from tests.support.fake_discord import FakeDiscord, connect
 from tests.support.toy_memory import ToyMemory

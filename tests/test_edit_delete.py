@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory.inbox import Inbox
 from memory.models import Delete, Edit, Scope, Verdict
 from memory.pipeline import Pipeline
 from memory.registry import chain_of
+from memory.store.inbox import Inbox
 from tests.support.memory import T0, msg, open_memory, review_thread
 
 SECRET = "Zanzibar-7731"

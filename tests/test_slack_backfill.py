@@ -14,8 +14,8 @@ from slack_sdk.web import WebClient
 
 from adapters.slack.backfill import backfill_slack, cursor_name, reconcile_recent
 from adapters.slack.membership import fetch_channel, sync_channels
-from memory.inbox import Inbox
 from memory.models import Edit, Message
+from memory.store.inbox import Inbox
 from tests.support.fake_slack import FakeSlack
 from tests.support.list_service import ListService
 

@@ -331,7 +331,7 @@ def test_feedback_is_recorded_with_question_citations_and_asker(tmp_path: Path) 
 
 
 def test_uninstall_deletes_the_workspace_from_every_file_after_the_grace(tmp_path: Path) -> None:
-    from bot.workspaces import UNINSTALL_GRACE
+    from memory.store.workspaces import UNINSTALL_GRACE
 
     service = real_service(tmp_path)
     texts = ["The deploy window is Thursday 14:00 UTC", "launch codename is Falcon",

@@ -18,7 +18,7 @@ more is recorded private to nobody: it can no longer watch it change).
 ``channel_rename``/``group_rename`` and ``user_change`` drop the cached names so new
 messages and answers use the new ones (answers show channels as ``<#C…>`` links, which
 Slack renders with the current name). ``app_uninstalled``/``tokens_revoked`` schedule the
-workspace's memory for deletion after a grace period (:mod:`bot.workspaces`); a message
+workspace's memory for deletion after a grace period (:mod:`memory.store.workspaces`); a message
 written after it (the app is back) cancels that.
 """
 

@@ -3,7 +3,7 @@
 For adapter tests that are about the platform side (what reaches the service, in which
 order, and how answers are rendered), not about memory quality. It behaves like the real
 service where adapters can tell: ``submit`` is idempotent on the same key as the inbox
-(:func:`memory.inbox.event_key`) and returns how many events were new; ``process`` commits
+(:func:`memory.store.inbox.event_key`) and returns how many events were new; ``process`` commits
 pending events in order, applying edits and deletes; ``ask`` answers extractively from
 committed messages within the permission scope the real service computes
 (:func:`memory.access.allowed_channels`, the real rule).
@@ -19,9 +19,9 @@ from typing import Any
 
 from bot.errors import DigestOwned
 from memory.access import SpaceAccess, allowed_channels
-from memory.inbox import event_key
 from memory.models import Answer, Channel, Citation, Delete, Edit, Message, State
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
+from memory.store.inbox import event_key
 from tests.support.fake_worker import WorkerMixin
 
 _WORD = re.compile(r"[a-z0-9]+")

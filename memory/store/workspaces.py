@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.errors import DigestOwned
+from memory.errors import DigestOwned
 
 FILENAME = "workspaces.sqlite3"
 UNINSTALL_GRACE = timedelta(hours=72)

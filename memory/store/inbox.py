@@ -442,6 +442,17 @@ class Inbox:
         with self._tx() as db:
             db.execute("INSERT OR REPLACE INTO cursors(name, value) VALUES (?, ?)", (name, value))
 
+    def forget_space(self, *, platform: str, space: str) -> None:
+        """Delete a forgotten workspace's rows (their text is scrubbed already; their ids
+        remain) and its backfill cursors (``platform:…:space:…``); the freed pages are
+        overwritten (``secure_delete``)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM inbox WHERE platform=? AND space=?", (platform, space))
+            names = [str(r[0]) for r in db.execute("SELECT name FROM cursors")]
+            gone = [n for n in names if n.split(":")[0] == platform
+                    and space in n.split(":")[1:3]]
+            db.executemany("DELETE FROM cursors WHERE name=?", [(n,) for n in gone])
+
     def checkpoint(self) -> None:
         """Fold the WAL back into the database file so scrubbed text leaves no copy there."""
         with self._lock:
