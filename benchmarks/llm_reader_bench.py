@@ -55,7 +55,6 @@ from bot.settings import Settings  # noqa: E402
 from egmem_eval.datasets import load_dataset  # noqa: E402
 from memory.access import scope_for  # noqa: E402
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder  # noqa: E402
-from memory.store.inbox import Inbox  # noqa: E402
 from memory.llm.client import UsageMeter  # noqa: E402
 from memory.llm.profile import MemoryProfileStore  # noqa: E402
 from memory.models import Channel, Delete, Edit, Message, Scope  # noqa: E402
@@ -66,6 +65,7 @@ from memory.reader.rerank import RERANK_PROMPT_VERSION, LLMReranker  # noqa: E40
 from memory.reader.search import EvidenceSearch  # noqa: E402
 from memory.reader.tools import ReaderTools  # noqa: E402
 from memory.store import MemoryStore, open_store  # noqa: E402
+from memory.store.inbox import Inbox  # noqa: E402
 from memory.writer import open_writer  # noqa: E402
 from tests.support.fake_openai import MODES, EndpointMode, Reply, ScriptedOpenAIServer  # noqa: E402
 from tests.support.llm_models import PlausibleReader  # noqa: E402

@@ -2,7 +2,7 @@
 
 Everything is the production path except Slack itself: the real bolt app
 (:func:`adapters.slack.app.build_slack_app`) behind :class:`adapters.slack.server.SlackHTTPServer`
-on 127.0.0.1, over a real :class:`bot.runtime.Egmem` (``bot.app.build``; MiniLM by default,
+on 127.0.0.1, over a real :class:`memory.service.Egmem` (``bot.app.build``; MiniLM by default,
 ``--embedder hashing`` for the lexical stand-in), with the fake Slack Web API of
 ``tests/support/fake_slack.py`` answering the app's outgoing calls (``users.info``,
 ``conversations.*``, slash-command ``response_url`` posts).
@@ -86,8 +86,8 @@ from benchmarks.slack_traffic import (  # noqa: E402
     workspace,
 )
 from bot.app import build, build_embedder  # noqa: E402
-from bot.runtime import Egmem  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from memory.service import Egmem  # noqa: E402
 from tests.support.fake_slack import FakeSlack  # noqa: E402
 
 logger = logging.getLogger(__name__)

@@ -6,7 +6,6 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
@@ -24,6 +23,7 @@ from memory.reader.search import EvidenceSearch
 from memory.reader.tools import ReaderTools
 from memory.registry import Registry
 from memory.registry_search import RegistrySearch
+from memory.service import Egmem
 from memory.store import MemoryStore
 from memory.store.inbox import Inbox
 from memory.store.lock import DataLock

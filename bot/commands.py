@@ -12,9 +12,9 @@ from typing import Any
 
 from bot.app import build
 from bot.render import answer_json, print_answer, print_history, state_json
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.errors import UserFacingError
+from memory.service import Egmem
 
 
 def settings_for(args: argparse.Namespace) -> Settings:

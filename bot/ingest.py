@@ -11,8 +11,8 @@ from tqdm import tqdm
 
 from adapters.exports import iter_events
 from adapters.jsonl import JsonlItem
-from bot.runtime import Egmem
 from memory.models import Channel, Delete, Edit, Message
+from memory.service import Egmem
 
 logger = logging.getLogger(__name__)
 

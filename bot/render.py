@@ -12,8 +12,8 @@ import json
 import re
 from typing import Any
 
-from bot.runtime import Egmem
 from memory.models import Answer, State
+from memory.service import Egmem
 from memory.store.feedback import entry_json
 from memory.text import shorten
 

@@ -11,8 +11,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from adapters.scheduling import add_chat_jobs
 from adapters.scheduling import guarded as _guarded
-from bot.runtime import Egmem
 from bot.settings import Settings
+from memory.service import Egmem
 
 logger = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from datetime import datetime
 import discord
 
 from bot.app import build
-from bot.runtime import Egmem
 from bot.scheduler import build_scheduler
 from bot.settings import Settings
 from memory.errors import ConfigError
+from memory.service import Egmem
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
                commit_window_s=SLACK_COMMIT_WINDOW_S if args.platform == "slack" else 0.0)
     try:
         if args.platform == "web":
-            from bot.web import serve_web
+            from adapters.web import serve_web
 
             serve_web(eg, host=args.host, port=port or 0, token=settings.web_token)
         elif args.platform == "slack":

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from bot.app import build
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.models import Channel, Delete, Message, Scope, Verdict
+from memory.service import Egmem
 from tests.support.memory import T0
 from tests.support.probe import assert_consistent, leaks
 

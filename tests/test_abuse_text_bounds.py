@@ -45,10 +45,10 @@ import bot
 import memory
 import memory.text as text_module
 from bot.app import build
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.budget import ANALYSIS_CHARS
 from memory.models import Message, Scope
+from memory.service import Egmem
 
 MAXREPEAT = sre_parse.MAXREPEAT
 

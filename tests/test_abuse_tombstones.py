@@ -21,9 +21,9 @@ import pytest
 
 from bot.app import build
 from bot.ingest import ingest_path
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.models import Channel, Delete, Edit, Message, Scope
+from memory.service import Egmem
 from tests.support.memory import T0
 from tests.support.probe import leaks
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.daily_use import rank_history
 from memory.access import SpaceAccess
+from memory.daily_use import rank_history
 from memory.models import Answer, ChainEntry, Channel, Message, State, Verdict
 from memory.reader.answer import citation
 

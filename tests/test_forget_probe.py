@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import build
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.models import Channel, Delete, EvidenceNode, Message, Scope, Verdict
+from memory.service import Egmem
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from adapters.jsonl import MAX_TEXT_CHARS
 from bot.app import build
 from bot.ingest import ingest_path
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.models import Channel, Message, Proposal, Scope, Verdict
 from memory.proposer import RegistryTool, WriteItem
 from memory.reader.tools import ReaderSession
+from memory.service import Egmem
 from tests.support.fake_openai import ScriptedOpenAIServer, text, tool_calls
 
 T0 = datetime(2024, 11, 4, 9, 0, tzinfo=UTC)

@@ -18,11 +18,11 @@ import pytest
 
 from adapters.exports import iter_events
 from bot.app import build
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.embeddings import HashingEmbedder
 from memory.models import Channel, Message
 from memory.reader.llm_reader import FALLBACK_NOTICE
+from memory.service import Egmem
 from tests.support.fake_openai import MODES, EndpointMode, ScriptedOpenAIServer
 from tests.support.llm_models import PlausibleReader, PlausibleWriter
 from tests.support.reader_memory import PUBLIC, Memory

@@ -12,10 +12,10 @@ import pytest
 
 from bot.app import build
 from bot.cli import main
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.embeddings import HashingEmbedder
 from memory.models import Message
+from memory.service import Egmem
 from tests.support.fake_openai import EndpointMode, Reply, ScriptedOpenAIServer, error
 from tests.support.llm_models import PlausibleWriter
 from tests.test_llm_writer import T0, msg

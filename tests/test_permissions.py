@@ -25,7 +25,6 @@ import pytest
 
 from bot.app import build
 from bot.ingest import ingest_path
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.models import (
     Answer,
@@ -38,6 +37,7 @@ from memory.models import (
     Verdict,
 )
 from memory.proposer import RegistryTool, WriteItem
+from memory.service import Egmem
 from tests.support.fake_openai import ScriptedOpenAIServer, text, tool_calls
 
 SAMPLE = Path(__file__).resolve().parents[1] / "bot" / "sample" / "team_chat.jsonl"

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import build
-from bot.runtime import Egmem
 from bot.settings import Settings
 from memory.errors import StoreError
 from memory.models import Scope
+from memory.service import Egmem
 from tests.support.memory import msg, review_thread
 
 boto3 = pytest.importorskip("boto3", reason="boto3 (from moto[server]) is not installed")

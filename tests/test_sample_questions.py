@@ -18,8 +18,8 @@ import pytest
 from bot.app import build
 from bot.demo import load_questions, sample_paths
 from bot.ingest import ingest_path
-from bot.runtime import Egmem
 from bot.settings import Settings
+from memory.service import Egmem
 
 CHAT, QUESTIONS = sample_paths()
 SAMPLE = load_questions(QUESTIONS)

@@ -19,15 +19,15 @@ from urllib.parse import urlencode
 
 import pytest
 
+from adapters.web import is_loopback, make_handler, make_server
+from adapters.web.server import CSP, session_value
+from adapters.web.views import safe_href
 from bot.app import build
 from bot.ingest import ingest_path
-from bot.runtime import Egmem
 from bot.settings import Settings
-from bot.web import is_loopback, make_handler, make_server
-from bot.web.server import CSP, session_value
-from bot.web.views import safe_href
 from memory.errors import ConfigError
 from memory.models import Message, Scope
+from memory.service import Egmem
 from tests.support.browser import Chromium, Node, chromium, parse_html, png_size
 from tests.support.memory import msg, review_thread
 
@@ -162,7 +162,7 @@ def test_state_page_draws_the_chain_with_superseded_values_struck(
 
 
 def test_state_page_of_the_sample_matches_the_memory(eg: Egmem, site: _Running) -> None:
-    from bot.web.queries import load_state
+    from adapters.web.queries import load_state
 
     rows = eg.store.tables.query_states("space = 'T0ACME'")
     best = max(rows, key=lambda r: (r["revision_count"], r["state_id"]))
@@ -255,7 +255,7 @@ def test_loopback_server_refuses_foreign_host_headers(site: _Running) -> None:
 
 
 def test_query_strings_are_not_logged(site: _Running, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.DEBUG, logger="bot.web"):
+    with caplog.at_level(logging.DEBUG, logger="adapters.web"):
         site.request("/ask?" + urlencode({"q": "zanzibar-secret-plan"}))
     assert "/ask" in caplog.text
     assert "zanzibar" not in caplog.text

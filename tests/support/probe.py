@@ -11,8 +11,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.runtime import Egmem
 from memory.models import Scope
+from memory.service import Egmem
 
 
 def files_containing(root: Path, needle: str) -> list[str]:

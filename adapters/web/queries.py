@@ -11,10 +11,10 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.runtime import Egmem
 from memory.models import Scope, State
 from memory.reader.tools import read_current_state
 from memory.registry import StateRecord, chain_of, to_state
+from memory.service import Egmem
 from memory.store.rows import Row, from_epoch
 
 logger = logging.getLogger(__name__)

@@ -16,10 +16,10 @@ from importlib import resources
 from string import Template
 from urllib.parse import urlencode, urlsplit
 
-from bot.runtime import Egmem
-from bot.web.queries import channel_info, channel_states, list_channels, load_state
+from adapters.web.queries import channel_info, channel_states, list_channels, load_state
 from memory.errors import UserFacingError
 from memory.models import Answer, Citation, State, Verdict
+from memory.service import Egmem
 from memory.timeline import TimelineEntry, build_timeline
 
 logger = logging.getLogger(__name__)
@@ -68,12 +68,12 @@ def fmt_time(dt: datetime, *, short: bool = False) -> str:
 
 
 def _layout() -> Template:
-    text = resources.files("bot.web").joinpath("layout.html").read_text(encoding="utf-8")
+    text = resources.files("adapters.web").joinpath("layout.html").read_text(encoding="utf-8")
     return Template(text)
 
 
 def stylesheet() -> bytes:
-    return resources.files("bot.web").joinpath("web.css").read_bytes()
+    return resources.files("adapters.web").joinpath("web.css").read_bytes()
 
 
 def render(page: Page) -> str:

@@ -1,6 +1,6 @@
 """What the chat front ends need day to day, on top of the core memory service.
 
-:class:`DailyUse` is mixed into :class:`bot.runtime.Egmem` and implements the small
+:class:`DailyUse` is mixed into :class:`memory.service.Egmem` and implements the small
 Protocols of :mod:`memory.ports` beyond ``MemoryService``: pending work of a channel, the
 share check, "is this still current?", recent decision changes (App Home, digests),
 feedback, digest subscriptions and uninstalls (:meth:`DailyUse.forget_space`). It only
@@ -38,7 +38,7 @@ _KEY_SEP = "\x1f"  # between the parts of an inbox key: platform, space, channel
 
 
 class DailyUse:
-    """Mixin for :class:`bot.runtime.Egmem` (which provides these attributes)."""
+    """Mixin for :class:`memory.service.Egmem` (which provides these attributes)."""
 
     store: MemoryStore
     inbox: Inbox

@@ -6,6 +6,6 @@ channel's states, ``/state`` one state's timeline, ``/ask`` a cited answer. It i
 view: it reads every channel, private ones included.
 """
 
-from bot.web.server import is_loopback, make_handler, make_server, serve_web
+from adapters.web.server import is_loopback, make_handler, make_server, serve_web
 
 __all__ = ["is_loopback", "make_handler", "make_server", "serve_web"]

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.daily_use import DailyUse, rank_history
 from memory.access import scope_for
+from memory.daily_use import DailyUse, rank_history
 from memory.models import (
     Answer,
     Channel,

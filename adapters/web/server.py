@@ -28,9 +28,9 @@ from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from bot.runtime import Egmem
-from bot.web import views
+from adapters.web import views
 from memory.errors import ConfigError
+from memory.service import Egmem
 
 logger = logging.getLogger(__name__)
 
