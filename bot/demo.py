@@ -31,15 +31,17 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
 
 
 def render(ans: Answer) -> list[str]:
-    """The answer as the demo prints it: its lines, then the messages it cites (or, for an
-    abstention, how many closest messages a user could unfold)."""
+    """The answer as the demo prints it: its lines, then the other messages it cites (or,
+    for an abstention, how many closest messages a user could unfold)."""
     lines = ans.answer.splitlines()
     out = [f"A: {lines[0]}" if lines else "A:"] + [f"   {ln}" for ln in lines[1:]]
     if ans.abstained:
         if ans.closest:
             out.append(f"   ({len(ans.closest)} closest messages you can read, collapsed)")
         return out
-    for c in ans.citations[:3]:
+    # The answer's own lines already quote its main evidence: list only the other messages.
+    shown = [c for c in ans.citations if c.quote[:60] not in ans.answer]
+    for c in shown[:3]:
         where = f"#{c.channel_name}" if c.channel_name else c.channel
         out.append(f"   ↳ {c.speaker} in {where}, {c.ts.strftime('%b %d %H:%M')}: "
                    f"\"{shorten(c.quote, 110)}\"")
