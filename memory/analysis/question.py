@@ -149,10 +149,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
-        key=key, changes=changes,
-        dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
-        polar=_polar(lows, opening, lexicon),
-    )
+        key=key, changes=changes, polar=_polar(lows, opening, lexicon),
+        dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon))
 
 
 def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:

@@ -25,8 +25,8 @@ import numpy as np
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_words import edit_distance
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.analysis.question_words import edit_distance
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
