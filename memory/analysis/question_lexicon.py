@@ -390,10 +390,11 @@ COVERAGE = CoverageWeights()
 
 # Verbs (base forms; their inflections match by stem) that say what happens to a question's
 # subject rather than naming it: the chat says the same in its own words ("comes wed",
-# "moving ordering to"). Not verbs that are as often the subject noun (rent, pay, charge).
+# "moving ordering to"). Not verbs that are as often the subject noun (rent).
 PREDICATE_VERBS = frozenset(
-    """get buy purchase deliver arrive ship send bring pick use hold host begin finish
-    happen take go come leave need want handle give provide expect""".split())
+    """get buy purchase deliver arrive ship send bring pick hire use hold host begin
+    finish happen take go come leave land pay charge need want handle sign give provide
+    supply source expect""".split())
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
