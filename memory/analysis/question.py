@@ -53,7 +53,9 @@ class QuestionAnalysis:
     words, of each of which an answer must state one: what a "what is…" question asks for
     ("password" in "what's the new office wifi password"), the thing whose value it asks
     ("kafka" in "what kafka version"), the thing and the event a *when* question asks about
-    ("*dune*", "go *live*")."""
+    ("*dune*", "go *live*"). ``confirm``: a yes/no question whether a value still holds
+    ("is the demo still on for monday?"); ``polar``: any yes/no question ("are we
+    curving the midterm?"), whose verb is what it asks."""
 
     text: str
     kind: QuestionKind
@@ -69,6 +71,8 @@ class QuestionAnalysis:
     dates: tuple[str, ...] = ()
     key: tuple[tuple[str, ...], ...] = ()
     changes: tuple[str, ...] = ()
+    confirm: bool = False
+    polar: bool = False
 
     @property
     def asks_change(self) -> bool:
@@ -145,9 +149,21 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
-        key=key, changes=changes,
-        dates=tuple(_dates(text, lows)),
-    )
+        key=key, changes=changes, polar=_polar(lows, opening, lexicon),
+        dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon))
+
+
+def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the question asks yes or no whether a value still holds: it opens with an
+    auxiliary, uses a keep word, and offers no alternatives ("… or …")."""
+    return _polar(lows, opening, lexicon) and bool(_spans(lows, lexicon.confirm_cues))
+
+
+def _polar(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the question asks yes or no: it opens with an auxiliary and offers no
+    alternatives ("… or …")."""
+    opens = any(i < len(lows) and lows[i] in lexicon.confirm_openers for i in (0, opening))
+    return opens and lexicon.choice not in lows
 
 
 def _openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,

@@ -378,11 +378,36 @@ class CoverageWeights:
     state_context_credit: float = 0.25
     headless: float = 0.5
     min_coverage: float = 0.4
+    # A predicate word (PREDICATE_VERBS: "getting", "buying", "delivered") says what happens
+    # to the subject, in words a chat often does not repeat: it weighs this share of a
+    # subject word of the same rarity. In a yes/no question the predicate is what is asked.
+    predicate_share: float = 0.35
     # The share of a unit's relevance that comes from dense similarity when terms are few.
     dense_floor: float = 0.0
 
 
 COVERAGE = CoverageWeights()
+
+# Verbs (base forms; their inflections match by stem) that say what happens to a question's
+# subject rather than naming it: the chat says the same in its own words ("comes wed",
+# "moving ordering to"). Not verbs that are as often the subject noun (rent).
+PREDICATE_VERBS = frozenset(
+    """get buy purchase deliver arrive ship send bring pick hire use hold host begin
+    finish happen take go come leave land pay charge need want handle sign give provide
+    supply source expect""".split())
+# A yes/no question opens with an auxiliary; with a keep word it asks whether a value
+# still holds ("is the demo still on for monday?").
+CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
+                             "have", "can", "should", "isn't", "aren't", "is't"})
+CONFIRM_CUES = ("still", "still on", "anymore", "any more")
+# How a change of a thing's state is told, as the word a "still …?" answer names.
+STATUS_WORDS = (
+    ("cancel*", "cancelled"), ("called off", "called off"), ("call off", "called off"),
+    ("scrap*", "scrapped"), ("postpon*", "postponed"), ("push*", "pushed"),
+    ("delay*", "delayed"), ("resched*", "rescheduled"), ("slip*", "slipped"),
+    ("on hold", "on hold"), ("mov*", "moved"), ("shift*", "moved"), ("bump*", "moved"),
+    ("switch*", "switched"), ("chang*", "changed"), ("replac*", "replaced"),
+)
 
 
 @dataclass(frozen=True)
@@ -431,6 +456,10 @@ class QuestionLexicon:
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
+    predicates: frozenset[str] = PREDICATE_VERBS
+    confirm_openers: frozenset[str] = CONFIRM_OPENERS
+    confirm_cues: tuple[str, ...] = CONFIRM_CUES
+    status: tuple[tuple[str, str], ...] = STATUS_WORDS
 
 
 DEFAULT_LEXICON = QuestionLexicon()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from memory.analysis.message import MessageAnalysis
-from memory.analysis.question import QuestionAnalysis, is_change_word, words
+from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.dates import resolved_dates
 from memory.models import ChainEntry, Citation, EvidenceNode, State
@@ -217,3 +217,34 @@ def _value_words(text: str, lexicon: QuestionLexicon) -> set[str]:
 def _asks(text: str) -> bool:
     """Whether a message asks something (a question, or a proposal put as one)."""
     return "?" in text
+
+
+# A status that ends a plan rather than moving it to a new value.
+ENDED = frozenset({"cancelled", "called off", "scrapped", "on hold"})
+
+
+def status_of(text: str, lexicon: QuestionLexicon) -> str:
+    """The change of state ``text`` tells, as its status word ("postponed", "moved",
+    "cancelled"), the first of the lexicon's order (an end before a move); "" for none."""
+    lows = [w.low for w in words(text)]
+    for pattern, status in lexicon.status:
+        if find_phrase(lows, pattern) >= 0:
+            return status
+    return ""
+
+
+def confirm_line(qa: QuestionAnalysis, *, value: str, text: str, said: str,
+                 lexicon: QuestionLexicon) -> str:
+    """The answer to "is X still …?": "Yes" when the latest value is the one asked about
+    (or none is asked and nothing changed), else "No" with the change: its status and the
+    new value ("No — postponed: next month (Dana, Apr 11)")."""
+    asked = {f for d in qa.dates for w in words(d) if w.low not in STOPWORDS
+             for f in forms(w.low)}
+    held = unit_forms(value)
+    status = status_of(text, lexicon)
+    if status and (status in ENDED or not asked & held):
+        shown = value if value and not held <= unit_forms(status) else ""
+        return f"No — {status}{': ' + shown if shown else ''} {said}"
+    if asked and value and not asked & held:
+        return f"No — now {value} {said}"
+    return f"Yes — {value} {said}" if value else f"Yes {said}"

@@ -47,6 +47,7 @@ from memory.reader.answer_parts import (
     best_answer,
     calendar_day,
     chain_line,
+    confirm_line,
     entry_label,
     entry_value,
     evidence_line,
@@ -80,8 +81,31 @@ class Composer(StatementReader):
         if qa.kind is QuestionKind.WHY:
             return self.why(qa, state, verdict, nodes)
         if state is not None and not self._overridden(qa, state, verdict, people):
-            return self.from_state(qa, state, nodes, people)
-        return self.from_units(qa, verdict, people, nodes)
+            composed = self.from_state(qa, state, nodes, people)
+        else:
+            composed = self.from_units(qa, verdict, people, nodes)
+        return self.confirmed(qa, composed, nodes) if qa.confirm else composed
+
+    def confirmed(self, qa: QuestionAnalysis, composed: Composed,
+                  nodes: dict[str, EvidenceNode]) -> Composed:
+        """A "still …?" question is answered yes or no from the latest change of that
+        thing's state (its status or new value, who and when)."""
+        if composed.states and composed.states[0].chain:
+            entry = composed.states[0].chain[-1]
+            node = nodes.get(entry.node_id)
+            value, speaker, ts = entry_value(entry), entry.speaker, entry.ts
+            text = node.text if node is not None else entry.quote
+        elif composed.citations:
+            cited = composed.citations[0]
+            value, speaker, ts = composed.short, cited.speaker, cited.ts
+            node = nodes.get(cited.node_id)
+            text = node.text if node is not None else cited.quote
+        else:
+            return composed
+        first = confirm_line(qa, value=value, text=text, said=f"({speaker}, {day_label(ts)})",
+                             lexicon=self.lexicon)
+        return Composed([first, *composed.lines[1:]], first.split(" (")[0],
+                        composed.citations, composed.states)
 
     # ---- why ----------------------------------------------------------------------------
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,

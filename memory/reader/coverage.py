@@ -26,6 +26,7 @@ import numpy as np
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.analysis.question_words import edit_distance
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
@@ -165,6 +166,8 @@ class CoverageTest:
         self._vectors: dict[str, np.ndarray] = {}
         self._kinds: dict[str, frozenset[str]] = {}
         self._claim_forms = frozenset(f for w in lexicon.claim_words for f in forms(w))
+        self._predicate_forms = frozenset(
+            f for w in lexicon.predicates for f in forms(w) if len(f) > 2)
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -181,6 +184,8 @@ class CoverageTest:
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
+            elif not qa.polar and forms(t) & self._predicate_forms:
+                weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0))
         return out
@@ -206,7 +211,9 @@ class CoverageTest:
         got = 0.0
         missing: list[Term] = []
         persons = {t.word for t in terms if t.person}
-        groups = [set(g) - persons or set(g) for g in qa.key]
+        # a group of predicate verbs only ("getting delivered") is said in other words
+        groups = [set(g) - persons or set(g) for g in qa.key
+                  if qa.polar or not all(forms(x) & self._predicate_forms for x in g)]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
@@ -232,11 +239,14 @@ class CoverageTest:
             got += sum(m.weight for m in missing if m.word in typos)
             stated |= typos
             missing = [m for m in missing if m.word not in typos]
+        matched: set[str] = set()
         if missing:
             syn, matched = self._synonyms(missing, unit)
             got += syn
             stated |= matched
         unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
+        # a yes/no question asks its verb: one never said in the scope is not answered
+        unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched)
         return got / total * w.headless ** unstated
 
     def _claims(self, told: frozenset[str]) -> bool:
@@ -376,26 +386,6 @@ def _candidates(told: str) -> tuple[str, ...]:
     # Function words are no near synonym of a subject word (and cost an embedding each).
     return tuple(x.low for x in words(told)
                  if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
-
-
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance of ``a`` and ``b`` (a swap of two neighbours is one
-    edit), or ``limit + 1`` as soon as it exceeds ``limit``; O(len(a) * len(b)) on words."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        if min(cur) > limit:
-            return limit + 1
-        prev2, prev = prev, cur
-    return prev[-1]
 
 
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
