@@ -9,15 +9,12 @@ question is the asker's own words, deleted with their workspace (:meth:`forget_s
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memory.ports import FeedbackEntry
+from memory.store.sqlite_file import SqliteFile
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS feedback (
@@ -40,29 +37,12 @@ CREATE INDEX IF NOT EXISTS feedback_space ON feedback(platform, space);
 FILENAME = "feedback.sqlite3"
 
 
-class FeedbackLog:
+class FeedbackLog(SqliteFile):
     """Append-only feedback records; a rater's second vote on the same question and
     citations replaces the first (a changed mind, not a second opinion)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA secure_delete=ON")
-        self._db.executescript(_SCHEMA)
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        super().__init__(path, schema=_SCHEMA)
 
     def record(self, entry: FeedbackEntry) -> None:
         nodes = json.dumps(list(entry.node_ids))

@@ -27,14 +27,14 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
 from memory.models import Delete, Edit, Message, MessageKey
+from memory.store.sqlite_file import SqliteFile
 from memory.store.store import tombstone_keys
 
 logger = logging.getLogger(__name__)
@@ -169,29 +169,11 @@ def _decode(kind: str, payload: str) -> InboxEvent:
     return Delete.model_validate_json(payload)
 
 
-class Inbox:
+class Inbox(SqliteFile):
     def __init__(self, path: Path, *, max_attempts: int = 5) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        # Durable: an acknowledged message must survive power loss, not just a crash.
+        super().__init__(path, schema=_SCHEMA, durable=True, lock=threading.RLock())
         self.max_attempts = max_attempts
-        self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: an acknowledged message must survive power loss, not just a process crash.
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA secure_delete=ON")
-        self._db.executescript(_SCHEMA)
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
 
     def submit(self, events: Iterable[InboxEvent]) -> int:
         """Persist events durably; returns how many were new (duplicates are no-ops)."""

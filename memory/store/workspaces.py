@@ -14,14 +14,11 @@ back after a workspace is forgotten, so no id of it stays in either file.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory.errors import DigestOwned
+from memory.store.sqlite_file import SqliteFile
 
 FILENAME = "workspaces.sqlite3"
 UNINSTALL_GRACE = timedelta(hours=72)
@@ -40,26 +37,9 @@ CREATE TABLE IF NOT EXISTS uninstalls (
 """
 
 
-class WorkspaceLedger:
+class WorkspaceLedger(SqliteFile):
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA secure_delete=ON")
-        self._db.executescript(_SCHEMA)
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        super().__init__(path, schema=_SCHEMA)
 
     # ---- digests ------------------------------------------------------------------------
     def set_digest(self, *, platform: str, space: str, channel: str, enabled: bool, by: str,
