@@ -8,28 +8,19 @@ One unthreaded chat through the real write path (hashing embedder), asked as a m
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from memory.analysis.question import analyze_question
-from memory.embeddings import HashingEmbedder
-from memory.models import Answer, Message, Scope
-from memory.proposer import OfflineProposer
+from memory.models import Answer, Scope
 from memory.reader.offline import OfflineReader
-from memory.reader.tools import offline_tools
-from memory.store import open_store
-from memory.writer import open_writer
+from tests.support.chat_reader import chat_author, written_reader
 
 T0 = datetime(2025, 4, 7, 13, 0, tzinfo=UTC)  # a Monday
 ASKED = datetime(2025, 4, 15, 12, tzinfo=UTC)
 SCOPE = Scope(platform="slack", space="T8", channels=("C8",))
-
-
-def m(minutes: int, user: str, text: str) -> Message:
-    return Message(platform="slack", space="T8", channel="C8", channel_name="ops",
-                   id=f"C8.{minutes}", user=f"U{user.upper()}", user_name=user,
-                   ts=T0 + timedelta(minutes=minutes), text=text)
+m = chat_author(space="T8", channel="C8", channel_name="ops", start=T0)
 
 
 CHAT = [
@@ -45,11 +36,7 @@ CHAT = [
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
-    path = tmp_path_factory.mktemp("confirms")
-    emb = HashingEmbedder()
-    store = open_store(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
-    open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(CHAT)
-    return OfflineReader(tools=offline_tools(store, emb))
+    return written_reader(tmp_path_factory.mktemp("confirms"), CHAT)
 
 
 def ask(reader: OfflineReader, question: str) -> Answer:

@@ -7,27 +7,18 @@ One unthreaded chat through the real write path (hashing embedder), asked as a m
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
-from memory.embeddings import HashingEmbedder
-from memory.models import Answer, Message, Scope
-from memory.proposer import OfflineProposer
+from memory.models import Answer, Scope
 from memory.reader.offline import OfflineReader
-from memory.reader.tools import offline_tools
-from memory.store import open_store
-from memory.writer import open_writer
+from tests.support.chat_reader import chat_author, written_reader
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday
 ASKED = datetime(2025, 3, 20, 12, tzinfo=UTC)
 SCOPE = Scope(platform="slack", space="T9", channels=("C9",))
-
-
-def m(minutes: int, user: str, text: str) -> Message:
-    return Message(platform="slack", space="T9", channel="C9", channel_name="club",
-                   id=f"C9.{minutes}", user=f"U{user.upper()}", user_name=user,
-                   ts=T0 + timedelta(minutes=minutes), text=text)
+m = chat_author(space="T9", channel="C9", channel_name="club", start=T0)
 
 
 CHAT = [
@@ -46,11 +37,7 @@ CHAT = [
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
-    path = tmp_path_factory.mktemp("generalizes")
-    emb = HashingEmbedder()
-    store = open_store(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
-    open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(CHAT)
-    return OfflineReader(tools=offline_tools(store, emb))
+    return written_reader(tmp_path_factory.mktemp("generalizes"), CHAT)
 
 
 def ask(reader: OfflineReader, question: str) -> Answer:
