@@ -46,7 +46,8 @@ class Span:
     ts_to: float
 
 
-def scope_sql(scope: Scope, window: Window | None = None) -> str:
+def _place_parts(scope: Scope) -> list[str]:
+    """The conditions naming ``scope``'s platform, space and channels."""
     parts: list[str] = []
     if scope.platform is not None:
         parts.append(f"platform = {sql_str(scope.platform)}")
@@ -54,6 +55,11 @@ def scope_sql(scope: Scope, window: Window | None = None) -> str:
         parts.append(f"space = {sql_str(scope.space)}")
     if scope.channels is not None:
         parts.append(sql_in("channel", scope.channels))
+    return parts
+
+
+def scope_sql(scope: Scope, window: Window | None = None) -> str:
+    parts = _place_parts(scope)
     thread = scope.thread_id or (window.thread_id if window else None)
     if thread is not None:
         parts.append(f"thread_id = {sql_str(thread)}")
@@ -73,13 +79,7 @@ def scope_sql(scope: Scope, window: Window | None = None) -> str:
 def states_sql(scope: Scope) -> str:
     """``scope`` over the states table (states have no thread: a thread scope reads the
     states of its channels)."""
-    parts = []
-    if scope.platform is not None:
-        parts.append(f"platform = {sql_str(scope.platform)}")
-    if scope.space is not None:
-        parts.append(f"space = {sql_str(scope.space)}")
-    if scope.channels is not None:
-        parts.append(sql_in("channel", scope.channels))
+    parts = _place_parts(scope)
     return " AND ".join(parts) if parts else "TRUE"
 
 
