@@ -163,8 +163,7 @@ ACCEPT_CUES: tuple[str, ...] = (
     "let's do that", "lets do that", "let's do it", "lets do it", "go for it", "do it",
     "sounds good", "that works", "deal", "sure", "yes", "yep", "yup", "ok", "okay",
     "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
-    "moving it", "changing it", "updating the invite", "invite updated",
-    "updated the invite", "fine, let's", "alright", "all right", "let's go with",
+    "moving it", "changing it", "fine, let's", "alright", "all right", "let's go with",
     "happy to", "glad to", "can do", "with pleasure",
 )
 
@@ -278,7 +277,7 @@ listen guess imagine say think scratch forget ignore disregard trying using swit
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
-i we you they he she someone everyone finance legal apple google aws azure gcp microsoft
+i we you they he she someone everyone finance legal
 management mgmt leadership board ceo cto cfo vp customer customers client clients security
 compliance it ops marketing sales product eng engineering design hr procurement vendor
 team""".split())

@@ -63,7 +63,7 @@ CHANGE_WORDS = (
     "updat*", "revis*", "shift*", "replac*", "reassign*", "took", "take*", "taken",
     "cancel*", "scrap*", "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*",
     "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
-    "goes", "sponsor*", "announc*", "keep", "keeping", "kept", "stay*",
+    "goes", "announc*", "keep", "keeping", "kept", "stay*",
 )
 # Change words that only ever move a moment: a question naming one ("what was the go-live
 # before the slip?") asks for a date or time even when it names no date noun.
@@ -207,7 +207,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "locations": "where", "rooms": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
     "company": "name", "vendor": "name", "supplier": "name", "provider": "name",
-    "caterer": "name", "brand": "name", "band": "name", "codename": "name", "name": "name",
+    "caterer": "name", "brand": "name", "codename": "name", "name": "name",
     "firm": "name", "contractor": "name", "agency": "name", "tool": "name", "app": "name",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
@@ -398,7 +398,7 @@ PREDICATE_VERBS = frozenset(
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
-                             "have", "can", "should", "isn't", "aren't", "is't"})
+                             "have", "can", "should", "isn't", "aren't"})
 CONFIRM_CUES = ("still", "still on", "anymore", "any more")
 # How a change of a thing's state is told, as the word a "still …?" answer names.
 STATUS_WORDS = (

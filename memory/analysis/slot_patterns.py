@@ -210,7 +210,7 @@ PLACE_PATTERNS: tuple[str, ...] = (
     + r"))\b)",  # "at the gym", "at the climbing gym"
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
-    r"held|it|fair|event)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
+    r"held|it)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
     r"in-person)\b)",
     r"\b(?:at|At)\s(?P<v>(?:The\s)?[A-ZÀ-Þ][^\W\d_]{1,24}(?:\s[A-ZÀ-Þ][^\W\d_]{1,24}){0,2})\b",
     # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
