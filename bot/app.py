@@ -24,7 +24,7 @@ from memory.reader.tools import ReaderTools
 from memory.registry import Registry
 from memory.registry_search import RegistrySearch
 from memory.service import Egmem
-from memory.store import MemoryStore
+from memory.store import open_store
 from memory.store.inbox import Inbox
 from memory.store.lock import DataLock
 from memory.worker import WriterWorker
@@ -140,13 +140,10 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
            lock: DataLock | None, commit_window_s: float) -> Egmem:
     local = settings.local_path
     uri = settings.data if settings.is_remote else str(local / "lance")
-    store = MemoryStore(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
-                        storage_options=dict(settings.storage_options) or None,
-                        read_only=read_only)
     # Opening connects; only the writing process repairs (a reader writes nothing).
-    store.open()
-    if not read_only:
-        store.reconcile()
+    store = open_store(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
+                       storage_options=dict(settings.storage_options) or None,
+                       read_only=read_only)
     store.claim_embedder(emb.name)
     inbox = Inbox(local / "inbox.sqlite3")
     try:

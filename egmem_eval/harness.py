@@ -162,7 +162,7 @@ class _Systems:
         search = EvidenceSearch(store=store, embedder=embedder, reranker=FeatureReranker(),
                                 ablate=ablate)
         tools = ReaderTools(store=store, embedder=embedder, search=search, ablate=ablate)
-        reader = OfflineReader(tools=tools, k=k, ablate=ablate)
+        reader = OfflineReader(tools=tools, k=k)
         controls = EvidenceSearch(store=raw, embedder=embedder, reranker=FeatureReranker())
         return cls(store=store, raw=raw, embedder=embedder, writer=writer, reader=reader,
                    controls=controls)

@@ -80,7 +80,7 @@ def ablated(reader: OfflineReader, *names: str) -> OfflineReader:
                             reranker=FeatureReranker(), ablate=frozenset(names))
     tools = ReaderTools(store=reader.tools.store, embedder=reader.tools.embedder,
                         search=search, ablate=frozenset(names))
-    return OfflineReader(tools=tools, k=reader.k, ablate=frozenset(names))
+    return OfflineReader(tools=tools, k=reader.k)
 
 
 def test_single_round_ablation(reader: OfflineReader) -> None:

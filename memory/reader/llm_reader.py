@@ -129,7 +129,7 @@ class LLMReader:
         if fallback is None:
             from memory.reader.offline import OfflineReader
 
-            fallback = OfflineReader(tools=tools, ablate=ablate)
+            fallback = OfflineReader(tools=tools)
         self.fallback = fallback
 
     def answer(self, question: str, *, scope: Scope, reference: datetime | None = None

@@ -70,10 +70,9 @@ class OfflineReader:
 
     def __init__(self, *, tools: ReaderTools, k: int = 10, expansion_terms: int = 4,
                  lexicon: QuestionLexicon = DEFAULT_LEXICON,
-                 analyzer: MessageAnalyzer | None = None,
-                 ablate: frozenset[str] = frozenset()) -> None:
+                 analyzer: MessageAnalyzer | None = None) -> None:
+        # Ablations are options of the tools and the search it is given.
         self.tools = tools
-        self.ablate = ablate
         self.k = k
         self.expansion_terms = expansion_terms
         self.lexicon = lexicon
