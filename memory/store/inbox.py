@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from memory.models import Delete, Edit, Message, MessageKey
+from memory.store.inspection import InboxInspection
 from memory.store.sqlite_file import SqliteFile
 from memory.store.store import tombstone_keys
 
@@ -174,6 +175,10 @@ class Inbox(SqliteFile):
         # Durable: an acknowledged message must survive power loss, not just a crash.
         super().__init__(path, schema=_SCHEMA, durable=True, lock=threading.RLock())
         self.max_attempts = max_attempts
+
+    def inspection(self) -> InboxInspection:
+        """The inbox file as checks outside the store may read it (tests)."""
+        return InboxInspection(self.path)
 
     def submit(self, events: Iterable[InboxEvent]) -> int:
         """Persist events durably; returns how many were new (duplicates are no-ops)."""

@@ -32,6 +32,7 @@ from memory.store.filters import (
 from memory.store.filters import (
     by_id as ids_filter,
 )
+from memory.store.inspection import StoreInspection
 from memory.store.lexical import LexicalIndex
 from memory.store.lookups import NODE_META_COLUMNS, NODE_SEARCH_COLUMNS, NodeLookups
 from memory.store.rows import (
@@ -137,6 +138,10 @@ class MemoryStore(NodeLookups):
             # A forget was interrupted before its purge: old versions may still hold its text.
             logger.info("finishing an interrupted purge")
             self.purge()
+
+    def inspection(self) -> StoreInspection:
+        """The tables as checks outside the store may see them (tests, benchmarks)."""
+        return StoreInspection(self.tables)
 
     @property
     def shared(self) -> bool:
