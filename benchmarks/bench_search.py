@@ -57,7 +57,6 @@ from memory.models import EvidenceNode, Message, MessageKey, Verdict  # noqa: E4
 from memory.reader.rerank import FeatureReranker  # noqa: E402
 from memory.reader.search import EvidenceSearch  # noqa: E402
 from memory.store import MemoryStore, open_store  # noqa: E402
-from memory.store.filters import scope_lexical, scope_sql  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -195,10 +194,9 @@ def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: in
     t0 = time.perf_counter()
     eg.maintain()
     out["maintain_s"] = round(time.perf_counter() - t0, 1)
-    indices = eg.store.tables.nodes.list_indices()
-    out["indexes"] = sorted(str(getattr(ix, "index_type", ix)) for ix in indices)
-    out["vector_index"] = any(str(getattr(ix, "index_type", "")).upper().startswith("IVF")
-                              for ix in indices)
+    indices = eg.store.inspection().node_indexes()
+    out["indexes"] = sorted(ix.kind for ix in indices)
+    out["vector_index"] = any(ix.kind.upper().startswith("IVF") for ix in indices)
     search = EvidenceSearch(store=eg.store, embedder=embedder, reranker=FeatureReranker())
     stages: dict[str, list[float]] = {n: [] for n in (*_STAGES, "rerank")}
     qs = synth.questions(corpus, queries + 10, seed=seed)
@@ -226,13 +224,11 @@ def measure(data: Path, corpus: synth.Corpus, *, embedder: Embedder, queries: in
         t = time.perf_counter()
         qvec = embedder.embed_batch([q.text])[0]
         emb.append(time.perf_counter() - t)
-        where = scope_sql(q.scope)
         t = time.perf_counter()
-        eg.store.tables.vector_search(qvec, where, DEPTH)
+        eg.store.vector_search(qvec, q.scope, k=DEPTH)
         vec.append(time.perf_counter() - t)
-        flt = scope_lexical(q.scope)
         t = time.perf_counter()
-        eg.store.lexical.search(q.text, flt, DEPTH)
+        eg.store.lexical_search(q.text, q.scope, k=DEPTH)
         lex.append(time.perf_counter() - t)
         want = q.answer_message_id
         hits += any(n.message_id == want for n in nodes)

@@ -314,7 +314,7 @@ def _drive(config: LoadConfig, plan: Corpus, url: str, slack: FakeSlack, service
 
 
 def _check(plan: Corpus, service: Egmem, result: LoadResult) -> None:
-    rows = service.store.tables.query_nodes("TRUE", columns=["channel", "message_id"])
+    rows = service.store.inspection().node_rows(["channel", "message_id"])
     committed = [(str(r["channel"]), str(r["message_id"])) for r in rows]
     result.nodes = len(committed)
     result.duplicate_nodes, result.missing, result.unexpected = exactly_once(plan.keys,

@@ -14,7 +14,7 @@ import bench_search  # noqa: E402
 import run_all  # noqa: E402
 import synth  # noqa: E402
 
-from memory.models import Delete, Edit, Message  # noqa: E402
+from memory.models import Delete, Edit, Message, Verdict  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -74,9 +74,10 @@ def test_direct_builder_links_chains_and_replies(tmp_path: Path) -> None:
 
     store = open_store(uri=str(tmp_path / "search_1500" / "lance"),
                        lexical_dir=tmp_path / "search_1500" / "lexical", dim=384)
-    rows = store.tables.query_nodes("verdict = 'revise'", columns=["supersedes", "state_id"])
-    assert rows and all(r["supersedes"] and r["state_id"] for r in rows)
-    replies = store.tables.query_nodes("reply_to_node IS NOT NULL", columns=["reply_to_node"])
+    rows = store.inspection().node_rows(["verdict", "supersedes", "state_id", "reply_to_node"])
+    revisions = [r for r in rows if r["verdict"] == Verdict.REVISE.value]
+    assert revisions and all(r["supersedes"] and r["state_id"] for r in revisions)
+    replies = [r for r in rows if r["reply_to_node"] is not None]
     parents = store.get_nodes([r["reply_to_node"] for r in replies])
     assert replies and len(parents) == len({r["reply_to_node"] for r in replies})
     store.close()

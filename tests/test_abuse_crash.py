@@ -97,7 +97,7 @@ def snapshot(data: Path) -> dict[str, Any]:
         nodes = eg.store.find_nodes(Scope())
         by_id = {n.node_id: n for n in nodes}
         states = {}
-        for row in eg.store.tables.query_states("TRUE"):
+        for row in eg.store.states.listed():
             chain = chain_of(eg.store.state_nodes([row["state_id"]]))
             states[row["state_id"]] = {
                 "topic": row["topic"], "value": row["value"],

@@ -92,7 +92,7 @@ def test_forgetting_a_confirmed_decision_keeps_the_memory_openable(
     eg = _open(data)  # used to raise "Ambiguous merge inserts are prohibited" here
     try:
         assert eg.stats()["evidence_nodes"] == 1
-        assert eg.store.tables.get_meta("forget_pending") in ("", None)
+        assert eg.store.meta.get("forget_pending") in ("", None)
         nodes = {n.message_id: n for n in eg.store.find_nodes(Scope())}
         reply = nodes["2"]
         assert reply.verdict is Verdict.CONTEXT and reply.state_id is None
@@ -149,7 +149,7 @@ def test_a_directory_left_mid_forget_opens_and_finishes_it(
     eg, data = confirmed
     node = eg.store.find_message(channel="C1", message_id="1")
     assert node is not None and node.state_id
-    eg.store.tables.set_meta("forget_pending", json.dumps(
+    eg.store.meta.set("forget_pending", json.dumps(
         {"ids": [node.node_id], "states": [node.state_id]}))
     eg.store.delete_nodes([node.node_id])
     eg.close()

@@ -148,7 +148,8 @@ def test_a_model_cannot_revise_another_channels_decision(make_rig: Any) -> None:
     rig.writer.write([m])
     node = rig.node(m)
     assert node.verdict is not Verdict.REVISE and node.state_id != sid
-    assert rig.store.tables.query_states(f"state_id = '{sid}'")[0]["value"] == "3 pm"
+    row = rig.store.states.get(sid)
+    assert row is not None and row["value"] == "3 pm"
 
 
 def test_a_model_cannot_cite_what_it_was_never_shown(make_rig: Any) -> None:  # noqa: F811
@@ -183,8 +184,6 @@ def test_a_model_cannot_cite_what_it_was_never_shown(make_rig: Any) -> None:  # 
 def test_filters_built_from_model_text_cannot_widen_a_scope(tmp_path: Path) -> None:
     from bot.app import build
     from bot.settings import Settings
-    from memory.store.filters import scope_sql
-    from memory.store.tables import sql_str
 
     eg = build(Settings(data=str(tmp_path / "data"), embedder="hashing"))
     t0 = datetime(2024, 4, 1, 9, 0, tzinfo=UTC)
@@ -193,18 +192,18 @@ def test_filters_built_from_model_text_cannot_widen_a_scope(tmp_path: Path) -> N
                             Channel(platform="slack", space=TEAM, id="C9", name="exec",
                                     is_private=True, members=("U9",))])
         eg.submit([Message(platform="slack", space=TEAM, channel="C1", id="1", user="U1",
-                           user_name="Ann", ts=t0, text="public note about budget"),
+                           user_name="Ann", ts=t0, text="public note about budget",
+                           channel_name="general"),
                    Message(platform="slack", space=TEAM, channel="C9", id="2", user="U9",
                            user_name="Ceo", ts=t0 + timedelta(minutes=1),
                            text="secret budget is 9m")])
         eg.process()
         scope = Scope(platform="slack", space=TEAM, channels=("C1",))
+        assert eg.store.channel_named("general", scope) == "C1"  # the lookup can find
         for evil in ["x' OR '1'='1", "x') OR (1=1", "x\\' OR 1=1 --", "general' OR channel='C9"]:
-            rows = eg.store.tables.query_nodes(
-                f"({scope_sql(scope)}) AND lower(channel_name) = {sql_str(evil)}",
-                columns=["channel"])
+            named = eg.store.channel_named(evil, scope)
             hits = eg.tools.session(scope).search_hits("budget", participants=[evil], k=5)
-            assert rows == [] and all(h.node.channel == "C1" for h in hits), evil
+            assert named is None and all(h.node.channel == "C1" for h in hits), evil
     finally:
         eg.close()
 

@@ -120,7 +120,7 @@ def test_retention_rules_forget_per_channel(tmp_path: Path) -> None:
         eg.drain()
         rules = Settings(retention_rules=parse_retention("T1/C2=10"))
         assert enforce_retention(eg, rules, now=datetime(2024, 3, 1, tzinfo=UTC)) == 1
-        left = {r["channel"] for r in eg.store.tables.query_nodes("TRUE", columns=["channel"])}
+        left = {r["channel"] for r in eg.store.inspection().node_rows(["channel"])}
         assert left == {"C1"}
     finally:
         eg.close()

@@ -74,7 +74,7 @@ def test_sigkill_during_ingest_loses_and_duplicates_nothing(tmp_path: Path) -> N
 
     eg = build(Settings(data=str(data), embedder="hashing"))
     try:
-        rows = eg.store.tables.query_nodes("TRUE", columns=["message_id", "channel"])
+        rows = eg.store.inspection().node_rows(["message_id", "channel"])
         keys = [(r["channel"], r["message_id"]) for r in rows]
         assert len(keys) == N_MESSAGES, f"after {kills} kills"
         assert len(set(keys)) == N_MESSAGES
@@ -82,8 +82,8 @@ def test_sigkill_during_ingest_loses_and_duplicates_nothing(tmp_path: Path) -> N
         assert eg.inbox.count(kind="message") == N_MESSAGES
         assert eg.store.lexical.count() == N_MESSAGES
         # Every state points at a node that exists.
-        ids = {r["node_id"] for r in eg.store.tables.query_nodes("TRUE", columns=["node_id"])}
-        for st in eg.store.tables.query_states("TRUE"):
+        ids = {r["node_id"] for r in eg.store.inspection().node_rows(["node_id"])}
+        for st in eg.store.states.listed():
             assert st["active_node_id"] in ids
     finally:
         eg.close()

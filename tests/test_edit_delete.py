@@ -40,7 +40,8 @@ def test_delete_of_active_revision_falls_back_to_previous_value(tmp_path: Path) 
     assert "6" not in nodes
     chain = chain_of(store.state_nodes([state]))  # type: ignore[list-item]
     assert [n.message_id for n in chain] == ["1", "3"]
-    rec = store.tables.query_states(f"state_id = '{state}'")[0]
+    rec = store.states.get(state)
+    assert rec is not None
     assert rec["value"] == "4 pm" and rec["active_node_id"] == nodes["3"].node_id
 
 
@@ -84,8 +85,8 @@ def test_edit_reverifies_the_value(tmp_path: Path) -> None:
     pipe.drain()
     nodes = _nodes(store)
     assert nodes["3"].edited and nodes["3"].value == "5 pm"
-    rec = store.tables.query_states(f"state_id = '{nodes['1'].state_id}'")[0]
-    assert rec["value"] == "5 pm"
+    rec = store.states.get(nodes["1"].state_id)
+    assert rec is not None and rec["value"] == "5 pm"
 
 
 def test_edit_removing_the_value_downgrades_and_restores_previous(tmp_path: Path) -> None:
@@ -97,8 +98,8 @@ def test_edit_removing_the_value_downgrades_and_restores_previous(tmp_path: Path
     pipe.drain()
     nodes = _nodes(store)
     assert nodes["3"].verdict is Verdict.CONTEXT
-    rec = store.tables.query_states(f"state_id = '{nodes['1'].state_id}'")[0]
-    assert rec["value"] == "Thursday at 3 pm"
+    rec = store.states.get(nodes["1"].state_id)
+    assert rec is not None and rec["value"] == "Thursday at 3 pm"
 
 
 def test_resubmitting_is_a_no_op_and_deleted_messages_stay_deleted(tmp_path: Path) -> None:

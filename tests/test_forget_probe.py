@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -153,13 +152,12 @@ def leaks(eg: Egmem, data: Path, needle: str, *, files: bool = True) -> list[str
             needle, platform="slack", space=SPACE, user=user, channel=channel, widen=True,
             k=100)])
     check("stats", json.dumps(eg.stats(), default=str))
-    check("nodes table", eg.store.tables.query_nodes("TRUE"))
-    check("states table", eg.store.tables.query_states("TRUE"))
+    check("nodes table", eg.store.inspection().node_rows())
+    check("states table", eg.store.states.listed())
     token = "".join(ch for ch in low if ch.isalnum())
     if token.isalpha():
         check("lexical terms", eg.store.lexical.body_terms(token))
-    with sqlite3.connect(str(data / "inbox.sqlite3")) as db:
-        check("inbox", db.execute("SELECT * FROM inbox").fetchall())
+    check("inbox", eg.inbox.inspection().rows())
     if files:
         found += [f"file {f}" for f in _files_containing(data, needle)]
     return found
@@ -177,7 +175,7 @@ def _assert_consistent(eg: Egmem) -> None:
         assert n.supersedes is None or n.supersedes in ids, n.message_id
         assert n.reply_to_node is None or n.reply_to_node in ids, n.message_id
         assert set(n.context_ids) <= ids, n.message_id
-    for st in eg.store.tables.query_states("TRUE"):
+    for st in eg.store.states.listed():
         assert st["active_node_id"] in ids, st["state_id"]
     assert eg.store.lexical.count() == len(ids)
 

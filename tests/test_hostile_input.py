@@ -80,7 +80,7 @@ HUGE = _m(28, "x" * 1_000_000 + " the needle qxzneedle is at the very end")
 def _states(eg: Egmem) -> dict[str, tuple[str, list[str]]]:
     """state id → (value, chain node ids), from the nodes (the source of truth)."""
     out = {}
-    for row in eg.store.tables.query_states("TRUE"):
+    for row in eg.store.states.listed():
         chain = [e.node_id for s in eg.history(row["topic"], platform="slack", space=SPACE,
                                                user=None, channel=None, k=50)
                  if s.state_id == row["state_id"] for e in s.chain]

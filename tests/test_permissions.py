@@ -137,8 +137,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     eg.drain()
     nodes = eg.store.find_nodes(Scope())
     private = frozenset(n.node_id for n in nodes if n.channel == PRIVATE)
-    states = frozenset(r["state_id"] for r in eg.store.tables.query_states(
-        f"channel = '{PRIVATE}'"))
+    states = frozenset(r["state_id"] for r in eg.store.states.listed(channel=PRIVATE))
     try:
         yield World(eg=eg, data=data, nodes=nodes, private_ids=private, private_states=states)
     finally:
@@ -316,8 +315,8 @@ def test_why_audit_hides_private_nodes_states_and_messages(world: World) -> None
         for user in (DEV, OUTSIDER):
             assert eg.why(ident, platform=SLACK, space=ACME, user=user, channel=GENERAL) == []
     # Positive control: a member sees the audit trail of the budget state.
-    budget = next(r["state_id"] for r in eg.store.tables.query_states(
-        f"channel = '{PRIVATE}'") if r["value"] == "$360k")
+    budget = next(r["state_id"] for r in eg.store.states.listed(channel=PRIVATE)
+                  if r["value"] == "$360k")
     trail = eg.why(budget, platform=SLACK, space=ACME, user=HUGO, channel=GENERAL)
     assert {n.channel for n in trail} == {PRIVATE} and len(trail) >= 2
 
@@ -512,7 +511,7 @@ def test_message_in_one_channel_never_revises_a_state_in_another(
         small = tmp_path / "leadership.jsonl"
         small.write_text("\n".join(json.dumps(r) for r in keep) + "\n")
         ingest_path(eg, small)
-        states = eg.store.tables.query_states(f"channel = '{PRIVATE}'")
+        states = eg.store.states.listed(channel=PRIVATE)
         budget = next(s for s in states if s["value"] == "$360k")
         before = eg.history("hiring budget", platform=SLACK, space=ACME, user=GRACE,
                             channel=PRIVATE)

@@ -242,23 +242,11 @@ def test_speaker_words_are_scoped_and_cover_names_and_ids(mem: Memory) -> None:
     assert mem.store.speaker_words([], EVERYTHING) == set()
 
 
-def test_a_search_reads_rows_in_few_queries(mem: Memory, monkeypatch: pytest.MonkeyPatch
-                                            ) -> None:
+def test_a_search_reads_rows_in_few_queries(mem: Memory) -> None:
     """Dense hits come with their rows; BM25-only hits are read with the anchors'
     neighbours. Each LanceDB query costs milliseconds before it reads a row."""
-    calls: list[str] = []
-    tables = mem.store.tables
-    for name in ("vector_search_with_vectors", "query_nodes_with_vectors", "query_nodes",
-                 "vector_search"):
-        real = getattr(tables, name)
-
-        def counted(*args: object, _real: object = real, _name: str = name,
-                    **kw: object) -> object:
-            calls.append(_name)
-            return _real(*args, **kw)  # type: ignore[operator]
-        monkeypatch.setattr(tables, name, counted)
-    s = search(mem)
-    hits = s.search_ranked(QUESTION, PUBLIC, k=6)
+    with mem.store.inspection().counting_queries() as calls:
+        hits = search(mem).search_ranked(QUESTION, PUBLIC, k=6)
     assert hits
     assert calls.count("vector_search_with_vectors") == 1
     assert "vector_search" not in calls and "query_nodes" not in calls

@@ -305,6 +305,6 @@ def test_forgetting_a_message_that_revised_two_states_repairs_both(tmp_path: Pat
     writer.forget([nodes["2"].node_id])
     values = sorted(rec.value for rec in writer.registry.states(KEY))
     assert values == ["Pixel Pit", "Saturday Aug 17"]
-    rows = store.tables.query_states("TRUE")
+    rows = store.states.listed()
     assert sorted(r["value"] for r in rows) == ["Pixel Pit", "Saturday Aug 17"]
     assert all("Bathurst" not in r["description"] for r in rows)

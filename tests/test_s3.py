@@ -170,7 +170,7 @@ def test_second_worker_with_empty_local_dir_sees_the_same_memory(
         a.submit(review_thread())
         a.drain()
         ids_a = node_ids(a)
-        states_a = {r["state_id"]: r["value"] for r in a.store.tables.query_states("TRUE")}
+        states_a = {r["state_id"]: r["value"] for r in a.store.states.listed()}
     finally:
         a.close()
 
@@ -178,7 +178,7 @@ def test_second_worker_with_empty_local_dir_sees_the_same_memory(
     b = worker(endpoint, bucket, b_local)
     try:
         assert node_ids(b) == ids_a and len(ids_a) == 8
-        assert {r["state_id"]: r["value"] for r in b.store.tables.query_states("TRUE")} == states_a
+        assert {r["state_id"]: r["value"] for r in b.store.states.listed()} == states_a
         # Tantivy index rebuilt from LanceDB when the store opened.
         assert b.store.lexical.all_ids() == ids_a
         assert b.store.reconcile_lexical() == 0

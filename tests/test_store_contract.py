@@ -251,7 +251,7 @@ def test_reopening_reads_only_the_nodes_after_the_index_watermark(
     # The next batch reaches LanceDB only, as when a process dies before the index commit.
     store = _lancedb(tmp_path)
     lost = node(store, 2, "the lost checklist")
-    store.tables.upsert_nodes([{**_row(lost)}], vectors([lost]))
+    store.inspection().put_nodes_unindexed([lost], vectors([lost]))
     store.close()
 
     from memory.store.lexical import LexicalIndex
@@ -267,12 +267,6 @@ def test_reopening_reads_only_the_nodes_after_the_index_watermark(
         assert store.lexical.committed_seq() == lost.seq
     finally:
         store.close()
-
-
-def _row(n: EvidenceNode) -> dict[str, Any]:
-    from memory.store.rows import node_to_row
-
-    return node_to_row(n, None)
 
 
 def test_tables_restored_from_an_older_copy_take_the_index_back_with_them(

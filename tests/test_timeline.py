@@ -79,7 +79,8 @@ def test_timeline_of_a_real_chain(tmp_path: Path) -> None:
     writer.write(review_thread())
     first = next(n for n in store.find_nodes(Scope(space="T1")) if n.message_id == "1")
     assert first.state_id is not None
-    row = store.tables.query_states(f"state_id = '{first.state_id}'")[0]
+    row = store.states.get(first.state_id)
+    assert row is not None
     state = to_state(StateRecord.from_row(row), chain_of(store.state_nodes([first.state_id])))
     tl = build_timeline(state)
     assert [(e.value, e.superseded, e.current) for e in tl] == [

@@ -100,7 +100,7 @@ def _see(browser: Chromium, site: _Running, path: str) -> Node:
 
 
 def _review_state_id(eg: Egmem) -> str:
-    rows = eg.store.tables.query_states("space = 'T1' AND channel = 'C1'")
+    rows = eg.store.states.listed(space="T1", channel="C1")
     return str(next(r["state_id"] for r in rows if r["value"] == "Friday 10am"))
 
 
@@ -113,7 +113,7 @@ def test_index_lists_spaces_and_channels_with_state_counts(
     assert spaces == ["T0ACME slack", "T1 slack"]
     rows = {r.find("a").text(): r for r in page.find("table", "channels").find_all("tr")[1:]}
     assert list(rows) == ["#atlas-dev", "#design", "#general", "#leadership", "#ops-oncall"]
-    expected = len(eg.store.tables.query_states("space = 'T0ACME' AND channel = 'C02DESIGN'"))
+    expected = len(eg.store.states.listed(space="T0ACME", channel="C02DESIGN"))
     assert expected > 0
     assert rows["#design"].find("td", "states").text() == str(expected)
     assert "private" in rows["#leadership"].text()
@@ -131,7 +131,7 @@ def test_channel_page_shows_current_values_and_filters(
     review = next(r for t, r in by_topic.items() if "design review" in t)
     assert review.find("td", "value-cell").text() == "Friday 10am"
     assert review.find("td", "revisions").text() == "2"
-    assert len(rows) == len(eg.store.tables.query_states("space = 'T1' AND channel = 'C1'"))
+    assert len(rows) == len(eg.store.states.listed(space="T1", channel="C1"))
 
     filtered = _see(browser, site, "/channel?" + urlencode(
         {"space": "T1", "channel": "C1", "q": "friday"}))
@@ -164,7 +164,7 @@ def test_state_page_draws_the_chain_with_superseded_values_struck(
 def test_state_page_of_the_sample_matches_the_memory(eg: Egmem, site: _Running) -> None:
     from adapters.web.queries import load_state
 
-    rows = eg.store.tables.query_states("space = 'T0ACME'")
+    rows = eg.store.states.listed(space="T0ACME")
     best = max(rows, key=lambda r: (r["revision_count"], r["state_id"]))
     assert best["revision_count"] >= 1, "the sample chat should revise some decision"
     state = load_state(eg, best["state_id"])
@@ -314,8 +314,8 @@ def test_only_http_permalinks_become_links() -> None:
 
 
 def test_state_page_only_reads(eg: Egmem, site: _Running) -> None:
-    before = (eg.store.count_nodes(), len(eg.store.tables.query_states("TRUE")))
+    before = (eg.store.count_nodes(), len(eg.store.states.listed()))
     site.request(f"/state?id={_review_state_id(eg)}")
     site.request("/ask?q=when+is+the+review")
-    assert (eg.store.count_nodes(), len(eg.store.tables.query_states("TRUE"))) == before
+    assert (eg.store.count_nodes(), len(eg.store.states.listed())) == before
     assert eg.store.find_nodes(Scope(space="T1", channels=("C9",)))

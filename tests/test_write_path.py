@@ -108,12 +108,12 @@ def test_reopen_gives_back_the_same_memory(tmp_path: Path) -> None:
     store, writer = open_memory(tmp_path)
     writer.write(review_thread())
     before = {k: (n.verdict, n.state_id, n.value, n.rewrite) for k, n in _by_msg(store).items()}
-    states_before = sorted(r["state_id"] for r in store.tables.query_states("TRUE"))
+    states_before = sorted(r["state_id"] for r in store.states.listed())
     store.close()
     store2, writer2 = open_memory(tmp_path)
     after = {k: (n.verdict, n.state_id, n.value, n.rewrite) for k, n in _by_msg(store2).items()}
     assert after == before
-    assert sorted(r["state_id"] for r in store2.tables.query_states("TRUE")) == states_before
+    assert sorted(r["state_id"] for r in store2.states.listed()) == states_before
     assert store2.lexical.count() == len(before)
     # The registry works after a restart: a revision still finds its prior state.
     writer2.write([msg(9, "Alice", "the design review moved to 2 pm instead")])
@@ -141,7 +141,7 @@ def test_states_rederived_after_interrupted_commit(tmp_path: Path) -> None:
         writer.write([msg(3, "Alice", "Atlas design review moved to 4 pm instead")])
     store.close()
     store2, writer2 = open_memory(tmp_path)
-    rows = store2.tables.query_states("TRUE")
+    rows = store2.states.listed()
     assert [r["value"] for r in rows] == ["4 pm"]
 
 
@@ -157,17 +157,17 @@ def test_rows_from_before_search_cards_are_read_and_filled(tmp_path: Path) -> No
     scope = Scope(platform="slack", space="T1")
     ids = sorted(n.node_id for n in _by_msg(store).values())
     with_cards, vectors = store.search_nodes(ids, scope)
-    store.tables.nodes.drop_columns(["card"])
+    store.inspection().drop_node_columns(["card"])
     store.close()
 
     store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lexical",
                        dim=store.dim)
-    assert len(store.tables.query_nodes("card IS NULL", columns=["node_id"])) == len(ids)
+    assert store.inspection().node_ids_lacking("card") == ids
     old, old_vectors = store.search_nodes(ids, scope)
     assert old == with_cards and len(old) == len(ids)
     assert {k: v.tolist() for k, v in old_vectors.items()} == {
         k: v.tolist() for k, v in vectors.items()}
     assert store.fill_cards(batch=2) == len(ids)
-    assert store.tables.query_nodes("card IS NULL", columns=["node_id"]) == []
+    assert store.inspection().node_ids_lacking("card") == []
     assert store.search_nodes(ids, scope)[0] == with_cards
     assert store.fill_cards() == 0

@@ -8,7 +8,6 @@ first finds its needle, so tests call it once before the change (a positive cont
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from memory.models import Scope
@@ -45,13 +44,12 @@ def leaks(eg: Egmem, data: Path, needle: str, *, space: str = "T1", platform: st
     check("why", [n.model_dump_json() for n in eg.why(
         needle, platform=platform, space=space, user=None, channel=None)])
     check("stats", json.dumps(eg.stats(), default=str))
-    check("nodes table", eg.store.tables.query_nodes("TRUE"))
-    check("states table", eg.store.tables.query_states("TRUE"))
+    check("nodes table", eg.store.inspection().node_rows())
+    check("states table", eg.store.states.listed())
     token = "".join(ch for ch in low if ch.isalnum())
     if token.isalpha():
         check("lexical terms", eg.store.lexical.body_terms(token))
-    with sqlite3.connect(str(data / "inbox.sqlite3")) as db:
-        check("inbox", db.execute("SELECT * FROM inbox").fetchall())
+    check("inbox", eg.inbox.inspection().rows())
     if files:
         found += [f"file {f}" for f in files_containing(data, needle)]
     return found
@@ -65,6 +63,6 @@ def assert_consistent(eg: Egmem) -> None:
         assert n.supersedes is None or n.supersedes in ids, n.message_id
         assert n.reply_to_node is None or n.reply_to_node in ids, n.message_id
         assert set(n.context_ids) <= ids, n.message_id
-    for st in eg.store.tables.query_states("TRUE"):
+    for st in eg.store.states.listed():
         assert st["active_node_id"] in ids, st["state_id"]
     assert eg.store.lexical.count() == len(ids)
