@@ -104,9 +104,12 @@ class Repair:
         state_id = updated.state_id
         affected = sorted(s for s in {node.state_id, state_id, *node_state_ids(node)} if s)
         # Recorded first: a crash before the dependants are recomposed is finished by
-        # recover (a replayed edit finds the new text already stored and would stop there).
+        # recover (a replayed edit finds the new text already stored and would stop there),
+        # and one before the caller's purge by the next open (the edit is done by then, and
+        # nothing else would purge the old versions that still hold the replaced text).
         self.store.meta.set(_EDITING, json.dumps({"ids": [updated.node_id],
                                                   "states": affected}))
+        self.store.require_purge()
         self.store.rewrite_nodes([updated])
         # Cached recent turns hold the old text: later proposals must not read it.
         self._recent.pop((platform or node.platform, space or node.space, channel), None)

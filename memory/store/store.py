@@ -135,7 +135,8 @@ class MemoryStore(NodeLookups):
         only, and a forget's purge it did not finish. Never for a read-only opening."""
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
-            # A forget was interrupted before its purge: old versions may still hold its text.
+            # An edit or forget was interrupted before its purge: old versions and dead index
+            # segments may still hold the text it replaced or removed.
             logger.info("finishing an interrupted purge")
             self.purge()
 
@@ -229,6 +230,12 @@ class MemoryStore(NodeLookups):
         else:
             self.lexical.purge_deleted()
         self.tables.set_meta(PURGE_PENDING, "")
+
+    def require_purge(self) -> None:
+        """Record that rows about to be deleted or rewritten must leave the disk: until a
+        purge completes, every writing open purges first (so a crash between an edit or a
+        forget and its purge leaves nothing of the replaced text behind)."""
+        self.tables.set_meta(PURGE_PENDING, "1")
 
     def maintain(self) -> None:
         """Fill search cards of rows from older versions, compact small fragments, build
@@ -387,7 +394,7 @@ class MemoryStore(NodeLookups):
         """Delete nodes from the table and the index; their bytes stay on disk (old versions,
         deletion files) until :meth:`purge`, which the next open runs if a crash intervenes."""
         if node_ids:
-            self.tables.set_meta(PURGE_PENDING, "1")
+            self.require_purge()
         self.tables.delete_nodes(node_ids)
         self.lexical.delete(node_ids)
 
