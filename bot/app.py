@@ -140,16 +140,16 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
            lock: DataLock | None, commit_window_s: float) -> Egmem:
     local = settings.local_path
     uri = settings.data if settings.is_remote else str(local / "lance")
-    # Opening connects; only the writing process repairs (a reader writes nothing).
-    store = open_store(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
-                       storage_options=dict(settings.storage_options) or None,
-                       read_only=read_only)
-    store.claim_embedder(emb.name)
-    inbox = Inbox(local / "inbox.sqlite3")
     try:
         faults = FaultPoints.parse(settings.fault)
     except ValueError as exc:
         raise ConfigError(f"EGMEM_FAULT: {exc}") from exc
+    # Opening connects; only the writing process repairs (a reader writes nothing).
+    store = open_store(uri=uri, lexical_dir=local / "lexical", dim=emb.dim,
+                       storage_options=dict(settings.storage_options) or None,
+                       read_only=read_only, faults=faults)
+    store.claim_embedder(emb.name)
+    inbox = Inbox(local / "inbox.sqlite3")
     # The one lexicon of cue words, slot patterns and weights every judgement reads.
     analyzer = MessageAnalyzer(Lexicon())
     registry = Registry(store=store, weights=analyzer.lexicon.weights)

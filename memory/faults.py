@@ -3,13 +3,15 @@
 ``EGMEM_FAULT=STEP:N`` (read by ``bot.settings``) makes the process SIGKILL itself the N-th
 time it reaches STEP, after writing ``egmem fault: killed at STEP #N`` to stderr, so a test
 knows the kill landed there — inside a commit, between two of its writes — and not merely
-somewhere in a run. Steps (in commit order):
+somewhere in a run. Steps (the first five in commit order):
 
 * ``proposed``: a batch is proposed and verified, nothing of it written;
 * ``nodes_written``: its nodes are in LanceDB, the registry and watermark are not;
 * ``registry_flushed``: states written, the watermark not moved;
 * ``committed``: the commit is whole, the inbox does not know it yet;
-* ``rederived``: an edit or forget has re-derived its states, dependants not recomposed.
+* ``rederived``: an edit or forget has re-derived its states, dependants not recomposed;
+* ``rows_written``: a node write (a commit's, an edit's, a repair's) is in LanceDB, its
+  lexical index documents are not.
 
 Unset, every :meth:`FaultPoints.reach` is a no-op.
 """
@@ -23,7 +25,8 @@ from collections import Counter
 
 from memory.errors import ConfigError
 
-STEPS = ("proposed", "nodes_written", "registry_flushed", "committed", "rederived")
+STEPS = ("proposed", "nodes_written", "registry_flushed", "committed", "rederived",
+         "rows_written")
 
 
 class FaultPoints:

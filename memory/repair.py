@@ -78,6 +78,10 @@ class Repair:
         if editing:
             intent = json.loads(editing)
             logger.info("finishing an interrupted edit")
+            # The edited rows may hold the new text while their index documents still hold
+            # the old: the watermark cannot tell (an edit keeps its node's seq).
+            self.store.require_purge()
+            self.store.reindex_nodes(list(intent["ids"]))
             self._refresh(list(intent["ids"]), list(intent["states"]))
             self.store.meta.set(_EDITING, "")
         return len(states)

@@ -95,3 +95,32 @@ def test_an_edit_killed_before_the_drain_purges_leaves_no_trace(tmp_path: Path) 
     done = _ingest(second, data)
     assert done.returncode == 0, done.stderr[-2000:]
     _assert_no_trace(data)
+
+
+def _hits(data: Path, word: str, *, read_only: bool) -> set[str]:
+    eg = build(Settings(data=str(data), embedder="hashing"), read_only=read_only)
+    try:
+        node = eg.store.find_message(channel="C1", message_id="1.000100")
+        assert node is not None and NEW in node.text
+        return {i for i, _ in eg.store.lexical_search(word, Scope(), k=10)}
+    finally:
+        eg.close()
+
+
+def test_an_edit_killed_between_its_row_and_its_index_document_is_finished_at_open(
+        tmp_path: Path) -> None:
+    """The edited row is in LanceDB, its lexical document still holds the old words; the
+    edit keeps its node's seq and the counts agree, so only the edit's recorded intent can
+    tell. The writing open rewrites the document before anything searches it."""
+    data = _remembered(tmp_path)
+    edit = tmp_path / "edit.jsonl"
+    edit.write_text(_line("edit", T0 + 120, "1.000100",
+                          text=f"the design review is Thursday at 3 pm in the {NEW}"))
+    _killed_at(_ingest(edit, data, "rows_written:1"), "rows_written:1")
+    left = _hits(data, OLD, read_only=True)
+    assert left, "the kill left the old words in the index"
+    assert _hits(data, OLD, read_only=False) == set()  # a writing open recovers
+    assert _hits(data, NEW, read_only=True) >= left
+    done = _ingest(edit, data)
+    assert done.returncode == 0, done.stderr[-2000:]
+    _assert_no_trace(data)

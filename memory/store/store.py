@@ -16,6 +16,7 @@ import numpy as np
 
 from memory.errors import ConfigError
 from memory.facets import project
+from memory.faults import FaultPoints
 from memory.models import Channel, EvidenceNode, MessageKey, Scope
 from memory.store.filters import (
     INVISIBLE,
@@ -85,11 +86,11 @@ def _last_of_each(nodes: Sequence[EvidenceNode], vectors: np.ndarray
 
 def open_store(*, uri: str, lexical_dir: Path, dim: int,
                storage_options: dict[str, str] | None = None,
-               read_only: bool = False) -> MemoryStore:
+               read_only: bool = False, faults: FaultPoints | None = None) -> MemoryStore:
     """A store opened (and, unless ``read_only``, reconciled): what a process that owns the
     data directory starts from."""
     store = MemoryStore(uri=uri, lexical_dir=lexical_dir, dim=dim,
-                        storage_options=storage_options, read_only=read_only)
+                        storage_options=storage_options, read_only=read_only, faults=faults)
     store.open()
     if not read_only:
         store.reconcile()
@@ -102,7 +103,8 @@ class MemoryStore(NodeLookups):
     object-store URI; the lexical index always lives on local disk at ``lexical_dir``.
 
     Constructing touches nothing: :meth:`open` connects (and adds columns of later
-    versions), :meth:`reconcile` repairs what a crash left (the writing process only)."""
+    versions), :meth:`reconcile` repairs what a crash left (the writing process only).
+    ``faults`` may kill the process between a node write's two halves (crash tests)."""
 
     def __init__(
         self,
@@ -112,8 +114,10 @@ class MemoryStore(NodeLookups):
         dim: int,
         storage_options: dict[str, str] | None = None,
         read_only: bool = False,
+        faults: FaultPoints | None = None,
     ) -> None:
         self.read_only = read_only
+        self.faults = faults or FaultPoints()
         self.tables = Tables(uri, dim=dim, storage_options=storage_options,
                              read_only=read_only)
         self.lexical = LexicalIndex(lexical_dir, read_only=read_only)
@@ -209,6 +213,12 @@ class MemoryStore(NodeLookups):
         self._index_ids(ids)
         return len(ids)
 
+    def reindex_nodes(self, node_ids: Sequence[str]) -> None:
+        """Write the lexical documents of ``node_ids`` again from their stored rows: what an
+        interrupted rewrite of them may have left undone (their seq did not move, so
+        :meth:`reconcile_lexical` cannot tell). Ids no longer stored are skipped."""
+        self._index_ids(list(dict.fromkeys(node_ids)))
+
     def _index_ids(self, ids: Sequence[str]) -> None:
         for i in range(0, len(ids), 2000):
             rows = self.tables.query_nodes(
@@ -267,6 +277,7 @@ class MemoryStore(NodeLookups):
         nodes, vectors = _last_of_each(nodes, np.asarray(vectors, dtype=np.float32))
         rows = [node_to_row(n, None) for n in nodes]
         self.tables.upsert_nodes(rows, vectors, append=fresh)
+        self.faults.reach("rows_written")
         if self._channels is not None:
             self._channels.update((n.platform, n.space, n.channel) for n in nodes)
         self.lexical.upsert((lexical_doc(r) for r in rows), defer=fresh)
