@@ -136,11 +136,10 @@ class MemoryStore(NodeLookups):
 
     def reconcile(self) -> None:
         """Repair what an interrupted process left: index documents it committed to LanceDB
-        only, and a forget's purge it did not finish. Never for a read-only opening."""
+        only, and the purge an edit or forget owed. Never for a read-only opening."""
         self.reconcile_lexical()
         if self.tables.get_meta(PURGE_PENDING):
-            # An edit or forget was interrupted before its purge: old versions and dead index
-            # segments may still hold the text it replaced or removed.
+            # An edit or forget died before its purge: old versions may hold its old text.
             logger.info("finishing an interrupted purge")
             self.purge()
 
@@ -214,9 +213,8 @@ class MemoryStore(NodeLookups):
         return len(ids)
 
     def reindex_nodes(self, node_ids: Sequence[str]) -> None:
-        """Write the lexical documents of ``node_ids`` again from their stored rows: what an
-        interrupted rewrite of them may have left undone (their seq did not move, so
-        :meth:`reconcile_lexical` cannot tell). Ids no longer stored are skipped."""
+        """Index ``node_ids`` again from their rows, after an interrupted rewrite (their seq
+        did not move: :meth:`reconcile_lexical` cannot tell). Ids not stored are skipped."""
         self._index_ids(list(dict.fromkeys(node_ids)))
 
     def _index_ids(self, ids: Sequence[str]) -> None:
@@ -243,8 +241,7 @@ class MemoryStore(NodeLookups):
 
     def require_purge(self) -> None:
         """Record that rows about to be deleted or rewritten must leave the disk: until a
-        purge completes, every writing open purges first (so a crash between an edit or a
-        forget and its purge leaves nothing of the replaced text behind)."""
+        purge completes, every writing open purges first."""
         self.tables.set_meta(PURGE_PENDING, "1")
 
     def maintain(self) -> None:
