@@ -24,9 +24,9 @@ from memory.models import (
 )
 from memory.pipeline import DrainReport, Pipeline
 from memory.reader.tools import ReaderTools, valid_text
-from memory.store import MemoryStore
 from memory.store.inbox import Inbox, SubmitReport
 from memory.store.lock import DataLock
+from memory.store.ports import Store
 from memory.worker import WriterWorker
 from memory.writer import Writer
 
@@ -43,7 +43,7 @@ class Reader(Protocol):
 class Egmem(DailyUse):
     """Implements :class:`memory.ports.ChatService`; built only by ``bot.app.build``."""
 
-    store: MemoryStore
+    store: Store
     inbox: Inbox
     writer: Writer
     pipeline: Pipeline
