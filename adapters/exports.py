@@ -36,6 +36,7 @@ from adapters.jsonl import JsonlItem, clean_str, decode_json, iter_jsonl
 from adapters.slack.export_identity import SCAN_FILES, ExportIdentity, export_identity
 from adapters.slack.normalize import PLATFORM as SLACK
 from adapters.slack.normalize import normalize_message_event, skip_reason
+from adapters.slack.payloads import message_event
 from memory.errors import InputError
 from memory.models import Channel, Delete
 
@@ -343,7 +344,8 @@ def _slack_day(
         if event is not None:
             yield JsonlItem(line=index, event=event)
         else:
-            yield JsonlItem(line=index, skipped=skip_reason(event_dict))
+            # The normalizer took it without error, so it narrows.
+            yield JsonlItem(line=index, skipped=skip_reason(message_event(event_dict)))
 
 
 def _load_list(tree: _Tree, name: str) -> list[object]:

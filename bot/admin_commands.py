@@ -16,7 +16,7 @@ from memory.store.lock import DataDirBusy
 def cmd_reindex(args: argparse.Namespace) -> int:
     eg = open_memory(args)
     try:
-        n = eg.store.reindex()
+        n = eg.reindex()
     finally:
         eg.close()
     print(f"lexical index rebuilt from {n} evidence nodes")
@@ -26,7 +26,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 def cmd_retry(args: argparse.Namespace) -> int:
     eg = open_memory(args)
     try:
-        n = eg.inbox.retry_dead(args.seq or None)
+        n = eg.retry_dead(args.seq or None)
         report = eg.drain()
     finally:
         eg.close()

@@ -9,6 +9,7 @@ from typing import Any
 from bot.settings import Settings
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
+from memory.browse import Browser
 from memory.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from memory.errors import ConfigError
 from memory.faults import FaultPoints
@@ -171,5 +172,6 @@ def _build(settings: Settings, *, meter: UsageMeter, llm: LLMClient | None,
                            fallback=offline)
     worker = WriterWorker(pipeline, window_s=commit_window_s)
     return Egmem(store=store, inbox=inbox, writer=writer, pipeline=pipeline, worker=worker,
-                 reader=reader, tools=tools, usage=lambda: llm_usage(meter, llm), lock=lock)
+                 reader=reader, tools=tools, browser=Browser(store=store, embedder=emb),
+                 usage=lambda: llm_usage(meter, llm), lock=lock)
 

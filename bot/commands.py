@@ -14,7 +14,7 @@ from bot.app import build
 from bot.render import answer_json, print_answer, print_history, state_json
 from bot.settings import Settings
 from memory.errors import UserFacingError
-from memory.service import Egmem
+from memory.ports import Directory, OperatorService
 
 
 def settings_for(args: argparse.Namespace) -> Settings:
@@ -23,7 +23,7 @@ def settings_for(args: argparse.Namespace) -> Settings:
                             writer=getattr(args, "writer", None))
 
 
-def open_memory(args: argparse.Namespace, *, write: bool = True) -> Egmem:
+def open_memory(args: argparse.Namespace, *, write: bool = True) -> OperatorService:
     """The memory for a command: a writer takes the data directory's lock (another writer
     gets a DataDirBusy naming the holder); a reader takes none and writes nothing."""
     return build(settings_for(args), read_only=not write, command=_command(args))
@@ -35,21 +35,21 @@ def _command(args: argparse.Namespace) -> str:
     return f"egmem {args.command}" + (f" {platform}" if platform else "")
 
 
-def space_of(eg: Egmem, channel: str | None, space: str | None,
+def space_of(eg: Directory, channel: str | None, space: str | None,
               user: str | None = None) -> tuple[str, str]:
     """The platform/space of the asking channel, or of ``space`` (questions never cross
     spaces). Without either, the operator's view spans everything; a question asked as a
     user needs its space, which is taken from the memory when it holds only one."""
     if channel:
-        for platform, sp, ch in eg.store.distinct_channels(_all()):
+        for platform, sp, ch in eg.evidence_channels():
             if ch == channel and (space is None or sp == space):
                 return platform, sp
-        for c in eg.store.channels():
+        for c in eg.channel_records():
             if c.id == channel:
                 return c.platform, c.space
         raise UserFacingError(f"no channel {channel!r} in this memory; see `egmem stats`")
-    spaces = {(p, sp) for p, sp, _ in eg.store.distinct_channels(_all())}
-    spaces |= {(c.platform, c.space) for c in eg.store.channels()}
+    spaces = {(p, sp) for p, sp, _ in eg.evidence_channels()}
+    spaces |= {(c.platform, c.space) for c in eg.channel_records()}
     if space:
         found = sorted(pair for pair in spaces if pair[1] == space)
         if not found:
@@ -63,12 +63,6 @@ def space_of(eg: Egmem, channel: str | None, space: str | None,
     return "", ""
 
 
-def _all() -> Any:
-    from memory.models import Scope
-
-    return Scope()
-
-
 def cmd_ingest(args: argparse.Namespace) -> int:
     from bot.ingest import ingest_path
 
@@ -76,9 +70,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     try:
         report = ingest_path(eg, Path(args.path), progress=sys.stderr.isatty(),
                              slack_url=args.slack_url)
-        writer = getattr(eg.writer.proposer, "stats", None)
-        if writer is not None and hasattr(writer, "snapshot"):
-            report["writer"] = _writer_summary(writer.snapshot())
+        writer = eg.writer_stats()
+        if writer is not None:
+            report["writer"] = _writer_summary(writer)
     finally:
         eg.close()
     if args.json:
@@ -182,15 +176,13 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
-    from memory.store.feedback import entry_json
-
     eg = open_memory(args)
     try:
         entries = eg.feedback_entries()
     finally:
         eg.close()
     if args.json:
-        print(json.dumps([entry_json(e) for e in entries], indent=2, ensure_ascii=False))
+        print(json.dumps([e.as_json() for e in entries], indent=2, ensure_ascii=False))
     else:
         for e in entries:
             print(f"{e.at:%Y-%m-%d %H:%M} {'👍' if e.vote == 'up' else '👎'} {e.question!r} "

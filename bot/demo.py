@@ -11,6 +11,7 @@ from bot.app import build
 from bot.ingest import ingest_path
 from bot.settings import Settings
 from memory.models import Answer
+from memory.ports import OperatorService
 from memory.text import shorten
 
 
@@ -50,7 +51,7 @@ def render(ans: Answer) -> list[str]:
 
 def run_demo(settings: Settings) -> int:
     chat, questions = sample_paths()
-    eg = build(settings)
+    eg: OperatorService = build(settings)
     try:
         report = ingest_path(eg, chat)
         stats = eg.stats()

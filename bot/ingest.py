@@ -12,14 +12,14 @@ from tqdm import tqdm
 from adapters.exports import iter_events
 from adapters.jsonl import JsonlItem
 from memory.models import Channel, Delete, Edit, Message
-from memory.service import Egmem
+from memory.ports import Importing
 
 logger = logging.getLogger(__name__)
 
 _CHUNK = 1000
 
 
-def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
+def ingest_path(eg: Importing, path: Path, *, progress: bool = False,
                 slack_url: str | None = None) -> dict[str, Any]:
     """Queue every record durably, then commit. Bad records are reported with their line and
     skipped; everything before and after them is kept. Re-ingesting adds nothing. Records
@@ -38,7 +38,7 @@ def ingest_path(eg: Egmem, path: Path, *, progress: bool = False,
 class _Queue:
     """Records of one file on their way into the inbox, ``_CHUNK`` at a time, counted."""
 
-    def __init__(self, eg: Egmem, path: Path) -> None:
+    def __init__(self, eg: Importing, path: Path) -> None:
         self.eg = eg
         self.path = path
         self.report: dict[str, Any] = {
@@ -93,9 +93,9 @@ class _Queue:
         self.pending.clear()
 
 
-def _commit(eg: Egmem, report: dict[str, Any], *, progress: bool) -> None:
+def _commit(eg: Importing, report: dict[str, Any], *, progress: bool) -> None:
     """Drain what was queued and count it into ``report``."""
-    total = eg.inbox.count(status="pending")
+    total = eg.queued(status="pending")
     with tqdm(total=total, disable=not progress, unit="msg", desc="committing") as bar:
         drained = eg.drain(on_progress=bar.update)
     report["committed"] = drained.committed
@@ -103,8 +103,8 @@ def _commit(eg: Egmem, report: dict[str, Any], *, progress: bool) -> None:
     report["unknown_edits"] = drained.unknown_edits
     report["refused"] += drained.refused
     report["deletes"] = drained.deletes
-    report["queued"] = eg.inbox.count(status="pending")
-    report["dead"] = eg.inbox.count(status="dead")
+    report["queued"] = eg.queued(status="pending")
+    report["dead"] = eg.queued(status="dead")
     if drained.deferred:
         print("egmem: the writer endpoint is unreachable; messages stay queued and commit on "
               "the next run", file=sys.stderr)

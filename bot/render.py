@@ -13,8 +13,7 @@ import re
 from typing import Any
 
 from memory.models import Answer, State
-from memory.service import Egmem
-from memory.store.feedback import entry_json
+from memory.ports import OperatorService
 from memory.text import shorten
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -91,10 +90,10 @@ def print_history(states: list[State]) -> None:
                             f"{c.speaker}: \"{shorten(c.quote, 100)}\" ({c.message_id})"))
 
 
-def print_why(eg: Egmem, ident: str, *, as_json: bool) -> None:
+def print_why(eg: OperatorService, ident: str, *, as_json: bool) -> None:
     """The audit of a state or node: proposal, verification (with reasons) and evidence."""
     nodes = eg.why(ident, platform="", space="", user=None, channel=None)
-    feedback = {n.node_id: [entry_json(e) for e in eg.feedback_entries(node_id=n.node_id)]
+    feedback = {n.node_id: [e.as_json() for e in eg.feedback_entries(node_id=n.node_id)]
                 for n in nodes}
     out: list[dict[str, Any]] = [
         {

@@ -19,6 +19,7 @@ from bot.settings import Settings
 from egmem_eval.scenarios import Outcome, judge, load_workspace, tabulate, workspace_files
 from memory.embeddings import Embedder, MiniLMEmbedder
 from memory.models import utc
+from memory.ports import OperatorService
 
 
 def run_scenarios(path: Path, *, embedder: Embedder | None = None,
@@ -35,7 +36,7 @@ def run_scenarios(path: Path, *, embedder: Embedder | None = None,
         try:
             records = work / "records.jsonl"
             records.write_text("\n".join(ws.records) + "\n", encoding="utf-8")
-            eg = build(Settings(data=str(work / "data")), embedder=emb)
+            eg: OperatorService = build(Settings(data=str(work / "data")), embedder=emb)
             try:
                 report = ingest_path(eg, records)
                 messages += int(report["new"])

@@ -12,14 +12,14 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from adapters.scheduling import add_chat_jobs
 from adapters.scheduling import guarded as _guarded
 from bot.settings import Settings
-from memory.service import Egmem
+from memory.ports import Upkeep
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["add_chat_jobs", "build_scheduler", "enforce_retention"]
 
 
-def enforce_retention(eg: Egmem, settings: Settings, *, now: datetime | None = None) -> int:
+def enforce_retention(eg: Upkeep, settings: Settings, *, now: datetime | None = None) -> int:
     """Apply the global retention and every per-space/per-channel rule (each one forgets
     what is older than its own window)."""
     now = now or datetime.now(UTC)
@@ -32,7 +32,7 @@ def enforce_retention(eg: Egmem, settings: Settings, *, now: datetime | None = N
 
 
 def build_scheduler(
-    eg: Egmem,
+    eg: Upkeep,
     settings: Settings,
     *,
     reconcile: Callable[[], object] | None = None,
@@ -52,9 +52,9 @@ def build_scheduler(
         sched.add_job(_guarded("retention", lambda: enforce_retention(eg, settings)),
                       "interval", hours=24, id="retention", max_instances=1, coalesce=True,
                       next_run_time=datetime.now(UTC))
-    if eg.store.shared:
+    if eg.shared:
         # Other workers write to the shared tables: pull their nodes into the local index.
-        sched.add_job(_guarded("lexical-sync", lambda: eg.store.reconcile_lexical(full=True)),
+        sched.add_job(_guarded("lexical-sync", eg.sync_lexical),
                       "interval", seconds=60, id="lexical-sync", max_instances=1, coalesce=True)
     sched.add_job(_guarded("maintenance", eg.maintain), "interval", hours=1, id="maintenance",
                   max_instances=1, coalesce=True)

@@ -1,4 +1,4 @@
-"""``egmem serve`` and ``egmem backfill``: run a platform front end over one Egmem."""
+"""``egmem serve`` and ``egmem backfill``: run a platform front end over one memory service."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.app import build
 from bot.scheduler import build_scheduler
 from bot.settings import Settings
 from memory.errors import ConfigError
-from memory.service import Egmem
+from memory.ports import OperatorService
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     port = listen_port(args)
     # The web view only reads: it runs beside the bots without the writer lock.
     # Slack events arriving within a second of each other are committed in one run.
-    eg = build(settings, read_only=args.platform == "web",
+    eg: OperatorService = build(settings, read_only=args.platform == "web",
                command=f"egmem serve {args.platform}",
                commit_window_s=SLACK_COMMIT_WINDOW_S if args.platform == "slack" else 0.0)
     try:
@@ -67,7 +67,8 @@ def listen_port(args: argparse.Namespace) -> int | None:
     return int(args.port) if args.port is not None else DEFAULT_PORTS[args.platform]
 
 
-def _serve_slack(eg: Egmem, settings: Settings, *, socket: bool, port: int, host: str) -> None:
+def _serve_slack(eg: OperatorService, settings: Settings, *, socket: bool, port: int,
+                 host: str) -> None:
     from adapters.slack.app import serve_slack, web_client
     from adapters.slack.backfill import reconcile_recent
 
@@ -83,7 +84,7 @@ def _serve_slack(eg: Egmem, settings: Settings, *, socket: bool, port: int, host
         sched.shutdown(wait=False)
 
 
-def _serve_discord(eg: Egmem, settings: Settings) -> None:
+def _serve_discord(eg: OperatorService, settings: Settings) -> None:
     from adapters.discord.bot import serve_discord
 
     if not settings.discord_token:
@@ -98,7 +99,7 @@ def _serve_discord(eg: Egmem, settings: Settings) -> None:
 
 def backfill(settings: Settings, args: argparse.Namespace) -> int:
     since = datetime.fromisoformat(args.since) if args.since else None
-    eg = build(settings, command=f"egmem backfill {args.platform}")
+    eg: OperatorService = build(settings, command=f"egmem backfill {args.platform}")
     try:
         if args.platform == "slack":
             from adapters.slack.app import web_client
@@ -108,7 +109,7 @@ def backfill(settings: Settings, args: argparse.Namespace) -> int:
                 raise ConfigError("set SLACK_BOT_TOKEN (xoxb-…) to backfill from Slack")
             client = web_client(bot_token=settings.slack_bot_token,
                                 api_url=settings.slack_api_url)
-            report = backfill_slack(client, eg, inbox_cursor_store=eg.inbox, channel=args.channel,
+            report = backfill_slack(client, eg, inbox_cursor_store=eg, channel=args.channel,
                                     since=since)
             print(f"backfilled {report.events} events")
         else:
@@ -119,7 +120,7 @@ def backfill(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _backfill_discord(eg: Egmem, settings: Settings, *, channel: str | None,
+def _backfill_discord(eg: OperatorService, settings: Settings, *, channel: str | None,
                       since: datetime | None) -> None:
     from adapters.discord.backfill import backfill_discord
     from adapters.discord.bot import default_intents
@@ -131,7 +132,7 @@ def _backfill_discord(eg: Egmem, settings: Settings, *, channel: str | None,
     class _Once(discord.Client):
         async def on_ready(self) -> None:
             try:
-                report = await backfill_discord(self, eg, cursor_store=eg.inbox, channel_id=channel,
+                report = await backfill_discord(self, eg, cursor_store=eg, channel_id=channel,
                                                 since=since)
                 print(f"backfilled {report}")
             finally:

@@ -33,7 +33,8 @@ from memory.models import Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
 from memory.reader.tools import offline_tools
-from memory.store import MemoryStore, open_store
+from memory.store import open_store
+from memory.store.ports import Store
 from memory.writer import open_writer
 
 logger = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ def run_abstain(path: Path | str, *, limit: int | None = None,
     return _result(tally, len(convs), limit)
 
 
-def _ingest(store: MemoryStore, emb: Embedder, convs: list[EvalConversation],
+def _ingest(store: Store, emb: Embedder, convs: list[EvalConversation],
             root: Path) -> None:
     marker = root / _INGESTED
     done = set(json.loads(marker.read_text())) if marker.exists() else set()

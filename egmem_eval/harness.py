@@ -44,7 +44,8 @@ from memory.reader.search import (
     EvidenceSearch,
 )
 from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore, open_store
+from memory.store import open_store
+from memory.store.ports import NodeStore, Store
 from memory.writer import Writer, open_writer
 
 logger = logging.getLogger(__name__)
@@ -142,8 +143,8 @@ class _Systems:
     """egmem (its own store, writer and reader, built with the ablations) and the one-shot
     controls over a second store holding the original turns."""
 
-    store: MemoryStore
-    raw: MemoryStore
+    store: Store
+    raw: Store
     embedder: Embedder
     writer: Writer
     reader: OfflineReader
@@ -202,7 +203,7 @@ def _messages(node_ids: Sequence[str], to_message: dict[str, str]) -> list[str]:
     return [to_message[n] for n in node_ids if n in to_message]
 
 
-def _ingest_raw(store: MemoryStore, embedder: Embedder, conv: EvalConversation) -> None:
+def _ingest_raw(store: NodeStore, embedder: Embedder, conv: EvalConversation) -> None:
     """The controls' corpus: original turns with their speaker, no rewrite, no structure."""
     if not conv.messages:
         return

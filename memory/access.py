@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from memory.models import Channel, Scope
 
 if TYPE_CHECKING:  # the store pulls in LanceDB; front ends import SpaceAccess alone
-    from memory.store import MemoryStore
+    from memory.store.ports import Store
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class SpaceAccess(BaseModel):
         return channel in self.shared or bool(set(members) & set(self.external))
 
 
-def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess:
+def load_access(store: Store, *, platform: str, space: str) -> SpaceAccess:
     """The space's :class:`SpaceAccess` (empty when the adapters recorded none)."""
     raw = store.meta.get(access_key(platform, space))
     if raw:
@@ -78,12 +78,12 @@ def load_access(store: MemoryStore, *, platform: str, space: str) -> SpaceAccess
     return SpaceAccess(platform=platform, space=space)
 
 
-def save_access(store: MemoryStore, access: SpaceAccess) -> None:
+def save_access(store: Store, access: SpaceAccess) -> None:
     store.meta.set(access_key(access.platform, access.space), access.model_dump_json())
 
 
 def readable_channels(
-    store: MemoryStore, *, platform: str, space: str, user: str, channel: str | None,
+    store: Store, *, platform: str, space: str, user: str, channel: str | None,
     widen: bool = False,
 ) -> tuple[str, ...]:
     """:func:`allowed_channels` over what the store knows of the space."""
@@ -133,7 +133,7 @@ def _may_read(rec: Channel, user: str) -> bool:
 
 
 def scope_for(
-    store: MemoryStore, *, platform: str, space: str, user: str | None, channel: str | None,
+    store: Store, *, platform: str, space: str, user: str | None, channel: str | None,
     widen: bool = False,
 ) -> Scope:
     """The permission scope of a question. ``user=None`` is the local operator (CLI without

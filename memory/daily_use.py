@@ -22,11 +22,11 @@ from memory.models import Answer, Channel, EvidenceNode, Scope, State, Verdict
 from memory.pipeline import Pipeline
 from memory.ports import FeedbackEntry, MessageStatus, ShareCheck
 from memory.reader.tools import ReaderTools
-from memory.store import MemoryStore
 from memory.store import feedback as feedback_file
 from memory.store import workspaces as workspaces_file
 from memory.store.feedback import FeedbackLog
 from memory.store.inbox import Inbox
+from memory.store.ports import Store
 from memory.store.workspaces import WorkspaceLedger
 from memory.text import content_terms
 from memory.writer import Writer
@@ -40,7 +40,7 @@ _KEY_SEP = "\x1f"  # between the parts of an inbox key: platform, space, channel
 class DailyUse:
     """Mixin for :class:`memory.service.Egmem` (which provides these attributes)."""
 
-    store: MemoryStore
+    store: Store
     inbox: Inbox
     writer: Writer
     pipeline: Pipeline

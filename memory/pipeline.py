@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from memory.errors import EndpointError, RequestRejected
 from memory.faults import FaultPoints
 from memory.models import Delete, Edit, Message, MessageKey
-from memory.store import MemoryStore
 from memory.store.inbox import Inbox, Pending
+from memory.store.ports import Store
 from memory.writer import Writer
 
 logger = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class DrainReport:
 
 
 class Pipeline:
-    def __init__(self, *, inbox: Inbox, writer: Writer, store: MemoryStore,
+    def __init__(self, *, inbox: Inbox, writer: Writer, store: Store,
                  batch_size: int = 1024, faults: FaultPoints | None = None) -> None:
         self.inbox = inbox
         self.writer = writer

@@ -5,15 +5,18 @@ the composition root (``bot/app.py``) builds the implementation. :class:`IngestP
 what the platforms say (events, channels, forgets) and kicks the writer; :class:`RecallPort`
 answers (ask, history, why); :class:`ChatService` adds what a chat front end needs day to
 day (pending work, safe sharing, decision status, feedback, digests, uninstalls).
+:class:`OperatorRecall`, :class:`Browse`, :class:`Importing`, :class:`Upkeep` and
+:class:`Administration` are the operator's: the web view, the ``egmem`` commands and the
+jobs of ``egmem serve``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,6 +31,10 @@ from memory.models import (
     Message,
     State,
 )
+
+if TYPE_CHECKING:  # reports of the write path, read by the operator's commands
+    from memory.pipeline import DrainReport
+    from memory.store.inbox import SubmitReport
 
 
 class IngestPort(Protocol):
@@ -158,6 +165,11 @@ class FeedbackEntry(BaseModel):
     abstained: bool = False
     at: datetime
 
+    def as_json(self) -> dict[str, Any]:
+        """The record as ``egmem feedback --json`` exports it."""
+        return {**self.model_dump(mode="json"), "node_ids": list(self.node_ids),
+                "message_ids": list(self.message_ids)}
+
 
 class CatchUp(Protocol):
     def pending_in(self, *, platform: str, space: str, channel: str, limit: int = 100) -> int:
@@ -249,3 +261,186 @@ class Cursors(Protocol):
 class ChatService(MemoryService, CatchUp, Sharing, Decisions, Feedback, Workspaces, Readers,
                   Cursors, Protocol):
     """Everything the Slack and Discord front ends use."""
+
+
+# --- the operator's: the web view, the egmem commands, the jobs of egmem serve -----------
+
+
+class OperatorRecall(Protocol):
+    """:class:`RecallPort` as the local operator asks: ``user=None`` reads the whole space
+    (everything, without a space), ``channel`` when given only that channel."""
+
+    def ask(self, question: str, *, platform: str, space: str, user: str | None,
+            channel: str | None, widen: bool = False,
+            reference: datetime | None = None) -> Answer:
+        """``reference``: the moment "today" and "next week" count from (default: now)."""
+        ...
+
+    def history(self, topic: str, *, platform: str, space: str, user: str | None,
+                channel: str | None, widen: bool = False) -> list[State]: ...
+
+    def why(self, ident: str, *, platform: str, space: str, user: str | None,
+            channel: str | None, widen: bool = True) -> list[EvidenceNode]: ...
+
+
+SpaceKey = tuple[str, str]
+"""(platform, space)"""
+
+MAX_STATES_LISTED = 300
+
+
+@dataclass(frozen=True)
+class ChannelSummary:
+    platform: str
+    space: str
+    channel: str
+    name: str
+    is_private: bool
+    states: int
+    revised: int
+    """States whose value changed at least once."""
+
+    @property
+    def label(self) -> str:
+        return f"#{self.name}" if self.name else self.channel
+
+
+@dataclass(frozen=True)
+class StateSummary:
+    state_id: str
+    topic: str
+    value: str
+    revision_count: int
+    updated_at: datetime
+
+
+class Browse(Protocol):
+    """The operator's view of every channel of every space (private ones included):
+    nothing here narrows to what a particular member may read."""
+
+    def list_channels(self) -> dict[SpaceKey, list[ChannelSummary]]:
+        """Every channel with messages or a visibility record, grouped by space, sorted by
+        name."""
+        ...
+
+    def channel_info(self, *, space: str, channel: str) -> ChannelSummary | None:
+        """The channel's summary, or None when the memory knows nothing of it."""
+        ...
+
+    def channel_states(self, *, space: str, channel: str, q: str = "",
+                       limit: int = MAX_STATES_LISTED) -> tuple[list[StateSummary], int]:
+        """The channel's states, most recently changed first, and how many matched in all
+        (``q``: those whose topic, description or current value contains every word)."""
+        ...
+
+    def load_state(self, state_id: str) -> State | None:
+        """One state with its chain, oldest first, as the reader sees it; None when there
+        is no such state."""
+        ...
+
+
+class WebView(OperatorRecall, Browse, Protocol):
+    """What the web view reads."""
+
+
+class Directory(Protocol):
+    """Which conversations the memory knows of."""
+
+    def evidence_channels(self) -> list[tuple[str, str, str]]:
+        """(platform, space, channel) of every channel holding evidence, sorted."""
+        ...
+
+    def channel_records(self) -> list[Channel]:
+        """What the platforms said of their channels (names, privacy, members)."""
+        ...
+
+
+class Importing(Protocol):
+    """What an import of a file does: queue events, commit them, count what is left."""
+
+    def upsert_channels(self, channels: Iterable[Channel]) -> None: ...
+
+    def submit_report(self, events: Iterable[Message | Edit | Delete]) -> SubmitReport:
+        """Queue events durably and say what became of each (new, duplicate, refused,
+        rejected)."""
+        ...
+
+    def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport:
+        """Commit what is queued now, in the calling thread."""
+        ...
+
+    def queued(self, *, status: Literal["pending", "dead"]) -> int:
+        """How many events wait in the inbox (``dead``: failed for good until retried)."""
+        ...
+
+    def writer_stats(self) -> dict[str, Any] | None:
+        """What the LLM writer did so far (None for the offline writer)."""
+        ...
+
+
+class Upkeep(Protocol):
+    """The scheduled jobs of ``egmem serve``."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether the tables live on object storage other processes write too."""
+        ...
+
+    def drain(self, on_progress: Callable[[int], None] | None = None) -> DrainReport: ...
+
+    def enforce_retention(self, days: int, *, now: datetime, space: str | None = None,
+                          channel: str | None = None) -> int:
+        """Forget every message older than ``days`` (optionally in one space/channel)."""
+        ...
+
+    def sync_lexical(self) -> int:
+        """Pull the nodes other processes wrote into the local lexical index."""
+        ...
+
+    def maintain(self) -> None:
+        """Index maintenance: cards, compaction, the vector index."""
+        ...
+
+
+class Administration(Protocol):
+    """The operator's commands on the memory as a whole."""
+
+    def apply_requests(self) -> None:
+        """Apply the forgets other processes queued while this one could not write."""
+        ...
+
+    def forget_user(self, user: str, *, platform: str | None = None,
+                    space: str | None = None) -> int:
+        """Forget everything a person said; returns messages forgotten."""
+        ...
+
+    def forget_message(self, *, platform: str, space: str, channel: str,
+                       message_id: str) -> bool: ...
+
+    def queue_forget_user(self, user: str, *, platform: str | None = None,
+                          space: str | None = None) -> int:
+        """For a process that may not write: bury and scrub now, queue the forget for the
+        process that writes; returns how many stored messages it will forget."""
+        ...
+
+    def queue_forget_message(self, *, platform: str, space: str, channel: str,
+                             message_id: str) -> None: ...
+
+    def retry_dead(self, seqs: Sequence[int] | None = None) -> int:
+        """Requeue dead letters (all, or those ``seqs``); returns how many."""
+        ...
+
+    def reindex(self) -> int:
+        """Rebuild the lexical index; returns the number of documents."""
+        ...
+
+    def stats(self) -> dict[str, Any]: ...
+
+    def feedback_entries(self, *, node_id: str | None = None) -> list[FeedbackEntry]: ...
+
+    def close(self) -> None: ...
+
+
+class OperatorService(WebView, ChatService, Directory, Importing, Upkeep, Administration,
+                      Protocol):
+    """Everything the ``egmem`` commands use, and hand on to the front ends they run."""

@@ -19,7 +19,7 @@ from memory.analysis.lexicon import Weights
 from memory.analysis.matching import same_value
 from memory.facets import state_id_for
 from memory.models import ChainEntry, EvidenceNode, State, Verdict
-from memory.store import MemoryStore
+from memory.store.ports import Store
 from memory.store.rows import Row, from_epoch, to_epoch
 from memory.text import content_terms, value_key
 
@@ -85,7 +85,7 @@ __all__ = ["ChannelKey", "Registry", "RegistryHit", "StateRecord", "chain_of", "
 
 
 class Registry:
-    def __init__(self, *, store: MemoryStore, weights: Weights | None = None) -> None:
+    def __init__(self, *, store: Store, weights: Weights | None = None) -> None:
         self._store = store
         self._weights = weights or Weights()
         self._by_channel: dict[ChannelKey, dict[str, StateRecord]] = {}

@@ -31,7 +31,8 @@ from memory.models import (
 from memory.proposer import derive_topic
 from memory.registry import ChannelKey, Registry, StateRecord, chain_of, record_from_chain
 from memory.rewrite import IMPLICIT_CONTEXT_GAP_S, final_rewrite, pre_rewrite
-from memory.store import MemoryStore, Span
+from memory.store import Span
+from memory.store.ports import Store
 from memory.store.rows import to_epoch
 from memory.text import family_of, find_slots
 from memory.write_support import Recent, own_reasons, reground, says, view, whole
@@ -49,7 +50,7 @@ class Repair:
     """Edits, forgets and recovery over the writer's store and registry; ``recent`` is the
     writer's cache of each channel's latest turns, which a repair must not leave stale."""
 
-    def __init__(self, *, store: MemoryStore, registry: Registry, embedder: Embedder,
+    def __init__(self, *, store: Store, registry: Registry, embedder: Embedder,
                  analyzer: MessageAnalyzer, faults: FaultPoints,
                  recent: dict[ChannelKey, Recent]) -> None:
         self.store = store
@@ -176,7 +177,7 @@ class Repair:
         Crash-safe: the intent is recorded first, and :meth:`recover` finishes an interrupted
         forget (deleting is idempotent; dependants are found by their references to the
         forgotten ids, which stay until they are rewritten). Old table versions still hold
-        the text until :meth:`MemoryStore.purge` runs."""
+        the text until the store's purge runs."""
         nodes = self.store.get_nodes(node_ids)
         if not nodes:
             return 0

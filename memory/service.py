@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from memory.access import scope_for
+from memory.browse import Browser
 from memory.daily_use import DailyUse, rank_history
 from memory.models import (
     Answer,
@@ -23,10 +24,11 @@ from memory.models import (
     State,
 )
 from memory.pipeline import DrainReport, Pipeline
+from memory.ports import MAX_STATES_LISTED, ChannelSummary, SpaceKey, StateSummary
 from memory.reader.tools import ReaderTools, valid_text
-from memory.store import MemoryStore
 from memory.store.inbox import Inbox, SubmitReport
 from memory.store.lock import DataLock
+from memory.store.ports import Store
 from memory.worker import WriterWorker
 from memory.writer import Writer
 
@@ -41,9 +43,10 @@ class Reader(Protocol):
 
 @dataclass
 class Egmem(DailyUse):
-    """Implements :class:`memory.ports.ChatService`; built only by ``bot.app.build``."""
+    """Implements :class:`memory.ports.OperatorService` (and so every port of
+    :mod:`memory.ports`); built only by ``bot.app.build``."""
 
-    store: MemoryStore
+    store: Store
     inbox: Inbox
     writer: Writer
     pipeline: Pipeline
@@ -51,6 +54,7 @@ class Egmem(DailyUse):
     worker: WriterWorker
     reader: Reader
     tools: ReaderTools
+    browser: Browser
     usage: Callable[[], dict[str, Any]] | None = None
     # The data directory's writer lock; None for a read-only service.
     lock: DataLock | None = None
@@ -265,6 +269,50 @@ class Egmem(DailyUse):
             nodes = self.store.get_nodes(self.store.message_node_ids(ident, scope), scope)
         return nodes
 
+    # ---- the operator's view -------------------------------------------------------------
+    def list_channels(self) -> dict[SpaceKey, list[ChannelSummary]]:
+        return self.browser.list_channels()
+
+    def channel_info(self, *, space: str, channel: str) -> ChannelSummary | None:
+        return self.browser.channel_info(space=space, channel=channel)
+
+    def channel_states(self, *, space: str, channel: str, q: str = "",
+                       limit: int = MAX_STATES_LISTED) -> tuple[list[StateSummary], int]:
+        return self.browser.channel_states(space=space, channel=channel, q=q, limit=limit)
+
+    def load_state(self, state_id: str) -> State | None:
+        return self.browser.load_state(state_id)
+
+    def evidence_channels(self) -> list[tuple[str, str, str]]:
+        return self.store.distinct_channels(Scope())
+
+    def channel_records(self) -> list[Channel]:
+        return self.store.channels()
+
+    # ---- operations -----------------------------------------------------------------------
+    def queued(self, *, status: Literal["pending", "dead"]) -> int:
+        return self.inbox.count(status=status)
+
+    def retry_dead(self, seqs: Sequence[int] | None = None) -> int:
+        return self.inbox.retry_dead(seqs)
+
+    def reindex(self) -> int:
+        return self.store.reindex()
+
+    @property
+    def shared(self) -> bool:
+        return self.store.shared
+
+    def sync_lexical(self) -> int:
+        return self.store.reconcile_lexical(full=True)
+
+    def writer_stats(self) -> dict[str, Any] | None:
+        stats = getattr(self.writer.proposer, "stats", None)
+        if stats is None or not hasattr(stats, "snapshot"):
+            return None
+        snapshot: dict[str, Any] = stats.snapshot()
+        return snapshot
+
     def stats(self) -> dict[str, Any]:
         nodes = self.store.node_stats()
         inbox = self.inbox.counts()
@@ -283,9 +331,9 @@ class Egmem(DailyUse):
         }
         if self.usage is not None:
             out["llm"] = self.usage()
-        writer_stats = getattr(self.writer.proposer, "stats", None)
-        if writer_stats is not None and hasattr(writer_stats, "snapshot"):
-            out["writer"] = writer_stats.snapshot()
+        writer_stats = self.writer_stats()
+        if writer_stats is not None:
+            out["writer"] = writer_stats
         return out
 
     @property

@@ -35,7 +35,8 @@ from memory.registry import ChannelKey, Registry, StateRecord, describe, state_i
 from memory.registry_search import RegistrySearch
 from memory.repair import WATERMARK, Repair
 from memory.rewrite import Rewrite, answered_turn, final_rewrite, pre_rewrite
-from memory.store import MemoryStore, Window
+from memory.store import Window
+from memory.store.ports import Store
 from memory.store.rows import to_epoch
 from memory.text import family_of
 from memory.verify import Verifier, VerifyContext
@@ -85,7 +86,7 @@ class Writer:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: Store,
         embedder: Embedder,
         proposer: Proposer,
         registry: Registry,
@@ -416,7 +417,7 @@ class Writer:
 
 
 
-def open_writer(*, store: MemoryStore, embedder: Embedder, proposer: Proposer,
+def open_writer(*, store: Store, embedder: Embedder, proposer: Proposer,
                 verification: bool = True, faults: FaultPoints | None = None,
                 analyzer: MessageAnalyzer | None = None) -> Writer:
     """A writer over ``store`` with a registry of its own, recovered: for a process that

@@ -162,12 +162,10 @@ def test_state_page_draws_the_chain_with_superseded_values_struck(
 
 
 def test_state_page_of_the_sample_matches_the_memory(eg: Egmem, site: _Running) -> None:
-    from adapters.web.queries import load_state
-
     rows = eg.store.states.listed(space="T0ACME")
     best = max(rows, key=lambda r: (r["revision_count"], r["state_id"]))
     assert best["revision_count"] >= 1, "the sample chat should revise some decision"
-    state = load_state(eg, best["state_id"])
+    state = eg.load_state(best["state_id"])
     assert state is not None
     status, _, body = site.request(f"/state?id={best['state_id']}")
     assert status == 200

@@ -16,12 +16,15 @@ from datetime import UTC, datetime, timedelta
 import discord
 
 from adapters.discord.payloads import (
-    DiscordMessageCreate,
+    DiscordMember,
+    DiscordMessage,
     DiscordMessageDelete,
-    DiscordMessageUpdate,
+    DiscordUser,
+    delete_payload,
+    message_payload,
 )
 from adapters.errors import PayloadError
-from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
+from adapters.jsonl import clean_str, clean_text, parse_ts
 from memory.errors import InputError
 from memory.models import Delete, Edit, Message
 
@@ -99,14 +102,15 @@ def snowflake_time(snowflake: str) -> datetime:
 
 
 def normalize_discord_message(
-    payload: DiscordMessageCreate | Mapping[str, object],
+    payload: object,
     *,
     guild_id: str | None = None,
     channel_name: str | None = None,
     thread_parent: str | None = None,
     strict: bool = False,
 ) -> Message | None:
-    """Normalize a ``MESSAGE_CREATE`` payload (or any full message object).
+    """Normalize a ``MESSAGE_CREATE`` payload (or any full message object), as received:
+    it is narrowed to a :class:`~adapters.discord.payloads.DiscordMessage` first.
 
     Returns ``None`` for bots, webhooks, system messages (joins, pins, thread starters, …)
     and messages with neither content nor attachments. ``space`` is the payload's
@@ -119,16 +123,15 @@ def normalize_discord_message(
     ``strict``. Never raises anything else.
     """
     try:
-        return _message(
-            payload, guild_id=guild_id, channel_name=channel_name, thread_parent=thread_parent
-        )
-    except ValueError as exc:  # includes pydantic.ValidationError
+        return _message(message_payload(payload), guild_id=guild_id,
+                        channel_name=channel_name, thread_parent=thread_parent)
+    except ValueError as exc:  # PayloadError, pydantic.ValidationError
         _malformed(exc, strict=strict)
         return None
 
 
 def normalize_discord_update(
-    payload: DiscordMessageUpdate | Mapping[str, object],
+    payload: object,
     *,
     guild_id: str | None = None,
     thread_parent: str | None = None,
@@ -141,14 +144,15 @@ def normalize_discord_update(
     bot. Malformed payloads: as :func:`normalize_discord_message`.
     """
     try:
-        return _update(payload, guild_id=guild_id, thread_parent=thread_parent)
+        return _update(message_payload(payload), guild_id=guild_id,
+                       thread_parent=thread_parent)
     except ValueError as exc:
         _malformed(exc, strict=strict)
         return None
 
 
 def normalize_discord_delete(
-    payload: DiscordMessageDelete | Mapping[str, object],
+    payload: object,
     *,
     guild_id: str | None = None,
     thread_parent: str | None = None,
@@ -156,9 +160,10 @@ def normalize_discord_delete(
 ) -> Delete | None:
     """Normalize ``MESSAGE_DELETE`` into a :class:`Delete` (``ts`` is unknown, so ``None``)."""
     try:
-        ev = as_mapping(payload, "payload")
+        ev = delete_payload(payload)
         space, channel, _ = _place(ev, guild_id=guild_id, thread_parent=thread_parent)
-        return Delete(platform=PLATFORM, space=space, channel=channel, id=_req_id(ev, "id"))
+        return Delete(platform=PLATFORM, space=space, channel=channel,
+                      id=_req_id(ev.get("id"), "id"))
     except ValueError as exc:
         _malformed(exc, strict=strict)
         return None
@@ -217,50 +222,48 @@ def normalize_discord_py_message(msg: discord.Message) -> Message | None:
 
 
 def _message(
-    payload: object,
+    ev: DiscordMessage,
     *,
     guild_id: str | None,
     channel_name: str | None,
     thread_parent: str | None,
 ) -> Message | None:
-    ev = as_mapping(payload, "payload")
-    kind = ev.get("type", 0)
-    if isinstance(kind, bool) or not isinstance(kind, int | None):
-        raise PayloadError("field 'type' must be an integer")
+    kind = ev.get("type")
     if kind is not None and kind not in _CONTENT_TYPES:
         return None
-    author = as_mapping(ev.get("author"), "author")
+    author = ev.get("author")
+    if author is None:
+        raise PayloadError("author is not an object")
     if author.get("bot") is True or author.get("system") is True or ev.get("webhook_id"):
         return None
-    msg_id = _req_id(ev, "id")
+    msg_id = _req_id(ev.get("id"), "id")
     text = _text(ev)
     if not text.strip():
         return None
     space, channel, thread_id = _place(ev, guild_id=guild_id, thread_parent=thread_parent)
-    stamp = opt_str(ev, "timestamp")
+    stamp = ev.get("timestamp")
     return Message(
         platform=PLATFORM,
         space=space,
         channel=channel,
         id=msg_id,
-        user=_req_id(author, "id"),
+        user=_req_id(author.get("id"), "id"),
         user_name=_display_name(author, ev.get("member")),
         ts=_ts(stamp) if stamp else snowflake_time(msg_id),
         text=text,
         thread_id=thread_id,
-        reply_to=_reply_to(ev.get("message_reference")),
+        reply_to=_reply_to(ev),
         channel_name=channel_name,
-        permalink=jump_url(space, _req_id(ev, "channel_id"), message_id=msg_id),
+        permalink=jump_url(space, _req_id(ev.get("channel_id"), "channel_id"), message_id=msg_id),
         edited=ev.get("edited_timestamp") is not None,
     )
 
 
-def _update(payload: object, *, guild_id: str | None, thread_parent: str | None) -> Edit | None:
-    ev = as_mapping(payload, "payload")
-    author = ev.get("author")
-    if isinstance(author, Mapping) and author.get("bot") is True:
+def _update(ev: DiscordMessage, *, guild_id: str | None, thread_parent: str | None
+            ) -> Edit | None:
+    if ev.get("author", {}).get("bot") is True:
         return None
-    edited = opt_str(ev, "edited_timestamp")
+    edited = ev.get("edited_timestamp")
     if edited is None or ev.get("content") is None:
         return None
     text = _text(ev)
@@ -271,55 +274,49 @@ def _update(payload: object, *, guild_id: str | None, thread_parent: str | None)
         platform=PLATFORM,
         space=space,
         channel=channel,
-        id=_req_id(ev, "id"),
+        id=_req_id(ev.get("id"), "id"),
         text=text,
         ts=_ts(edited),
     )
 
 
 def _place(
-    ev: Mapping[str, object], *, guild_id: str | None, thread_parent: str | None
+    ev: DiscordMessageDelete, *, guild_id: str | None, thread_parent: str | None
 ) -> tuple[str, str, str | None]:
     """(space, channel, thread_id) for a payload, applying the thread-parent mapping."""
-    space = _opt_id(ev, "guild_id") or guild_id or DM_SPACE
-    channel = _req_id(ev, "channel_id")
+    space = ev.get("guild_id") or guild_id or DM_SPACE
+    channel = _req_id(ev.get("channel_id"), "channel_id")
     if thread_parent and thread_parent != channel:
         return space, thread_parent, channel
     return space, channel, None
 
 
-def _text(ev: Mapping[str, object]) -> str:
-    content = opt_str(ev, "content") or ""
+def _text(ev: DiscordMessage) -> str:
+    content = ev.get("content") or ""
     users: dict[str, str] = {}
-    mentions = ev.get("mentions")
-    if isinstance(mentions, list):
-        for user in mentions:
-            if isinstance(user, Mapping) and isinstance(user.get("id"), str | int):
-                name = _display_name(user, user.get("member"))
-                if name:
-                    users[str(user["id"])] = name
-    names = []
-    attachments = ev.get("attachments")
-    if isinstance(attachments, list):
-        for item in attachments:
-            if isinstance(item, Mapping) and isinstance(item.get("filename"), str):
-                names.append(str(item["filename"]))
+    for user in ev.get("mentions", []):
+        if "id" in user:
+            name = _display_name(user, user.get("member"))
+            if name:
+                users[user["id"]] = name
+    names = [a["filename"] for a in ev.get("attachments", []) if "filename" in a]
     return compose_text(render_content(content, users=users), names)
 
 
-def _display_name(user: Mapping[str, object], member: object) -> str:
-    candidates = [member.get("nick")] if isinstance(member, Mapping) else []
+def _display_name(user: DiscordUser, member: DiscordMember | None) -> str:
+    candidates = [member.get("nick")] if member is not None else []
     candidates += [user.get("global_name"), user.get("username")]
     for value in candidates:
-        if isinstance(value, str) and value.strip():
+        if value is not None and value.strip():
             return clean_str(value.strip())
     return ""
 
 
-def _reply_to(ref: object) -> str | None:
-    if not isinstance(ref, Mapping) or ref.get("type", 0) not in (0, None):
+def _reply_to(ev: DiscordMessage) -> str | None:
+    ref = ev.get("message_reference")
+    if ref is None or ref.get("type", 0) != 0:
         return None  # type 1 is a forward: it quotes a message, it does not answer it
-    return _opt_id(ref, "message_id")
+    return ref.get("message_id")
 
 
 def _malformed(exc: ValueError, *, strict: bool) -> None:
@@ -328,19 +325,8 @@ def _malformed(exc: ValueError, *, strict: bool) -> None:
     logger.warning("ignoring malformed Discord payload: %s", exc)
 
 
-def _opt_id(ev: Mapping[str, object], key: str) -> str | None:
-    value = ev.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise PayloadError(f"field {key!r} must be an id string, not {type(value).__name__}",
-                           field=key)
-    text = clean_str(str(value)).strip()
-    return text or None
-
-
-def _req_id(ev: Mapping[str, object], key: str) -> str:
-    value = _opt_id(ev, key)
+def _req_id(value: str | None, key: str) -> str:
+    """A required id field (already narrowed to a string)."""
     if value is None:
         raise PayloadError(f"missing field {key!r}", field=key)
     return value

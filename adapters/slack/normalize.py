@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Literal
 
 import emoji
 
 from adapters.errors import PayloadError
-from adapters.jsonl import as_mapping, clean_str, clean_text, opt_str, parse_ts
-from adapters.slack.payloads import SlackAppMentionEvent, SlackMessageEvent
+from adapters.jsonl import clean_str, clean_text, parse_ts
+from adapters.slack.payloads import (
+    SlackAttachment,
+    SlackBlock,
+    SlackBlockElement,
+    SlackFile,
+    SlackMessageEvent,
+    message_event,
+)
 from memory.errors import InputError
 from memory.models import Delete, Edit, Message
 
@@ -119,7 +127,7 @@ def message_permalink(base: str, *, channel: str, ts: str, thread_ts: str | None
 
 
 def normalize_message_event(
-    event: SlackMessageEvent | SlackAppMentionEvent | Mapping[str, object],
+    event: object,
     *,
     team_id: str,
     users: Mapping[str, str],
@@ -127,7 +135,8 @@ def normalize_message_event(
     permalink_base: str | None = None,
     strict: bool = False,
 ) -> Message | Edit | Delete | None:
-    """Normalize one Slack ``message`` (or ``app_mention``) event.
+    """Normalize one Slack ``message`` (or ``app_mention``) event, as received: it is
+    narrowed to a :class:`~adapters.slack.payloads.SlackMessageEvent` first.
 
     Returns a :class:`Message` for a person's message, an :class:`Edit` for a
     ``message_changed`` whose rendered text changed, a :class:`Delete` for
@@ -145,13 +154,13 @@ def normalize_message_event(
     """
     try:
         return _normalize(
-            event,
+            message_event(event),
             team_id=team_id,
             users=users,
             channel_name=channel_name,
             permalink_base=permalink_base,
         )
-    except ValueError as exc:  # includes pydantic.ValidationError
+    except ValueError as exc:  # PayloadError
         if strict:
             raise InputError(f"malformed Slack message: {exc}") from exc
         logger.warning("ignoring malformed Slack message event: %s", exc)
@@ -159,18 +168,17 @@ def normalize_message_event(
 
 
 def _normalize(
-    event: object,
+    ev: SlackMessageEvent,
     *,
     team_id: str,
     users: Mapping[str, str],
     channel_name: str | None,
     permalink_base: str | None,
 ) -> Message | Edit | Delete | None:
-    ev = as_mapping(event, "event")
-    kind = opt_str(ev, "type")
+    kind = ev.get("type")
     if kind not in (None, "message", "app_mention"):
         return None
-    subtype = opt_str(ev, "subtype") or ""
+    subtype = ev.get("subtype") or ""
     if subtype == "message_changed":
         return _changed(ev, team_id=team_id, users=users)
     if subtype == "message_deleted":
@@ -182,13 +190,13 @@ def _normalize(
     ts = _req_str(ev, "ts")
     if subtype == "file_comment":
         ev = _file_comment(ev)
-        if not opt_str(ev, "user"):
+        if not ev.get("user"):
             return None  # a comment whose author the export does not name
     user = _req_str(ev, "user")
     text = _content(ev, users)
     if not text.strip():
         return None
-    thread_ts = opt_str(ev, "thread_ts")
+    thread_ts = ev.get("thread_ts")
     is_reply = thread_ts is not None and thread_ts != ts
     permalink = None
     if permalink_base:
@@ -206,30 +214,30 @@ def _normalize(
         reply_to=thread_ts if is_reply else None,
         channel_name=channel_name,
         permalink=permalink,
-        edited=isinstance(ev.get("edited"), Mapping),
+        edited="edited" in ev,
     )
 
 
-def _file_comment(ev: Mapping[str, object]) -> Mapping[str, object]:
+def _file_comment(ev: SlackMessageEvent) -> SlackMessageEvent:
     """A comment on a file as a message by its commenter: the comment's author and words
     (the message text also names the file, which the comment alone does not)."""
     comment = ev.get("comment")
-    if not isinstance(comment, Mapping):
+    if comment is None:
         return ev
-    out = dict(ev)
+    out = ev.copy()
     user = comment.get("user")
-    if isinstance(user, str) and user and not opt_str(ev, "user"):
+    if user and not ev.get("user"):
         out["user"] = user
     words = comment.get("comment")
-    if isinstance(words, str) and words.strip() and not opt_str(ev, "text"):
+    if words is not None and words.strip() and not ev.get("text"):
         out["text"] = words
     return out
 
 
-def skip_reason(event: Mapping[str, object]) -> str:
+def skip_reason(event: SlackMessageEvent) -> str:
     """Why :func:`normalize_message_event` returned ``None`` for ``event`` (for import
     reports: every record is counted somewhere)."""
-    subtype = opt_str(event, "subtype") or ""
+    subtype = event.get("subtype") or ""
     if subtype == "message_changed":
         return "an edit that changes no text (link preview or reply count)"
     if _is_bot(event):
@@ -242,26 +250,27 @@ def skip_reason(event: Mapping[str, object]) -> str:
 
 
 def _changed(
-    ev: Mapping[str, object], *, team_id: str, users: Mapping[str, str]
+    ev: SlackMessageEvent, *, team_id: str, users: Mapping[str, str]
 ) -> Edit | Delete | None:
     channel = _req_str(ev, "channel")
-    new = as_mapping(ev.get("message"), "message_changed.message")
+    new = ev.get("message")
+    if new is None:
+        raise PayloadError("message_changed.message is not an object")
     msg_id = _req_str(new, "ts")
-    if opt_str(new, "subtype") == "tombstone":
+    if new.get("subtype") == "tombstone":
         # A thread parent deleted while replies remain arrives as a change to a tombstone.
         return Delete(
             platform=PLATFORM, space=team_id, channel=channel, id=msg_id, ts=_ts(_req_str(ev, "ts"))
         )
-    if _is_bot(new) or (opt_str(new, "subtype") or "") not in _CONTENT_SUBTYPES:
+    if _is_bot(new) or (new.get("subtype") or "") not in _CONTENT_SUBTYPES:
         return None
     text = _content(new, users)
     if not text.strip():
         return None
     previous = ev.get("previous_message")
-    if isinstance(previous, Mapping) and _content(previous, users) == text:
+    if previous is not None and _content(previous, users) == text:
         return None  # unfurls and reply-count updates also arrive as message_changed
-    edited = new.get("edited")
-    edited_ts = opt_str(edited, "ts") if isinstance(edited, Mapping) else None
+    edited_ts = new.get("edited", {}).get("ts")
     return Edit(
         platform=PLATFORM,
         space=team_id,
@@ -272,13 +281,13 @@ def _changed(
     )
 
 
-def _deleted(ev: Mapping[str, object], *, team_id: str) -> Delete:
+def _deleted(ev: SlackMessageEvent, *, team_id: str) -> Delete:
     channel = _req_str(ev, "channel")
-    msg_id = opt_str(ev, "deleted_ts")
+    msg_id = ev.get("deleted_ts")
     if msg_id is None:
         previous = ev.get("previous_message")
-        if isinstance(previous, Mapping):
-            msg_id = opt_str(previous, "ts")
+        if previous is not None:
+            msg_id = previous.get("ts")
     if not msg_id:
         raise PayloadError("message_deleted without 'deleted_ts'")
     return Delete(
@@ -286,99 +295,101 @@ def _deleted(ev: Mapping[str, object], *, team_id: str) -> Delete:
     )
 
 
-def _is_bot(ev: Mapping[str, object]) -> bool:
+def _is_bot(ev: SlackMessageEvent) -> bool:
     return bool(ev.get("bot_id")) or ev.get("subtype") == "bot_message"
 
 
-def _content(ev: Mapping[str, object], users: Mapping[str, str]) -> str:
+def _content(ev: SlackMessageEvent, users: Mapping[str, str]) -> str:
     """The rendered text plus one ``[file: …]``/``[attachment: …]`` line per titled item."""
-    raw = opt_str(ev, "text") or ""
+    raw = ev.get("text") or ""
     text = render_text(raw, users=users)
     if not text.strip():
-        text = _blocks_text(ev.get("blocks"), users)
-    extras = [
-        f"[file: {t}]" for t in _titles(ev.get("files"), ("title", "name"), skip_unfurls=False)
-    ]
-    extras += [
-        f"[attachment: {t}]" for t in _titles(ev.get("attachments"), ("title",), skip_unfurls=True)
-    ]
+        text = _blocks_text(ev.get("blocks", []), users)
+    extras = [f"[file: {t}]" for t in _file_titles(ev.get("files", []))]
+    extras += [f"[attachment: {t}]" for t in _attachment_titles(ev.get("attachments", []))]
     return clean_text("\n".join(part for part in (text, *extras) if part))
 
 
-def _titles(items: object, keys: Sequence[str], *, skip_unfurls: bool) -> list[str]:
-    if not isinstance(items, list):
-        return []
+# Hidden (over the plan's limit) and tombstoned files have no title.
+_UNTITLED = ("hidden_by_limit", "tombstone")
+
+
+def _file_titles(files: list[SlackFile]) -> list[str]:
     titles = []
-    for item in items:
-        if not isinstance(item, Mapping):
+    for f in files:
+        if f.get("mode") in _UNTITLED:
             continue
-        # Link previews repeat the URL already in the text; hidden/tombstoned files have no title.
-        if skip_unfurls and (
-            item.get("from_url") or item.get("original_url") or item.get("is_share")
-        ):
-            continue
-        if item.get("mode") in ("hidden_by_limit", "tombstone"):
-            continue
-        for key in keys:
-            value = item.get(key)
-            if isinstance(value, str) and value.strip():
-                titles.append(clean_str(value.strip()))
-                break
+        title = _first_text(f.get("title"), f.get("name"))
+        if title:
+            titles.append(title)
     return titles
 
 
-def _blocks_text(blocks: object, users: Mapping[str, str]) -> str:
-    """Plain text of ``rich_text`` blocks, for clients that send blocks with empty ``text``."""
-    out: list[str] = []
-
-    def walk(elements: object, depth: int) -> None:
-        if not isinstance(elements, list) or depth > 20:
-            return
-        for el in elements:
-            if not isinstance(el, Mapping):
-                continue
-            kind = el.get("type")
-            if kind in ("text", "link"):
-                value = el.get("text") or el.get("url")
-                out.append(value if isinstance(value, str) else "")
-            elif kind == "user" and isinstance(el.get("user_id"), str):
-                uid = str(el["user_id"])
-                out.append("@" + (users.get(uid) or uid))
-            elif kind == "channel" and isinstance(el.get("channel_id"), str):
-                out.append("#" + str(el["channel_id"]))
-            elif kind == "broadcast" and isinstance(el.get("range"), str):
-                out.append("@" + str(el["range"]))
-            elif kind == "emoji" and isinstance(el.get("name"), str):
-                out.append(f":{el['name']}:")
-            else:
-                walk(el.get("elements"), depth + 1)
-                if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
-                    out.append("\n")
-
-    if isinstance(blocks, list):
-        for block in blocks:
-            if isinstance(block, Mapping) and block.get("type") == "rich_text":
-                walk(block.get("elements"), 0)
-    return "".join(out).strip()
+def _attachment_titles(attachments: list[SlackAttachment]) -> list[str]:
+    titles = []
+    for a in attachments:
+        # Link previews repeat the URL already in the text.
+        if a.get("from_url") or a.get("original_url") or a.get("is_share"):
+            continue
+        if a.get("mode") in _UNTITLED:
+            continue
+        title = _first_text(a.get("title"))
+        if title:
+            titles.append(title)
+    return titles
 
 
-def _user_name(ev: Mapping[str, object], user: str, users: Mapping[str, str]) -> str:
-    if users.get(user):
-        return users[user]
-    profile = ev.get("user_profile")
-    if isinstance(profile, Mapping):
-        for key in ("display_name", "real_name", "name"):
-            value = profile.get(key)
-            if isinstance(value, str) and value.strip():
-                return clean_str(value.strip())
+def _first_text(*values: str | None) -> str:
+    """The first of ``values`` with text in it, stripped and cleaned ("" when none has)."""
+    for value in values:
+        if value is not None and value.strip():
+            return clean_str(value.strip())
     return ""
 
 
-# --- field access that reports, rather than raises on, surprising shapes -------------------
+def _blocks_text(blocks: list[SlackBlock], users: Mapping[str, str]) -> str:
+    """Plain text of ``rich_text`` blocks, for clients that send blocks with empty ``text``."""
+    out: list[str] = []
+
+    def walk(elements: list[SlackBlockElement]) -> None:
+        # The narrowed payload holds MAX_BLOCK_DEPTH levels at most.
+        for el in elements:
+            kind = el.get("type")
+            if kind in ("text", "link"):
+                out.append(el.get("text") or el.get("url") or "")
+            elif kind == "user" and "user_id" in el:
+                uid = el["user_id"]
+                out.append("@" + (users.get(uid) or uid))
+            elif kind == "channel" and "channel_id" in el:
+                out.append("#" + el["channel_id"])
+            elif kind == "broadcast" and "range" in el:
+                out.append("@" + el["range"])
+            elif kind == "emoji" and "name" in el:
+                out.append(f":{el['name']}:")
+            else:
+                walk(el.get("elements", []))
+                if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
+                    out.append("\n")
+
+    for block in blocks:
+        if block.get("type") == "rich_text":
+            walk(block.get("elements", []))
+    return "".join(out).strip()
 
 
-def _req_str(ev: Mapping[str, object], key: str) -> str:
-    value = opt_str(ev, key)
+def _user_name(ev: SlackMessageEvent, user: str, users: Mapping[str, str]) -> str:
+    if users.get(user):
+        return users[user]
+    profile = ev.get("user_profile", {})
+    return _first_text(profile.get("display_name"), profile.get("real_name"),
+                       profile.get("name"))
+
+
+# --- required fields -------------------------------------------------------------------------
+
+
+def _req_str(ev: SlackMessageEvent, key: Literal["channel", "ts", "user"]) -> str:
+    value = ev.get(key)
     if not value or not value.strip():
         raise PayloadError(f"missing field {key!r}", field=key)
     return value

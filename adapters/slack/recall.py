@@ -94,7 +94,7 @@ def _is_audit_target(rest: str) -> bool:
 
 @runtime_checkable
 class Auditor(Protocol):
-    """The part of the memory service ``/recall why`` needs (``memory.service.Egmem.why``)."""
+    """The part of the memory service ``/recall why`` needs (``memory.ports.RecallPort.why``)."""
 
     def why(self, ident: str, *, platform: str, space: str, user: str | None,
             channel: str | None) -> list[EvidenceNode]: ...

@@ -30,7 +30,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from adapters.web import views
 from memory.errors import ConfigError
-from memory.service import Egmem
+from memory.ports import WebView
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ SECURITY_HEADERS = {
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 MAX_QUERY_CHARS = 4096
 
-Route = Callable[[Egmem, Mapping[str, str]], views.Page]
+Route = Callable[[WebView, Mapping[str, str]], views.Page]
 ROUTES: dict[str, Route] = {
     "/": lambda eg, _params: views.index_page(eg),
     "/channel": views.channel_page,
@@ -81,7 +81,7 @@ def _host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
-def make_handler(eg: Egmem, token: str | None,
+def make_handler(eg: WebView, token: str | None,
                  *, bind_host: str = "127.0.0.1") -> type[BaseHTTPRequestHandler]:
     """A request handler class serving the web view of ``eg``.
 
@@ -104,7 +104,7 @@ class WebHandler(BaseHTTPRequestHandler):
     server_version = "egmem-web"
     sys_version = ""
     protocol_version = "HTTP/1.1"
-    eg: Egmem
+    eg: WebView
     token: str | None
     cookie_value: str | None
     allowed_hosts: frozenset[str]
@@ -227,7 +227,7 @@ class WebHandler(BaseHTTPRequestHandler):
         logger.debug("web: " + format, *args)
 
 
-def make_server(eg: Egmem, *, host: str = "127.0.0.1", port: int = 8080,
+def make_server(eg: WebView, *, host: str = "127.0.0.1", port: int = 8080,
                 token: str | None = None) -> ThreadingHTTPServer:
     """A bound (not yet serving) web-view server. ``port=0`` picks a free port.
 
@@ -250,7 +250,7 @@ class _ThreadingHTTPServer6(ThreadingHTTPServer):
     address_family = socket.AF_INET6
 
 
-def serve_web(eg: Egmem, *, host: str = "127.0.0.1", port: int = 8080,
+def serve_web(eg: WebView, *, host: str = "127.0.0.1", port: int = 8080,
               token: str | None = None) -> None:
     """Serve the read-only web view until interrupted (Ctrl-C). See :func:`make_server`."""
     server = make_server(eg, host=host, port=port, token=token)

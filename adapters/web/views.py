@@ -16,10 +16,9 @@ from importlib import resources
 from string import Template
 from urllib.parse import urlencode, urlsplit
 
-from adapters.web.queries import channel_info, channel_states, list_channels, load_state
 from memory.errors import UserFacingError
 from memory.models import Answer, Citation, State, Verdict
-from memory.service import Egmem
+from memory.ports import WebView
 from memory.timeline import TimelineEntry, build_timeline
 
 logger = logging.getLogger(__name__)
@@ -97,8 +96,8 @@ def _channel_link(space: str, channel: str, label: str) -> str:
 
 # ---- pages --------------------------------------------------------------------------------
 
-def index_page(eg: Egmem) -> Page:
-    spaces = list_channels(eg)
+def index_page(eg: WebView) -> Page:
+    spaces = eg.list_channels()
     parts = ["<h1>Spaces and channels</h1>",
              '<p class="meta">Pick a channel to see the decisions its members made and how '
              "each one changed.</p>"]
@@ -119,13 +118,13 @@ def index_page(eg: Egmem) -> Page:
     return Page(status=200, title="Channels", body="\n".join(parts))
 
 
-def channel_page(eg: Egmem, params: Mapping[str, str]) -> Page:
+def channel_page(eg: WebView, params: Mapping[str, str]) -> Page:
     space, channel = params.get("space", ""), params.get("channel", "")
-    info = channel_info(eg, space=space, channel=channel) if space and channel else None
+    info = eg.channel_info(space=space, channel=channel) if space and channel else None
     if info is None:
         return not_found("No such channel in this memory.")
     q = params.get("q", "")
-    states, total = channel_states(eg, space=space, channel=channel, q=q)
+    states, total = eg.channel_states(space=space, channel=channel, q=q)
     parts = [
         f'<p class="crumbs"><a href="/">{h(space)}</a> ›</p>',
         f"<h1>{h(info.label)}"
@@ -188,12 +187,12 @@ def _entry_html(e: TimelineEntry) -> str:
             f'<blockquote class="quote">{h(e.quote)}</blockquote></li>')
 
 
-def state_page(eg: Egmem, params: Mapping[str, str]) -> Page:
+def state_page(eg: WebView, params: Mapping[str, str]) -> Page:
     state_id = params.get("id", "")
-    state = load_state(eg, state_id) if state_id else None
+    state = eg.load_state(state_id) if state_id else None
     if state is None:
         return not_found("No such state: it may have been forgotten.")
-    info = channel_info(eg, space=state.space, channel=state.channel)
+    info = eg.channel_info(space=state.space, channel=state.channel)
     label = info.label if info is not None else state.channel
     revisions = len(state.chain) - 1 if state.chain else state.revision_count
     body = [
@@ -237,12 +236,12 @@ def answer_html(a: Answer) -> str:
     return "\n".join(parts)
 
 
-def ask_page(eg: Egmem, params: Mapping[str, str]) -> Page:
+def ask_page(eg: WebView, params: Mapping[str, str]) -> Page:
     q = params.get("q", "").strip()[:MAX_QUESTION_CHARS]
     space, channel = params.get("space", ""), params.get("channel", "")
     label = ""
     if channel and space:
-        info = channel_info(eg, space=space, channel=channel)
+        info = eg.channel_info(space=space, channel=channel)
         label = info.label if info is not None else channel
     if channel:
         where = (f"Answered from {_channel_link(space, channel, label or channel)} only "

@@ -32,7 +32,7 @@ from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
 from memory.reader.features import relevance_terms
-from memory.store import MemoryStore
+from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
@@ -157,7 +157,7 @@ class CoverageTest:
     embedded with the store's embedder, so a hashing embedder matches only equal words.
     """
 
-    def __init__(self, *, store: MemoryStore, embedder: Embedder,
+    def __init__(self, *, store: SearchStore, embedder: Embedder,
                  lexicon: QuestionLexicon) -> None:
         self.store = store
         self.embedder = embedder

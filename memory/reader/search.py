@@ -29,7 +29,8 @@ from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope
 from memory.reader.features import content_relevance, key_terms, name_words, query_features
 from memory.reader.rerank import Hit, Reranker
-from memory.store import MemoryStore, Window
+from memory.store import Window
+from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, content_terms, tokens
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def rrf(rankings: Iterable[Sequence[tuple[str, float]]], *, k: int = RRF_K) -> l
 
 
 class EvidenceSearch:
-    """Hybrid evidence search over one :class:`MemoryStore`.
+    """Hybrid evidence search over one store's :class:`SearchStore` port.
 
     ``first_pass`` is how many pass-1 hits join the pool, ``anchors`` how many of them
     expand it through structure (their topic buckets, reply/thread and supersession
@@ -68,7 +69,7 @@ class EvidenceSearch:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: SearchStore,
         embedder: Embedder,
         reranker: Reranker,
         anchors: int = 4,

@@ -30,7 +30,8 @@ from memory.reader.search import (
     expand_query,
 )
 from memory.registry import StateRecord, chain_entry, chain_of, history
-from memory.store import MemoryStore, Window
+from memory.store import Window
+from memory.store.ports import NodeStore, SearchStore, Store
 from memory.store.rows import from_epoch
 from memory.text import content_terms, overlap
 
@@ -66,7 +67,7 @@ def asked_families(query: str) -> set[str]:
     return {family for family, cue in _FAMILY_CUES if cue.search(query)}
 
 
-def lookup_phrase(store: MemoryStore, phrase: str, *, scope: Scope, k: int = 20,
+def lookup_phrase(store: SearchStore, phrase: str, *, scope: Scope, k: int = 20,
                   window: Window | None = None) -> list[EvidenceNode]:
     """Nodes in ``scope`` whose source text or rewrite contains ``phrase`` literally
     (case-insensitive, whitespace-normalised), oldest first. No semantic matching."""
@@ -79,7 +80,7 @@ ANSWER_WINDOW = timedelta(hours=12)
 PREVIOUS_TURN_GAP = timedelta(minutes=30)
 
 
-def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], *, scope: Scope
+def answers_to(store: NodeStore, questions: Sequence[EvidenceNode], *, scope: Scope
                ) -> dict[str, list[EvidenceNode]]:
     """The turns in ``scope`` that answer each of ``questions``, oldest first: those the
     writer linked to it (replies, and turns whose context it is), else the first
@@ -100,7 +101,7 @@ def answers_to(store: MemoryStore, questions: Sequence[EvidenceNode], *, scope: 
     return out
 
 
-def _next_turns(store: MemoryStore, question: EvidenceNode, scope: Scope
+def _next_turns(store: NodeStore, question: EvidenceNode, scope: Scope
                 ) -> list[EvidenceNode]:
     narrowed = scope.model_copy(update={"channels": (question.channel,)})
     if scope.channels is not None and question.channel not in scope.channels:
@@ -135,7 +136,7 @@ def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],
 
 
 def read_current_state(
-    store: MemoryStore,
+    store: Store,
     embedder: Embedder,
     *,
     query: str,
@@ -243,7 +244,7 @@ class Found:
 class ReaderTools:
     """The read tools over one store; :meth:`session` binds them to one question."""
 
-    def __init__(self, *, store: MemoryStore, embedder: Embedder,
+    def __init__(self, *, store: Store, embedder: Embedder,
                  search: EvidenceSearch, ablate: frozenset[str] = frozenset()) -> None:
         self.store = store
         self.embedder = embedder
@@ -425,7 +426,7 @@ class ReaderSession:
         return node_id in self.nodes
 
 
-def offline_tools(store: MemoryStore, embedder: Embedder) -> ReaderTools:
+def offline_tools(store: Store, embedder: Embedder) -> ReaderTools:
     """Reader tools over ``store`` searching with the offline feature reranker: for a
     process that reads ``store`` and builds nothing else around it (evaluation, a tool)."""
     from memory.reader.rerank import FeatureReranker

@@ -100,9 +100,3 @@ def _entry(row: tuple[Any, ...]) -> FeedbackEntry:
         asker=asker, rater=rater, vote=vote, question=question,
         node_ids=tuple(json.loads(nodes)), message_ids=tuple(json.loads(messages)),
         abstained=bool(abstained))
-
-
-def entry_json(entry: FeedbackEntry) -> dict[str, Any]:
-    """One record as exported by ``egmem feedback --json``."""
-    return {**entry.model_dump(mode="json"), "node_ids": list(entry.node_ids),
-            "message_ids": list(entry.message_ids)}

@@ -3,19 +3,24 @@
 Every method takes scopes, windows, spans, ids or message keys, never a query string; the
 LanceDB + Tantivy implementation (:class:`~memory.store.store.MemoryStore`) is one way to
 satisfy them, and ``tests/test_store_contract.py`` is what any other must pass.
+:class:`Store` is the whole: what the writer, the registry, the repair, the pipeline, the
+reader and the service are given (each typed with the narrowest port it uses).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from memory.models import Channel, EvidenceNode, MessageKey, Scope
 from memory.store.filters import Span, Window
 from memory.store.rows import Row
+
+if TYPE_CHECKING:
+    from memory.store.lookups import NodeStats
 
 
 class NodeStore(Protocol):
@@ -73,6 +78,22 @@ class NodeStore(Protocol):
 
     def count_nodes(self) -> int: ...
 
+    def node_stats(self) -> NodeStats: ...
+
+    def distinct_channels(self, scope: Scope) -> list[tuple[str, str, str]]:
+        """(platform, space, channel) of the channels in ``scope`` holding evidence, sorted."""
+        ...
+
+    def known_channels(self, *, platform: str, space: str) -> set[str]:
+        """Channels of a space that hold evidence (may be cached for the process)."""
+        ...
+
+    def channel_label(self, *, space: str, channel: str, platform: str | None = None
+                      ) -> tuple[str, str] | None:
+        """(platform, channel name) as a message of the channel records them; None when the
+        channel holds no message."""
+        ...
+
     def bury(self, keys: Iterable[MessageKey]) -> None: ...
 
     def buried(self, keys: Iterable[MessageKey]) -> set[MessageKey]: ...
@@ -81,17 +102,17 @@ class NodeStore(Protocol):
 class SearchStore(Protocol):
     """Ranked and structural retrieval inside a scope (scope is part of every query)."""
 
-    def vector_search(self, vector: np.ndarray, scope: Scope, k: int,
+    def vector_search(self, vector: np.ndarray, scope: Scope, *, k: int,
                       window: Window | None = None) -> list[tuple[str, float]]: ...
 
     def vector_search_nodes(
-        self, vector: np.ndarray, scope: Scope, k: int, window: Window | None = None
+        self, vector: np.ndarray, scope: Scope, *, k: int, window: Window | None = None
     ) -> tuple[list[tuple[str, float]], list[EvidenceNode], dict[str, np.ndarray]]: ...
 
-    def lexical_search(self, query: str, scope: Scope, k: int,
+    def lexical_search(self, query: str, scope: Scope, *, k: int,
                        window: Window | None = None) -> list[tuple[str, float]]: ...
 
-    def phrase_search(self, phrase: str, scope: Scope, k: int,
+    def phrase_search(self, phrase: str, scope: Scope, *, k: int,
                       window: Window | None = None) -> list[EvidenceNode]: ...
 
     def speaker_words(self, words: Iterable[str], scope: Scope) -> set[str]: ...
@@ -140,3 +161,40 @@ class ChannelStore(Protocol):
 
     def channels(self, *, platform: str | None = None,
                  space: str | None = None) -> list[Channel]: ...
+
+
+class Upkeep(Protocol):
+    """The store's own housekeeping: repairs of the derived index, compaction, purges."""
+
+    @property
+    def read_only(self) -> bool: ...
+
+    @property
+    def shared(self) -> bool:
+        """Whether the tables live on object storage other processes write too."""
+        ...
+
+    def reconcile_lexical(self, *, full: bool = False) -> int: ...
+
+    def reindex(self) -> int: ...
+
+    def purge(self) -> None:
+        """Remove deleted rows' bytes from disk (after a forget)."""
+        ...
+
+    def maintain(self) -> None: ...
+
+    def compact_if_fragmented(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class Store(NodeStore, SearchStore, ChannelStore, Upkeep, Protocol):
+    """All of the store: the node, search and channel ports, with the state and meta ports
+    as :attr:`states` and :attr:`meta`."""
+
+    @property
+    def states(self) -> StateStore: ...
+
+    @property
+    def meta(self) -> MetaStore: ...
