@@ -219,6 +219,50 @@ class Inbox(SqliteFile):
                     report.duplicates.append(ev)
         return report
 
+    def amend(self, queued: InboxEvent, corrected: InboxEvent | None) -> bool:
+        """Replace a still-pending event with ``corrected`` — the same platform event
+        normalized again once what its acknowledgement could not look up is known (names,
+        the channel it belongs to) — or withdraw it (``corrected`` is ``None``). The entry
+        keeps its place in the queue. Returns False, changing nothing, when ``queued`` is
+        not pending any more (committed, scrubbed, dead-lettered) or was never queued.
+
+        ``corrected`` must be the same kind of event for the same message id, platform and
+        space; its channel (and so its key) may differ. If its key is queued or committed
+        already (a redelivery that came with what was missing), this entry is dropped
+        instead: never two of the same event. A corrected delete buries its message at once,
+        as :meth:`submit_report` does; a corrected message or edit of a buried message is
+        dropped."""
+        if corrected is not None and (
+                type(corrected) is not type(queued) or corrected.id != queued.id
+                or corrected.platform != queued.platform or corrected.space != queued.space):
+            raise ValueError("an amendment must be the same kind of event for the same message")
+        old_key, _ = event_key(queued)
+        now = time.time()
+        with self._tx() as db:
+            row = db.execute("SELECT seq FROM inbox WHERE key=? AND status='pending' "
+                             "AND payload IS NOT NULL", (old_key,)).fetchone()
+            if row is None:
+                return False
+            seq = int(row[0])
+            drop = ("UPDATE inbox SET status='done', payload=NULL, error=NULL, done_at=? "
+                    "WHERE seq=?", (now, seq))
+            if corrected is None:
+                db.execute(*drop)
+                return True
+            new_key, _ = event_key(corrected)
+            mkey = _event_message_key(corrected)
+            if new_key != old_key:
+                if isinstance(corrected, Delete):
+                    self._bury(db, [mkey], now)
+                    self._scrub(db, mkey)
+                if (not isinstance(corrected, Delete) and self._is_buried(db, mkey)) or \
+                        db.execute("SELECT 1 FROM inbox WHERE key=?", (new_key,)).fetchone():
+                    db.execute(*drop)
+                    return True
+            db.execute("UPDATE inbox SET key=?, channel=?, payload=? WHERE seq=?",
+                       (new_key, corrected.channel, _encode(corrected), seq))
+        return True
+
     def channels_with_work(self) -> list[tuple[str, str, str]]:
         with self._lock:
             cur = self._db.execute(
