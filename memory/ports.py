@@ -45,6 +45,15 @@ class IngestPort(Protocol):
         new. Duplicates (retries, redeliveries) are no-ops."""
         ...
 
+    def amend(self, queued: Message | Edit | Delete,
+              corrected: Message | Edit | Delete | None) -> bool:
+        """Replace a submitted event that is still waiting to be committed with
+        ``corrected`` — the same platform event normalized again once what could not be
+        looked up before the acknowledgement is known (names, the channel it belongs to) —
+        or withdraw it (``None``). Does nothing once it is committed or gone; never
+        duplicates it. Returns whether the queued entry was changed or withdrawn."""
+        ...
+
     def process(self) -> int:
         """Commit queued events now, in the calling thread; returns how many were committed."""
         ...

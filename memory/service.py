@@ -85,6 +85,10 @@ class Egmem(DailyUse):
                                "first is kept (an edit changes it)", m.channel, m.id)
         return report
 
+    def amend(self, queued: Message | Edit | Delete,
+              corrected: Message | Edit | Delete | None) -> bool:
+        return self.inbox.amend(queued, corrected)
+
     def _conflicts(self, duplicates: list[Message]) -> list[Message]:
         """Those of ``duplicates`` whose text is not the text already received for their
         key (queued, or committed and never edited since)."""

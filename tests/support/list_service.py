@@ -77,6 +77,28 @@ class ListService(WorkerMixin):
                 new += 1
             return new
 
+    def amend(self, queued: Message | Edit | Delete,
+              corrected: Message | Edit | Delete | None) -> bool:
+        """As the inbox: a pending event is replaced in place (or withdrawn); once
+        committed, nothing changes; a correction already queued drops the entry."""
+        with self._lock:
+            key, _ = event_key(queued)
+            at = next((i for i, ev in enumerate(self._pending) if event_key(ev)[0] == key),
+                      None)
+            if at is None:
+                return False
+            self.log.append(("amend", queued.id))
+            old = self._pending.pop(at)
+            index = self.events.index(old)
+            del self.events[index]
+            new_key = event_key(corrected)[0] if corrected is not None else None
+            if corrected is not None and new_key is not None and (
+                    new_key == key or new_key not in self._keys):
+                self._keys.add(new_key)
+                self._pending.insert(at, corrected)
+                self.events.insert(index, corrected)
+            return True
+
     def commit_queued(self) -> int:
         with self._lock:
             done = 0

@@ -39,6 +39,12 @@ _STOP = frozenset("a an the is are was what when who where how did do does we ou
 Key = tuple[str, str, str, str]
 
 
+def _ident(ev: Message | Edit | Delete) -> tuple[str, ...]:
+    """The queue's idempotency key (an edit's includes its text, as the inbox's does)."""
+    return (type(ev).__name__, ev.platform, ev.space, ev.channel, ev.id,
+            ev.text if isinstance(ev, Edit) else "")
+
+
 def words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
@@ -125,6 +131,9 @@ class ToyMemory(_ChatExtras, WorkerMixin):
     messages: dict[Key, Message] = field(default_factory=dict)
     channels: dict[tuple[str, str], Channel] = field(default_factory=dict)
     submitted: list[Message | Edit | Delete] = field(default_factory=list)
+    """Every event queued, once each (a correction replaces what it corrects)."""
+    amends: list[tuple[Message | Edit | Delete, Message | Edit | Delete | None]] = field(
+        default_factory=list)
     asks: list[dict[str, Any]] = field(default_factory=list)
     histories: list[dict[str, Any]] = field(default_factory=list)
     upserts: list[list[Channel]] = field(default_factory=list)
@@ -153,8 +162,7 @@ class ToyMemory(_ChatExtras, WorkerMixin):
             self._submit_calls += 1
             new = 0
             for ev in events:
-                ident = (type(ev).__name__, ev.platform, ev.space, ev.channel, ev.id,
-                         ev.text if isinstance(ev, Edit) else "")
+                ident = _ident(ev)
                 if ident in self._seen:
                     continue
                 self._seen.add(ident)
@@ -162,6 +170,26 @@ class ToyMemory(_ChatExtras, WorkerMixin):
                 self._pending.append(ev)
                 new += 1
             return new
+
+    def amend(self, queued: Message | Edit | Delete,
+              corrected: Message | Edit | Delete | None) -> bool:
+        """As the inbox: a pending event is replaced in place (or withdrawn); once
+        committed, nothing changes; a correction already queued drops the entry."""
+        with self._lock:
+            self.amends.append((queued, corrected))
+            at = next((i for i, ev in enumerate(self._pending) if ev == queued), None)
+            if at is None:
+                return False
+            old = self._pending.pop(at)
+            index = self.submitted.index(old)
+            del self.submitted[index]
+            ident = _ident(corrected) if corrected is not None else None
+            if corrected is not None and ident is not None and (
+                    ident == _ident(queued) or ident not in self._seen):
+                self._seen.add(ident)
+                self._pending.insert(at, corrected)
+                self.submitted.insert(index, corrected)
+            return True
 
     def commit_queued(self) -> int:
         with self._lock:
