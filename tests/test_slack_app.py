@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -143,29 +144,42 @@ def test_app_start_checks_the_token_against_the_configured_api(h: Harness) -> No
 
 
 def test_message_is_durable_before_the_ack_and_then_committed(h: Harness) -> None:
-    status, _ = h.event(fixture("message.json"))
-    assert status == 200
-    # process_before_response: by the time Slack has its 200, submit has returned.
-    [ev] = h.service.events
-    assert isinstance(ev, Message)
-    assert (ev.platform, ev.space, ev.channel, ev.id) == ("slack", TEAM, GENERAL,
-                                                          "1712345678.000200")
-    assert ev.user_name == "Alice"  # users.info
-    assert "@Bob can you confirm?" in ev.text  # mention rendered through users.info
-    assert ev.channel_name == "general"  # conversations.info
-    assert ev.permalink == f"https://acme.slack.com/archives/{GENERAL}/p1712345678000200"
-    # the ack touched only the inbox: visibility is read after it, recorded before the
-    # message is committed
-    assert h.service.log[0] == ("submit", ev.id)
+    gate = threading.Event()
+    h.executor.submit(gate.wait)  # what runs after the ack waits until the ack is checked
+    try:
+        calls = len(h.slack.calls)
+        status, _ = h.event(fixture("message.json"))
+        assert status == 200
+        # process_before_response: by the time Slack has its 200, submit has returned, and
+        # the ack touched only the inbox: no Web API call, so no names yet on a cold start
+        assert h.slack.calls[calls:] == []
+        [ev] = h.service.events
+        assert isinstance(ev, Message)
+        assert (ev.platform, ev.space, ev.channel, ev.id) == ("slack", TEAM, GENERAL,
+                                                              "1712345678.000200")
+        assert (ev.user_name, ev.channel_name, ev.permalink) == ("", None, None)
+        assert "@U0G9QF9C6 can you confirm?" in ev.text
+        assert h.service.log == [("submit", ev.id)]
+    finally:
+        gate.set()
     h.drain()
-    assert h.service.log.index(("upsert", GENERAL)) < h.service.log.index(("commit", ev.id))
+    # after the ack, before the commit: the visibility recorded, the names looked up
+    log = h.service.log
+    assert log.index(("upsert", GENERAL)) < log.index(("commit", ev.id))
+    assert log.index(("amend", ev.id)) < log.index(("commit", ev.id))
     assert h.service.channels[GENERAL].is_private is False
     assert h.service.processed.is_set()
-    assert (("slack", TEAM, GENERAL, ev.id)) in h.service.committed
+    done = h.service.committed[("slack", TEAM, GENERAL, ev.id)]
+    assert done.user_name == "Alice"  # users.info
+    assert "@Bob can you confirm?" in done.text  # mention rendered through users.info
+    assert done.channel_name == "general"  # conversations.info
+    assert done.permalink == f"https://acme.slack.com/archives/{GENERAL}/p1712345678000200"
+    assert h.service.events == [done]
 
 
 def test_thread_reply_keeps_its_thread(h: Harness) -> None:
     h.event(fixture("thread_reply.json"))
+    h.drain()  # the permalink base is looked up after the ack
     [ev] = h.service.events
     assert isinstance(ev, Message)
     assert ev.thread_id == "1712345678.000200"

@@ -4,7 +4,9 @@ display names and admin flags, channel names.
 One :class:`SlackDirectory` per app. Lookups never raise: a failed call (network, rate
 limit, missing scope) is logged and answered with ``None``, and remembered briefly so a
 burst of events does not hammer a failing endpoint. Nothing here blocks longer than one
-Web API call: rate limits are *not* waited out on the event path.
+Web API call: rate limits are *not* waited out on the event path. The acknowledgement of
+an event waits on no Web API call at all: it reads the caches alone
+(:meth:`SlackDirectory.cache_only`), and what they did not hold is looked up after it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _MISSING = object()
+
+
+class NotCached(LookupError):
+    """The directory's cache does not hold the answer: it would take a Web API call."""
 
 
 @dataclass(frozen=True)
@@ -143,8 +149,18 @@ class SlackDirectory:
         return ws
 
     def permalink_base(self) -> str | None:
-        ws = self.workspace()
-        return ws.url.rstrip("/") if ws and ws.url else None
+        return _base(self.workspace())
+
+    def cached_workspace(self) -> Workspace:
+        """:meth:`workspace` if it is known, without a Web API call (else :class:`NotCached`)."""
+        with self._lock:
+            if self._workspace is None:
+                raise NotCached("auth.test")
+            return self._workspace
+
+    def cache_only(self) -> CachedLookups:
+        """Lookups answered from the caches alone, for the acknowledgement path."""
+        return CachedLookups(self)
 
     # --- users ----------------------------------------------------------------------------
 
@@ -158,10 +174,18 @@ class SlackDirectory:
         self._users.put(user_id, user)
         return user
 
+    def cached_user(self, user_id: str) -> SlackUser | None:
+        """:meth:`user` from the cache alone: :class:`NotCached` when it does not hold the
+        user (``None`` is a lookup that failed a moment ago)."""
+        cached = self._users.get(user_id)
+        if cached is _MISSING:
+            raise NotCached(f"users.info {user_id}")
+        return cached if isinstance(cached, SlackUser) else None
+
     def names(self) -> Mapping[str, str]:
         """A read-only mapping user id → display name that looks ids up on first access
         (the ``users=`` argument of :func:`normalize_message_event`)."""
-        return _NameView(self)
+        return _NameView(self.user, self.cached_user_ids)
 
     def is_admin(self, user_id: str) -> bool:
         user = self.user(user_id)
@@ -224,8 +248,15 @@ class SlackDirectory:
         return info
 
     def channel_name(self, channel_id: str) -> str | None:
-        info = self.channel(channel_id)
-        return (info.name or None) if info else None
+        return _name(self.channel(channel_id))
+
+    def cached_channel(self, channel_id: str) -> ChannelInfo | None:
+        """:meth:`channel` from the cache alone (:class:`NotCached` when it does not hold
+        the conversation)."""
+        cached = self._channels.get(channel_id)
+        if cached is _MISSING:
+            raise NotCached(f"conversations.info {channel_id}")
+        return cached if isinstance(cached, ChannelInfo) else None
 
     def forget_channel(self, channel_id: str) -> None:
         """Drop a cached channel (after a rename or membership change)."""
@@ -245,21 +276,72 @@ class SlackDirectory:
         return data if isinstance(data, Mapping) else None
 
 
-class _NameView(Mapping[str, str]):
+class CachedLookups:
+    """What :func:`normalize_message_event` needs from the directory, answered from its
+    caches alone: never a Web API call. A lookup the caches cannot answer is answered as
+    a failed one would be (no name, no permalink) and noted: :attr:`complete` is then
+    False and the event is worth normalizing again with the full directory. A failed
+    lookup the directory still remembers counts as answered (the Web API would not be
+    asked either)."""
+
     def __init__(self, directory: SlackDirectory) -> None:
         self._dir = directory
+        self.missed: set[str] = set()
+        self.names: Mapping[str, str] = _NameView(self.user, directory.cached_user_ids)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missed
+
+    def user(self, user_id: str) -> SlackUser | None:
+        try:
+            return self._dir.cached_user(user_id)
+        except NotCached as miss:
+            self.missed.add(str(miss))
+            return None
+
+    def channel_name(self, channel_id: str) -> str | None:
+        try:
+            return _name(self._dir.cached_channel(channel_id))
+        except NotCached as miss:
+            self.missed.add(str(miss))
+            return None
+
+    def permalink_base(self) -> str | None:
+        try:
+            return _base(self._dir.cached_workspace())
+        except NotCached as miss:
+            self.missed.add(str(miss))
+            return None
+
+
+def _base(ws: Workspace | None) -> str | None:
+    return ws.url.rstrip("/") if ws and ws.url else None
+
+
+def _name(info: ChannelInfo | None) -> str | None:
+    return (info.name or None) if info else None
+
+
+class _NameView(Mapping[str, str]):
+    """User id → display name through ``lookup``, iterating over the cached ids."""
+
+    def __init__(self, lookup: Callable[[str], SlackUser | None],
+                 ids: Callable[[], list[str]]) -> None:
+        self._lookup = lookup
+        self._ids = ids
 
     def __getitem__(self, key: str) -> str:
-        user = self._dir.user(key)
+        user = self._lookup(key)
         if user is None or not user.name:
             raise KeyError(key)
         return user.name
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._dir.cached_user_ids())
+        return iter(self._ids())
 
     def __len__(self) -> int:
-        return len(self._dir.cached_user_ids())
+        return len(self._ids())
 
 
 def _parse_user(user_id: str, raw: object) -> SlackUser | None:

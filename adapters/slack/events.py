@@ -7,7 +7,10 @@ message in the bot's own DM. The ack touches only the inbox: the conversation's 
 (and, for private conversations, its members) is read from the Web API right after it and
 upserted before any of its messages is committed (the writer worker runs
 :meth:`SlackEvents.sync_pending` first), so recall never treats a private conversation as
-public.
+public. Names come from the directory's caches alone on the ack path; a message normalized
+without one (its author's or a mentioned person's name, the channel name, the workspace's
+permalink base) is queued as it is, then normalized again with the Web API in the same
+sync and its queued entry corrected, before it is committed.
 
 Visibility is cached per conversation for a TTL, but the event is trusted over the cache:
 a message whose ``channel_type`` says private in a conversation recorded public (a channel
@@ -37,7 +40,7 @@ from adapters.slack.directory import ChannelInfo, SlackDirectory
 from adapters.slack.membership import fetch_channel
 from adapters.slack.normalize import PLATFORM, normalize_message_event
 from adapters.slack.recall import mentions_user
-from memory.models import Channel, Delete, Edit
+from memory.models import Channel, Delete, Edit, Message
 from memory.ports import ChatService
 
 logger = logging.getLogger(__name__)
@@ -46,6 +49,8 @@ logger = logging.getLogger(__name__)
 PRIVATE_TYPES = frozenset({"group", "im", "mpim", "G"})
 KNOWN_TYPES = PRIVATE_TYPES | {"channel", "C"}
 CONVERSION_SUBTYPES = {"channel_convert_to_private": True, "channel_convert_to_public": False}
+# How long a correction waits for the submit it corrects (a local write) to return.
+SUBMIT_WAIT_S = 30.0
 
 
 def team_id(body: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
@@ -99,8 +104,10 @@ class SlackEvents:
     # --- messages -------------------------------------------------------------------------
 
     def ingest(self, team: str, event: Mapping[str, Any], *, bot_user_id: str | None) -> None:
-        """Runs before the ack: normalize and submit durably. The conversation's visibility
-        is only queued here (:meth:`sync_pending` records it, before any commit)."""
+        """Runs before the ack and touches only the inbox: normalize from the directory's
+        caches and submit durably. The conversation's visibility is only queued here, and
+        so is, when the caches lacked a name, the channel name or the permalink base, the
+        event's correction (:meth:`sync_pending` runs both, before any commit)."""
         channel = event.get("channel")
         if not team or not isinstance(channel, str):
             return
@@ -118,10 +125,11 @@ class SlackEvents:
         question = is_question(event, bot_user_id)
         if question and subtype != "message_changed":
             return  # answered, never remembered as team knowledge
+        cached = self.directory.cache_only()
         item = normalize_message_event(
-            event, team_id=team, users=self.directory.names(),
-            channel_name=self.directory.channel_name(channel),
-            permalink_base=self.directory.permalink_base(),
+            event, team_id=team, users=cached.names,
+            channel_name=cached.channel_name(channel),
+            permalink_base=cached.permalink_base(),
         )
         if item is None:
             return
@@ -130,9 +138,41 @@ class SlackEvents:
             # text must not stay behind either.
             item = Delete(platform=item.platform, space=item.space, channel=item.channel,
                           id=item.id, ts=item.ts)
-        new = self.service.submit([item])
+        submitted: threading.Event | None = None
+        if not cached.complete and not isinstance(item, Delete):
+            # Queued before the submit, so no commit after it can miss the correction.
+            submitted = threading.Event()
+            queued, done = item, submitted
+            self._queue(lambda: self.complete(team, event, queued, submitted=done))
+            logger.debug("slack %s/%s normalized without %s; completed after the ack",
+                         channel, item.id, ", ".join(sorted(cached.missed)))
+        try:
+            new = self.service.submit([item])
+        finally:
+            if submitted is not None:
+                submitted.set()
         logger.debug("slack %s %s/%s submitted (new=%d)", type(item).__name__, channel,
                      item.id, new)
+
+    def complete(self, team: str, event: Mapping[str, Any], queued: Message | Edit, *,
+                 submitted: threading.Event | None = None) -> None:
+        """Normalize ``event`` again with the Web API (names, channel name, permalink the
+        ack path's caches did not hold) and correct its still-pending inbox entry; once it
+        is committed or gone, nothing changes. Runs in :meth:`sync_pending`, so before the
+        commit; ``submitted`` is set when the ack path's submit has returned."""
+        if submitted is not None and not submitted.wait(SUBMIT_WAIT_S):
+            logger.warning("Slack message %s/%s: its submit is taking long; correcting "
+                           "what is queued now", queued.channel, queued.id)
+        full = normalize_message_event(
+            event, team_id=team, users=self.directory.names(),
+            channel_name=self.directory.channel_name(queued.channel),
+            permalink_base=self.directory.permalink_base(),
+        )
+        if full is None or type(full) is not type(queued) or full == queued:
+            return
+        amended = self.service.amend(queued, full)
+        logger.debug("slack %s/%s completed after the ack (amended=%s)", queued.channel,
+                     queued.id, amended)
 
     # --- visibility -----------------------------------------------------------------------
 
@@ -141,11 +181,12 @@ class SlackEvents:
             self._todo.append(sync)
 
     def sync_pending(self) -> None:
-        """Record the visibility the ack path queued, in order, with the Web API. Runs right
-        after the ack and, through the writer worker's pre-write hook, before every commit:
-        a message is never written before its conversation's visibility is recorded (if
-        that fails, the conversation stays unrecorded, which reads as private to nobody,
-        and the sync is tried again before the next commit)."""
+        """Record the visibility the ack path queued, and complete the messages it queued
+        without some name, in order, with the Web API. Runs right after the ack and,
+        through the writer worker's pre-write hook, before every commit: a message is never
+        written before its conversation's visibility is recorded and its names are looked
+        up (if that fails, the conversation stays unrecorded, which reads as private to
+        nobody, and the rest is tried again before the next commit)."""
         with self._syncing:  # a commit waits for a sync in progress elsewhere
             with self._lock:
                 todo, self._todo = self._todo, []
