@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -431,6 +432,65 @@ def test_an_edit_in_a_thread_missing_from_the_cache_is_keyed_under_its_parent(
     assert fetched
     assert [(type(e).__name__, e.channel) for e in svc.submitted] == [
         ("Edit", GENERAL), ("Delete", GENERAL)]
+
+
+def test_an_edit_is_queued_before_its_thread_is_fetched_and_moved_before_the_commit(
+    run: Callable[..., None],
+) -> None:
+    svc = ToyMemory()
+    archived = fd.thread(ARCHIVED_THREAD, GUILD, GENERAL, "old", archived=True)
+    said = fd.message(ARCHIVED_THREAD, GUILD, ANN, "freeze in April")
+    update = {**said, "content": "freeze moved to May",
+              "edited_timestamp": "2024-04-06T08:00:00+00:00"}
+    key = ("discord", GUILD, GENERAL, said["id"])
+
+    async def scenario(bot: Bot, fake: FakeDiscord) -> None:
+        svc.submit([Message(platform="discord", space=GUILD, channel=GENERAL, id=said["id"],
+                            user=ANN["id"], ts=datetime(2024, 4, 5, 19, tzinfo=UTC),
+                            text="freeze in April", thread_id=ARCHIVED_THREAD)])
+        await asyncio.to_thread(svc.process)
+        fake.add_channel(archived)  # known to Discord, not to the gateway cache
+        lookup = fake.hold[("GET", f"/channels/{ARCHIVED_THREAD}")] = asyncio.Event()
+        feed(bot, "MESSAGE_UPDATE", update)
+        try:
+            while not fake.calls("GET", f"/channels/{ARCHIVED_THREAD}"):
+                await asyncio.sleep(0.01)
+            # durable before Discord is asked where the thread is: under its own id for now
+            assert [(type(e).__name__, e.channel) for e in svc.submitted] == [
+                ("Message", GENERAL), ("Edit", ARCHIVED_THREAD)]
+            commit = asyncio.ensure_future(asyncio.to_thread(svc.process))
+            done, _ = await asyncio.wait({commit}, timeout=1.0)
+            assert not done  # a commit waits for the correction in flight
+        finally:
+            lookup.set()
+        await commit
+
+    run(svc, scenario)
+    assert [(type(e).__name__, e.channel) for e in svc.submitted] == [
+        ("Message", GENERAL), ("Edit", GENERAL)]
+    assert svc.messages[key].text == "freeze moved to May" and svc.messages[key].edited
+
+
+def test_an_edit_in_a_private_thread_missing_from_the_cache_is_withdrawn(
+    run: Callable[..., None],
+) -> None:
+    svc = ToyMemory()
+    hidden = fd.thread(ARCHIVED_THREAD, GUILD, GENERAL, "pay", private=True, archived=True)
+    update = {**fd.message(ARCHIVED_THREAD, GUILD, ANN, "raise for Bob"),
+              "content": "no raise", "edited_timestamp": "2024-04-06T08:00:00+00:00"}
+
+    async def scenario(bot: Bot, fake: FakeDiscord) -> None:
+        fake.add_channel(hidden)
+        feed(bot, "MESSAGE_UPDATE", update)
+        feed(bot, "MESSAGE_DELETE", {"id": update["id"], "channel_id": ARCHIVED_THREAD,
+                                     "guild_id": GUILD})
+        await settle(bot)
+        await asyncio.to_thread(svc.process)
+
+    run(svc, scenario)
+    assert svc.submitted == [] and svc.messages == {}
+    assert sorted((type(old).__name__, new) for old, new in svc.amends) == [
+        ("Delete", None), ("Edit", None)]  # queued at once, withdrawn when fetched
 
 
 def test_private_threads_are_neither_remembered_nor_edited(run: Callable[..., None]) -> None:

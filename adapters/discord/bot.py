@@ -5,7 +5,8 @@ What it does:
 * remembers what people write in guild text channels, voice-channel chats, public threads
   and forum posts (bots, DMs and private threads are not remembered; see
   :mod:`adapters.discord.visibility`); edits and deletes reach memory through the *raw*
-  events, so messages that left discord.py's cache are still updated or forgotten;
+  events, so messages that left discord.py's cache are still updated or forgotten (see
+  :mod:`adapters.discord.changes`);
 * answers ``@egmem <question>`` in a thread started from the question (or in the thread
   it was asked in) with an embed of the answer, how revised decisions changed and its
   citations, showing the typing indicator while it looks; questions are never remembered;
@@ -34,14 +35,11 @@ import discord
 from discord import app_commands
 
 from adapters.chat_errors import chat_error_text
+from adapters.discord.changes import Placing, RawChanges
 from adapters.discord.commands import RecallCommands, interaction_place, still_current_menu
 from adapters.discord.daily import DiscordDailyUse
 from adapters.discord.embeds import answer_embed, clip
-from adapters.discord.normalize import (
-    normalize_discord_delete,
-    normalize_discord_py_message,
-    normalize_discord_update,
-)
+from adapters.discord.normalize import normalize_discord_py_message
 from adapters.discord.questions import QUESTION_LIMIT, question_in
 from adapters.discord.views import (
     FeedbackCache,
@@ -98,7 +96,7 @@ def default_intents() -> discord.Intents:
     return intents
 
 
-class EgmemDiscordClient(DiscordDailyUse):
+class EgmemDiscordClient(DiscordDailyUse, RawChanges):
     """The Discord front end of a :class:`~memory.ports.MemoryService`.
 
     ``sync_commands`` registers ``/recall`` with Discord at start (globally, or only in
@@ -132,6 +130,10 @@ class EgmemDiscordClient(DiscordDailyUse):
         self._thread_archive_minutes: ThreadArchiveDuration = thread_archive_minutes
         self._refresh_pending: set[int] = set()
         self._background: set[asyncio.Task[Any]] = set()
+        # Edits and deletes queued before their channel was looked up are corrected
+        # before any commit.
+        self.placing = Placing()
+        service.before_write(self.placing.wait)
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -202,58 +204,6 @@ class EgmemDiscordClient(DiscordDailyUse):
         msg = normalize_discord_py_message(message)
         if msg is not None:
             await self.submit([msg])
-
-    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        if payload.guild_id is None:
-            return
-        keep, parent = await self._locate(payload.channel_id)
-        if not keep:
-            return
-        edit = normalize_discord_update(
-            payload.data, guild_id=str(payload.guild_id), thread_parent=parent
-        )
-        if edit is not None:
-            await self.submit([edit])
-
-    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        await self._deleted(payload.guild_id, payload.channel_id, [payload.message_id])
-
-    async def on_raw_bulk_message_delete(
-        self, payload: discord.RawBulkMessageDeleteEvent
-    ) -> None:
-        await self._deleted(payload.guild_id, payload.channel_id, sorted(payload.message_ids))
-
-    async def _deleted(self, guild_id: int | None, channel_id: int, ids: list[int]) -> None:
-        if guild_id is None:
-            return
-        keep, parent = await self._locate(channel_id)
-        if not keep:
-            return
-        events: list[Message | Edit | Delete] = []
-        for message_id in ids:
-            raw = {"id": str(message_id), "channel_id": str(channel_id), "guild_id": str(guild_id)}
-            delete = normalize_discord_delete(raw, thread_parent=parent)
-            if delete is not None:
-                events.append(delete)
-        await self.submit(events)
-
-    async def _locate(self, channel_id: int) -> tuple[bool, str | None]:
-        """(whether the channel is remembered, the thread's parent id if it is a thread).
-
-        Raw events name only the channel id; a thread that left the cache is fetched so its
-        events reach the key its messages were stored under."""
-        channel: object = self.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.fetch_channel(channel_id)
-            except discord.HTTPException as exc:
-                logger.warning("channel %s unknown (%s); keying its event by its own id",
-                               channel_id, exc.status)
-                return True, None
-        if not remembered(channel):
-            return False, None
-        parent = memory_channel_id(channel)
-        return True, (parent if parent != str(channel_id) else None)
 
     # ---- questions ---------------------------------------------------------------------
     def _question_in(self, message: discord.Message) -> str | None:

@@ -264,6 +264,9 @@ class FakeDiscord:
         """Guilds ``GET /guilds/{id}`` finds (the bot is in them); others answer 404."""
         self.fail: dict[tuple[str, str], int] = {}
         """(method, path under /api/v10) → HTTP status to answer with instead."""
+        self.hold: dict[tuple[str, str], asyncio.Event] = {}
+        """(method, path under /api/v10) → answered only once the event is set (a slow
+        Discord); the request is recorded when it arrives."""
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -298,6 +301,9 @@ class FakeDiscord:
             raw = await request.read()
             body = json.loads(raw) if raw else None
         self.requests.append(Recorded(request.method, path, dict(request.query), body))
+        hold = self.hold.get((request.method, path))
+        if hold is not None:
+            await hold.wait()
         status = self.fail.get((request.method, path))
         if status is not None:
             return _error(status, 50001, "Missing Access")
