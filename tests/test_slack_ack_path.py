@@ -47,8 +47,8 @@ def test_the_ack_submits_only_and_the_commit_records_visibility_first(slack: Fak
     assert service.log == [("submit", "1712000001.000100")]
     assert slack.calls_to("conversations.members") == []
     service.process()  # no listener ran: the worker's hook records the visibility first
-    assert service.log == [("submit", "1712000001.000100"), ("upsert", SECRET),
-                           ("amend", "1712000001.000100"), ("commit", "1712000001.000100")]
+    assert service.log == [("submit", "1712000001.000100"), ("amend", "1712000001.000100"),
+                           ("upsert", SECRET), ("commit", "1712000001.000100")]
     assert service.channels[SECRET].is_private
     assert set(service.channels[SECRET].members) == {ALICE, BOT}
 
@@ -199,7 +199,7 @@ def test_a_commit_during_the_ack_waits_for_the_correction(team: FakeSlack) -> No
     commit = threading.Thread(target=service.process, daemon=True)
     try:
         ack.start()
-        while not events._todo:  # the ack path has queued its correction
+        while not events._corrections:  # the ack path has queued its correction
             ack.join(0.01)
         commit.start()
         entered.wait()
@@ -211,3 +211,21 @@ def test_a_commit_during_the_ack_waits_for_the_correction(team: FakeSlack) -> No
         commit.join()
     done = service.committed[("slack", TEAM, GENERAL, "1712000002.000100")]
     assert (done.user_name, done.text) == ("Alice", "@Bob can you confirm?")
+
+
+def test_a_failed_visibility_sync_does_not_hold_back_the_names(team: FakeSlack) -> None:
+    service = ListService()
+    events = SlackEvents(service=service, directory=directory(team))
+    service.before_write(events.sync_pending)
+
+    def unreachable(*args: Any, **kwargs: Any) -> None:
+        raise OSError("network down")
+
+    events.ensure_channel = unreachable  # type: ignore[method-assign]
+    events.ingest(TEAM, said("1712000002.000100", "<@U0G9QF9C6> can you confirm?"),
+                  bot_user_id=BOT)
+    service.process()
+    done = service.committed[("slack", TEAM, GENERAL, "1712000002.000100")]
+    assert (done.user_name, done.text, done.permalink) == (
+        "Alice", "@Bob can you confirm?", PERMALINK)
+    assert GENERAL not in service.channels  # unrecorded: private to nobody until it works

@@ -94,6 +94,9 @@ class SlackEvents:
         self._lock = threading.Lock()
         # Visibility to record, queued by the ack path: one syncer at a time, in order.
         self._todo: list[Callable[[], None]] = []
+        # Messages to normalize again with the Web API, queued by the ack path: each one on
+        # its own, whatever becomes of the visibility syncs.
+        self._corrections: list[Callable[[], None]] = []
         self._syncing = threading.Lock()
         self._ttl = membership_ttl_s
         self._clock = clock
@@ -143,7 +146,9 @@ class SlackEvents:
             # Queued before the submit, so no commit after it can miss the correction.
             submitted = threading.Event()
             queued, done = item, submitted
-            self._queue(lambda: self.complete(team, event, queued, submitted=done))
+            with self._lock:
+                self._corrections.append(
+                    lambda: self.complete(team, event, queued, submitted=done))
             logger.debug("slack %s/%s normalized without %s; completed after the ack",
                          channel, item.id, ", ".join(sorted(cached.missed)))
         try:
@@ -181,15 +186,24 @@ class SlackEvents:
             self._todo.append(sync)
 
     def sync_pending(self) -> None:
-        """Record the visibility the ack path queued, and complete the messages it queued
-        without some name, in order, with the Web API. Runs right after the ack and,
+        """Complete the messages the ack path queued without some name, and record the
+        visibility it queued (in order), with the Web API. Runs right after the ack and,
         through the writer worker's pre-write hook, before every commit: a message is never
-        written before its conversation's visibility is recorded and its names are looked
-        up (if that fails, the conversation stays unrecorded, which reads as private to
-        nobody, and the rest is tried again before the next commit)."""
+        written before its names are looked up and its conversation's visibility is
+        recorded (if recording fails, the conversation stays unrecorded, which reads as
+        private to nobody; what failed is tried again before the next commit)."""
         with self._syncing:  # a commit waits for a sync in progress elsewhere
             with self._lock:
                 todo, self._todo = self._todo, []
+                corrections, self._corrections = self._corrections, []
+            for correct in corrections:
+                try:
+                    correct()
+                except Exception:
+                    logger.exception("completing a Slack message after the ack failed; it "
+                                     "is tried again before the next commit")
+                    with self._lock:
+                        self._corrections.append(correct)
             for i, sync in enumerate(todo):
                 try:
                     sync()
