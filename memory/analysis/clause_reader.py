@@ -41,6 +41,7 @@ from memory.analysis.lexicon import (
 )
 from memory.analysis.message_patterns import (
     _CHOICE_AFTER,
+    _NOW_VALUE,
     _CONDITIONAL,
     _COPULAS,
     _IS_NAME,
@@ -224,6 +225,18 @@ class ClauseReader:
                     or name.split()[0].lower() in _PRONOUNS):
                 continue
             return Value(Kind.CHOICE, name, at, at + len(name))
+        now = _NOW_VALUE.search(part)
+        if now is not None:
+            group = "a" if now.group("a") else "b"
+            phrase = _trim_phrase(now.group(group).strip())
+            lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
+            phrase = phrase[lead.end():] if lead is not None else phrase
+            first = phrase.split()[0].lower() if phrase else ""
+            at = start + now.start(group) + now.group(group).find(phrase)
+            if (phrase and first not in STOPWORDS and first not in _PRONOUNS
+                    and not is_calendar_word(first) and len(phrase.split()) <= 4
+                    and not any(v.start <= at < v.end for v in values)):
+                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         old_name = _NOT_NAME.search(part)
         if old_name is not None:
             other = next((n for n in _PROPER_WORDS.finditer(part)

@@ -293,6 +293,24 @@ ACCEPT_OPENERS = (
     "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
     "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
 )
+# What a turn says when it stands in the way of a plan (a blocker): the reason a change
+# made just after it gives, even when the change does not repeat it ("heads up: the
+# bank moved its settlement run to that night, we can't …" → "ok, moving to the 19th then").
+BLOCKER_WORDS = (
+    "can't", "cant", "cannot", "can not", "won't", "wont", "couldn't", "unable", "not able",
+    "unavailable", "not available", "no availability", "nothing available", "booked",
+    "double-booked", "double booked", "clash", "clashes", "conflict", "conflicts", "problem",
+    "issue", "broken", "broke", "down", "outage", "sick", "ill", "flu", "covid", "leave",
+    "away", "delayed", "delay", "late", "lagging", "lag", "flooded", "flood", "closed",
+    "shut", "cancelled", "canceled", "fell through", "too expensive", "over budget",
+    "pulled out", "backed out", "dropped out", "rejected", "failed", "bug", "regression",
+    "blocker", "blocked", "heads up", "bad news", "unfortunately", "sadly", "not ready",
+    "no longer", "too small", "too big", "full", "sold out", "overlaps", "holiday",
+)
+# Words by which a change says it follows from what was just said ("ok, thursday *then*",
+# "*so* we're moving it").
+CONSEQUENCE_WORDS = ("then", "so", "in that case", "that means", "which means", "guess",
+                     "fine", "alright", "because of that", "given that")
 # Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
 RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").
@@ -453,6 +471,8 @@ class QuestionLexicon:
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    blockers: tuple[str, ...] = BLOCKER_WORDS
+    consequence: tuple[str, ...] = CONSEQUENCE_WORDS
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS

@@ -63,6 +63,16 @@ from memory.reader.statements import StatementReader
 from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
 
 
+def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
+    """Who said ``reason``: ``node``, or the context turn it was taken from (a reason in
+    the turn a change accepts is that speaker's words)."""
+    if not reason or reason.lower() in node.text.lower():
+        return node
+    low = reason.lower()
+    return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
+                 and low in t.text.lower()), node)
+
+
 class Composer(StatementReader):
     """Builds the answer for one question from the covering units."""
 
@@ -127,7 +137,11 @@ class Composer(StatementReader):
                       or self.reasons.noted(entry)
                       or self.reasons.beside(entry_node, nodes, value=entry.value,
                                              decision=decision))
-            source = entry_node
+            source = _teller(reason, entry_node, nodes)
+            if not reason:
+                reason, turn = self.reasons.before(entry_node, nodes,
+                                                   left=self._left_value(state, entry))
+                source = turn or entry_node
         covering = self.covering(verdict)
         with_change = [u for u in covering if decision & unit_forms(u.told)]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
@@ -140,8 +154,13 @@ class Composer(StatementReader):
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
                 if reason:
-                    source = n
+                    source = _teller(reason, n, nodes)
                     break
+                if named:
+                    reason, turn = self.reasons.before(n, nodes)
+                    if reason:
+                        source = turn
+                        break
         if not reason and order:
             source = order[0]
             reason = self.reasons.whole(source)
@@ -149,12 +168,22 @@ class Composer(StatementReader):
             return Composed([], "")
         lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
         states = []
-        if state is not None and source is entry_node:
+        if state is not None and entry_node is not None and (
+                source is entry_node or source.node_id in entry_node.context_ids):
             lines.append(chain_line(state))
             states = [state]
         lines.append(evidence_line(source))
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
         return Composed(lines, reason, cites, states)
+
+    @staticmethod
+    def _left_value(state: State | None, entry: ChainEntry) -> str:
+        """The value ``entry`` replaced in ``state``'s chain ("" for its first decision)."""
+        if state is None:
+            return ""
+        ids = [e.node_id for e in state.chain]
+        at = ids.index(entry.node_id) if entry.node_id in ids else 0
+        return entry_value(state.chain[at - 1]) if at > 0 else ""
 
     # ---- choosing what answers -------------------------------------------------------------
     def answering_state(self, qa: QuestionAnalysis, verdict: Coverage,

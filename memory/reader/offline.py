@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
@@ -57,6 +57,11 @@ LOOKUP_K = 50
 QUOTE_WHOLE_CHARS = 200
 # Questions among the evidence whose answers are looked up.
 ANSWERED_QUESTIONS = 8
+# For a *why* question: how many turns before a change, and how far back, may hold its
+# reason; for how many covering messages they are read.
+REASON_TURNS = 3
+REASON_WITHIN = timedelta(hours=6)
+REASON_UNITS = 5
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -107,6 +112,8 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
+        if qa.kind is QuestionKind.WHY:
+            self._turns_before(session, states, verdict)
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
@@ -177,6 +184,23 @@ class OfflineReader:
                     if before is not None:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
+
+    def _turns_before(self, session: ReaderSession, states: Sequence[State],
+                      verdict: Coverage) -> None:
+        """For a *why* question: the turns just before each change (and each covering
+        message) become its context, where a blocker said by someone else is often the
+        reason ("we can't have the ledger down that night" → "ok, the 19th then")."""
+        ids = [e.node_id for s in states for e in s.chain[1:]]
+        ids += [u.node.node_id for _, u in verdict.units[:REASON_UNITS] if u.node is not None]
+        for i in dict.fromkeys(ids):
+            node = session.nodes.get(i)
+            if node is None:
+                continue
+            for turn in self.tools.turns_before(node, session.scope, n=REASON_TURNS,
+                                                within=REASON_WITHIN):
+                session.nodes.setdefault(turn.node_id, turn)
+                if turn.node_id not in node.context_ids:
+                    node.context_ids.append(turn.node_id)
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
                  rounds: int) -> Answer:

@@ -9,7 +9,9 @@ a reason the same speaker gives just before or after.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from datetime import timedelta
 
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import words
@@ -22,6 +24,8 @@ from memory.text import find_slots, shorten
 
 # How far from the changing message a reason by the same speaker is looked for.
 NEAR_SECONDS = 15 * 60
+# How long before a change a turn may hold its reason.
+BEFORE_SECONDS = 6 * 3600
 # A message quoted whole as the reason when nothing narrower is found is cut to this.
 WHOLE_CHARS = 300
 
@@ -71,6 +75,29 @@ class Reasons:
                 return r
         return ""
 
+    def before(self, node: EvidenceNode, nodes: dict[str, EvidenceNode], *,
+               left: str = "") -> tuple[str, EvidenceNode | None]:
+        """A reason said in the turns just before a change (its context, newest first): one
+        given in so many words; else a turn naming a blocker ("we can't have the ledger
+        down that night") when the change follows from it ("ok, … then", "so …") or
+        the turn names the value the change leaves."""
+        turns = sorted((t for i in node.context_ids if (t := nodes.get(i)) is not None
+                        and timedelta(0) <= node.ts - t.ts <= timedelta(seconds=BEFORE_SECONDS)),
+                       key=lambda t: (t.ts, t.seq), reverse=True)
+        follows = accepts(node.text, self.lexicon.accept) or _says(
+            node.text, self.lexicon.consequence)
+        for turn in turns:
+            told = told_part(turn.text)
+            if len(words(told)) < 4:
+                continue
+            cued = self.cued(turn, nodes)
+            if cued:
+                return cued, turn
+            if _says(told, self.lexicon.blockers) and (
+                    follows or (left and left.lower() in told.lower())):
+                return self.whole(turn), turn
+        return "", None
+
     def speaker_of(self, unit: Unit) -> EvidenceNode | None:
         """The message of a unit that explains: a bare question's answer, else itself."""
         node = unit.node
@@ -96,6 +123,12 @@ class Reasons:
             if len(words(told)) >= 4:
                 return reason_in(told) or told
         return ""
+
+
+def _says(text: str, cues: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of ``cues`` as whole words."""
+    low = text.lower()
+    return any(re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", low) for c in cues)
 
 
 def _first_value(text: str) -> str:
