@@ -41,12 +41,12 @@ from memory.analysis.lexicon import (
 )
 from memory.analysis.message_patterns import (
     _CHOICE_AFTER,
-    _NOW_VALUE,
     _CONDITIONAL,
     _COPULAS,
     _IS_NAME,
     _NEGATED,
     _NOT_NAME,
+    _NOW_VALUE,
     _PERIOD,
     _PERSONAL,
     _PRONOUNS,

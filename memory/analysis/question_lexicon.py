@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.cue_words import CHANGE_VERBS
 from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
 
 # Words that open or shape a question without naming what it is about.
@@ -406,6 +407,14 @@ class CoverageWeights:
 
 COVERAGE = CoverageWeights()
 
+# Verbs that change a decision ("why did kaito *step down*", "who *pushed* the audit",
+# "whose idea was it to *swap out* the opener"): a chat tells the change in its own words
+# ("moving to", "can't make it", "low tide opens"), so in a question they weigh as a
+# predicate, not as the subject (the message analyzer's change verbs, and these).
+CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
+    """upgrade upgraded upgrading downgrade downgraded ditch ditched drop dropped dropping
+    kill killed veto vetoed scrap scrapped cancel cancelled canceled cancelling step stepped
+    stepping quit hand handed handing kept keep keeping go went""".split())
 # Verbs (base forms; their inflections match by stem) that say what happens to a question's
 # subject rather than naming it: the chat says the same in its own words ("comes wed",
 # "moving ordering to"). Not verbs that are as often the subject noun (rent).
@@ -477,6 +486,7 @@ class QuestionLexicon:
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
     predicates: frozenset[str] = PREDICATE_VERBS
+    change_predicates: frozenset[str] = CHANGE_PREDICATES
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS

@@ -168,6 +168,8 @@ class CoverageTest:
         self._claim_forms = frozenset(f for w in lexicon.claim_words for f in forms(w))
         self._predicate_forms = frozenset(
             f for w in lexicon.predicates for f in forms(w) if len(f) > 2)
+        self._change_forms = frozenset(
+            f for w in lexicon.change_predicates for f in forms(w) if len(f) > 2)
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -184,7 +186,7 @@ class CoverageTest:
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
-            elif not qa.polar and forms(t) & self._predicate_forms:
+            elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0))
@@ -213,7 +215,8 @@ class CoverageTest:
         persons = {t.word for t in terms if t.person}
         # a group of predicate verbs only ("getting delivered") is said in other words
         groups = [set(g) - persons or set(g) for g in qa.key
-                  if qa.polar or not all(forms(x) & self._predicate_forms for x in g)]
+                  if qa.polar or not all(forms(x) & (self._predicate_forms | self._change_forms)
+                                         for x in g)]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
