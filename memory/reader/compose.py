@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -71,6 +71,10 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
     low = reason.lower()
     return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
                  and low in t.text.lower()), node)
+
+
+# Speech acts that leave a decision as it was.
+NOT_DECIDED = frozenset({SpeechAct.PROPOSAL, SpeechAct.QUESTION, SpeechAct.REJECTION})
 
 
 class Composer(StatementReader):
@@ -143,20 +147,26 @@ class Composer(StatementReader):
                                                    left=self._left_value(state, entry))
                 source = turn or entry_node
         covering = self.covering(verdict)
-        with_change = [u for u in covering if decision & unit_forms(u.told)]
+        # the messages reaching the value the question names come first ("why did it
+        # slip *to the 26th*"), then those using its change word
+        left, reached = _anchors(qa, self.lexicon)
+        with_change = sorted(
+            (u for u in covering if decision & unit_forms(u.told)
+             or (reached and reached & unit_forms(u.told))),
+            key=lambda u: not (reached and reached & unit_forms(u.told)))
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
         order = list({n.node_id: n for n in order}.values())
         if not reason:
             for n in order:
-                named = bool(decision & unit_forms(n.text))
+                named = bool((decision | reached) & unit_forms(n.text))
                 reason = self.reasons.cued(n, nodes) or (
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
-                if named:
+                if named or self._changes(n):
                     reason, turn = self.reasons.before(n, nodes)
                     if reason:
                         source = turn
@@ -175,6 +185,11 @@ class Composer(StatementReader):
         lines.append(evidence_line(source))
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
         return Composed(lines, reason, cites, states)
+
+    def _changes(self, node: EvidenceNode) -> bool:
+        """Whether ``node`` changes a decision (a change said outright)."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        return analysis.act not in NOT_DECIDED and analysis.changes >= OVERRIDE_CHANGE
 
     @staticmethod
     def _left_value(state: State | None, entry: ChainEntry) -> str:

@@ -107,7 +107,13 @@ def state_unit(state: State, *, score: float = 0.0) -> Unit:
 def forms(word: str) -> frozenset[str]:
     """The ways a word can be matched: itself, its light stem, its Snowball stem."""
     low = word.lower()
-    return frozenset({low, stem(low), *relevance_terms(low)})
+    # "the 26th" is the day "sat 26 july" names
+    day = _ORDINAL.fullmatch(low)
+    extra = (day.group(1),) if day is not None else ()
+    return frozenset({low, stem(low), *relevance_terms(low), *extra})
+
+
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
 
 # The same few hundred messages are read for every question of a session: their word forms

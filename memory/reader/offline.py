@@ -61,7 +61,7 @@ ANSWERED_QUESTIONS = 8
 # reason; for how many covering messages they are read.
 REASON_TURNS = 3
 REASON_WITHIN = timedelta(hours=6)
-REASON_UNITS = 5
+REASON_UNITS = 10
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
