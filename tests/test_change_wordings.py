@@ -1,0 +1,99 @@
+"""Changes said in ways the cue words alone miss: the replaced value named in its own clause
+("scratch the 19th — new date is …"), a value said to be the thing *now* ("the venue is
+now Albion House"), and the reason for a change said by someone else just before it
+("we can't have the ledger down that night" → "ok, the 19th then")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
+from memory.reader.coverage import forms
+from memory.reader.offline import OfflineReader
+from tests.support.chat_reader import chat_author, written_reader
+
+A = MessageAnalyzer(Lexicon())
+T0 = datetime(2025, 7, 1, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 7, 20, 9, 0, tzinfo=UTC)
+m = chat_author(space="T1", channel="C1", channel_name="backend", start=T0)
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("scratch the 19th — new date for the cutover is sat 26 july", "sat 26 july", "the 19th"),
+    ("forget thursday. the review is friday 10am", "friday 10am", "thursday"),
+    ("ditch the 3pm slot, standup moves to 4pm", "4pm", "3pm"),
+])
+def test_a_replaced_value_in_its_own_clause_is_lent_to_the_decision(
+        text: str, new: str, old: str) -> None:
+    deciding = [c for c in A.analyze(text, speaker="Sara").clauses
+                if new in [v.text for v in c.values]]
+    assert deciding, text
+    assert old in [v.text for v in deciding[0].old]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the venue is now Albion House", "Albion House"),
+    ("caterer is Saffron & Salt now", "Saffron & Salt"),
+    ("the opener is now low tide", "low tide"),
+])
+def test_what_a_thing_is_now_is_its_value(text: str, value: str) -> None:
+    assert value in [v.text for v in A.analyze(text, speaker="Sara").values]
+
+
+@pytest.mark.parametrize("text", ["it's now or never", "he is now on leave"])
+def test_now_without_a_value_states_none(text: str) -> None:
+    assert not A.analyze(text, speaker="Sara").values
+
+
+def test_an_ordinal_day_matches_the_day_said_in_a_date() -> None:
+    assert "26" in forms("26th")
+    assert "26" not in forms("26ers")
+
+
+def ledger_chat() -> list:
+    return [
+        m(0, "sara", "proposing the ledger migration for sat 12 july, 02:00-05:00"),
+        m(60, "ben", "lunch anyone?"),
+        m(120, "olga", "heads up: northbank moved their settlement run to sat 12 july. "
+                       "we can't have the ledger down that night"),
+        m(130, "sara", "ok, ledger migration moves to sat 19 july then. same window"),
+        m(3000, "chidi", "deploy of the payouts service is done"),
+        m(4000, "sara", "scratch the 19th — new date for the cutover is sat 26 july. "
+                        "gives me a week to fix the replica lag"),
+    ]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
+    path: Path = tmp_path_factory.mktemp("ledger")
+    return written_reader(path, ledger_chat())
+
+
+def ask(reader: OfflineReader, question: str) -> str:
+    from memory.models import Scope
+    scope = Scope(platform="slack", space="T1", channels=("C1",))
+    return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+
+
+def test_the_correction_naming_the_old_value_revises_its_state(reader: OfflineReader) -> None:
+    first = ask(reader, "when is the ledger migration?")
+    assert "26" in first and "19" not in first
+
+
+@pytest.mark.parametrize("question", [
+    "why did the ledger migration move off the 12th?",
+    "why couldn't we do the migration on the 12th?",
+])
+def test_the_reason_is_the_blocker_said_just_before_the_change(
+        reader: OfflineReader, question: str) -> None:
+    first = ask(reader, question)
+    assert "northbank" in first.lower()
+    assert first.rstrip().endswith(")") and "olga" in first.lower()  # her words, hers
+
+
+def test_the_reason_for_reaching_a_day_is_beside_that_change(reader: OfflineReader) -> None:
+    assert "replica lag" in ask(reader, "why did the migration slip to the 26th?")
