@@ -358,8 +358,12 @@ GENERIC_WORDS = frozenset(
     opinions thoughts feeling feelings feel felt describe describes described description
     setting attributes kind kinds type types favorite favourite main general special
     biggest recently recent mentioned mention discussed discussion
-    decision decisions verdict outcome conclusion consensus latest""".split()
+    decision decisions verdict outcome conclusion consensus latest
+    idea ideas suggestion suggestions
+    back around out off up down over away along""".split()
 )
+# (The last line: particles of phrasal verbs — "pushed the audit *back*", "moving it
+# *around*", "signed *off*" — say how something changed, not what it is.)
 
 
 # ---- coverage: does the scoped evidence hold an answer? -----------------------------------
