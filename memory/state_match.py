@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS, Weights
+from memory.analysis.lexicon import CHANGE_VERBS, FACET_NOUNS, Weights
 from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.decisions import (
@@ -31,7 +31,7 @@ from memory.decisions import (
 )
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
-from memory.text import content_terms, names_value, overlap
+from memory.text import content_terms, names_value, overlap, stem
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,7 +215,11 @@ class StateMatcher:
         # design review") or most words are shared; "quarterly budget for zanzibar" is
         # not "offsite budget". A change or an owner named loosens it to half the words.
         loose = clause.change >= 0.5 or family == "who"
-        named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
+        # "playtest feedback survey" and "playtest build" share a word but name two things
+        # of the playtest: no similarity of the phrases makes them one
+        sibling = _siblings(subject, s.topic)
+        named_same = not sibling and (_same_subject(terms, topic_terms)
+                                      or abbreviates(subject, s.topic)) or (
             loose and overlap(terms - ctx.people, topic_terms - ctx.people)
             >= w.min_subject_overlap)
         # The subject named in the state's own evidence ("2.4 slips to ..." where the
@@ -233,7 +237,7 @@ class StateMatcher:
         elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
         if in_scope:
             score += w.subject_topic * 0.5
-        about = (named_same or cos >= w.min_subject_dense or in_evidence
+        about = (named_same or (cos >= w.min_subject_dense and not sibling) or in_evidence
                  or (named and lex_topic > 0)  # "tuesday delivery as usual?"
                  # "climbing gym cancelled on us, offsite now at Rowan's place": the
                  # clause speaks of the state's value itself
@@ -264,3 +268,35 @@ class StateMatcher:
         return registry.similarity(phrase, topics)
 
 
+def _siblings(a: str, b: str) -> bool:
+    """Whether two subjects share a word but name two things of one thing: the longer one,
+    containing the other, ends on a head the shorter lacks ("playtest feedback survey" /
+    "playtest", "van insurance" / "van"), or they end on different heads, neither in the
+    other ("playtest build" / "playtest survey"). Not one thing named twice ("Atlas
+    design review" / "the review", "ledger migration" / "migration"). A verb that ends a
+    subject ("playtest slides", "survey closes") is not its head."""
+    x, y = _head_terms(a), _head_terms(b)
+    if not x or not y or not set(x) & set(y):
+        return False
+    if set(x) <= set(y) or set(y) <= set(x):
+        short, long_ = (x, y) if len(set(x)) < len(set(y)) else (y, x)
+        return long_[-1] not in short
+    return x[-1] not in y and y[-1] not in x
+
+
+def _head_terms(text: str) -> list[str]:
+    """The stemmed words of a subject without the verbs and aspect nouns that end it."""
+    terms = content_terms(text)
+    while len(terms) > 1 and (terms[-1] in _TRAILING_VERBS or terms[-1] in _FACETS):
+        terms.pop()  # "summit venue" is the summit's venue: the summit
+    return terms
+
+
+_FACETS = frozenset(stem(w) for w in FACET_NOUNS)
+
+
+# Verbs a subject phrase may end on ("the playtest slides", "survey closes"), stemmed.
+_TRAILING_VERBS = frozenset(stem(w) for w in (*CHANGE_VERBS, *"""
+slide slides slid close closes closed open opens opened start starts started end ends
+ended land lands landed ship ships shipped run runs go goes went happen happens lock
+locks locked come comes arrive arrives due""".split()))

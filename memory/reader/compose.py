@@ -226,14 +226,20 @@ class Composer(StatementReader):
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
-            named = len(wanted & unit_forms(state.topic))
-            candidates.append((round(score * 20) / 20, changed, named, state.updated_at, state))
+            topic = unit_forms(state.topic)
+            named = len(wanted & topic)
+            # fewer words the question does not say ("playtest" over "playtest feedback
+            # survey" for "when is the playtest?")
+            extra = -len({w for w in words(state.topic) if not forms(w.low) & wanted})
+            candidates.append((round(score * 20) / 20, changed, named, extra, state.updated_at,
+                               state))
         if not candidates:
             return None
         # the better cover, then the change asked about, then the topic naming more of the
-        # question ("release planning atlas" over "release branch"), then the newer
-        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3]), reverse=True)
-        return candidates[0][4]
+        # question ("release planning atlas" over "release branch") and less besides, then
+        # the newer
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
+        return candidates[0][5]
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
         """Whether a state's current value is of the kind asked ("where" by a region or a
