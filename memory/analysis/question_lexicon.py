@@ -312,6 +312,24 @@ BLOCKER_WORDS = (
 # "*so* we're moving it").
 CONSEQUENCE_WORDS = ("then", "so", "in that case", "that means", "which means", "guess",
                      "fine", "alright", "because of that", "given that")
+# Chat shorthand and the word it stands for ("~350 ppl" answers "how many people"): a
+# unit stating the shorthand covers the word. Extend freely.
+CHAT_SHORTHAND: dict[str, str] = {
+    "ppl": "people", "ppls": "people", "mtg": "meeting", "mtgs": "meetings",
+    "hr": "hour", "hrs": "hours", "mins": "minutes", "secs": "seconds", "wk": "week",
+    "wks": "weeks", "mos": "months",
+    "yr": "year", "yrs": "years", "tmrw": "tomorrow", "tmr": "tomorrow", "tomo": "tomorrow",
+    "2moro": "tomorrow", "tonite": "tonight", "appt": "appointment", "appts": "appointments",
+    "bday": "birthday", "dept": "department", "mgmt": "management", "mgr": "manager",
+    "msg": "message", "msgs": "messages", "convo": "conversation", "rez": "reservation",
+    "pic": "picture", "pics": "pictures", "vid": "video",
+    "vids": "videos", "repo": "repository",
+    "env": "environment", "prod": "production", "eng": "engineering", "mktg": "marketing",
+    "ops": "operations", "govt": "government", "approx": "approximately", "qty": "quantity",
+    "amt": "amount", "addr": "address", "tix": "tickets",
+    "uni": "university", "prof": "professor", "avg": "average",
+    "xmas": "christmas", "mgrs": "managers",
+}
 # Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
 RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").

@@ -25,7 +25,7 @@ import numpy as np
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.analysis.question_lexicon import CHAT_SHORTHAND, CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
@@ -109,7 +109,10 @@ def forms(word: str) -> frozenset[str]:
     low = word.lower()
     # "the 26th" is the day "sat 26 july" names
     day = _ORDINAL.fullmatch(low)
-    extra = (day.group(1),) if day is not None else ()
+    extra: tuple[str, ...] = (day.group(1),) if day is not None else ()
+    full = CHAT_SHORTHAND.get(low)
+    if full is not None:  # "ppl" is people
+        extra += (full, stem(full), *relevance_terms(full))
     return frozenset({low, stem(low), *relevance_terms(low), *extra})
 
 
