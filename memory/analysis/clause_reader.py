@@ -76,6 +76,7 @@ from memory.analysis.subject_phrases import (
 from memory.analysis.subjects import (
     _CONFIRMS,
     _QUESTION_OPENERS,
+    _agent_verb,
     _before_predicate,
     _handover_object,
     _object_of,
@@ -295,6 +296,8 @@ class ClauseReader:
             words = _strip_question(words)
         handover = _handover_object(words, values)
         doer = _pronoun_verb(list(toks))
+        if doer is None:
+            doer = _agent_verb(words)  # "IPC confirmed [the audit] for tue 24 june"
         if handover is not None:
             phrase = handover
         elif words and _verb_at_start(words, values):
