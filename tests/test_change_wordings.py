@@ -56,7 +56,7 @@ def test_an_ordinal_day_matches_the_day_said_in_a_date() -> None:
 
 def ledger_chat() -> list:
     return [
-        m(0, "sara", "proposing the ledger migration for sat 12 july, 02:00-05:00"),
+        m(0, "sara", "proposing the ledger pg 13 → 16 migration for sat 12 july, 02:00-05:00"),
         m(60, "ben", "lunch anyone?"),
         m(120, "olga", "heads up: northbank moved their settlement run to sat 12 july. "
                        "we can't have the ledger down that night"),
@@ -97,3 +97,9 @@ def test_the_reason_is_the_blocker_said_just_before_the_change(
 
 def test_the_reason_for_reaching_a_day_is_beside_that_change(reader: OfflineReader) -> None:
     assert "replica lag" in ask(reader, "why did the migration slip to the 26th?")
+
+
+def test_the_plan_a_first_move_left_is_the_original_value(reader: OfflineReader) -> None:
+    # "proposing … for sat 12 july" decided nothing by itself, but "ok, … moves to sat 19
+    # july then" moved it: the 12th was the plan
+    assert "12 july" in ask(reader, "what was the original migration date?")

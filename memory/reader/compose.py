@@ -92,9 +92,13 @@ class Composer(StatementReader):
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages."""
         state = self.answering_state(qa, verdict, people)
+        if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
+            state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
             return self.why(qa, state, verdict, nodes)
         if state is not None and not self._overridden(qa, state, verdict, people):
+            if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+                state = self._with_plan_before(qa, state, verdict, people)
             composed = self.from_state(qa, state, nodes, people)
         else:
             composed = self.from_units(qa, verdict, people, nodes)
@@ -335,6 +339,44 @@ class Composer(StatementReader):
             if n is not None:
                 cites.append(citation(n))
         return Composed(lines, short, cites, [state])
+
+    def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
+                          people: Sequence[Person]) -> State:
+        """A state whose first value was reached by a change ("ok, migration moves to sat
+        19 july then") had a plan before it that was never decided outright ("proposing
+        the migration for sat 12 july"): the latest earlier message stating a value of
+        that kind about the same thing is its first entry."""
+        first = state.chain[0]
+        node_text = first.quote
+        analysis = self.analyzer.analyze(node_text, speaker=first.speaker)
+        if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node_text):
+            return state
+        kinds = {sl.family for sl in find_slots(first.value)}
+        if not kinds:
+            return state
+        about = unit_forms(state.topic) | {f for t in qa.terms for f in forms(t)}
+        ids = {e.node_id for e in state.chain}
+        earlier = sorted((u.node for u in self.covering(verdict, wide=True)
+                          if u.node is not None and u.node.ts < first.ts
+                          and u.node.node_id not in ids),
+                         key=lambda n: (n.ts, n.seq), reverse=True)
+        for node in earlier:
+            said = self.analyzer.analyze(node.text, speaker=node.speaker)
+            if said.act in (SpeechAct.REJECTION, SpeechAct.QUESTION):
+                continue
+            for claim in said.claims:
+                value = claim.value.text
+                if (claim.value.family not in kinds
+                        or unit_forms(value) <= unit_forms(first.value)
+                        or not (_said_of(said, value, about)
+                                or unit_forms(state.topic) <= unit_forms(node.text))):
+                    continue
+                plan = ChainEntry(node_id=node.node_id, message_id=node.message_id,
+                                  value=value, speaker=node.speaker, ts=node.ts,
+                                  quote=shorten(node.text, 300), verdict=first.verdict,
+                                  act=said.act.value)
+                return state.model_copy(update={"chain": [plan, *state.chain]})
+        return state
 
     def previous_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
         """The value before the first one naming the question's anchor ("before it moved
