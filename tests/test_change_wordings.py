@@ -12,6 +12,7 @@ import pytest
 
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
+from memory.models import Scope
 from memory.reader.coverage import forms
 from memory.reader.offline import OfflineReader
 from tests.support.chat_reader import chat_author, written_reader
@@ -103,3 +104,37 @@ def test_the_plan_a_first_move_left_is_the_original_value(reader: OfflineReader)
     # "proposing … for sat 12 july" decided nothing by itself, but "ok, … moves to sat 19
     # july then" moved it: the 12th was the plan
     assert "12 july" in ask(reader, "what was the original migration date?")
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("priya could you take over badges? templates are done", "priya"),
+    ("can you take over badges, priya?", "priya"),
+    ("kat can you just take over the van stuff then?", "kat"),
+])
+def test_a_request_names_who_it_hands_the_task_to(text: str, person: str) -> None:
+    a = A.analyze(text, speaker="Liam O'Brien", people=["Priya Nair", "Kat Nowak"])
+    assert [c.value.text for c in a.claims if c.value.kind.value == "person"] == [person]
+
+
+@pytest.mark.parametrize("text", ["priya can you send me the file?",
+                                  "can you believe it, priya?"])
+def test_a_request_for_something_else_hands_nothing_over(text: str) -> None:
+    a = A.analyze(text, speaker="Liam O'Brien", people=["Priya Nair"])
+    assert not [c for c in a.claims if c.value.kind.value == "person"]
+
+
+def test_the_addressee_accepting_a_handover_becomes_the_owner(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    b = chat_author(space="T1", channel="C2", channel_name="events", start=T0)
+    reader = written_reader(tmp_path_factory.mktemp("badges"), [
+        b(0, "liam", "I'll handle badges, templates are in the drive"),
+        b(5, "maya", "thanks liam"),
+        b(60, "liam", "priya could you take over badges? templates are done, i'll walk "
+                      "you through it before i go"),
+        b(64, "priya", "sure, happy to"),
+    ])
+    scope = Scope(platform="slack", space="T1", channels=("C2",))
+    now = reader.answer("who's on badges now?", scope=scope, reference=ASKED)
+    assert "priya" in now.answer.splitlines()[0].lower()
+    before = reader.answer("who had badges before?", scope=scope, reference=ASKED)
+    assert "liam" in before.answer.splitlines()[0].lower()
