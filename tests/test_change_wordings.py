@@ -75,7 +75,6 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
 
 
 def ask(reader: OfflineReader, question: str) -> str:
-    from memory.models import Scope
     scope = Scope(platform="slack", space="T1", channels=("C1",))
     return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
 
