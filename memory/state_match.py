@@ -12,8 +12,15 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import CHANGE_VERBS, FACET_NOUNS, Weights
-from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
+from memory.analysis.lexicon import FACET_NOUNS, Weights
+from memory.analysis.matching import (
+    abbreviates,
+    compatible,
+    same_grain,
+    same_value,
+    siblings,
+    values_match,
+)
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
@@ -31,7 +38,7 @@ from memory.decisions import (
 )
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
-from memory.text import content_terms, names_value, overlap, stem
+from memory.text import content_terms, names_value, overlap
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,7 +224,7 @@ class StateMatcher:
         loose = clause.change >= 0.5 or family == "who"
         # "playtest feedback survey" and "playtest build" share a word but name two things
         # of the playtest: no similarity of the phrases makes them one
-        sibling = _siblings(subject, s.topic)
+        sibling = siblings(subject, s.topic)
         named_same = not sibling and (_same_subject(terms, topic_terms)
                                       or abbreviates(subject, s.topic)) or (
             loose and overlap(terms - ctx.people, topic_terms - ctx.people)
@@ -267,36 +274,3 @@ class StateMatcher:
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
 
-
-def _siblings(a: str, b: str) -> bool:
-    """Whether two subjects share a word but name two things of one thing: the longer one,
-    containing the other, ends on a head the shorter lacks ("playtest feedback survey" /
-    "playtest", "van insurance" / "van"), or they end on different heads, neither in the
-    other ("playtest build" / "playtest survey"). Not one thing named twice ("Atlas
-    design review" / "the review", "ledger migration" / "migration"). A verb that ends a
-    subject ("playtest slides", "survey closes") is not its head."""
-    x, y = _head_terms(a), _head_terms(b)
-    if not x or not y or not set(x) & set(y):
-        return False
-    if set(x) <= set(y) or set(y) <= set(x):
-        short, long_ = (x, y) if len(set(x)) < len(set(y)) else (y, x)
-        return long_[-1] not in short
-    return x[-1] not in y and y[-1] not in x
-
-
-def _head_terms(text: str) -> list[str]:
-    """The stemmed words of a subject without the verbs and aspect nouns that end it."""
-    terms = content_terms(text)
-    while len(terms) > 1 and (terms[-1] in _TRAILING_VERBS or terms[-1] in _FACETS):
-        terms.pop()  # "summit venue" is the summit's venue: the summit
-    return terms
-
-
-_FACETS = frozenset(stem(w) for w in FACET_NOUNS)
-
-
-# Verbs a subject phrase may end on ("the playtest slides", "survey closes"), stemmed.
-_TRAILING_VERBS = frozenset(stem(w) for w in (*CHANGE_VERBS, *"""
-slide slides slid close closes closed open opens opened start starts started end ends
-ended land lands landed ship ships shipped run runs go goes went happen happens lock
-locks locked come comes arrive arrives due""".split()))

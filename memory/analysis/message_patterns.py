@@ -84,7 +84,7 @@ _MAX_SUBJECT_WORDS = 6
 
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
-               "move off", "moved off", "moving off", "moves off", "away from",
+               "move off", "moved off", "moving off", "moves off",
                "not doing", "cancel", "drop")
 
 

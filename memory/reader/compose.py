@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.matching import siblings
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -232,16 +233,16 @@ class Composer(StatementReader):
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
             topic = unit_forms(state.topic)
             named = len(wanted & topic)
-            # fewer words the question does not say ("playtest" over "playtest feedback
+            # the thing asked about, not a thing of it ("playtest" over "playtest feedback
             # survey" for "when is the playtest?")
-            extra = -len({w for w in words(state.topic) if not forms(w.low) & wanted})
-            candidates.append((round(score * 20) / 20, changed, named, extra, state.updated_at,
+            same = not (qa.subject and siblings(qa.subject, state.topic))
+            candidates.append((round(score * 20) / 20, changed, named, same, state.updated_at,
                                state))
         if not candidates:
             return None
         # the better cover, then the change asked about, then the topic naming more of the
-        # question ("release planning atlas" over "release branch") and less besides, then
-        # the newer
+        # question ("release planning atlas" over "release branch"), then the thing itself,
+        # then the newer
         candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
         return candidates[0][5]
 
