@@ -64,6 +64,14 @@ from memory.reader.statements import StatementReader
 from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
 
 
+def _names(anchor: set[str], value: str) -> bool:
+    """Whether ``value`` is the value an anchor of the question names: it shares a word,
+    and every number the anchor holds ("sep 2" is not "tue sep 9")."""
+    have = unit_forms(value)
+    numbers = {w for w in anchor if w.isdigit()}
+    return bool(anchor & have) and numbers <= have
+
+
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
     """Who said ``reason``: ``node``, or the context turn it was taken from (a reason in
     the turn a change accepts is that speaker's words)."""
@@ -155,16 +163,17 @@ class Composer(StatementReader):
         # the messages reaching the value the question names come first ("why did it
         # slip *to the 26th*"), then those using its change word
         left, reached = _anchors(qa, self.lexicon)
+        anchors = left | reached
         with_change = sorted(
             (u for u in covering if decision & unit_forms(u.told)
-             or (reached and reached & unit_forms(u.told))),
-            key=lambda u: not (reached and reached & unit_forms(u.told)))
+             or (anchors and anchors & unit_forms(u.told))),
+            key=lambda u: not (anchors and anchors & unit_forms(u.told)))
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
         order = list({n.node_id: n for n in order}.values())
         if not reason:
             for n in order:
-                named = bool((decision | reached) & unit_forms(n.text))
+                named = bool((decision | anchors) & unit_forms(n.text))
                 reason = self.reasons.cued(n, nodes) or (
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
@@ -399,10 +408,10 @@ class Composer(StatementReader):
         chain = state.chain
         left, reached = _anchors(qa, self.lexicon)
         for i in range(len(chain) - 1, 0, -1):
-            if left and left & unit_forms(chain[i - 1].value):
+            if _names(left, chain[i - 1].value):
                 return chain[i]
         for i in range(len(chain) - 1, -1, -1):
-            if reached and reached & unit_forms(chain[i].value):
+            if _names(reached, chain[i].value):
                 return chain[i]
         if qa.kind is QuestionKind.WHO and qa.role == "decider":
             current = chain[-1].value
