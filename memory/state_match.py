@@ -252,6 +252,9 @@ class StateMatcher:
                  or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
                  or (in_scope and (clause.change >= 0.5 or same_value(
                      claim.value.text, s.value)))
+                 # "calling it 2.4 instead of 2.3": a distinctive value named as replaced
+                 # is the value of the state it replaces, whatever header the message has
+                 or (old and family in _DISTINCTIVE and not sibling)
                  or (not elsewhere and (
                      old
                      or (weak and not claim.terms and clause.change >= 0.5)
@@ -273,4 +276,9 @@ class StateMatcher:
         if not phrase or not isinstance(registry, SubjectSimilarity):
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
+
+
+# Kinds of value specific enough that naming one as replaced identifies its state (dates and
+# times are not: many plans share a day).
+_DISTINCTIVE = frozenset({"version", "amount", "where", "name", "who"})
 
