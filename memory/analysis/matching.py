@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import CHANGE_VERBS
+from memory.analysis.cue_words import CHANGE_VERBS, FACET_NOUNS
 from memory.analysis.values import STATUS_FAMILY
 from memory.text import clean, content_terms, stem, value_key
 
@@ -141,19 +141,18 @@ def same_grain(a: str, b: str) -> bool:
 def siblings(a: str, b: str) -> bool:
     """Whether two subjects share a word but name two things of one thing: the longer one,
     containing the other, ends on a head the shorter lacks ("playtest feedback survey" /
-    "playtest", "van insurance" / "van"), or they end on different heads ("playtest build"
-    / "playtest survey", "release branch" / "next release"). Not one thing named twice
-    ("Atlas design review" / "the review", "ledger migration" / "migration", "layoff
-    review with the board" / "layoff review"). A verb or an aspect noun ending a subject
-    ("playtest slides", "summit venue") is not its head, nor is a phrase after a
-    preposition."""
+    "playtest", "van insurance" / "van"), or they end on different heads, neither in the
+    other ("playtest build" / "playtest survey"). Not one thing named twice ("Atlas
+    design review" / "the review", "ledger migration" / "migration", "layoff review with
+    the board" / "layoff review"). A verb or an aspect noun ending a subject ("playtest
+    slides", "summit venue") is not its head, nor is a phrase after a preposition."""
     x, y = _head_terms(a), _head_terms(b)
     if not x or not y or not set(x) & set(y):
         return False
     if set(x) <= set(y) or set(y) <= set(x):
         short, long_ = (x, y) if len(set(x)) < len(set(y)) else (y, x)
         return long_[-1] not in short
-    return x[-1] != y[-1]
+    return x[-1] not in y and y[-1] not in x
 
 
 def _head_terms(text: str) -> list[str]:
@@ -161,9 +160,7 @@ def _head_terms(text: str) -> list[str]:
     and without the verbs and aspect nouns that end it."""
     cut = _AFTER_HEAD.split(text.lower(), maxsplit=1)[0]
     terms = content_terms(cut) or content_terms(text)
-    verb = next((i for i, t in enumerate(terms) if i and t in _TRAILING_VERBS), len(terms))
-    terms = terms[:verb]  # "ligand batch came out contaminated": the batch
-    while len(terms) > 1 and terms[-1] in _FACETS:
+    while len(terms) > 1 and (terms[-1] in _TRAILING_VERBS or terms[-1] in _FACETS):
         terms.pop()  # "summit venue" is the summit's venue: the summit
     return terms
 
@@ -173,10 +170,6 @@ _AFTER_HEAD = re.compile(r"\s(?:with|for|of|at|on|in|about|from|by|before|after)
 _TRAILING_VERBS = frozenset(stem(w) for w in (*CHANGE_VERBS, *"""
 slide slides slid close closes closed open opens opened start starts started end ends
 ended land lands landed ship ships shipped run runs go goes went happen happens lock
-locks locked come comes came arrive arrives due is are was were got gets""".split()))
-# Nouns that name an aspect of a thing, not a thing ("summit *venue*", "standup *time*").
-_FACETS = frozenset(stem(w) for w in """date dates time times day days slot timing schedule
-venue location place owner eta deadline amount cost costs price pricing fee fees rate room
-address window cutoff cut-off due capacity size limit cap headcount earliest latest
-soonest target""".split())
+locks locked come comes arrive arrives due""".split()))
+_FACETS = frozenset(stem(w) for w in FACET_NOUNS)
 
