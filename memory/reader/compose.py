@@ -148,8 +148,11 @@ class Composer(StatementReader):
         entry = self.deciding_entry(qa, state) if state is not None else None
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         reason, source = "", None
+        left, reached = _anchors(qa, self.lexicon)
+        anchors = left | reached
         if entry is not None and entry_node is not None:
-            reason = (self.reasons.cued(entry_node, nodes)
+            reason = (self.reasons.blocking(entry_node.text, left)
+                      or self.reasons.cued(entry_node, nodes)
                       or self.reasons.accepted(entry_node.text, entry_node, nodes)
                       or self.reasons.noted(entry)
                       or self.reasons.beside(entry_node, nodes, value=entry.value,
@@ -160,21 +163,24 @@ class Composer(StatementReader):
                                                    left=self._left_value(state, entry))
                 source = turn or entry_node
         covering = self.covering(verdict)
-        # the messages reaching the value the question names come first ("why did it
-        # slip *to the 26th*"), then those using its change word
-        left, reached = _anchors(qa, self.lexicon)
-        anchors = left | reached
+        # the messages naming the value the question names come first ("why did it slip
+        # *to the 26th*"), then those using its change word
+        def aimed(u: Unit) -> bool:
+            """It reaches the value named, or leaves it with a change said."""
+            told = unit_forms(u.told)
+            return bool(reached & told) or (bool(left & told) and (
+                bool(decision & told) or (u.node is not None and self._changes(u.node))))
+
         with_change = sorted(
-            (u for u in covering if decision & unit_forms(u.told)
-             or (anchors and anchors & unit_forms(u.told))),
-            key=lambda u: not (anchors and anchors & unit_forms(u.told)))
+            (u for u in covering if decision & unit_forms(u.told) or aimed(u)),
+            key=lambda u: not aimed(u))
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
         order = list({n.node_id: n for n in order}.values())
         if not reason:
             for n in order:
                 named = bool((decision | anchors) & unit_forms(n.text))
-                reason = self.reasons.cued(n, nodes) or (
+                reason = self.reasons.blocking(n.text, left) or self.reasons.cued(n, nodes) or (
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
                 if reason:

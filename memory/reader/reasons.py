@@ -98,6 +98,18 @@ class Reasons:
                 return self.whole(turn), turn
         return "", None
 
+    def blocking(self, text: str, left: set[str]) -> str:
+        """The sentence of ``text`` that names a value a change left together with what
+        stood in its way ("room B is booked all day friday for the offsite prep" for "why
+        couldn't we keep the friday slot")."""
+        if not left:
+            return ""
+        for sentence in split_sentences(text):
+            said = {w.low for w in words(sentence)}
+            if said & left and _says(sentence, self.lexicon.blockers):
+                return sentence.strip().rstrip(".!")
+        return ""
+
     def speaker_of(self, unit: Unit) -> EvidenceNode | None:
         """The message of a unit that explains: a bare question's answer, else itself."""
         node = unit.node
