@@ -21,7 +21,7 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
@@ -97,14 +97,15 @@ class Composer(StatementReader):
         self.reasons = Reasons(lexicon=lexicon, analyzer=analyzer)
 
     def compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
-                nodes: dict[str, EvidenceNode]) -> Composed:
+                nodes: dict[str, EvidenceNode], *,
+                before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages."""
         state = self.answering_state(qa, verdict, people)
         if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
             state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
-            return self.why(qa, state, verdict, nodes)
+            return self.why(qa, state, verdict, nodes, before=before or {})
         if state is not None and not self._overridden(qa, state, verdict, people):
             if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
                 state = self._with_plan_before(qa, state, verdict, people)
@@ -136,7 +137,8 @@ class Composer(StatementReader):
 
     # ---- why ----------------------------------------------------------------------------
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
-            nodes: dict[str, EvidenceNode]) -> Composed:
+            nodes: dict[str, EvidenceNode], *,
+            before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
         """The reason for the change asked about. With a state, the change in its chain
         (the one the question names) is known: its reason is given in so many words, in
         the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
@@ -159,8 +161,9 @@ class Composer(StatementReader):
                                              decision=decision))
             source = _teller(reason, entry_node, nodes)
             if not reason:
-                reason, turn = self.reasons.before(entry_node, nodes,
-                                                   left=self._left_value(state, entry))
+                reason, turn = self.reasons.before(
+                    entry_node, (before or {}).get(entry_node.node_id, ()),
+                    left=self._left_value(state, entry))
                 source = turn or entry_node
         covering = self.covering(verdict)
         # the messages naming the value the question names come first ("why did it slip
@@ -187,7 +190,7 @@ class Composer(StatementReader):
                     source = _teller(reason, n, nodes)
                     break
                 if named or self._changes(n):
-                    reason, turn = self.reasons.before(n, nodes)
+                    reason, turn = self.reasons.before(n, (before or {}).get(n.node_id, ()))
                     if reason:
                         source = turn
                         break

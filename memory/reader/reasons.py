@@ -75,26 +75,27 @@ class Reasons:
                 return r
         return ""
 
-    def before(self, node: EvidenceNode, nodes: dict[str, EvidenceNode], *,
+    def before(self, node: EvidenceNode, turns: Sequence[EvidenceNode], *,
                left: str = "") -> tuple[str, EvidenceNode | None]:
-        """A reason said in the turns just before a change (its context, newest first): one
-        given in so many words; else a turn naming a blocker ("we can't have the ledger
-        down that night") when the change follows from it ("ok, … then", "so …") or
-        the turn names the value the change leaves."""
-        turns = sorted((t for i in node.context_ids if (t := nodes.get(i)) is not None
-                        and timedelta(0) <= node.ts - t.ts <= timedelta(seconds=BEFORE_SECONDS)),
-                       key=lambda t: (t.ts, t.seq), reverse=True)
+        """A reason said in the ``turns`` just before a change (newest first): a turn by
+        someone else naming a blocker ("we can't have the ledger down that night") when
+        the change follows from it ("ok, … then", "so …") or the turn names the value the
+        change leaves; or one giving a reason in so many words under the same
+        conditions."""
         follows = accepts(node.text, self.lexicon.accept) or _says(
             node.text, self.lexicon.consequence)
         for turn in turns:
+            if not timedelta(0) <= node.ts - turn.ts <= timedelta(seconds=BEFORE_SECONDS):
+                continue
             told = told_part(turn.text)
             if len(words(told)) < 4:
                 continue
-            cued = self.cued(turn, nodes)
+            if not (follows or (left and left.lower() in told.lower())):
+                continue
+            cued = self.cued(turn, {})
             if cued:
                 return cued, turn
-            if _says(told, self.lexicon.blockers) and (
-                    follows or (left and left.lower() in told.lower())):
+            if _says(told, self.lexicon.blockers):
                 return self.whole(turn), turn
         return "", None
 
