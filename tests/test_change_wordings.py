@@ -137,3 +137,20 @@ def test_the_addressee_accepting_a_handover_becomes_the_owner(
     assert "priya" in now.answer.splitlines()[0].lower()
     before = reader.answer("who had badges before?", scope=scope, reference=ASKED)
     assert "liam" in before.answer.splitlines()[0].lower()
+
+
+def test_the_reason_a_value_was_left_is_the_sentence_naming_it_with_its_blocker(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    d = chat_author(space="T1", channel="C3", channel_name="design", start=T0)
+    reader = written_reader(tmp_path_factory.mktemp("review"), [
+        d(0, "sam", "Harbor design review is on the calendar: Thursday Oct 17, 3pm, room B"),
+        d(600, "sam", "sure, pushing the harbor review to Fri Oct 18 at 11am, same room"),
+        d(2000, "sam", "bad news: room B is booked all day friday for the offsite prep. "
+                       "harbor review moves again → Tue Oct 22, 2:30pm (2pm clashed with "
+                       "Nina's 1:1s)"),
+    ])
+    scope = Scope(platform="slack", space="T1", channels=("C3",))
+    answer = reader.answer("why couldn't we keep the friday slot for the harbor review?",
+                           scope=scope, reference=ASKED)
+    first = answer.answer.splitlines()[0]
+    assert "booked" in first and "clashed" not in first  # that sentence, not the next change
