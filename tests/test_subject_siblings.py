@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from memory.analysis.matching import siblings as _siblings
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.models import Scope
 from memory.reader.coverage import unit_forms
 from memory.reader.offline import OfflineReader
-from memory.analysis.matching import siblings as _siblings
 from tests.support.chat_reader import chat_author, written_reader
 
 T0 = datetime(2025, 8, 4, 9, 0, tzinfo=UTC)
