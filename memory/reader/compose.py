@@ -82,10 +82,6 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
                  and low in t.text.lower()), node)
 
 
-# Speech acts that leave a decision as it was.
-NOT_DECIDED = frozenset({SpeechAct.PROPOSAL, SpeechAct.QUESTION, SpeechAct.REJECTION})
-
-
 class Composer(StatementReader):
     """Builds the answer for one question from the covering units."""
 
@@ -151,7 +147,6 @@ class Composer(StatementReader):
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         reason, source = "", None
         left, reached = _anchors(qa, self.lexicon)
-        anchors = left | reached
         if entry is not None and entry_node is not None:
             reason = (self.reasons.blocking(entry_node.text, left)
                       or self.reasons.cued(entry_node, nodes)
@@ -166,34 +161,19 @@ class Composer(StatementReader):
                     left=self._left_value(state, entry))
                 source = turn or entry_node
         covering = self.covering(verdict)
-        # the messages naming the value the question names come first ("why did it slip
-        # *to the 26th*"), then those using its change word
-        def aimed(u: Unit) -> bool:
-            """It reaches the value named, or leaves it with a change said."""
-            told = unit_forms(u.told)
-            return bool(reached & told) or (bool(left & told) and (
-                bool(decision & told) or (u.node is not None and self._changes(u.node))))
-
-        with_change = sorted(
-            (u for u in covering if decision & unit_forms(u.told) or aimed(u)),
-            key=lambda u: not aimed(u))
+        with_change = [u for u in covering if decision & unit_forms(u.told)]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
         order = list({n.node_id: n for n in order}.values())
         if not reason:
             for n in order:
-                named = bool((decision | anchors) & unit_forms(n.text))
-                reason = self.reasons.blocking(n.text, left) or self.reasons.cued(n, nodes) or (
+                named = bool(decision & unit_forms(n.text))
+                reason = self.reasons.cued(n, nodes) or (
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
-                if named or self._changes(n):
-                    reason, turn = self.reasons.before(n, (before or {}).get(n.node_id, ()))
-                    if reason:
-                        source = turn
-                        break
         if not reason and order:
             source = order[0]
             reason = self.reasons.whole(source)
@@ -208,11 +188,6 @@ class Composer(StatementReader):
         lines.append(evidence_line(source))
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
         return Composed(lines, reason, cites, states)
-
-    def _changes(self, node: EvidenceNode) -> bool:
-        """Whether ``node`` changes a decision (a change said outright)."""
-        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
-        return analysis.act not in NOT_DECIDED and analysis.changes >= OVERRIDE_CHANGE
 
     @staticmethod
     def _left_value(state: State | None, entry: ChainEntry) -> str:
