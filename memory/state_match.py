@@ -13,7 +13,14 @@ from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import FACET_NOUNS, Weights
-from memory.analysis.matching import abbreviates, compatible, same_grain, same_value, values_match
+from memory.analysis.matching import (
+    abbreviates,
+    compatible,
+    same_grain,
+    same_value,
+    siblings,
+    values_match,
+)
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
@@ -215,7 +222,11 @@ class StateMatcher:
         # design review") or most words are shared; "quarterly budget for zanzibar" is
         # not "offsite budget". A change or an owner named loosens it to half the words.
         loose = clause.change >= 0.5 or family == "who"
-        named_same = _same_subject(terms, topic_terms) or abbreviates(subject, s.topic) or (
+        # "playtest feedback survey" and "playtest build" share a word but name two things
+        # of the playtest: no similarity of the phrases makes them one
+        sibling = siblings(subject, s.topic)
+        named_same = not sibling and (_same_subject(terms, topic_terms)
+                                      or abbreviates(subject, s.topic)) or (
             loose and overlap(terms - ctx.people, topic_terms - ctx.people)
             >= w.min_subject_overlap)
         # The subject named in the state's own evidence ("2.4 slips to ..." where the
@@ -233,7 +244,7 @@ class StateMatcher:
         elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
         if in_scope:
             score += w.subject_topic * 0.5
-        about = (named_same or cos >= w.min_subject_dense or in_evidence
+        about = (named_same or (cos >= w.min_subject_dense and not sibling) or in_evidence
                  or (named and lex_topic > 0)  # "tuesday delivery as usual?"
                  # "climbing gym cancelled on us, offsite now at Rowan's place": the
                  # clause speaks of the state's value itself
@@ -241,6 +252,9 @@ class StateMatcher:
                  or (strong and (not claim.terms or claim.terms <= FACET_NOUNS))
                  or (in_scope and (clause.change >= 0.5 or same_value(
                      claim.value.text, s.value)))
+                 # "calling it 2.4 instead of 2.3": a distinctive value named as replaced
+                 # is the value of the state it replaces, whatever header the message has
+                 or (old and family in _DISTINCTIVE and not sibling)
                  or (not elsewhere and (
                      old
                      or (weak and not claim.terms and clause.change >= 0.5)
@@ -263,4 +277,8 @@ class StateMatcher:
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
 
+
+# Kinds of value specific enough that naming one as replaced identifies its state (dates and
+# times are not: many plans share a day).
+_DISTINCTIVE = frozenset({"version", "amount", "where", "name", "who"})
 

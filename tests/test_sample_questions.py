@@ -37,9 +37,9 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Egmem]:
 # Known misses, kept visible: they must fail until the cause is fixed (strict xfail).
 KNOWN_MISSES: dict[str, str] = {
     "What version number will the next Atlas release have?": (
-        "the writer no longer chains Bob's rename ('calling it 2.4 instead of 2.3') to the "
-        "'next release' state, and the rename message shares no word with the question, so "
-        "the reader answers from that state's stale 2.3"),
+        "Bob's rename ('calling it 2.4 instead of 2.3') now revises the 'next release' state, "
+        "but Alice's later reminder ('anything not merged by then goes into 2.4.1', said "
+        "under the branch cut) revises it again to the patch release named in passing"),
 }
 
 

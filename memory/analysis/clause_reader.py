@@ -46,6 +46,7 @@ from memory.analysis.message_patterns import (
     _IS_NAME,
     _NEGATED,
     _NOT_NAME,
+    _NOW_VALUE,
     _PERIOD,
     _PERSONAL,
     _PRONOUNS,
@@ -75,6 +76,7 @@ from memory.analysis.subject_phrases import (
 from memory.analysis.subjects import (
     _CONFIRMS,
     _QUESTION_OPENERS,
+    _agent_verb,
     _before_predicate,
     _handover_object,
     _object_of,
@@ -224,6 +226,18 @@ class ClauseReader:
                     or name.split()[0].lower() in _PRONOUNS):
                 continue
             return Value(Kind.CHOICE, name, at, at + len(name))
+        now = _NOW_VALUE.search(part)
+        if now is not None:
+            group = "a" if now.group("a") else "b"
+            phrase = _trim_phrase(now.group(group).strip())
+            lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
+            phrase = phrase[lead.end():] if lead is not None else phrase
+            first = phrase.split()[0].lower() if phrase else ""
+            at = start + now.start(group) + now.group(group).find(phrase)
+            if (phrase and first not in STOPWORDS and first not in _PRONOUNS
+                    and not is_calendar_word(first) and len(phrase.split()) <= 4
+                    and not any(v.start <= at < v.end for v in values)):
+                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         old_name = _NOT_NAME.search(part)
         if old_name is not None:
             other = next((n for n in _PROPER_WORDS.finditer(part)
@@ -282,6 +296,8 @@ class ClauseReader:
             words = _strip_question(words)
         handover = _handover_object(words, values)
         doer = _pronoun_verb(list(toks))
+        if doer is None:
+            doer = _agent_verb(words)  # "IPC confirmed [the audit] for tue 24 june"
         if handover is not None:
             phrase = handover
         elif words and _verb_at_start(words, values):

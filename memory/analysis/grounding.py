@@ -25,6 +25,9 @@ def grounded_value(value: str, text: str, *, speaker: str = "", context: str = "
         return False
     if grounded(value, text):
         return True
-    if speaker and value.strip().lower() == speaker.strip().lower():
-        return claims_first_person(text)
+    if speaker and value.strip().lower() == speaker.strip().lower() and claims_first_person(
+            text):
+        return True
+    # the speaker taking on what a request named them for ("priya could you take over
+    # badges?" → Priya: "sure, happy to") is grounded in that request like any acceptance
     return bool(context) and grounded(value, context)

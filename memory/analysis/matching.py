@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from memory.analysis.cue_words import CHANGE_VERBS, FACET_NOUNS
 from memory.analysis.values import STATUS_FAMILY
-from memory.text import clean, value_key
+from memory.text import clean, content_terms, stem, value_key
 
 _MONTHS = {m: i for i, names in enumerate((
     ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
@@ -135,3 +136,40 @@ def same_grain(a: str, b: str) -> bool:
     """Whether two version values are of one grain: a release ("2.4") and a build or
     release candidate of it ("rc1", "build 418", "2.4.0-rc1") never replace one another."""
     return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))
+
+
+def siblings(a: str, b: str) -> bool:
+    """Whether two subjects share a word but name two things of one thing: the longer one,
+    containing the other, ends on a head the shorter lacks ("playtest feedback survey" /
+    "playtest", "van insurance" / "van"), or they end on different heads, neither in the
+    other ("playtest build" / "playtest survey"). Not one thing named twice ("Atlas
+    design review" / "the review", "ledger migration" / "migration", "layoff review with
+    the board" / "layoff review"). A verb or an aspect noun ending a subject ("playtest
+    slides", "summit venue") is not its head, nor is a phrase after a preposition."""
+    x, y = _head_terms(a), _head_terms(b)
+    if not x or not y or not set(x) & set(y):
+        return False
+    if set(x) <= set(y) or set(y) <= set(x):
+        short, long_ = (x, y) if len(set(x)) < len(set(y)) else (y, x)
+        return long_[-1] not in short
+    return x[-1] not in y and y[-1] not in x
+
+
+def _head_terms(text: str) -> list[str]:
+    """The stemmed words of a subject up to its head: without a phrase after a preposition
+    and without the verbs and aspect nouns that end it."""
+    cut = _AFTER_HEAD.split(text.lower(), maxsplit=1)[0]
+    terms = content_terms(cut) or content_terms(text)
+    while len(terms) > 1 and (terms[-1] in _TRAILING_VERBS or terms[-1] in _FACETS):
+        terms.pop()  # "summit venue" is the summit's venue: the summit
+    return terms
+
+
+_AFTER_HEAD = re.compile(r"\s(?:with|for|of|at|on|in|about|from|by|before|after)\s")
+# Verbs a subject phrase may end on ("the playtest slides", "survey closes"), stemmed.
+_TRAILING_VERBS = frozenset(stem(w) for w in (*CHANGE_VERBS, *"""
+slide slides slid close closes closed open opens opened start starts started end ends
+ended land lands landed ship ships shipped run runs go goes went happen happens lock
+locks locked come comes arrive arrives due""".split()))
+_FACETS = frozenset(stem(w) for w in FACET_NOUNS)
+

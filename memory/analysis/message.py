@@ -24,6 +24,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from memory.analysis.claims import Claim, Clause, MessageAnalysis
 from memory.analysis.clause_parts import (
@@ -107,7 +108,7 @@ class MessageAnalyzer(ClauseReader):
         values = find_values(masked, lex, speaker=speaker, people=known)
         people_low = frozenset(w for p in known for w in (
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
-        clauses = self._read_clauses(masked, values, people_low)
+        clauses = _lend_old(self._read_clauses(masked, values, people_low))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -225,3 +226,22 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+def _lend_old(clauses: list[Clause]) -> list[Clause]:
+    """A clause that only names what is replaced ("scratch the 19th — new date is sat 26
+    july", "not tuesday. thursday 3pm") lends it to the nearest clause stating a value of
+    the same family: that is the decision replacing it."""
+    out = list(clauses)
+    for i, c in enumerate(clauses):
+        if not c.old or c.claims:
+            continue
+        order = [*range(i + 1, len(out)), *range(i - 1, -1, -1)]
+        for j in order:
+            families = {cl.value.family for cl in out[j].claims}
+            lent = tuple(v for v in c.old if v.family in families)
+            if lent:
+                out[j] = replace(out[j], old=(*out[j].old, *lent))
+                break
+    return out
+

@@ -83,7 +83,9 @@ _MAX_SUBJECT_WORDS = 6
 
 
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
-               "(not", "and not")
+               "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
+               "move off", "moved off", "moving off", "moves off",
+               "not doing", "cancel", "drop")
 
 
 _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -123,8 +125,13 @@ _NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'�
 
 
 # "first market is Sweden", "the winner is Honk": a name stated as the value.
-_IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
-                      r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|$)")
+_IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?:now\s|officially\s|finally\s|actually\s)?"
+                      r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
+                      r"(?:\s(?:&\s)?[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|\snow\b|$)")
+# "the opener is now low tide", "caterer is saffron & salt now": whatever is said to be the
+# thing *now* is its new value, named or not.
+_NOW_VALUE = re.compile(r"\b(?:is|are|'s)\s(?:now\s(?P<a>[^.,;!?()\n]{1,40})"
+                        r"|(?P<b>[^.,;!?()\n]{1,40}?)\snow\b)", re.IGNORECASE)
 
 
 _PHRASE_STOP = re.compile(

@@ -111,6 +111,11 @@ def people_values(text: str, *, speaker: str = "",
             out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
                              tok.start + len(name)))
             continue
+        # "priya could you take over badges?", "can you grab the van, kat?": the person a
+        # request hands the task to (it stays a proposal until they accept)
+        if low in known and _addressed(toks, i) and not any(o.start == tok.start for o in out):
+            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
+            continue
         # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
         if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
                 and not any(o.start == tok.start for o in out)):
@@ -139,6 +144,28 @@ def people_values(text: str, *, speaker: str = "",
         if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
             out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
+
+
+def _addressed(toks: Sequence[Token], i: int) -> bool:
+    """Whether the known name at ``i`` is asked to take a task: it opens a request ("priya
+    could you take over badges?") or closes one ("can you cover saturday, megan?")."""
+    after = [t.low for t in toks[i + 1:i + 7]]
+    if len(after) >= 3 and after[0] in _ASKING and after[1] == "you":
+        rest = [w for w in after[2:] if w not in _SOFTENERS]
+        return bool(rest) and (rest[0] in OWNER_VERBS or rest[0] in _TAKING)
+    before = [t.low for t in toks[max(0, i - 7):i]]
+    if i + 1 < len(toks) or len(before) < 3:
+        return False
+    at = next((k for k in range(len(before) - 1) if before[k] in _ASKING
+               and before[k + 1] == "you"), -1)
+    rest = [w for w in before[at + 2:] if w not in _SOFTENERS] if at >= 0 else []
+    return bool(rest) and (rest[0] in OWNER_VERBS or rest[0] in _TAKING)
+
+
+_ASKING = frozenset({"can", "could", "would", "will", "wanna"})
+_SOFTENERS = frozenset({"just", "please", "pls", "plz", "maybe", "also", "possibly", "still"})
+# Verbs of taking a task on besides the owner verbs ("grab the van", "pick up the keys").
+_TAKING = frozenset({"grab", "pick", "sort", "look", "cover", "deal", "own", "step"})
 
 
 def _handed_to(toks: Sequence[Token], i: int, known: set[str]) -> list[Value]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.cue_words import CHANGE_VERBS
 from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
 
 # Words that open or shape a question without naming what it is about.
@@ -293,6 +294,42 @@ ACCEPT_OPENERS = (
     "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
     "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
 )
+# What a turn says when it stands in the way of a plan (a blocker): the reason a change
+# made just after it gives, even when the change does not repeat it ("heads up: the
+# bank moved its settlement run to that night, we can't …" → "ok, moving to the 19th then").
+BLOCKER_WORDS = (
+    "can't", "cant", "cannot", "can not", "won't", "wont", "couldn't", "unable", "not able",
+    "unavailable", "not available", "no availability", "nothing available", "booked",
+    "double-booked", "double booked", "clash", "clashes", "conflict", "conflicts", "problem",
+    "issue", "broken", "broke", "down", "outage", "sick", "ill", "flu", "covid", "leave",
+    "away", "delayed", "delay", "late", "lagging", "lag", "flooded", "flood", "closed",
+    "shut", "cancelled", "canceled", "fell through", "too expensive", "over budget",
+    "pulled out", "backed out", "dropped out", "rejected", "failed", "bug", "regression",
+    "blocker", "blocked", "heads up", "bad news", "unfortunately", "sadly", "not ready",
+    "no longer", "too small", "too big", "full", "sold out", "overlaps", "holiday",
+)
+# Words by which a change says it follows from what was just said ("ok, thursday *then*",
+# "*so* we're moving it").
+CONSEQUENCE_WORDS = ("then", "so", "in that case", "that means", "which means", "guess",
+                     "fine", "alright", "because of that", "given that")
+# Chat shorthand and the word it stands for ("~350 ppl" answers "how many people"): a
+# unit stating the shorthand covers the word. Extend freely.
+CHAT_SHORTHAND: dict[str, str] = {
+    "ppl": "people", "ppls": "people", "mtg": "meeting", "mtgs": "meetings",
+    "hr": "hour", "hrs": "hours", "mins": "minutes", "secs": "seconds", "wk": "week",
+    "wks": "weeks", "mos": "months",
+    "yr": "year", "yrs": "years", "tmrw": "tomorrow", "tmr": "tomorrow", "tomo": "tomorrow",
+    "2moro": "tomorrow", "tonite": "tonight", "appt": "appointment", "appts": "appointments",
+    "bday": "birthday", "dept": "department", "mgmt": "management", "mgr": "manager",
+    "msg": "message", "msgs": "messages", "convo": "conversation", "rez": "reservation",
+    "pic": "picture", "pics": "pictures", "vid": "video",
+    "vids": "videos", "repo": "repository",
+    "env": "environment", "prod": "production", "eng": "engineering", "mktg": "marketing",
+    "ops": "operations", "govt": "government", "approx": "approximately", "qty": "quantity",
+    "amt": "amount", "addr": "address", "tix": "tickets",
+    "uni": "university", "prof": "professor", "avg": "average",
+    "xmas": "christmas", "mgrs": "managers",
+}
 # Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
 RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").
@@ -339,8 +376,12 @@ GENERIC_WORDS = frozenset(
     opinions thoughts feeling feelings feel felt describe describes described description
     setting attributes kind kinds type types favorite favourite main general special
     biggest recently recent mentioned mention discussed discussion
-    decision decisions verdict outcome conclusion consensus latest""".split()
+    decision decisions verdict outcome conclusion consensus latest
+    idea ideas suggestion suggestions
+    back around out off up down over away along""".split()
 )
+# (The last line: particles of phrasal verbs — "pushed the audit *back*", "moving it
+# *around*", "signed *off*" — say how something changed, not what it is.)
 
 
 # ---- coverage: does the scoped evidence hold an answer? -----------------------------------
@@ -388,6 +429,14 @@ class CoverageWeights:
 
 COVERAGE = CoverageWeights()
 
+# Verbs that change a decision ("why did kaito *step down*", "who *pushed* the audit",
+# "whose idea was it to *swap out* the opener"): a chat tells the change in its own words
+# ("moving to", "can't make it", "low tide opens"), so in a question they weigh as a
+# predicate, not as the subject (the message analyzer's change verbs, and these).
+CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
+    """upgrade upgraded upgrading downgrade downgraded ditch ditched drop dropped dropping
+    kill killed veto vetoed scrap scrapped cancel cancelled canceled cancelling step stepped
+    stepping quit hand handed handing kept keep keeping go went""".split())
 # Verbs (base forms; their inflections match by stem) that say what happens to a question's
 # subject rather than naming it: the chat says the same in its own words ("comes wed",
 # "moving ordering to"). Not verbs that are as often the subject noun (rent).
@@ -453,10 +502,13 @@ class QuestionLexicon:
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    blockers: tuple[str, ...] = BLOCKER_WORDS
+    consequence: tuple[str, ...] = CONSEQUENCE_WORDS
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
     predicates: frozenset[str] = PREDICATE_VERBS
+    change_predicates: frozenset[str] = CHANGE_PREDICATES
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS

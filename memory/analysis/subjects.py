@@ -113,6 +113,27 @@ def _pronoun_verb(toks: list[Token]) -> list[Token] | None:
     return toks[j + 1:]
 
 
+def _agent_verb(toks: list[Token]) -> list[Token] | None:
+    """After "IPC confirmed", "marco scheduled", "the client moved" (a one- or two-word
+    agent, a past-tense verb, then a determiner), the words that follow: the thing acted
+    on is what the clause is about, not who acted. None when the clause does not open
+    that way."""
+    for n in (1, 2):
+        if len(toks) <= n + 1:
+            return None
+        verb, det = toks[n], toks[n + 1]
+        if (verb.low.endswith("ed") and len(verb.low) > 4 and verb.low not in _NOT_ACTS
+                and det.low in _DETERMINERS
+                and not any(t.low in _PRONOUNS for t in toks[:n])):
+            return toks[n + 1:]
+    return None
+
+
+# Past forms that do not act on a thing ("need", "based", "interested").
+_NOT_ACTS = frozenset({"needed", "based", "interested", "excited", "worried", "tired",
+                       "bored", "supposed", "used", "concerned", "involved"})
+
+
 def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
     """Whether the clause opens with a change or handover verb ("pushing it to Friday",
     "bump terraform to 1.10"), not a noun that looks like one ("Push notification revamp")."""

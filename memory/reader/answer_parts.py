@@ -4,6 +4,7 @@ statements read from messages, and the small tests the composer makes of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -184,10 +185,17 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
             continue
         at = low.find(expr.lower())
         before = low[max(0, at - 12): at] if at >= 0 else ""
-        target = left if any(before.rstrip().endswith(w) for w in lexicon.left_value) \
-            else reached
+        # "why *couldn't* we migrate on the 12th", "why not the 17th?": a value the
+        # question negates is one the change left
+        negated = at >= 0 and _NEGATION.search(low[:at]) is not None
+        target = left if negated or any(before.rstrip().endswith(w)
+                                        for w in lexicon.left_value) else reached
         target |= _value_words(expr, lexicon)
     return left, reached
+
+
+_NEGATION = re.compile(r"n't\b|n’t\b|\b(?:not|never|no longer|cant|couldnt|didnt|wont|"
+                       r"isnt|wasnt|arent|werent|doesnt)\b")
 
 
 def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis) -> ChainEntry | None:

@@ -21,10 +21,11 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.matching import siblings
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -63,6 +64,24 @@ from memory.reader.statements import StatementReader
 from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
 
 
+def _names(anchor: set[str], value: str) -> bool:
+    """Whether ``value`` is the value an anchor of the question names: it shares a word,
+    and every number the anchor holds ("sep 2" is not "tue sep 9")."""
+    have = unit_forms(value)
+    numbers = {w for w in anchor if w.isdigit()}
+    return bool(anchor & have) and numbers <= have
+
+
+def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
+    """Who said ``reason``: ``node``, or the context turn it was taken from (a reason in
+    the turn a change accepts is that speaker's words)."""
+    if not reason or reason.lower() in node.text.lower():
+        return node
+    low = reason.lower()
+    return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
+                 and low in t.text.lower()), node)
+
+
 class Composer(StatementReader):
     """Builds the answer for one question from the covering units."""
 
@@ -74,13 +93,18 @@ class Composer(StatementReader):
         self.reasons = Reasons(lexicon=lexicon, analyzer=analyzer)
 
     def compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
-                nodes: dict[str, EvidenceNode]) -> Composed:
+                nodes: dict[str, EvidenceNode], *,
+                before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages."""
         state = self.answering_state(qa, verdict, people)
+        if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
+            state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
-            return self.why(qa, state, verdict, nodes)
+            return self.why(qa, state, verdict, nodes, before=before or {})
         if state is not None and not self._overridden(qa, state, verdict, people):
+            if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+                state = self._with_plan_before(qa, state, verdict, people)
             composed = self.from_state(qa, state, nodes, people)
         else:
             composed = self.from_units(qa, verdict, people, nodes)
@@ -109,7 +133,8 @@ class Composer(StatementReader):
 
     # ---- why ----------------------------------------------------------------------------
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
-            nodes: dict[str, EvidenceNode]) -> Composed:
+            nodes: dict[str, EvidenceNode], *,
+            before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
         """The reason for the change asked about. With a state, the change in its chain
         (the one the question names) is known: its reason is given in so many words, in
         the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
@@ -121,13 +146,20 @@ class Composer(StatementReader):
         entry = self.deciding_entry(qa, state) if state is not None else None
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         reason, source = "", None
+        left, reached = _anchors(qa, self.lexicon)
         if entry is not None and entry_node is not None:
-            reason = (self.reasons.cued(entry_node, nodes)
+            reason = (self.reasons.blocking(entry_node.text, left)
+                      or self.reasons.cued(entry_node, nodes)
                       or self.reasons.accepted(entry_node.text, entry_node, nodes)
                       or self.reasons.noted(entry)
                       or self.reasons.beside(entry_node, nodes, value=entry.value,
                                              decision=decision))
-            source = entry_node
+            source = _teller(reason, entry_node, nodes)
+            if not reason:
+                reason, turn = self.reasons.before(
+                    entry_node, (before or {}).get(entry_node.node_id, ()),
+                    left=self._left_value(state, entry))
+                source = turn or entry_node
         covering = self.covering(verdict)
         with_change = [u for u in covering if decision & unit_forms(u.told)]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
@@ -140,7 +172,7 @@ class Composer(StatementReader):
                     self.reasons.accepted(n.text, n, nodes)
                     or self.reasons.beside(n, nodes, decision=decision) if named else "")
                 if reason:
-                    source = n
+                    source = _teller(reason, n, nodes)
                     break
         if not reason and order:
             source = order[0]
@@ -149,12 +181,22 @@ class Composer(StatementReader):
             return Composed([], "")
         lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
         states = []
-        if state is not None and source is entry_node:
+        if state is not None and entry_node is not None and (
+                source is entry_node or source.node_id in entry_node.context_ids):
             lines.append(chain_line(state))
             states = [state]
         lines.append(evidence_line(source))
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
         return Composed(lines, reason, cites, states)
+
+    @staticmethod
+    def _left_value(state: State | None, entry: ChainEntry) -> str:
+        """The value ``entry`` replaced in ``state``'s chain ("" for its first decision)."""
+        if state is None:
+            return ""
+        ids = [e.node_id for e in state.chain]
+        at = ids.index(entry.node_id) if entry.node_id in ids else 0
+        return entry_value(state.chain[at - 1]) if at > 0 else ""
 
     # ---- choosing what answers -------------------------------------------------------------
     def answering_state(self, qa: QuestionAnalysis, verdict: Coverage,
@@ -182,14 +224,20 @@ class Composer(StatementReader):
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
-            named = len(wanted & unit_forms(state.topic))
-            candidates.append((round(score * 20) / 20, changed, named, state.updated_at, state))
+            topic = unit_forms(state.topic)
+            named = len(wanted & topic)
+            # the thing asked about, not a thing of it ("playtest" over "playtest feedback
+            # survey" for "when is the playtest?")
+            same = not (qa.subject and siblings(qa.subject, state.topic))
+            candidates.append((round(score * 20) / 20, changed, named, same, state.updated_at,
+                               state))
         if not candidates:
             return None
         # the better cover, then the change asked about, then the topic naming more of the
-        # question ("release planning atlas" over "release branch"), then the newer
-        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3]), reverse=True)
-        return candidates[0][4]
+        # question ("release planning atlas" over "release branch"), then the thing itself,
+        # then the newer
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
+        return candidates[0][5]
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
         """Whether a state's current value is of the kind asked ("where" by a region or a
@@ -286,6 +334,44 @@ class Composer(StatementReader):
                 cites.append(citation(n))
         return Composed(lines, short, cites, [state])
 
+    def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
+                          people: Sequence[Person]) -> State:
+        """A state whose first value was reached by a change ("ok, migration moves to sat
+        19 july then") had a plan before it that was never decided outright ("proposing
+        the migration for sat 12 july"): the latest earlier message stating a value of
+        that kind about the same thing is its first entry."""
+        first = state.chain[0]
+        node_text = first.quote
+        analysis = self.analyzer.analyze(node_text, speaker=first.speaker)
+        if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node_text):
+            return state
+        kinds = {sl.family for sl in find_slots(first.value)}
+        if not kinds:
+            return state
+        about = unit_forms(state.topic) | {f for t in qa.terms for f in forms(t)}
+        ids = {e.node_id for e in state.chain}
+        earlier = sorted((u.node for u in self.covering(verdict, wide=True)
+                          if u.node is not None and u.node.ts < first.ts
+                          and u.node.node_id not in ids),
+                         key=lambda n: (n.ts, n.seq), reverse=True)
+        for node in earlier:
+            said = self.analyzer.analyze(node.text, speaker=node.speaker)
+            if said.act in (SpeechAct.REJECTION, SpeechAct.QUESTION):
+                continue
+            for claim in said.claims:
+                value = claim.value.text
+                if (claim.value.family not in kinds
+                        or unit_forms(value) <= unit_forms(first.value)
+                        or not (_said_of(said, value, about)
+                                or unit_forms(state.topic) <= unit_forms(node.text))):
+                    continue
+                plan = ChainEntry(node_id=node.node_id, message_id=node.message_id,
+                                  value=value, speaker=node.speaker, ts=node.ts,
+                                  quote=shorten(node.text, 300), verdict=first.verdict,
+                                  act=said.act.value)
+                return state.model_copy(update={"chain": [plan, *state.chain]})
+        return state
+
     def previous_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
         """The value before the first one naming the question's anchor ("before it moved
         to Tuesday", "before devon"), else before the latest value."""
@@ -306,10 +392,10 @@ class Composer(StatementReader):
         chain = state.chain
         left, reached = _anchors(qa, self.lexicon)
         for i in range(len(chain) - 1, 0, -1):
-            if left and left & unit_forms(chain[i - 1].value):
+            if _names(left, chain[i - 1].value):
                 return chain[i]
         for i in range(len(chain) - 1, -1, -1):
-            if reached and reached & unit_forms(chain[i].value):
+            if _names(reached, chain[i].value):
                 return chain[i]
         if qa.kind is QuestionKind.WHO and qa.role == "decider":
             current = chain[-1].value

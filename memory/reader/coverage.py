@@ -25,7 +25,7 @@ import numpy as np
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
+from memory.analysis.question_lexicon import CHAT_SHORTHAND, CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
@@ -107,7 +107,16 @@ def state_unit(state: State, *, score: float = 0.0) -> Unit:
 def forms(word: str) -> frozenset[str]:
     """The ways a word can be matched: itself, its light stem, its Snowball stem."""
     low = word.lower()
-    return frozenset({low, stem(low), *relevance_terms(low)})
+    # "the 26th" is the day "sat 26 july" names
+    day = _ORDINAL.fullmatch(low)
+    extra: tuple[str, ...] = (day.group(1),) if day is not None else ()
+    full = CHAT_SHORTHAND.get(low)
+    if full is not None:  # "ppl" is people
+        extra += (full, stem(full), *relevance_terms(full))
+    return frozenset({low, stem(low), *relevance_terms(low), *extra})
+
+
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
 
 # The same few hundred messages are read for every question of a session: their word forms
@@ -168,6 +177,8 @@ class CoverageTest:
         self._claim_forms = frozenset(f for w in lexicon.claim_words for f in forms(w))
         self._predicate_forms = frozenset(
             f for w in lexicon.predicates for f in forms(w) if len(f) > 2)
+        self._change_forms = frozenset(
+            f for w in lexicon.change_predicates for f in forms(w) if len(f) > 2)
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -184,7 +195,7 @@ class CoverageTest:
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
-            elif not qa.polar and forms(t) & self._predicate_forms:
+            elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0))
@@ -213,7 +224,8 @@ class CoverageTest:
         persons = {t.word for t in terms if t.person}
         # a group of predicate verbs only ("getting delivered") is said in other words
         groups = [set(g) - persons or set(g) for g in qa.key
-                  if qa.polar or not all(forms(x) & self._predicate_forms for x in g)]
+                  if qa.polar or not all(forms(x) & (self._predicate_forms | self._change_forms)
+                                         for x in g)]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2

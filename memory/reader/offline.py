@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
@@ -57,6 +57,11 @@ LOOKUP_K = 50
 QUOTE_WHOLE_CHARS = 200
 # Questions among the evidence whose answers are looked up.
 ANSWERED_QUESTIONS = 8
+# For a *why* question: how many turns before a change, and how far back, may hold its
+# reason; for how many covering messages they are read.
+REASON_TURNS = 3
+REASON_WITHIN = timedelta(hours=6)
+REASON_UNITS = 10
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -107,12 +112,14 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
+        before = (self._turns_before(session, states, verdict)
+                  if qa.kind is QuestionKind.WHY else {})
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
             if sayer is not None:
                 return _said_answer(sayer, session, rounds, qa)
-        composed = self.composer.compose(qa, verdict, people, session.nodes)
+        composed = self.composer.compose(qa, verdict, people, session.nodes, before=before)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
@@ -177,6 +184,25 @@ class OfflineReader:
                     if before is not None:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
+
+    def _turns_before(self, session: ReaderSession, states: Sequence[State],
+                      verdict: Coverage) -> dict[str, list[EvidenceNode]]:
+        """For a *why* question: the turns just before each change (and each covering
+        message), newest first, where a blocker said by someone else is often the reason
+        ("we can't have the ledger down that night" → "ok, the 19th then")."""
+        ids = [e.node_id for s in states for e in s.chain[1:]]
+        ids += [u.node.node_id for _, u in verdict.units[:REASON_UNITS] if u.node is not None]
+        out: dict[str, list[EvidenceNode]] = {}
+        for i in dict.fromkeys(ids):
+            node = session.nodes.get(i)
+            if node is None:
+                continue
+            turns = self.tools.turns_before(node, session.scope, n=REASON_TURNS,
+                                            within=REASON_WITHIN)
+            for turn in turns:
+                session.nodes.setdefault(turn.node_id, turn)
+            out[i] = turns
+        return out
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
                  rounds: int) -> Answer:

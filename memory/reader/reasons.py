@@ -9,7 +9,9 @@ a reason the same speaker gives just before or after.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from datetime import timedelta
 
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import words
@@ -22,6 +24,8 @@ from memory.text import find_slots, shorten
 
 # How far from the changing message a reason by the same speaker is looked for.
 NEAR_SECONDS = 15 * 60
+# How long before a change a turn may hold its reason.
+BEFORE_SECONDS = 6 * 3600
 # A message quoted whole as the reason when nothing narrower is found is cut to this.
 WHOLE_CHARS = 300
 
@@ -71,6 +75,42 @@ class Reasons:
                 return r
         return ""
 
+    def before(self, node: EvidenceNode, turns: Sequence[EvidenceNode], *,
+               left: str = "") -> tuple[str, EvidenceNode | None]:
+        """A reason said in the ``turns`` just before a change (newest first): a turn by
+        someone else naming a blocker ("we can't have the ledger down that night") when
+        the change follows from it ("ok, … then", "so …") or the turn names the value the
+        change leaves; or one giving a reason in so many words under the same
+        conditions."""
+        follows = accepts(node.text, self.lexicon.accept) or _says(
+            node.text, self.lexicon.consequence)
+        for turn in turns:
+            if not timedelta(0) <= node.ts - turn.ts <= timedelta(seconds=BEFORE_SECONDS):
+                continue
+            told = told_part(turn.text)
+            if len(words(told)) < 4:
+                continue
+            if not (follows or (left and left.lower() in told.lower())):
+                continue
+            cued = self.cued(turn, {})
+            if cued:
+                return cued, turn
+            if _says(told, self.lexicon.blockers):
+                return self.whole(turn), turn
+        return "", None
+
+    def blocking(self, text: str, left: set[str]) -> str:
+        """The sentence of ``text`` that names a value a change left together with what
+        stood in its way ("room B is booked all day friday for the offsite prep" for "why
+        couldn't we keep the friday slot")."""
+        if not left:
+            return ""
+        for sentence in split_sentences(text):
+            said = {w.low for w in words(sentence)}
+            if said & left and _says(sentence, self.lexicon.blockers):
+                return sentence.strip().rstrip(".!")
+        return ""
+
     def speaker_of(self, unit: Unit) -> EvidenceNode | None:
         """The message of a unit that explains: a bare question's answer, else itself."""
         node = unit.node
@@ -96,6 +136,12 @@ class Reasons:
             if len(words(told)) >= 4:
                 return reason_in(told) or told
         return ""
+
+
+def _says(text: str, cues: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of ``cues`` as whole words."""
+    low = text.lower()
+    return any(re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", low) for c in cues)
 
 
 def _first_value(text: str) -> str:

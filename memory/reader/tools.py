@@ -264,6 +264,19 @@ class ReaderTools:
             return None
         return before[-1]
 
+    def turns_before(self, node: EvidenceNode, scope: Scope, *, n: int,
+                     within: timedelta) -> list[EvidenceNode]:
+        """Up to ``n`` turns just before ``node`` in its channel and thread (anyone's),
+        within ``within``, newest first: where the reason for a change is often said."""
+        if scope.channels is not None and node.channel not in scope.channels:
+            return []
+        narrowed = scope.model_copy(update={"channels": (node.channel,)})
+        window = Window(ts_from=node.ts - within, ts_to=node.ts)
+        before = [x for x in self.store.find_nodes(narrowed, window, limit=200)
+                  if x.thread_id == node.thread_id and (x.ts, x.seq) < (node.ts, node.seq)]
+        before.sort(key=lambda x: (x.ts, x.seq), reverse=True)
+        return before[:n]
+
     def session(self, scope: Scope, *, reference: datetime | None = None) -> ReaderSession:
         return ReaderSession(self, scope=scope, reference=reference)
 

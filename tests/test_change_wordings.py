@@ -1,0 +1,156 @@
+"""Changes said in ways the cue words alone miss: the replaced value named in its own clause
+("scratch the 19th — new date is …"), a value said to be the thing *now* ("the venue is
+now Albion House"), and the reason for a change said by someone else just before it
+("we can't have the ledger down that night" → "ok, the 19th then")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
+from memory.models import Scope
+from memory.reader.coverage import forms
+from memory.reader.offline import OfflineReader
+from tests.support.chat_reader import chat_author, written_reader
+
+A = MessageAnalyzer(Lexicon())
+T0 = datetime(2025, 7, 1, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 7, 20, 9, 0, tzinfo=UTC)
+m = chat_author(space="T1", channel="C1", channel_name="backend", start=T0)
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("scratch the 19th — new date for the cutover is sat 26 july", "sat 26 july", "the 19th"),
+    ("forget thursday. the review is friday 10am", "friday 10am", "thursday"),
+    ("ditch the 3pm slot, standup moves to 4pm", "4pm", "3pm"),
+])
+def test_a_replaced_value_in_its_own_clause_is_lent_to_the_decision(
+        text: str, new: str, old: str) -> None:
+    deciding = [c for c in A.analyze(text, speaker="Sara").clauses
+                if new in [v.text for v in c.values]]
+    assert deciding, text
+    assert old in [v.text for v in deciding[0].old]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the venue is now Albion House", "Albion House"),
+    ("caterer is Saffron & Salt now", "Saffron & Salt"),
+    ("the opener is now low tide", "low tide"),
+])
+def test_what_a_thing_is_now_is_its_value(text: str, value: str) -> None:
+    assert value in [v.text for v in A.analyze(text, speaker="Sara").values]
+
+
+@pytest.mark.parametrize("text", ["it's now or never", "he is now on leave"])
+def test_now_without_a_value_states_none(text: str) -> None:
+    assert not A.analyze(text, speaker="Sara").values
+
+
+def test_an_ordinal_day_matches_the_day_said_in_a_date() -> None:
+    assert "26" in forms("26th")
+    assert "26" not in forms("26ers")
+
+
+def ledger_chat() -> list:
+    return [
+        m(0, "sara", "proposing the ledger pg 13 → 16 migration for sat 12 july, 02:00-05:00"),
+        m(60, "ben", "lunch anyone?"),
+        m(120, "olga", "heads up: northbank moved their settlement run to sat 12 july. "
+                       "we can't have the ledger down that night"),
+        m(130, "sara", "ok, ledger migration moves to sat 19 july then. same window"),
+        m(3000, "chidi", "deploy of the payouts service is done"),
+        m(4000, "sara", "scratch the 19th — new date for the cutover is sat 26 july. "
+                        "gives me a week to fix the replica lag"),
+    ]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
+    path: Path = tmp_path_factory.mktemp("ledger")
+    return written_reader(path, ledger_chat())
+
+
+def ask(reader: OfflineReader, question: str) -> str:
+    scope = Scope(platform="slack", space="T1", channels=("C1",))
+    return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+
+
+def test_the_correction_naming_the_old_value_revises_its_state(reader: OfflineReader) -> None:
+    first = ask(reader, "when is the ledger migration?")
+    assert "26" in first and "19" not in first
+
+
+@pytest.mark.parametrize("question", [
+    "why did the ledger migration move off the 12th?",
+    "why couldn't we do the migration on the 12th?",
+])
+def test_the_reason_is_the_blocker_said_just_before_the_change(
+        reader: OfflineReader, question: str) -> None:
+    first = ask(reader, question)
+    assert "northbank" in first.lower()
+    assert first.rstrip().endswith(")") and "olga" in first.lower()  # her words, hers
+
+
+def test_the_reason_for_reaching_a_day_is_beside_that_change(reader: OfflineReader) -> None:
+    assert "replica lag" in ask(reader, "why did the migration slip to the 26th?")
+
+
+def test_the_plan_a_first_move_left_is_the_original_value(reader: OfflineReader) -> None:
+    # "proposing … for sat 12 july" decided nothing by itself, but "ok, … moves to sat 19
+    # july then" moved it: the 12th was the plan
+    assert "12 july" in ask(reader, "what was the original migration date?")
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("priya could you take over badges? templates are done", "priya"),
+    ("can you take over badges, priya?", "priya"),
+    ("kat can you just take over the van stuff then?", "kat"),
+])
+def test_a_request_names_who_it_hands_the_task_to(text: str, person: str) -> None:
+    a = A.analyze(text, speaker="Liam O'Brien", people=["Priya Nair", "Kat Nowak"])
+    assert [c.value.text for c in a.claims if c.value.kind.value == "person"] == [person]
+
+
+@pytest.mark.parametrize("text", ["priya can you send me the file?",
+                                  "can you believe it, priya?"])
+def test_a_request_for_something_else_hands_nothing_over(text: str) -> None:
+    a = A.analyze(text, speaker="Liam O'Brien", people=["Priya Nair"])
+    assert not [c for c in a.claims if c.value.kind.value == "person"]
+
+
+def test_the_addressee_accepting_a_handover_becomes_the_owner(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    b = chat_author(space="T1", channel="C2", channel_name="events", start=T0)
+    reader = written_reader(tmp_path_factory.mktemp("badges"), [
+        b(0, "liam", "I'll handle badges, templates are in the drive"),
+        b(5, "maya", "thanks liam"),
+        b(60, "liam", "priya could you take over badges? templates are done, i'll walk "
+                      "you through it before i go"),
+        b(64, "priya", "sure, happy to"),
+    ])
+    scope = Scope(platform="slack", space="T1", channels=("C2",))
+    now = reader.answer("who's on badges now?", scope=scope, reference=ASKED)
+    assert "priya" in now.answer.splitlines()[0].lower()
+    before = reader.answer("who had badges before?", scope=scope, reference=ASKED)
+    assert "liam" in before.answer.splitlines()[0].lower()
+
+
+def test_the_reason_a_value_was_left_is_the_sentence_naming_it_with_its_blocker(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    d = chat_author(space="T1", channel="C3", channel_name="design", start=T0)
+    reader = written_reader(tmp_path_factory.mktemp("review"), [
+        d(0, "sam", "Harbor design review is on the calendar: Thursday Oct 17, 3pm, room B"),
+        d(600, "sam", "sure, pushing the harbor review to Fri Oct 18 at 11am, same room"),
+        d(2000, "sam", "bad news: room B is booked all day friday for the offsite prep. "
+                       "harbor review moves again → Tue Oct 22, 2:30pm (2pm clashed with "
+                       "Nina's 1:1s)"),
+    ])
+    scope = Scope(platform="slack", space="T1", channels=("C3",))
+    answer = reader.answer("why couldn't we keep the friday slot for the harbor review?",
+                           scope=scope, reference=ASKED)
+    first = answer.answer.splitlines()[0]
+    assert "booked" in first and "clashed" not in first  # that sentence, not the next change
