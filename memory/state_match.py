@@ -202,22 +202,15 @@ class StateMatcher:
         """How well the claim matches one state, and whether it is about it."""
         w = self.weights
         claim, clause, ctx, subject, terms = c.claim, c.clause, c.ctx, c.subject, c.terms
-        scope, proper, clause_terms, now, states = c.scope, c.proper, c.clause_terms, c.now, \
-            c.states
+        scope, proper, now, states = c.scope, c.proper, c.now, c.states
         family = claim.value.family
         topic_terms = _matchable(set(content_terms(s.topic)))
         lex_topic = overlap(terms, topic_terms)
-        lex_desc = overlap(terms, s.terms) if terms else overlap(clause_terms, s.terms)
         strong = s.state_id in ctx.strong_ids
         weak = s.state_id in ctx.weak_ids
         old = any(values_match(o.text, s.value) for o in clause.old)
         named = names_value(clause.text, s.value)
-        age = max(0.0, now - s.updated_ts) / 86400.0
-        recency = math.exp(-age / w.recency_days)
-        score = (w.subject_topic * lex_topic + w.subject_description * lex_desc
-                 + w.subject_dense * max(cos, 0.0) + w.linked * strong + w.thread * weak
-                 + w.old_value * old + w.value_named * named + w.recency * recency
-                 + w.change * clause.change)
+        score = self._score(c, s, cos, lex_topic=lex_topic, old=old, named=named)
         # Shared words count when one subject contains the other ("the review" / "Atlas
         # design review") or most words are shared; "quarterly budget for zanzibar" is
         # not "offsite budget". A change or an owner named loosens it to half the words.
@@ -260,6 +253,21 @@ class StateMatcher:
                      or (weak and not claim.terms and clause.change >= 0.5)
                      or (not claim.terms and self._latest_of_kind(s, states, now)))))
         return _Match(s, score, about and score >= w.revise_threshold, strong)
+
+    def _score(self, c: _Claimed, s: StateRecord, cos: float, *, lex_topic: float,
+               old: bool, named: bool) -> float:
+        """The weighted evidence that the claim is about the state: shared subject words,
+        phrase similarity, links, the state's value named (as replaced or at all), recency
+        and the strength of the change said."""
+        w = self.weights
+        lex_desc = (overlap(c.terms, s.terms) if c.terms
+                    else overlap(c.clause_terms, s.terms))
+        age = max(0.0, c.now - s.updated_ts) / 86400.0
+        recency = math.exp(-age / w.recency_days)
+        return (w.subject_topic * lex_topic + w.subject_description * lex_desc
+                + w.subject_dense * max(cos, 0.0) + w.linked * (s.state_id in c.ctx.strong_ids)
+                + w.thread * (s.state_id in c.ctx.weak_ids) + w.old_value * old
+                + w.value_named * named + w.recency * recency + w.change * c.clause.change)
 
     @staticmethod
     def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:

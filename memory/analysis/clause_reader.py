@@ -226,18 +226,9 @@ class ClauseReader:
                     or name.split()[0].lower() in _PRONOUNS):
                 continue
             return Value(Kind.CHOICE, name, at, at + len(name))
-        now = _NOW_VALUE.search(part)
+        now = _now_value(part, start, values)
         if now is not None:
-            group = "a" if now.group("a") else "b"
-            phrase = _trim_phrase(now.group(group).strip())
-            lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
-            phrase = phrase[lead.end():] if lead is not None else phrase
-            first = phrase.split()[0].lower() if phrase else ""
-            at = start + now.start(group) + now.group(group).find(phrase)
-            if (phrase and first not in STOPWORDS and first not in _PRONOUNS
-                    and not is_calendar_word(first) and len(phrase.split()) <= 4
-                    and not any(v.start <= at < v.end for v in values)):
-                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
+            return now
         old_name = _NOT_NAME.search(part)
         if old_name is not None:
             other = next((n for n in _PROPER_WORDS.finditer(part)
@@ -451,3 +442,23 @@ def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new:
         name = " ".join(t.text for t in head_lab) if head_lab[0].text[:1].isupper() else ""
         claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
     return claims
+
+
+def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
+    """What a thing is said to be *now* ("the venue is now Albion House", "caterer is
+    Saffron & Salt now"): a short phrase that is no pronoun, function word or day."""
+    now = _NOW_VALUE.search(part)
+    if now is None:
+        return None
+    group = "a" if now.group("a") else "b"
+    phrase = _trim_phrase(now.group(group).strip())
+    lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
+    phrase = phrase[lead.end():] if lead is not None else phrase
+    first = phrase.split()[0].lower() if phrase else ""
+    at = start + now.start(group) + now.group(group).find(phrase)
+    if (phrase and first not in STOPWORDS and first not in _PRONOUNS
+            and not is_calendar_word(first) and len(phrase.split()) <= 4
+            and not any(v.start <= at < v.end for v in values)):
+        return Value(Kind.CHOICE, phrase, at, at + len(phrase))
+    return None
+

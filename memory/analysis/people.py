@@ -111,21 +111,9 @@ def people_values(text: str, *, speaker: str = "",
             out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
                              tok.start + len(name)))
             continue
-        # "priya could you take over badges?", "can you grab the van, kat?": the person a
-        # request hands the task to (it stays a proposal until they accept)
-        if low in known and _addressed(toks, i) and not any(o.start == tok.start for o in out):
-            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
-            continue
-        # "March talk is now Hye-jin", "the owner is Priya" (a known person after a copula)
-        if (i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known
-                and not any(o.start == tok.start for o in out)):
-            out.append(Value(Kind.PERSON, tok.text, tok.start, tok.end))
-            continue
-        # "the release notes are Marcus's now"
-        if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
-                and _name_like(tok, known, sentence_start=False)):
-            name = _strip_possessive(tok.text)
-            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+        held = None if any(o.start == tok.start for o in out) else _held_by(toks, i, known)
+        if held is not None:
+            out.append(held)
             continue
         # owner: P / primary P / secondary = P / driver is P
         if low in ROLE_NOUNS and i + 1 < len(toks):
@@ -144,6 +132,23 @@ def people_values(text: str, *, speaker: str = "",
         if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
             out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
+
+
+def _held_by(toks: Sequence[Token], i: int, known: set[str]) -> Value | None:
+    """The person at ``i`` when the words around name them as holding a task: asked to take
+    it ("priya could you take over badges?", "can you grab the van, kat?": a proposal until
+    they accept), after a copula ("March talk is now Hye-jin", "the owner is Priya"), or as
+    its possessor ("the release notes are Marcus's now")."""
+    tok, low = toks[i], toks[i].low
+    if low in known and _addressed(toks, i):
+        return Value(Kind.PERSON, tok.text, tok.start, tok.end)
+    if i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known:
+        return Value(Kind.PERSON, tok.text, tok.start, tok.end)
+    if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
+            and _name_like(tok, known, sentence_start=False)):
+        name = _strip_possessive(tok.text)
+        return Value(Kind.PERSON, name, tok.start, tok.start + len(name))
+    return None
 
 
 def _addressed(toks: Sequence[Token], i: int) -> bool:

@@ -25,8 +25,9 @@ import numpy as np
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import CHAT_SHORTHAND, CoverageWeights, QuestionLexicon
+from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
+from memory.analysis.reason_words import CHAT_SHORTHAND
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State

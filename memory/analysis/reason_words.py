@@ -1,0 +1,55 @@
+"""Words the reader uses to read why something changed and what a question's words cover,
+as data: what stands in the way of a plan, how a change says it follows from it, the verbs
+of a change, and chat shorthand. Extend freely.
+"""
+
+from __future__ import annotations
+
+from memory.analysis.cue_words import CHANGE_VERBS
+
+__all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS"]
+
+# What a turn says when it stands in the way of a plan (a blocker): the reason a change
+# made just after it gives, even when the change does not repeat it ("heads up: the
+# bank moved its settlement run to that night, we can't …" → "ok, moving to the 19th then").
+BLOCKER_WORDS = (
+    "can't", "cant", "cannot", "can not", "won't", "wont", "couldn't", "unable", "not able",
+    "unavailable", "not available", "no availability", "nothing available", "booked",
+    "double-booked", "double booked", "clash", "clashes", "conflict", "conflicts", "problem",
+    "issue", "broken", "broke", "down", "outage", "sick", "ill", "flu", "covid", "leave",
+    "away", "delayed", "delay", "late", "lagging", "lag", "flooded", "flood", "closed",
+    "shut", "cancelled", "canceled", "fell through", "too expensive", "over budget",
+    "pulled out", "backed out", "dropped out", "rejected", "failed", "bug", "regression",
+    "blocker", "blocked", "heads up", "bad news", "unfortunately", "sadly", "not ready",
+    "no longer", "too small", "too big", "full", "sold out", "overlaps", "holiday",
+)
+# Words by which a change says it follows from what was just said ("ok, thursday *then*",
+# "*so* we're moving it").
+CONSEQUENCE_WORDS = ("then", "so", "in that case", "that means", "which means", "guess",
+                     "fine", "alright", "because of that", "given that")
+# Chat shorthand and the word it stands for ("~350 ppl" answers "how many people"): a
+# unit stating the shorthand covers the word. Extend freely.
+CHAT_SHORTHAND: dict[str, str] = {
+    "ppl": "people", "ppls": "people", "mtg": "meeting", "mtgs": "meetings",
+    "hr": "hour", "hrs": "hours", "mins": "minutes", "secs": "seconds", "wk": "week",
+    "wks": "weeks", "mos": "months",
+    "yr": "year", "yrs": "years", "tmrw": "tomorrow", "tmr": "tomorrow", "tomo": "tomorrow",
+    "2moro": "tomorrow", "tonite": "tonight", "appt": "appointment", "appts": "appointments",
+    "bday": "birthday", "dept": "department", "mgmt": "management", "mgr": "manager",
+    "msg": "message", "msgs": "messages", "convo": "conversation", "rez": "reservation",
+    "pic": "picture", "pics": "pictures", "vid": "video",
+    "vids": "videos", "repo": "repository",
+    "env": "environment", "prod": "production", "eng": "engineering", "mktg": "marketing",
+    "ops": "operations", "govt": "government", "approx": "approximately", "qty": "quantity",
+    "amt": "amount", "addr": "address", "tix": "tickets",
+    "uni": "university", "prof": "professor", "avg": "average",
+    "xmas": "christmas", "mgrs": "managers",
+}
+# Verbs that change a decision ("why did kaito *step down*", "who *pushed* the audit",
+# "whose idea was it to *swap out* the opener"): a chat tells the change in its own words
+# ("moving to", "can't make it", "low tide opens"), so in a question they weigh as a
+# predicate, not as the subject (the message analyzer's change verbs, and these).
+CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
+    """upgrade upgraded upgrading downgrade downgraded ditch ditched drop dropped dropping
+    kill killed veto vetoed scrap scrapped cancel cancelled canceled cancelling step stepped
+    stepping quit hand handed handing kept keep keeping go went""".split())
