@@ -74,6 +74,14 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
     return written_reader(path, ledger_chat())
 
 
+def channel_reader(factory: pytest.TempPathFactory, channel: str,
+                   chat: list[tuple[int, str, str]]) -> tuple[OfflineReader, Scope]:
+    """A reader over ``chat`` ((minutes, user, text) turns) written into its own channel."""
+    say = chat_author(space="T1", channel=channel, channel_name=channel.lower(), start=T0)
+    reader = written_reader(factory.mktemp(channel), [say(*turn) for turn in chat])
+    return reader, Scope(platform="slack", space="T1", channels=(channel,))
+
+
 def ask(reader: OfflineReader, question: str) -> str:
     scope = Scope(platform="slack", space="T1", channels=("C1",))
     return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
@@ -124,15 +132,13 @@ def test_a_request_for_something_else_hands_nothing_over(text: str) -> None:
 
 def test_the_addressee_accepting_a_handover_becomes_the_owner(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    b = chat_author(space="T1", channel="C2", channel_name="events", start=T0)
-    reader = written_reader(tmp_path_factory.mktemp("badges"), [
-        b(0, "liam", "I'll handle badges, templates are in the drive"),
-        b(5, "maya", "thanks liam"),
-        b(60, "liam", "priya could you take over badges? templates are done, i'll walk "
-                      "you through it before i go"),
-        b(64, "priya", "sure, happy to"),
+    reader, scope = channel_reader(tmp_path_factory, "C2", [
+        (0, "liam", "I'll handle badges, templates are in the drive"),
+        (5, "maya", "thanks liam"),
+        (60, "liam", "priya could you take over badges? templates are done, i'll walk "
+                     "you through it before i go"),
+        (64, "priya", "sure, happy to"),
     ])
-    scope = Scope(platform="slack", space="T1", channels=("C2",))
     now = reader.answer("who's on badges now?", scope=scope, reference=ASKED)
     assert "priya" in now.answer.splitlines()[0].lower()
     before = reader.answer("who had badges before?", scope=scope, reference=ASKED)
@@ -141,15 +147,13 @@ def test_the_addressee_accepting_a_handover_becomes_the_owner(
 
 def test_the_reason_a_value_was_left_is_the_sentence_naming_it_with_its_blocker(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    d = chat_author(space="T1", channel="C3", channel_name="design", start=T0)
-    reader = written_reader(tmp_path_factory.mktemp("review"), [
-        d(0, "sam", "Harbor design review is on the calendar: Thursday Oct 17, 3pm, room B"),
-        d(600, "sam", "sure, pushing the harbor review to Fri Oct 18 at 11am, same room"),
-        d(2000, "sam", "bad news: room B is booked all day friday for the offsite prep. "
-                       "harbor review moves again → Tue Oct 22, 2:30pm (2pm clashed with "
-                       "Nina's 1:1s)"),
+    reader, scope = channel_reader(tmp_path_factory, "C3", [
+        (0, "sam", "Harbor design review is on the calendar: Thursday Oct 17, 3pm, room B"),
+        (600, "sam", "sure, pushing the harbor review to Fri Oct 18 at 11am, same room"),
+        (2000, "sam", "bad news: room B is booked all day friday for the offsite prep. "
+                      "harbor review moves again → Tue Oct 22, 2:30pm (2pm clashed with "
+                      "Nina's 1:1s)"),
     ])
-    scope = Scope(platform="slack", space="T1", channels=("C3",))
     answer = reader.answer("why couldn't we keep the friday slot for the harbor review?",
                            scope=scope, reference=ASKED)
     first = answer.answer.splitlines()[0]
