@@ -134,7 +134,10 @@ def _items(text: str, start: int, end: int, colon: bool,
                                or rest[0].low in OWNER_VERBS_S)))  # "Jo owns it": a sentence
         name_led = bool(lead) and lead[0].text[:1].isupper() and any(
             t.low not in STOPWORDS and t.low not in _DETERMINERS for t in lead)
-        named += person_led or name_led
+        # "thu 9 oct bristol (lantern cellar)": a schedule's day, then the place it is at
+        date_led = (first.family == "when" and first.start == toks[0].start
+                    and any(v.kind is Kind.PLACE for v in inside[1:]))
+        named += person_led or name_led or date_led
     if named < 2 or named * 2 < len(parts):
         return whole
     return [(s, e, colon if i == len(parts) - 1 else False, i < len(parts) - 1)

@@ -53,7 +53,7 @@ from memory.analysis.subject_phrases import (
     _label_subject,
 )
 from memory.analysis.values import Kind, Value, find_values, mask, tokenize
-from memory.text import clean, is_noise
+from memory.text import clean, content_terms, is_noise
 
 __all__ = ["Claim", "Clause", "MessageAnalysis", "MessageAnalyzer"]
 
@@ -108,7 +108,8 @@ class MessageAnalyzer(ClauseReader):
         values = find_values(masked, lex, speaker=speaker, people=known)
         people_low = frozenset(w for p in known for w in (
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
-        clauses = _lend_old(self._read_clauses(masked, values, people_low))
+        clauses = _lend_old([_schedule_item(c, masked) for c in
+                             self._read_clauses(masked, values, people_low)])
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -244,4 +245,30 @@ def _lend_old(clauses: list[Clause]) -> list[Clause]:
                 out[j] = replace(out[j], old=(*out[j].old, *lent))
                 break
     return out
+
+
+def _schedule_item(clause: Clause, masked: str) -> Clause:
+    """A schedule's item — a day, then a place, maybe its venue in brackets ("thu 9 oct
+    bristol (lantern cellar)") — is about the place: its day and its venue are the place's
+    values, not values of the list's header."""
+    values = clause.values
+    if len(values) < 2 or values[0].family != "when" or values[1].kind is not Kind.PLACE:
+        return clause
+    day, place = values[0], values[1]
+    if masked[clause.start:day.start].strip() or masked[day.end:place.start].strip():
+        return clause
+    rest = masked[place.end:clause.end].strip()
+    venue = re.fullmatch(r"\((?P<v>[^()]{2,60})\)", rest)
+    if rest and venue is None:
+        return clause
+    subject = place.text
+    terms = frozenset(content_terms(subject))
+    claims = [Claim(day, subject, terms)]
+    if venue is not None:
+        at = masked.index(venue.group("v"), place.end)
+        text = venue.group("v").strip()
+        claims.append(Claim(Value(Kind.PLACE, text, at, at + len(text)), f"{subject} venue",
+                            frozenset(content_terms(f"{subject} venue"))))
+    return replace(clause, subject=subject, terms=terms, claims=tuple(claims), pointer=False,
+                   stated=True, act=SpeechAct.DECISION)
 
