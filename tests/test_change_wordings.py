@@ -158,3 +158,21 @@ def test_the_reason_a_value_was_left_is_the_sentence_naming_it_with_its_blocker(
                            scope=scope, reference=ASKED)
     first = answer.answer.splitlines()[0]
     assert "booked" in first and "clashed" not in first  # that sentence, not the next change
+
+
+def test_a_schedule_lists_each_place_with_its_day_and_venue() -> None:
+    a = A.analyze("tour dates locked: thu 9 oct bristol (lantern cellar), fri 10 oct "
+                  "birmingham (hare & anchor), sat 11 oct manchester", speaker="Marcus")
+    got = {(c.subject, c.value.text) for c in a.claims}
+    assert {("bristol", "thu 9 oct"), ("bristol venue", "lantern cellar"),
+            ("birmingham", "fri 10 oct"), ("birmingham venue", "hare & anchor"),
+            ("manchester", "sat 11 oct")} <= got
+
+
+@pytest.mark.parametrize("text", ["rota: mon anna, tue ben, wed cy",
+                                  "dates: thu 9 oct, fri 10 oct, sat 11 oct"])
+def test_a_list_without_places_is_no_schedule_of_places(text: str) -> None:
+    a = A.analyze(text, speaker="Marcus")
+    assert not [c for c in a.claims if c.subject.endswith("venue")]
+    assert not [c for c in a.claims if c.value.kind.value == "date"
+                and c.subject in {"anna", "ben", "cy"}]
