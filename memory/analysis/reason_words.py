@@ -52,4 +52,4 @@ CHAT_SHORTHAND: dict[str, str] = {
 CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
     """upgrade upgraded upgrading downgrade downgraded ditch ditched drop dropped dropping
     kill killed veto vetoed scrap scrapped cancel cancelled canceled cancelling step stepped
-    stepping quit hand handed handing kept keep keeping go went""".split())
+    stepping quit hand handed handing""".split())

@@ -146,7 +146,7 @@ class Composer(StatementReader):
         entry = self.deciding_entry(qa, state) if state is not None else None
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         reason, source = "", None
-        left, reached = _anchors(qa, self.lexicon)
+        left, _ = _anchors(qa, self.lexicon)
         if entry is not None and entry_node is not None:
             reason = (self.reasons.blocking(entry_node.text, left)
                       or self.reasons.cued(entry_node, nodes)

@@ -58,10 +58,9 @@ QUOTE_WHOLE_CHARS = 200
 # Questions among the evidence whose answers are looked up.
 ANSWERED_QUESTIONS = 8
 # For a *why* question: how many turns before a change, and how far back, may hold its
-# reason; for how many covering messages they are read.
+# reason.
 REASON_TURNS = 3
 REASON_WITHIN = timedelta(hours=6)
-REASON_UNITS = 10
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -112,8 +111,7 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
-        before = (self._turns_before(session, states, verdict)
-                  if qa.kind is QuestionKind.WHY else {})
+        before = self._turns_before(session, states) if qa.kind is QuestionKind.WHY else {}
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
@@ -185,13 +183,12 @@ class OfflineReader:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
 
-    def _turns_before(self, session: ReaderSession, states: Sequence[State],
-                      verdict: Coverage) -> dict[str, list[EvidenceNode]]:
-        """For a *why* question: the turns just before each change (and each covering
-        message), newest first, where a blocker said by someone else is often the reason
-        ("we can't have the ledger down that night" → "ok, the 19th then")."""
+    def _turns_before(self, session: ReaderSession, states: Sequence[State]
+                      ) -> dict[str, list[EvidenceNode]]:
+        """For a *why* question: the turns just before each change of the states read,
+        newest first, where a blocker said by someone else is often the reason ("we can't
+        have the ledger down that night" → "ok, the 19th then")."""
         ids = [e.node_id for s in states for e in s.chain[1:]]
-        ids += [u.node.node_id for _, u in verdict.units[:REASON_UNITS] if u.node is not None]
         out: dict[str, list[EvidenceNode]] = {}
         for i in dict.fromkeys(ids):
             node = session.nodes.get(i)

@@ -254,15 +254,8 @@ class ReaderTools:
     def previous_turn(self, node: EvidenceNode, scope: Scope) -> EvidenceNode | None:
         """The turn just before ``node`` in its channel and thread, by someone else, within
         :data:`PREVIOUS_TURN_GAP` (what a reply without a link most likely answers)."""
-        if scope.channels is not None and node.channel not in scope.channels:
-            return None
-        narrowed = scope.model_copy(update={"channels": (node.channel,)})
-        window = Window(ts_from=node.ts - PREVIOUS_TURN_GAP, ts_to=node.ts)
-        before = [n for n in self.store.find_nodes(narrowed, window, limit=200)
-                  if n.thread_id == node.thread_id and (n.ts, n.seq) < (node.ts, node.seq)]
-        if not before or before[-1].speaker_id == node.speaker_id:
-            return None
-        return before[-1]
+        before = self.turns_before(node, scope, n=1, within=PREVIOUS_TURN_GAP)
+        return before[0] if before and before[0].speaker_id != node.speaker_id else None
 
     def turns_before(self, node: EvidenceNode, scope: Scope, *, n: int,
                      within: timedelta) -> list[EvidenceNode]:
