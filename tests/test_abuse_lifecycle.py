@@ -150,11 +150,12 @@ def test_only_whoever_turned_a_digest_on_or_an_admin_turns_it_off(tmp_path: Path
     service = real_service(tmp_path)
     try:
         with daily(service) as h:
-            for user, state, name in ((ALICE, "on", "a-on"), (BOB, "off", "b-off"),
-                                      (ALICE, "off", "a-off"), (BOB, "on", "b-on"),
-                                      (CAROL, "off", "admin-off")):
+            for i, (user, state, name) in enumerate((
+                    (ALICE, "on", "a-on"), (BOB, "off", "b-off"), (ALICE, "off", "a-off"),
+                    (BOB, "on", "b-on"), (CAROL, "off", "admin-off"))):
                 h.command(f"digest {state}", user=user, response=name)
-                h.slack.wait_for_responses(count=len(h.slack.responses) + 1)
+                # counted before the reply can arrive: one more response per command
+                h.slack.wait_for_responses(count=i + 1)
             texts = {r.name: r.body["text"] for r in h.slack.responses}
         assert "now on" in texts["a-on"]
         assert f"<@{ALICE}> turned this channel's weekly digest on" in texts["b-off"]
