@@ -135,7 +135,12 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"
                                r"noon|midnight|eod|end of day)\b", re.I)),
     (SlotKind.DATE, re.compile(
-        rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
+        # longer forms first: an alternation takes the first that matches, not the longest
+        rf"\b(?:{_WEEKDAYS}\.?,?\s{{1,3}}(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\b|"
+        rf"the\s\d{{1,2}}(?:st|nd|rd|th)?\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
+        rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
+        rf"(?:wk|week)\sof\s{{1,3}}{_MONTHS}\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?|"
+        rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
         rf"(?:,?\s{{1,10}}\d{{4}})?|"
@@ -383,8 +388,8 @@ def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
             if (
                 prev.family == "when"
                 and slot.family == "when"
-                and len(gap) <= 4
-                and _WHEN_GAP.fullmatch(gap)
+                and ((len(gap) <= 4 and _WHEN_GAP.fullmatch(gap))
+                     or joins_day_set(prev.text, gap, slot.text))
             ):
                 merged[-1] = Slot(SlotKind.DATE if SlotKind.DATE in (prev.kind, slot.kind)
                                   else prev.kind, text[prev.start : slot.end], prev.start,
@@ -392,6 +397,19 @@ def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
                 continue
         merged.append(slot)
     return merged
+
+
+# Weekdays listed as one recurring set ("mon/wed/fri", "wed + thu", "tue & thu", "mon, wed
+# and fri"): one value, so a revision replaces the whole set. "or" lists alternatives.
+_DAY_SET_GAP = re.compile(r"\s{0,2}(?:/|\+|&|,|,?\s{1,2}and)\s{0,2}", re.IGNORECASE)
+_ENDS_WEEKDAY = re.compile(rf"\b{_WEEKDAYS}s?$", re.IGNORECASE)
+_STARTS_WEEKDAY = re.compile(rf"{_WEEKDAYS}s?\b", re.IGNORECASE)
+
+
+def joins_day_set(before: str, gap: str, after: str) -> bool:
+    """Whether the value ``after`` continues a set of weekdays ending ``before``."""
+    return (_DAY_SET_GAP.fullmatch(gap) is not None and _ENDS_WEEKDAY.search(before) is not None
+            and _STARTS_WEEKDAY.match(after) is not None)
 
 
 def names(text: str) -> list[str]:

@@ -176,3 +176,51 @@ def test_a_list_without_places_is_no_schedule_of_places(text: str) -> None:
     assert not [c for c in a.claims if c.subject.endswith("venue")]
     assert not [c for c in a.claims if c.value.kind.value == "date"
                 and c.subject in {"anna", "ben", "cy"}]
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("agents can approve refunds up to $250 without sign-off (was $100)", "$250", "$100"),
+    ("Northgate signed! $15,000 presenting sponsorship, up from the $10k they floated",
+     "$15,000", "$10k"),
+    ("fees are $40 this year, down from $45", "$40", "$45"),
+])
+def test_the_value_a_message_says_it_replaces_is_old(text: str, new: str, old: str) -> None:
+    clause = next(c for c in A.analyze(text, speaker="Sara").clauses if new in
+                  [v.text for v in c.values])
+    assert [v.text for v in clause.old] == [old]
+
+
+def test_the_value_a_first_message_replaces_is_the_value_before(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    reader, scope = channel_reader(tmp_path_factory, "C7", [
+        (0, "marcus", "heads up: tasting menu goes from £65 to £75 with the spring menu. "
+                      "scallops and lamb are up ~20% from our suppliers"),
+        (5, "elena", "hmm ok"),
+    ])
+
+    def first(question: str) -> str:
+        return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+
+    assert first("how much was the tasting menu originally?").startswith("£65")
+    assert first("what price did marcus first want to move the tasting menu to?"
+                 ).startswith("£75")
+    assert first("what did the tasting menu cost before?").startswith("£65")
+    assert first("how much is the tasting menu now?").startswith("£75")
+    assert "suppliers" in first("why did the tasting menu go up?")
+
+
+def test_why_a_change_reached_a_value_is_asked_of_the_chain_that_reached_it(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    reader, scope = channel_reader(tmp_path_factory, "C8", [
+        (0, "hannah", "shipping is £350"),
+        (60, "aiko", "shipping date: wed 11 jun"),
+        (1440 * 8, "aiko", "shipping slides to wed 18 jun since BOC can't get dry ice until "
+                           "the 17th"),
+        (1440 * 9, "hannah", "shipping goes up to £520 because of the DHL frozen surcharge"),
+    ])
+
+    def first(question: str) -> str:
+        return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+
+    assert first("why did shipping slip to the 18th?").startswith("BOC can't get dry ice")
+    assert first("why did shipping go up to £520?").startswith("the DHL frozen surcharge")

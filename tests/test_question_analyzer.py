@@ -59,6 +59,8 @@ def test_near_misses_of_previous_and_original(question: str) -> None:
     ("Who suggested Taqueria Luna?", "proposer"),
     ("whose idea was bo7 for the final?", "proposer"),
     ("who came up with the name?", "proposer"),
+    ("who found the kelvin library room?", "proposer"),
+    ("who spotted the typo in the menu?", "proposer"),
     ("who shot down the ipad idea?", "rejecter"),
     ("who said no to charging at the door?", "rejecter"),
     ("who owns push notifications now?", "owner"),
@@ -154,3 +156,19 @@ def test_long_input_is_read_as_a_bounded_prefix() -> None:
     qa = analyze_question(hostile)
     assert len(qa.text) <= MAX_QUESTION_CHARS
     assert qa.kind is K.PREVIOUS
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("who's captain rn", "who's captain now"),
+    ("where r we meeting rn?", "where are we meeting now?"),
+    ("hw much is the ticket atm", "how much is the ticket now"),
+    ("wat time do scrims start pls", "what time do scrims start"),
+])
+def test_chat_shorthand_asks_what_it_stands_for(typed: str, meant: str) -> None:
+    got, want = analyze_question(typed), analyze_question(meant)
+    assert (got.kind, got.family, got.terms, got.role) == (
+        want.kind, want.family, want.terms, want.role)
+
+
+def test_a_capital_letter_is_no_shorthand() -> None:
+    assert analyze_question("what's the R rating").text == "what's the R rating"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory.analysis.matching import siblings as _siblings
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.models import Scope
@@ -27,6 +28,10 @@ SCOPE = Scope(platform="slack", space="T1", channels=("C1",))
     ("playtest feedback survey", "playtest", True),
     ("playtest build", "playtest feedback survey", True),
     ("van insurance", "van", True),
+    ("half plot", "full plots", True),
+    ("adult tickets", "student tickets", True),
+    ("first match", "final match", True),
+    ("team lunch", "friday lunch", False),
     ("playtest slides", "playtest", False),
     ("Atlas design review", "review", False),
     ("ledger migration", "migration", False),
@@ -78,3 +83,29 @@ def test_chat_shorthand_covers_the_word_it_stands_for(reader: OfflineReader) -> 
 def test_particles_and_frames_are_not_subject_words(question: str,
                                                     terms: tuple[str, ...]) -> None:
     assert analyze_question(question, DEFAULT_LEXICON).terms == terms
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("plot fees for 2025: $35 full plot, $20 half plot. due may 1",
+     {"$35": "full plot", "$20": "half plot"}),
+    ("new price list from monday: sourdough $7, baguette stays $3.50, croissant $4",
+     {"$7": "sourdough", "$3.50": "baguette", "$4": "croissant"}),
+])
+def test_each_item_of_a_price_list_is_its_own_thing(text: str, items: dict[str, str]) -> None:
+    claims = {c.value.text: c.subject for c in MessageAnalyzer().analyze(text).claims}
+    assert {v: claims.get(v) for v in items} == items
+
+
+def test_a_revised_price_moves_only_its_own_item(tmp_path: Path) -> None:
+    reader = written_reader(tmp_path, [
+        m(0, "pete", "plot fees for 2025: $35 full plot, $20 half plot. due may 1"),
+        m(5, "rosa", "👍"),
+        m(600, "pete", "update: full plots are $40 this year, the water bill went way up. "
+                       "half plots stay $20"),
+    ])
+    half = reader.answer("how much is a half plot?", scope=SCOPE, reference=ASKED)
+    full = reader.answer("how much is a full plot now?", scope=SCOPE, reference=ASKED)
+    assert half.answer.startswith("$20") and "$40" not in half.answer.splitlines()[1]
+    assert full.answer.startswith("$40")
+    assert "was $35" in full.answer.splitlines()[1]  # the full plot's own chain
+

@@ -352,7 +352,11 @@ class ClauseReader:
                 if not local:
                     local = _local_words(toks, everything, v, masked)
             else:
-                local = _local_words(toks, everything, v, masked) if i > 0 or not base else []
+                # "$35 full plot, $20 half plot": in a list of items led by their values,
+                # the first item names its own thing too
+                leads = i == 0 and len(new) > 1 and bool(toks) and v.start <= toks[0].start
+                local = (_local_words(toks, everything, v, masked)
+                         if i > 0 or not base or leads else [])
                 if i > 0 and not local and _new_predicate(toks, everything, v):
                     subject = ""  # "..., they're holding back 15%": about something else
                     out.append(Claim(v, subject, frozenset()))
@@ -365,8 +369,13 @@ class ClauseReader:
                 # own verb is its own subject, not a part of the clause's
                 own_verb = not lab and _verb_after(toks, local) and not all(
                     t.low in FACET_NOUNS for t in _content(local))
+                # "sourdough $7, baguette $3.50, croissant $4": the clause's subject is its
+                # first item, and the items after it are its peers, not its parts
+                led = {t.low for t in toks if t.end <= new[0].start} - STOPWORDS
+                peer = not lab and i > 0 and bool(led) and led <= {t.low for t in head}
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
-                        t.low for t in local} & {t.low for t in head} and not own_verb:
+                        t.low for t in local} & {t.low for t in head} and not own_verb \
+                        and not peer:
                     subject = _combine(_render(head, masked), _render(local, masked), local)
                 else:
                     subject = _render(local, masked)

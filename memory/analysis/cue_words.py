@@ -189,7 +189,7 @@ DECISION_CUES: tuple[str, ...] = (
 
 #: Words that introduce the reason for a change.
 REASON_OPENERS: tuple[str, ...] = (
-    "because", "cause", "'cause", "cuz", "coz", "bc", "b/c", "since", "due to", "owing to",
+    "because of", "because", "cause", "'cause", "cuz", "coz", "bc", "b/c", "since", "due to", "owing to",
     "thanks to", "given that", "given", "so that", "in order to", "the reason",
     "reason being", "reason:", "why:", "as", "after", "what with",
 )
@@ -476,3 +476,26 @@ def _alternation(words: Iterable[str]) -> str:
 def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars)."""
     return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
+
+
+#: Modifiers that tell apart two things of one kind ("half plot" / "full plot", "main slot"
+#: / "mid slot", "adult ticket" / "child ticket"): one word of a group each, the same head,
+#: two things. Data, extend freely.
+CONTRASTING_MODIFIERS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "half full quarter double single",
+    "main mid side secondary",
+    "first second third fourth final",
+    "front back",
+    "senior junior",
+    "adult child kid kids student students member members guest guests",
+    "early late",
+    "morning afternoon evening night",
+    "weekday weekend",
+    "small medium large",
+    "north south east west",
+    "upstairs downstairs",
+    "indoor outdoor",
+    "regular premium vip standard",
+    "monthly yearly annual weekly daily",
+))
+

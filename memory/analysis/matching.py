@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import CHANGE_VERBS, FACET_NOUNS
+from memory.analysis.cue_words import CHANGE_VERBS, CONTRASTING_MODIFIERS, FACET_NOUNS
 from memory.analysis.values import STATUS_FAMILY
 from memory.text import clean, content_terms, stem, value_key
 
@@ -152,7 +152,14 @@ def siblings(a: str, b: str) -> bool:
     if set(x) <= set(y) or set(y) <= set(x):
         short, long_ = (x, y) if len(set(x)) < len(set(y)) else (y, x)
         return long_[-1] not in short
+    if x[-1] == y[-1] and _contrast(set(x) - set(y), set(y) - set(x)):
+        return True  # "half plot" / "full plot": two kinds of one thing
     return x[-1] not in y and y[-1] not in x
+
+
+def _contrast(a: set[str], b: set[str]) -> bool:
+    """Whether ``a`` and ``b`` hold two words of one group of contrasting modifiers."""
+    return any(a & group and b & group for group in _CONTRASTS)
 
 
 def _head_terms(text: str) -> list[str]:
@@ -172,4 +179,5 @@ slide slides slid close closes closed open opens opened start starts started end
 ended land lands landed ship ships shipped run runs go goes went happen happens lock
 locks locked come comes arrive arrives due""".split()))
 _FACETS = frozenset(stem(w) for w in FACET_NOUNS)
+_CONTRASTS = tuple(frozenset(stem(w) for w in g) for g in CONTRASTING_MODIFIERS)
 

@@ -85,7 +85,8 @@ _MAX_SUBJECT_WORDS = 6
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
                "move off", "moved off", "moving off", "moves off",
-               "not doing", "cancel", "drop")
+               "not doing", "cancel", "drop", "(was", "up from", "down from", "previously",
+               "formerly", "originally")
 
 
 _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -31,6 +31,7 @@ from memory.analysis.question_words import (
     Word,
     _matches,
     _spans,
+    expand_shorthand,
     find_phrase,
     strip_address,
     words,
@@ -95,7 +96,7 @@ class QuestionAnalysis:
 def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
                      ) -> QuestionAnalysis:
     """What ``question`` asks (see :class:`QuestionAnalysis`)."""
-    text = clean(question)[:MAX_QUESTION_CHARS]
+    text = expand_shorthand(clean(question)[:MAX_QUESTION_CHARS])
     ws = words(text)
     # Cues are matched on words without their clitics ("why'd" → "why", "kwame's" →
     # "kwame"); negations keep theirs.

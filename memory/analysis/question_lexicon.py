@@ -152,6 +152,8 @@ class WhoRoles:
         "suggest*", "propos*", "recommend*", "pitch*", "float*", "came up", "come up",
         "comes up", "mention*", "brought up", "bring up", "asked for", "asked to",
         "nominat*", "wanted", "want", "wants", "push for", "pushed for", "pushing for",
+        # who found or spotted something said it first
+        "found", "find", "spotted", "spot", "discovered", "noticed", "flagged", "caught",
     )
     rejecter: tuple[str, ...] = (
         "shot down", "shoot down", "shoots down", "turned down", "turn down", "said no",
@@ -382,6 +384,9 @@ class CoverageWeights:
     # apart for words of ``typo_min`` letters or more, two from ``typo_two``.
     typo_min: int = 5
     typo_two: int = 9
+    # A word the scope never holds that begins a longer word of a unit (three letters more)
+    # is its short form ("reg" for "registration") from this many letters.
+    abbreviation_min: int = 3
     named_boost: float = 1.0
     context_credit: float = 0.5
     state_context_credit: float = 0.25

@@ -109,3 +109,31 @@ def edit_distance(a: str, b: str, limit: int) -> int:
             return limit + 1
         prev2, prev = prev, cur
     return prev[-1]
+
+
+#: How questions are typed in chat, and what they stand for: a question word, "now", or
+#: filler that asks nothing ("who's captain rn", "wat time is standup pls"). Whole words
+#: only; data, extend freely.
+QUESTION_SHORTHAND: dict[str, str] = {
+    "rn": "now", "atm": "now", "rightnow": "now", "wat": "what", "wut": "what", "wht": "what",
+    "hw": "how", "wen": "when", "whn": "when", "wher": "where", "whr": "where", "hu": "who",
+    "r": "are", "u": "you", "ur": "your", "pls": "", "plz": "", "pleeease": "", "lol": "",
+    "lmao": "", "tho": "", "thx": "", "ty": "", "btw": "", "again": "",
+}
+
+_SHORTHAND = re.compile(r"(?<![\w'’@#/-])(?:" + "|".join(
+    sorted(map(re.escape, QUESTION_SHORTHAND), key=len, reverse=True)) + r")(?![\w'’/-])",
+    re.IGNORECASE)
+
+
+def expand_shorthand(text: str) -> str:
+    """``text`` with chat shorthand spelled out and filler dropped (see QUESTION_SHORTHAND)."""
+    def spelled(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if len(word) == 1 and not word.islower():
+            return word  # "the R rating", "plan B"
+        return QUESTION_SHORTHAND[word.lower()]
+
+    out = _SHORTHAND.sub(spelled, text)
+    return " ".join(out.split()) if out != text else text
+

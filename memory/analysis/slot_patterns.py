@@ -88,6 +88,17 @@ MONEY_PATTERN = (
 )
 
 
+#: A bare amount (no unit word, no currency): 25 to 99999, never a year or an hour ("to 10"
+#: is a time), nor part of a decimal, a price or a percentage.
+_BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\w)"
+
+
+#: What may follow a bare amount that is set or changed: the clause ends, or a word that
+#: closes the setting ("… to 60 then", "… at 98 max", "… 60, not 40").
+_BARE_END = (r"(?=\s?(?:[?!;)]|[.,](?!\d)|$)|\s(?:instead|then|now|max|tops|total|not|and|but|"
+             r"for|from|each|a\s(?:head|night|day|week|month))\b)")
+
+
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
 #: the pattern also matches its lead-in word. Overlaps are resolved by the analyzer: the
 #: longer span wins, then the more specific kind.
@@ -159,6 +170,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
+    # a bare amount where it is set or changed: "cap goes up to 60", "capping at 98",
+    # "budget = 400", "98 then", "60, not 40"
+    ("count", r"(?:\b(?:to|at|is|was|of)\s|=\s?|→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
+    ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
+              r"tops)\b|(?:not|rather than|instead of)\s\d))"),
     # match formats: "Bo5", "best of 7"
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
@@ -167,6 +183,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
     ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
+    # "kielder wins!!", "poll closed: arran wins": a lower-case choice a vote decided
+    ("choice", r"(?:^|[,.!:;]\s{0,2})(?P<v>(?!(?:it|that|this|everyone|everybody|nobody|no one|"
+               r"we|they|he|she|who|which|team|house)\b)[a-z][\w'’-]{2,20}(?:\s[a-z][\w'’-]{2,20})?)"
+               r"\swins\b(?!\s(?:the|a|an|by|at|in|on|over|against|\d))"),
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
                r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"

@@ -25,7 +25,7 @@ from memory.analysis.value_types import (
     Value,
     tokenize,
 )
-from memory.text import STOPWORDS, is_calendar_word
+from memory.text import STOPWORDS, is_calendar_word, joins_day_set
 
 __all__ = ["FAMILY", "STATUS_FAMILY", "Kind", "Token", "Value", "find_values", "mask",
            "people_values", "tokenize", "value_family"]
@@ -140,7 +140,8 @@ def _join_when(values: list[Value], text: str, lexicon: Lexicon) -> list[Value]:
             # a parenthesis holding more than the moment is an aside ("Tue Oct 22, 2:30pm
             # (2pm clashed …)"), one holding just it pins it down ("next Friday (the 15th)")
             aside = "(" in text[prev.end:v.start] and text[v.end:v.end + 1] != ")"
-            if glue is not None and v.start - prev.end <= 8 and not aside:
+            day_set = joins_day_set(prev.text, text[prev.end:v.start], v.text)
+            if (glue is not None or day_set) and v.start - prev.end <= 8 and not aside:
                 kind = Kind.RANGE if Kind.RANGE in (prev.kind, v.kind) else (
                     Kind.DATE if Kind.DATE in (prev.kind, v.kind) else Kind.TIME)
                 end = v.end

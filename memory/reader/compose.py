@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
-from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import siblings
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -53,6 +53,7 @@ from memory.reader.answer_parts import (
     entry_value,
     evidence_line,
 )
+from memory.reader.before_first import left_by_first, with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import (
     Person,
@@ -215,11 +216,14 @@ class Composer(StatementReader):
             state = unit.state
             if state is None or score < threshold or score < best_node - STATE_MARGIN:
                 continue
-            revised = len(state.chain) > 1
+            revised = len(state.chain) > 1 or bool(left_by_first(state, self.analyzer))
             if (qa.asks_change or qa.kind is QuestionKind.WHY) and not revised:
                 continue  # a single value has no earlier one, nor a change to explain
             if not self._holds(qa, state):
                 continue
+            if qa.kind in (QuestionKind.WHY, QuestionKind.WHO) and not self._names_anchor(
+                    qa, state):
+                continue  # "why did shipping slip *to the 18th*": a chain never at the 18th
             if qa.family == "person" and qa.role not in ("changer", "decider") and \
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
@@ -238,6 +242,12 @@ class Composer(StatementReader):
         # then the newer
         candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
         return candidates[0][5]
+
+    def _names_anchor(self, qa: QuestionAnalysis, state: State) -> bool:
+        """Whether ``state``'s chain reached the value the question says a change reached
+        (true when it names none; a value left may lie in a plan before the chain)."""
+        _, reached = _anchors(qa, self.lexicon)
+        return not reached or any(_names(reached, e.value) for e in state.chain)
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
         """Whether a state's current value is of the kind asked ("where" by a region or a
@@ -336,41 +346,10 @@ class Composer(StatementReader):
 
     def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                           people: Sequence[Person]) -> State:
-        """A state whose first value was reached by a change ("ok, migration moves to sat
-        19 july then") had a plan before it that was never decided outright ("proposing
-        the migration for sat 12 july"): the latest earlier message stating a value of
-        that kind about the same thing is its first entry."""
-        first = state.chain[0]
-        node_text = first.quote
-        analysis = self.analyzer.analyze(node_text, speaker=first.speaker)
-        if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node_text):
-            return state
-        kinds = {sl.family for sl in find_slots(first.value)}
-        if not kinds:
-            return state
-        about = unit_forms(state.topic) | {f for t in qa.terms for f in forms(t)}
-        ids = {e.node_id for e in state.chain}
-        earlier = sorted((u.node for u in self.covering(verdict, wide=True)
-                          if u.node is not None and u.node.ts < first.ts
-                          and u.node.node_id not in ids),
-                         key=lambda n: (n.ts, n.seq), reverse=True)
-        for node in earlier:
-            said = self.analyzer.analyze(node.text, speaker=node.speaker)
-            if said.act in (SpeechAct.REJECTION, SpeechAct.QUESTION):
-                continue
-            for claim in said.claims:
-                value = claim.value.text
-                if (claim.value.family not in kinds
-                        or unit_forms(value) <= unit_forms(first.value)
-                        or not (_said_of(said, value, about)
-                                or unit_forms(state.topic) <= unit_forms(node.text))):
-                    continue
-                plan = ChainEntry(node_id=node.node_id, message_id=node.message_id,
-                                  value=value, speaker=node.speaker, ts=node.ts,
-                                  quote=shorten(node.text, 300), verdict=first.verdict,
-                                  act=said.act.value)
-                return state.model_copy(update={"chain": [plan, *state.chain]})
-        return state
+        """The state with the value it had before its first entry, when one is known
+        (see :func:`memory.reader.before_first.with_value_before`)."""
+        earlier = [u.node for u in self.covering(verdict, wide=True) if u.node is not None]
+        return with_value_before(qa, state, earlier, self.analyzer)
 
     def previous_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
         """The value before the first one naming the question's anchor ("before it moved

@@ -5,11 +5,10 @@ product, a version, a day). Memory holds an answer only when one *unit* of the s
 evidence covers that: a message together with the turn it answers or the answer it got,
 or a state with its chain. Words are weighed by how rare they are in the asker's scope, so
 "kafka" (never said where the asker can read) weighs more than "version" (said everywhere);
-a word the scope never holds cannot be covered at all, except by a near synonym. A question
-that wants a kind of value (a date, an amount, a version) is covered only by a unit holding
-one. Nothing here looks outside the scope it is given: the test reads the same scoped
-evidence the answer would come from, so an abstention says the same thing whether or not
-an answer exists somewhere the asker cannot read.
+a word the scope never holds is covered only by a near synonym, a misspelling or a short
+form of a unit's word. A question that wants a kind of value (a date, an amount) is
+covered only by a unit holding one. Nothing here looks outside the scope it is given, so
+an abstention says the same whether or not an answer exists where the asker cannot read.
 """
 
 from __future__ import annotations
@@ -306,12 +305,16 @@ class CoverageTest:
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
         """The words among ``absent`` (never said in the scope) that a word ``unit`` states
-        is a misspelling away from ("educaton" / "education", "torunament" /
-        "tournament")."""
+        is a misspelling away from ("educaton" / "education") or that cut it short ("reg"
+        / "registration")."""
         w = self.weights
         found: set[str] = set()
         candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1}
         for t in absent:
+            if len(t.word) >= w.abbreviation_min and t.word.isalpha() and any(
+                    len(c) >= len(t.word) + 3 and c.startswith(t.word) for c in candidates):
+                found.add(t.word)
+                continue
             if len(t.word) < w.typo_min or not t.word.isalpha():
                 continue
             limit = 2 if len(t.word) >= w.typo_two else 1
@@ -402,16 +405,14 @@ def _candidates(told: str) -> tuple[str, ...]:
 
 
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
-    """A group made only of words outside the terms (value nouns answered by a value) is
-    not required as words."""
+    """A group made only of value nouns (outside the terms) is answered by a value."""
     return not group & set(qa.terms)
 
 
 def _misses_a_name(qa: QuestionAnalysis, terms: Sequence[Term],
                    missing: Sequence[Term]) -> bool:
-    """Whether ``missing`` leaves one of the question's named things (other than a person
-    in scope) more than half unmatched: "Android 4.0" without "4.0", "Lebron James" with
-    neither word."""
+    """Whether ``missing`` leaves one of the question's named things (not a person in
+    scope) more than half unmatched: "Android 4.0" without "4.0"."""
     if not missing:
         return False
     gone = {m.word for m in missing if not m.person}

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.analysis.reason_words import BLOCKER_WORDS
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -70,6 +71,11 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
     "who's primary"), the speaker when they speak of themselves ("me, I'll do it") or name
     nobody else."""
     others = [(i, p) for i, p in named_people(text, people) if p.name != speaker]
+    if qa.role != "proposer" and not qa.text.lower().startswith("whose"):
+        # "did ben's billing ones too": the person something belongs to does not do it
+        ws = words(text[:MAX_TEXT])
+        others = [(i, p) for i, p in others if not _possessive(
+            [w.low for w in ws[i:i + 3]])]
     if not others:
         names = _NAMES.findall(text[:MAX_TEXT])
         return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
@@ -91,6 +97,28 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
 
 # Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").
 _NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b")
+
+
+def _possessive(lows: Sequence[str]) -> bool:
+    """Whether the first of ``lows`` owns the word after it ("ben's billing ones"), not
+    "is" ("june's running it", "kat's on it")."""
+    if not lows or not lows[0].endswith(("'s", "’s")) or len(lows) < 2:
+        return False
+    after = lows[1]
+    if after in _AFTER_IS:
+        return False
+    # "-ing" then an object is a verb ("running it"); else a thing ("billing ones")
+    return not (after.endswith("ing") and (len(lows) < 3 or lows[2] in _OBJECTS))
+
+
+# Words after "X's" that make it "X is" or "X has".
+_AFTER_IS = frozenset("""
+on off in out at got gotten been gonna not also back away free busy available up down here
+there the a an our my your his her their now still already just taking doing going covering
+sick ill done happy fine ok okay keen""".split())
+_OBJECTS = frozenset("""
+it this that them the a an our my his her these those everything things now today tomorrow
+tonight again too""".split())
 
 
 def _speaks_of_self(text: str) -> bool:
@@ -115,7 +143,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 continue
             if cue in ("so", "so that"):
                 before = sentence[: m.start()].strip(" ,;:-—")
-                if len(words(before)) >= 3:
+                # "moving it to wednesday, so it's wed + thu": what comes before "so" is
+                # the change itself, not its reason
+                if len(words(before)) >= 3 and not _states(before, value, decision):
                     return before
                 continue
             after = sentence[m.end():].strip(" ,;:-—")
@@ -127,17 +157,28 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     at = next((i for i, s in enumerate(told) if _states(s, value, decision)), -1)
     if at < 0:
         return ""
-    for i in [*range(at + 1, len(told)), *range(at - 1, -1, -1)]:
-        if len(words(told[i])) >= 4 and not _states(told[i], value, decision):
-            return str(told[i]).rstrip(".!")
+    beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
+                                                    *range(at - 1, -1, -1)]
+              if len(words(told[i])) >= 4 and not _states(told[i], value, decision)]
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(told[at])]
-    others = [c for c in parts if len(words(c)) >= 3
-              and not _states(c, value, decision)]
-    return max(others, key=len) if others else ""
+    others = sorted((c for c in parts if len(words(c)) >= 3
+                     and not _states(c, value, decision)), key=len, reverse=True)
+    # what stood in the way comes first ("the water bill went way up", "truck broke
+    # down"); a sentence stating a value of its own ("half plots stay $20") is another
+    # decision, said last
+    candidates = beside + others
+    ranked = sorted(candidates, key=lambda c: (not _blocks(c), bool(find_slots(c))))
+    return ranked[0] if ranked else ""
+
+
+def _blocks(text: str) -> bool:
+    low = text.lower()
+    return any(re.search(rf"(?<![\w']){re.escape(b)}(?![\w'])", low) for b in BLOCKER_WORDS)
 
 
 # Clause boundaries inside a sentence.
-_CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(")
+_CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(|"
+                      r"\s?[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]{1,8}\s")  # an emoji ends one
 
 
 def _states(sentence: str, value: str, decision: frozenset[str] = frozenset()) -> bool:
@@ -279,7 +320,8 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     for sl in slots:
         if sl.kind.value != "date":
             continue
-        res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
+        res = next((r for form in _day_forms(sl.text) if (r := resolve_date(
+            form, said, prefer="past" if prefer == "past" else "future")) is not None), None)
         if res is None:
             found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
                                    else "future")
@@ -297,6 +339,22 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
     return (times[0], "") if times else ("", "")
+
+
+_WEEKDAY_LED = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?\s(?:the\s)?(?=\d)",
+                          re.IGNORECASE)
+_WEEK_OF = re.compile(r"^(?:wk|week)\sof\s", re.IGNORECASE)
+
+
+def _day_forms(text: str) -> list[str]:
+    """``text`` and the forms of it a date resolver reads: the day of "tue 13th" ("the
+    13th"), the date of "week of may 26"."""
+    out = [text]
+    if _WEEKDAY_LED.match(text):
+        out.append("the " + _WEEKDAY_LED.sub("", text))
+    if _WEEK_OF.match(text):
+        out.append(_WEEK_OF.sub("", text))
+    return out
 
 
 # A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message

@@ -135,6 +135,12 @@ def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],
     return score
 
 
+def _topic_fit(topic: str, qterms: set[str]) -> float:
+    """The share of a topic's words the query holds."""
+    words = set(content_terms(topic))
+    return len(words & qterms) / len(words) if words else 0.0
+
+
 def read_current_state(
     store: Store,
     embedder: Embedder,
@@ -168,7 +174,11 @@ def read_current_state(
     qterms, families = set(content_terms(query)), set(asked_families(query))
     scored = [(score, rec) for rec in records if (score := _state_score(
         rec, qterms=qterms, families=families, qvec=qvec, wanted=wanted)) >= min_score]
-    scored.sort(key=lambda x: (-x[0], -x[1].updated_ts))
+    # States of one message tie on everything but their topic: the one whose topic the query
+    # names whole goes first ("sourdough" before "sourdough croissant" for "how much is the
+    # sourdough"), then the newer, then the id (never the order rows came back in).
+    scored.sort(key=lambda x: (-round(x[0], 6), -_topic_fit(x[1].topic, qterms),
+                               -x[1].updated_ts, x[1].state_id))
     top = [rec for _, rec in scored[:k]]
     if not top:
         return []

@@ -1,0 +1,56 @@
+"""Questions asked the way people type them: a short form of a word the chat spells out
+("when does reg close?"), and days said in chat forms ("fri 18th", "end of april", "the
+22nd-30th")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.analysis.question import analyze_question
+from memory.models import Scope
+from memory.reader.extract import when_in
+from memory.reader.offline import OfflineReader
+from tests.support.chat_reader import chat_author, written_reader
+
+T0 = datetime(2025, 4, 7, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 4, 10, 9, 0, tzinfo=UTC)
+
+
+def reader_of(factory: pytest.TempPathFactory, channel_name: str,
+              chat: list[tuple[int, str, str]]) -> OfflineReader:
+    say = chat_author(space="T1", channel="C1", channel_name=channel_name, start=T0)
+    return written_reader(factory.mktemp(channel_name), [say(*turn) for turn in chat])
+
+
+def first_line(reader: OfflineReader, question: str) -> str:
+    scope = Scope(platform="slack", space="T1", channels=("C1",))
+    return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+
+
+def test_a_short_form_of_a_word_the_chat_spells_out_is_that_word(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    reader = reader_of(tmp_path_factory, "esports", [
+        (0, "theo", "Spring Clash registration closes fri 18th. fee is €50 per team"),
+        (5, "mika", "ok"),
+    ])
+    assert "18th" in first_line(reader, "when does reg close?")
+    assert first_line(reader, "what's the wifi pwd?").startswith("Not mentioned")
+
+
+@pytest.mark.parametrize(("sentence", "question", "value", "day"), [
+    ("registration is open. deadline fri 18th", "when is the registration deadline?",
+     "fri 18th", "18 April 2025"),
+    ("got the erasmus spot, leaving end of april", "when is ravi leaving?",
+     "end of april", "April 2025"),
+    ("I'm travelling for work the 22nd-30th", "when is aiyana away?", "the 22nd-30th",
+     "22 April 2025"),
+    ("heads up I'm off the week of may 26", "when is bram off?", "week of may 26",
+     "26 May 2025"),
+])
+def test_days_in_chat_forms_are_read_and_resolved(sentence: str, question: str, value: str,
+                                                   day: str) -> None:
+    text, resolved = when_in(analyze_question(question), sentence, T0, prefer="future")
+    assert text.startswith(value)
+    assert resolved == day
