@@ -189,8 +189,8 @@ DECISION_CUES: tuple[str, ...] = (
 
 #: Words that introduce the reason for a change.
 REASON_OPENERS: tuple[str, ...] = (
-    "because of", "because", "cause", "'cause", "cuz", "coz", "bc", "b/c", "since", "due to", "owing to",
-    "thanks to", "given that", "given", "so that", "in order to", "the reason",
+    "because of", "because", "cause", "'cause", "cuz", "coz", "bc", "b/c", "since", "due to",
+    "owing to", "thanks to", "given that", "given", "so that", "in order to", "the reason",
     "reason being", "reason:", "why:", "as", "after", "what with",
 )
 
@@ -478,9 +478,8 @@ def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
 
 
-#: Modifiers that tell apart two things of one kind ("half plot" / "full plot", "main slot"
-#: / "mid slot", "adult ticket" / "child ticket"): one word of a group each, the same head,
-#: two things. Data, extend freely.
+#: Modifiers telling apart two things of one kind ("half plot" / "full plot", "adult ticket"
+#: / "child ticket"): one word of a group each, the same head, two things. Extend freely.
 CONTRASTING_MODIFIERS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "half full quarter double single",
     "main mid side secondary",
