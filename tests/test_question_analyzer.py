@@ -172,3 +172,15 @@ def test_chat_shorthand_asks_what_it_stands_for(typed: str, meant: str) -> None:
 
 def test_a_capital_letter_is_no_shorthand() -> None:
     assert analyze_question("what's the R rating").text == "what's the R rating"
+
+
+@pytest.mark.parametrize(("question", "final"), [
+    ("when's the spring clash final?", True),
+    ("who won the final?", True),
+    ("when is the cup final on saturday", True),
+    ("what's the final venue?", False),
+])
+def test_a_final_is_a_match_unless_it_asks_for_the_value_in_force(question: str,
+                                                                   final: bool) -> None:
+    assert ("final" in analyze_question(question).terms) is final
+
