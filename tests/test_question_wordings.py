@@ -1,6 +1,6 @@
 """Questions asked the way people type them: a short form of a word the chat spells out
-("when does reg close?"), and days said in chat forms ("fri 18th", "end of april", "the
-22nd-30th")."""
+("when does reg close?"), days said in chat forms ("fri 18th", "end of april", "the
+22nd-30th"), and a terse answer found by the question it answers ("7:45 from july on")."""
 
 from __future__ import annotations
 
@@ -54,3 +54,17 @@ def test_days_in_chat_forms_are_read_and_resolved(sentence: str, question: str, 
     text, resolved = when_in(analyze_question(question), sentence, T0, prefer="future")
     assert text.startswith(value)
     assert resolved == day
+
+
+def test_an_answer_is_about_what_its_question_asked(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "7:45 from july on" names no meeting: the question it answers does
+    reader = reader_of(tmp_path_factory, "clinic", [
+        (0, "dana", "staff mtg in 20, staff room. bagels are here"),
+        (600, "lena", "anyone seen the spare handpiece?"),
+        (1440, "raj", "can the staff meetings start earlier? they always run into my first pt"),
+        (1445, "dana", "7:45 from july on"),
+        (1500, "mia", "nice"),
+    ])
+    assert first_line(reader, "what time are staff meetings starting from july?") == "7:45"
+    assert first_line(reader, "what's the wifi password?").startswith("Not mentioned")

@@ -35,12 +35,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Egmem]:
 
 
 # Known misses, kept visible: they must fail until the cause is fixed (strict xfail).
-KNOWN_MISSES: dict[str, str] = {
-    "What version number will the next Atlas release have?": (
-        "Bob's rename ('calling it 2.4 instead of 2.3') now revises the 'next release' state, "
-        "but Alice's later reminder ('anything not merged by then goes into 2.4.1', said "
-        "under the branch cut) revises it again to the patch release named in passing"),
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def _param(i: int, q: dict[str, Any]) -> Any:

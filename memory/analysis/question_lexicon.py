@@ -389,6 +389,8 @@ class CoverageWeights:
     abbreviation_min: int = 3
     named_boost: float = 1.0
     context_credit: float = 0.5
+    # A question's words covered by the question an answer was given to.
+    answered_credit: float = 1.0
     state_context_credit: float = 0.25
     headless: float = 0.5
     min_coverage: float = 0.4

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import numpy as np
 
@@ -27,10 +27,11 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
 from memory.analysis.reason_words import CHAT_SHORTHAND
-from memory.dates import DateResolution, find_date_expressions, resolve_date
+from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
+from memory.reader.coverage_days import dated_score, on_days, question_days, scoped_by_days
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, find_slots, stem
@@ -195,6 +196,10 @@ class CoverageTest:
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
+            elif not df and self.lexicon.attributes.get(t, ""):
+                # a kind of value never named in the scope ("which repair *company*"):
+                # the value answers it, not the word
+                weight *= w.predicate_share
             elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
@@ -240,6 +245,11 @@ class CoverageTest:
                     qa.family == "person" and t.word in self.lexicon.role_words
                     and self._claims(told)):
                 got += t.weight
+                stated.add(t.word)
+            elif f & asked and _answered(unit):
+                # a question and the answer it got: the answer is about what was asked
+                # ("can the staff mtgs start earlier?" → "7:45 from july on")
+                got += w.answered_credit * t.weight
                 stated.add(t.word)
             elif f & asked:
                 credit = w.state_context_credit if unit.state is not None else w.context_credit
@@ -373,15 +383,15 @@ class CoverageTest:
         if not terms:
             # Nothing but question words and values ("why not the 18th?"): a unit covers
             # it when it names those values and holds the kind asked.
-            days = _question_days(qa, reference)
-            scored = [(1.0 if self.holds_family(qa, u) and (not days or _on_days(
+            days = question_days(qa, reference)
+            scored = [(1.0 if self.holds_family(qa, u) and (not days or on_days(
                 u, [d for d, _ in days])) else 0.0, u) for u in pool]
         else:
             self._prefetch(terms, pool)
             scored = [(self.cover(qa, terms, u, reference=reference), u) for u in pool]
-        days = _question_days(qa, reference) if _scoped_by_days(qa) else []
+        days = question_days(qa, reference) if scoped_by_days(qa) else []
         if days:
-            scored = [(_dated_score(s, u, days), u) for s, u in scored]
+            scored = [(dated_score(s, u, days), u) for s, u in scored]
         scored.sort(key=lambda x: (-x[0], -x[1].score))
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,
@@ -404,6 +414,17 @@ def _candidates(told: str) -> tuple[str, ...]:
                  if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
 
 
+def _answered(unit: Unit) -> bool:
+    """Whether ``unit`` is a question with the answers it got, or an answer with the
+    question it answers."""
+    node = unit.node
+    if node is None:
+        return False
+    if unit.answers:
+        return bool(asked_part(node.text))
+    return bool(node.context) and _ASKS.search(node.context) is not None
+
+
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
     """A group made only of value nouns (outside the terms) is answered by a value."""
     return not group & set(qa.terms)
@@ -424,77 +445,4 @@ def _misses_a_name(qa: QuestionAnalysis, terms: Sequence[Term],
         lost = sum(1 for p in parts if p in gone)
         if lost * 2 > len(parts) or (len(parts) == 1 and lost):
             return True
-    return False
-
-
-def _scoped_by_days(qa: QuestionAnalysis) -> bool:
-    """Whether the days a question names say when its answer was told or happens ("on
-    call the week of mar 24", "what did Nate do on 9 November"), rather than being a value
-    of the change it asks about ("why did it move off Thursday", "who moved it to the
-    22nd", "what was it before the 21st")."""
-    if qa.kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
-        return False
-    return not (qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"))
-
-
-def _question_days(qa: QuestionAnalysis, reference: datetime | None
-                   ) -> list[tuple[DateResolution, bool]]:
-    """The days the question names (each read both backward and forward from the
-    reference: "the april meetup" may be last April's or the next), each with whether it is
-    specific (a month, a day of the month, a year) rather than a weekday or a relative
-    word."""
-    if reference is None:
-        return []
-    out = []
-    for expr in qa.dates:
-        specific = bool(_SPECIFIC.search(expr))
-        for prefer in ("past", "future") if specific else ("past" if qa.past else "future",):
-            res = resolve_date(expr, reference, prefer=prefer)
-            if res is not None:
-                out.append((res, specific))
-    return out
-
-
-# A unit neither told on nor naming the question's day covers it at this share.
-DATE_MISS = 0.5
-DAY_MARGIN = timedelta(days=3)
-# ... and at this share when told only within the margin of the day.
-DATE_NEAR = 0.9
-# A date expression that pins a day or month: a month or year it names ("the week of mar
-# 24", "in May 2023"), a day of the month ("the 22nd"), or a day ahead ("next friday",
-# "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
-# relative to whenever it is read: those only weigh.
-_SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
-                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s{1,10}\w{1,6}day\b|\bthis\s{1,10}\w{1,6}day\b|"
-                       r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
-
-
-def _dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, bool]]
-                 ) -> float:
-    """``score`` when ``unit`` is on or names one of the question's days (a few days of
-    margin: what happened is often told a day or two later); else 0 when the question
-    pins a day or month ("the week of mar 24", "the april meetup"), half when it names only
-    a weekday."""
-    if _on_days(unit, [d for d, _ in days], margin=timedelta(0)):
-        return score
-    if _on_days(unit, [d for d, _ in days]):
-        return score * DATE_NEAR
-    return 0.0 if any(specific for _, specific in days) else score * DATE_MISS
-
-
-def _on_days(unit: Unit, days: Sequence[DateResolution], *,
-             margin: timedelta = DAY_MARGIN) -> bool:
-    """Whether ``unit`` was told on, or names, one of ``days`` (told within ``margin``)."""
-    ts = unit.ts
-    if ts is None:
-        return False
-    told = ts.date()
-    if any(d.start - margin <= told <= d.end + margin for d in days):
-        return True
-    for expr in find_date_expressions(unit.told)[:6]:
-        for prefer in ("past", "future"):
-            res = resolve_date(expr, ts, prefer=prefer)
-            if res is not None and any(res.start <= d.end and d.start <= res.end
-                                       for d in days):
-                return True
     return False

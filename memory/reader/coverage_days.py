@@ -1,0 +1,90 @@
+"""The days a question names, and how they scope the coverage test: a unit told on (or
+naming) a day the question asks about covers it; one told on another day covers it at a
+share, or not at all when the question pins a day or month ("the week of mar 24")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question import QuestionAnalysis
+from memory.dates import DateResolution, find_date_expressions, resolve_date
+
+if TYPE_CHECKING:
+    from memory.reader.coverage import Unit
+
+
+def scoped_by_days(qa: QuestionAnalysis) -> bool:
+    """Whether the days a question names say when its answer was told or happens ("on
+    call the week of mar 24", "what did Nate do on 9 November"), rather than being a value
+    of the change it asks about ("why did it move off Thursday", "who moved it to the
+    22nd", "what was it before the 21st")."""
+    if qa.kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+        return False
+    return not (qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"))
+
+
+def question_days(qa: QuestionAnalysis, reference: datetime | None
+                   ) -> list[tuple[DateResolution, bool]]:
+    """The days the question names (each read both backward and forward from the
+    reference: "the april meetup" may be last April's or the next), each with whether it is
+    specific (a month, a day of the month, a year) rather than a weekday or a relative
+    word."""
+    if reference is None:
+        return []
+    out = []
+    for expr in qa.dates:
+        specific = bool(_SPECIFIC.search(expr))
+        for prefer in ("past", "future") if specific else ("past" if qa.past else "future",):
+            res = resolve_date(expr, reference, prefer=prefer)
+            if res is not None:
+                out.append((res, specific))
+    return out
+
+
+# A unit neither told on nor naming the question's day covers it at this share.
+DATE_MISS = 0.5
+DAY_MARGIN = timedelta(days=3)
+# ... and at this share when told only within the margin of the day.
+DATE_NEAR = 0.9
+# A date expression that pins a day or month: a month or year it names ("the week of mar
+# 24", "in May 2023"), a day of the month ("the 22nd"), or a day ahead ("next friday",
+# "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
+# relative to whenever it is read: those only weigh.
+_SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
+                       r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s{1,10}\w{1,6}day\b|\bthis\s{1,10}\w{1,6}day\b|"
+                       r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
+
+
+def dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, bool]]
+                 ) -> float:
+    """``score`` when ``unit`` is on or names one of the question's days (a few days of
+    margin: what happened is often told a day or two later); else 0 when the question
+    pins a day or month ("the week of mar 24", "the april meetup"), half when it names only
+    a weekday."""
+    if on_days(unit, [d for d, _ in days], margin=timedelta(0)):
+        return score
+    if on_days(unit, [d for d, _ in days]):
+        return score * DATE_NEAR
+    return 0.0 if any(specific for _, specific in days) else score * DATE_MISS
+
+
+def on_days(unit: Unit, days: Sequence[DateResolution], *,
+             margin: timedelta = DAY_MARGIN) -> bool:
+    """Whether ``unit`` was told on, or names, one of ``days`` (told within ``margin``)."""
+    ts = unit.ts
+    if ts is None:
+        return False
+    told = ts.date()
+    if any(d.start - margin <= told <= d.end + margin for d in days):
+        return True
+    for expr in find_date_expressions(unit.told)[:6]:
+        for prefer in ("past", "future"):
+            res = resolve_date(expr, ts, prefer=prefer)
+            if res is not None and any(res.start <= d.end and d.start <= res.end
+                                       for d in days):
+                return True
+    return False
