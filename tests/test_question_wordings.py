@@ -68,3 +68,17 @@ def test_an_answer_is_about_what_its_question_asked(
     ])
     assert first_line(reader, "what time are staff meetings starting from july?") == "7:45"
     assert first_line(reader, "what's the wifi password?").startswith("Not mentioned")
+
+
+def test_a_kind_of_value_the_scope_never_names_weighs_less_than_a_missing_subject(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "which repair *company*": the value answers "company", a word nobody types in chat;
+    # "which *flamingo*" names a thing memory never heard of
+    reader = reader_of(tmp_path_factory, "clinic", [
+        (0, "dana", "ok cancelled midwest. techserv coming mon 8am for the steri"),
+    ])
+    scope = Scope(platform="slack", space="T1", channels=("C1",))
+    terms = {t.word: t for t in reader.coverage.terms(
+        analyze_question("which repair company or flamingo fixed the steri?"), scope)}
+    assert terms["company"].absent and terms["flamingo"].absent
+    assert terms["company"].weight < terms["flamingo"].weight
