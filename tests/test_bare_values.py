@@ -12,9 +12,8 @@ import pytest
 from memory.analysis.lexicon import default_lexicon
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.values import find_values, mask
-from memory.models import Scope
 from memory.text import find_slots
-from tests.support.chat_reader import chat_author, written_reader
+from tests.support.chat_reader import channel_chat
 
 LEX = default_lexicon()
 A = MessageAnalyzer(LEX)
@@ -73,36 +72,27 @@ def test_alternative_days_stay_apart(text: str) -> None:
 
 def test_a_revised_set_of_days_replaces_the_whole_set(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    say = chat_author(space="T1", channel="C1", channel_name="garden", start=T0)
-    reader = written_reader(tmp_path_factory.mktemp("days"), [
-        say(0, "rosa", "ok new watering schedule: drip timer tues/thurs/sat at 6am"),
-        say(5, "gabe", "👍"),
-        say(600, "rosa", "correction from the city letter: so mon/wed/fri at 6am, NOT "
-                         "tue/thu/sat. sorry!"),
-        say(660, "gabe", "reprogrammed the drip timer: mon/wed/fri 6am ✅"),
-    ])
-    scope = Scope(platform="slack", space="T1", channels=("C1",))
-
-    def first(question: str) -> str:
-        return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
-
-    now = first("what days does the drip timer run now?")
+    chat = channel_chat(tmp_path_factory.mktemp("days"), [
+        (0, "rosa", "ok new watering schedule: drip timer tues/thurs/sat at 6am"),
+        (5, "gabe", "👍"),
+        (600, "rosa", "correction from the city letter: so mon/wed/fri at 6am, NOT "
+                      "tue/thu/sat. sorry!"),
+        (660, "gabe", "reprogrammed the drip timer: mon/wed/fri 6am ✅"),
+    ], start=T0, asked=ASKED, channel_name="garden")
+    now = chat.first("what days does the drip timer run now?")
     assert "mon/wed/fri" in now and "tue" not in now
-    assert "tues/thurs/sat" in first("what days did the drip timer run before?")
+    assert "tues/thurs/sat" in chat.first("what days did the drip timer run before?")
 
 
 def test_a_bare_amount_revises_the_count_it_replaces(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    say = chat_author(space="T1", channel="C2", channel_name="hackathon", start=T0)
-    reader = written_reader(tmp_path_factory.mktemp("cap"), [
-        say(0, "fatima", "hackathon registration open! cap is 40 people"),
-        say(300, "ali", "anyone got the projector adapter?"),
-        say(900, "rhys", "good news, facilities say the space fits 60, not 40"),
-        say(905, "fatima", "cap goes up to 60 then, we had 12 on the waitlist"),
-    ])
-    scope = Scope(platform="slack", space="T1", channels=("C2",))
-    answer = reader.answer("how many people can sign up for the hackathon?", scope=scope,
-                           reference=ASKED).answer.splitlines()
+    chat = channel_chat(tmp_path_factory.mktemp("cap"), [
+        (0, "fatima", "hackathon registration open! cap is 40 people"),
+        (300, "ali", "anyone got the projector adapter?"),
+        (900, "rhys", "good news, facilities say the space fits 60, not 40"),
+        (905, "fatima", "cap goes up to 60 then, we had 12 on the waitlist"),
+    ], start=T0, asked=ASKED, channel="C2", channel_name="hackathon")
+    answer = chat.answer("how many people can sign up for the hackathon?").answer.splitlines()
     assert answer[0].startswith("60")
     assert "40 people" in answer[1]  # the chain keeps what it replaced
 

@@ -15,7 +15,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.models import Scope
 from memory.reader.coverage import forms
 from memory.reader.offline import OfflineReader
-from tests.support.chat_reader import chat_author, written_reader
+from tests.support.chat_reader import ChannelChat, channel_chat, chat_author, written_reader
 
 A = MessageAnalyzer(Lexicon())
 T0 = datetime(2025, 7, 1, 9, 0, tzinfo=UTC)
@@ -75,11 +75,10 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> OfflineReader:
 
 
 def channel_reader(factory: pytest.TempPathFactory, channel: str,
-                   chat: list[tuple[int, str, str]]) -> tuple[OfflineReader, Scope]:
+                   chat: list[tuple[int, str, str]]) -> ChannelChat:
     """A reader over ``chat`` ((minutes, user, text) turns) written into its own channel."""
-    say = chat_author(space="T1", channel=channel, channel_name=channel.lower(), start=T0)
-    reader = written_reader(factory.mktemp(channel), [say(*turn) for turn in chat])
-    return reader, Scope(platform="slack", space="T1", channels=(channel,))
+    return channel_chat(factory.mktemp(channel), chat, start=T0, asked=ASKED, channel=channel,
+                        channel_name=channel.lower())
 
 
 def ask(reader: OfflineReader, question: str) -> str:
@@ -132,31 +131,27 @@ def test_a_request_for_something_else_hands_nothing_over(text: str) -> None:
 
 def test_the_addressee_accepting_a_handover_becomes_the_owner(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    reader, scope = channel_reader(tmp_path_factory, "C2", [
+    chat = channel_reader(tmp_path_factory, "C2", [
         (0, "liam", "I'll handle badges, templates are in the drive"),
         (5, "maya", "thanks liam"),
         (60, "liam", "priya could you take over badges? templates are done, i'll walk "
                      "you through it before i go"),
         (64, "priya", "sure, happy to"),
     ])
-    now = reader.answer("who's on badges now?", scope=scope, reference=ASKED)
-    assert "priya" in now.answer.splitlines()[0].lower()
-    before = reader.answer("who had badges before?", scope=scope, reference=ASKED)
-    assert "liam" in before.answer.splitlines()[0].lower()
+    assert "priya" in chat.first("who's on badges now?").lower()
+    assert "liam" in chat.first("who had badges before?").lower()
 
 
 def test_the_reason_a_value_was_left_is_the_sentence_naming_it_with_its_blocker(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    reader, scope = channel_reader(tmp_path_factory, "C3", [
+    chat = channel_reader(tmp_path_factory, "C3", [
         (0, "sam", "Harbor design review is on the calendar: Thursday Oct 17, 3pm, room B"),
         (600, "sam", "sure, pushing the harbor review to Fri Oct 18 at 11am, same room"),
         (2000, "sam", "bad news: room B is booked all day friday for the offsite prep. "
                       "harbor review moves again → Tue Oct 22, 2:30pm (2pm clashed with "
                       "Nina's 1:1s)"),
     ])
-    answer = reader.answer("why couldn't we keep the friday slot for the harbor review?",
-                           scope=scope, reference=ASKED)
-    first = answer.answer.splitlines()[0]
+    first = chat.first("why couldn't we keep the friday slot for the harbor review?")
     assert "booked" in first and "clashed" not in first  # that sentence, not the next change
 
 
@@ -192,15 +187,12 @@ def test_the_value_a_message_says_it_replaces_is_old(text: str, new: str, old: s
 
 def test_the_value_a_first_message_replaces_is_the_value_before(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    reader, scope = channel_reader(tmp_path_factory, "C7", [
+    chat = channel_reader(tmp_path_factory, "C7", [
         (0, "marcus", "heads up: tasting menu goes from £65 to £75 with the spring menu. "
                       "scallops and lamb are up ~20% from our suppliers"),
         (5, "elena", "hmm ok"),
     ])
-
-    def first(question: str) -> str:
-        return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
-
+    first = chat.first
     assert first("how much was the tasting menu originally?").startswith("£65")
     assert first("what price did marcus first want to move the tasting menu to?"
                  ).startswith("£75")
@@ -211,16 +203,13 @@ def test_the_value_a_first_message_replaces_is_the_value_before(
 
 def test_why_a_change_reached_a_value_is_asked_of_the_chain_that_reached_it(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    reader, scope = channel_reader(tmp_path_factory, "C8", [
+    chat = channel_reader(tmp_path_factory, "C8", [
         (0, "hannah", "shipping is £350"),
         (60, "aiko", "shipping date: wed 11 jun"),
         (1440 * 8, "aiko", "shipping slides to wed 18 jun since BOC can't get dry ice until "
                            "the 17th"),
         (1440 * 9, "hannah", "shipping goes up to £520 because of the DHL frozen surcharge"),
     ])
-
-    def first(question: str) -> str:
-        return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
-
+    first = chat.first
     assert first("why did shipping slip to the 18th?").startswith("BOC can't get dry ice")
     assert first("why did shipping go up to £520?").startswith("the DHL frozen surcharge")

@@ -114,6 +114,9 @@ CASES: list[tuple[str, str, str]] = [
     ("Friday, May 12", "2023-05-12", "day"),
     ("Friday the 12th", "2023-05-12", "day"),
     ("Sunday the 7th", "2023-05-07", "day"),
+    ("fri 12th", "2023-05-12", "day"),  # chat drops "the"
+    ("the week of May 8", "2023-05-08", "day"),
+    ("wk of may 8", "2023-05-08", "day"),
     ("this Sat", "2023-05-13", "day"),
 ]
 

@@ -9,24 +9,17 @@ from datetime import UTC, datetime
 import pytest
 
 from memory.analysis.question import analyze_question
-from memory.models import Scope
 from memory.reader.extract import when_in
-from memory.reader.offline import OfflineReader
-from tests.support.chat_reader import chat_author, written_reader
+from tests.support.chat_reader import ChannelChat, channel_chat
 
 T0 = datetime(2025, 4, 7, 9, 0, tzinfo=UTC)
 ASKED = datetime(2025, 4, 10, 9, 0, tzinfo=UTC)
 
 
 def reader_of(factory: pytest.TempPathFactory, channel_name: str,
-              chat: list[tuple[int, str, str]]) -> OfflineReader:
-    say = chat_author(space="T1", channel="C1", channel_name=channel_name, start=T0)
-    return written_reader(factory.mktemp(channel_name), [say(*turn) for turn in chat])
-
-
-def first_line(reader: OfflineReader, question: str) -> str:
-    scope = Scope(platform="slack", space="T1", channels=("C1",))
-    return reader.answer(question, scope=scope, reference=ASKED).answer.splitlines()[0]
+              chat: list[tuple[int, str, str]]) -> ChannelChat:
+    return channel_chat(factory.mktemp(channel_name), chat, start=T0, asked=ASKED,
+                        channel_name=channel_name)
 
 
 def test_a_short_form_of_a_word_the_chat_spells_out_is_that_word(
@@ -35,8 +28,8 @@ def test_a_short_form_of_a_word_the_chat_spells_out_is_that_word(
         (0, "theo", "Spring Clash registration closes fri 18th. fee is €50 per team"),
         (5, "mika", "ok"),
     ])
-    assert "18th" in first_line(reader, "when does reg close?")
-    assert first_line(reader, "what's the wifi pwd?").startswith("Not mentioned")
+    assert "18th" in reader.first("when does reg close?")
+    assert reader.first("what's the wifi pwd?").startswith("Not mentioned")
 
 
 @pytest.mark.parametrize(("sentence", "question", "value", "day"), [
@@ -66,8 +59,8 @@ def test_an_answer_is_about_what_its_question_asked(
         (1445, "dana", "7:45 from july on"),
         (1500, "mia", "nice"),
     ])
-    assert first_line(reader, "what time are staff meetings starting from july?") == "7:45"
-    assert first_line(reader, "what's the wifi password?").startswith("Not mentioned")
+    assert reader.first("what time are staff meetings starting from july?") == "7:45"
+    assert reader.first("what's the wifi password?").startswith("Not mentioned")
 
 
 def test_a_kind_of_value_the_scope_never_names_weighs_less_than_a_missing_subject(
@@ -77,8 +70,7 @@ def test_a_kind_of_value_the_scope_never_names_weighs_less_than_a_missing_subjec
     reader = reader_of(tmp_path_factory, "clinic", [
         (0, "dana", "ok cancelled midwest. techserv coming mon 8am for the steri"),
     ])
-    scope = Scope(platform="slack", space="T1", channels=("C1",))
-    terms = {t.word: t for t in reader.coverage.terms(
-        analyze_question("which repair company or flamingo fixed the steri?"), scope)}
+    terms = {t.word: t for t in reader.reader.coverage.terms(
+        analyze_question("which repair company or flamingo fixed the steri?"), reader.scope)}
     assert terms["company"].absent and terms["flamingo"].absent
     assert terms["company"].weight < terms["flamingo"].weight

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.reader.extract import reason_in
+
+BLOCKERS = DEFAULT_LEXICON.blockers
 
 
 @pytest.mark.parametrize(("text", "value", "reason"), [
@@ -19,14 +22,14 @@ from memory.reader.extract import reason_in
     ("moved to friday 🙃 the hall flooded", "friday", "the hall flooded"),
 ])
 def test_the_reason_beside_a_change(text: str, value: str, reason: str) -> None:
-    assert reason_in(text, value=value).startswith(reason)
+    assert reason_in(text, value=value, blockers=BLOCKERS).startswith(reason)
 
 
 def test_what_comes_before_so_is_no_reason_when_it_is_the_change() -> None:
     text = "moving the tuesday scrim to wednesday so it's wed + thu"
-    assert "moving" not in reason_in(text, value="wednesday")
+    assert "moving" not in reason_in(text, value="wednesday", blockers=BLOCKERS)
 
 
 def test_a_reason_word_still_wins() -> None:
     text = "standup moves to 10 because the platform sync runs at 9:30. notes as usual"
-    assert reason_in(text, value="10") == "the platform sync runs at 9:30"
+    assert reason_in(text, value="10", blockers=BLOCKERS) == "the platform sync runs at 9:30"

@@ -340,6 +340,8 @@ class ClauseReader:
         task of an owner verb for a person, else the clause's subject."""
         out: list[Claim] = []
         everything = tuple(sorted(set(values) | set(new), key=lambda v: v.start))
+        # the words before the first value: the first item's name in a list of peers
+        led = {t.low for t in toks if t.end <= new[0].start} - STOPWORDS if new else set()
         for i, v in enumerate(new):
             subject = base
             if v.kind is Kind.PERSON:
@@ -371,7 +373,6 @@ class ClauseReader:
                     t.low in FACET_NOUNS for t in _content(local))
                 # "sourdough $7, baguette $3.50, croissant $4": the clause's subject is its
                 # first item, and the items after it are its peers, not its parts
-                led = {t.low for t in toks if t.end <= new[0].start} - STOPWORDS
                 peer = not lab and i > 0 and bool(led) and led <= {t.low for t in head}
                 if (len(_content(local)) <= 1 or local[0].low in ROLE_NOUNS) and head and not {
                         t.low for t in local} & {t.low for t in head} and not own_verb \

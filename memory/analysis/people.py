@@ -155,15 +155,17 @@ def _addressed(toks: Sequence[Token], i: int) -> bool:
     """Whether the known name at ``i`` is asked to take a task: it opens a request ("priya
     could you take over badges?") or closes one ("can you cover saturday, megan?")."""
     after = [t.low for t in toks[i + 1:i + 7]]
-    if len(after) >= 3 and after[0] in _ASKING and after[1] == "you":
-        rest = [w for w in after[2:] if w not in _SOFTENERS]
-        return bool(rest) and (rest[0] in OWNER_VERBS or rest[0] in _TAKING)
+    if _asks_to_take(after, 0):
+        return True
     before = [t.low for t in toks[max(0, i - 7):i]]
-    if i + 1 < len(toks) or len(before) < 3:
+    return i + 1 == len(toks) and any(_asks_to_take(before, k) for k in range(len(before)))
+
+
+def _asks_to_take(lows: Sequence[str], k: int) -> bool:
+    """Whether ``lows`` asks at ``k`` for a task to be taken ("could you (just) take …")."""
+    if k + 1 >= len(lows) or lows[k] not in _ASKING or lows[k + 1] != "you":
         return False
-    at = next((k for k in range(len(before) - 1) if before[k] in _ASKING
-               and before[k + 1] == "you"), -1)
-    rest = [w for w in before[at + 2:] if w not in _SOFTENERS] if at >= 0 else []
+    rest = [w for w in lows[k + 2:] if w not in _SOFTENERS]
     return bool(rest) and (rest[0] in OWNER_VERBS or rest[0] in _TAKING)
 
 

@@ -104,7 +104,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     cue_spans: list[tuple[int, int, str]] = []
 
     def found(phrases: Sequence[str]) -> list[tuple[int, int, str]]:
-        spans = [sp for sp in _spans(lows, phrases) if not _names_a_thing(lows, sp)]
+        spans = [sp for sp in _spans(lows, phrases)
+                 if not _names_a_thing(lows, sp, lexicon.noun_cues)]
         cue_spans.extend(spans)
         return spans
 
@@ -160,18 +161,15 @@ def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bo
     return _polar(lows, opening, lexicon) and bool(_spans(lows, lexicon.confirm_cues))
 
 
-def _names_a_thing(lows: Sequence[str], span: tuple[int, int, str]) -> bool:
+def _names_a_thing(lows: Sequence[str], span: tuple[int, int, str],
+                   nouns: frozenset[str]) -> bool:
     """Whether a one-word cue that is also a noun names a thing here: "final" ending its
     phrase ("when's the cup final?", "the final on saturday") is a match, while "the final
     venue" asks for the value in force."""
     start, end, phrase = span
-    if phrase not in _NOUN_CUES or start == 0:
+    if phrase not in nouns or start == 0:
         return False
     return end >= len(lows) or lows[end] in STOPWORDS
-
-
-# Cue words that are nouns too.
-_NOUN_CUES = frozenset({"final", "status"})
 
 
 def _polar(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:

@@ -122,6 +122,9 @@ LIST_CUES = (
     "everything", "what else", "which ones", "what things", "were considered",
     "were suggested", "were proposed", "were discussed", "were mentioned", "all options",
 )
+# Cues that are nouns too: ending their phrase they name a thing ("the cup final"), not
+# the value in force ("the final venue").
+NOUN_CUES = frozenset({"final", "status"})
 # The value in force now.
 CURRENT_CUES = (
     "now", "currently", "current", "still", "latest", "final", "anymore", "any more",
@@ -398,6 +401,9 @@ class CoverageWeights:
     # to the subject, in words a chat often does not repeat: it weighs this share of a
     # subject word of the same rarity. In a yes/no question the predicate is what is asked.
     predicate_share: float = 0.35
+    # A word naming the kind of value asked ("company", "vendor") that the scope never
+    # holds: a chat names the company, not the word "company".
+    absent_attribute_share: float = 0.35
     # The share of a unit's relevance that comes from dense similarity when terms are few.
     dense_floor: float = 0.0
 
@@ -476,6 +482,7 @@ class QuestionLexicon:
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
     predicates: frozenset[str] = PREDICATE_VERBS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
+    noun_cues: frozenset[str] = NOUN_CUES
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS

@@ -115,10 +115,10 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 #: filler that asks nothing ("who's captain rn", "wat time is standup pls"). Whole words
 #: only; data, extend freely.
 QUESTION_SHORTHAND: dict[str, str] = {
-    "rn": "now", "atm": "now", "rightnow": "now", "wat": "what", "wut": "what", "wht": "what",
-    "hw": "how", "wen": "when", "whn": "when", "wher": "where", "whr": "where", "hu": "who",
-    "r": "are", "u": "you", "ur": "your", "pls": "", "plz": "", "pleeease": "", "lol": "",
-    "lmao": "", "tho": "", "thx": "", "ty": "", "btw": "", "again": "",
+    "rn": "now", "atm": "now", "wat": "what", "wut": "what", "wht": "what", "hw": "how",
+    "wen": "when", "whn": "when", "wher": "where", "whr": "where", "r": "are", "u": "you",
+    "ur": "your", "pls": "", "plz": "", "lol": "", "lmao": "", "tho": "", "thx": "",
+    "ty": "", "btw": "", "again": "",
 }
 
 _SHORTHAND = re.compile(r"(?<![\w'’@#/-])(?:" + "|".join(

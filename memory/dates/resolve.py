@@ -355,6 +355,10 @@ _FULL_DATE = "|".join(
 )
 
 
+def _never(m: re.Match[str]) -> bool:
+    return False
+
+
 @_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
 def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     wd = _WEEKDAYS[_key(m.group("wd"))]
@@ -364,6 +368,21 @@ def _weekday_date(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
         return first
     other = _resolve_span(rest, ref, "future" if prefer == "past" else "past")
     return other if other is not None and other[0].weekday() == wd else first
+
+
+# Chat forms a value slot names whole ("deadline fri 18th", "off the week of may 26"):
+# resolved when asked for, never picked out of running text (a scan keeps "the 18th" and
+# "may 26" as it always has).
+@_rule(rf"{_WD},?\s+(?P<day>\d{{1,2}}(?:st|nd|rd|th))", findable=_never)
+def _weekday_ordinal(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    """"tue 13th": the 13th, as "tue the 13th"."""
+    return _resolve_span(f"{m.group('wd')} the {m.group('day')}", ref, prefer)
+
+
+@_rule(rf"(?:the\s+)?(?:wk|week)\s+of\s+(?P<rest>{_FULL_DATE})", findable=_never)
+def _week_of(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    """"the week of may 26": the day it names."""
+    return _resolve_span(m.group("rest"), ref, prefer)
 
 
 # --- entry points ------------------------------------------------------------------------

@@ -211,19 +211,21 @@ class Composer(StatementReader):
         threshold = self.coverage.weights.min_coverage
         best_node = max((s for s, u in verdict.units if u.state is None), default=0.0)
         wanted = {f for t in qa.terms for f in forms(t)}
+        # "why did shipping slip *to the 18th*": only a chain that reached the 18th
+        _, reached = _anchors(qa, self.lexicon) if qa.kind in (
+            QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
         candidates = []
         for score, unit in verdict.units:
             state = unit.state
             if state is None or score < threshold or score < best_node - STATE_MARGIN:
                 continue
-            revised = len(state.chain) > 1 or bool(left_by_first(state, self.analyzer))
-            if (qa.asks_change or qa.kind is QuestionKind.WHY) and not revised:
+            if (qa.asks_change or qa.kind is QuestionKind.WHY) and len(state.chain) < 2 \
+                    and not left_by_first(state, self.analyzer):
                 continue  # a single value has no earlier one, nor a change to explain
             if not self._holds(qa, state):
                 continue
-            if qa.kind in (QuestionKind.WHY, QuestionKind.WHO) and not self._names_anchor(
-                    qa, state):
-                continue  # "why did shipping slip *to the 18th*": a chain never at the 18th
+            if reached and not any(_names(reached, e.value) for e in state.chain):
+                continue
             if qa.family == "person" and qa.role not in ("changer", "decider") and \
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
@@ -242,12 +244,6 @@ class Composer(StatementReader):
         # then the newer
         candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
         return candidates[0][5]
-
-    def _names_anchor(self, qa: QuestionAnalysis, state: State) -> bool:
-        """Whether ``state``'s chain reached the value the question says a change reached
-        (true when it names none; a value left may lie in a plan before the chain)."""
-        _, reached = _anchors(qa, self.lexicon)
-        return not reached or any(_names(reached, e.value) for e in state.chain)
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
         """Whether a state's current value is of the kind asked ("where" by a region or a

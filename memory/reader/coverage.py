@@ -199,7 +199,7 @@ class CoverageTest:
             elif not df and self.lexicon.attributes.get(t, ""):
                 # a kind of value never named in the scope ("which repair *company*"):
                 # the value answers it, not the word
-                weight *= w.predicate_share
+                weight *= w.absent_attribute_share
             elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,

@@ -14,7 +14,6 @@ from datetime import datetime
 
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
-from memory.analysis.reason_words import BLOCKER_WORDS
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -125,8 +124,8 @@ def _speaks_of_self(text: str) -> bool:
     return any(w.low in SELF_WORDS for w in words(text[:200]))
 
 
-def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset()
-              ) -> str:
+def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset(),
+              blockers: Sequence[str] = ()) -> str:
     """The reason ``text`` gives: the clause after a reason word ("because…", "since…",
     "due to…"; before "so…"); else, when the decision is known — by its ``value`` or the
     word forms of its change (``decision``) — what the message says beside it: the
@@ -167,13 +166,14 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
     # decision, said last
     candidates = beside + others
-    ranked = sorted(candidates, key=lambda c: (not _blocks(c), bool(find_slots(c))))
+    ranked = sorted(candidates, key=lambda c: (not says(c, blockers), bool(find_slots(c))))
     return ranked[0] if ranked else ""
 
 
-def _blocks(text: str) -> bool:
+def says(text: str, cues: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of ``cues`` as whole words."""
     low = text.lower()
-    return any(re.search(rf"(?<![\w']){re.escape(b)}(?![\w'])", low) for b in BLOCKER_WORDS)
+    return any(re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", low) for c in cues)
 
 
 # Clause boundaries inside a sentence.
@@ -320,8 +320,7 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     for sl in slots:
         if sl.kind.value != "date":
             continue
-        res = next((r for form in _day_forms(sl.text) if (r := resolve_date(
-            form, said, prefer="past" if prefer == "past" else "future")) is not None), None)
+        res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
         if res is None:
             found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
                                    else "future")
@@ -339,22 +338,6 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
     return (times[0], "") if times else ("", "")
-
-
-_WEEKDAY_LED = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?\s(?:the\s)?(?=\d)",
-                          re.IGNORECASE)
-_WEEK_OF = re.compile(r"^(?:wk|week)\sof\s", re.IGNORECASE)
-
-
-def _day_forms(text: str) -> list[str]:
-    """``text`` and the forms of it a date resolver reads: the day of "tue 13th" ("the
-    13th"), the date of "week of may 26"."""
-    out = [text]
-    if _WEEKDAY_LED.match(text):
-        out.append("the " + _WEEKDAY_LED.sub("", text))
-    if _WEEK_OF.match(text):
-        out.append(_WEEK_OF.sub("", text))
-    return out
 
 
 # A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message

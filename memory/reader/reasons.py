@@ -9,7 +9,6 @@ a reason the same speaker gives just before or after.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -19,7 +18,7 @@ from memory.analysis.question_lexicon import QuestionLexicon
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
-from memory.reader.extract import reason_in
+from memory.reader.extract import reason_in, says
 from memory.text import find_slots, shorten
 
 # How far from the changing message a reason by the same speaker is looked for.
@@ -62,7 +61,7 @@ class Reasons:
         """What ``node`` says beside its decision (known by ``value`` or its change words),
         else a reason its speaker gives just before or after."""
         found = reason_in(node.text, value=value or _first_value(node.text),
-                          decision=decision)
+                          decision=decision, blockers=self.lexicon.blockers)
         if found:
             return found
         near = sorted((n for n in nodes.values() if n.node_id != node.node_id
@@ -82,7 +81,7 @@ class Reasons:
         the change follows from it ("ok, … then", "so …") or the turn names the value the
         change leaves; or one giving a reason in so many words under the same
         conditions."""
-        follows = accepts(node.text, self.lexicon.accept) or _says(
+        follows = accepts(node.text, self.lexicon.accept) or says(
             node.text, self.lexicon.consequence)
         for turn in turns:
             if not timedelta(0) <= node.ts - turn.ts <= timedelta(seconds=BEFORE_SECONDS):
@@ -95,7 +94,7 @@ class Reasons:
             cued = self.cued(turn, {})
             if cued:
                 return cued, turn
-            if _says(told, self.lexicon.blockers):
+            if says(told, self.lexicon.blockers):
                 return self.whole(turn), turn
         return "", None
 
@@ -107,7 +106,7 @@ class Reasons:
             return ""
         for sentence in split_sentences(text):
             said = {w.low for w in words(sentence)}
-            if said & left and _says(sentence, self.lexicon.blockers):
+            if said & left and says(sentence, self.lexicon.blockers):
                 return sentence.strip().rstrip(".!")
         return ""
 
@@ -136,12 +135,6 @@ class Reasons:
             if len(words(told)) >= 4:
                 return reason_in(told) or told
         return ""
-
-
-def _says(text: str, cues: Sequence[str]) -> bool:
-    """Whether ``text`` holds one of ``cues`` as whole words."""
-    low = text.lower()
-    return any(re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", low) for c in cues)
 
 
 def _first_value(text: str) -> str:

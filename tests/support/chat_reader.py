@@ -4,11 +4,12 @@ and the offline reader over it: the fixture of the reader's judgement tests."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from memory.embeddings import HashingEmbedder
-from memory.models import Message
+from memory.models import Answer, Message, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
 from memory.reader.tools import offline_tools
@@ -32,3 +33,28 @@ def written_reader(path: Path, chat: Sequence[Message]) -> OfflineReader:
     store = open_store(uri=str(path / "lance"), lexical_dir=path / "lex", dim=emb.dim)
     open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(list(chat))
     return OfflineReader(tools=offline_tools(store, emb))
+
+
+@dataclass
+class ChannelChat:
+    """A reader over one channel's chat and the question time: ``first`` is the first line
+    of an answer (what a user reads first)."""
+
+    reader: OfflineReader
+    scope: Scope
+    asked: datetime
+
+    def answer(self, question: str) -> Answer:
+        return self.reader.answer(question, scope=self.scope, reference=self.asked)
+
+    def first(self, question: str) -> str:
+        return self.answer(question).answer.splitlines()[0]
+
+
+def channel_chat(path: Path, turns: Sequence[tuple[int, str, str]], *, start: datetime,
+                 asked: datetime, channel: str = "C1", channel_name: str = "general"
+                 ) -> ChannelChat:
+    """``turns`` ((minutes, user, text)) written into one channel, with a reader over it."""
+    say = chat_author(space="T1", channel=channel, channel_name=channel_name, start=start)
+    reader = written_reader(path, [say(*turn) for turn in turns])
+    return ChannelChat(reader, Scope(platform="slack", space="T1", channels=(channel,)), asked)
