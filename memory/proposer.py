@@ -39,7 +39,7 @@ from memory.decisions import (
 )
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
-from memory.state_match import StateMatcher
+from memory.terse_replies import TerseReplies
 from memory.text import content_terms
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
@@ -83,7 +83,7 @@ class _Draft:
                          match.state, match.score, self.change)
 
 
-class OfflineProposer(StateMatcher):
+class OfflineProposer(TerseReplies):
     """Deterministic proposer over the :class:`~memory.analysis.message.MessageAnalyzer`.
 
     Each value a message states is matched against the channel's active states by a score
@@ -123,6 +123,13 @@ class OfflineProposer(StateMatcher):
             base = base.model_copy(update={"answers": ctx.anchor.message_id})
         decisions = self._decisions(a, ctx, item, registry)
         decisions = _consistent(decisions)
+        # "12 it is", "bus loop then": a value said alone is a value of the state the
+        # conversation is on, whatever kind the words alone suggested ("12" as an hour)
+        bare = self._bare_decisions(a, ctx, item, registry)
+        if bare and (any(_unitless(d.quote) for d in decisions if d.verdict is Verdict.REVISE)
+                     or not any(d.verdict is not Verdict.ESTABLISH for d in decisions)):
+            said = {d.quote for d in bare}
+            decisions = [*bare, *(d for d in decisions if d.quote not in said)]
         proposes = any(c.act is SpeechAct.PROPOSAL and c.claims and self._suggests(c)
                        for c in a.clauses)
         if a.act is SpeechAct.REMINDER or proposes:
@@ -414,6 +421,13 @@ class OfflineProposer(StateMatcher):
                 return next((s for s in ctx.strong + ctx.weak if s.state_id == n.state_id),
                             None)
         return None
+
+
+def _unitless(quote: str) -> bool:
+    return bool(_UNITLESS.fullmatch(quote.strip()))
+
+
+_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
 
 
 def derive_topic(text: str, slots: Sequence[object] = (), **_: object) -> str:

@@ -16,7 +16,9 @@ from memory.analysis.lexicon import FACET_NOUNS, Weights
 from memory.analysis.matching import (
     abbreviates,
     compatible,
+    measure,
     same_grain,
+    same_measure,
     same_value,
     siblings,
     values_match,
@@ -196,7 +198,8 @@ class StateMatcher:
             pool.setdefault(rec.state_id, rec)
         return [s for s in pool.values()
                 if s.value and compatible(family, s.value_family)
-                and (family != "version" or same_grain(claim.value.text, s.value))]
+                and (family != "version" or same_grain(claim.value.text, s.value))
+                and (family != "amount" or same_measure(claim.value.text, _held(s)))]
 
     def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
         """How well the claim matches one state, and whether it is about it."""
@@ -284,6 +287,18 @@ class StateMatcher:
         if not phrase or not isinstance(registry, SubjectSimilarity):
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
+
+
+def _held(state: StateRecord) -> str:
+    """The state's value with its unit: a number said alone ("7") keeps the unit of the
+    value it replaced ("6 NEOs"), which the state's description records."""
+    if measure(state.value):
+        return state.value
+    before = _REVISED_FROM.search(state.description)
+    return before.group(1) if before is not None else state.value
+
+
+_REVISED_FROM = re.compile(r"\[revises [^:\]]{1,80}: ([^→\]]{1,80}) → ")
 
 
 # Kinds of value specific enough that naming one as replaced identifies its state (dates and

@@ -9,12 +9,13 @@ A cancellation ("called off", "postponed indefinitely") ends a state of any kind
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory.analysis.cue_words import FACET_NOUNS
 from memory.analysis.grounding import grounded_value
-from memory.analysis.matching import compatible, values_match
+from memory.analysis.matching import compatible, same_measure, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import Facet, Message, Outcome, Proposal, Verdict, Verification
@@ -27,6 +28,10 @@ MAX_TOPIC = 80
 _FOLLOW_UP_TOKENS = 8
 
 StateLookup = Callable[[str], StateRecord | None]
+
+
+# A whole or decimal number without a unit.
+_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,8 @@ class Verifier:
         """The kind of value ``quote`` is, judged from the message (never the proposer's
         word): the value the analyzer finds there, the speaker's own claim, the value of
         the proposal it accepts, else the quote read alone."""
+        if _UNITLESS.fullmatch(quote.strip()):
+            return ""  # "8 it is": a number alone is a count or an hour by what it answers
         a = self.analyzer.analyze(message.text, speaker=message.speaker)
         for v in a.values:
             if v.text == quote or (v.speaker and quote.lower() == message.speaker.lower()):
@@ -184,7 +191,8 @@ class Verifier:
         # Judge against the message itself, never the proposer's own words: a model can copy
         # a state's topic into its proposal, but not into the message.
         family = p.value_family
-        if prior.value_family and not compatible(family, prior.value_family):
+        if prior.value_family and not compatible(family, prior.value_family) or (
+                family == "amount" and not same_measure(p.source_quote, prior.value)):
             return (f"value {p.source_quote!r} is not the kind of value state "
                     f"{p.prior_state_id!r} holds ({prior.value_family})")
         said = set(content_terms(message.text)) | set(content_terms(ctx.text))

@@ -208,6 +208,18 @@ def test_procedural_labels_name_no_subject(text: str) -> None:
     assert all(s == "" for _, _, s in claims(text))
 
 
+@pytest.mark.parametrize("text", [
+    "ya I got it",
+    "yea I'll take it",
+])
+def test_a_reply_word_names_no_subject(text: str) -> None:
+    assert all(s == "" for _, _, s in claims(text))
+
+
+def test_a_number_alone_names_no_subject() -> None:
+    assert A.analyze("the 405 is jammed, 6 works", speaker="Sara").subject == ""
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("review slips to Friday because Grace is travelling", "Grace is travelling"),
     ("Since the review got bounced, 3.2 now ships December 18", "the review got bounced"),

@@ -32,6 +32,9 @@ def test_previous_value(question: str) -> None:
     "When was the launch first planned?",
     "what was the initial budget?",
     "where was the cup supposed to be originally?",
+    "where did ana first book the team dinner?",
+    "what was tom's very first estimate for the build?",
+    "what did the printer first quote us?",
 ])
 def test_original_value(question: str) -> None:
     assert analyze_question(question).kind is K.ORIGINAL

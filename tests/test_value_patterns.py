@@ -43,3 +43,24 @@ def test_whom_a_question_is_addressed_to_is_not_its_subject(question: str, asked
 def test_a_mention_inside_a_question_stays() -> None:
     assert strip_address("what did @bob decide about the venue?") == \
         "what did @bob decide about the venue?"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("borrowing 6 tents from the scout hut", "6 tents"),
+    ("4 NEOs from rev for the drive", "4 NEOs"),
+    ("we're down to 3 boxes of gloves", "3 boxes"),
+    ("twelve chairs for the hall", "twelve chairs"),
+])
+def test_a_number_counts_the_plural_after_it(text: str, value: str) -> None:
+    found = [(v.kind.value, v.text) for v in find_values(text, default_lexicon())]
+    assert ("count", value) in found
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("7 works for me", "7 works"),
+    ("fees are $40 this year", "40 this"),
+    ("takes 3 hours door to door", "3 hours"),
+    ("2 sounds fine", "2 sounds"),
+])
+def test_a_unit_or_a_verb_after_a_number_is_not_what_it_counts(text: str, wrong: str) -> None:
+    assert wrong not in [v.text for v in find_values(text, default_lexicon())]

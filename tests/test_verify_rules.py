@@ -122,3 +122,18 @@ def test_facets_are_verified_like_the_main_value() -> None:
         ("deck draft", "Nov 1"), ("product section", "Raj")]
     assert ver.outcome is Outcome.DOWNGRADED
     assert len([r for r in ver.reasons if "further" in r]) == 2
+
+
+def test_a_count_of_things_never_replaces_a_price() -> None:
+    rec = _state("tour tees", "£6.80", "amount")
+    final, ver, _ = V.verify(_revise("150 tees", rec.topic),
+                             _msg("tour tees: upping it to 150 tees"), lambda sid: rec)
+    assert final.verdict is not Verdict.REVISE
+
+
+def test_a_number_alone_takes_the_kind_of_what_it_answers() -> None:
+    rec = _state("tents", "6 tents", "amount")
+    proposal = _revise("8", rec.topic).model_copy(update={"value_family": "amount"})
+    final, ver, prior = V.verify(proposal, _msg("8 it is"), lambda sid: rec)
+    assert final.verdict is Verdict.REVISE, ver.reasons
+    assert prior is rec

@@ -11,6 +11,7 @@ from dataclasses import replace
 from memory.analysis.claims import Claim, Clause
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
+    _GETTING,
     _IT_IS,
     _affair,
     _alone_in_parentheses,
@@ -384,6 +385,16 @@ class ClauseReader:
                     w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
                     or w.lower() in CLAUSE_VERBS for w in subject.split()):
                 subject = base  # "QA signoff for 2.4, Jo owns it"
+            counted = v.text.split()[-1]
+            if v.kind is Kind.COUNT and counted.isalpha():
+                if all(w.lower() in _GETTING for w in subject.split()) or any(
+                        w.isdigit() for w in subject.split()):
+                    # "ordering 3 mics", "7 eng, 3 sales": what is counted, not the ordering
+                    # nor the item before it
+                    subject = counted
+                elif (subject and len(subject.split()) <= 3
+                      and not set(content_terms(counted)) & set(content_terms(subject))):
+                    subject = f"{subject} {counted}"  # "comfort inn booked: 4 rooms"
             out.append(Claim(v, subject, frozenset(content_terms(subject))))
         return tuple(out)
 

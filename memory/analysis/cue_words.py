@@ -62,11 +62,11 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "does that work", "thoughts on", "wdyt", "what do you think", "how does", "i'd vote for",
     "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
     "we could", "you could", "let's consider", "open to", "might be", "ideally", "we can",
-    "we might", "could also",
-    "can someone", "could someone", "can anyone", "could anyone", "would anyone",
-    "anyone want", "who wants", "who can", "who could", "volunteers", "i'd like to",
-    "i'd like", "i would like", "i'd prefer", "i'd rather", "i could",
-    "i'm happy to", "i'd be happy to", "i can do", "i could do", "i can take",
+    "we might", "could also", "can someone", "could someone", "can anyone", "could anyone",
+    "would anyone", "anyone want", "who wants", "who can", "who could", "any volunteers",
+    "need volunteers", "volunteers?", "volunteers needed", "i'd like to", "i'd like",
+    "i would like", "i'd prefer", "i'd rather", "i could", "i'm happy to", "i'd be happy to",
+    "i can do", "i could do", "i can take",
     "i'd actually like", "i'd really like", "i'd actually prefer", "i'd really prefer",
     "i'd love", "id like", "i'd rather we", "i'd suggest we",
 )
@@ -229,7 +229,7 @@ apparently looks like seems confirmed stale correct true wrong exactly indeed so
 ouch yay woo whoa lol haha tbh imo imho honestly basically realistically frankly hopefully
 unfortunately fortunately personally ideally luckily sadly obviously clearly seriously
 literally probably surely anyway point catch idea call question worries worry sí si
-prob""".split())
+prob ya yah yea lmao omg""".split())
 
 
 #: Words that describe the act of deciding or announcing, never a topic ("Poll's closed").

@@ -83,6 +83,7 @@ from memory.analysis.slot_patterns import (
     SCALED_COUNT_NOUNS,
     SCALED_COUNT_PATTERN,
     SLOT_PATTERNS,
+    UNCOUNTED_PLURALS,
 )
 
 __all__ = [
@@ -140,6 +141,7 @@ __all__ = [
     "ROLE_NOUNS",
     "ROOM_NOUNS",
     "SCALED_COUNT_NOUNS",
+    "UNCOUNTED_PLURALS",
     "SCALED_COUNT_PATTERN",
     "SLOT_PATTERNS",
     "SYSTEM_LINES",
@@ -253,8 +255,10 @@ class Lexicon:
         # bare URLs. Their text is never a subject or a value.
         put("markup", re.compile(r"<[@#!][^<>\s]{1,80}>|<https?://[^<>\s]{1,2000}>|"
                                  r"https?://\S{1,2000}|www\.\S{1,2000}", re.IGNORECASE))
+        # what a number counts: a counting noun, or any plural that is no unit or verb
         counted = (r"\b(?:\d{1,4}|" + _alternation(NUMBER_WORDS) + r")[\s-](?:"
-                   + _alternation(COUNT_NOUNS) + r")\b")
+                   + _alternation(COUNT_NOUNS) + r"|(?!(?:" + _alternation(UNCOUNTED_PLURALS)
+                   + r")\b)[a-z][a-z-]{1,20}s)\b")
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))

@@ -138,6 +138,26 @@ def same_grain(a: str, b: str) -> bool:
     return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))
 
 
+_MONEY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|dollars?|euros?|pounds?|quid|bucks|grand|cents?|"
+                    r"pence)\b|\d\s?k\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\d\s[a-z]{2,30}", re.IGNORECASE)
+
+
+def measure(value: str) -> str:
+    """What an amount measures: ``"money"`` ("£6.80", "40 grand"), ``"count"`` ("150 tees"),
+    or ``""`` for a number alone, which may be either."""
+    if _MONEY.search(value):
+        return "money"
+    return "count" if _COUNTED.search(value) else ""
+
+
+def same_measure(a: str, b: str) -> bool:
+    """Whether two amounts may replace one another: a price never replaces a count of
+    things ("150 tees" is no new price of "£6.80")."""
+    x, y = measure(a), measure(b)
+    return not (x and y and x != y)
+
+
 def siblings(a: str, b: str) -> bool:
     """Whether two subjects share a word but name two things of one thing: the longer one,
     containing the other, ends on a head the shorter lacks ("playtest feedback survey" /

@@ -128,7 +128,8 @@ _NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'�
 # "first market is Sweden", "the winner is Honk": a name stated as the value.
 _IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?:now\s|officially\s|finally\s|actually\s)?"
                       r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
-                      r"(?:\s(?:&\s)?[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?(?=[.!;,)]|\snow\b|$)")
+                      r"(?:\s(?:&\s)?[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?"
+                      r"(?=[.!;,)]|\s(?:now|for|from|this|next|again|instead|then)\b|$)")
 # "the opener is now low tide", "caterer is saffron & salt now": whatever is said to be the
 # thing *now* is its new value, named or not.
 _NOW_VALUE = re.compile(r"\b(?:is|are|'s)\s(?:now\s(?P<a>[^.,;!?()\n]{1,40})"

@@ -42,7 +42,10 @@ ORIGINAL_CUES = (
     "first set", "first proposed", "first agreed", "first announced", "first picked",
     "first chosen", "first decided", "first target", "first date", "first time",
     "first plan", "first choice", "first pick", "first owner", "first version",
-    "first wanted", "first want", "first said",
+    "first wanted", "first want", "first said", "very first", "first put", "first booked",
+    "first book", "first pick", "first went", "first go", "first quoted", "first quote",
+    "first offered", "first asked", "first ask", "first suggested", "first suggest",
+    "first proposal", "first planned on", "first settled",
 )
 # The value before the latest change (a "before" clause is judged apart: see BEFORE_*).
 PREVIOUS_CUES = (

@@ -60,6 +60,19 @@ subscribers followers signups orders transactions calls queries impressions clic
 """.split())
 
 
+#: Plurals after a number that do not name what it counts: units of time and measure,
+#: and verbs ("7 works for me", "2 sounds fine"). Any other plural does ("6 tents").
+UNCOUNTED_PLURALS: frozenset[str] = frozenset("""
+seconds secs minutes mins hours hrs years yrs months times percent pcts mph kms miles kgs
+lbs grams ounces degrees bucks dollars euros pounds quid cents pence points pts odds
+works sounds looks seems goes does makes means needs wants gets takes comes says feels
+helps fits lands starts ends runs ships beats wins stays moves slips lasts costs pays
+holds keeps leaves opens closes plays counts matters gives shows tells turns thanks
+this thus plus less unless across towards always perhaps sometimes was has does yes its his
+hers ours yours theirs whereas besides anyways afterwards
+""".split())
+
+
 _SCALED = r"\b\d{1,4}(?:\.\d{1,3})?\s?(?:million|billion|thousand|mil|mn)\b"
 
 
@@ -226,8 +239,8 @@ Vilnius Kyiv
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
-    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s)?(?:" + _alternation(PLACE_NOUNS)
-    + r"))\b)",  # "at the gym", "at the climbing gym"
+    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:"
+    + _alternation(PLACE_NOUNS) + r"))\b)",  # "at the gym", "at the east car park"
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"

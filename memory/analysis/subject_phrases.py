@@ -232,6 +232,9 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
     out = _attribute_of(out)
+    if out and all(t.low.isdigit() or len(t.low) == 1 for t in out):
+        # "the 90 is brutal", "8 x 11 = 88": whole numbers name no subject ("2.4" does)
+        return []
     if any(t.low in _FRAGMENTS for t in out):
         return []  # "n't know , I do n't": a predicate split into pieces, not a subject
     if out and out[0].low in BARE_VERBS and (len(out) == 1 or out[1].low in _PRONOUNS or out[
@@ -262,7 +265,9 @@ def _trim(out: list[Token]) -> list[Token]:
         out = out[1:]
     while out and (out[-1].low in STOPWORDS or out[-1].low in _VALUE_PREPS
                    or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
-                   or out[-1].low in {"now", "again", "and", "then"}):
+                   or out[-1].low in {"now", "again", "and", "then", "til", "till", "w",
+                                      "thru", "least"}
+                   or out[-1].low in CLAUSE_VERBS):  # "custom ink wants", "comes w"
         if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
                 and out[-2].low in _PHRASAL):
             break  # "check in 18th 3pm", "sign up closes friday"

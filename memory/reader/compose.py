@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import siblings
+from memory.analysis.matching import measure, same_measure, siblings, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -254,6 +254,11 @@ class Composer(StatementReader):
             named = [self.lexicon.attributes[a] for a in qa.attributes
                      if self.lexicon.attributes.get(a, "person") != "person"]
             family = named[0] if named else ""
+        if family in ("count", "money") and state.chain:
+            # "how many" is not answered by a price, nor "how much" by a count of things
+            held = next((e.value for e in reversed(state.chain) if measure(e.value)), "")
+            if measure(held) not in (family, ""):
+                return False
         if not family or family in ("count", "person") or not state.chain:
             return True
         if qa.asks_clock and not has_clock(current_value(state)):
@@ -275,6 +280,8 @@ class Composer(StatementReader):
             return False
         last = state.chain[-1]
         current = unit_forms(last.value)
+        # the unit of the chain's values: "7" said alone counts what "6 NEOs" counted
+        held = next((e.value for e in reversed(state.chain) if measure(e.value)), last.value)
         # families, not kinds: "Thursday 3 pm" (a date) is replaced by "4:30pm" (a time)
         kinds = {sl.family for sl in find_slots(last.value)}
         day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
@@ -287,6 +294,8 @@ class Composer(StatementReader):
                 continue  # the same day said again, maybe with its time
             if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
                 continue  # another kind of value: not a new value of this state
+            if not same_measure(st.value, held):
+                continue  # a price is no new count ("1 NEO $60" of "7" NEOs)
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
                 continue  # a mention ("still UK first"), not a change the writer missed
@@ -404,6 +413,32 @@ class Composer(StatementReader):
         return entry.value or entry.speaker
 
     # ---- message answers ------------------------------------------------------------------
+    def _moved_on(self, qa: QuestionAnalysis, chosen: Statement, verdict: Coverage
+                  ) -> State | None:
+        """The state whose value the chosen message set, when a later message replaced it:
+        what is in force now is that state's current value, not the message's ("meet at the
+        front lot" → "bus loop then")."""
+        if qa.past or qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN,
+                                      QuestionKind.FACT):
+            return None
+        wanted = {f for t in qa.terms for f in forms(t)}
+        for _, unit in verdict.units:
+            state = unit.state
+            if state is None or len(state.chain) < 2:
+                continue
+            asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
+            for entry in state.chain[:-1]:
+                same = values_match(entry_value(entry), chosen.value) if chosen.value else False
+                if entry.node_id == chosen.node.node_id and (same or asked and not chosen.value):
+                    # the message set a value a later one replaced; without a value read
+                    # from it, the state must be what is asked about
+                    return state
+                if same and asked and chosen.node.ts <= state.chain[-1].ts:
+                    # another message restating a value the chain has since left ("12 hires
+                    # before the A closes" after the plan's "12 hires" became 10)
+                    return state
+        return None
+
     def from_units(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
                    nodes: dict[str, EvidenceNode]) -> Composed:
         """The answer from messages: their statements in time order, the latest for what
@@ -420,6 +455,9 @@ class Composer(StatementReader):
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
         statements = self.statements(qa, covering, people)
         chosen = self._choose(qa, statements)
+        moved_on = self._moved_on(qa, chosen, verdict)
+        if moved_on is not None:
+            return self.from_state(qa, moved_on, nodes, people)
         node = chosen.node
         day = day_label(node.ts)
         if kind is QuestionKind.WHO:

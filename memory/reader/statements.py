@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.matching import measure
 from memory.analysis.message import MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
@@ -57,6 +58,10 @@ class StatementReader:
                 # borrows it from the turn it answers
                 about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
+            if qa.family in ("count", "money"):
+                # "how many" is not answered by a price, nor "how much" by a count of things
+                valued = [st for st in valued
+                          if measure(st.value) in (qa.family, "")] or valued
             if qa.asks_clock:
                 valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))

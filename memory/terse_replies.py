@@ -1,0 +1,193 @@
+"""Replies that carry only a value ("12 it is", "bus loop then", "ok op 1"): a value of the
+state the conversation is on.
+
+A value said alone has neither a kind nor a subject of its own; the turns just before it say
+what it is about. Such a reply revises the closest state the conversation touched — one a
+turn opened or changed, one whose value a turn names ("front lot is fenced off" → "bus loop
+then"), or one whose subject a turn names ("can we bump the monday meeting?" → "11:30") —
+that holds a kind of value the reply's value can be: a number without a unit replaces a
+count, an amount or a clock time; words replace a place, a named choice or, when they name
+someone in the channel, a person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from memory.analysis.clause_parts import _GETTING
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.matching import measure, same_value
+from memory.analysis.message import Clause, MessageAnalysis
+from memory.analysis.said_alone import Bare, bare_value
+from memory.decisions import RegistryTool, WriteItem, _Context, _Decision, _matchable, _states_of
+from memory.models import EvidenceNode, Verdict
+from memory.registry import StateRecord
+from memory.state_match import StateMatcher, _held
+from memory.text import content_terms, has_time_of_day, names_value, overlap
+
+__all__ = ["TerseReplies"]
+
+# A reply longer than this says more than a value.
+_MAX_WORDS = 8
+# A turn by the same speaker this soon before continues what they were saying ("moving the
+# amara session" / "the annex").
+_CONTINUES_S = 5 * 60
+# The share of a state's subject words a turn must name to be about it.
+_TOPICAL = 0.5
+_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """An earlier turn (or an earlier sentence of the same message) the reply may answer."""
+
+    text: str
+    node: EvidenceNode | None = None
+
+
+class TerseReplies(StateMatcher):
+    """A base of :class:`memory.proposer.OfflineProposer`: values said alone."""
+
+    def _bare_decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
+                        registry: RegistryTool) -> list[_Decision]:
+        """What each value the message says alone does to the state the conversation is on."""
+        if len(a.text.split()) > _MAX_WORDS:
+            return []
+        turns = self._turns_before(item)
+        prompted = self._prompted(ctx, item, turns)
+        out: list[_Decision] = []
+        taken: set[str] = set()
+        for i, clause in enumerate(a.clauses):
+            bare = _bare_of(clause)
+            if bare is None:
+                continue
+            earlier = [_Turn(c.text) for c in reversed(a.clauses[:i]) if c.subject]
+            if not (bare.settled or prompted or earlier):
+                continue
+            if bare.numeric:
+                bare = _with_unit(bare, [*earlier, *turns])
+            state = self._conversation_state(bare, [*earlier, *turns], ctx, item, registry,
+                                             taken)
+            if state is None:
+                continue
+            taken.add(state.state_id)
+            verdict = Verdict.RESTATE if same_value(bare.text, state.value) else Verdict.REVISE
+            out.append(_Decision(verdict, state.topic, bare.text, state.value_family,
+                                 SpeechAct.DECISION, state, 1.0, 0.5))
+        return out
+
+    def _turns_before(self, item: WriteItem) -> list[_Turn]:
+        """The turns of the message's thread (or top level) just before it, closest first."""
+        msg = item.message
+        w = self.weights
+        same = [n for n in item.recent if n.thread_id == msg.thread_id
+                and 0 <= (msg.ts - n.ts).total_seconds() <= w.link_gap_s]
+        turns = [_Turn(n.text, n) for n in reversed(same[-w.link_turns:])]
+        if item.parent is not None and all(t.node is not item.parent for t in turns):
+            turns.insert(0, _Turn(item.parent.text, item.parent))
+        return turns
+
+    def _prompted(self, ctx: _Context, item: WriteItem, turns: Sequence[_Turn]) -> bool:
+        """Whether a bare value answers something: a question or proposal it follows, or the
+        speaker's own turn just before that says a change without naming the value."""
+        aa = ctx.anchor_analysis
+        if aa is not None and (aa.question or aa.act is SpeechAct.PROPOSAL):
+            return True
+        msg = item.message
+        last = turns[0].node if turns else None
+        if last is None or last.speaker_id != msg.user:
+            return False
+        if (msg.ts - last.ts).total_seconds() > _CONTINUES_S:
+            return False
+        la = self.analysis(last.text, last.speaker)
+        return la.changes >= 0.5 and not la.values
+
+    def _conversation_state(self, bare: Bare, turns: Sequence[_Turn], ctx: _Context,
+                            item: WriteItem, registry: RegistryTool,
+                            taken: set[str]) -> StateRecord | None:
+        """The state of the closest turn that touches one of a kind ``bare`` can be."""
+        for turn in turns:
+            found: list[tuple[int, float, StateRecord]] = []
+            linked = set(_states_of(turn.node)) if turn.node is not None else set()
+            pool = {s.state_id: s for s in (registry.get_state(item, sid) for sid in linked)
+                    if s is not None}
+            for hit in registry.search_registry(item, turn.text, k=8):
+                pool.setdefault(hit.state.state_id, hit.state)
+            said = set(content_terms(turn.text))
+            for s in pool.values():
+                if s.state_id in taken or not _fits(bare, s, ctx.people):
+                    continue
+                if names_value(turn.text, s.value) or overlap(
+                        set(content_terms(s.value)), said) >= _TOPICAL or (
+                        bare.numeric and _names_number(turn.text, s.value)):
+                    rank = 0
+                elif s.state_id in linked:
+                    rank = 1
+                elif overlap(_matchable(set(content_terms(s.topic))), said) >= _TOPICAL:
+                    rank = 2
+                else:
+                    continue
+                found.append((rank, -s.updated_ts, s))
+            if found:
+                return min(found, key=lambda f: (f[0], f[1]))[2]
+        return None
+
+
+def _names_number(text: str, value: str) -> bool:
+    """Whether ``text`` names the number of a count or amount ("6 won't cut it" of "6
+    tents")."""
+    number = _UNITLESS.search(value)
+    return number is not None and re.search(
+        rf"(?<![\w.,:]){re.escape(number.group(0))}(?![\w.,:]\d|\w)", text) is not None
+
+
+def _with_unit(bare: Bare, turns: Sequence[_Turn]) -> Bare:
+    """A number said alone with the unit the turn that put it forward gave it: "get 12"
+    asks for 12 of a thing, "$12?" for an amount of money."""
+    number = re.escape(bare.text)
+    for turn in turns:
+        m = re.search(rf"(?<![\w.,:])({_CURRENCY})?\s?{number}(?![\w%]|[.,:]\d|\s?[kK]\b)",
+                      turn.text)
+        if m is None:
+            continue
+        if m.group(1):
+            return replace(bare, unit="money")
+        before = turn.text[:m.start()].split()[-1:]
+        if before and before[0].lower() in _GETTING:
+            return replace(bare, unit="count")
+        return bare
+    return bare
+
+
+_CURRENCY = r"[$€£¥]"
+
+
+def _bare_of(clause: Clause) -> Bare | None:
+    """The value a clause says alone, if it says nothing else: no value the analyzer could
+    type, or only a number without a unit ("12 it is" is read as an hour)."""
+    if clause.claims and not all(_UNITLESS.fullmatch(c.value.text) for c in clause.claims):
+        return None
+    return bare_value(clause.text) or bare_value(clause.text.split(",")[0])
+
+
+def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
+    """Whether a value said alone can be a value of ``state``: a number replaces a count, an
+    amount or a clock time; words replace a place or a choice, or a person when they name
+    someone in the channel."""
+    value, family = state.value, state.value_family
+    if bare.numeric:
+        if not any(ch.isdigit() for ch in value):
+            return False
+        if bare.unit and measure(_held(state)) not in (bare.unit, ""):
+            return False
+        if family == "amount" or not family:
+            return True
+        return family == "when" and has_time_of_day(value) and float(
+            bare.text.replace(",", ".")) <= 24
+    if any(ch.isdigit() for ch in value) and family != "where":
+        return False
+    if family == "who":
+        return bool(set(content_terms(bare.text)) & people)
+    return family in ("where", "name")

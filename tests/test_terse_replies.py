@@ -1,0 +1,105 @@
+"""Replies that carry only a value ("14 it is", "side door then", "ok bay 2"): the writer
+gives the value the kind and the subject of the state the conversation is on, so the reply
+revises it; and what a message set but a later one replaced is not read as current."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.said_alone import bare_value
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 3, 20, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "value", "numeric", "settled"), [
+    ("14 it is", "14", True, True),
+    ("fine, 9 then", "9", True, True),
+    ("make it 3", "3", True, True),
+    ("side door then", "side door", False, True),
+    ("ok bay 2 👍", "bay 2", False, True),
+    ("the boathouse", "the boathouse", False, False),
+    ("40", "40", True, False),
+])
+def test_a_value_said_alone_is_read_without_a_kind(text: str, value: str, numeric: bool,
+                                                    settled: bool) -> None:
+    bare = bare_value(text)
+    assert bare is not None
+    assert (bare.text, bare.numeric, bare.settled) == (value, numeric, settled)
+
+
+@pytest.mark.parametrize("text", [
+    "same", "me too", "sounds fun", "ok 👍", "the big one", "bay 2?", "not me", "lol",
+    "thanks!", "ya grab a spare", "works for me",
+])
+def test_talk_is_not_a_value_said_alone(text: str) -> None:
+    assert bare_value(text) is None
+
+
+def test_a_number_said_alone_revises_the_count_the_turn_before_spoke_of(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "borrowing 6 tents from the scout hut"),
+        (300, "omar", "6 won't cut it, 11 signed up. get 8"),
+        (302, "ines", "8 it is"),
+        (400, "pia", "anyone seen my headlamp"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how many tents are we borrowing?")
+    assert "8" in first and "6" not in first
+
+
+def test_a_place_said_alone_replaces_the_one_the_turn_before_ruled_out(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "pickup sat: meet at the east car park 7:15, vans leave 7:30"),
+        (120, "omar", "east car park is closed for resurfacing this weekend"),
+        (123, "ines", "side gate then"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("where do we meet for pickup?")
+    assert "side gate" in first and "east car park" not in first
+
+
+def test_a_value_said_alone_answers_the_question_it_follows(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "photographer is Lumen Studio for the launch party"),
+        (600, "omar", "lumen just cancelled on us. who else could do it?"),
+        (610, "pia", "ok Brightframe"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("which photographer is doing the launch party?")
+    assert "Brightframe" in first
+
+
+def test_a_value_said_alone_without_a_conversation_on_it_changes_nothing(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "borrowing 6 tents from the scout hut"),
+        (300, "omar", "how many of you are coming to the pub quiz tonight?"),
+        (302, "pia", "4"),
+        (305, "ines", "8 then"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how many tents are we borrowing?")
+    assert "6" in first and "8" not in first and "4" not in first
+
+
+def test_a_number_said_alone_is_no_hour_of_a_day_plan(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "retro is thursday 14 march"),
+        (30, "omar", "what about moving retro?"),
+        (31, "ines", "3 then"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("when is the retro?")
+    assert "14" in first or "thursday" in first.lower()
+
+
+def test_how_many_is_not_answered_by_a_price(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "ordering 6 lanyards for the volunteers"),
+        (10, "omar", "ya add a spare. 7"),
+        (40, "ines", "ordered: 1 extra lanyard $4, rest came in the bundle"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how many lanyards are we getting?")
+    assert "7" in first and "$4" not in first
