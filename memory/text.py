@@ -123,7 +123,8 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     # "Pho Saigon it is"); capitalised words elsewhere are just mentions.
     (SlotKind.NAME, re.compile(
         r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
-        r"moving to|moved to|picked|chose|renamed to|winner is))\s{1,10}(?P<v>" + _PROPER + r")|"
+        r"moving to|moved to|picked|chose|renamed to|winner is|booked|rebooked us at|"
+        r"booked us at|hired|went for|going for))\s{1,10}(?P<v>" + _PROPER + r")|"
         r"(?P<w>" + _PROPER + r")(?=,? it is\b| it's\b| wins\b)")),
     (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
@@ -140,6 +141,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"the\s\d{{1,2}}(?:st|nd|rd|th)?\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
         rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
         rf"(?:wk|week)\sof\s{{1,3}}{_MONTHS}\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?|"
+        rf"{_WEEKDAYS}\.?,?\s{{1,3}}\d{{1,2}}/\d{{1,2}}(?:/(?:\d{{4}}|\d{{2}}))?(?![/\d])|"
         rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"

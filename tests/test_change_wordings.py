@@ -27,6 +27,8 @@ m = chat_author(space="T1", channel="C1", channel_name="backend", start=T0)
     ("scratch the 19th — new date for the cutover is sat 26 july", "sat 26 july", "the 19th"),
     ("forget thursday. the review is friday 10am", "friday 10am", "thursday"),
     ("ditch the 3pm slot, standup moves to 4pm", "4pm", "3pm"),
+    ("the instructor can't do the 13th. first aid day is now fri 6/20", "fri 6/20",
+     "the 13th"),
 ])
 def test_a_replaced_value_in_its_own_clause_is_lent_to_the_decision(
         text: str, new: str, old: str) -> None:

@@ -413,3 +413,25 @@ def test_between_two_days_is_one_range_only_when_ordered() -> None:
         "between August 11 and August 15 2023"]
     # Reversed days are not a range: each day stays its own expression.
     assert find_date_expressions("between May 9 and May 3") == ["May 9", "May 3"]
+
+
+@pytest.mark.parametrize(("expression", "iso"), [
+    ("6/20", "2023-06-20"),        # only month/day is a day
+    ("20/6", "2023-06-20"),        # only day/month is a day
+    ("fri 6/23", "2023-06-23"),    # the weekday agrees with month/day
+    ("thu 6/7/2023", "2023-07-06"),  # the weekday says day/month
+    ("11/28/25", "2025-11-28"),
+])
+def test_days_written_as_numbers(expression: str, iso: str) -> None:
+    got = resolve_date(expression, REF, prefer="future")
+    assert got is not None and got.iso() == iso
+
+
+@pytest.mark.parametrize("expression", ["6/7", "13/13", "fri 6/7"])
+def test_a_day_written_as_numbers_is_not_guessed(expression: str) -> None:
+    assert resolve_date(expression, REF, prefer="future") is None
+
+
+def test_only_the_weekday_form_is_picked_out_of_running_text() -> None:
+    text = "rehearsal is now fri 6/23. we're 6/6 on the checklist, open 24/7"
+    assert find_date_expressions(text) == ["fri 6/23"]

@@ -163,6 +163,8 @@ def test_acknowledgements_agree(text: str) -> None:
 # ---- values --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "kind", "value"), [
+    ("booked Mama Ife's ✅ deposit sent", "choice", "Mama Ife's"),
+    ("hired Brightframe for the launch shoot", "choice", "Brightframe"),
     ("window sat 15th 02:00-04:00 cet", "range", "sat 15th 02:00-04:00 cet"),
     ("moved to Fri Oct 18 at 11am", "date", "Fri Oct 18 at 11am"),
     ("embargo moved to the 12th 6am PT", "date", "the 12th 6am PT"),
@@ -203,6 +205,7 @@ def test_subjects_are_what_people_would_say(text: str, subject: str, value: str)
     "Update: Friday 10am",
     "Reminder: Friday 10am",
     "ok so, final: Friday 10am",
+    "Save the date: Friday 10am",
 ])
 def test_procedural_labels_name_no_subject(text: str) -> None:
     assert all(s == "" for _, _, s in claims(text))

@@ -20,6 +20,8 @@ K = QuestionKind
     "what was the previous deadline?",
     "who ran cobalt before?",
     "what was the sso date before the 21st?",
+    "what was the raffle target before the bakery came on board?",
+    "where was the shoot before the forecast changed?",
 ])
 def test_previous_value(question: str) -> None:
     assert analyze_question(question).kind is K.PREVIOUS

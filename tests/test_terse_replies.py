@@ -103,3 +103,33 @@ def test_how_many_is_not_answered_by_a_price(tmp_path: Path) -> None:
     ], start=T0, asked=ASKED)
     first = chat.first("how many lanyards are we getting?")
     assert "7" in first and "$4" not in first
+
+
+def test_a_value_lifted_to_a_new_one_revises_its_state(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "let's set the raffle target for the fair at $4,000"),
+        (30, "omar", "the bakery is sponsoring prizes now"),
+        (35, "ines", "great, then let's lift the target for the fair to $5,500"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what's the raffle target for the fair?")
+    assert "$5,500" in first and "$4,000" not in first
+
+
+def test_a_later_correction_says_what_a_fact_is(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "Quarter close: petty cash on hand as of June 30 was $312.40."),
+        (90, "ines", "Correction, I missed the bake sale envelope. June 30 petty cash is $389.40."),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what was our June 30 petty cash on hand?")
+    assert "389.40" in first and "312.40" not in first
+
+
+def test_before_a_numbered_label_is_the_value_before_the_message_naming_it(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "Costume budget draft 2 is locked: $2,300 all-in."),
+        (600, "omar", "after the fitting: costume budget draft 3 is $2,750. needs approval"),
+        (610, "pia", "approved"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what did the costume budget come to before draft 3?")
+    assert "2,300" in first and "2,750" not in first

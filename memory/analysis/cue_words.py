@@ -50,7 +50,8 @@ changing switch switched switches switching swap swapped swapping replace replac
 rename renamed renaming raise raised raising lower lowered lowering increase increased
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
 brought pull pulled update updated updating revise revised set drops dropped dropping rises
-rose rising climbs climbed falls fell""".split())
+rose rising climbs climbed falls fell lift lifted lifting upped upping boost boosted hike
+hiked drop double doubled halve halved""".split())
 
 
 #: A clause that only asks or suggests ("could we move standup to 10?").
@@ -252,7 +253,7 @@ mistake mistakes oops erratum clarification""".split())
 HEADING_WORDS: frozenset[str] = frozenset("""
 weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
 round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
-far scene snapshot housekeeping tracker today's todays this week's naming numbering
+far scene snapshot housekeeping tracker today's todays this week's naming numbering save date
 """.split())
 
 
@@ -421,48 +422,6 @@ ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
     "suite", "office", "studio", "auditorium", "scope", "bay", "lab", "gate", "court", "lane",
     "booth", "rack", "stage", "desk",
-)
-
-
-#: Lines a platform or an integration writes: never a state, never a value.
-SYSTEM_LINES: tuple[str, ...] = (
-    "has joined the channel", "has left the channel", "joined the channel",
-    "left the channel", "has joined", "has left", "set the channel topic",
-    "set the channel purpose", "set the channel description", "changed the channel topic",
-    "renamed the channel", "uploaded a file", "shared a file", "commented on",
-    "pinned a message", "unpinned a message", "added an integration", "removed an integration",
-    "has been added to", "was added to", "started a call", "ended a call", "archived the channel",
-    "un-archived the channel", "added a bookmark", "joined the call", "left the call",
-    "this message was deleted", "set a reminder", "shared a link", "started a huddle",
-    "has renamed the channel",
-)
-
-
-#: Speakers that are integrations, not people: their lines are evidence, never decisions.
-BOT_SPEAKERS: tuple[str, ...] = (
-    "bot", "github", "gitlab", "bitbucket", "jira", "confluence", "jenkins", "circleci",
-    "travis", "buildkite", "pagerduty", "opsgenie", "statuspage", "sentry", "datadog",
-    "zapier", "ifttt", "slackbot", "google calendar", "google drive", "trello", "asana",
-    "linear", "meetup", "eventbrite", "calendly", "zoom", "giphy", "polly", "simple poll",
-    "standuply", "geekbot", "dependabot", "renovate", "heroku", "vercel", "netlify",
-)
-
-
-#: Lines integrations write ("[owner/repo] Pull request #14 opened by ...").
-SYSTEM_PATTERNS: tuple[str, ...] = (
-    r"^\s{0,3}\[[\w.-]{1,60}/[\w.-]{1,60}\]",
-    r"^\s{0,3}(?:new meetup|event updated|new event|event reminder|new rsvp|new comment on|"
-    r"build (?:passed|failed|fixed)|deploy(?:ed)? to (?:prod|production|staging)|"
-    r"incident (?:triggered|resolved|acknowledged))\b",
-)
-
-
-#: File extensions: a name ending in one is a file, never a subject or a value.
-FILE_EXTENSIONS: tuple[str, ...] = (
-    "png", "jpg", "jpeg", "gif", "webp", "heic", "pdf", "doc", "docx", "xls", "xlsx", "ppt",
-    "pptx", "csv", "txt", "zip", "tar", "gz", "mov", "mp4", "mp3", "wav", "key", "sketch",
-    "fig", "json", "log", "md", "py", "js", "ts", "html", "svg", "psd", "ai", "dmg", "apk",
-    "ipa", "yaml", "yml", "sql",
 )
 
 

@@ -24,7 +24,6 @@ from memory.analysis.cue_words import (
     ANNOUNCE_PREDICATES,
     ATTRIBUTE_NOUNS,
     BARE_VERBS,
-    BOT_SPEAKERS,
     CANCEL_CUES,
     CHANGE_CUES,
     CHANGE_VERBS,
@@ -38,7 +37,6 @@ from memory.analysis.cue_words import (
     EVENT_BASE_FORMS,
     EVENT_NOUNS,
     FACET_NOUNS,
-    FILE_EXTENSIONS,
     FIRST_PERSON,
     HANDOVER_VERBS,
     HEADING_WORDS,
@@ -61,8 +59,6 @@ from memory.analysis.cue_words import (
     REQUEST_OPENERS,
     ROLE_NOUNS,
     ROOM_NOUNS,
-    SYSTEM_LINES,
-    SYSTEM_PATTERNS,
     TIMEZONES,
     TOOL_NAMES,
     VALUE_NOUNS,
@@ -84,6 +80,12 @@ from memory.analysis.slot_patterns import (
     SCALED_COUNT_PATTERN,
     SLOT_PATTERNS,
     UNCOUNTED_PLURALS,
+)
+from memory.analysis.system_words import (
+    BOT_SPEAKERS,
+    FILE_EXTENSIONS,
+    SYSTEM_LINES,
+    SYSTEM_PATTERNS,
 )
 
 __all__ = [

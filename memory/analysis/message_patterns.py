@@ -86,7 +86,8 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
                "move off", "moved off", "moving off", "moves off",
                "not doing", "cancel", "drop", "(was", "up from", "down from", "previously",
-               "formerly", "originally")
+               "formerly", "originally", "can't do", "cant do", "can't make", "cant make",
+               "can't use", "cant use", "can't have", "cant have", "won't do")
 
 
 _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -425,6 +425,10 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             return start, start + len(rest)
         if rest[0].endswith("ing") and len(rest[0]) > 4:
             continue
+        if past and any(w in _PAST_EVENT or (w.endswith("ed") and len(w) > 4) for w in rest):
+            # "what was the goal before Northgate came on board?": what it was before an
+            # event that changed it
+            return start, start + len(rest)
         tail = [w for w in lows[start:] if w not in STOPWORDS]
         if not tail or len(tail) > 2:
             continue
@@ -436,9 +440,17 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
     return None
 
 
+# Past forms of verbs of events that do not end in -ed ("before Northgate came on board").
+_PAST_EVENT = frozenset("came went got joined left took made won lost fell ran began "
+                        "broke became signed arrived".split())
+
+
 def _is_date_like(lows: Sequence[str]) -> bool:
-    return any(is_calendar_word(w) or re.fullmatch(r"\d{4}|\d{1,2}(?:st|nd|rd|th)?", w)
-               for w in lows)
+    # "before the 21st", "before 2024" are days; "before draft 3" is a label's number
+    return any(is_calendar_word(w) or (
+        re.fullmatch(r"\d{4}|\d{1,2}(?:st|nd|rd|th)?", w) is not None
+        and not (i and lows[i - 1].isalpha() and not is_calendar_word(lows[i - 1])))
+        for i, w in enumerate(lows))
 
 
 def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,

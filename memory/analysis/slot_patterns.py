@@ -101,6 +101,9 @@ MONEY_PATTERN = (
 )
 
 
+_NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
+
+
 #: A bare amount (no unit word, no currency): 25 to 99999, never a year or an hour ("to 10"
 #: is a time), nor part of a decimal, a price or a percentage.
 _BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\w)"
@@ -141,8 +144,13 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"q[1-4](?:\s\d{4})?|h[12]\s\d{4})\b"),
     # chat spellings of tomorrow and today
     ("date", r"\b(?:tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy)\b"),
+    # days as numbers: "fri 6/20", and "moved to 6/20" where a day is meant ("6/6" alone is
+    # as often a count or a score)
+    ("date", rf"\b(?:{_WD})\.?,?\s{_NUMERIC_DAY}"),
+    ("date", r"\b(?:on|by|for|until|till|from|to|is|now|due|before|after)\s(?P<v>"
+             + _NUMERIC_DAY + ")"),
     # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
-    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b"
+    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?!/\d)"
              rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
@@ -192,7 +200,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
     ("choice", r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
-               r"moving to|moved to|picked|chose|renamed to|winner is))\s(?P<v>[A-Z][\w'’&-]{0,30}"
+               r"moving to|moved to|picked|chose|renamed to|winner is|booked|rebooked us at|"
+               r"booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
     ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),

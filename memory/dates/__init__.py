@@ -43,6 +43,7 @@ Conventions (the reference day is ``r``; weeks run Monday–Sunday):
 Anything else, and impossible dates ("Feb 30", "2023-13-01"), resolve to ``None``.
 """
 
+from memory.dates import numeric as _numeric  # noqa: F401  (registers "6/20", "fri 6/20")
 from memory.dates.days import (
     MONTH_NAMES,
     WEEKDAY_NAMES,

@@ -418,8 +418,10 @@ class Composer(StatementReader):
         """The state whose value the chosen message set, when a later message replaced it:
         what is in force now is that state's current value, not the message's ("meet at the
         front lot" → "bus loop then")."""
-        if qa.past or qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN,
-                                      QuestionKind.FACT):
+        # "what was the Dec 31 balance?" asks the value of a fact, corrected or not; "when
+        # did it happen" asks its day, which a later plan does not move
+        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) or (
+                qa.past and qa.kind is QuestionKind.WHEN):
             return None
         wanted = {f for t in qa.terms for f in forms(t)}
         for _, unit in verdict.units:
@@ -427,7 +429,10 @@ class Composer(StatementReader):
             if state is None or len(state.chain) < 2:
                 continue
             asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
+            now = entry_value(state.chain[-1])
             for entry in state.chain[:-1]:
+                if values_match(entry_value(entry), now):
+                    continue  # said again since, not replaced
                 same = values_match(entry_value(entry), chosen.value) if chosen.value else False
                 if entry.node_id == chosen.node.node_id and (same or asked and not chosen.value):
                     # the message set a value a later one replaced; without a value read
@@ -455,6 +460,9 @@ class Composer(StatementReader):
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
         statements = self.statements(qa, covering, people)
         chosen = self._choose(qa, statements)
+        if kind is QuestionKind.FACT:
+            chosen = self._corrected(qa, chosen, self.statements(
+                qa, self.covering(verdict, wide=True), people))
         moved_on = self._moved_on(qa, chosen, verdict)
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)

@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import measure
+from memory.analysis.matching import measure, values_match
 from memory.analysis.message import MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
@@ -19,6 +19,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import (
     _TRAILING,
     ANY_VALUE,
+    OVERRIDE_CHANGE,
     Statement,
     _asks,
     _before,
@@ -37,7 +38,7 @@ from memory.reader.extract import (
     when_in,
 )
 from memory.reader.reasons import accepts
-from memory.text import has_revision_cue
+from memory.text import family_of, find_slots, has_revision_cue
 
 
 class StatementReader:
@@ -72,6 +73,25 @@ class StatementReader:
                 return turned[0]
         return statements[0]
 
+    def _corrected(self, qa: QuestionAnalysis, chosen: Statement,
+                   statements: Sequence[Statement]) -> Statement:
+        """For a plain fact ("what was the Dec 31 balance?"): a later message that corrects
+        or changes a value of the kind the chosen one states ("Correction, … Dec 31 balance
+        is $7,862.18") says what it is."""
+        def value_of(st: Statement) -> str:
+            return st.value or next((sl.text for sl in find_slots(st.sentence)
+                                     if sl.family != "when"), "")
+
+        said = value_of(chosen)
+        if qa.kind is not QuestionKind.FACT or not said:
+            return chosen
+        kind_of = family_of(said)
+        later = [st for st in statements if st.node.ts > chosen.node.ts
+                 and (v := value_of(st)) and family_of(v) == kind_of
+                 and measure(v) == measure(said) and not values_match(v, said)
+                 and self.analyzer.analyze(st.node.text).changes >= OVERRIDE_CHANGE]
+        return max(later, key=lambda st: (st.node.ts, st.node.seq)) if later else chosen
+
     def _reports_done(self, qa: QuestionAnalysis, st: Statement) -> bool:
         """Whether, for "when did X happen", ``st`` reports that it happened: its day
         answers."""
@@ -103,6 +123,12 @@ class StatementReader:
         if anchor:
             for i, st in enumerate(timeline):
                 if i > 0 and anchor & unit_forms(st.value):
+                    return _before(timeline, i)
+            # "before v4", "before round 2": a label with a number names the message that
+            # made the change, whatever value it states
+            labels = {w for w in anchor if any(ch.isdigit() for ch in w)}
+            for i, st in enumerate(timeline):
+                if i > 0 and labels & unit_forms(st.sentence):
                     return _before(timeline, i)
         changes = {f for w in words(qa.anchor) if is_change_word(w.low, self.lexicon)
                    for f in forms(w.low)} | {f for c in qa.changes for f in forms(c)}
