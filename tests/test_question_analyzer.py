@@ -96,6 +96,8 @@ def test_why(question: str) -> None:
 @pytest.mark.parametrize(("question", "kind", "family"), [
     ("When is the platform budget review?", K.WHEN, "when"),
     ("what time does check-in open?", K.WHEN, "when"),
+    ("what night was the quiz?", K.WHEN, "when"),
+    ("which weekend is the retreat?", K.WHEN, "when"),
     ("when did we resubmit to the app store?", K.WHEN, "when"),
     ("when's the harbor review now?", K.CURRENT, "when"),
     ("What's the release date for 2.4?", K.CURRENT, "when"),

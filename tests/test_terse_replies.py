@@ -34,6 +34,7 @@ def test_a_value_said_alone_is_read_without_a_kind(text: str, value: str, numeri
 
 @pytest.mark.parametrize("text", [
     "same", "me too", "sounds fun", "ok 👍", "the big one", "bay 2?", "not me", "lol",
+    "ok makes sense",
     "thanks!", "ya grab a spare", "works for me",
 ])
 def test_talk_is_not_a_value_said_alone(text: str) -> None:
@@ -133,3 +134,14 @@ def test_before_a_numbered_label_is_the_value_before_the_message_naming_it(
     ], start=T0, asked=ASKED)
     first = chat.first("what did the costume budget come to before draft 3?")
     assert "2,300" in first and "2,750" not in first
+
+
+def test_why_something_did_not_happen_is_in_the_reply_that_turned_it_down(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "what if we held the book club at Corner Cafe? comfier chairs"),
+        (5, "omar", "nah, they close at 6 and we run till 8. staying at the library"),
+        (9, "pia", "ok"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("why couldn't we hold the book club at Corner Cafe?")
+    assert "close at 6" in first

@@ -51,7 +51,7 @@ rename renamed renaming raise raised raising lower lowered lowering increase inc
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
 brought pull pulled update updated updating revise revised set drops dropped dropping rises
 rose rising climbs climbed falls fell lift lifted lifting upped upping boost boosted hike
-hiked drop double doubled halve halved""".split())
+hiked double doubled halve halved""".split())
 
 
 #: A clause that only asks or suggests ("could we move standup to 10?").

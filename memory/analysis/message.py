@@ -120,7 +120,9 @@ class MessageAnalyzer(ClauseReader):
         agrees = bool(lex.ack.match(head)) or bool(lex.accept.match(opening))
         explanation = " ".join(
             c.text.strip() for c in clauses
-            if not c.claims and c.act is not SpeechAct.QUESTION and len(tokenize(c.text)) > 2
+            # a clause deciding nothing ("Pixel Pit could only fit 10 setups") explains
+            if not any(cl.stated for cl in c.claims) and c.act is not SpeechAct.QUESTION
+            and len(tokenize(c.text)) > 2
         )[:300] if act in CHANGING else ""
         # What a question asks for is in its asking sentences ("Big items: venue, raffle,
         # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).

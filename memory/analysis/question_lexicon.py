@@ -104,6 +104,8 @@ WHEN_OPENERS = (
     "what year", "which year", "what month", "which month", "what week", "which week",
     "how long ago", "since when", "by when", "until when", "till when", "how soon",
     "at what time", "on what day", "on which day", "on what date", "what hour",
+    "what night", "which night", "what evening", "which evening", "what weekend",
+    "which weekend", "what morning", "which morning",
 )
 # A *when* question that asks the time of day, not the day: by its opener ("what time") or
 # a clock noun it asks about ("the start time").

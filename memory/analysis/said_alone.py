@@ -90,7 +90,7 @@ def bare_value(text: str) -> Bare | None:
     if "?" in text or len(text) > 60:
         return None
     rest = _TRAILING.sub("", _LEADING.sub("", text.strip()))
-    settled = False
+    settled = tailed = False
     for _ in range(3):
         m = _LEAD.match(rest)
         if m is None or m.end() == 0:
@@ -100,7 +100,7 @@ def bare_value(text: str) -> Bare | None:
         m = _TAIL.search(rest)
         if m is None or m.start() == len(rest):
             break
-        rest, settled = rest[:m.start()], True
+        rest, settled, tailed = rest[:m.start()], True, True
     rest = _TRAILING.sub("", rest).strip()
     words = _WORD.findall(rest)
     if not words or len(words) > _MAX_WORDS or " ".join(words) != " ".join(rest.split()):
@@ -109,5 +109,11 @@ def bare_value(text: str) -> Bare | None:
         return Bare(rest, numeric=True, settled=settled)
     content = words[1:] if words[0].lower() in _ARTICLE else words
     if not content or any(w.lower().rstrip(".") in _NOT_VALUE | _ARTICLE for w in content):
+        return None
+    # Words are a value when something marks them as one: a word that settles them after
+    # ("navy then"), an article ("the annex"), a name ("Brightframe") or a number ("op 1");
+    # "ok makes sense" is talk.
+    named = any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in content)
+    if not (tailed or named or len(content) < len(words)):
         return None
     return Bare(rest, numeric=False, settled=settled)

@@ -21,56 +21,48 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import measure, same_measure, siblings, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.models import ChainEntry, Citation, EvidenceNode, State
-from memory.reader.answer import best_clause, citation, current_value, day_label
+from memory.reader.answer import best_clause, citation, day_label
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
     EVIDENCE_LINES,
-    NEAR_BEST,
-    OVERRIDE_CHANGE,
-    STATE_MARGIN,
     Composed,
     Statement,
     _anchors,
     _asks,
     _changed_by,
-    _names_someone,
-    _said_of,
     _value_words,
     best_answer,
-    calendar_day,
     chain_line,
     confirm_line,
     entry_label,
     entry_value,
     evidence_line,
 )
-from memory.reader.before_first import left_by_first, with_value_before
+from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import (
     Person,
-    has_clock,
     reason_in,
 )
 from memory.reader.reasons import Reasons, accepts
-from memory.reader.statements import StatementReader
-from memory.text import family_of, find_slots, has_revision_cue, names_value, shorten
+from memory.reader.state_choice import StateChoice, names_anchor
+from memory.text import names_value, shorten
 
-
-def _names(anchor: set[str], value: str) -> bool:
-    """Whether ``value`` is the value an anchor of the question names: it shares a word,
-    and every number the anchor holds ("sep 2" is not "tue sep 9")."""
-    have = unit_forms(value)
-    numbers = {w for w in anchor if w.isdigit()}
-    return bool(anchor & have) and numbers <= have
+# A why question about something that did not happen ("why couldn't we…", "why not…").
+_NOT_DONE = re.compile(r"\b(?:couldn'?t|could not|didn'?t|did not|wasn'?t|weren'?t|not|never|"
+                       r"won'?t|can'?t|cannot|no)\b", re.IGNORECASE)
+# A reply that says a proposal cannot be done ("Nordpack can't mold V-0 grade").
+_REFUSES = re.compile(r"\b(?:can'?t|cannot|won'?t|isn'?t|doesn'?t|don'?t|no way|too)\b",
+                      re.IGNORECASE)
 
 
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
@@ -83,7 +75,7 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
                  and low in t.text.lower()), node)
 
 
-class Composer(StatementReader):
+class Composer(StateChoice):
     """Builds the answer for one question from the covering units."""
 
     def __init__(self, *, lexicon: QuestionLexicon, coverage: CoverageTest,
@@ -175,6 +167,10 @@ class Composer(StatementReader):
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
+        if not reason and _NOT_DONE.search(qa.text):
+            source = self._turned_down(covering)
+            reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
+                if source is not None else ""
         if not reason and order:
             source = order[0]
             reason = self.reasons.whole(source)
@@ -190,6 +186,17 @@ class Composer(StatementReader):
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
         return Composed(lines, reason, cites, states)
 
+    def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
+        """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
+        ("nah, we need a wall to pin the boards") says why it did not happen."""
+        for unit in covering:
+            if unit.node is None or "?" not in unit.node.text:
+                continue
+            for answer in unit.answers:
+                if accepts(answer.text, self.lexicon.reject) or _REFUSES.search(answer.text):
+                    return answer
+        return None
+
     @staticmethod
     def _left_value(state: State | None, entry: ChainEntry) -> str:
         """The value ``entry`` replaced in ``state``'s chain ("" for its first decision)."""
@@ -200,121 +207,6 @@ class Composer(StatementReader):
         return entry_value(state.chain[at - 1]) if at > 0 else ""
 
     # ---- choosing what answers -------------------------------------------------------------
-    def answering_state(self, qa: QuestionAnalysis, verdict: Coverage,
-                        people: Sequence[Person] = ()) -> State | None:
-        """The state that answers, if one covers the question about as well as the best
-        message and holds the kind of value asked."""
-        if qa.kind is QuestionKind.WHO and qa.role in ("proposer", "rejecter", "doer"):
-            return None
-        if qa.kind is QuestionKind.WHEN and qa.past:
-            return None
-        threshold = self.coverage.weights.min_coverage
-        best_node = max((s for s, u in verdict.units if u.state is None), default=0.0)
-        wanted = {f for t in qa.terms for f in forms(t)}
-        # "why did shipping slip *to the 18th*": only a chain that reached the 18th
-        _, reached = _anchors(qa, self.lexicon) if qa.kind in (
-            QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
-        candidates = []
-        for score, unit in verdict.units:
-            state = unit.state
-            if state is None or score < threshold or score < best_node - STATE_MARGIN:
-                continue
-            if (qa.asks_change or qa.kind is QuestionKind.WHY) and len(state.chain) < 2 \
-                    and not left_by_first(state, self.analyzer):
-                continue  # a single value has no earlier one, nor a change to explain
-            if not self._holds(qa, state):
-                continue
-            if reached and not any(_names(reached, e.value) for e in state.chain):
-                continue
-            if qa.family == "person" and qa.role not in ("changer", "decider") and \
-                    not _names_someone(state, people):
-                continue  # who holds it: the state's value must name someone
-            changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
-            topic = unit_forms(state.topic)
-            named = len(wanted & topic)
-            # the thing asked about, not a thing of it ("playtest" over "playtest feedback
-            # survey" for "when is the playtest?")
-            same = not (qa.subject and siblings(qa.subject, state.topic))
-            candidates.append((round(score * 20) / 20, changed, named, same, state.updated_at,
-                               state))
-        if not candidates:
-            return None
-        # the better cover, then the change asked about, then the topic naming more of the
-        # question ("release planning atlas" over "release branch"), then the thing itself,
-        # then the newer
-        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
-        return candidates[0][5]
-
-    def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
-        """Whether a state's current value is of the kind asked ("where" by a region or a
-        named choice, "when" by a date or time…)."""
-        family = qa.family
-        if qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"):
-            # "who changed the pilot's *location*": a state holding a place was changed
-            named = [self.lexicon.attributes[a] for a in qa.attributes
-                     if self.lexicon.attributes.get(a, "person") != "person"]
-            family = named[0] if named else ""
-        if family in ("count", "money") and state.chain:
-            # "how many" is not answered by a price, nor "how much" by a count of things
-            held = next((e.value for e in reversed(state.chain) if measure(e.value)), "")
-            if measure(held) not in (family, ""):
-                return False
-        if not family or family in ("count", "person") or not state.chain:
-            return True
-        if qa.asks_clock and not has_clock(current_value(state)):
-            return False  # the time of day is asked; the state holds a day
-        held = family_of(current_value(state), state.chain[-1].quote)
-        if held in self.lexicon.state_families.get(family, (family,)):
-            return True
-        # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
-        # a date or amount is not
-        return family in ("where", "name") and held not in ("when", "amount", "version")
-
-    def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
-                    people: Sequence[Person]) -> bool:
-        """Whether a message newer than the state's last value, covering the question as
-        well, states another value of the kind asked: the state missed a revision."""
-        if not state.chain or not (
-                qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
-                or (qa.kind is QuestionKind.WHO and qa.role == "owner")):
-            return False
-        last = state.chain[-1]
-        current = unit_forms(last.value)
-        # the unit of the chain's values: "7" said alone counts what "6 NEOs" counted
-        held = next((e.value for e in reversed(state.chain) if measure(e.value)), last.value)
-        # families, not kinds: "Thursday 3 pm" (a date) is replaced by "4:30pm" (a time)
-        kinds = {sl.family for sl in find_slots(last.value)}
-        day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
-        wanted = {f for t in qa.terms for f in forms(t)}
-        for st in self.statements(qa, self.covering(verdict, wide=True), people):
-            if st.node.ts <= last.ts or not st.value or unit_forms(st.value) <= current \
-                    or st.node.node_id in {e.node_id for e in state.chain}:
-                continue
-            if day and day in st.value:
-                continue  # the same day said again, maybe with its time
-            if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
-                continue  # another kind of value: not a new value of this state
-            if not same_measure(st.value, held):
-                continue  # a price is no new count ("1 NEO $60" of "7" NEOs)
-            analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
-            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
-                continue  # a mention ("still UK first"), not a change the writer missed
-            if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
-                return True
-        return False
-
-    def covering(self, verdict: Coverage, *, wide: bool = False) -> list[Unit]:
-        """The message units covering the question nearly as well as the best one (with
-        ``wide``, every unit above the coverage threshold)."""
-        threshold = self.coverage.weights.min_coverage
-        scored = [(s, u) for s, u in verdict.units if u.node is not None]
-        if not scored:
-            return []
-        top = max(s for s, _ in scored)
-        floor = threshold if wide else max(threshold, top - NEAR_BEST)
-        return [u for s, u in scored if s >= floor] or [scored[0][1]]
-
-    # ---- state answers -------------------------------------------------------------------
     def from_state(self, qa: QuestionAnalysis, state: State, nodes: dict[str, EvidenceNode],
                    people: Sequence[Person]) -> Composed:
         chain = state.chain
@@ -376,10 +268,10 @@ class Composer(StatementReader):
         chain = state.chain
         left, reached = _anchors(qa, self.lexicon)
         for i in range(len(chain) - 1, 0, -1):
-            if _names(left, chain[i - 1].value):
+            if names_anchor(left, chain[i - 1].value):
                 return chain[i]
         for i in range(len(chain) - 1, -1, -1):
-            if _names(reached, chain[i].value):
+            if names_anchor(reached, chain[i].value):
                 return chain[i]
         if qa.kind is QuestionKind.WHO and qa.role == "decider":
             current = chain[-1].value
@@ -413,37 +305,6 @@ class Composer(StatementReader):
         return entry.value or entry.speaker
 
     # ---- message answers ------------------------------------------------------------------
-    def _moved_on(self, qa: QuestionAnalysis, chosen: Statement, verdict: Coverage
-                  ) -> State | None:
-        """The state whose value the chosen message set, when a later message replaced it:
-        what is in force now is that state's current value, not the message's ("meet at the
-        front lot" → "bus loop then")."""
-        # "what was the Dec 31 balance?" asks the value of a fact, corrected or not; "when
-        # did it happen" asks its day, which a later plan does not move
-        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) or (
-                qa.past and qa.kind is QuestionKind.WHEN):
-            return None
-        wanted = {f for t in qa.terms for f in forms(t)}
-        for _, unit in verdict.units:
-            state = unit.state
-            if state is None or len(state.chain) < 2:
-                continue
-            asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
-            now = entry_value(state.chain[-1])
-            for entry in state.chain[:-1]:
-                if values_match(entry_value(entry), now):
-                    continue  # said again since, not replaced
-                same = values_match(entry_value(entry), chosen.value) if chosen.value else False
-                if entry.node_id == chosen.node.node_id and (same or asked and not chosen.value):
-                    # the message set a value a later one replaced; without a value read
-                    # from it, the state must be what is asked about
-                    return state
-                if same and asked and chosen.node.ts <= state.chain[-1].ts:
-                    # another message restating a value the chain has since left ("12 hires
-                    # before the A closes" after the plan's "12 hires" became 10)
-                    return state
-        return None
-
     def from_units(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
                    nodes: dict[str, EvidenceNode]) -> Composed:
         """The answer from messages: their statements in time order, the latest for what

@@ -1,0 +1,211 @@
+"""Which state answers a question, and whether messages outrank it.
+
+A base of :class:`memory.reader.compose.Composer`. A state answers when it covers the
+question about as well as the best message and holds the kind of value asked
+(:meth:`StateChoice.answering_state`); a message newer than its last value that states
+another value of that kind outranks it (:meth:`StateChoice._overridden`); and a value a
+message set that a later one replaced is read along its chain (:meth:`StateChoice._moved_on`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.matching import measure, same_measure, siblings, values_match
+from memory.analysis.question import QuestionAnalysis
+from memory.models import State
+from memory.reader.answer import current_value
+from memory.reader.answer_parts import (
+    NEAR_BEST,
+    OVERRIDE_CHANGE,
+    STATE_MARGIN,
+    Statement,
+    _anchors,
+    _changed_by,
+    _names_someone,
+    _said_of,
+    calendar_day,
+    entry_value,
+)
+from memory.reader.before_first import left_by_first
+from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
+from memory.reader.extract import Person, has_clock
+from memory.reader.statements import StatementReader, measure_asked
+from memory.text import family_of, find_slots, has_revision_cue
+
+__all__ = ["StateChoice", "names_anchor"]
+
+
+def names_anchor(anchor: set[str], value: str) -> bool:
+    """Whether ``value`` is the value an anchor of the question names: it shares a word,
+    and every number the anchor holds ("sep 2" is not "tue sep 9")."""
+    have = unit_forms(value)
+    numbers = {w for w in anchor if w.isdigit()}
+    return bool(anchor & have) and numbers <= have
+
+
+def _one_value(text: str, state: State) -> bool:
+    """Whether ``text`` states at most one value of the kind ``state`` holds."""
+    held = family_of(entry_value(state.chain[-1]))
+    return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
+
+
+class StateChoice(StatementReader):
+    """A base of :class:`memory.reader.compose.Composer`: the state that answers."""
+
+    coverage: CoverageTest
+
+    def answering_state(self, qa: QuestionAnalysis, verdict: Coverage,
+                        people: Sequence[Person] = ()) -> State | None:
+        """The state that answers, if one covers the question about as well as the best
+        message and holds the kind of value asked."""
+        if qa.kind is QuestionKind.WHO and qa.role in ("proposer", "rejecter", "doer"):
+            return None
+        if qa.kind is QuestionKind.WHEN and qa.past:
+            return None
+        threshold = self.coverage.weights.min_coverage
+        best_node = max((s for s, u in verdict.units if u.state is None), default=0.0)
+        wanted = {f for t in qa.terms for f in forms(t)}
+        # "why did shipping slip *to the 18th*": only a chain that reached the 18th
+        _, reached = _anchors(qa, self.lexicon) if qa.kind in (
+            QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
+        candidates = []
+        for score, unit in verdict.units:
+            state = unit.state
+            if state is None or score < threshold or score < best_node - STATE_MARGIN:
+                continue
+            if (qa.asks_change or qa.kind is QuestionKind.WHY) and len(state.chain) < 2 \
+                    and not left_by_first(state, self.analyzer):
+                continue  # a single value has no earlier one, nor a change to explain
+            if not self._holds(qa, state):
+                continue
+            if reached and not any(names_anchor(reached, e.value) for e in state.chain):
+                continue
+            if qa.family == "person" and qa.role not in ("changer", "decider") and \
+                    not _names_someone(state, people):
+                continue  # who holds it: the state's value must name someone
+            changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
+            topic = unit_forms(state.topic)
+            named = len(wanted & topic)
+            # the thing asked about, not a thing of it ("playtest" over "playtest feedback
+            # survey" for "when is the playtest?")
+            same = not (qa.subject and siblings(qa.subject, state.topic))
+            candidates.append((round(score * 20) / 20, changed, named, same, state.updated_at,
+                               state))
+        if not candidates:
+            return None
+        # the better cover, then the change asked about, then the topic naming more of the
+        # question ("release planning atlas" over "release branch"), then the thing itself,
+        # then the newer
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
+        return candidates[0][5]
+
+
+    def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
+        """Whether a state's current value is of the kind asked ("where" by a region or a
+        named choice, "when" by a date or time…)."""
+        family = qa.family
+        if qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"):
+            # "who changed the pilot's *location*": a state holding a place was changed
+            named = [self.lexicon.attributes[a] for a in qa.attributes
+                     if self.lexicon.attributes.get(a, "person") != "person"]
+            family = named[0] if named else ""
+        asked = measure_asked(qa)
+        if asked and state.chain:
+            # "how many" is not answered by a price, nor "how much" by a count of things
+            held = next((e.value for e in reversed(state.chain) if measure(e.value)), "")
+            if measure(held) not in (asked, ""):
+                return False
+        if not family or family in ("count", "person") or not state.chain:
+            return True
+        if qa.asks_clock and not has_clock(current_value(state)):
+            return False  # the time of day is asked; the state holds a day
+        held = family_of(current_value(state), state.chain[-1].quote)
+        if held in self.lexicon.state_families.get(family, (family,)):
+            return True
+        # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
+        # a date or amount is not
+        return family in ("where", "name") and held not in ("when", "amount", "version")
+
+
+    def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
+                    people: Sequence[Person]) -> bool:
+        """Whether a message newer than the state's last value, covering the question as
+        well, states another value of the kind asked: the state missed a revision."""
+        if not state.chain or not (
+                qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
+                or (qa.kind is QuestionKind.WHO and qa.role == "owner")):
+            return False
+        last = state.chain[-1]
+        current = unit_forms(last.value)
+        # the unit of the chain's values: "7" said alone counts what "6 NEOs" counted
+        held = next((e.value for e in reversed(state.chain) if measure(e.value)), last.value)
+        # families, not kinds: "Thursday 3 pm" (a date) is replaced by "4:30pm" (a time)
+        kinds = {sl.family for sl in find_slots(last.value)}
+        day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
+        wanted = {f for t in qa.terms for f in forms(t)}
+        for st in self.statements(qa, self.covering(verdict, wide=True), people):
+            if st.node.ts <= last.ts or not st.value or unit_forms(st.value) <= current \
+                    or st.node.node_id in {e.node_id for e in state.chain}:
+                continue
+            if day and day in st.value:
+                continue  # the same day said again, maybe with its time
+            if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
+                continue  # another kind of value: not a new value of this state
+            if not same_measure(st.value, held):
+                continue  # a price is no new count ("1 NEO $60" of "7" NEOs)
+            analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
+            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
+                continue  # a mention ("still UK first"), not a change the writer missed
+            if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
+                return True
+        return False
+
+
+    def covering(self, verdict: Coverage, *, wide: bool = False) -> list[Unit]:
+        """The message units covering the question nearly as well as the best one (with
+        ``wide``, every unit above the coverage threshold)."""
+        threshold = self.coverage.weights.min_coverage
+        scored = [(s, u) for s, u in verdict.units if u.node is not None]
+        if not scored:
+            return []
+        top = max(s for s, _ in scored)
+        floor = threshold if wide else max(threshold, top - NEAR_BEST)
+        return [u for s, u in scored if s >= floor] or [scored[0][1]]
+
+    # ---- state answers -------------------------------------------------------------------
+
+
+    def _moved_on(self, qa: QuestionAnalysis, chosen: Statement, verdict: Coverage
+                  ) -> State | None:
+        """The state whose value the chosen message set, when a later message replaced it:
+        what is in force now is that state's current value, not the message's ("meet at the
+        front lot" → "bus loop then")."""
+        # "what was the Dec 31 balance?" asks the value of a fact, corrected or not; "when
+        # did it happen" asks its day, which a later plan does not move
+        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) or (
+                qa.past and qa.kind is QuestionKind.WHEN):
+            return None
+        wanted = {f for t in qa.terms for f in forms(t)}
+        for _, unit in verdict.units:
+            state = unit.state
+            if state is None or len(state.chain) < 2:
+                continue
+            asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
+            now = entry_value(state.chain[-1])
+            for entry in state.chain[:-1]:
+                if values_match(entry_value(entry), now):
+                    continue  # said again since, not replaced
+                same = values_match(entry_value(entry), chosen.value) if chosen.value else False
+                if entry.node_id == chosen.node.node_id and (same or (
+                        asked and not chosen.value and _one_value(chosen.node.text, state))):
+                    # the message set a value a later one replaced; without a value read
+                    # from it, the state must be what is asked about, and the message say
+                    # no other value of its kind
+                    return state
+                if same and asked and chosen.node.ts <= state.chain[-1].ts:
+                    # another message restating a value the chain has since left ("12 hires
+                    # before the A closes" after the plan's "12 hires" became 10)
+                    return state
+        return None
