@@ -92,6 +92,10 @@ from memory.analysis.subjects import (
 from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
+# A capitalised name opening a clause, up to a comma or the clause's end.
+_NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s)?[A-Z][\w'’&-]{1,24}(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
+                       r"(?=\s?[,;(]|\s?$)")
+
 
 class ClauseReader:
     """The clause-level half of the message analyzer; it reads with ``lexicon``."""
@@ -207,6 +211,13 @@ class ClauseReader:
             return None
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
+        led = _NAME_LED.match(part) if label else None
+        if led is not None and not is_calendar_word(led.group("v").split()[0]) and not any(
+                v.start < start + led.end("v") for v in values):
+            # "xmas peak hire for R31: Brimbank Truck Hire, 2 x 8plt": the name right after
+            # a label is the label's value
+            at = start + led.start("v")
+            return Value(Kind.CHOICE, led.group("v"), at, at + len(led.group("v")))
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
                 and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
                      or self.lexicon.change_strength(label) >= 0.5)

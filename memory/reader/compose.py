@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -57,11 +58,13 @@ from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
 
+# A number as written, decimals whole ("3.20" is not "20").
+_NUMBER = re.compile(r"\d{1,9}(?:[.,]\d{1,9}){0,4}")
 # A why question about something that did not happen ("why couldn't we…", "why not…").
 _NOT_DONE = re.compile(r"\b(?:couldn'?t|could not|didn'?t|did not|wasn'?t|weren'?t|not|never|"
                        r"won'?t|can'?t|cannot|no)\b", re.IGNORECASE)
 # A reply that says a proposal cannot be done ("Nordpack can't mold V-0 grade").
-_REFUSES = re.compile(r"\b(?:can'?t|cannot|won'?t|isn'?t|doesn'?t|don'?t|no way|too)\b",
+_REFUSES = re.compile(r"\b(?:can'?t|cannot|won'?t|isn'?t|doesn'?t|don'?t|no way)\b",
                       re.IGNORECASE)
 
 
@@ -227,7 +230,10 @@ class Composer(StateChoice):
                       else (self._accepted_from(entry, nodes) if qa.role == "changer"
                             else "") or entry.speaker)
             short = person
-            first = f"{person}, {day_label(entry.ts)}: {entry_value(entry)}"
+            value = entry_value(entry)
+            first = (f"{value} ({entry.speaker}, {day_label(entry.ts)})"
+                     if values_match(person, value) else
+                     f"{person}, {day_label(entry.ts)}: {value}")
         else:
             first = short = entry_value(entry)
         lines = [first, chain_line(state)]
@@ -259,6 +265,11 @@ class Composer(StateChoice):
             for i in range(1, len(chain)):
                 if anchor & unit_forms(chain[i].value):
                     return chain[i - 1]
+            numbers = {w for w in anchor if w.isdigit()}
+            if numbers and not any(numbers & set(_NUMBER.findall(e.value)) for e in chain):
+                # "before we settled on 20" where the chain never reached 20: a later
+                # change it missed, so the value before it is the chain's last
+                return chain[-1]
         return chain[-2]
 
     def deciding_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:

@@ -184,8 +184,10 @@ class StateChoice(StatementReader):
         front lot" → "bus loop then")."""
         # "what was the Dec 31 balance?" asks the value of a fact, corrected or not; "when
         # did it happen" asks its day, which a later plan does not move
-        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) or (
-                qa.past and qa.kind is QuestionKind.WHEN):
+        # who holds it now ("who are we hiring the trucks from?") follows a named value too
+        holder = qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past
+        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) and not (
+                holder and chosen.value) or (qa.past and qa.kind is QuestionKind.WHEN):
             return None
         wanted = {f for t in qa.terms for f in forms(t)}
         for _, unit in verdict.units:

@@ -1,6 +1,11 @@
-"""Replies that carry only a value ("14 it is", "side door then", "ok bay 2"): the writer
-gives the value the kind and the subject of the state the conversation is on, so the reply
-revises it; and what a message set but a later one replaced is not read as current."""
+"""Judgement on chat worded the way teams write it.
+
+Replies that carry only a value ("14 it is", "side door then", "ok bay 2"): the writer gives
+the value the kind and the subject of the state the conversation is on, so the reply revises
+it. What a message set but a later one replaced is not read as current; a count is not a
+price; a later correction says what a fact is; a numbered label ("draft 3") and an event
+("came on board") mark the change a "before" question asks about; a proposal turned down
+holds why it did not happen; a name after a label is the label's value."""
 
 from __future__ import annotations
 
@@ -145,3 +150,24 @@ def test_why_something_did_not_happen_is_in_the_reply_that_turned_it_down(
     ], start=T0, asked=ASKED)
     first = chat.first("why couldn't we hold the book club at Corner Cafe?")
     assert "close at 6" in first
+
+
+def test_a_name_after_a_label_is_its_value_and_who_supplies_it_follows_the_chain(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "marquee hire for the fete: Canvas Kings, 2 x 6m, setup fri 13/6"),
+        (600, "omar", "canvas kings cant do the 6m ones. switching marquee hire to "
+                      "Tentworks Ltd, same sizes"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("who are we hiring the marquees from?")
+    assert "Tentworks" in first and "Canvas Kings" not in first
+
+
+def test_before_a_number_the_chain_never_reached_is_its_last_value(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "brunch plate price is $14.20 on the menu"),
+        (60, "omar", "fine, brunch plate price to $17"),
+        (120, "pia", "ugh ok, twenty then"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what was the brunch plate price before we settled on 20?")
+    assert "$17" in first and "14.20" not in first
