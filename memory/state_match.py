@@ -209,6 +209,8 @@ class StateMatcher:
         family = claim.value.family
         topic_terms = _matchable(set(content_terms(s.topic)))
         lex_topic = overlap(terms, topic_terms)
+        if not lex_topic and abbreviates(subject, s.topic):
+            lex_topic = 1.0  # "reg close" is "registration close", cut short
         strong = s.state_id in ctx.strong_ids
         weak = s.state_id in ctx.weak_ids
         old = any(values_match(o.text, s.value) for o in clause.old)

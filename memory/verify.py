@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memory.analysis.cue_words import FACET_NOUNS
 from memory.analysis.grounding import grounded_value
-from memory.analysis.matching import compatible, same_measure, values_match
+from memory.analysis.matching import compatible, names_cut_short, same_measure, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import Facet, Message, Outcome, Proposal, Verdict, Verification
@@ -203,7 +203,7 @@ class Verifier:
                 linked or overlap(said, _subject_terms(prior.topic)) >= 0.5):
             # Ending a plan of any kind needs the plan named, or the message to answer it.
             return f"the cancellation does not name state {p.prior_state_id!r}"
-        about = (overlap(said, prior.terms) > 0
+        about = (overlap(said, prior.terms) > 0 or names_cut_short(message.text, prior.topic)
                  or len(tokens(message.text)) <= _FOLLOW_UP_TOKENS or linked)
         if not prior.value_family and not overlap(said, prior.terms):
             return f"the message shares no words with state {p.prior_state_id!r}"

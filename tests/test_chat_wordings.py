@@ -171,3 +171,20 @@ def test_before_a_number_the_chain_never_reached_is_its_last_value(tmp_path: Pat
     ], start=T0, asked=ASKED)
     first = chat.first("what was the brunch plate price before we settled on 20?")
     assert "$17" in first and "14.20" not in first
+
+
+def test_a_subject_cut_short_revises_the_state_it_names(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "conference registration closes 30 May"),
+        (120, "omar", "client wants late signups — extending conf reg to 4 june"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("when does conference registration close now?")
+    assert "4 june" in first.lower() and "30 may" not in first.lower()
+
+
+def test_a_headcount_said_now_is_a_count() -> None:
+    from memory.analysis.message import MessageAnalyzer
+
+    claims = MessageAnalyzer().analyze("they want distributors too. headcount now 450",
+                                       speaker="Sara").claims
+    assert [(c.value.kind.value, c.value.text) for c in claims] == [("count", "450")]

@@ -36,7 +36,7 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "drops to": 0.8, "dropped to": 0.8, "dropping to": 0.8, "goes up to": 0.8,
     "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
     "rises to": 0.8, "rose to": 0.8, "falls to": 0.8, "fell to": 0.8, "climbs to": 0.8,
-    "bumped up to": 0.9,
+    "bumped up to": 0.9, "extending": 0.7, "lifted": 0.6, "lifting": 0.6, "upped": 0.7,
 })
 
 
@@ -407,7 +407,7 @@ user users customer customers member members req reqs headcount head heads spot 
 page pages step steps item items round rounds session sessions talk talks speaker speakers
 table tables room rooms team teams sprint sprints story stories point points sre sres
 designer designers devs dev contractor contractors intern interns laptop laptops license
-licenses""".split())
+licenses ppl pax""".split())
 
 
 #: Places named by a common noun ("in the kitchen").

@@ -118,14 +118,42 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 
 def abbreviates(subject: str, topic: str) -> bool:
     """Whether ``subject`` names ``topic`` by its initials ("JC" → "journal club", "DR" →
-    "disaster recovery region"), or the other way round."""
+    "disaster recovery region") or by its words cut short ("reg close" → "registration
+    close", "conf" → "conference"), or the other way round."""
     for short, long in ((subject, topic), (topic, subject)):
         words = [w for w in re.findall(r"[A-Za-z][\w'-]{0,200}", long)]
         initials = "".join(w[0].upper() for w in words)
         for m in _ACRONYM.finditer(short):
             if len(m.group(0)) >= 2 and m.group(0) in initials:
                 return True
+        if _cut_short(short, [w.lower() for w in words]):
+            return True
     return False
+
+
+def names_cut_short(text: str, topic: str) -> bool:
+    """Whether ``text`` names a word of ``topic`` cut short ("reg" for "registration")."""
+    long_words = [w.lower() for w in re.findall(r"[A-Za-z][\w'-]{0,200}", topic)]
+    return any(len(w) >= 3 and w not in _FILLER and any(
+        lw.startswith(w) and len(lw) >= len(w) + 2 for lw in long_words)
+        for w in (x.lower() for x in re.findall(r"[A-Za-z][\w'-]{0,40}", text[:2000])))
+
+
+def _cut_short(short: str, long_words: list[str]) -> bool:
+    """Whether every word of ``short`` is a word of the long phrase or its first letters
+    (at least three, and at least two fewer than the word), one of them cut."""
+    said = [w.lower() for w in re.findall(r"[A-Za-z][\w'-]{0,200}", short)
+            if w.lower() not in _FILLER]
+    cut = False
+    for w in said:
+        if w in long_words:
+            continue
+        if len(w) >= 3 and any(lw.startswith(w) and len(lw) >= len(w) + 2
+                               for lw in long_words):
+            cut = True
+            continue
+        return False
+    return cut
 
 
 _BUILD = re.compile(r"\b(?:rc|build|beta|alpha|b|nightly)[\s.-]?\d|\brc\b|^\d{3,6}$",

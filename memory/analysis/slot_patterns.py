@@ -193,7 +193,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
     # a bare amount where it is set or changed: "cap goes up to 60", "capping at 98",
     # "budget = 400", "98 then", "60, not 40"
-    ("count", r"(?:\b(?:to|at|is|was|of)\s|=\s?|→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
+    ("count", r"(?:\b(?:to|at|is|was|of|now)\s|=\s?|→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
     # match formats: "Bo5", "best of 7"
