@@ -164,6 +164,9 @@ def test_acknowledgements_agree(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "kind", "value"), [
     ("booked Mama Ife's ✅ deposit sent", "choice", "Mama Ife's"),
+    ("that's wild. halibut instead of cod on the summer menu", "choice", "halibut"),
+    ("ok change of plan — the brass quartet instead!!", "choice", "brass quartet"),
+    ("kinloch confirmed ✅ same dates", "choice", "kinloch"),
     ("hired Brightframe for the launch shoot", "choice", "Brightframe"),
     ("window sat 15th 02:00-04:00 cet", "range", "sat 15th 02:00-04:00 cet"),
     ("moved to Fri Oct 18 at 11am", "date", "Fri Oct 18 at 11am"),
@@ -209,6 +212,12 @@ def test_subjects_are_what_people_would_say(text: str, subject: str, value: str)
 ])
 def test_procedural_labels_name_no_subject(text: str) -> None:
     assert all(s == "" for _, _, s in claims(text))
+
+
+@pytest.mark.parametrize("text", ["let's walk instead", "venue confirmed for friday",
+                                  "going with eu-central-1 instead of eu-west-1"])
+def test_no_lower_case_choice_in_a_verb_or_a_subject(text: str) -> None:
+    assert "choice" not in [k for k, _, _ in claims(text)]
 
 
 @pytest.mark.parametrize("text", [

@@ -101,6 +101,16 @@ MONEY_PATTERN = (
 )
 
 
+#: The words of a lower-case choice: no pronoun, function word or generic noun opens it.
+_LOWER_CHOICE = (r"(?!(?:it|that|this|these|those|we|they|he|she|i|you|which|what|who|all|"
+                 r"everything|everyone|nothing|date|time|venue|room|booking|order|plan|dates|"
+                 r"times|slot|price|budget|menu|location|place|theme|format|schedule|list|"
+                 r"go|do|come|stay|walk|drive|use|try|meet|eat|let's|lets|let|just|maybe|going|"
+                 r"switching|moving|doing|getting|using)\b)[a-z][\w'’-]{1,20}"
+                 r"(?:\s(?:&\s)?(?!(?:instead|confirmed|booked|locked|is|with|to|for|on|at|in|of|"
+                 r"and|or|the|a|an)\b)[a-z][\w'’-]{1,20}){0,2}")
+
+
 _NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
 
 
@@ -213,6 +223,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
                r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
                r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
+    # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
+    # lower-case choice opening its clause, said to replace another or to be settled
+    ("choice", r"(?:^|[,.!:;—–-]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
+               r"right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")\s(?:instead\b|"
+               r"(?:is\s)?(?:confirmed|booked|locked in|locked)\b(?!\s(?:for|by|on|at|to|in)\b))"),
 )
 
 
