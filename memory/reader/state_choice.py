@@ -9,6 +9,7 @@ message set that a later one replaced is read along its chain (:meth:`StateChoic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
@@ -49,6 +50,12 @@ def _one_value(text: str, state: State) -> bool:
     """Whether ``text`` states at most one value of the kind ``state`` holds."""
     held = family_of(entry_value(state.chain[-1]))
     return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
+
+
+# Words that put a *who* question in the present ("who are we hiring …", "who has …
+# now"); "who covered primary when …" asks about a past moment.
+_PRESENT = re.compile(r"\b(?:is|are|who's|whos|has|have|does|do|now|currently|these days|right now|"
+                      r"at the moment|rn)\b", re.IGNORECASE)
 
 
 class StateChoice(StatementReader):
@@ -185,7 +192,8 @@ class StateChoice(StatementReader):
         # "what was the Dec 31 balance?" asks the value of a fact, corrected or not; "when
         # did it happen" asks its day, which a later plan does not move
         # who holds it now ("who are we hiring the trucks from?") follows a named value too
-        holder = qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past
+        holder = (qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past
+                  and bool(_PRESENT.search(qa.text)))
         if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN, QuestionKind.FACT) and not (
                 holder and chosen.value) or (qa.past and qa.kind is QuestionKind.WHEN):
             return None
