@@ -188,4 +188,3 @@ def test_a_headcount_said_now_is_a_count() -> None:
     claims = MessageAnalyzer().analyze("they want distributors too. headcount now 450",
                                        speaker="Sara").claims
     assert [(c.value.kind.value, c.value.text) for c in claims] == [("count", "450")]
-
