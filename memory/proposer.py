@@ -16,6 +16,7 @@ from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import FACET_NOUNS
 from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.said_alone import is_unitless
 from memory.analysis.values import STATUS_FAMILY
 from memory.decisions import (
     _RECENT_TURNS,
@@ -126,7 +127,7 @@ class OfflineProposer(TerseReplies):
         # "12 it is", "bus loop then": a value said alone is a value of the state the
         # conversation is on, whatever kind the words alone suggested ("12" as an hour)
         bare = self._bare_decisions(a, ctx, item, registry)
-        if bare and (any(_unitless(d.quote) for d in decisions if d.verdict is Verdict.REVISE)
+        if bare and (any(is_unitless(d.quote) for d in decisions if d.verdict is Verdict.REVISE)
                      or not any(d.verdict is not Verdict.ESTABLISH for d in decisions)):
             said = {d.quote for d in bare}
             decisions = [*bare, *(d for d in decisions if d.quote not in said)]
@@ -421,13 +422,6 @@ class OfflineProposer(TerseReplies):
                 return next((s for s in ctx.strong + ctx.weak if s.state_id == n.state_id),
                             None)
         return None
-
-
-def _unitless(quote: str) -> bool:
-    return bool(_UNITLESS.fullmatch(quote.strip()))
-
-
-_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
 
 
 def derive_topic(text: str, slots: Sequence[object] = (), **_: object) -> str:

@@ -199,7 +199,7 @@ class StateMatcher:
         return [s for s in pool.values()
                 if s.value and compatible(family, s.value_family)
                 and (family != "version" or same_grain(claim.value.text, s.value))
-                and (family != "amount" or same_measure(claim.value.text, _held(s)))]
+                and (family != "amount" or same_measure(claim.value.text, held_value(s)))]
 
     def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
         """How well the claim matches one state, and whether it is about it."""
@@ -291,7 +291,7 @@ class StateMatcher:
         return registry.similarity(phrase, topics)
 
 
-def _held(state: StateRecord) -> str:
+def held_value(state: StateRecord) -> str:
     """The state's value with its unit: a number said alone ("7") keeps the unit of the
     value it replaced ("6 NEOs"), which the state's description records."""
     if measure(state.value):

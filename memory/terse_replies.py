@@ -16,28 +16,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memory.analysis.clause_parts import _GETTING
 from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import QUANTITY_VERBS
 from memory.analysis.matching import measure, same_value
 from memory.analysis.message import Clause, MessageAnalysis
-from memory.analysis.said_alone import Bare, bare_value
+from memory.analysis.said_alone import UNITLESS, Bare, bare_value, is_unitless
 from memory.decisions import RegistryTool, WriteItem, _Context, _Decision, _matchable, _states_of
 from memory.models import EvidenceNode, Verdict
 from memory.registry import StateRecord
-from memory.state_match import StateMatcher, _held
+from memory.state_match import StateMatcher, held_value
 from memory.text import content_terms, has_time_of_day, names_value, overlap
 
 __all__ = ["TerseReplies"]
-
-# A reply longer than this says more than a value.
-_MAX_WORDS = 8
-# A turn by the same speaker this soon before continues what they were saying ("moving the
-# amara session" / "the annex").
-_CONTINUES_S = 5 * 60
-# The share of a state's subject words a turn must name to be about it.
-_TOPICAL = 0.5
-_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
-
 
 @dataclass(frozen=True)
 class _Turn:
@@ -53,7 +43,7 @@ class TerseReplies(StateMatcher):
     def _bare_decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
                         registry: RegistryTool) -> list[_Decision]:
         """What each value the message says alone does to the state the conversation is on."""
-        if len(a.text.split()) > _MAX_WORDS:
+        if len(a.text.split()) > self.weights.alone_max_words:
             return []
         turns = self._turns_before(item)
         prompted = self._prompted(ctx, item, turns)
@@ -99,7 +89,7 @@ class TerseReplies(StateMatcher):
         last = turns[0].node if turns else None
         if last is None or last.speaker_id != msg.user:
             return False
-        if (msg.ts - last.ts).total_seconds() > _CONTINUES_S:
+        if (msg.ts - last.ts).total_seconds() > self.weights.alone_continues_s:
             return False
         la = self.analysis(last.text, last.speaker)
         return la.changes >= 0.5 and not la.values
@@ -108,6 +98,7 @@ class TerseReplies(StateMatcher):
                             item: WriteItem, registry: RegistryTool,
                             taken: set[str]) -> StateRecord | None:
         """The state of the closest turn that touches one of a kind ``bare`` can be."""
+        share = self.weights.alone_topical
         for turn in turns:
             found: list[tuple[int, float, StateRecord]] = []
             linked = set(_states_of(turn.node)) if turn.node is not None else set()
@@ -120,12 +111,12 @@ class TerseReplies(StateMatcher):
                 if s.state_id in taken or not _fits(bare, s, ctx.people):
                     continue
                 if names_value(turn.text, s.value) or overlap(
-                        set(content_terms(s.value)), said) >= _TOPICAL or (
+                        set(content_terms(s.value)), said) >= share or (
                         bare.numeric and _names_number(turn.text, s.value)):
                     rank = 0
                 elif s.state_id in linked:
                     rank = 1
-                elif overlap(_matchable(set(content_terms(s.topic))), said) >= _TOPICAL:
+                elif overlap(_matchable(set(content_terms(s.topic))), said) >= share:
                     rank = 2
                 else:
                     continue
@@ -138,7 +129,7 @@ class TerseReplies(StateMatcher):
 def _names_number(text: str, value: str) -> bool:
     """Whether ``text`` names the number of a count or amount ("6 won't cut it" of "6
     tents")."""
-    number = _UNITLESS.search(value)
+    number = UNITLESS.search(value)
     return number is not None and re.search(
         rf"(?<![\w.,:]){re.escape(number.group(0))}(?![\w.,:]\d|\w)", text) is not None
 
@@ -155,7 +146,7 @@ def _with_unit(bare: Bare, turns: Sequence[_Turn]) -> Bare:
         if m.group(1):
             return replace(bare, unit="money")
         before = turn.text[:m.start()].split()[-1:]
-        if before and before[0].lower() in _GETTING:
+        if before and before[0].lower() in QUANTITY_VERBS:
             return replace(bare, unit="count")
         return bare
     return bare
@@ -167,7 +158,7 @@ _CURRENCY = r"[$€£¥]"
 def _bare_of(clause: Clause) -> Bare | None:
     """The value a clause says alone, if it says nothing else: no value the analyzer could
     type, or only a number without a unit ("12 it is" is read as an hour)."""
-    if clause.claims and not all(_UNITLESS.fullmatch(c.value.text) for c in clause.claims):
+    if clause.claims and not all(is_unitless(c.value.text) for c in clause.claims):
         return None
     return bare_value(clause.text) or bare_value(clause.text.split(",")[0])
 
@@ -180,7 +171,7 @@ def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
     if bare.numeric:
         if not any(ch.isdigit() for ch in value):
             return False
-        if bare.unit and measure(_held(state)) not in (bare.unit, ""):
+        if bare.unit and measure(held_value(state)) not in (bare.unit, ""):
             return False
         if family == "amount" or not family:
             return True

@@ -9,7 +9,6 @@ A cancellation ("called off", "postponed indefinitely") ends a state of any kind
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from memory.analysis.cue_words import FACET_NOUNS
 from memory.analysis.grounding import grounded_value
 from memory.analysis.matching import compatible, names_cut_short, same_measure, values_match
 from memory.analysis.message import MessageAnalyzer
+from memory.analysis.said_alone import is_unitless
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import Facet, Message, Outcome, Proposal, Verdict, Verification
 from memory.registry import StateRecord
@@ -28,10 +28,6 @@ MAX_TOPIC = 80
 _FOLLOW_UP_TOKENS = 8
 
 StateLookup = Callable[[str], StateRecord | None]
-
-
-# A whole or decimal number without a unit.
-_UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
 
 
 @dataclass(frozen=True)
@@ -157,7 +153,7 @@ class Verifier:
         """The kind of value ``quote`` is, judged from the message (never the proposer's
         word): the value the analyzer finds there, the speaker's own claim, the value of
         the proposal it accepts, else the quote read alone."""
-        if _UNITLESS.fullmatch(quote.strip()):
+        if is_unitless(quote):
             return ""  # "8 it is": a number alone is a count or an hour by what it answers
         a = self.analyzer.analyze(message.text, speaker=message.speaker)
         for v in a.values:

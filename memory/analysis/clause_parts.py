@@ -16,6 +16,7 @@ from memory.analysis.lexicon import (
     EVENT_NOUNS,
     OWNER_VERBS,
     OWNER_VERBS_S,
+    QUANTITY_VERBS,
 )
 from memory.analysis.message_patterns import (
     _COPULAS,
@@ -360,14 +361,6 @@ def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
     return max(ends, default=-1)
 
 
-#: Verbs before a count that plan how many of a thing there will be.
-_GETTING = frozenset("""
-order ordering ordered get getting got need needs needed borrow borrowing borrowed book
-booking booked buy buying bought rent renting rented bring bringing hire hiring hired
-reserve reserving reserved print printing printed make making expect expecting
-""".split())
-
-
 def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
     only at the words since the value before it, when ``after`` says where that ended)."""
@@ -375,7 +368,7 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
-    if value.kind is Kind.COUNT and before.split()[-1:] and before.split()[-1] in _GETTING:
+    if value.kind is Kind.COUNT and before.split()[-1:] and before.split()[-1] in QUANTITY_VERBS:
         return True  # "ordering 3 mics", "we need 6 tents": how many of a thing, planned
     before = re.sub(r"(?:\s|^)(?:~|about|around|approx\.?|roughly|like)$", "", before).rstrip(
         " ~")  # "burn is ~$140k/mo", "budget is about $5k"

@@ -11,7 +11,6 @@ from dataclasses import replace
 from memory.analysis.claims import Claim, Clause
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
-    _GETTING,
     _IT_IS,
     _affair,
     _alone_in_parentheses,
@@ -36,6 +35,7 @@ from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     OWNER_VERBS,
     OWNER_VERBS_S,
+    QUANTITY_VERBS,
     REQUEST_OPENERS,
     ROLE_NOUNS,
     Lexicon,
@@ -398,7 +398,7 @@ class ClauseReader:
                 subject = base  # "QA signoff for 2.4, Jo owns it"
             counted = v.text.split()[-1]
             if v.kind is Kind.COUNT and counted.isalpha():
-                if all(w.lower() in _GETTING for w in subject.split()) or any(
+                if all(w.lower() in QUANTITY_VERBS for w in subject.split()) or any(
                         w.isdigit() for w in subject.split()):
                     # "ordering 3 mics", "7 eng, 3 sales": what is counted, not the ordering
                     # nor the item before it

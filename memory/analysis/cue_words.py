@@ -410,6 +410,14 @@ designer designers devs dev contractor contractors intern interns laptop laptops
 licenses ppl pax""".split())
 
 
+#: Verbs before a count that plan how many of a thing there will be.
+QUANTITY_VERBS: frozenset[str] = frozenset("""
+order ordering ordered get getting got need needs needed borrow borrowing borrowed book
+booking booked buy buying bought rent renting rented bring bringing hire hiring hired
+reserve reserving reserved print printing printed make making expect expecting
+""".split())
+
+
 #: Places named by a common noun ("in the kitchen").
 PLACE_NOUNS: frozenset[str] = frozenset("""
 kitchen lobby cafeteria canteen office lounge rooftop roof garden park library auditorium

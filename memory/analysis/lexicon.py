@@ -51,6 +51,7 @@ from memory.analysis.cue_words import (
     PLACE_NOUNS,
     PROCEDURAL,
     PROPOSAL_CUES,
+    QUANTITY_VERBS,
     QUESTION_STARTS,
     REASON_AFTER_CHANGE,
     REASON_OPENERS,
@@ -134,6 +135,7 @@ __all__ = [
     "PLACE_WORDS_TOO",
     "PROCEDURAL",
     "PROPOSAL_CUES",
+    "QUANTITY_VERBS",
     "QUESTION_STARTS",
     "REASON_AFTER_CHANGE",
     "REASON_OPENERS",
@@ -193,6 +195,11 @@ class Weights:
     link_min: float = 0.45
     link_turns: int = 6              # turns looked back
     link_gap_s: float = 30 * 60      # the answered turn is at most this old
+
+    # Values said alone ("12 it is"): memory.terse_replies.
+    alone_max_words: int = 8         # a reply longer than this says more than a value
+    alone_continues_s: float = 5 * 60  # the speaker's own turn this soon before continues
+    alone_topical: float = 0.5       # share of a state's subject words a turn must name
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Bare", "bare_value"]
+__all__ = ["UNITLESS", "Bare", "bare_value", "is_unitless"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ hard easy late early sure noted yikes oops ugh wow damn dang huh hmm bit lot lit
 
 _ARTICLE = frozenset({"the", "a", "an"})
 
-_NUMBER = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
+#: A whole or decimal number written without a unit ("12", "4.5").
+UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
 _WORD = re.compile(r"[\w][\w'’&.-]{0,40}")
 # Emoji, symbols and punctuation that end a short reply ("ok op 1 👍", "6 then!").
 _TRAILING = re.compile(r"[\s.,;:!)\-–—]{0,20}(?:[^\w\s$£€%'’]{1,20}[\s.,;:!)]{0,20}){0,10}$")
@@ -81,6 +82,11 @@ def _cue_pattern(cues: tuple[str, ...], *, at_start: bool) -> re.Pattern[str]:
 
 _LEAD = _cue_pattern(BARE_LEADS, at_start=True)
 _TAIL = _cue_pattern(BARE_TAILS, at_start=False)
+
+
+def is_unitless(value: str) -> bool:
+    """Whether ``value`` is a number alone, which may count anything or be an hour."""
+    return UNITLESS.fullmatch(value.strip()) is not None
 
 
 def bare_value(text: str) -> Bare | None:
@@ -105,7 +111,7 @@ def bare_value(text: str) -> Bare | None:
     words = _WORD.findall(rest)
     if not words or len(words) > _MAX_WORDS or " ".join(words) != " ".join(rest.split()):
         return None
-    if _NUMBER.fullmatch(rest):
+    if UNITLESS.fullmatch(rest):
         return Bare(rest, numeric=True, settled=settled)
     content = words[1:] if words[0].lower() in _ARTICLE else words
     if not content or any(w.lower().rstrip(".") in _NOT_VALUE | _ARTICLE for w in content):
