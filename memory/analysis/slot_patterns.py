@@ -227,7 +227,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # lower-case choice opening its clause, said to replace another or to be settled
     ("choice", r"(?:^|[,.!:;—–-]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
                r"right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")\s(?:instead\b|"
-               r"(?:is\s)?(?:confirmed|booked|locked in|locked)\b(?!\s(?:for|by|on|at|to|in)\b|\s?:))"),
+               r"(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
+               r"(?!\s(?:for|by|on|at|to|in)\b|\s?:))"),
 )
 
 
