@@ -216,7 +216,9 @@ def test_procedural_labels_name_no_subject(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["let's walk instead", "venue confirmed for friday",
                                   "going with eu-central-1 instead of eu-west-1",
-                                  "harbour hotel booked: 3 rooms, 2 twins each"])
+                                  "harbour hotel booked: 3 rooms, 2 twins each",
+                                  "the hall is booked out 2-4 may",
+                                  "going with a 3-screen onboarding instead of 5 screens"])
 def test_no_lower_case_choice_in_a_verb_or_a_subject(text: str) -> None:
     assert "choice" not in [k for k, _, _ in claims(text)]
 

@@ -225,10 +225,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
-    ("choice", r"(?:^|[,.!:;—–-]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
-               r"right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")\s(?:instead\b|"
-               r"(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
-               r"(?!\s(?:for|by|on|at|to|in)\b|\s?:))"),
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:ok|okay|fine|alright|so|then|yes|"
+               r"yep|yeah|right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")\s(?:"
+               r"instead\b|(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
+               r"(?!\s(?:for|by|on|at|to|in|out|up|solid)\b|\s?:))"),
 )
 
 
