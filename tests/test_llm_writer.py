@@ -783,3 +783,9 @@ def test_constructor_validates() -> None:
         assert isinstance(p.fallback, OfflineProposer)
     finally:
         client.close()
+
+
+def test_the_prompt_defines_values_said_alone_and_measures_as_the_offline_writer() -> None:
+    # memory.terse_replies and matching.same_measure: the same definitions in LLM mode
+    assert '"12 it is"' in WRITER_SYSTEM_PROMPT
+    assert "A price never replaces a count of things" in WRITER_SYSTEM_PROMPT

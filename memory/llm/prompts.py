@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v2"
+WRITER_PROMPT_VERSION = "writer-v3"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -93,6 +93,9 @@ Rules:
    short follow-up about something older). It searches this channel's active states only.
 6. rewrite: one sentence that makes the message understandable on its own (resolve "it",
    "that", "instead" using the context), or "" when the text is clear.
+7. A reply that carries only a value ("12 it is", "bus loop then", "ok op 1") is a value of
+   the state the turns just before it are about: revise that state if the value is of its
+   kind. A price never replaces a count of things, nor a count a price.
 
 Give all proposals in ONE {PROPOSE_TOOL} call (when no tools are offered, as the JSON object
 the request describes). Deterministic code checks every proposal: ungrounded quotes and
