@@ -142,6 +142,10 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
         rf"(?:wk|week)\sof\s{{1,3}}{_MONTHS}\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?|"
         rf"{_WEEKDAYS}\.?,?\s{{1,3}}\d{{1,2}}/\d{{1,2}}(?:/(?:\d{{4}}|\d{{2}}))?(?![/\d])|"
+        # "moved to 6/20": a day as numbers where a day is meant ("6/6" alone is a score)
+        r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\bto\s)|(?<=\bis\s)|(?<=\btill\s)|(?<=\bfrom\s)|"
+        r"(?<=\buntil\s)|(?<=\bfor\s)|(?<=\bdue\s)|(?<=\bbefore\s)|(?<=\bafter\s))"
+        r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])|"
         rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"

@@ -188,3 +188,12 @@ def test_a_headcount_said_now_is_a_count() -> None:
     claims = MessageAnalyzer().analyze("they want distributors too. headcount now 450",
                                        speaker="Sara").claims
     assert [(c.value.kind.value, c.value.text) for c in claims] == [("count", "450")]
+
+
+def test_a_day_written_as_ambiguous_numbers_is_still_the_answer(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "forklift recert for the night crew is on 4/3"),
+        (30, "omar", "trainer cant do 4/3, moving recert to 11/3"),
+        (31, "pia", "ok"),
+    ], start=T0, asked=ASKED)
+    assert chat.first("when is the forklift recert?").startswith("11/3")
