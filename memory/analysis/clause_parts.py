@@ -32,7 +32,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.values import Kind, Token, Value
-from memory.text import STOPWORDS
+from memory.text import STOPWORDS, content_terms, is_calendar_word
 
 #: Acts that change what is decided.
 CHANGING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.CANCELLATION,
@@ -390,3 +390,36 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
             and not any(w.endswith(("ing", "ed", "ly")) and w not in _NOUN_ING
                         or w in CLAUSE_VERBS or w in _PRONOUNS or w in {"not", "no"}
                         for w in words))
+
+
+# A capitalised name opening a clause, up to a comma or the clause's end.
+_NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s)?[A-Z][\w'’&-]{1,24}(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
+                       r"(?=\s?[,;(]|\s?$)")
+
+
+def _label_led(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
+    """"xmas peak hire for R31: Brimbank Truck Hire, 2 x 8plt": the name right after a label
+    is the label's value."""
+    led = _NAME_LED.match(part)
+    if led is None or is_calendar_word(led.group("v").split()[0]) or any(
+            v.start < start + led.end("v") for v in values):
+        return None
+    at = start + led.start("v")
+    return Value(Kind.CHOICE, led.group("v"), at, at + len(led.group("v")))
+
+
+def _counted_subject(value: Value, subject: str) -> str:
+    """What a count is about: the thing it counts where the subject is only a verb of
+    getting or another item's count ("ordering 3 mics", "7 eng, 3 sales"); the subject with
+    the thing counted added where it names only where they are ("comfort inn booked: 4
+    rooms" → "comfort inn rooms")."""
+    counted = value.text.split()[-1]
+    if value.kind is not Kind.COUNT or not counted.isalpha():
+        return subject
+    words = subject.split()
+    if all(w.lower() in QUANTITY_VERBS for w in words) or any(w.isdigit() for w in words):
+        return counted
+    if words and len(words) <= 3 and not set(content_terms(counted)) & set(
+            content_terms(subject)):
+        return f"{subject} {counted}"
+    return subject

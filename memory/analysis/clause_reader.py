@@ -14,8 +14,10 @@ from memory.analysis.clause_parts import (
     _IT_IS,
     _affair,
     _alone_in_parentheses,
+    _counted_subject,
     _in_parentheses,
     _join_new_when,
+    _label_led,
     _modifiers,
     _named_as_old,
     _old_numbers,
@@ -35,7 +37,6 @@ from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     OWNER_VERBS,
     OWNER_VERBS_S,
-    QUANTITY_VERBS,
     REQUEST_OPENERS,
     ROLE_NOUNS,
     Lexicon,
@@ -91,10 +92,6 @@ from memory.analysis.subjects import (
 )
 from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS, content_terms, is_calendar_word
-
-# A capitalised name opening a clause, up to a comma or the clause's end.
-_NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s)?[A-Z][\w'’&-]{1,24}(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
-                       r"(?=\s?[,;(]|\s?$)")
 
 
 class ClauseReader:
@@ -211,13 +208,9 @@ class ClauseReader:
             return None
         toks = tokenize(part)
         label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
-        led = _NAME_LED.match(part) if label else None
-        if led is not None and not is_calendar_word(led.group("v").split()[0]) and not any(
-                v.start < start + led.end("v") for v in values):
-            # "xmas peak hire for R31: Brimbank Truck Hire, 2 x 8plt": the name right after
-            # a label is the label's value
-            at = start + led.start("v")
-            return Value(Kind.CHOICE, led.group("v"), at, at + len(led.group("v")))
+        led = _label_led(part, start, values) if label else None
+        if led is not None:
+            return led
         if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
                 and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
                      or self.lexicon.change_strength(label) >= 0.5)
@@ -396,16 +389,7 @@ class ClauseReader:
                     w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
                     or w.lower() in CLAUSE_VERBS for w in subject.split()):
                 subject = base  # "QA signoff for 2.4, Jo owns it"
-            counted = v.text.split()[-1]
-            if v.kind is Kind.COUNT and counted.isalpha():
-                if all(w.lower() in QUANTITY_VERBS for w in subject.split()) or any(
-                        w.isdigit() for w in subject.split()):
-                    # "ordering 3 mics", "7 eng, 3 sales": what is counted, not the ordering
-                    # nor the item before it
-                    subject = counted
-                elif (subject and len(subject.split()) <= 3
-                      and not set(content_terms(counted)) & set(content_terms(subject))):
-                    subject = f"{subject} {counted}"  # "comfort inn booked: 4 rooms"
+            subject = _counted_subject(v, subject)
             out.append(Claim(v, subject, frozenset(content_terms(subject))))
         return tuple(out)
 
@@ -493,4 +477,3 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
             and not any(v.start <= at < v.end for v in values)):
         return Value(Kind.CHOICE, phrase, at, at + len(phrase))
     return None
-
