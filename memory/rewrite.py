@@ -162,6 +162,20 @@ def pre_rewrite(
     return Rewrite(" ".join(parts), ctx, context)
 
 
+def revision_marker(topic: str, old: str, new: str) -> str:
+    """What a rewrite says of a revision: " [revises <topic>: <old> → <new>]"."""
+    return f" [revises {topic}: {old} → {new}]"
+
+
+def revised_from(text: str) -> str | None:
+    """The old value a rewrite's revision marker names (see :func:`revision_marker`)."""
+    m = _REVISED_FROM.search(text)
+    return m.group(1) if m is not None else None
+
+
+_REVISED_FROM = re.compile(r"\[revises [^:\]]{1,80}: ([^→\]]{1,80}) → ")
+
+
 def final_rewrite(
     base: Rewrite,
     proposal: Proposal,
@@ -176,7 +190,7 @@ def final_rewrite(
     if llm_rewrite and llm_rewrite.strip() and llm_rewrite.strip() not in text:
         text = f"{text} — {shorten(llm_rewrite, 300)}"
     if proposal.verdict is Verdict.REVISE and prior is not None:
-        text += f" [revises {prior.topic}: {prior.value} → {proposal.source_quote}]"
+        text += revision_marker(prior.topic, prior.value, proposal.source_quote)
         ctx.append(prior.active_node_id)
     elif proposal.verdict is Verdict.RESTATE and prior is not None:
         if proposal.reason and not proposal.source_quote:

@@ -40,6 +40,7 @@ from memory.decisions import (
 )
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
+from memory.rewrite import revised_from
 from memory.text import content_terms, names_value, overlap
 
 
@@ -293,14 +294,11 @@ class StateMatcher:
 
 def held_value(state: StateRecord) -> str:
     """The state's value with its unit: a number said alone ("7") keeps the unit of the
-    value it replaced ("6 NEOs"), which the state's description records."""
+    value it replaced ("6 NEOs"), which the revision marker of the state's description
+    names (memory.rewrite.revision_marker)."""
     if measure(state.value):
         return state.value
-    before = _REVISED_FROM.search(state.description)
-    return before.group(1) if before is not None else state.value
-
-
-_REVISED_FROM = re.compile(r"\[revises [^:\]]{1,80}: ([^→\]]{1,80}) → ")
+    return revised_from(state.description) or state.value
 
 
 # Kinds of value specific enough that naming one as replaced identifies its state (dates and

@@ -29,6 +29,7 @@ from memory.text import content_terms, has_time_of_day, names_value, overlap
 
 __all__ = ["TerseReplies"]
 
+
 @dataclass(frozen=True)
 class _Turn:
     """An earlier turn (or an earlier sentence of the same message) the reply may answer."""
@@ -45,14 +46,14 @@ class TerseReplies(StateMatcher):
         """What each value the message says alone does to the state the conversation is on."""
         if len(a.text.split()) > self.weights.alone_max_words:
             return []
+        said = [(i, bare) for i, c in enumerate(a.clauses) if (bare := _bare_of(c)) is not None]
+        if not said:
+            return []  # most messages: the conversation need not be read
         turns = self._turns_before(item)
         prompted = self._prompted(ctx, item, turns)
         out: list[_Decision] = []
         taken: set[str] = set()
-        for i, clause in enumerate(a.clauses):
-            bare = _bare_of(clause)
-            if bare is None:
-                continue
+        for i, bare in said:
             earlier = [_Turn(c.text) for c in reversed(a.clauses[:i]) if c.subject]
             if not (bare.settled or prompted or earlier):
                 continue

@@ -191,3 +191,11 @@ def test_a_final_is_a_match_unless_it_asks_for_the_value_in_force(question: str,
                                                                    final: bool) -> None:
     assert ("final" in analyze_question(question).terms) is final
 
+
+@pytest.mark.parametrize(("question", "measure"), [
+    ("how many shirts are we ordering?", "count"),
+    ("how much is the hall hire?", "money"),
+    ("how big is the prize pool?", ""),
+])
+def test_what_an_amount_question_measures(question: str, measure: str) -> None:
+    assert analyze_question(question).measure == measure

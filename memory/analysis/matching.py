@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memory.analysis.cue_words import CHANGE_VERBS, CONTRASTING_MODIFIERS, FACET_NOUNS
+from memory.analysis.slot_patterns import MONEY_PATTERN
 from memory.analysis.values import STATUS_FAMILY
 from memory.text import clean, content_terms, stem, value_key
 
@@ -134,9 +135,8 @@ def abbreviates(subject: str, topic: str) -> bool:
 def names_cut_short(text: str, topic: str) -> bool:
     """Whether ``text`` names a word of ``topic`` cut short ("reg" for "registration")."""
     long_words = [w.lower() for w in re.findall(r"[A-Za-z][\w'-]{0,200}", topic)]
-    return any(len(w) >= 3 and w not in _FILLER and any(
-        lw.startswith(w) and len(lw) >= len(w) + 2 for lw in long_words)
-        for w in (x.lower() for x in re.findall(r"[A-Za-z][\w'-]{0,40}", text[:2000])))
+    return any(w not in _FILLER and _shortens(w, long_words)
+               for w in (x.lower() for x in re.findall(r"[A-Za-z][\w'-]{0,40}", text[:2000])))
 
 
 def _cut_short(short: str, long_words: list[str]) -> bool:
@@ -148,12 +148,17 @@ def _cut_short(short: str, long_words: list[str]) -> bool:
     for w in said:
         if w in long_words:
             continue
-        if len(w) >= 3 and any(lw.startswith(w) and len(lw) >= len(w) + 2
-                               for lw in long_words):
-            cut = True
-            continue
-        return False
+        if not _shortens(w, long_words):
+            return False
+        cut = True
     return cut
+
+
+def _shortens(word: str, long_words: list[str]) -> bool:
+    """Whether ``word`` is the first letters of one of ``long_words`` (at least three, and
+    at least two fewer than the word: "reg" of "registration")."""
+    return len(word) >= 3 and any(lw.startswith(word) and len(lw) >= len(word) + 2
+                                  for lw in long_words)
 
 
 _BUILD = re.compile(r"\b(?:rc|build|beta|alpha|b|nightly)[\s.-]?\d|\brc\b|^\d{3,6}$",
@@ -166,8 +171,7 @@ def same_grain(a: str, b: str) -> bool:
     return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))
 
 
-_MONEY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|dollars?|euros?|pounds?|quid|bucks|grand|cents?|"
-                    r"pence)\b|\d\s?k\b", re.IGNORECASE)
+_MONEY = re.compile(MONEY_PATTERN, re.IGNORECASE)
 _COUNTED = re.compile(r"\d\s[a-z]{2,30}", re.IGNORECASE)
 
 

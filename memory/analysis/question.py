@@ -36,6 +36,7 @@ from memory.analysis.question_words import (
     strip_address,
     words,
 )
+from memory.analysis.reason_words import PAST_EVENT_VERBS
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
@@ -74,6 +75,9 @@ class QuestionAnalysis:
     changes: tuple[str, ...] = ()
     confirm: bool = False
     polar: bool = False
+    #: What an amount question measures: "count" ("how many"), "money" ("how much"), or ""
+    #: when either may answer ("how big is the prize pool?").
+    measure: str = ""
 
     @property
     def asks_change(self) -> bool:
@@ -152,7 +156,9 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
         key=key, changes=changes, polar=_polar(lows, opening, lexicon),
-        dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon))
+        dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
+        measure="money" if family == "money" else "count" if any(
+            find_phrase(lows, p) >= 0 for p in lexicon.counting) else "")
 
 
 def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:
@@ -425,7 +431,7 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             return start, start + len(rest)
         if rest[0].endswith("ing") and len(rest[0]) > 4:
             continue
-        if past and any(w in _PAST_EVENT or (w.endswith("ed") and len(w) > 4) for w in rest):
+        if past and any(w in PAST_EVENT_VERBS or (w.endswith("ed") and len(w) > 4) for w in rest):
             # "what was the goal before Northgate came on board?": what it was before an
             # event that changed it
             return start, start + len(rest)
@@ -438,11 +444,6 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             continue
         return start, min(len(lows), start + len(rest))
     return None
-
-
-# Past forms of verbs of events that do not end in -ed ("before Northgate came on board").
-_PAST_EVENT = frozenset("came went got joined left took made won lost fell ran began "
-                        "broke became signed arrived".split())
 
 
 def _is_date_like(lows: Sequence[str]) -> bool:

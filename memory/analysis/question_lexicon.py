@@ -115,6 +115,8 @@ WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
 MONEY_OPENERS = ("how much",)
+# "How many" counts things; the other count openers ask a magnitude, money or not.
+COUNTING = ("how many",)
 COUNT_OPENERS = ("how many", "how big", "how large", "how high", "how low", "how far",
                  "how fast", "how often", "how long", "what percentage", "what percent")
 VERSION_OPENERS = ("which version", "what version", "which build", "what build",
@@ -454,6 +456,7 @@ class QuestionLexicon:
     where_openers: tuple[str, ...] = WHERE_OPENERS
     money_openers: tuple[str, ...] = MONEY_OPENERS
     count_openers: tuple[str, ...] = COUNT_OPENERS
+    counting: tuple[str, ...] = COUNTING
     version_openers: tuple[str, ...] = VERSION_OPENERS
     listing: tuple[str, ...] = LIST_CUES
     current: tuple[str, ...] = CURRENT_CUES

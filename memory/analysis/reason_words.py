@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from memory.analysis.cue_words import CHANGE_VERBS
 
-__all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS"]
+__all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS",
+           "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "REFUSAL_WORDS"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -53,3 +54,15 @@ CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
     """upgrade upgraded upgrading downgrade downgraded ditch ditched drop dropped dropping
     kill killed veto vetoed scrap scrapped cancel cancelled canceled cancelling step stepped
     stepping quit hand handed handing""".split())
+# A why question about something that did not happen ("why couldn't we …", "why not …"):
+# its reason is in the reply that turned the proposal down.
+NOT_DONE_WORDS = ("couldn't", "couldnt", "could not", "didn't", "didnt", "did not", "wasn't",
+                  "wasnt", "weren't", "werent", "not", "never", "won't", "wont", "can't",
+                  "cant", "cannot", "no")
+# A reply saying a proposal cannot be done ("Nordpack can't mold V-0 grade").
+REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "doesn't",
+                 "doesnt", "don't", "dont", "no way")
+# Past forms of verbs of events that do not end in -ed: "what was the goal before Northgate
+# came on board?" asks the value before that event.
+PAST_EVENT_VERBS = frozenset("came went got joined left took made won lost fell ran began "
+                             "broke became signed arrived".split())

@@ -56,8 +56,8 @@ maybe perhaps probably definitely agreed agree true false right wrong sorry pls 
 hi hey hello bye later soon idk tbh imo btw fyi nvm np mine yours ours theirs
 get got go going gone went come coming take took make made let lets say said think see
 sounds looks works need needs want wants love like hate know knew try wait hold check add
-send ask tell call use keep feel guess hope mean works worked fun awesome amazing weird bad
-hard easy late early sure noted yikes oops ugh wow damn dang huh hmm bit lot little few
+send ask tell call use keep feel guess hope mean worked fun awesome amazing weird bad
+hard easy late early noted yikes oops ugh wow damn dang huh hmm bit lot little few
 """.split())
 
 _ARTICLE = frozenset({"the", "a", "an"})

@@ -39,7 +39,8 @@ CURRENCY_CODES: tuple[str, ...] = ("usd", "eur", "gbp", "chf", "cad", "aud", "nz
 
 #: Currency words after an amount ("4.2 million dollars", "300 euros", "40 bucks").
 CURRENCY_WORDS: tuple[str, ...] = ("dollars", "dollar", "euros", "euro", "pounds", "bucks",
-                                   "quid", "francs", "yen", "rupees", "kroner", "kronor")
+                                   "quid", "francs", "yen", "rupees", "kroner", "kronor", "cents",
+                                   "cent", "pence")
 
 
 #: Scale words and letters after an amount ("4.2 million", "1.5M", "18k", "2bn").

@@ -21,7 +21,6 @@ of the kind asked (a revision the writer did not link), the newer statement wins
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
@@ -30,6 +29,8 @@ from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
+from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
+from memory.analysis.said_alone import UNITLESS
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import best_clause, citation, day_label
 from memory.reader.answer_parts import (
@@ -50,22 +51,10 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import (
-    Person,
-    reason_in,
-)
+from memory.reader.extract import Person, reason_in, says
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
-
-# A number as written, decimals whole ("3.20" is not "20").
-_NUMBER = re.compile(r"\d{1,9}(?:[.,]\d{1,9}){0,4}")
-# A why question about something that did not happen ("why couldn't we…", "why not…").
-_NOT_DONE = re.compile(r"\b(?:couldn'?t|could not|didn'?t|did not|wasn'?t|weren'?t|not|never|"
-                       r"won'?t|can'?t|cannot|no)\b", re.IGNORECASE)
-# A reply that says a proposal cannot be done ("Nordpack can't mold V-0 grade").
-_REFUSES = re.compile(r"\b(?:can'?t|cannot|won'?t|isn'?t|doesn'?t|don'?t|no way)\b",
-                      re.IGNORECASE)
 
 
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
@@ -170,7 +159,7 @@ class Composer(StateChoice):
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
-        if not reason and _NOT_DONE.search(qa.text):
+        if not reason and says(qa.text, NOT_DONE_WORDS):
             source = self._turned_down(covering)
             reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
                 if source is not None else ""
@@ -196,7 +185,7 @@ class Composer(StateChoice):
             if unit.node is None or "?" not in unit.node.text:
                 continue
             for answer in unit.answers:
-                if accepts(answer.text, self.lexicon.reject) or _REFUSES.search(answer.text):
+                if accepts(answer.text, self.lexicon.reject) or says(answer.text, REFUSAL_WORDS):
                     return answer
         return None
 
@@ -266,7 +255,7 @@ class Composer(StateChoice):
                 if anchor & unit_forms(chain[i].value):
                     return chain[i - 1]
             numbers = {w for w in anchor if w.isdigit()}
-            if numbers and not any(numbers & set(_NUMBER.findall(e.value)) for e in chain):
+            if numbers and not any(numbers & set(UNITLESS.findall(e.value)) for e in chain):
                 # "before we settled on 20" where the chain never reached 20: a later
                 # change it missed, so the value before it is the chain's last
                 return chain[-1]

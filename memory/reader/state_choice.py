@@ -32,7 +32,7 @@ from memory.reader.answer_parts import (
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_clock
-from memory.reader.statements import StatementReader, measure_asked
+from memory.reader.statements import StatementReader
 from memory.text import family_of, find_slots, has_revision_cue
 
 __all__ = ["StateChoice", "names_anchor"]
@@ -118,7 +118,7 @@ class StateChoice(StatementReader):
             named = [self.lexicon.attributes[a] for a in qa.attributes
                      if self.lexicon.attributes.get(a, "person") != "person"]
             family = named[0] if named else ""
-        asked = measure_asked(qa)
+        asked = qa.measure
         if asked and state.chain:
             # "how many" is not answered by a price, nor "how much" by a count of things
             held = next((e.value for e in reversed(state.chain) if measure(e.value)), "")

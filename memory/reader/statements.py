@@ -6,7 +6,6 @@ answers (the latest, the first, the one before a change), and the when-answer.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
@@ -42,17 +41,6 @@ from memory.reader.reasons import accepts
 from memory.text import family_of, find_slots, has_revision_cue
 
 
-def measure_asked(qa: QuestionAnalysis) -> str:
-    """What an amount question measures: things counted ("how many"), money ("how much"),
-    or either ("how big is the prize pool?")."""
-    if qa.family == "money":
-        return "money"
-    return "count" if _HOW_MANY.search(qa.text) else ""
-
-
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
-
-
 class StatementReader:
     """A base of :class:`memory.reader.compose.Composer`."""
 
@@ -71,7 +59,7 @@ class StatementReader:
                 # borrows it from the turn it answers
                 about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
-            asked = measure_asked(qa)
+            asked = qa.measure
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
