@@ -64,5 +64,5 @@ REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "d
                  "doesnt", "don't", "dont", "no way")
 # Past forms of verbs of events that do not end in -ed: "what was the goal before Northgate
 # came on board?" asks the value before that event.
-PAST_EVENT_VERBS = frozenset("came went got joined left took made won lost fell ran began "
-                             "broke became signed arrived".split())
+PAST_EVENT_VERBS = frozenset("came went got left took made won lost fell ran began broke "
+                             "became".split())

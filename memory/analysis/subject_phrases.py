@@ -266,7 +266,7 @@ def _trim(out: list[Token]) -> list[Token]:
     while out and (out[-1].low in STOPWORDS or out[-1].low in _VALUE_PREPS
                    or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
                    or out[-1].low in {"now", "again", "and", "then", "til", "till", "w",
-                                      "thru", "least"}
+                                      "thru"}
                    or out[-1].low in CLAUSE_VERBS):  # "custom ink wants", "comes w"
         if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
                 and out[-2].low in _PHRASAL):
