@@ -70,6 +70,7 @@ from memory.analysis.subject_phrases import (
     _label_subject,
     _local_words,
     _new_predicate,
+    _relative_head,
     _render,
     _role_after,
     _trim_phrase,
@@ -364,6 +365,12 @@ class ClauseReader:
                 leads = i == 0 and len(new) > 1 and bool(toks) and v.start <= toks[0].start
                 local = (_local_words(toks, everything, v, masked)
                          if i > 0 or not base or leads else [])
+                relative = _relative_head(toks, everything, v, masked) if i > 0 and \
+                    not local else []
+                if relative:  # "…, which drops to £130": said of the words before "which"
+                    said = _render(relative, masked)
+                    out.append(Claim(v, said, frozenset(content_terms(said))))
+                    continue
                 if i > 0 and not local and _new_predicate(toks, everything, v):
                     subject = ""  # "..., they're holding back 15%": about something else
                     out.append(Claim(v, subject, frozenset()))

@@ -290,6 +290,14 @@ week weeks day days month months hour hours minute minutes min mins bit little c
 while sprint sprints quarter year""".split())
 
 
+#: What a price is counted per rather than what it buys ("$12 per person", "£8 a head"): a
+#: rate's unit, not its item.
+RATE_UNITS: frozenset[str] = frozenset("""
+person people head pp pax guest guests member members each unit item night nights hour hr
+hours day days week weeks month months year years team player seat ticket kg lb mile km
+session visit class""".split())
+
+
 #: Verbs a proposal or request puts before its object ("can we *start* the window at 1").
 LIGHT_VERBS: frozenset[str] = frozenset("""
 do have make hold keep start begin run try use get put go schedule book plan set open

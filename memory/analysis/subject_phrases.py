@@ -21,6 +21,7 @@ from memory.analysis.lexicon import (
     META_WORDS,
     OWNER_VERBS,
     PROCEDURAL,
+    RATE_UNITS,
     ROLE_NOUNS,
     VALUE_NOUNS,
     default_lexicon,
@@ -107,7 +108,7 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                     or t.low in _PRONOUNS):
                 break
             after.append(t)
-        item = _clean_subject(after, values)
+        item = _clean_subject(after, values) or _priced_per(toks, values, v, masked)
         lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
         if item and (not lead or lead.endswith(",")):
             out = item
@@ -334,3 +335,41 @@ def _trim_phrase(phrase: str) -> str:
         return quoted.group("q").strip()  # "Going with 'workspace' everywhere"
     out = _PHRASE_STOP.sub("", phrase.strip()).strip(" '\"")
     return " ".join(out.split()[:5])
+
+
+def _priced_per(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
+                masked: str) -> list[Token]:
+    """"$150 per classified": a price said per a thing that is no unit of rate (person,
+    night, hour) names the thing priced."""
+    rest = [t for t in toks if t.start >= v.end]
+    if len(rest) < 2 or rest[0].low != "per" or masked[v.end:rest[0].start].strip():
+        return []
+    item: list[Token] = []
+    for t in rest[1:]:
+        gap = masked[(item[-1].end if item else rest[0].end):t.start]
+        if any(ch in gap for ch in ",;+/&(") or _in_value(t, values) or t.low in STOPWORDS:
+            break
+        item.append(t)
+    if not item or item[-1].low in RATE_UNITS or len(item) > 3:
+        return []
+    return _clean_subject(item, values)
+
+
+def _relative_head(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
+                   masked: str) -> list[Token]:
+    """"…, taking it out of contingency, which drops to £130": a value in a clause opened
+    by "which" is said of the words just before it (up to three, after the last
+    preposition or comma)."""
+    prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
+    seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
+    at = next((i for i, t in enumerate(seg) if t.low == "which"), -1)
+    if at < 1 or "," not in masked[seg[at - 1].end:seg[at].start]:
+        return []
+    head: list[Token] = []
+    for t in reversed(seg[:at]):
+        if t.low in STOPWORDS or t.low in _PRONOUNS or (
+                head and "," in masked[t.end:head[0].start]):
+            break
+        head.insert(0, t)
+    return _clean_subject(head[-3:], values) if head else []
+

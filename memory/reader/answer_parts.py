@@ -49,6 +49,10 @@ class Composed:
     short: str
     citations: list[Citation] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
+    #: When a later message changed the value the answer first found: that value, as
+    #: shown, and its citation.
+    replaced: str = ""
+    replaced_cite: Citation | None = None
 
 
 @dataclass

@@ -16,11 +16,15 @@ units of evidence that cover it (:mod:`memory.reader.coverage`), the first line 
 The lines after it hold the chain ("now X · was Y · was Z") and the evidence, attributed.
 Only the state that answers is shown: states of other subjects are not appended. A state is
 a chain of decisions; when a message newer than the state's last value states another value
-of the kind asked (a revision the writer did not link), the newer statement wins.
+of the kind asked (a revision the writer did not link), the newer statement wins. A change
+said later in fewer of the question's words ("launch pushed to tuesday june 10" after "the
+paid tier launches mon june 2") outranks the answer too (:mod:`memory.reader.later_word`),
+and "what was it before" is then the value it replaced.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
@@ -52,6 +56,7 @@ from memory.reader.answer_parts import (
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, reason_in, says
+from memory.reader.later_word import LaterWord
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
@@ -67,7 +72,7 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
                  and low in t.text.lower()), node)
 
 
-class Composer(StateChoice):
+class Composer(StateChoice, LaterWord):
     """Builds the answer for one question from the covering units."""
 
     def __init__(self, *, lexicon: QuestionLexicon, coverage: CoverageTest,
@@ -87,13 +92,67 @@ class Composer(StateChoice):
             state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
             return self.why(qa, state, verdict, nodes, before=before or {})
+        if qa.kind is QuestionKind.PREVIOUS:
+            replaced = self._replaced_later(qa, verdict, people, nodes)
+            if replaced is not None:
+                return replaced
         if state is not None and not self._overridden(qa, state, verdict, people):
             if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
                 state = self._with_plan_before(qa, state, verdict, people)
             composed = self.from_state(qa, state, nodes, people)
         else:
             composed = self.from_units(qa, verdict, people, nodes)
+        composed = self._with_later_change(qa, composed, verdict, people, nodes)
         return self.confirmed(qa, composed, nodes) if qa.confirm else composed
+
+    def _replaced_later(self, qa: QuestionAnalysis, verdict: Coverage,
+                        people: Sequence[Person], nodes: dict[str, EvidenceNode]
+                        ) -> Composed | None:
+        """For "what was it before": when a later message changed the value in force in
+        fewer of the question's words, the value before is the one it replaced (when the
+        question names the change, the later value must be the one it names)."""
+        now = dataclasses.replace(qa, kind=QuestionKind.CURRENT)
+        current = self.compose(now, verdict, people, nodes)
+        held = current.replaced_cite
+        if held is None or not current.citations:
+            return None
+        anchor = _value_words(qa.anchor, self.lexicon)
+        if anchor and not anchor & unit_forms(current.short):
+            return None  # the question names another change than the later one
+        later = current.citations[0]
+        lines = [f"{current.replaced} ({held.speaker}, {day_label(held.ts)})",
+                 f"now {current.short} ({later.speaker}, {day_label(later.ts)})"]
+        node = nodes.get(held.node_id)
+        if node is not None:
+            lines.append(evidence_line(node))
+        return Composed(lines, current.replaced, [held, later], [])
+
+    def _with_later_change(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
+                           people: Sequence[Person], nodes: dict[str, EvidenceNode]
+                           ) -> Composed:
+        """The answer, unless a later message changed its subject in fewer of the
+        question's words (:mod:`memory.reader.later_word`)."""
+        if composed.states and composed.states[0].chain:
+            last = composed.states[0].chain[-1]
+            after = max(e.ts for e in composed.states[0].chain)
+            held = last.value or composed.short
+        elif composed.citations:
+            after, held = composed.citations[0].ts, composed.short
+        else:
+            return composed
+        later = self.later_change(qa, verdict, people, after=after, held=held,
+                                  plain=self.coverage.plain_forms)
+        if later is None:
+            return composed
+        covering = self.covering(verdict, wide=True)
+        fresh = self.answer_from(qa, later, [later.unit, *covering], [later], nodes)
+        # the value it replaced stays in view: "now X (…) · was Y (…)"
+        cited = composed.citations[0] if composed.citations else None
+        was = f"was {held} ({cited.speaker}, {day_label(cited.ts)})" if cited else f"was {held}"
+        history = [f"now {fresh.short} ({later.node.speaker}, {day_label(later.node.ts)}) · {was}"]
+        return Composed([fresh.lines[0], *history, *fresh.lines[1:]], fresh.short,
+                        [*fresh.citations, *composed.citations], [], replaced=held,
+                        replaced_cite=cited)
 
     def confirmed(self, qa: QuestionAnalysis, composed: Composed,
                   nodes: dict[str, EvidenceNode]) -> Composed:
@@ -327,6 +386,13 @@ class Composer(StateChoice):
         moved_on = self._moved_on(qa, chosen, verdict)
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)
+        return self.answer_from(qa, chosen, covering, statements, nodes)
+
+    def answer_from(self, qa: QuestionAnalysis, chosen: Statement, covering: Sequence[Unit],
+                    statements: Sequence[Statement], nodes: dict[str, EvidenceNode]
+                    ) -> Composed:
+        """The answer a chosen statement gives, with the evidence covering the question."""
+        kind = qa.kind
         node = chosen.node
         day = day_label(node.ts)
         if kind is QuestionKind.WHO:

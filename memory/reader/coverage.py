@@ -181,6 +181,12 @@ class CoverageTest:
         self._change_forms = frozenset(
             f for w in lexicon.change_predicates for f in forms(w) if len(f) > 2)
 
+    @property
+    def plain_forms(self) -> frozenset[str]:
+        """The forms of the verbs that say what happens to a subject (predicates and
+        change verbs) rather than naming it."""
+        return self._predicate_forms | self._change_forms
+
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
         """The question's terms with their weights in ``scope``."""

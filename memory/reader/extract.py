@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
 from memory.dates import resolve_date, resolved_dates
@@ -193,11 +194,19 @@ def best_sentence(qa: QuestionAnalysis, text: str) -> str:
     sentences = split_sentences(text[:MAX_TEXT]) or [text]
     wanted = [forms(t) for t in qa.terms]
     best, best_score = sentences[0], -1.0
+    asked = -1.0
     for s in sentences:
         have = unit_forms(s)
         score = sum(1.0 for f in wanted if f & have)
         if s.rstrip().endswith("?"):
-            score -= 0.5
+            asked, score = score, score - 0.5
+        elif asked >= 0 and qa.kind not in (QuestionKind.WHY, QuestionKind.WHO) and \
+                qa.family != "person":
+            # "drinks friday for Marco's birthday? the Anchor at 6": a statement right
+            # after the speaker's own question answers it
+            score, asked = max(score, asked), -1.0
+        else:
+            asked = -1.0
         if score > best_score:
             best, best_score = s, score
     return best.strip()

@@ -32,7 +32,7 @@ from memory.reader.answer_parts import (
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_clock
-from memory.reader.statements import StatementReader
+from memory.reader.statements import StatementReader, names_numbers
 from memory.text import family_of, find_slots, has_revision_cue
 
 __all__ = ["StateChoice", "names_anchor"]
@@ -50,6 +50,13 @@ def _one_value(text: str, state: State) -> bool:
     """Whether ``text`` states at most one value of the kind ``state`` holds."""
     held = family_of(entry_value(state.chain[-1]))
     return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
+
+
+def _numbered_as_asked(qa: QuestionAnalysis, state: State) -> bool:
+    """Whether ``state`` names every numbered thing the question names ("meetup #28",
+    "ep 18", "R31"): a state about another number of the same series does not answer."""
+    return names_numbers(qa, " ".join([state.topic, state.description,
+                                        *(f"{e.value} {e.quote}" for e in state.chain)]))
 
 
 # Words that put a *who* question in the present ("who are we hiring …", "who has …
@@ -87,6 +94,8 @@ class StateChoice(StatementReader):
                 continue  # a single value has no earlier one, nor a change to explain
             if not self._holds(qa, state):
                 continue
+            if not _numbered_as_asked(qa, state):
+                continue  # "#27"'s room is no answer about "#28"
             if reached and not any(names_anchor(reached, e.value) for e in state.chain):
                 continue
             if qa.family == "person" and qa.role not in ("changer", "decider") and \

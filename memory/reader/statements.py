@@ -6,6 +6,7 @@ answers (the latest, the first, the one before a change), and the when-answer.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
@@ -38,7 +39,39 @@ from memory.reader.extract import (
     when_in,
 )
 from memory.reader.reasons import accepts
-from memory.text import family_of, find_slots, has_revision_cue
+from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue
+
+
+def names_numbers(qa: QuestionAnalysis, text: str) -> bool:
+    """Whether ``text`` names no other number of a series the question names one of
+    ("#27" when "meetup #28" is asked, "ep 17" for "ep 18", "R30" for "R31's"): what is
+    said of another of the series does not answer. Text naming none of it may."""
+    for pattern, number in _series(qa):
+        said = {m.group(1) for m in pattern.finditer(text)}
+        if said and number not in said:
+            return False
+    return True
+
+
+def _series(qa: QuestionAnalysis) -> list[tuple[re.Pattern[str], str]]:
+    """For each numbered thing the question names, a pattern finding the numbers of its
+    series in a text ("#(\\d+)", "ep\\s?(\\d+)", "R(\\d+)") and the number asked."""
+    out: list[tuple[re.Pattern[str], str]] = []
+    for m in _NUMBERED.finditer(qa.text):
+        lead = m.group(1) or m.group(2) or ""
+        if "#" in lead:
+            lead = "#"
+        lead = lead.strip()
+        if not lead or lead.lower() in STOPWORDS:
+            continue  # a number alone ("the 18 upgrade", "at 6") names no series
+        out.append((re.compile(rf"(?<![\w#]){re.escape(lead)}\s?#?(\d{{1,6}})(?![\d.])",
+                               re.IGNORECASE), m.group(3)))
+    return out
+
+
+# "#28", "ep 18", "R31", "meetup #28": a series' lead and the number.
+_NUMBERED = re.compile(r"(?<![\w#])(?:(#)|([A-Za-z]{1,12}\s?#?))?(?<![\d.])(\d{1,6})(?![\d.:]|st\b|"
+                       r"nd\b|rd\b|th\b|\s?(?:am|pm)\b)")
 
 
 class StatementReader:
@@ -53,7 +86,10 @@ class StatementReader:
             return self._earlier(qa, statements)
         if self._latest_wins(qa):
             wanted = {f for t in qa.terms for f in forms(t)}
-            about = list(statements)
+            about = [st for st in statements if names_numbers(qa, st.unit.text)] or list(
+                statements)
+            # a reaction ("🍻", "👍") answers nothing, however late
+            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)] or about
             if qa.kind is QuestionKind.WHO:
                 # who holds it now: a message that names the role, not one that only
                 # borrows it from the turn it answers
@@ -272,7 +308,9 @@ class StatementReader:
         if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
                 not qa.asks_change:
             answer = best_answer(unit.answers, node, qa)
-            return answer.text, answer
+            if any(ch.isalnum() for ch in answer.text):
+                return answer.text, answer
+            # a reaction ("🍻") takes the suggestion up: the suggestion says what it is
         return node.text, node
 
     def _prefer(self, qa: QuestionAnalysis) -> str:
