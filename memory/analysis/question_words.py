@@ -137,4 +137,3 @@ def expand_shorthand(text: str) -> str:
     out = _SHORTHAND.sub(spelled, text)
     return " ".join(out.split()) if out != text else text
 
-
