@@ -8,7 +8,7 @@ from __future__ import annotations
 from memory.analysis.cue_words import CHANGE_VERBS
 
 __all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS",
-           "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "REFUSAL_WORDS"]
+           "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "REFUSAL_WORDS", "REPORT_VERBS"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -66,3 +66,11 @@ REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "d
 # came on board?" asks the value before that event.
 PAST_EVENT_VERBS = frozenset("came went got left took made won lost fell ran began broke "
                              "became".split())
+# Verbs by which a message relays news from someone ("Whitfields just *emailed* - they're
+# in Lisbon", "council *rang*: the inspector's off sick"): the clause saying who relayed it
+# is no reason; what it relays is.
+REPORT_VERBS = ("emailed", "e-mailed", "mailed", "called", "rang", "phoned", "texted",
+                "messaged", "pinged", "dm'd", "dmed", "wrote", "replied", "said", "says",
+                "told us", "told me", "got back", "came back", "heard back", "got in touch",
+                "reached out", "let us know", "let me know", "confirmed", "announced")
+

@@ -55,7 +55,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import Person, reason_in, says
+from memory.reader.extract import Person, reason_in, relayed, says
 from memory.reader.later_word import LaterWord
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
@@ -227,6 +227,7 @@ class Composer(StateChoice, LaterWord):
             reason = self.reasons.whole(source)
         if source is None:
             return Composed([], "")
+        reason = relayed(reason, source.text)
         lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
         states = []
         if state is not None and entry_node is not None and (

@@ -15,6 +15,7 @@ from datetime import datetime
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.analysis.reason_words import REPORT_VERBS
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -169,6 +170,30 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     candidates = beside + others
     ranked = sorted(candidates, key=lambda c: (not says(c, blockers), bool(find_slots(c))))
     return ranked[0] if ranked else ""
+
+
+def relayed(reason: str, text: str) -> str:
+    """What a reason that only says who relayed the news relays ("Whitfields just emailed"
+    → "they're in Lisbon until the 18th", the clause after it in ``text``); ``reason``
+    itself otherwise."""
+    frame = reason.strip(" .,:;-—–")
+    if not frame or len(words(frame)) > _FRAME_WORDS or not _REPORT_END.search(frame):
+        return reason
+    at = text.find(frame)
+    if at < 0:
+        return reason
+    rest = text[at + len(frame):]
+    m = re.match(r"\s{0,3}(?:[-—–:,.]|\s)\s{0,3}", rest)
+    content = split_sentences(rest[m.end():] if m else rest)
+    told = [c for c in content if not c.rstrip().endswith("?")]
+    return told[0].rstrip(".!") if told and len(words(told[0])) >= 3 else reason
+
+
+# A relaying clause is short ("the council rang", "Brightline called back just now").
+_FRAME_WORDS = 6
+_REPORT_END = re.compile(r"(?<![\w'])(?:" + "|".join(
+    re.escape(v) for v in sorted(REPORT_VERBS, key=len, reverse=True))
+    + r")(?:\s(?:back|again|just now|today|this morning))?$", re.IGNORECASE)
 
 
 def says(text: str, cues: Sequence[str]) -> bool:
