@@ -368,8 +368,7 @@ class ClauseReader:
                 relative = _relative_head(toks, everything, v, masked) if i > 0 and \
                     not local else []
                 if relative:  # "…, which drops to £130": said of the words before "which"
-                    said = _render(relative, masked)
-                    out.append(Claim(v, said, frozenset(content_terms(said))))
+                    out.append(_claim_of(v, _render(relative, masked)))
                     continue
                 if i > 0 and not local and _new_predicate(toks, everything, v):
                     subject = ""  # "..., they're holding back 15%": about something else
@@ -396,8 +395,7 @@ class ClauseReader:
                     w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
                     or w.lower() in CLAUSE_VERBS for w in subject.split()):
                 subject = base  # "QA signoff for 2.4, Jo owns it"
-            subject = _counted_subject(v, subject)
-            out.append(Claim(v, subject, frozenset(content_terms(subject))))
+            out.append(_claim_of(v, _counted_subject(v, subject)))
         return tuple(out)
 
     def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
@@ -484,3 +482,8 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
             and not any(v.start <= at < v.end for v in values)):
         return Value(Kind.CHOICE, phrase, at, at + len(phrase))
     return None
+
+
+def _claim_of(value: Value, subject: str) -> Claim:
+    return Claim(value, subject, frozenset(content_terms(subject)))
+

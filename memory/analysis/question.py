@@ -157,8 +157,14 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
         key=key, changes=changes, polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
-        measure="money" if family == "money" else "count" if any(
-            find_phrase(lows, p) >= 0 for p in lexicon.counting) else "")
+        measure=_measure(family, lows, lexicon))
+
+
+def _measure(family: str, lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+    """What an amount question measures: money ("how much"), a count ("how many"), or ""."""
+    if family == "money":
+        return "money"
+    return "count" if any(find_phrase(lows, p) >= 0 for p in lexicon.counting) else ""
 
 
 def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:

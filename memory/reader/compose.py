@@ -227,16 +227,22 @@ class Composer(StateChoice, LaterWord):
             reason = self.reasons.whole(source)
         if source is None:
             return Composed([], "")
-        reason = relayed(reason, source.text)
+        shown = entry_node is not None and (
+            source is entry_node or source.node_id in entry_node.context_ids)
+        return self._why_answer(relayed(reason, source.text), source,
+                                state if shown else None, order)
+
+    @staticmethod
+    def _why_answer(reason: str, source: EvidenceNode, state: State | None,
+                    order: Sequence[EvidenceNode]) -> Composed:
+        """The why-answer: the reason with who gave it, the chain it explains (when the
+        reason is the change's own or its context's), the evidence."""
         lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
-        states = []
-        if state is not None and entry_node is not None and (
-                source is entry_node or source.node_id in entry_node.context_ids):
+        if state is not None:
             lines.append(chain_line(state))
-            states = [state]
         lines.append(evidence_line(source))
         cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
-        return Composed(lines, reason, cites, states)
+        return Composed(lines, reason, cites, [state] if state is not None else [])
 
     def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
         """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
