@@ -17,6 +17,8 @@ from memory.analysis.reason_words import (
     BLOCKER_WORDS,
     CHANGE_PREDICATES,
     CONSEQUENCE_WORDS,
+    DROP_VERBS,
+    PROBLEM_NEGATIONS,
 )
 
 # Words that open or shape a question without naming what it is about.
@@ -310,6 +312,10 @@ ACCEPT_OPENERS = (
     "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
     "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
 )
+# Words a reply may open with before it accepts or turns down ("*honestly* yeah, i'd rather
+# push it a week"): skipped when reading how it opens.
+OPENING_FILLERS = frozenset({"honestly", "tbh", "well", "hmm", "hm", "oh", "ah", "ugh", "welp",
+                             "so", "lol", "haha"})
 # Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
 RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").
@@ -483,7 +489,10 @@ class QuestionLexicon:
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    fillers: frozenset[str] = OPENING_FILLERS
     blockers: tuple[str, ...] = BLOCKER_WORDS
+    problems: tuple[str, ...] = PROBLEM_NEGATIONS
+    drops: tuple[str, ...] = DROP_VERBS
     consequence: tuple[str, ...] = CONSEQUENCE_WORDS
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS

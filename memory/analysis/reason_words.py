@@ -8,7 +8,8 @@ from __future__ import annotations
 from memory.analysis.cue_words import CHANGE_VERBS
 
 __all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS",
-           "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "REFUSAL_WORDS", "REPORT_VERBS"]
+           "DROP_VERBS", "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS",
+           "REFUSAL_WORDS", "REPORT_VERBS"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -24,6 +25,18 @@ BLOCKER_WORDS = (
     "blocker", "blocked", "heads up", "bad news", "unfortunately", "sadly", "not ready",
     "no longer", "too small", "too big", "full", "sold out", "overlaps", "holiday",
 )
+# A plain negation also says what stands in the way when it names the thing a change left
+# ("buzzsprout *doesn't* do dynamic ad insertion", "*wouldn't* put a lager in FV2", "8 is
+# *too* much for some folks").
+PROBLEM_NEGATIONS = ("not", "doesn't", "doesnt", "don't", "dont", "isn't", "isnt", "wouldn't",
+                     "wouldnt", "didn't", "didnt", "aren't", "arent", "wasn't", "wasnt",
+                     "no way", "never", "too")
+# Verbs by which a why-question names what a change left behind ("why did we *drop*
+# buzzsprout", "why'd rita *drop out*"): its subject is then the thing left.
+DROP_VERBS = ("drop", "dropped", "ditch", "ditched", "scrap", "scrapped", "dump", "dumped",
+              "abandon", "abandoned", "skip", "skipped", "replace", "replaced", "axe", "axed",
+              "give up", "gave up", "stop using", "stopped using", "pull out", "pulled out",
+              "back out", "backed out", "switch from", "switched from", "move away from")
 # Words by which a change says it follows from what was just said ("ok, thursday *then*",
 # "*so* we're moving it").
 CONSEQUENCE_WORDS = ("then", "so", "in that case", "that means", "which means", "guess",

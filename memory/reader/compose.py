@@ -189,22 +189,21 @@ class Composer(StateChoice, LaterWord):
         decision = frozenset(f for c in qa.changes for f in forms(c))
         entry = self.deciding_entry(qa, state) if state is not None else None
         entry_node = nodes.get(entry.node_id) if entry is not None else None
-        reason, source = "", None
         left, _ = _anchors(qa, self.lexicon)
-        if entry is not None and entry_node is not None:
-            reason = (self.reasons.blocking(entry_node.text, left)
-                      or self.reasons.cued(entry_node, nodes)
-                      or self.reasons.accepted(entry_node.text, entry_node, nodes)
-                      or self.reasons.noted(entry)
-                      or self.reasons.beside(entry_node, nodes, value=entry.value,
-                                             decision=decision))
-            source = _teller(reason, entry_node, nodes)
-            if not reason:
-                reason, turn = self.reasons.before(
-                    entry_node, (before or {}).get(entry_node.node_id, ()),
-                    left=self._left_value(state, entry))
-                source = turn or entry_node
         covering = self.covering(verdict)
+        turns = list((before or {}).get(entry_node.node_id, ())) if entry_node else []
+        # the first decision of the chain cannot say why it was left later
+        first = state.chain[0].node_id if state is not None and state.chain else ""
+        candidates = [n for n in [*([entry_node] if entry_node else []), *turns,
+                                  *(n for u in self.covering(verdict, wide=True) for n in
+                                    ([u.node] if u.node is not None else []) + list(u.answers))]
+                      if n.node_id != first]
+        gone = self.reasons.gone(qa, left)
+        reason, source = self.reasons.reported(candidates, gone)
+        if entry is not None and entry_node is not None:
+            reason, source = self._change_reason(
+                entry, entry_node, nodes, left=left, decision=decision, turns=turns,
+                reported=(reason, source), was=self._left_value(state, entry))
         with_change = [u for u in covering if decision & unit_forms(u.told)]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
@@ -213,11 +212,16 @@ class Composer(StateChoice, LaterWord):
             for n in order:
                 named = bool(decision & unit_forms(n.text))
                 reason = self.reasons.cued(n, nodes) or (
-                    self.reasons.accepted(n.text, n, nodes)
-                    or self.reasons.beside(n, nodes, decision=decision) if named else "")
+                    self.reasons.accepted(n.text, n, nodes) if named else "")
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
+                if named:
+                    reason, turn = self.reasons.before(n, (before or {}).get(n.node_id, ()))
+                    reason = reason or self.reasons.beside(n, nodes, decision=decision)
+                    if reason:
+                        source = turn or _teller(reason, n, nodes)
+                        break
         if not reason and says(qa.text, NOT_DONE_WORDS):
             source = self._turned_down(covering)
             reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
@@ -231,6 +235,27 @@ class Composer(StateChoice, LaterWord):
             source is entry_node or source.node_id in entry_node.context_ids)
         return self._why_answer(relayed(reason, source.text), source,
                                 state if shown else None, order)
+
+    def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
+                       nodes: dict[str, EvidenceNode], *, left: set[str],
+                       decision: frozenset[str], turns: Sequence[EvidenceNode],
+                       reported: tuple[str, EvidenceNode | None], was: str
+                       ) -> tuple[str, EvidenceNode | None]:
+        """The reason for a known change: a blocker naming what it left, in so many words,
+        in the turn it accepts; else a problem ``reported`` with what it left; else as the
+        writer noted it, beside its decision, or in the turns just before it."""
+        reason = (self.reasons.blocking(node.text, left) or self.reasons.cued(node, nodes)
+                  or self.reasons.accepted(node.text, node, nodes))
+        if reason:
+            return reason, _teller(reason, node, nodes)
+        if reported[0]:
+            return reported
+        reason = (self.reasons.noted(entry)
+                  or self.reasons.beside(node, nodes, value=entry.value, decision=decision))
+        if reason:
+            return reason, _teller(reason, node, nodes)
+        reason, turn = self.reasons.before(node, turns, left=was)
+        return reason, turn or node
 
     @staticmethod
     def _why_answer(reason: str, source: EvidenceNode, state: State | None,

@@ -61,6 +61,8 @@ ANSWERED_QUESTIONS = 8
 # reason.
 REASON_TURNS = 3
 REASON_WITHIN = timedelta(hours=6)
+# ... and before how many of the best covering messages.
+REASON_SOURCES = 3
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -111,7 +113,8 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
-        before = self._turns_before(session, states) if qa.kind is QuestionKind.WHY else {}
+        before = (self._turns_before(session, states, verdict)
+                  if qa.kind is QuestionKind.WHY else {})
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
@@ -183,12 +186,14 @@ class OfflineReader:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
 
-    def _turns_before(self, session: ReaderSession, states: Sequence[State]
-                      ) -> dict[str, list[EvidenceNode]]:
-        """For a *why* question: the turns just before each change of the states read,
-        newest first, where a blocker said by someone else is often the reason ("we can't
-        have the ledger down that night" → "ok, the 19th then")."""
+    def _turns_before(self, session: ReaderSession, states: Sequence[State],
+                      verdict: Coverage) -> dict[str, list[EvidenceNode]]:
+        """For a *why* question: the turns just before each change of the states read and
+        before the best covering messages (a change the writer did not chain), newest
+        first, where a blocker said by someone else is often the reason ("we can't have
+        the ledger down that night" → "ok, the 19th then")."""
         ids = [e.node_id for s in states for e in s.chain[1:]]
+        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
         out: dict[str, list[EvidenceNode]] = {}
         for i in dict.fromkeys(ids):
             node = session.nodes.get(i)

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from memory.analysis.message import MessageAnalyzer
-from memory.analysis.question import words
+from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
@@ -29,9 +30,12 @@ BEFORE_SECONDS = 6 * 3600
 WHOLE_CHARS = 300
 
 
-def accepts(text: str, openers: Sequence[str]) -> bool:
-    """Whether ``text`` opens with one of ``openers`` ("agreed.", "good catch", "no, …")."""
+def accepts(text: str, openers: Sequence[str], fillers: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` opens with one of ``openers`` ("agreed.", "good catch", "no, …"),
+    after any of ``fillers`` ("honestly yeah")."""
     lows = [w.low for w in words(text[:80])]
+    while lows and lows[0] in fillers:
+        lows = lows[1:]
     for opener in openers:
         parts = opener.split()
         if lows[: len(parts)] == parts:
@@ -81,7 +85,7 @@ class Reasons:
         the change follows from it ("ok, … then", "so …") or the turn names the value the
         change leaves; or one giving a reason in so many words under the same
         conditions."""
-        follows = accepts(node.text, self.lexicon.accept) or says(
+        follows = accepts(node.text, self.lexicon.accept, self.lexicon.fillers) or says(
             node.text, self.lexicon.consequence)
         for turn in turns:
             if not timedelta(0) <= node.ts - turn.ts <= timedelta(seconds=BEFORE_SECONDS):
@@ -110,6 +114,38 @@ class Reasons:
                 return sentence.strip().rstrip(".!")
         return ""
 
+    def gone(self, qa: QuestionAnalysis, left: set[str]) -> set[str]:
+        """The words of what a change left, as a why-question names it: the values it
+        moved off ("off the 26th"), and its subject when the question negates it ("why
+        isn't the swap at the scout hut anymore") or drops it ("why'd we drop
+        buzzsprout")."""
+        gone = set(left)
+        if says(qa.text, (*NOT_DONE_WORDS, *REFUSAL_WORDS, *self.lexicon.drops)):
+            dropped = {w for d in self.lexicon.drops for w in d.split()}
+            gone |= {w.low for w in words(qa.subject)} - dropped - self.lexicon.question_words
+        return gone
+
+    def reported(self, candidates: Sequence[EvidenceNode], gone: set[str]
+                 ) -> tuple[str, EvidenceNode | None]:
+        """A problem reported about what a change left: the first of ``candidates`` (the
+        thing's first mention aside) with a sentence naming a word of ``gone`` and what
+        stands in its way ("hampton is sold out the 7th", "buzzsprout doesn't do dynamic
+        ad insertion")."""
+        if not gone:
+            return "", None
+        signals = (*self.lexicon.blockers, *self.lexicon.problems)
+        naming = [n for n in candidates if {w.low for w in words(n.text)} & gone]
+        # the first word of a thing is its plan ("TPLO booked for tuesday"), not what
+        # later stood in its way
+        first = min(naming, key=lambda n: (n.ts, n.seq), default=None)
+        for node in naming:
+            if node is first:
+                continue
+            for sentence in split_sentences(node.text):
+                if {w.low for w in words(sentence)} & gone and says(sentence, signals):
+                    return self.whole(node), node
+        return "", None
+
     def speaker_of(self, unit: Unit) -> EvidenceNode | None:
         """The message of a unit that explains: a bare question's answer, else itself."""
         node = unit.node
@@ -124,7 +160,7 @@ class Reasons:
                  nodes: dict[str, EvidenceNode]) -> str:
         """When ``text`` accepts what the turn before said, the reason is in that turn: its
         cued reason, else what it states."""
-        if node is None or not accepts(text, self.lexicon.accept):
+        if node is None or not accepts(text, self.lexicon.accept, self.lexicon.fillers):
             return ""
         for i in node.context_ids:
             turn = nodes.get(i)
