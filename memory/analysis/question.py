@@ -22,6 +22,8 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question_lexicon import (
     CLOCK_CUES,
     CLOCK_NOUNS,
+    DAY_CUES,
+    DAY_NOUNS,
     DEFAULT_LEXICON,
     QuestionLexicon,
 )
@@ -93,6 +95,14 @@ class QuestionAnalysis:
             or any(a in CLOCK_NOUNS for a in self.attributes))
 
     @property
+    def asks_day(self) -> bool:
+        """Whether a *when* question asks the day ("what date", "which night"), which a
+        time of day alone does not answer."""
+        return self.family == "when" and not self.asks_clock and (
+            any(c in DAY_CUES for c in self.cues)
+            or any(a in DAY_NOUNS for a in self.attributes))
+
+    @property
     def stems(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(stem(t) for t in self.terms))
 
@@ -109,7 +119,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
 
     def found(phrases: Sequence[str]) -> list[tuple[int, int, str]]:
         spans = [sp for sp in _spans(lows, phrases)
-                 if not _names_a_thing(lows, sp, lexicon.noun_cues)]
+                 if not _names_a_thing(lows, sp, lexicon.noun_cues)
+                 and not _modified(lows, sp, lexicon)]
         cue_spans.extend(spans)
         return spans
 
@@ -122,7 +133,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
     family = _family((("when", when_open), ("where", where_open), ("money", money_open),
                       ("count", count_open), ("version", version_open),
-                      ("person", who_open)), _head_attribute(lows, lexicon), lexicon)
+                      ("person", who_open)), _head_attribute(lows, lexicon), lexicon
+                     ) or _named_choice(lows, opening, lexicon)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
@@ -182,6 +194,29 @@ def _names_a_thing(lows: Sequence[str], span: tuple[int, int, str],
     if phrase not in nouns or start == 0:
         return False
     return end >= len(lows) or lows[end] in STOPWORDS
+
+
+def _named_choice(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> str:
+    """"name" when the question opens with which/what and a noun naming no kind of value
+    ("which roofer did we pick", "what engine are we on"): it asks which named thing."""
+    if opening + 1 >= len(lows) or lows[opening] not in lexicon.choice_openers:
+        return ""
+    noun = lows[opening + 1]
+    if noun in STOPWORDS or noun in lexicon.question_words or noun in lexicon.attributes \
+            or not noun.isalpha():
+        return ""
+    return "name"
+
+
+def _modified(lows: Sequence[str], span: tuple[int, int, str], lexicon: QuestionLexicon
+              ) -> bool:
+    """Whether a cue that is also a noun follows a word modifying it ("the dental list"),
+    so it names a thing."""
+    start, _, phrase = span
+    if phrase not in lexicon.modified_nouns or start == 0:
+        return False
+    before = lows[start - 1]
+    return before not in STOPWORDS and before not in lexicon.question_words
 
 
 def _polar(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:

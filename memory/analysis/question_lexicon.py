@@ -113,6 +113,11 @@ WHEN_OPENERS = (
 # a clock noun it asks about ("the start time").
 CLOCK_CUES = frozenset({"what time", "at what time", "what hour", "by what time"})
 CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
+# ... and that ask the day, which a time of day alone does not answer ("what date is the
+# vaccination day" is not "2pm").
+DAY_CUES = frozenset({"what date", "which date", "what day", "which day", "what night",
+                      "which night", "what weekday", "which weekday"})
+DAY_NOUNS = frozenset({"date", "dates", "day", "days", "night", "nights", "weekday"})
 WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
@@ -134,6 +139,12 @@ LIST_CUES = (
 # Cues that are nouns too: ending their phrase they name a thing ("the cup final"), not
 # the value in force ("the final venue").
 NOUN_CUES = frozenset({"final", "status"})
+# Openers that, followed by a noun naming no kind of value, ask which named thing was
+# chosen ("*which* roofer did we pick", "*what* engine are we on").
+CHOICE_OPENERS = frozenset({"which", "what"})
+# Cues that name a thing after a word modifying them: "the dental *list*", "the guest
+# *list*" are what is asked about, not a request for a list.
+MODIFIED_NOUN_CUES = frozenset({"list"})
 # The value in force now.
 CURRENT_CUES = (
     "now", "currently", "current", "still", "latest", "final", "anymore", "any more",
@@ -500,6 +511,8 @@ class QuestionLexicon:
     predicates: frozenset[str] = PREDICATE_VERBS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
     noun_cues: frozenset[str] = NOUN_CUES
+    modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES
+    choice_openers: frozenset[str] = CHOICE_OPENERS
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS

@@ -55,7 +55,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import Person, reason_in, relayed, says
+from memory.reader.extract import Person, has_day, reason_in, relayed, says
 from memory.reader.later_word import LaterWord
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
@@ -315,6 +315,9 @@ class Composer(StateChoice, LaterWord):
                      if values_match(person, value) else
                      f"{person}, {day_label(entry.ts)}: {value}")
         else:
+            # "what date is the AGM" after "starts 6:30 not 6": the latest day said
+            timed = [e for e in chain if has_day(e.value)] if qa.asks_day else []
+            entry = timed[-1] if timed else entry
             first = short = entry_value(entry)
         lines = [first, chain_line(state)]
         cites: list[Citation] = []

@@ -386,6 +386,13 @@ def has_clock(text: str) -> bool:
     return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None
 
 
+def has_day(text: str) -> bool:
+    """Whether ``text`` names a day (a date, a weekday, "tomorrow", "fridays"), not only a
+    time."""
+    return RECURRING_DAYS.search(text[:MAX_TEXT]) is not None or any(
+        s.kind.value == "date" for s in find_slots(text[:MAX_TEXT]))
+
+
 def time_range_end(text: str) -> str:
     """The end of the first clock range in ``text`` ("14:03-14:38" → "14:38")."""
     times = [s.text for s in find_slots(text[:MAX_TEXT]) if s.kind.value == "time"]

@@ -23,7 +23,7 @@ from memory.analysis.question import QuestionAnalysis
 from memory.dates import find_date_expressions, resolve_date
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
 from memory.reader.coverage import Coverage, Term, forms, unit_forms
-from memory.reader.extract import Person, has_clock
+from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statements import StatementReader
 from memory.text import content_terms, family_of, find_slots, has_revision_cue
 
@@ -74,6 +74,8 @@ class LaterWord(StatementReader):
                 continue  # another kind of value: not a new value of this subject
             if qa.asks_clock and not has_clock(st.value):
                 continue  # a day moved, not the time asked
+            if qa.asks_day and not has_day(st.value):
+                continue  # a time moved, not the day asked
             if _coarser(st.value, held, node.ts):
                 continue  # "order in for this week" is no new "wednesday 15:00" cutoff
             if not _said_of(analysis, st.value, subject) or not _own_subject_asked(

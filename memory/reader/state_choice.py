@@ -31,7 +31,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import Person, has_clock
+from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statements import StatementReader, names_numbers
 from memory.text import family_of, find_slots, has_revision_cue
 
@@ -137,6 +137,8 @@ class StateChoice(StatementReader):
             return True
         if qa.asks_clock and not has_clock(current_value(state)):
             return False  # the time of day is asked; the state holds a day
+        if qa.asks_day and not any(has_day(e.value) for e in state.chain):
+            return False  # the day is asked; the state only ever held a time of day
         held = family_of(current_value(state), state.chain[-1].quote)
         if held in self.lexicon.state_families.get(family, (family,)):
             return True

@@ -33,6 +33,7 @@ from memory.reader.extract import (
     Person,
     best_sentence,
     has_clock,
+    has_day,
     person_answer,
     time_range_end,
     value_in,
@@ -101,6 +102,8 @@ class StatementReader:
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
             if qa.asks_clock:
                 valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
+            if qa.asks_day:
+                valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
             turned = [st for st in statements if any(
@@ -206,8 +209,8 @@ class StatementReader:
         if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             kinds = ()
         claimed = None
-        if kinds and qa.asks_clock:
-            claimed = self._claim(qa, analysis, kinds, clock=True)
+        if kinds and (qa.asks_clock or qa.asks_day):
+            claimed = self._claim(qa, analysis, kinds, clock=qa.asks_clock, day=qa.asks_day)
             claimed = claimed if claimed is not None and claimed[0] else None
         if claimed is None and kinds:
             claimed = self._claim(qa, analysis, kinds)
@@ -234,15 +237,17 @@ class StatementReader:
         return Statement(unit, node, sentence, value, replaced)
 
     def _claim(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
-               kinds: Sequence[str], *, clock: bool = False) -> tuple[str, str, str] | None:
+               kinds: Sequence[str], *, clock: bool = False, day: bool = False
+               ) -> tuple[str, str, str] | None:
         """(value, replaced value, clause text) of the claim of one of ``kinds`` (holding
-        a time of day with ``clock``) whose subject shares the most words with the
-        question; ("", "", "") when the message states such values only about other
-        things; None when it states none."""
-        if clock:
+        a time of day with ``clock``, a day with ``day``) whose subject shares the most
+        words with the question; ("", "", "") when the message states such values only
+        about other things; None when it states none."""
+        if clock or day:
+            held = has_clock if clock else has_day
             analysis = dataclasses.replace(analysis, clauses=tuple(
                 dataclasses.replace(c, claims=tuple(
-                    cl for cl in c.claims if has_clock(cl.value.text)))
+                    cl for cl in c.claims if held(cl.value.text)))
                 for c in analysis.clauses))
         wanted = {f for t in qa.terms for f in forms(t)}
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
