@@ -53,3 +53,23 @@ def test_the_date_asked_is_answered_with_a_day_not_the_last_time_said(tmp_path: 
     first = chat.first("what date is the vaccination day again")
     assert "14" in first
     assert "2pm" not in first
+
+
+@pytest.mark.parametrize(("question", "family"), [
+    ("what are we eating for lunch on training day?", ""),
+    ("what was the lunch plan for bls day before the current one", ""),
+    ("what time does bls day start", "when"),
+    ("what's the start date for the new hire", "when"),
+])
+def test_a_value_noun_in_a_qualifier_names_the_occasion_not_what_is_asked(
+        question: str, family: str) -> None:
+    assert analyze_question(question).family == family
+
+
+def test_going_w_is_going_with() -> None:
+    from memory.analysis.message import MessageAnalyzer
+
+    analysis = MessageAnalyzer().analyze("thai garden doesn't do catering on fridays, going w "
+                                         "olive tree instead", speaker="Priya")
+    claims = [cl.value.text for c in analysis.clauses for cl in c.claims]
+    assert "olive tree" in claims

@@ -107,7 +107,8 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 _CHOICE_AFTER = re.compile(
-    r"\b(?:going with|go with|went with|going w/|go w/|trying|try|decided on|settled on|picked|"
+    r"\b(?:going with|go with|went with|going w/|go w/|going w|go w|went w|trying|try|"
+    r"decided on|settled on|picked|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"

@@ -446,6 +446,8 @@ def _head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     for i, w in enumerate(lows):
         if w not in lexicon.attributes:
             continue
+        if i > 2 and lexicon.qualifiers & set(lows[i - 2: i]):
+            continue  # "… on training *day*": which occasion, not what is asked
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
                 nxt in lexicon.generic:

@@ -139,6 +139,9 @@ LIST_CUES = (
 # Cues that are nouns too: ending their phrase they name a thing ("the cup final"), not
 # the value in force ("the final venue").
 NOUN_CUES = frozenset({"final", "status"})
+# Prepositions opening a qualifier: a value noun after them says which occasion ("what are
+# we eating for lunch *on training day*"), not the kind of value asked.
+QUALIFIER_PREPOSITIONS = frozenset({"on", "at", "for", "during", "until", "till"})
 # Openers that, followed by a noun naming no kind of value, ask which named thing was
 # chosen ("*which* roofer did we pick", "*what* engine are we on").
 CHOICE_OPENERS = frozenset({"which", "what"})
@@ -513,6 +516,7 @@ class QuestionLexicon:
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES
     choice_openers: frozenset[str] = CHOICE_OPENERS
+    qualifiers: frozenset[str] = QUALIFIER_PREPOSITIONS
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS
