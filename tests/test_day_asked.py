@@ -69,7 +69,8 @@ def test_a_value_noun_in_a_qualifier_names_the_occasion_not_what_is_asked(
 def test_going_w_is_going_with() -> None:
     from memory.analysis.message import MessageAnalyzer
 
-    analysis = MessageAnalyzer().analyze("thai garden doesn't do catering on fridays, going w "
-                                         "olive tree instead", speaker="Priya")
+    analysis = MessageAnalyzer().analyze("lunch for the 20th: thai garden doesn't do catering "
+                                         "on fridays 😑 going w olive tree instead",
+                                         speaker="Priya")
     claims = [cl.value.text for c in analysis.clauses for cl in c.claims]
     assert "olive tree" in claims
