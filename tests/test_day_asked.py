@@ -74,3 +74,20 @@ def test_going_w_is_going_with() -> None:
                                          speaker="Priya")
     claims = [cl.value.text for c in analysis.clauses for cl in c.claims]
     assert "olive tree" in claims
+
+
+@pytest.mark.parametrize(("text", "chosen", "left"), [
+    ("hampton is sold out the 7th (some wedding). booking comfort inn instead, also on "
+     "route 9", "comfort inn", "the 7th"),
+    ("studio update: soundhaus double-booked booth 3 on monday. got the annex instead",
+     "annex", "booth 3"),
+])
+def test_a_value_said_to_be_taken_is_left_and_what_is_got_instead_is_chosen(
+        text: str, chosen: str, left: str) -> None:
+    from memory.analysis.message import MessageAnalyzer
+
+    analysis = MessageAnalyzer().analyze(text, speaker="Priya")
+    claims = [cl.value.text for c in analysis.clauses for cl in c.claims]
+    old = [v.text for c in analysis.clauses for v in c.old]
+    assert chosen in claims
+    assert left in old and left not in claims

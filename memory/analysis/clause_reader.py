@@ -45,6 +45,7 @@ from memory.analysis.message_patterns import (
     _CHOICE_AFTER,
     _CONDITIONAL,
     _COPULAS,
+    _INSTEAD_CHOICE,
     _IS_NAME,
     _NEGATED,
     _NOT_NAME,
@@ -243,7 +244,7 @@ class ClauseReader:
             if other is not None:
                 return Value(Kind.CHOICE, other.group(0), start + other.start(),
                              start + other.end())
-        m = _CHOICE_AFTER.search(part)
+        m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part)
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
             phrase = _trim_phrase(m.group("v"))

@@ -87,7 +87,11 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "move off", "moved off", "moving off", "moves off",
                "not doing", "cancel", "drop", "(was", "up from", "down from", "previously",
                "formerly", "originally", "can't do", "cant do", "can't make", "cant make",
-               "can't use", "cant use", "can't have", "cant have", "won't do")
+               "can't use", "cant use", "can't have", "cant have", "won't do",
+               # a value said to be taken is what a plan leaves ("double-booked booth 3",
+               # "is sold out on the 7th")
+               "double-booked", "double booked", "double-booked on", "double booked on",
+               "sold out", "sold out on", "fully booked", "fully booked on")
 
 
 _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -116,6 +120,14 @@ _CHOICE_AFTER = re.compile(
     r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
     r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
+
+
+# "got smokestack bbq instead", "booking comfort inn instead": what a verb takes in place
+# of something else.
+_INSTEAD_CHOICE = re.compile(
+    r"\b(?:got|getting|booking|booked|asking|asked|ordering|ordered|hiring|hired|using|"
+    r"taking|took|trying|doing|going to|heading to)\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
+    r"instead\b(?!\s+of)", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
