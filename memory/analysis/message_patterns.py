@@ -127,7 +127,7 @@ _CHOICE_AFTER = re.compile(
 _INSTEAD_CHOICE = re.compile(
     r"\b(?:got|getting|booking|booked|asking|asked|ordering|ordered|hiring|hired|using|"
     r"taking|took|trying|doing|going to|heading to)\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
-    r"instead\b(?!\s+of)", re.IGNORECASE)
+    r"instead\b(?!\s{1,3}of)", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
