@@ -25,7 +25,7 @@ and "what was it before" is then the value it replaced.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
 from memory.analysis.definitions import QuestionKind
@@ -191,19 +191,17 @@ class Composer(StateChoice, LaterWord):
         entry_node = nodes.get(entry.node_id) if entry is not None else None
         left, _ = _anchors(qa, self.lexicon)
         covering = self.covering(verdict)
-        turns = list((before or {}).get(entry_node.node_id, ())) if entry_node else []
-        # the first decision of the chain cannot say why it was left later
-        first = state.chain[0].node_id if state is not None and state.chain else ""
-        candidates = [n for n in [*([entry_node] if entry_node else []), *turns,
-                                  *(n for u in self.covering(verdict, wide=True) for n in
-                                    ([u.node] if u.node is not None else []) + list(u.answers))]
-                      if n.node_id != first]
+        before = before or {}
+        turns = list(before.get(entry_node.node_id, ())) if entry_node else []
+        candidates = self._reason_pool(entry_node, turns, state, verdict)
         gone = self.reasons.gone(qa, left)
-        reason, source = self.reasons.reported(candidates, gone)
         if entry is not None and entry_node is not None:
             reason, source = self._change_reason(
                 entry, entry_node, nodes, left=left, decision=decision, turns=turns,
-                reported=(reason, source), was=self._left_value(state, entry))
+                reported=lambda: self.reasons.reported(candidates, gone),
+                was=self._left_value(state, entry))
+        else:
+            reason, source = self.reasons.reported(candidates, gone)
         with_change = [u for u in covering if decision & unit_forms(u.told)]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
@@ -217,7 +215,7 @@ class Composer(StateChoice, LaterWord):
                     source = _teller(reason, n, nodes)
                     break
                 if named:
-                    reason, turn = self.reasons.before(n, (before or {}).get(n.node_id, ()))
+                    reason, turn = self.reasons.before(n, before.get(n.node_id, ()))
                     reason = reason or self.reasons.beside(n, nodes, decision=decision)
                     if reason:
                         source = turn or _teller(reason, n, nodes)
@@ -239,7 +237,7 @@ class Composer(StateChoice, LaterWord):
     def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
                        nodes: dict[str, EvidenceNode], *, left: set[str],
                        decision: frozenset[str], turns: Sequence[EvidenceNode],
-                       reported: tuple[str, EvidenceNode | None], was: str
+                       reported: Callable[[], tuple[str, EvidenceNode | None]], was: str
                        ) -> tuple[str, EvidenceNode | None]:
         """The reason for a known change: a blocker naming what it left, in so many words,
         in the turn it accepts; else a problem ``reported`` with what it left; else as the
@@ -248,14 +246,26 @@ class Composer(StateChoice, LaterWord):
                   or self.reasons.accepted(node.text, node, nodes))
         if reason:
             return reason, _teller(reason, node, nodes)
-        if reported[0]:
-            return reported
+        problem = reported()
+        if problem[0]:
+            return problem
         reason = (self.reasons.noted(entry)
                   or self.reasons.beside(node, nodes, value=entry.value, decision=decision))
         if reason:
             return reason, _teller(reason, node, nodes)
         reason, turn = self.reasons.before(node, turns, left=was)
         return reason, turn or node
+
+    def _reason_pool(self, entry_node: EvidenceNode | None, turns: Sequence[EvidenceNode],
+                     state: State | None, verdict: Coverage) -> list[EvidenceNode]:
+        """Where a problem with what a change left may be reported: the change, the turns
+        before it, the covering messages and their answers; never the chain's first
+        decision, which cannot say why it was left later."""
+        first = state.chain[0].node_id if state is not None and state.chain else ""
+        pool = [*([entry_node] if entry_node else []), *turns,
+                *(n for u in self.covering(verdict, wide=True)
+                  for n in ([u.node] if u.node is not None else []) + list(u.answers))]
+        return [n for n in pool if n.node_id != first]
 
     @staticmethod
     def _why_answer(reason: str, source: EvidenceNode, state: State | None,
