@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.named_choice import named_choice
 from memory.analysis.question_lexicon import (
     CLOCK_CUES,
     CLOCK_NOUNS,
@@ -134,7 +135,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     family = _family((("when", when_open), ("where", where_open), ("money", money_open),
                       ("count", count_open), ("version", version_open),
                       ("person", who_open)), _head_attribute(lows, lexicon), lexicon
-                     ) or _named_choice(lows, opening, lexicon)
+                     ) or named_choice(ws, lows, opening, lexicon)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
@@ -194,18 +195,6 @@ def _names_a_thing(lows: Sequence[str], span: tuple[int, int, str],
     if phrase not in nouns or start == 0:
         return False
     return end >= len(lows) or lows[end] in STOPWORDS
-
-
-def _named_choice(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> str:
-    """"name" when the question opens with which/what and a noun naming no kind of value
-    ("which roofer did we pick", "what engine are we on"): it asks which named thing."""
-    if opening + 1 >= len(lows) or lows[opening] not in lexicon.choice_openers:
-        return ""
-    noun = lows[opening + 1]
-    if noun in STOPWORDS or noun in lexicon.question_words or noun in lexicon.attributes \
-            or not noun.isalpha():
-        return ""
-    return "name"
 
 
 def _modified(lows: Sequence[str], span: tuple[int, int, str], lexicon: QuestionLexicon

@@ -145,6 +145,16 @@ QUALIFIER_PREPOSITIONS = frozenset({"on", "at", "for", "during", "until", "till"
 # Openers that, followed by a noun naming no kind of value, ask which named thing was
 # chosen ("*which* roofer did we pick", "*what* engine are we on").
 CHOICE_OPENERS = frozenset({"which", "what"})
+# Words that make a named choice the team's ("which roofer did *we* pick").
+TEAM_WORDS = frozenset({"we", "us", "our", "ours", "team"})
+# Verbs of choosing for the team beside the decider's ("which hotel did Dana *book*").
+CHOOSING_VERBS = ("book*", "hire*", "hiring", "order*", "buy", "buying", "bought",
+                  "select*", "opt*", "vote*", "go with", "going with", "went with")
+# Words that, right after what's first word, are its object: that word is then a verb
+# ("what motivated *her*", "what closes *the* set"), not the noun of a choice.
+VERB_OBJECTS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your",
+                          "his", "her", "their", "its", "our", "me", "you", "him", "them",
+                          "it", "us"})
 # Cues that name a thing after a word modifying them: "the dental *list*", "the guest
 # *list*" are what is asked about, not a request for a list.
 MODIFIED_NOUN_CUES = frozenset({"list"})
@@ -516,6 +526,9 @@ class QuestionLexicon:
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES
     choice_openers: frozenset[str] = CHOICE_OPENERS
+    team_words: frozenset[str] = TEAM_WORDS
+    choosing: tuple[str, ...] = CHOOSING_VERBS
+    verb_objects: frozenset[str] = VERB_OBJECTS
     qualifiers: frozenset[str] = QUALIFIER_PREPOSITIONS
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
