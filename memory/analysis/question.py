@@ -230,9 +230,25 @@ def _openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,
     when_open = "" if who_open else opens(lexicon.when_openers)
     where_open = "" if who_open or when_open else opens(lexicon.where_openers)
     money_open = "" if who_open or when_open else opens(lexicon.money_openers)
-    count_open = "" if who_open or when_open or money_open else opens(lexicon.count_openers)
+    if money_open and _measures_a_thing(lows, opening + len(money_open.split()), lexicon):
+        money_open = ""  # "how much compost did we get": an amount of it, not money
+        count_open = opens(lexicon.money_openers)
+    else:
+        count_open = ("" if who_open or when_open or money_open
+                      else opens(lexicon.count_openers))
     version_open = "" if who_open or when_open else opens(lexicon.version_openers)
     return who_open, when_open, where_open, money_open, count_open, version_open
+
+
+def _measures_a_thing(lows: Sequence[str], after: int, lexicon: QuestionLexicon) -> bool:
+    """Whether "how much" is followed by a noun naming no money ("how much *compost*"),
+    so it asks an amount of that thing."""
+    if after >= len(lows):
+        return False
+    noun = lows[after]
+    return (noun.isalpha() and noun not in STOPWORDS and noun not in lexicon.question_words
+            and noun not in lexicon.confirm_openers and noun not in lexicon.money_words
+            and lexicon.attributes.get(noun, "") not in ("money", "price"))
 
 
 def _family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],

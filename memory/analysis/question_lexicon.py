@@ -122,6 +122,10 @@ WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
 MONEY_OPENERS = ("how much",)
+# Words after "how much" that keep it asking money; any other noun there asks an amount of
+# that thing ("how much *compost*").
+MONEY_WORDS = frozenset({"money", "cash", "funding", "funds", "dollars", "euros", "pounds",
+                         "more", "extra", "less", "over", "under", "per", "each"})
 # "How many" counts things; the other count openers ask a magnitude, money or not.
 COUNTING = ("how many",)
 COUNT_OPENERS = ("how many", "how big", "how large", "how high", "how low", "how far",
@@ -485,6 +489,7 @@ class QuestionLexicon:
     when_openers: tuple[str, ...] = WHEN_OPENERS
     where_openers: tuple[str, ...] = WHERE_OPENERS
     money_openers: tuple[str, ...] = MONEY_OPENERS
+    money_words: frozenset[str] = MONEY_WORDS
     count_openers: tuple[str, ...] = COUNT_OPENERS
     counting: tuple[str, ...] = COUNTING
     version_openers: tuple[str, ...] = VERSION_OPENERS

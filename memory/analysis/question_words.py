@@ -126,8 +126,16 @@ _SHORTHAND = re.compile(r"(?<![\w'’@#/-])(?:" + "|".join(
     re.IGNORECASE)
 
 
+# An abbreviation made a verb ("who's MCing", "QAed", "DMing her"): the chat names it by the
+# abbreviation ("I'll MC!").
+_ABBREVIATION_VERB = re.compile(r"\b([A-Z]{2,5})(?:ing|ed|'d|’d)\b")
+
+
 def expand_shorthand(text: str) -> str:
-    """``text`` with chat shorthand spelled out and filler dropped (see QUESTION_SHORTHAND)."""
+    """``text`` with chat shorthand spelled out, filler dropped (see QUESTION_SHORTHAND) and
+    an abbreviation made a verb read as the abbreviation."""
+    text = _ABBREVIATION_VERB.sub(r"\1", text)
+
     def spelled(m: re.Match[str]) -> str:
         word = m.group(0)
         if len(word) == 1 and not word.islower():

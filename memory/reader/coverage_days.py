@@ -4,6 +4,7 @@ share, or not at all when the question pins a day or month ("the week of mar 24"
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis
 from memory.dates import DateResolution, find_date_expressions, resolve_date
+from memory.text import find_slots
 
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
@@ -81,10 +83,21 @@ def on_days(unit: Unit, days: Sequence[DateResolution], *,
     told = ts.date()
     if any(d.start - margin <= told <= d.end + margin for d in days):
         return True
-    for expr in find_date_expressions(unit.told)[:6]:
+    for expr in day_expressions(unit.told)[:6]:
         for prefer in ("past", "future"):
             res = resolve_date(expr, ts, prefer=prefer)
             if res is not None and any(res.start <= d.end and d.start <= res.end
                                        for d in days):
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def day_expressions(text: str) -> tuple[str, ...]:
+    """The days ``text`` names: its date expressions and the chat forms its date slots
+    name whole ("kwame closing sat 12th", "deadline fri 18th"), which a scan of running
+    text leaves out."""
+    found = list(find_date_expressions(text))
+    found += [s.text for s in find_slots(text) if s.kind.value == "date"
+              and not any(s.text in f or f in s.text for f in found)]
+    return tuple(found)

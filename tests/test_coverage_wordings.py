@@ -1,0 +1,65 @@
+"""Wordings the coverage test must not refuse: a day written the chat's way ("sat 12th"),
+an amount of a thing ("how much compost"), an abbreviation made a verb ("MCing")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.question import analyze_question
+from memory.reader.coverage_days import day_expressions
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2025, 4, 1, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 4, 9, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("approved. kwame closing sat 12th", ("sat 12th",)),
+    ("deadline fri 18th, no later", ("fri 18th",)),
+    ("moved to Friday 14 March, not the 12th", ("Friday 14 March", "the 12th")),
+    ("see you at 12", ()),
+])
+def test_the_days_a_message_names_include_chat_forms(text: str, days: tuple[str, ...]) -> None:
+    assert day_expressions(text) == days
+
+
+@pytest.mark.parametrize(("question", "family"), [
+    ("how much compost did we end up getting?", "count"),
+    ("how much flour do we need for saturday", "count"),
+    ("how much is the trip per person", "money"),
+    ("How much did Northgate end up committing?", "money"),
+    ("how much budget is left", "money"),
+    ("how much money did we raise", "money"),
+])
+def test_how_much_of_a_thing_asks_an_amount_not_money(question: str, family: str) -> None:
+    assert analyze_question(question).family == family
+
+
+def test_an_abbreviation_made_a_verb_is_the_abbreviation() -> None:
+    qa = analyze_question("who's MCing the hackathon?")
+    assert "mc" in qa.terms
+    assert qa.named == ("MC",)
+
+
+def test_a_day_named_the_chat_way_covers_the_question(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "josh", "can anyone close sat 12th? brother's stag"),
+        (600, "kwame", "I'll take it, you do my tues 15th"),
+        (900, "rosa", "approved. kwame closing sat 12th"),
+        (3600, "nadia", "table 12 said yes, table 4 said maybe"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("who's closing sat the 12th")
+    assert "kwame" in first.lower()
+
+
+def test_an_amount_of_a_thing_is_answered_with_its_quantity(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "rosa", "ordered compost for the beds, 6 yards, arriving the 15th"),
+        (600, "rosa", "also upped the order to 8 yards, the east beds need topping up"),
+        (86400, "gabe", "compost is here! 8 yards. dumped by the north gate"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how much compost did we end up getting?")
+    assert "8 yards" in first
