@@ -59,7 +59,25 @@ def test_an_amount_of_a_thing_is_answered_with_its_quantity(tmp_path: Path) -> N
     chat = channel_chat(tmp_path, [
         (0, "rosa", "ordered compost for the beds, 6 yards, arriving the 15th"),
         (600, "rosa", "also upped the order to 8 yards, the east beds need topping up"),
-        (86400, "gabe", "compost is here! 8 yards. dumped by the north gate"),
+        (1440, "gabe", "compost is here! 8 yards. dumped by the north gate"),
     ], start=T0, asked=ASKED)
     first = chat.first("how much compost did we end up getting?")
     assert "8 yards" in first
+
+
+def test_a_dropped_head_noun_does_not_refuse_the_question(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "sara", "payouts were down 40 min last night, root cause was the replica lag"),
+        (600, "hana", "postmortem thu 10 apr 15:00, i'll send the invite"),
+        (900, "ben", "ok"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("when's the postmortem meeting")
+    assert "10 apr" in first.lower()
+
+
+def test_a_head_noun_alone_in_the_question_still_needs_its_thing(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "sara", "payouts were down 40 min last night, root cause was the replica lag"),
+        (600, "hana", "postmortem thu 10 apr 15:00, i'll send the invite"),
+    ], start=T0, asked=ASKED)
+    assert chat.answer("when's the budget meeting").abstained

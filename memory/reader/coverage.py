@@ -146,6 +146,8 @@ class Term:
     person: bool = False
     attribute: str = ""  # the value family that answers it in place of the word
     absent: bool = False  # never said in the scope
+    # the head of a noun phrase the chat drops ("the postmortem *meeting*": "postmortem")
+    head: bool = False
 
 
 @dataclass
@@ -195,21 +197,24 @@ class CoverageTest:
         persons = self.store.speaker_words(
             [t for t in qa.terms if t.isalpha()], scope) if qa.terms else set()
         out: list[Term] = []
+        dfs = {t: self._df(t, scope) for t in qa.terms}
+        heads = _dropped_heads(qa, dfs)
         for t in qa.terms:
-            df = self._df(t, scope)
+            df = dfs[t]
             weight = w.idf_floor + math.log(
                 1.0 + w.rarity_scale / (1.0 + (df if df else w.absent_df)))
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
-            elif not df and self.lexicon.attributes.get(t, ""):
+            elif not df and (t in heads or self.lexicon.attributes.get(t, "")):
                 # a kind of value never named in the scope ("which repair *company*"):
                 # the value answers it, not the word
                 weight *= w.absent_attribute_share
             elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
-                            attribute=self.lexicon.attributes.get(t, ""), absent=df == 0))
+                            attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
+                            head=t in heads and not is_named))
         return out
 
     def _df(self, word: str, scope: Scope) -> int:
@@ -234,9 +239,10 @@ class CoverageTest:
         missing: list[Term] = []
         persons = {t.word for t in terms if t.person}
         # a group of predicate verbs only ("getting delivered") is said in other words
+        heads = {t.word for t in terms if t.head}
         groups = [set(g) - persons or set(g) for g in qa.key
-                  if qa.polar or not all(forms(x) & (self._predicate_forms | self._change_forms)
-                                         for x in g)]
+                  if (qa.polar or not all(forms(x) & (self._predicate_forms | self._change_forms)
+                                          for x in g)) and not set(g) <= heads]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
@@ -321,14 +327,20 @@ class CoverageTest:
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
         """The words among ``absent`` (never said in the scope) that a word ``unit`` states
-        is a misspelling away from ("educaton" / "education") or that cut it short ("reg"
-        / "registration")."""
+        is a misspelling away from ("educaton" / "education"), that cut it short ("reg"
+        / "registration") or that end them ("playtesters" / "testers")."""
         w = self.weights
         found: set[str] = set()
         candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1}
         for t in absent:
             if len(t.word) >= w.abbreviation_min and t.word.isalpha() and any(
                     len(c) >= len(t.word) + 3 and c.startswith(t.word) for c in candidates):
+                found.add(t.word)
+                continue
+            # a compound ending in a word the unit states ("playtesters" / "testers")
+            if t.word.isalpha() and any(
+                    len(c) >= w.typo_min and len(t.word) >= len(c) + 3 and t.word.endswith(c)
+                    for c in candidates):
                 found.add(t.word)
                 continue
             if len(t.word) < w.typo_min or not t.word.isalpha():
@@ -434,6 +446,19 @@ def _answered(unit: Unit) -> bool:
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
     """A group made only of value nouns (outside the terms) is answered by a value."""
     return not group & set(qa.terms)
+
+
+def _dropped_heads(qa: QuestionAnalysis, dfs: dict[str, int]) -> set[str]:
+    """The question's words that end a noun phrase whose earlier word the scope holds while
+    it never holds them: a chat says "the postmortem" for "the postmortem meeting"."""
+    lows = [w.low for w in words(qa.text)]
+    out: set[str] = set()
+    for i in range(1, len(lows)):
+        word, before = lows[i], lows[i - 1]
+        after = lows[i + 1] if i + 1 < len(lows) else ""
+        if dfs.get(word) == 0 and dfs.get(before, 0) > 0 and after not in dfs:
+            out.add(word)
+    return out
 
 
 def _misses_a_name(qa: QuestionAnalysis, terms: Sequence[Term],
