@@ -81,3 +81,7 @@ def test_a_head_noun_alone_in_the_question_still_needs_its_thing(tmp_path: Path)
         (600, "hana", "postmortem thu 10 apr 15:00, i'll send the invite"),
     ], start=T0, asked=ASKED)
     assert chat.answer("when's the budget meeting").abstained
+
+
+def test_a_bare_numeric_day_is_not_read_as_any_year() -> None:
+    assert day_expressions("Calling volunteers for the cleanup on 4/22!") == ()

@@ -98,6 +98,9 @@ def day_expressions(text: str) -> tuple[str, ...]:
     name whole ("kwame closing sat 12th", "deadline fri 18th"), which a scan of running
     text leaves out."""
     found = list(find_date_expressions(text))
+    # Only forms that spell a weekday or month: a bare "4/22" read both ways would be any
+    # year's April 22nd.
     found += [s.text for s in find_slots(text) if s.kind.value == "date"
+              and any(c.isalpha() for c in s.text)
               and not any(s.text in f or f in s.text for f in found)]
     return tuple(found)
