@@ -48,6 +48,10 @@ ORIGINAL_CUES = (
     "first book", "first pick", "first went", "first go", "first quoted", "first quote",
     "first offered", "first asked", "first ask", "first suggested", "first suggest",
     "first proposal", "first planned on", "first settled",
+    # the verb before "first" ("which engine did we pick first?")
+    "pick first", "picked first", "chose first", "choose first", "book first",
+    "booked first", "go with first", "went with first", "did we start with",
+    "we started with",
 )
 # The value before the latest change (a "before" clause is judged apart: see BEFORE_*).
 PREVIOUS_CUES = (
