@@ -237,13 +237,20 @@ def parse_record(record: object) -> Event:
         raise PayloadError(f"invalid {kind} record: {where}: {reason}") from exc
 
 
+# Slack gives integrations ids of their own, beginning with "B" (people's begin with U or W):
+# a record from one is a bot's even when the export did not say so.
+_SLACK_BOT_ID = re.compile(r"B[A-Z0-9]{4,20}")
+
+
 def _message(rec: Mapping[str, object]) -> Message:
+    user = _req_id(rec, "user")
+    platform = _req_id(rec, "platform")
     return Message(
-        platform=_req_id(rec, "platform"),
+        platform=platform,
         space=_req_id(rec, "space"),
         channel=_req_id(rec, "channel"),
         id=_req_id(rec, "id"),
-        user=_req_id(rec, "user"),
+        user=user,
         user_name=opt_str(rec, "user_name") or "",
         ts=_req_ts(rec),
         text=_req_text(rec),
@@ -251,7 +258,8 @@ def _message(rec: Mapping[str, object]) -> Message:
         reply_to=_opt_id(rec, "reply_to"),
         channel_name=opt_str(rec, "channel_name"),
         permalink=opt_str(rec, "permalink"),
-        is_bot=_opt_bool(rec, "is_bot"),
+        is_bot=_opt_bool(rec, "is_bot") or (
+            platform == "slack" and _SLACK_BOT_ID.fullmatch(user) is not None),
         edited=_opt_bool(rec, "edited"),
     )
 

@@ -25,13 +25,18 @@ BOT_SPEAKERS: tuple[str, ...] = (
     "zapier", "ifttt", "slackbot", "google calendar", "google drive", "trello", "asana",
     "linear", "meetup", "eventbrite", "calendly", "zoom", "giphy", "polly", "simple poll",
     "standuply", "geekbot", "dependabot", "renovate", "heroku", "vercel", "netlify",
+    "googlecalendar", "gcal", "outlook calendar", "sesh", "mee6", "dyno",
+    "carl-bot", "stripe", "paypal", "quickbooks", "xero", "hubspot", "salesforce",
+    "intercom", "zendesk", "notion", "figma", "loom", "workflow builder", "rss",
 )
 
 
 #: Lines integrations write ("[owner/repo] Pull request #14 opened by ...").
 SYSTEM_PATTERNS: tuple[str, ...] = (
     r"^\s{0,3}\[[\w.-]{1,60}/[\w.-]{1,60}\]",
-    r"^\s{0,3}(?:new meetup|event updated|new event|event reminder|new rsvp|new comment on|"
+    # after a leading emoji or markdown ("📅 Event updated: **Work Day**")
+    r"^[\W_]{0,8}(?:new meetup|event updated|event created|event cancell?ed|new event|"
+    r"event reminder|new rsvp|new comment on|"
     r"build (?:passed|failed|fixed)|deploy(?:ed)? to (?:prod|production|staging)|"
     r"incident (?:triggered|resolved|acknowledged))\b",
 )

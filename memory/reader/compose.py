@@ -424,6 +424,10 @@ class Composer(StateChoice, LaterWord):
             wanted = {f for c in qa.changes for f in forms(c)}
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
         statements = self.statements(qa, covering, people)
+        if kind is QuestionKind.WHO:
+            # an integration's line ("[org/repo] Euan pushed …") names no one who decided
+            statements = [st for st in statements if not self._by_integration(st.node)
+                          ] or statements
         chosen = self._choose(qa, statements)
         if kind is QuestionKind.FACT:
             chosen = self._corrected(qa, chosen, self.statements(
@@ -432,6 +436,10 @@ class Composer(StateChoice, LaterWord):
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)
         return self.answer_from(qa, chosen, covering, statements, nodes)
+
+    def _by_integration(self, node: EvidenceNode) -> bool:
+        """Whether ``node`` is a line a platform or an integration wrote."""
+        return self.analyzer.analyze(node.text, speaker=node.speaker).system
 
     def answer_from(self, qa: QuestionAnalysis, chosen: Statement, covering: Sequence[Unit],
                     statements: Sequence[Statement], nodes: dict[str, EvidenceNode]
