@@ -205,7 +205,9 @@ class MessageAnalyzer(ClauseReader):
             text = c.text.strip()
             if text.lower().startswith("so ") and i > 0:
                 before = clauses[i - 1].text.strip()
-                if before:
+                # "moving the scrim to wednesday. so it's wed + thu": a change before "so"
+                # is what "so" sums up, not its reason
+                if before and clauses[i - 1].change <= 0:
                     return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()

@@ -144,6 +144,11 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 continue
             if cue in ("so", "so that"):
                 before = sentence[: m.start()].strip(" ,;:-—")
+                after = sentence[m.end():].strip(" ,;:-—").rstrip(".!")
+                if _PURPOSE.match(after) and len(words(before)) >= 2:
+                    # "Kai asked to step back so he can focus on entry": the purpose is
+                    # the reason, with what it is the purpose of
+                    return f"{before} so {after}"
                 # "moving it to wednesday, so it's wed + thu": what comes before "so" is
                 # the change itself, not its reason
                 if len(words(before)) >= 3 and not _states(before, value, decision):
@@ -170,6 +175,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     candidates = beside + others
     ranked = sorted(candidates, key=lambda c: (not says(c, blockers), bool(find_slots(c))))
     return ranked[0] if ranked else ""
+
+
+# "so he can …", "so that we could …": a purpose, not a consequence.
+_PURPOSE = re.compile(r"(?:that\s{1,3})?(?:[\w']{1,20}\s{1,3}){1,3}"
+                      r"(?:can|could|will|would|won't|don't|doesn't|has time|have time)\b",
+                      re.IGNORECASE)
 
 
 def relayed(reason: str, text: str) -> str:
