@@ -24,6 +24,11 @@ BLOCKER_WORDS = (
     "pulled out", "backed out", "dropped out", "rejected", "failed", "bug", "regression",
     "blocker", "blocked", "heads up", "bad news", "unfortunately", "sadly", "not ready",
     "no longer", "too small", "too big", "full", "sold out", "overlaps", "holiday",
+    # what a change waits on or what got in its way
+    "needs", "has to", "have to", "requires", "waiting on", "waiting for", "missing",
+    "stuck", "crash", "crashes", "corrupt", "no point", "busy", "swamped", "backorder",
+    "back order", "out of stock", "appointment", "emergency", "rain", "storm", "forecast",
+    "snow",
 )
 # A plain negation also says what stands in the way when it names the thing a change left
 # ("buzzsprout *doesn't* do dynamic ad insertion", "*wouldn't* put a lager in FV2", "8 is
