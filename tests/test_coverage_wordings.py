@@ -85,3 +85,31 @@ def test_a_head_noun_alone_in_the_question_still_needs_its_thing(tmp_path: Path)
 
 def test_a_bare_numeric_day_is_not_read_as_any_year() -> None:
     assert day_expressions("Calling volunteers for the cleanup on 4/22!") == ()
+
+
+def test_a_head_naming_its_own_thing_is_not_dropped(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "kwame", "reserve takes a bit more of a hit but it's doable"),
+        (600, "amara", "roof quote approved, 4 weeks from june"),
+    ], start=T0, asked=ASKED)
+    assert chat.answer("how much is in the reserve fund?").abstained
+
+
+def test_how_many_is_answered_by_a_number_not_a_name(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "cian", "Lighthouse team lead will be Niamh, she starts in october"),
+        (600, "aoife", "great, welcome Niamh"),
+    ], start=T0, asked=ASKED)
+    assert chat.answer("how many people will be on the Lighthouse team?").abstained
+
+
+def test_what_time_is_not_answered_by_a_day_alone(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "ceremony is on 1 August at the botanic gardens"),
+        (600, "tom", "amazing"),
+    ], start=T0, asked=ASKED)
+    assert chat.answer("what time does the ceremony start?").abstained
+    chat2 = channel_chat(tmp_path / "b", [
+        (0, "priya", "ceremony is on 1 August at 2pm at the botanic gardens"),
+    ], start=T0, asked=ASKED)
+    assert "2pm" in chat2.first("what time does the ceremony start?")

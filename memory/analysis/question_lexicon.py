@@ -126,6 +126,10 @@ WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
 MONEY_OPENERS = ("how much",)
+# Head nouns a chat drops ("the postmortem *meeting*" is "the postmortem"): a light head
+# the scope never holds, after a word it does, is not asked for itself.
+LIGHT_HEADS = frozenset({"meeting", "meetings", "call", "calls", "session", "sessions",
+                         "sync", "catchup", "event", "events", "thing", "things", "stuff"})
 # Words after "how much" that keep it asking money; any other noun there asks an amount of
 # that thing ("how much *compost*").
 MONEY_WORDS = frozenset({"money", "cash", "funding", "funds", "dollars", "euros", "pounds",
@@ -494,6 +498,7 @@ class QuestionLexicon:
     where_openers: tuple[str, ...] = WHERE_OPENERS
     money_openers: tuple[str, ...] = MONEY_OPENERS
     money_words: frozenset[str] = MONEY_WORDS
+    light_heads: frozenset[str] = LIGHT_HEADS
     count_openers: tuple[str, ...] = COUNT_OPENERS
     counting: tuple[str, ...] = COUNTING
     version_openers: tuple[str, ...] = VERSION_OPENERS

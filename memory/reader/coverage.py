@@ -34,7 +34,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.coverage_days import dated_score, on_days, question_days, scoped_by_days
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore
-from memory.text import STOPWORDS, find_slots, stem
+from memory.text import STOPWORDS, find_slots, has_time_of_day, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -198,7 +198,7 @@ class CoverageTest:
             [t for t in qa.terms if t.isalpha()], scope) if qa.terms else set()
         out: list[Term] = []
         dfs = {t: self._df(t, scope) for t in qa.terms}
-        heads = _dropped_heads(qa, dfs)
+        heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -319,10 +319,20 @@ class CoverageTest:
         """Whether ``unit`` holds a value of the kind ``qa`` asks for (any unit when it
         asks none, a person, or a reason; a past event's day is the day it was told)."""
         family = qa.family
-        if family not in self.lexicon.required or qa.kind is QuestionKind.WHY:
+        if qa.kind is QuestionKind.WHY:
+            return True
+        if _counts(qa):
+            # "how many people…" is answered by a number, never by a name alone
+            return _NUMBER.search(_said(unit)) is not None
+        if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:
             return True
+        if qa.asks_clock:
+            # "what time does it start" is not answered by a day alone
+            said = _said(unit)
+            return ("time" in _slot_kinds(said) or has_time_of_day(said)
+                    or _HOURS.search(said) is not None)
         return family in self.families(unit)
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
@@ -432,6 +442,30 @@ def _candidates(told: str) -> tuple[str, ...]:
                  if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
 
 
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                     r"twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half|couple)\b",
+                     re.IGNORECASE)
+
+
+# A time written as four digits ("eta 1430", "PU 0630").
+_HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
+
+
+def _counts(qa: QuestionAnalysis) -> bool:
+    """Whether the question asks how many or how much of a thing."""
+    return qa.measure == "count" or (qa.family == "count" and "how much" in qa.text.lower())
+
+
+def _said(unit: Unit) -> str:
+    """What a unit says in its own words: the message (and the answers it got), or the
+    state's values; not the writer's notes, which carry resolved dates."""
+    if unit.state is not None:
+        return " ".join(e.value for e in unit.state.chain if e.value)
+    if unit.node is not None:
+        return " ".join([unit.node.text, *(a.text for a in unit.answers)])
+    return unit.told
+
+
 def _answered(unit: Unit) -> bool:
     """Whether ``unit`` is a question with the answers it got, or an answer with the
     question it answers."""
@@ -448,15 +482,19 @@ def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
     return not group & set(qa.terms)
 
 
-def _dropped_heads(qa: QuestionAnalysis, dfs: dict[str, int]) -> set[str]:
-    """The question's words that end a noun phrase whose earlier word the scope holds while
-    it never holds them: a chat says "the postmortem" for "the postmortem meeting"."""
+def _dropped_heads(qa: QuestionAnalysis, dfs: dict[str, int],
+                   light_heads: frozenset[str]) -> set[str]:
+    """The question's light head nouns (lexicon data: "meeting", "session") that end a
+    noun phrase whose earlier word the scope holds while it never holds them: a chat says
+    "the postmortem" for "the postmortem meeting"; "the reserve *fund*" names another
+    thing than "the reserve"."""
     lows = [w.low for w in words(qa.text)]
     out: set[str] = set()
     for i in range(1, len(lows)):
         word, before = lows[i], lows[i - 1]
         after = lows[i + 1] if i + 1 < len(lows) else ""
-        if dfs.get(word) == 0 and dfs.get(before, 0) > 0 and after not in dfs:
+        if word in light_heads and dfs.get(word) == 0 and dfs.get(before, 0) > 0 \
+                and after not in dfs:
             out.add(word)
     return out
 
