@@ -112,6 +112,9 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 _CHOICE_AFTER = re.compile(
     r"\b(?:going with|go with|went with|going w/|go w/|going w|go w|went w|trying|try|"
+    # "let's go foundry rooms", "lets go for thursday"; not "let's go to the pub"
+    r"let'?s go for|let'?s go(?!\s(?:to|ahead|home|again|then|back|over|through|team|"
+    r"live|out|in|on|with|w)\b)|"
     r"decided on|settled on|picked|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
