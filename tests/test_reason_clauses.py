@@ -50,3 +50,14 @@ def test_why_a_summed_up_move_happened_is_the_blocker(tmp_path: Path) -> None:
     ], start=T0, asked=ASKED)
     first = chat.first("why are we on wednesdays now instead of tuesdays")
     assert "uni" in first or "can't do tuesdays" in first
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("update from Osei's PA: her train got changed, now arrives 10:20. so keynote shifts to "
+     "10:45, after the coffee break", "her train got changed"),
+    ("correction on Beacon: Apple review is taking longer than expected, so Beacon 2.9 "
+     "launches 6 Nov, not 4 Nov", "Apple review is taking longer than expected"),
+])
+def test_a_change_before_a_so_that_names_its_own_subject_is_the_reason(
+        text: str, reason: str) -> None:
+    assert reason in MessageAnalyzer().analyze(text).reason

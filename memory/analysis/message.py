@@ -205,9 +205,10 @@ class MessageAnalyzer(ClauseReader):
             text = c.text.strip()
             if text.lower().startswith("so ") and i > 0:
                 before = clauses[i - 1].text.strip()
-                # "moving the scrim to wednesday. so it's wed + thu": a change before "so"
-                # is what "so" sums up, not its reason
-                if before and clauses[i - 1].change <= 0:
+                # "moving the scrim to wednesday. so it's wed + thu": a change before a
+                # "so" that names no subject of its own is what "so" sums up, not its
+                # reason ("her train got changed. so keynote shifts to 10:45" gives one)
+                if before and (clauses[i - 1].change <= 0 or c.subject):
                     return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
