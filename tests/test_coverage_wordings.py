@@ -113,3 +113,17 @@ def test_what_time_is_not_answered_by_a_day_alone(tmp_path: Path) -> None:
         (0, "priya", "ceremony is on 1 August at 2pm at the botanic gardens"),
     ], start=T0, asked=ASKED)
     assert "2pm" in chat2.first("what time does the ceremony start?")
+
+
+def test_a_day_written_as_numbers_in_one_order_only_is_a_day(tmp_path: Path) -> None:
+    from memory.reader.coverage_days import numeric_days
+    told = datetime(2025, 6, 1, tzinfo=UTC)
+    assert [r.start.isoformat() for _, r in numeric_days("updated: 6/14 Mia, 6/21 Jay", told)] \
+        == ["2025-06-14", "2025-06-21"]
+    assert numeric_days("the 10/4 pickup", told) == []  # either order is a day
+    assert numeric_days("score 3/4, half 1/2 price", told) == []
+    chat = channel_chat(tmp_path, [
+        (0, "anj", "rmdr: PODs in the app before 1800"),
+        (600, "shaz", "LAV lease ends 31/1, landlord wont renew"),
+    ], start=T0, asked=ASKED)
+    assert "31/1" in chat.first("when does the LAV lease end?")

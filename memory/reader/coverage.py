@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -31,7 +31,13 @@ from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
-from memory.reader.coverage_days import dated_score, on_days, question_days, scoped_by_days
+from memory.reader.coverage_days import (
+    dated_score,
+    numeric_days,
+    on_days,
+    question_days,
+    scoped_by_days,
+)
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, find_slots, has_time_of_day, stem
@@ -308,7 +314,7 @@ class CoverageTest:
             kinds = set(_slot_kinds(told))
             if self.lexicon.secret.search(told):
                 kinds.add("secret")
-            if find_date_expressions(told):
+            if find_date_expressions(told) or numeric_days(told, _ANY_DAY):
                 kinds.add("date")
             hit = self._kinds[told] = frozenset(kinds)
             if len(self._kinds) > _KINDS_KEPT:
@@ -427,6 +433,8 @@ class CoverageTest:
 
 
 _KINDS_KEPT = 4096
+# Any day will do to tell whether numbers can be a calendar day at all.
+_ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 
 @functools.lru_cache(maxsize=4096)

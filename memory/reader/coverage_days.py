@@ -89,7 +89,8 @@ def on_days(unit: Unit, days: Sequence[DateResolution], *,
             if res is not None and any(res.start <= d.end and d.start <= res.end
                                        for d in days):
                 return True
-    return False
+    return any(res.start <= d.end and d.start <= res.end
+               for _, res in numeric_days(unit.told, ts) for d in days)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -104,3 +105,21 @@ def day_expressions(text: str) -> tuple[str, ...]:
               and any(c.isalpha() for c in s.text)
               and not any(s.text in f or f in s.text for f in found)]
     return tuple(found)
+
+
+# "ends 31/1", "6/14 Mia": a day written as numbers that only one order makes a day.
+_NUMERIC_DAY = re.compile(r"(?<![\d/.$£€])\d{1,2}/\d{1,2}(?![/\d%])")
+
+
+def numeric_days(text: str, ts: datetime) -> list[tuple[str, DateResolution]]:
+    """The days ``text`` writes as numbers where only one order is a calendar day, as
+    written and as the reading nearest ``ts`` (a chat names the day just past or just
+    ahead)."""
+    out: list[tuple[str, DateResolution]] = []
+    for m in _NUMERIC_DAY.finditer(text[:2000]):
+        readings = [r for p in ("past", "future")
+                    if (r := resolve_date(m.group(), ts, prefer=p)) is not None]
+        if readings:
+            told = ts.date()
+            out.append((m.group(), min(readings, key=lambda r: abs((r.start - told).days))))
+    return out

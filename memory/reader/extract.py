@@ -20,6 +20,7 @@ from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import forms, unit_forms
+from memory.reader.coverage_days import numeric_days
 from memory.text import (
     Slot,
     SlotKind,
@@ -382,6 +383,9 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     if recurring is not None:
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
+    numeric = numeric_days(sentence, said)
+    if numeric:  # "LAV lease ends 31/1"
+        return numeric[0][0], numeric[0][1].spoken()
     return (times[0], "") if times else ("", "")
 
 
