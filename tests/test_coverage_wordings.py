@@ -127,3 +127,4 @@ def test_a_day_written_as_numbers_in_one_order_only_is_a_day(tmp_path: Path) -> 
         (600, "shaz", "LAV lease ends 31/1, landlord wont renew"),
     ], start=T0, asked=ASKED)
     assert "31/1" in chat.first("when does the LAV lease end?")
+

@@ -372,6 +372,9 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
     frozenset({"end", "ends", "ended", "finish", "finished", "close", "closes", "closed",
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
+    frozenset({"arrive", "arrived", "arrives", "arriving", "arrival", "delivered",
+               "delivery", "landed", "turned", "here"}),
+    frozenset({"hit", "crossed", "cross", "reached", "reach", "passed", "topped"}),
 )
 # Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
 # done in Copenhagen"): for "when did X happen", such a report's day is the answer even
