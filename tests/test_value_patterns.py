@@ -64,3 +64,13 @@ def test_a_number_counts_the_plural_after_it(text: str, value: str) -> None:
 ])
 def test_a_unit_or_a_verb_after_a_number_is_not_what_it_counts(text: str, wrong: str) -> None:
     assert wrong not in [v.text for v in find_values(text, default_lexicon())]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("pro SLA goes to 3h, not 2", "3h"),
+    ("the brewline read is 45 sec now", "45 sec"),
+    ("first response target is 4 hours", "4 hours"),
+])
+def test_a_duration_set_or_changed_is_a_value(text: str, value: str) -> None:
+    found = [(v.kind.value, v.text) for v in find_values(text, default_lexicon())]
+    assert ("count", value) in found

@@ -202,6 +202,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
+    # a duration where it is set or changed: "SLA goes to 3h", "the read is 45 sec",
+    # "standup is 15 min now" (not "takes 3 hours door to door": a unit is no count)
+    ("count", r"(?:\b(?:to|at|is|was|now|be|of)\s)(?P<v>\d{1,3}(?:\.\d)?\s?(?:h|hr|hrs|hours?|"
+              r"mins?|minutes?|secs?|seconds?))(?![\w])"),
     # a bare amount where it is set or changed: "cap goes up to 60", "capping at 98",
     # "budget = 400", "98 then", "60, not 40"
     ("count", r"(?:\b(?:to|at|is|was|of|now)\s|=\s?|→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
