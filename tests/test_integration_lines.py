@@ -58,3 +58,14 @@ def test_who_decided_is_never_an_integration(tmp_path: Path) -> None:
     first = chat.first("who decided on the transport theme?")
     assert "fatima" in first.lower()
     assert "github" not in first.lower()
+
+
+@pytest.mark.parametrize(("speaker", "text", "system"), [
+    ("HealthRoster", "HealthRoster: Roster change — 14/06 LD charge cover reassigned to T. "
+                     "Hewitt", True),
+    ("Tom", "Tom: moving standup to 10", False),
+    ("dana", "dana: I will take it", False),
+])
+def test_an_integration_signs_its_line_with_its_name(speaker: str, text: str,
+                                                     system: bool) -> None:
+    assert MessageAnalyzer().analyze(text, speaker=speaker).system is system

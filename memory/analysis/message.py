@@ -97,7 +97,8 @@ class MessageAnalyzer(ClauseReader):
         known = [p for p in people if p] + ([speaker] if speaker else [])
         system = (is_bot or bool(lex.system.search(raw[:300]))
                   or bool(lex.system_start.search(raw[:200]))
-                  or bool(speaker and lex.bot_speaker.search(speaker)))
+                  or bool(speaker and lex.bot_speaker.search(speaker))
+                  or _signed_by_integration(raw, speaker))
         masked = mask(raw, lex)
         if system or is_noise(raw) or not masked.strip():
             # "+1" alone is masked away as a value, but it still agrees.
@@ -277,3 +278,11 @@ def _schedule_item(clause: Clause, masked: str) -> Clause:
     return replace(clause, subject=subject, terms=terms, claims=tuple(claims), pointer=False,
                    stated=True, act=SpeechAct.DECISION)
 
+
+def _signed_by_integration(text: str, speaker: str) -> bool:
+    """Whether a one-word speaker named in camel case opens its line with its own name and
+    a colon, as integrations sign their posts ("HealthRoster: Roster change — …"); a
+    person's name before a colon is a note ("Tom: moving standup to 10")."""
+    name = speaker.strip()
+    return (len(name) > 2 and " " not in name and any(c.isupper() for c in name[1:])
+            and text.lstrip().lower().startswith(name.lower() + ":"))
