@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.named_choice import named_choice
+from memory.analysis.question_family import family as family_of_question
+from memory.analysis.question_family import family_of_kind, head_attribute, measure, openers
 from memory.analysis.question_lexicon import (
     CLOCK_CUES,
     CLOCK_NOUNS,
@@ -126,16 +128,16 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         return spans
 
     opening = _opening(lows, lexicon)
-    who_open, when_open, where_open, money_open, count_open, version_open = _openers(
+    who_open, when_open, where_open, money_open, count_open, version_open = openers(
         lows, opening, lexicon, cue_spans)
     why = found(lexicon.why)
     original = found(lexicon.original)
     previous = found(lexicon.previous)
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
-    family = _family((("when", when_open), ("where", where_open), ("money", money_open),
-                      ("count", count_open), ("version", version_open),
-                      ("person", who_open)), _head_attribute(lows, lexicon), lexicon
-                     ) or named_choice(ws, lows, opening, lexicon)
+    family = family_of_question(
+        (("when", when_open), ("where", where_open), ("money", money_open),
+         ("count", count_open), ("version", version_open), ("person", who_open)),
+        head_attribute(lows, lexicon), lexicon) or named_choice(ws, lows, opening, lexicon)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
@@ -152,7 +154,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
                  previous=bool(previous) or anchor_span is not None, who=bool(who_open),
                  when=bool(when_open) and not current, listing=bool(listing),
                  current=bool(current or family or choice))
-    family = _family_of_kind(kind, family, who=bool(who_open), lows=lows, lexicon=lexicon)
+    family = family_of_kind(kind, family, who=bool(who_open), lows=lows, lexicon=lexicon)
     anchor = (text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
               if anchor_span is not None and anchor_span[1] > anchor_span[0] else "")
     dated = _date_words(text, ws)
@@ -170,14 +172,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
         key=key, changes=changes, polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
-        measure=_measure(family, lows, lexicon))
-
-
-def _measure(family: str, lows: Sequence[str], lexicon: QuestionLexicon) -> str:
-    """What an amount question measures: money ("how much"), a count ("how many"), or ""."""
-    if family == "money":
-        return "money"
-    return "count" if any(find_phrase(lows, p) >= 0 for p in lexicon.counting) else ""
+        measure=measure(family, lows, lexicon))
 
 
 def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:
@@ -213,53 +208,6 @@ def _polar(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:
     alternatives ("… or …")."""
     opens = any(i < len(lows) and lows[i] in lexicon.confirm_openers for i in (0, opening))
     return opens and lexicon.choice not in lows
-
-
-def _openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,
-             cue_spans: list[tuple[int, int, str]]) -> tuple[str, str, str, str, str, str]:
-    """The opener of each family the question starts with (who, when, where, how much,
-    how many, which version), the first that applies; each found is a cue."""
-    def opens(phrases: Sequence[str]) -> str:
-        for p in sorted(phrases, key=lambda x: -len(x.split())):
-            if find_phrase(lows, p, opening) == opening:
-                cue_spans.append((opening, opening + len(p.split()), p))
-                return p
-        return ""
-
-    who_open = opens(lexicon.who_openers + lexicon.who_nouns)
-    when_open = "" if who_open else opens(lexicon.when_openers)
-    where_open = "" if who_open or when_open else opens(lexicon.where_openers)
-    money_open = "" if who_open or when_open else opens(lexicon.money_openers)
-    if money_open and _measures_a_thing(lows, opening + len(money_open.split()), lexicon):
-        money_open = ""  # "how much compost did we get": an amount of it, not money
-        count_open = opens(lexicon.money_openers)
-    else:
-        count_open = ("" if who_open or when_open or money_open
-                      else opens(lexicon.count_openers))
-    version_open = "" if who_open or when_open else opens(lexicon.version_openers)
-    return who_open, when_open, where_open, money_open, count_open, version_open
-
-
-def _measures_a_thing(lows: Sequence[str], after: int, lexicon: QuestionLexicon) -> bool:
-    """Whether "how much" is followed by a noun naming no money ("how much *compost*"),
-    so it asks an amount of that thing."""
-    if after >= len(lows):
-        return False
-    noun = lows[after]
-    return (noun.isalpha() and noun not in STOPWORDS and noun not in lexicon.question_words
-            and noun not in lexicon.confirm_openers and noun not in lexicon.money_words
-            and lexicon.attributes.get(noun, "") not in ("money", "price"))
-
-
-def _family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],
-                    lexicon: QuestionLexicon) -> str:
-    """Who held it before asks a person; what slipped or was postponed is a moment."""
-    if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who:
-        return "person"
-    if not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
-                               QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
-        return "when"
-    return family
 
 
 def _kind(*, why: bool, original: bool, previous: bool, who: bool, when: bool,
@@ -430,34 +378,6 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         if any(find_phrase(lows, p) >= 0 for p in phrases):
             return role
     return "doer"
-
-
-def _family(openers: Sequence[tuple[str, str]], head_attribute: str,
-            lexicon: QuestionLexicon) -> str:
-    """The kind of value asked: the opener's ("when…", "how much…"), else that of the value
-    noun heading the question ("what's the release *date* for 2.4")."""
-    for family, opener in openers:
-        if opener:
-            if family == "count" and head_attribute and \
-                    lexicon.attributes.get(head_attribute) == "money":
-                return "money"  # "how many dollars", "how big is the budget"
-            return family
-    return lexicon.attributes.get(head_attribute, "") if head_attribute else ""
-
-
-def _head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
-    """The value noun that heads a noun phrase: one not followed by another content word
-    ("release *date* for", "*budget* for helix", "kafka *version* are we on")."""
-    for i, w in enumerate(lows):
-        if w not in lexicon.attributes:
-            continue
-        if i > 2 and lexicon.qualifiers & set(lows[i - 2: i]):
-            continue  # "… on training *day*": which occasion, not what is asked
-        nxt = lows[i + 1] if i + 1 < len(lows) else ""
-        if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
-                nxt in lexicon.generic:
-            return w
-    return ""
 
 
 def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str,

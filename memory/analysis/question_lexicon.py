@@ -13,6 +13,17 @@ import re
 from dataclasses import dataclass, field
 
 from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
+from memory.analysis.question_nouns import (
+    CHOICE_OPENERS,
+    CHOOSING_VERBS,
+    LIGHT_HEADS,
+    MODIFIED_NOUN_CUES,
+    MONEY_WORDS,
+    NOUN_CUES,
+    QUALIFIER_PREPOSITIONS,
+    TEAM_WORDS,
+    VERB_OBJECTS,
+)
 from memory.analysis.reason_words import (
     BLOCKER_WORDS,
     CHANGE_PREDICATES,
@@ -126,14 +137,6 @@ WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
 # "How much…" asks an amount of money, "how many…" a count.
 MONEY_OPENERS = ("how much",)
-# Head nouns a chat drops ("the postmortem *meeting*" is "the postmortem"): a light head
-# the scope never holds, after a word it does, is not asked for itself.
-LIGHT_HEADS = frozenset({"meeting", "meetings", "call", "calls", "session", "sessions",
-                         "sync", "catchup", "event", "events", "thing", "things", "stuff"})
-# Words after "how much" that keep it asking money; any other noun there asks an amount of
-# that thing ("how much *compost*").
-MONEY_WORDS = frozenset({"money", "cash", "funding", "funds", "dollars", "euros", "pounds",
-                         "more", "extra", "less", "over", "under", "per", "each"})
 # "How many" counts things; the other count openers ask a magnitude, money or not.
 COUNTING = ("how many",)
 COUNT_OPENERS = ("how many", "how big", "how large", "how high", "how low", "how far",
@@ -148,28 +151,6 @@ LIST_CUES = (
     "everything", "what else", "which ones", "what things", "were considered",
     "were suggested", "were proposed", "were discussed", "were mentioned", "all options",
 )
-# Cues that are nouns too: ending their phrase they name a thing ("the cup final"), not
-# the value in force ("the final venue").
-NOUN_CUES = frozenset({"final", "status"})
-# Prepositions opening a qualifier: a value noun after them says which occasion ("what are
-# we eating for lunch *on training day*"), not the kind of value asked.
-QUALIFIER_PREPOSITIONS = frozenset({"on", "at", "for", "during", "until", "till"})
-# Openers that, followed by a noun naming no kind of value, ask which named thing was
-# chosen ("*which* roofer did we pick", "*what* engine are we on").
-CHOICE_OPENERS = frozenset({"which", "what"})
-# Words that make a named choice the team's ("which roofer did *we* pick").
-TEAM_WORDS = frozenset({"we", "us", "our", "ours", "team"})
-# Verbs of choosing for the team beside the decider's ("which hotel did Dana *book*").
-CHOOSING_VERBS = ("book*", "hire*", "hiring", "order*", "buy", "buying", "bought",
-                  "select*", "opt*", "vote*", "go with", "going with", "went with")
-# Words that, right after what's first word, are its object: that word is then a verb
-# ("what motivated *her*", "what closes *the* set"), not the noun of a choice.
-VERB_OBJECTS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your",
-                          "his", "her", "their", "its", "our", "me", "you", "him", "them",
-                          "it", "us"})
-# Cues that name a thing after a word modifying them: "the dental *list*", "the guest
-# *list*" are what is asked about, not a request for a list.
-MODIFIED_NOUN_CUES = frozenset({"list"})
 # The value in force now.
 CURRENT_CUES = (
     "now", "currently", "current", "still", "latest", "final", "anymore", "any more",

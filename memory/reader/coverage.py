@@ -38,9 +38,10 @@ from memory.reader.coverage_days import (
     question_days,
     scoped_by_days,
 )
+from memory.reader.coverage_values import asks_a_count, says_a_clock, says_a_number
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore
-from memory.text import STOPWORDS, find_slots, has_time_of_day, stem
+from memory.text import STOPWORDS, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -327,18 +328,16 @@ class CoverageTest:
         family = qa.family
         if qa.kind is QuestionKind.WHY:
             return True
-        if _counts(qa):
+        if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone
-            return _NUMBER.search(_said(unit)) is not None
+            return says_a_number(unit)
         if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:
             return True
         if qa.asks_clock:
             # "what time does it start" is not answered by a day alone
-            said = _said(unit)
-            return ("time" in _slot_kinds(said) or has_time_of_day(said)
-                    or _HOURS.search(said) is not None)
+            return says_a_clock(unit)
         return family in self.families(unit)
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:
@@ -448,30 +447,6 @@ def _candidates(told: str) -> tuple[str, ...]:
     # Function words are no near synonym of a subject word (and cost an embedding each).
     return tuple(x.low for x in words(told)
                  if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
-
-
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                     r"twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half|couple)\b",
-                     re.IGNORECASE)
-
-
-# A time written as four digits ("eta 1430", "PU 0630").
-_HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
-
-
-def _counts(qa: QuestionAnalysis) -> bool:
-    """Whether the question asks how many or how much of a thing."""
-    return qa.measure == "count" or (qa.family == "count" and "how much" in qa.text.lower())
-
-
-def _said(unit: Unit) -> str:
-    """What a unit says in its own words: the message (and the answers it got), or the
-    state's values; not the writer's notes, which carry resolved dates."""
-    if unit.state is not None:
-        return " ".join(e.value for e in unit.state.chain if e.value)
-    if unit.node is not None:
-        return " ".join([unit.node.text, *(a.text for a in unit.answers)])
-    return unit.told
 
 
 def _answered(unit: Unit) -> bool:

@@ -1,0 +1,95 @@
+"""What kind of value a question asks: the family its opener or its heading value noun
+names ("when…", "how much…", "what's the release *date*"), and what an amount question
+measures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.question_words import _spans, find_phrase
+from memory.text import STOPWORDS
+
+__all__ = ["family", "family_of_kind", "head_attribute", "measure", "openers"]
+
+
+def measure(family: str, lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+    """What an amount question measures: money ("how much"), a count ("how many"), or ""."""
+    if family == "money":
+        return "money"
+    return "count" if any(find_phrase(lows, p) >= 0 for p in lexicon.counting) else ""
+
+
+def openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,
+            cue_spans: list[tuple[int, int, str]]) -> tuple[str, str, str, str, str, str]:
+    """The opener of each family the question starts with (who, when, where, how much,
+    how many, which version), the first that applies; each found is a cue."""
+    def opens(phrases: Sequence[str]) -> str:
+        for p in sorted(phrases, key=lambda x: -len(x.split())):
+            if find_phrase(lows, p, opening) == opening:
+                cue_spans.append((opening, opening + len(p.split()), p))
+                return p
+        return ""
+
+    who_open = opens(lexicon.who_openers + lexicon.who_nouns)
+    when_open = "" if who_open else opens(lexicon.when_openers)
+    where_open = "" if who_open or when_open else opens(lexicon.where_openers)
+    money_open = "" if who_open or when_open else opens(lexicon.money_openers)
+    if money_open and _measures_a_thing(lows, opening + len(money_open.split()), lexicon):
+        money_open = ""  # "how much compost did we get": an amount of it, not money
+        count_open = opens(lexicon.money_openers)
+    else:
+        count_open = ("" if who_open or when_open or money_open
+                      else opens(lexicon.count_openers))
+    version_open = "" if who_open or when_open else opens(lexicon.version_openers)
+    return who_open, when_open, where_open, money_open, count_open, version_open
+
+
+def _measures_a_thing(lows: Sequence[str], after: int, lexicon: QuestionLexicon) -> bool:
+    """Whether "how much" is followed by a noun naming no money ("how much *compost*"),
+    so it asks an amount of that thing."""
+    if after >= len(lows):
+        return False
+    noun = lows[after]
+    return (noun.isalpha() and noun not in STOPWORDS and noun not in lexicon.question_words
+            and noun not in lexicon.confirm_openers and noun not in lexicon.money_words
+            and lexicon.attributes.get(noun, "") not in ("money", "price"))
+
+
+def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],
+                   lexicon: QuestionLexicon) -> str:
+    """Who held it before asks a person; what slipped or was postponed is a moment."""
+    if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who:
+        return "person"
+    if not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
+                               QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
+        return "when"
+    return family
+
+
+def family(opened: Sequence[tuple[str, str]], head: str,
+           lexicon: QuestionLexicon) -> str:
+    """The kind of value asked: the opener's ("when…", "how much…"), else that of the value
+    noun heading the question ("what's the release *date* for 2.4")."""
+    for kind, opener in opened:
+        if opener:
+            if kind == "count" and head and lexicon.attributes.get(head) == "money":
+                return "money"  # "how many dollars", "how big is the budget"
+            return kind
+    return lexicon.attributes.get(head, "") if head else ""
+
+
+def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+    """The value noun that heads a noun phrase: one not followed by another content word
+    ("release *date* for", "*budget* for helix", "kafka *version* are we on")."""
+    for i, w in enumerate(lows):
+        if w not in lexicon.attributes:
+            continue
+        if i > 2 and lexicon.qualifiers & set(lows[i - 2: i]):
+            continue  # "… on training *day*": which occasion, not what is asked
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
+                nxt in lexicon.generic:
+            return w
+    return ""

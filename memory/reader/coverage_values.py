@@ -1,0 +1,53 @@
+"""Whether a unit holds the value an amount or clock question asks for: "how many people…"
+is answered by a number, never by a name alone; "what time does it start" by a time of
+day, never by a day alone. Read in the unit's own words, not the writer's notes (which
+carry resolved dates)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from memory.analysis.question import QuestionAnalysis
+from memory.text import find_slots, has_time_of_day
+
+if TYPE_CHECKING:
+    from memory.reader.coverage import Unit
+
+__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number"]
+
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                     r"twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half|couple)\b",
+                     re.IGNORECASE)
+# A time written as four digits ("eta 1430", "PU 0630").
+_HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
+
+
+def asks_a_count(qa: QuestionAnalysis) -> bool:
+    """Whether the question asks how many or how much of a thing."""
+    return qa.measure == "count" or (qa.family == "count" and "how much" in qa.text.lower())
+
+
+def said(unit: Unit) -> str:
+    """What a unit says in its own words: the message (and the answers it got), or the
+    state's values."""
+    if unit.state is not None:
+        return " ".join(e.value for e in unit.state.chain if e.value)
+    if unit.node is not None:
+        return " ".join([unit.node.text, *(a.text for a in unit.answers)])
+    return unit.told
+
+
+def says_a_number(unit: Unit) -> bool:
+    return _NUMBER.search(said(unit)) is not None
+
+
+def says_a_clock(unit: Unit) -> bool:
+    text = said(unit)
+    return _has_clock(text) or _HOURS.search(text) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_clock(text: str) -> bool:
+    return any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text)
