@@ -116,8 +116,8 @@ handling take takes taking cover covers covering present presents presenting hos
 hosting chair chairs chairing manage manages managing organize organizes organizing organise
 coordinate coordinates coordinating do doing does make makes making write writes writing
 implement implements implementing draft drafts drafting prepare prepares preparing prep
-preps prepping organises organising arrange arranges arranging sort sorts sorting book
-books booking update updates updating""".split())
+preps prepping organises organising arrange arranges arranging sort sorts sorting update
+updates updating""".split())
 
 
 #: Third-person forms: after a name they make it the doer ("Raj owns the section"), where a
