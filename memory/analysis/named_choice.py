@@ -53,7 +53,9 @@ def _team_choice(lows: Sequence[str], noun_at: int, lexicon: QuestionLexicon) ->
     or, after its noun, of choosing ("which hotel did Dana *book*", not "what *book*…")."""
     cues = lexicon.current + lexicon.previous + lexicon.original
     verbs = lexicon.roles.decider + lexicon.choosing
-    return (any(w in lexicon.team_words for w in lows) or bool(_spans(lows, cues))
+    # the noun itself is what is chosen, not who chose it ("which *team* won the cup")
+    team = any(w in lexicon.team_words for i, w in enumerate(lows) if i != noun_at)
+    return (team or bool(_spans(lows, cues))
             or any(find_phrase(lows, v, noun_at + 1) >= 0 for v in verbs))
 
 

@@ -37,8 +37,8 @@ def openers(lows: Sequence[str], opening: int, lexicon: QuestionLexicon,
     where_open = "" if who_open or when_open else opens(lexicon.where_openers)
     money_open = "" if who_open or when_open else opens(lexicon.money_openers)
     if money_open and _measures_a_thing(lows, opening + len(money_open.split()), lexicon):
-        money_open = ""  # "how much compost did we get": an amount of it, not money
-        count_open = opens(lexicon.money_openers)
+        # "how much compost did we get": an amount of it, not money
+        count_open, money_open = money_open, ""
     else:
         count_open = ("" if who_open or when_open or money_open
                       else opens(lexicon.count_openers))

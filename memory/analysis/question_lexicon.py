@@ -354,8 +354,8 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
     frozenset({"arrive", "arrived", "arrives", "arriving", "arrival", "delivered",
-               "delivery", "landed", "turned", "here"}),
-    frozenset({"hit", "crossed", "cross", "reached", "reach", "passed", "topped"}),
+               "delivery", "landed", "here"}),
+    frozenset({"hit", "crossed", "cross", "reached", "reach", "topped"}),
 )
 # Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
 # done in Copenhagen"): for "when did X happen", such a report's day is the answer even

@@ -22,7 +22,8 @@ CHOICE_OPENERS = frozenset({"which", "what"})
 TEAM_WORDS = frozenset({"we", "us", "our", "ours", "team"})
 # Verbs of choosing for the team beside the decider's ("which hotel did Dana *book*").
 CHOOSING_VERBS = ("book*", "hire*", "hiring", "order*", "buy", "buying", "bought",
-                  "select*", "opt*", "vote*", "go with", "going with", "went with")
+                  "select*", "opt", "opted", "opting", "vote*", "go with", "going with",
+                  "went with")
 # Words that, right after what's first word, are its object: that word is then a verb
 # ("what motivated *her*", "what closes *the* set"), not the noun of a choice.
 VERB_OBJECTS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your",

@@ -112,7 +112,8 @@ _LOWER_CHOICE = (r"(?!(?:it|that|this|these|those|we|they|he|she|i|you|which|wha
                  r"and|or|the|a|an)\b)[a-z][\w'’-]{1,20}){0,2}")
 
 
-_NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
+#: A day written as numbers ("6/20", "20/6/25"); which order it is, dates resolve.
+NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
 
 
 #: A bare amount (no unit word, no currency): 25 to 99999, never a year or an hour ("to 10"
@@ -157,9 +158,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", r"\b(?:tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy)\b"),
     # days as numbers: "fri 6/20", and "moved to 6/20" where a day is meant ("6/6" alone is
     # as often a count or a score)
-    ("date", rf"\b(?:{_WD})\.?,?\s{_NUMERIC_DAY}"),
+    ("date", rf"\b(?:{_WD})\.?,?\s{NUMERIC_DAY}"),
     ("date", r"\b(?:on|by|for|until|till|from|to|is|now|due|before|after)\s(?P<v>"
-             + _NUMERIC_DAY + ")"),
+             + NUMERIC_DAY + ")"),
     # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
     ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?!/\d)"
              rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis
+from memory.analysis.slot_patterns import NUMERIC_DAY
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.text import find_slots
 
@@ -107,14 +108,21 @@ def day_expressions(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-# "ends 31/1", "6/14 Mia": a day written as numbers that only one order makes a day.
-_NUMERIC_DAY = re.compile(r"(?<![\d/.$£€])\d{1,2}/\d{1,2}(?![/\d%])")
+# "ends 31/1", "6/14 Mia": a day written as numbers (the slot patterns' form), not a price,
+# a fraction of one or a percentage.
+_NUMERIC_DAY = re.compile(rf"(?<![\d/.$£€]){NUMERIC_DAY}(?!%)")
 
 
 def numeric_days(text: str, ts: datetime) -> list[tuple[str, DateResolution]]:
     """The days ``text`` writes as numbers where only one order is a calendar day, as
     written and as the reading nearest ``ts`` (a chat names the day just past or just
     ahead)."""
+    return list(_numeric_days(text, ts))
+
+
+# The same units are read for every question of a session.
+@functools.lru_cache(maxsize=4096)
+def _numeric_days(text: str, ts: datetime) -> tuple[tuple[str, DateResolution], ...]:
     out: list[tuple[str, DateResolution]] = []
     for m in _NUMERIC_DAY.finditer(text[:2000]):
         readings = [r for p in ("past", "future")
@@ -122,4 +130,4 @@ def numeric_days(text: str, ts: datetime) -> list[tuple[str, DateResolution]]:
         if readings:
             told = ts.date()
             out.append((m.group(), min(readings, key=lambda r: abs((r.start - told).days))))
-    return out
+    return tuple(out)

@@ -9,6 +9,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from memory.analysis.cue_words import NUMBER_WORDS
 from memory.analysis.question import QuestionAnalysis
 from memory.text import find_slots, has_time_of_day
 
@@ -17,16 +18,17 @@ if TYPE_CHECKING:
 
 __all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number"]
 
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                     r"twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half|couple)\b",
-                     re.IGNORECASE)
+# A number in digits or words, or a word standing for one ("a dozen", "a couple").
+_NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
+                                                      "couple"})) + r")\b", re.IGNORECASE)
 # A time written as four digits ("eta 1430", "PU 0630").
 _HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
 
 
 def asks_a_count(qa: QuestionAnalysis) -> bool:
-    """Whether the question asks how many or how much of a thing."""
-    return qa.measure == "count" or (qa.family == "count" and "how much" in qa.text.lower())
+    """Whether the question asks how many or how much of a thing (a count opened by "how
+    much": see :func:`memory.analysis.question_family.openers`)."""
+    return qa.measure == "count" or (qa.family == "count" and "how much" in qa.cues)
 
 
 def said(unit: Unit) -> str:
