@@ -32,6 +32,8 @@ def test_lets_go_alone_names_nothing(text: str) -> None:
 
 
 def test_the_caterer_we_went_with_first(tmp_path: Path) -> None:
+    # A guard of the reader over such a chat (it passed before "let's go X" was read as a
+    # choice too: the shortlist names Blackbird first); the readings above are the change.
     chat = channel_chat(tmp_path, [
         (0, "priya", "caterer shortlist: Blackbird, Saffron & Sage, Olive Tree"),
         (60, "tom", "let's go blackbird for now and judge at the tasting"),

@@ -23,6 +23,8 @@ def test_doing_words_name_who_holds_a_task(word: str) -> None:
 
 
 def test_who_is_organising_is_who_took_it_on(tmp_path: Path) -> None:
+    # A guard of the who-reader over such a chat (it passed before "organising" was an
+    # owner verb: "on it" claims the task); the word list above is the change.
     chat = channel_chat(tmp_path, [
         (0, "riley", "playtest sat 11th 8pm in voice. sam can you organise the testers?"),
         (10, "sam", "on it, I'm organising them, 4 friends from uni are keen"),
