@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memory.analysis.question import analyze_question
-from memory.reader.coverage_days import day_expressions
+from memory.reader.coverage_days import day_expressions, numeric_days
 from tests.support.chat_reader import channel_chat
 
 T0 = datetime(2025, 4, 1, 9, 0, tzinfo=UTC)
@@ -87,36 +87,32 @@ def test_a_bare_numeric_day_is_not_read_as_any_year() -> None:
     assert day_expressions("Calling volunteers for the cleanup on 4/22!") == ()
 
 
-def test_a_head_naming_its_own_thing_is_not_dropped(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("said", "reply", "question"), [
+    # a head naming its own thing is not dropped (a guard: so it was before)
+    ("reserve takes a bit more of a hit but it's doable", "roof quote approved",
+     "how much is in the reserve fund?"),
+    # how many is answered by a number, not by a message that names none
+    ("bringing chairs from the hall for the party", "nice",
+     "how many chairs are we bringing for the party?"),
+    # what time is not answered by a day alone
+    ("ceremony is on 1 August at the botanic gardens", "amazing",
+     "what time does the ceremony start?"),
+])
+def test_what_the_question_asks_is_not_there(tmp_path: Path, said: str, reply: str,
+                                             question: str) -> None:
+    chat = channel_chat(tmp_path, [(0, "kwame", said), (600, "amara", reply)],
+                        start=T0, asked=ASKED)
+    assert chat.answer(question).abstained
+
+
+def test_a_time_of_day_answers_what_time(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
-        (0, "kwame", "reserve takes a bit more of a hit but it's doable"),
-        (600, "amara", "roof quote approved, 4 weeks from june"),
-    ], start=T0, asked=ASKED)
-    assert chat.answer("how much is in the reserve fund?").abstained
-
-
-def test_how_many_is_answered_by_a_number_not_a_name(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "cian", "Lighthouse team lead will be Niamh, she starts in october"),
-        (600, "aoife", "great, welcome Niamh"),
-    ], start=T0, asked=ASKED)
-    assert chat.answer("how many people will be on the Lighthouse team?").abstained
-
-
-def test_what_time_is_not_answered_by_a_day_alone(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "priya", "ceremony is on 1 August at the botanic gardens"),
-        (600, "tom", "amazing"),
-    ], start=T0, asked=ASKED)
-    assert chat.answer("what time does the ceremony start?").abstained
-    chat2 = channel_chat(tmp_path / "b", [
         (0, "priya", "ceremony is on 1 August at 2pm at the botanic gardens"),
     ], start=T0, asked=ASKED)
-    assert "2pm" in chat2.first("what time does the ceremony start?")
+    assert "2pm" in chat.first("what time does the ceremony start?")
 
 
 def test_a_day_written_as_numbers_in_one_order_only_is_a_day(tmp_path: Path) -> None:
-    from memory.reader.coverage_days import numeric_days
     told = datetime(2025, 6, 1, tzinfo=UTC)
     assert [r.start.isoformat() for _, r in numeric_days("updated: 6/14 Mia, 6/21 Jay", told)] \
         == ["2025-06-14", "2025-06-21"]
