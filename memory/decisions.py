@@ -181,6 +181,11 @@ def _same_subject(a: set[str], b: set[str]) -> bool:
     return a <= b or b <= a or len(shared) / len(a | b) >= 0.5
 
 
+# The longest question a message asks and answers itself ("venue for the team offsite? I
+# vote the lake house").
+_ASKED_WORDS = 8
+
+
 def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
     """A claim that names no subject takes the message's own earlier one: the nearest clause
     before it that states something about a subject, else the header that opened the message
@@ -189,7 +194,10 @@ def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
         return claim
     subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
     last = before[-1]
-    if not subject and last.subject and not last.claims and len(last.text.split()) <= 4:
+    if not subject and last.subject and not last.claims and (
+            len(last.text.split()) <= 4
+            # "font for the landing page? i vote Inter": what it asked, answered at once
+            or (last.act is SpeechAct.QUESTION and len(last.text.split()) <= _ASKED_WORDS)):
         subject = last.subject  # "cert renewed ✅ new one good until apr 14 2026"
     header = before[0]
     if (not subject and header.subject and not header.claims and len(before) > 1

@@ -58,6 +58,8 @@ class _Claimed:
     clause_terms: set[str]
     now: float
     states: list[StateRecord]
+    #: The message's words outside the claim's clause ("godot it is. *rip unity*").
+    beside: str = ""
 
 
 class StateMatcher:
@@ -180,7 +182,7 @@ class StateMatcher:
                                  [_without_people(s.topic, ctx.people) for s in states])
         c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
                      set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
-                     states)
+                     states, _beside(item.message.text, clause))
         out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
         out.sort(key=lambda m: -m.score)
         return out
@@ -197,6 +199,12 @@ class StateMatcher:
             pool[hit.state.state_id] = hit.state
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
+        beside = _beside(item.message.text, clause)
+        if _replaces_beside(claim, clause) and beside.strip():
+            # "godot it is. rip unity": the state whose value the rest of the message names
+            for hit in registry.search_registry(item, beside, k=6):
+                if names_value(beside, hit.state.value):
+                    pool.setdefault(hit.state.state_id, hit.state)
         return [s for s in pool.values()
                 if s.value and compatible(family, s.value_family)
                 and (family != "version" or same_grain(claim.value.text, s.value))
@@ -216,6 +224,11 @@ class StateMatcher:
         weak = s.state_id in ctx.weak_ids
         old = any(values_match(o.text, s.value) for o in clause.old)
         named = names_value(clause.text, s.value)
+        # a choice decided with no subject, beside the value it replaces ("godot it is. rip
+        # unity", "switching to saffron & sage … can u let blackbird know?")
+        old = old or (_replaces_beside(claim, clause) and family in _DISTINCTIVE
+                      and names_value(c.beside, s.value)
+                      and not values_match(claim.value.text, s.value))
         score = self._score(c, s, cos, lex_topic=lex_topic, old=old, named=named)
         # Shared words count when one subject contains the other ("the review" / "Atlas
         # design review") or most words are shared; "quarterly budget for zanzibar" is
@@ -256,8 +269,9 @@ class StateMatcher:
                  or (old and family in _DISTINCTIVE and not sibling)
                  or (not elsewhere and (
                      old
-                     or (weak and not claim.terms and clause.change >= 0.5)
-                     or (not claim.terms and self._latest_of_kind(s, states, now)))))
+                     or (not _answers_other(claim, ctx, topic_terms) and (
+                         (weak and not claim.terms and clause.change >= 0.5)
+                         or (not claim.terms and self._latest_of_kind(s, states, now)))))))
         return _Match(s, score, about and score >= w.revise_threshold, strong)
 
     def _score(self, c: _Claimed, s: StateRecord, cos: float, *, lex_topic: float,
@@ -290,6 +304,33 @@ class StateMatcher:
         if not phrase or not isinstance(registry, SubjectSimilarity):
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
+
+
+def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:
+    """Whether a claim with no subject answers a turn that asked about something else,
+    naming the value among its options ("lunch: thai or the burrito place?" → "burrito it
+    is" is no new value of the font)."""
+    if claim.terms or ctx.anchor is None or not ctx.subject:
+        return False
+    asked = _matchable(set(content_terms(ctx.subject)))
+    return bool(asked) and not asked & topic_terms and names_value(ctx.anchor.text,
+                                                                    claim.value.text)
+
+
+def _beside(text: str, clause: Clause) -> str:
+    """The message's text outside ``clause``."""
+    return f"{text[:clause.start]} {text[clause.end:]}"
+
+
+def _replaces_beside(claim: Claim, clause: Clause) -> bool:
+    """Whether a claim is a named choice decided with no subject of its own: what it
+    replaces may be named elsewhere in the message."""
+    return (not claim.terms and claim.value.family in ("name", "where")
+            and clause.act is SpeechAct.DECISION and clause.change >= _DECIDED)
+
+
+# The change strength of "X it is", "switching to X": a choice settled.
+_DECIDED = 0.45
 
 
 def held_value(state: StateRecord) -> str:

@@ -93,7 +93,10 @@ class TerseReplies(StateMatcher):
         if (msg.ts - last.ts).total_seconds() > self.weights.alone_continues_s:
             return False
         la = self.analysis(last.text, last.speaker)
-        return la.changes >= 0.5 and not la.values
+        # "soundhaus double-booked booth 3 on monday. moving the amara session" → "the
+        # annex": a change said without its value, whatever else the turn says
+        return la.changes >= 0.5 and (not la.values or any(
+            c.change >= 0.5 and not c.claims for c in la.clauses))
 
     def _conversation_state(self, bare: Bare, turns: Sequence[_Turn], ctx: _Context,
                             item: WriteItem, registry: RegistryTool,

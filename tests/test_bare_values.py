@@ -6,6 +6,7 @@ and a lower-case choice a vote decided ("kielder wins!!")."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,16 @@ def test_a_lower_case_choice_a_vote_decided_is_a_value(text: str, choice: str) -
 def test_winning_a_match_is_no_choice(text: str) -> None:
     assert not [v for k, v in values(text) if k == "choice"]
 
+
+
+def test_a_value_alone_after_the_speakers_change_without_one_revises(tmp_path: Path) -> None:
+    # the turn before names a change ("moving the guest session") but its only value is
+    # another clause's (the day the studio is double-booked): the value alone completes it
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "guest episode: recording thurs at soundhaus, Studio B, 2pm"),
+        (60, "priya", "studio update: soundhaus double-booked studio B on thursday. "
+                      "moving the guest session"),
+        (61, "priya", "the annex"),
+        (62, "maya", "wait where's the annex"),
+    ], start=T0, asked=ASKED)
+    assert chat.first("which room is the guest episode recording in?").startswith("the annex")

@@ -64,7 +64,8 @@ _ARTICLE = frozenset({"the", "a", "an"})
 
 #: A whole or decimal number written without a unit ("12", "4.5").
 UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
-_WORD = re.compile(r"[\w][\w'’&.-]{0,40}")
+# "&" joins a name ("benson & daughters it is")
+_WORD = re.compile(r"[\w][\w'’&.-]{0,40}|&")
 # Emoji, symbols and punctuation that end a short reply ("ok op 1 👍", "6 then!").
 _TRAILING = re.compile(r"[\s.,;:!)\-–—]{0,20}(?:[^\w\s$£€%'’]{1,20}[\s.,;:!)]{0,20}){0,10}$")
 _LEADING = re.compile(r"^[\s,.;:!(\-–—]{1,20}")

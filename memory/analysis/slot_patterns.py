@@ -219,7 +219,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"moving to|moved to|picked|chose|renamed to|winner is|booked|rebooked us at|"
                r"booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
-    ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s[A-Z][\w'’&-]{0,30}){0,3})"
+    ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
     # "kielder wins!!", "poll closed: arran wins": a lower-case choice a vote decided
     ("choice", r"(?:^|[,.!:;]\s{0,2})(?P<v>(?!(?:it|that|this|everyone|everybody|nobody|no one|"
@@ -228,7 +228,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
                r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
-               r"(?:\s(?!it\b)[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
+               r"(?:\s(?!it\b)(?:&\s)?[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:ok|okay|fine|alright|so|then|yes|"

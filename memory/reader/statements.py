@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import measure, values_match
-from memory.analysis.message import MessageAnalysis, MessageAnalyzer
+from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.dates import spoken_day
@@ -41,6 +41,25 @@ from memory.reader.extract import (
 )
 from memory.reader.reasons import accepts
 from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue
+
+# Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
+_WORDS_BEFORE = 3
+
+
+def _beside_value(text: str, clause: Clause, i: int) -> frozenset[str]:
+    """The word forms of the ``i``-th claim of ``clause`` with the words beside it: its own
+    text, what follows it up to the next value, and the few words before it back to the
+    previous one."""
+    claims = clause.claims
+    value = claims[i].value
+    if value.speaker or not clause.start <= value.start <= value.end <= clause.end:
+        return frozenset()
+    after = min([c.value.start for c in claims if c.value.start >= value.end
+                 and not c.value.speaker] + [clause.end])
+    before = max([c.value.end for c in claims if c.value.end <= value.start
+                  and not c.value.speaker] + [clause.start])
+    lead = text[before:value.start].split()[-_WORDS_BEFORE:]
+    return unit_forms(" ".join([*lead, text[value.start:after]]))
 
 
 def names_numbers(qa: QuestionAnalysis, text: str) -> bool:
@@ -251,7 +270,7 @@ class StatementReader:
                 for c in analysis.clauses))
         wanted = {f for t in qa.terms for f in forms(t)}
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
-        best: tuple[int, int, str, str, str] | None = None
+        best: tuple[int, int, int, str, str, str] | None = None
         found = False
         whole = unit_forms(analysis.subject)
         for clause in analysis.clauses:
@@ -269,11 +288,16 @@ class StatementReader:
                 if score == 0:
                     continue
                 old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
-                rank = (score, -i, claim.value.text, old, clause.text)
-                if best is None or rank[:2] > best[:2]:
+                # among values said of the same subject, the one the question's words sit
+                # beside ("$12 a month, $120 a year", "40 min for users, 25 for orders")
+                # (not people: "i'm primary, marco secondary" names the speaker by "i")
+                near = 0 if claim.value.family == "who" else len(
+                    wanted & _beside_value(analysis.text, clause, i))
+                rank = (score, near, -i, claim.value.text, old, clause.text)
+                if best is None or rank[:3] > best[:3]:
                     best = rank
         if best is not None:
-            return best[2].strip(_TRAILING), best[3].strip(_TRAILING), best[4]
+            return best[3].strip(_TRAILING), best[4].strip(_TRAILING), best[5]
         if found and wanted & whole:
             # the message is about the question's subject and a clause that names no
             # subject of its own goes on about it ("workshop deadline got extended!! now
