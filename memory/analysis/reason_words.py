@@ -28,7 +28,7 @@ BLOCKER_WORDS = (
     "needs", "has to", "have to", "requires", "waiting on", "waiting for", "missing",
     "stuck", "crash", "crashes", "corrupt", "no point", "busy", "swamped", "backorder",
     "back order", "out of stock", "appointment", "emergency", "rain", "storm", "forecast",
-    "snow",
+    "snow", "is taken", "are taken", "already taken",
 )
 # A plain negation also says what stands in the way when it names the thing a change left
 # ("buzzsprout *doesn't* do dynamic ad insertion", "*wouldn't* put a lager in FV2", "8 is

@@ -55,7 +55,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import Person, has_day, reason_in, relayed, says
+from memory.reader.extract import Person, has_day, reason_in, relayed, reports_blocker, says
 from memory.reader.later_word import LaterWord
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
@@ -225,7 +225,10 @@ class Composer(StateChoice, LaterWord):
             reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
                 if source is not None else ""
         if not reason and order:
-            source = order[0]
+            # no reason in so many words: the covering message that reports what stood in
+            # the way ("GreenCycle's truck broke down") over one that only restates the plan
+            source = next((n for n in order if reports_blocker(n.text, self.lexicon.blockers)),
+                          order[0])
             reason = self.reasons.whole(source)
         if source is None:
             return Composed([], "")

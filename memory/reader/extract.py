@@ -214,6 +214,27 @@ def says(text: str, cues: Sequence[str]) -> bool:
     return any(re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", low) for c in cues)
 
 
+def reports_blocker(text: str, blockers: Sequence[str]) -> bool:
+    """Whether ``text`` reports something standing in the way: one of ``blockers`` as whole
+    words, not negated ("yep no problem", "not busy") and not a time of the calendar ("late
+    may", "late next week")."""
+    low = text.lower()
+    for c in blockers:
+        for m in re.finditer(rf"(?<![\w']){re.escape(c)}(?![\w'])", low):
+            before = low[:m.start()].split()[-1:]
+            after = low[m.end():].split()[:1]
+            if before and before[0] in _NEGATORS:
+                continue
+            if c == "late" and after and (after[0] in ("next", "this") or is_calendar_word(
+                    re.split(r"[/.,;:!?-]", after[0])[0])):
+                continue
+            return True
+    return False
+
+
+_NEGATORS = frozenset({"no", "not", "never", "without"})
+
+
 # Clause boundaries inside a sentence.
 _CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(|"
                       r"\s?[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]{1,8}\s")  # an emoji ends one
