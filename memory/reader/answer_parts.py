@@ -226,6 +226,37 @@ def _value_words(text: str, lexicon: QuestionLexicon) -> set[str]:
     return out
 
 
+# Words by which a question names a change by its direction ("before the increase", "before
+# Niamh cut it"): the change asked about is the one that moved the amount that way.
+_UP = frozenset("""increase increased increases raise raised raising rise rose hike hiked bump
+bumped upped up""".split())
+_DOWN = frozenset("""cut cuts decrease decreased reduce reduced reduction drop dropped lower
+lowered down""".split())
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+
+
+def direction(text: str) -> int:
+    """+1 when ``text`` (a question's *before* clause) names an increase, -1 a decrease, 0
+    neither or both."""
+    said = {w.low for w in words(text)}
+    up, down = bool(said & _UP), bool(said & _DOWN)
+    return (1 if up else -1) if up != down else 0
+
+
+def amount(value: str) -> float | None:
+    """The one number a value states ("£1,224" → 1224.0), or None."""
+    found = _NUMBER.findall(value)
+    if len(found) != 1:
+        return None
+    return float(found[0].replace(",", ""))
+
+
+def moved(before: str, after: str, way: int) -> bool:
+    """Whether the amount went from ``before`` to ``after`` in direction ``way``."""
+    a, b = amount(before), amount(after)
+    return a is not None and b is not None and a != b and (b > a) == (way > 0)
+
+
 def _asks(text: str) -> bool:
     """Whether a message asks something (a question, or a proposal put as one)."""
     return "?" in text

@@ -26,6 +26,8 @@ from memory.reader.answer_parts import (
     _before,
     _value_words,
     best_answer,
+    direction,
+    moved,
 )
 from memory.reader.coverage import Unit, forms, unit_forms
 from memory.reader.extract import (
@@ -177,6 +179,16 @@ class StatementReader:
             return statements[0]
         if qa.kind is QuestionKind.ORIGINAL:
             return timeline[0]
+        way = direction(qa.anchor)
+        if way:
+            # "before the increase": the value the latest change that way left, said by the
+            # message before it or named by the change itself ("from £612 to £643")
+            for i in range(len(timeline) - 1, -1, -1):
+                st = timeline[i]
+                if st.replaced and moved(st.replaced, st.value, way):
+                    return Statement(st.unit, st.node, st.sentence, st.replaced, "")
+                if i and moved(timeline[i - 1].value, st.value, way):
+                    return timeline[i - 1]
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i, st in enumerate(timeline):
