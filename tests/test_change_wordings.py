@@ -215,3 +215,11 @@ def test_why_a_change_reached_a_value_is_asked_of_the_chain_that_reached_it(
     first = chat.first
     assert first("why did shipping slip to the 18th?").startswith("BOC can't get dry ice")
     assert first("why did shipping go up to £520?").startswith("the DHL frozen surcharge")
+
+
+def test_weds_is_a_weekday_a_change_moves_off() -> None:
+    # "weds" (British shorthand) is Wednesday: the value left, not the subject
+    a = MessageAnalyzer().analyze("dentals moving off weds to fridays from next week")
+    clause = a.clauses[0]
+    assert clause.subject == "dentals"
+    assert [v.text for v in clause.old] == ["weds"]

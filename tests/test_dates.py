@@ -31,6 +31,7 @@ CASES: list[tuple[str, str, str]] = [
     ("last Tuesday", "2023-05-09", "day"),
     ("last Wednesday", "2023-05-03", "day"),
     ("next Wednesday", "2023-05-17", "day"),
+    ("next weds", "2023-05-17", "day"),
     ("next Thursday", "2023-05-11", "day"),
     ("this Friday", "2023-05-12", "day"),
     ("this Monday", "2023-05-08", "day"),

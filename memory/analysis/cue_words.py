@@ -384,7 +384,7 @@ ATTRIBUTE_NOUNS: frozenset[str] = frozenset(
 
 WEEKDAY_WORDS: tuple[str, ...] = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+    "mon", "tue", "tues", "wed", "weds", "thu", "thur", "thurs", "fri", "sat", "sun",
 )
 
 

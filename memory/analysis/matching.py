@@ -20,7 +20,7 @@ _MONTHS = {m: i for i, names in enumerate((
     ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1) for m in names}
 _WEEKDAYS = {d: i for i, names in enumerate((
     ("mon", "monday", "mondays"), ("tue", "tues", "tuesday", "tuesdays"),
-    ("wed", "wednesday", "wednesdays"), ("thu", "thur", "thurs", "thursday", "thursdays"),
+    ("wed", "weds", "wednesday", "wednesdays"), ("thu", "thur", "thurs", "thursday", "thursdays"),
     ("fri", "friday", "fridays"), ("sat", "saturday", "saturdays"),
     ("sun", "sunday", "sundays"))) for d in names}
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)?(?![\w%])",

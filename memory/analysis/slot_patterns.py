@@ -26,7 +26,7 @@ _TZ = _alternation(TIMEZONES)
 _CLOCK = r"(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)"
 
 
-_WDX = (r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?")
+_WDX = (r"(?:mon|tue|tues|weds|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?")
 
 
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"

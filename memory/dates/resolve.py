@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 _WEEKDAYS: dict[str, int] = {name.lower(): i for i, name in enumerate(WEEKDAY_NAMES)}
 _WEEKDAYS.update(
-    {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+    {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
      "sat": 5, "sun": 6}
 )  # fmt: skip
 _MONTHS: dict[str, int] = {name.lower(): i + 1 for i, name in enumerate(MONTH_NAMES)}
@@ -48,7 +48,7 @@ _NUMBERS = {
 # A dot is taken only after an abbreviation, so "on Friday." leaves the full stop out.
 _WD = (
     r"(?P<wd>(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![a-z])"
-    r"|(?:mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?)"
+    r"|(?:mon|tues|tue|weds|wed|thurs|thur|thu|fri|sat|sun)(?![a-z])\.?)"
 )
 _MON = (
     r"(?P<mon>(?:january|february|march|april|may|june|july|august|september|october"
