@@ -36,3 +36,13 @@ def test_people_are_not_read_by_the_words_beside_them(tmp_path: Path) -> None:
         (4, "marco", "✅"),
     ], start=T0, asked=ASKED)
     assert chat.first("who's primary on call for the migration night?").startswith("sara")
+
+
+def test_a_bare_hour_read_as_a_time_answers_what_time(tmp_path: Path) -> None:
+    # "close at 7" is a time of day to the analyzer: "what time" is answered by it, not by
+    # a later message's "2am" about something else
+    chat = channel_chat(tmp_path, [
+        (0, "tess", "sunday hours change starting this week: we close at 7 instead of 8"),
+        (3000, "jo", "someone left the walk-in open last night, cooler alarm went off at 2am"),
+    ], start=T0, asked=ASKED)
+    assert chat.first("what time do we close on sundays now").split()[0] == "7"

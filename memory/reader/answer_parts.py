@@ -232,7 +232,7 @@ _UP = frozenset("""increase increased increases raise raised raising rise rose h
 bumped upped up""".split())
 _DOWN = frozenset("""cut cuts decrease decreased reduce reduced reduction drop dropped lower
 lowered down""".split())
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]{0,15}(?:\.\d{1,6})?")
 
 
 def direction(text: str) -> int:

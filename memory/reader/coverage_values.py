@@ -10,7 +10,10 @@ import re
 from typing import TYPE_CHECKING
 
 from memory.analysis.cue_words import NUMBER_WORDS
+from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
+from memory.analysis.value_types import Kind
+from memory.analysis.values import find_values, mask
 from memory.text import find_slots, has_time_of_day
 
 if TYPE_CHECKING:
@@ -52,4 +55,10 @@ def says_a_clock(unit: Unit) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _has_clock(text: str) -> bool:
-    return any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text)
+    # the analyzer's reading counts too: a bare hour where a time is set ("we close at 7
+    # instead of 8") is a time of day
+    return (any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text)
+            or any(v.kind is Kind.TIME for v in find_values(mask(text, _LEXICON), _LEXICON)))
+
+
+_LEXICON = default_lexicon()

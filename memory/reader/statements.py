@@ -14,6 +14,7 @@ from memory.analysis.matching import measure, values_match
 from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.value_types import Kind
 from memory.dates import spoken_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -122,7 +123,8 @@ class StatementReader:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
             if qa.asks_clock:
-                valued = [st for st in valued if has_clock(st.value or st.sentence)] or valued
+                valued = [st for st in valued if has_clock(st.value or st.sentence)
+                          or self._typed_clock(st)] or valued
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
             return max(valued, key=lambda st: (st.node.ts, st.node.seq))
@@ -151,6 +153,13 @@ class StatementReader:
                  and measure(v) == measure(said) and not values_match(v, said)
                  and self.analyzer.analyze(st.node.text).changes >= OVERRIDE_CHANGE]
         return max(later, key=lambda st: (st.node.ts, st.node.seq)) if later else chosen
+
+    def _typed_clock(self, st: Statement) -> bool:
+        """Whether the statement's value is one the analyzer read as a time of day ("close
+        at 7")."""
+        return bool(st.value) and any(
+            cl.value.kind is Kind.TIME and cl.value.text == st.value
+            for cl in self.analyzer.analyze(st.node.text, speaker=st.node.speaker).claims)
 
     def _reports_done(self, qa: QuestionAnalysis, st: Statement) -> bool:
         """Whether, for "when did X happen", ``st`` reports that it happened: its day
@@ -276,9 +285,11 @@ class StatementReader:
         about other things; None when it states none."""
         if clock or day:
             held = has_clock if clock else has_day
+            # a bare hour the analyzer read as a time ("we close at 7 instead of 8") is one
             analysis = dataclasses.replace(analysis, clauses=tuple(
                 dataclasses.replace(c, claims=tuple(
-                    cl for cl in c.claims if held(cl.value.text)))
+                    cl for cl in c.claims if held(cl.value.text)
+                    or (clock and cl.value.kind is Kind.TIME)))
                 for c in analysis.clauses))
         wanted = {f for t in qa.terms for f in forms(t)}
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
