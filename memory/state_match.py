@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS, Weights
+from memory.analysis.lexicon import FACET_NOUNS, SETTLED_CHANGE, Weights
 from memory.analysis.matching import (
     abbreviates,
     compatible,
@@ -173,7 +173,8 @@ class StateMatcher:
         proper = bool(claim.terms) and any(
             x[:1].isupper() and x.lower() not in FACET_NOUNS
             for x in re.findall(r"[\w'’-]{1,200}", claim.subject))
-        states = self._candidates(claim, clause, ctx, item, registry, subject)
+        beside = _beside(item.message.text, clause)
+        states = self._candidates(claim, clause, ctx, item, registry, subject, beside)
         if not states:
             return []
         # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
@@ -182,13 +183,13 @@ class StateMatcher:
                                  [_without_people(s.topic, ctx.people) for s in states])
         c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
                      set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
-                     states, _beside(item.message.text, clause))
+                     states, beside)
         out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
         out.sort(key=lambda m: -m.score)
         return out
 
     def _candidates(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
-                    registry: RegistryTool, subject: str) -> list[StateRecord]:
+                    registry: RegistryTool, subject: str, beside: str) -> list[StateRecord]:
         """The active states found by the claim's subject and values, and those linked to
         the message, that hold a value of the claim's family."""
         family = claim.value.family
@@ -199,7 +200,6 @@ class StateMatcher:
             pool[hit.state.state_id] = hit.state
         for rec in (*ctx.strong, *ctx.weak):
             pool.setdefault(rec.state_id, rec)
-        beside = _beside(item.message.text, clause)
         if _replaces_beside(claim, clause) and beside.strip():
             # "godot it is. rip unity": the state whose value the rest of the message names
             for hit in registry.search_registry(item, beside, k=6):
@@ -326,11 +326,7 @@ def _replaces_beside(claim: Claim, clause: Clause) -> bool:
     """Whether a claim is a named choice decided with no subject of its own: what it
     replaces may be named elsewhere in the message."""
     return (not claim.terms and claim.value.family in ("name", "where")
-            and clause.act is SpeechAct.DECISION and clause.change >= _DECIDED)
-
-
-# The change strength of "X it is", "switching to X": a choice settled.
-_DECIDED = 0.45
+            and clause.act is SpeechAct.DECISION and clause.change >= SETTLED_CHANGE)
 
 
 def held_value(state: StateRecord) -> str:

@@ -39,6 +39,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS_S,
     REQUEST_OPENERS,
     ROLE_NOUNS,
+    SETTLED_CHANGE,
     Lexicon,
 )
 from memory.analysis.message_patterns import (
@@ -113,7 +114,7 @@ class ClauseReader:
         toks = tokenize_at(masked, start, end)
         change = lex.change_strength(lex.before_reason(part))
         if any(_IT_IS.match(masked, v.end) for v in values):
-            change = max(change, 0.45)  # "monday it is": decided, though no change is named
+            change = max(change, SETTLED_CHANGE)  # "monday it is": decided, no change named
         label_change = lex.change_strength(label_text) if label_text else 0.0
         if label_text and _ANNOUNCES.search(label_text):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"

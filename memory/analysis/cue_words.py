@@ -9,6 +9,10 @@ import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+#: The change strength of a value settled without a change word ("monday it is", "switching
+#: to X" weighs more): a choice decided, though no change is named.
+SETTLED_CHANGE = 0.45
+
 #: Words that say the value replaces an earlier one, with how strongly they say it.
 CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "instead": 1.0, "instead of": 1.0, "rather than": 0.8, "correction": 1.0,

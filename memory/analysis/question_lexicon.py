@@ -29,7 +29,9 @@ from memory.analysis.reason_words import (
     CHANGE_PREDICATES,
     CONSEQUENCE_WORDS,
     DROP_VERBS,
+    FALL_PHRASES,
     PROBLEM_NEGATIONS,
+    RISE_PHRASES,
 )
 
 # Words that open or shape a question without naming what it is about.
@@ -515,6 +517,8 @@ class QuestionLexicon:
     blockers: tuple[str, ...] = BLOCKER_WORDS
     problems: tuple[str, ...] = PROBLEM_NEGATIONS
     drops: tuple[str, ...] = DROP_VERBS
+    rises: tuple[str, ...] = RISE_PHRASES
+    falls: tuple[str, ...] = FALL_PHRASES
     consequence: tuple[str, ...] = CONSEQUENCE_WORDS
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS

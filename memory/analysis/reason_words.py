@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from memory.analysis.cue_words import CHANGE_VERBS
 
-__all__ = ["BLOCKER_WORDS", "CHANGE_PREDICATES", "CHAT_SHORTHAND", "CONSEQUENCE_WORDS",
-           "DROP_VERBS", "NOT_DONE_WORDS", "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS",
-           "REFUSAL_WORDS", "REPORT_VERBS"]
+__all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
+           "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
+           "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
+           "RISE_PHRASES"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -30,6 +31,17 @@ BLOCKER_WORDS = (
     "back order", "out of stock", "appointment", "emergency", "rain", "storm", "forecast",
     "snow", "is taken", "are taken", "already taken",
 )
+# Words that name a part of a period when a calendar word follows ("*late* may", "late next
+# week"): a blocker among them then reports nothing.
+CALENDAR_QUALIFIERS = frozenset({"late", "early", "mid"})
+# Words by which a question names a change by its direction ("before the *increase*",
+# "before Niamh *cut* it", "before the price *went up*"): the change asked about moved an
+# amount that way.
+RISE_PHRASES = ("increase*", "raise*", "raising", "rise", "rose", "hike*", "bump*", "upped",
+                "went up", "go up", "goes up", "gone up", "going up")
+FALL_PHRASES = ("cut", "cuts", "decrease*", "reduce*", "reduction", "drop", "dropped",
+                "lower", "lowered", "went down", "go down", "goes down", "gone down",
+                "going down")
 # A plain negation also says what stands in the way when it names the thing a change left
 # ("buzzsprout *doesn't* do dynamic ad insertion", "*wouldn't* put a lager in FV2", "8 is
 # *too* much for some folks").

@@ -226,20 +226,15 @@ def _value_words(text: str, lexicon: QuestionLexicon) -> set[str]:
     return out
 
 
-# Words by which a question names a change by its direction ("before the increase", "before
-# Niamh cut it"): the change asked about is the one that moved the amount that way.
-_UP = frozenset("""increase increased increases raise raised raising rise rose hike hiked bump
-bumped upped up""".split())
-_DOWN = frozenset("""cut cuts decrease decreased reduce reduced reduction drop dropped lower
-lowered down""".split())
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]{0,15}(?:\.\d{1,6})?")
 
 
-def direction(text: str) -> int:
-    """+1 when ``text`` (a question's *before* clause) names an increase, -1 a decrease, 0
-    neither or both."""
-    said = {w.low for w in words(text)}
-    up, down = bool(said & _UP), bool(said & _DOWN)
+def direction(text: str, lexicon: QuestionLexicon) -> int:
+    """+1 when ``text`` (a question's *before* clause) names an increase ("the increase",
+    "the price went up"), -1 a decrease, 0 neither or both."""
+    lows = [w.low for w in words(text)]
+    up = any(find_phrase(lows, p) >= 0 for p in lexicon.rises)
+    down = any(find_phrase(lows, p) >= 0 for p in lexicon.falls)
     return (1 if up else -1) if up != down else 0
 
 
@@ -255,6 +250,13 @@ def moved(before: str, after: str, way: int) -> bool:
     """Whether the amount went from ``before`` to ``after`` in direction ``way``."""
     a, b = amount(before), amount(after)
     return a is not None and b is not None and a != b and (b > a) == (way > 0)
+
+
+def last_move(values: Sequence[str], way: int) -> int:
+    """The index of the latest of ``values`` (in time order) reached by a move in direction
+    ``way`` from the one before it; -1 when none was."""
+    return next((i for i in range(len(values) - 1, 0, -1)
+                 if moved(values[i - 1], values[i], way)), -1)
 
 
 def _asks(text: str) -> bool:

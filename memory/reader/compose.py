@@ -53,7 +53,7 @@ from memory.reader.answer_parts import (
     entry_label,
     entry_value,
     evidence_line,
-    moved,
+    last_move,
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
@@ -358,12 +358,10 @@ class Composer(StateChoice, LaterWord):
         chain = [e for e in state.chain if e.value] or state.chain
         if len(chain) == 1:
             return chain[0]
-        way = direction(qa.anchor)
-        if way:
-            # "before the increase": the value the latest change that way left
-            for i in range(len(chain) - 1, 0, -1):
-                if moved(entry_value(chain[i - 1]), entry_value(chain[i]), way):
-                    return chain[i - 1]
+        way = direction(qa.anchor, self.lexicon)
+        at = last_move([entry_value(e) for e in chain], way) if way else -1
+        if at > 0:
+            return chain[at - 1]  # "before the increase": what the latest rise left
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i in range(1, len(chain)):

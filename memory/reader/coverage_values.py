@@ -57,8 +57,7 @@ def says_a_clock(unit: Unit) -> bool:
 def _has_clock(text: str) -> bool:
     # the analyzer's reading counts too: a bare hour where a time is set ("we close at 7
     # instead of 8") is a time of day
-    return (any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text)
-            or any(v.kind is Kind.TIME for v in find_values(mask(text, _LEXICON), _LEXICON)))
-
-
-_LEXICON = default_lexicon()
+    if any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text):
+        return True
+    lex = default_lexicon()
+    return any(v.kind is Kind.TIME for v in find_values(mask(text, lex), lex))

@@ -15,7 +15,7 @@ from datetime import datetime
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
-from memory.analysis.reason_words import REPORT_VERBS
+from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -225,14 +225,16 @@ def reports_blocker(text: str, blockers: Sequence[str]) -> bool:
             after = low[m.end():].split()[:1]
             if before and before[0] in _NEGATORS:
                 continue
-            if c == "late" and after and (after[0] in ("next", "this") or is_calendar_word(
-                    re.split(r"[/.,;:!?-]", after[0])[0])):
-                continue
+            if c in CALENDAR_QUALIFIERS and after and (after[0] in _PERIOD_OPENERS or (
+                    is_calendar_word(re.split(r"[/.,;:!?-]", after[0])[0]))):
+                continue  # "late may", "late next week": a part of a period
             return True
     return False
 
 
 _NEGATORS = frozenset({"no", "not", "never", "without"})
+# Words opening a period after a qualifier ("late *next* week").
+_PERIOD_OPENERS = frozenset({"next", "this", "last"})
 
 
 # Clause boundaries inside a sentence.

@@ -28,6 +28,7 @@ from memory.reader.answer_parts import (
     _value_words,
     best_answer,
     direction,
+    last_move,
     moved,
 )
 from memory.reader.coverage import Unit, forms, unit_forms
@@ -188,16 +189,18 @@ class StatementReader:
             return statements[0]
         if qa.kind is QuestionKind.ORIGINAL:
             return timeline[0]
-        way = direction(qa.anchor)
+        way = direction(qa.anchor, self.lexicon)
         if way:
-            # "before the increase": the value the latest change that way left, said by the
-            # message before it or named by the change itself ("from £612 to £643")
-            for i in range(len(timeline) - 1, -1, -1):
-                st = timeline[i]
-                if st.replaced and moved(st.replaced, st.value, way):
-                    return Statement(st.unit, st.node, st.sentence, st.replaced, "")
-                if i and moved(timeline[i - 1].value, st.value, way):
-                    return timeline[i - 1]
+            # "before the increase": the value the latest change that way left, named by
+            # the change itself ("from £612 to £643") or said by the message before it
+            named = [i for i, st in enumerate(timeline)
+                     if st.replaced and moved(st.replaced, st.value, way)]
+            at = last_move([st.value for st in timeline], way)
+            if named and named[-1] >= at:
+                st = timeline[named[-1]]
+                return Statement(st.unit, st.node, st.sentence, st.replaced, "")
+            if at > 0:
+                return timeline[at - 1]
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i, st in enumerate(timeline):
