@@ -77,6 +77,8 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode], *,
     candidates: list[EvidenceNode] = []
     for t in reversed(same[-w.link_turns:]):
         if t.speaker_id == message.user:
+            if _own_poll(t, message) and (message.ts - t.ts).total_seconds() <= w.link_gap_s:
+                candidates.append(t)  # "black or purple?" … votes … "purple it is"
             break
         gap = (message.ts - t.ts).total_seconds()
         if gap < 0 or gap > w.link_gap_s:
@@ -118,6 +120,20 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode], *,
     if best is not None:
         return best[1]
     return implicit_context(message, candidates[0]) if fallback else None
+
+
+# The longest message that settles the speaker's own poll ("purple it is then").
+_SETTLING_WORDS = 8
+# A poll offers alternatives: "black or purple?", "thai, pizza or sushi?".
+_ALTERNATIVES = re.compile(r"[\w'’-]{2,30}\sor\s[\w'’-]{2,30}", re.IGNORECASE)
+
+
+def _own_poll(turn: EvidenceNode, message: Message) -> bool:
+    """Whether ``message`` settles a question its speaker asked in ``turn``: a short
+    message naming one of the question's words ("black or purple?" → "purple it is")."""
+    return ("?" in turn.text and _ALTERNATIVES.search(turn.text) is not None
+            and len(message.text.split()) <= _SETTLING_WORDS
+            and bool(set(content_terms(message.text)) & set(content_terms(turn.text))))
 
 
 def context_quote(text: str, limit: int = 140) -> str:

@@ -60,6 +60,9 @@ class _Claimed:
     states: list[StateRecord]
     #: The message's words outside the claim's clause ("godot it is. *rip unity*").
     beside: str = ""
+    #: Whether an active state of another kind of value is about exactly this subject:
+    #: the thing is known, so a state naming only part of it is another thing.
+    known: bool = False
 
 
 class StateMatcher:
@@ -99,7 +102,9 @@ class StateMatcher:
             if la.question or la.act is SpeechAct.PROPOSAL:
                 anchor, asked_turn = item.linked, True
         ctx = _Context(anchor=anchor, people=frozenset(
-            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")))
+            w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")),
+            replying=any(n is not None and n.speaker_id != msg.user
+                         for n in (item.parent, item.linked)))
         seen: set[str] = set()
 
         def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
@@ -145,6 +150,12 @@ class StateMatcher:
         else:
             asked_clause = next((c for c in aa.clauses if c.subject and c.act in (
                 SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
+            if asked_clause is not None and asked_clause.label and _only_alternatives(
+                    asked_clause):
+                # "jersey colour vote: black or purple?" asks about the jersey colour
+                label = re.sub(r"\s(?:vote|poll|options|choices|question)$", "",
+                               asked_clause.label.strip(), flags=re.IGNORECASE)
+                asked_clause = dataclasses.replace(asked_clause, subject=label)
             ctx.subject = (asked_clause.subject if asked_clause is not None else next(
                 (cl.subject for cl in aa.claims if cl.subject),
                 "" if aa.question else aa.subject))
@@ -174,7 +185,8 @@ class StateMatcher:
             x[:1].isupper() and x.lower() not in FACET_NOUNS
             for x in re.findall(r"[\w'’-]{1,200}", claim.subject))
         beside = _beside(item.message.text, clause)
-        states = self._candidates(claim, clause, ctx, item, registry, subject, beside)
+        states, known = self._candidates(claim, clause, ctx, item, registry, subject, beside,
+                                         terms)
         if not states:
             return []
         # A person's name shared by two subjects ("Callum's handover", "Callum's paternity
@@ -183,15 +195,18 @@ class StateMatcher:
                                  [_without_people(s.topic, ctx.people) for s in states])
         c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
                      set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
-                     states, beside)
+                     states, beside, known)
         out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
         out.sort(key=lambda m: -m.score)
         return out
 
     def _candidates(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
-                    registry: RegistryTool, subject: str, beside: str) -> list[StateRecord]:
+                    registry: RegistryTool, subject: str, beside: str, terms: set[str]
+                    ) -> tuple[list[StateRecord], bool]:
         """The active states found by the claim's subject and values, and those linked to
-        the message, that hold a value of the claim's family."""
+        the message, that hold a value of the claim's family; and whether a state of
+        another family is about exactly the claim's subject ("watch party" has a time
+        when its place is said: the place is no value of the "lan party")."""
         family = claim.value.family
         query = " ".join(x for x in (subject, claim.value.text, *(o.text for o in clause.old))
                          if x) or item.message.text
@@ -205,10 +220,14 @@ class StateMatcher:
             for hit in registry.search_registry(item, beside, k=6):
                 if names_value(beside, hit.state.value):
                     pool.setdefault(hit.state.state_id, hit.state)
+        known = bool(terms) and any(
+            s.value and not compatible(family, s.value_family)
+            and _matchable(set(content_terms(s.topic))) == terms for s in pool.values())
         return [s for s in pool.values()
                 if s.value and compatible(family, s.value_family)
                 and (family != "version" or same_grain(claim.value.text, s.value))
-                and (family != "amount" or same_measure(claim.value.text, held_value(s)))]
+                and (family != "amount" or same_measure(claim.value.text, held_value(s)))
+                ], known
 
     def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
         """How well the claim matches one state, and whether it is about it."""
@@ -271,7 +290,13 @@ class StateMatcher:
                      old
                      or (not _answers_other(claim, ctx, topic_terms) and (
                          (weak and not claim.terms and clause.change >= 0.5)
-                         or (not claim.terms and self._latest_of_kind(s, states, now)))))))
+                         or (not claim.terms and self._latest_of_kind(
+                             s, states, now, settled=ctx.replying
+                             and clause.act is SpeechAct.DECISION
+                             and clause.change >= SETTLED_CHANGE)))))))
+        if c.known and not strong and not old and not (
+                terms <= topic_terms or topic_terms <= terms):
+            about = False  # another thing of the same kind: "lan party" for "watch party"
         return _Match(s, score, about and score >= w.revise_threshold, strong)
 
     def _score(self, c: _Claimed, s: StateRecord, cos: float, *, lex_topic: float,
@@ -290,20 +315,29 @@ class StateMatcher:
                 + w.value_named * named + w.recency * recency + w.change * c.clause.change)
 
     @staticmethod
-    def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float) -> bool:
+    def _latest_of_kind(state: StateRecord, states: Sequence[StateRecord], now: float, *,
+                        settled: bool = False) -> bool:
         """A value of a distinctive kind said in passing ("that'll be build 418") is about
-        the channel's latest state of that kind, if it was touched in the last days."""
-        if state.value_family in ("when", "", "status"):
+        the channel's latest state of that kind, if it was touched in the last days; a
+        time or day only when settled ("ok thursday 7pm then") within the hour's talk."""
+        if state.value_family in ("", "status"):
             return False
+        if state.value_family == "when" and not settled:
+            return False  # "see you tuesday" is said in passing
+        window = _SETTLED_WINDOW_S if state.value_family == "when" else _CONTEXT_WINDOW_S
         same = [s for s in states if s.value_family == state.value_family]
         latest = max(same, key=lambda s: s.updated_ts)
-        return latest is state and now - state.updated_ts <= _CONTEXT_WINDOW_S
+        return latest is state and now - state.updated_ts <= window
 
     def _similarity(self, registry: RegistryTool, phrase: str,
                     topics: Sequence[str]) -> list[float]:
         if not phrase or not isinstance(registry, SubjectSimilarity):
             return [0.0] * len(topics)
         return registry.similarity(phrase, topics)
+
+
+# How recent a time or day state must be for a settled value with no subject to revise it.
+_SETTLED_WINDOW_S = 2 * 3600
 
 
 def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:
@@ -315,6 +349,13 @@ def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:
     asked = _matchable(set(content_terms(ctx.subject)))
     return bool(asked) and not asked & topic_terms and names_value(ctx.anchor.text,
                                                                     claim.value.text)
+
+
+def _only_alternatives(clause: Clause) -> bool:
+    """Whether a question's subject is only the alternatives it offers ("black or
+    purple?")."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]{1,200}", clause.subject)]
+    return bool(words) and "or" in words and len(words) <= 7
 
 
 def _beside(text: str, clause: Clause) -> str:

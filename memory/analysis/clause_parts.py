@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.claims import Claim, Clause
+from memory.analysis.cue_words import _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     CHANGE_VERBS,
@@ -17,6 +18,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     OWNER_VERBS_S,
     QUANTITY_VERBS,
+    SETTLING_PHRASES,
 )
 from memory.analysis.message_patterns import (
     _COPULAS,
@@ -299,6 +301,10 @@ _ANNOUNCES = re.compile(r"\b(?:official|officially|final|decided|decision|confir
 
 
 _IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
+# "ok thursday 7pm then", "friday 10am works": a value settled by the words closing its
+# clause.
+_THEN_CLOSES = re.compile(r",?\s(?:" + _alternation(SETTLING_PHRASES) + r")\W{0,4}$",
+                          re.IGNORECASE)
 
 
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
@@ -366,6 +372,8 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     only at the words since the value before it, when ``after`` says where that ended)."""
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
         return True
+    if _THEN_CLOSES.match(part, value.end - start):
+        return True  # "ok thursday 7pm then"
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
     if value.kind is Kind.COUNT and before.split()[-1:] and before.split()[-1] in QUANTITY_VERBS:

@@ -12,6 +12,7 @@ from memory.analysis.claims import Claim, Clause
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
     _IT_IS,
+    _THEN_CLOSES,
     _affair,
     _alone_in_parentheses,
     _counted_subject,
@@ -46,6 +47,7 @@ from memory.analysis.message_patterns import (
     _CHOICE_AFTER,
     _CONDITIONAL,
     _COPULAS,
+    _FROM_NAME,
     _INSTEAD_CHOICE,
     _IS_NAME,
     _NEGATED,
@@ -92,6 +94,8 @@ from memory.analysis.subjects import (
     _strip_openers,
     _strip_question,
     _verb_at_start,
+    after_report,
+    topic_opened,
 )
 from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS, content_terms, is_calendar_word
@@ -113,7 +117,8 @@ class ClauseReader:
         label_text = masked[label[0]:label[1]] if label else ""
         toks = tokenize_at(masked, start, end)
         change = lex.change_strength(lex.before_reason(part))
-        if any(_IT_IS.match(masked, v.end) for v in values):
+        if any(_IT_IS.match(masked, v.end) or _THEN_CLOSES.match(masked[:end], v.end)
+               for v in values):
             change = max(change, SETTLED_CHANGE)  # "monday it is": decided, no change named
         label_change = lex.change_strength(label_text) if label_text else 0.0
         if label_text and _ANNOUNCES.search(label_text):
@@ -140,9 +145,11 @@ class ClauseReader:
         act, new, claims = self._for_the_team(part, act, new, claims)
         # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
         # says something about it; it decides nothing.
+        # The value must open the clause: in "scrims vs leeds are wed 7pm" the place only
+        # names which scrims.
         about_value = any(v.family not in ("version",) and not v.is_year
-                          and not _QUARTER.fullmatch(v.text) for v in modifiers
-                          if v.start < (new[0].start if new else end))
+                          and not _QUARTER.fullmatch(v.text) and _opens(masked[start:v.start])
+                          for v in modifiers if v.start < (new[0].start if new else end))
         negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
         if negated:
             claims = ()  # "then we can't use the 12th": not a value anyone decided
@@ -169,7 +176,10 @@ class ClauseReader:
                                                              SpeechAct.CHATTER,
                                                              SpeechAct.CANCELLATION)
                     and not any(v.kind is Kind.PERSON for v in new)
-                    and not self.lexicon.decision.search(part))
+                    and not self.lexicon.decision.search(part)
+                    # "I have arranged for Brook Stables to deliver instead": the team's
+                    and not (self.lexicon.change_strength(part) >= 0.8
+                             and any(v.kind is Kind.CHOICE for v in new)))
         if _CONDITIONAL.match(part) or personal:
             return SpeechAct.CHATTER, [], ()
         if any(c.value.kind is Kind.PERSON for c in claims):
@@ -224,9 +234,12 @@ class ClauseReader:
             return Value(Kind.CHOICE, text, offset, offset + len(text))
         change = self.lexicon.change_strength(part) >= 0.5 or bool(
             self.lexicon.change_strength(label) >= 0.5)
-        for pattern, needs_change in ((_TO_NAME, True), (_IS_NAME, False)):
+        # a proposal or a decision names what it gets from somewhere as much as a change
+        decides = change or bool(self.lexicon.proposal.search(part)
+                                 or self.lexicon.decision.search(part))
+        for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
             found = pattern.search(part)
-            if found is None or (needs_change and not change):
+            if found is None or not needs:
                 continue
             name = found.group("v")
             at = start + found.start("v")
@@ -285,19 +298,34 @@ class ClauseReader:
             s += copula.end()
         return Value(Kind.STATUS, part[s - start:e - start], s, e)
 
+    def _strip_retraction(self, toks: list[Token]) -> list[Token]:
+        """Drop a leading correction ("scrap that, make it £350", "my bad: thursday"): its
+        words name what is corrected, never the subject."""
+        said = ""
+        for i, t in enumerate(toks[:5]):
+            said = f"{said} {t.low}".strip()
+            m = self.lexicon.correction.match(said)
+            if m is not None and m.end() == len(said) and i + 1 < len(toks):
+                return _strip_openers(toks[i + 1:])
+        return toks
+
     def _subject(self, toks: Sequence[Token], values: tuple[Value, ...], lab: list[Token],
                  masked: str, *, asking: bool = False,
                  people: frozenset[str] = frozenset(),
                  heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
-        words = _skip_proposal(_strip_openers(_skip_reason(list(toks))), self.lexicon)
+        words = after_report(_skip_proposal(self._strip_retraction(_strip_openers(
+            _skip_reason(list(toks)))), self.lexicon), values)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
         doer = _pronoun_verb(list(toks))
         if doer is None:
             doer = _agent_verb(words)  # "IPC confirmed [the audit] for tue 24 june"
-        if handover is not None:
+        topic = topic_opened(words, masked)
+        if topic is not None:
+            phrase = topic  # "Regarding the manure, I propose we order from Hillside Farm"
+        elif handover is not None:
             phrase = handover
         elif words and _verb_at_start(words, values):
             phrase = _object_of(words[1:], values)
@@ -435,13 +463,20 @@ class ClauseReader:
         person = any(v.kind is Kind.PERSON for v in new)
         if person and (change >= 0.5 or any(t.low in HANDOVER_VERBS for t in toks)):
             return SpeechAct.REASSIGNMENT
-        keeps = bool(lex.keep.search(part))
+        kept = lex.keep.search(part)
+        decided = _SETTLE_CUE.search(part)
+        at = part.find(new[0].text) if new else -1
+        # "let's settle on £42, with the discount kept at 10%": a value decided, then
+        # another kept
+        keeps = kept is not None and not (decided is not None and 0 <= decided.end() <= at
+                                          < kept.start())
         if (lex.rejection_open.match(part) and (keeps or not new)) or (keeps and change < 0.5
                                                                        and new):
             return SpeechAct.REJECTION
         if lex.ack.match(part) and not new:
             return SpeechAct.CONFIRMATION
-        if new and change < 0.5 and not lex.decision.search(part) and _CONFIRMS.search(part):
+        if new and change < SETTLED_CHANGE and not lex.decision.search(part) and \
+                _CONFIRMS.search(part):
             return SpeechAct.CONFIRMATION
         if new:
             return SpeechAct.DECISION
@@ -489,3 +524,15 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
 def _claim_of(value: Value, subject: str) -> Claim:
     return Claim(value, subject, frozenset(content_terms(subject)))
 
+
+def _opens(lead: str) -> bool:
+    """Whether a clause whose words before a value are ``lead`` opens with that value
+    ("ok the 18th is taken"): only function and discourse words before it."""
+    return all(w.lower() in STOPWORDS or w.lower() in DISCOURSE
+               for w in re.findall(r"[\w'’-]{1,200}", lead))
+
+
+# Settling on a value before another is kept ("let's settle on £42 then, with the discount
+# kept at 10%"); not "let's not move it, thursday stays".
+_SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
+                         r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)

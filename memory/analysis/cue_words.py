@@ -13,6 +13,14 @@ from types import MappingProxyType
 #: to X" weighs more): a choice decided, though no change is named.
 SETTLED_CHANGE = 0.45
 
+#: Words closing a clause right after its value that settle it ("ok thursday 7pm then",
+#: "friday 10am works", "monday 11am, final answer").
+SETTLING_PHRASES: tuple[str, ...] = (
+    "then", "it is then", "it's then", "works", "works for me", "works for us",
+    "works for everyone", "is fine", "is fine by me", "suits", "suits me", "suits us",
+    "sounds good", "final answer", "final", "confirmed", "locked in", "it is", "it's",
+)
+
 #: Words that say the value replaces an earlier one, with how strongly they say it.
 CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "instead": 1.0, "instead of": 1.0, "rather than": 0.8, "correction": 1.0,
@@ -41,6 +49,9 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
     "rises to": 0.8, "rose to": 0.8, "falls to": 0.8, "fell to": 0.8, "climbs to": 0.8,
     "bumped up to": 0.9, "extending": 0.7, "lifted": 0.6, "lifting": 0.6, "upped": 0.7,
+    # a retraction of what was just said: the value after it replaces it
+    "scrap that": 0.9, "ignore that": 0.9, "forget that": 0.8, "disregard that": 0.9,
+    "strike that": 0.9, "wait no": 0.8, "no wait": 0.8, "i meant": 0.9,
 })
 
 
@@ -103,6 +114,9 @@ CORRECTION_CUES: tuple[str, ...] = (
     "correction", "corrected", "i meant", "sorry, i meant", "meant to say", "typo", "my bad",
     "to be clear", "to clarify", "clarification", "scratch that", "should have said",
     "should've said", "wrong date", "wrong time", "small fix", "erratum",
+    # a retraction of what was just said, the new value after it
+    "scrap that", "ignore that", "ignore the above", "forget that", "disregard that",
+    "strike that", "wait no", "no wait",
 )
 
 
@@ -130,6 +144,13 @@ OWNER_VERBS_S: frozenset[str] = frozenset(
     w for w in OWNER_VERBS if w.endswith("s") and not w.endswith("ss"))
 
 
+#: Verbs reporting what someone said: "supplier says £28 now", "head said £350 max" (who
+#: said it is not what the value is about).
+REPORT_VERBS: frozenset[str] = frozenset("""
+says said reckons reckon thinks think suggests suggested tells told claims claimed
+""".split())
+
+
 #: Role nouns: "primary kwame", "owner: Lena", "Sofia is secondary".
 ROLE_NOUNS: frozenset[str] = frozenset("""
 owner owners driver lead dri assignee primary secondary presenter host chair
@@ -144,6 +165,8 @@ CANCEL_CUES: tuple[str, ...] = (
     "axed", "not happening", "no longer happening", "won't happen", "will not happen",
     "is off", "are off", "'s off", "is dead", "killed", "dropped", "nixed", "off the table",
     "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
+    "pulled the plug", "pulled out", "pulling out", "withdrawn", "withdrew",
+    "discontinued", "is stopping", "are stopping", "will stop", "is ending", "are ending",
 )
 
 
@@ -215,7 +238,7 @@ CLAUSE_VERBS: frozenset[str] = frozenset("""
 is are was were be been being has have had got gets get getting do does did can could will
 would should shall may might must need needs needed wants wanted want isn't aren't wasn't
 doesn't didn't won't can't couldn't shouldn't requires required require clashed clashes
-broke broken failed fails bounced ran runs run found came comes went goes hit""".split())
+broke broken failed fails bounced ran runs run found came comes went goes hit gone""".split())
 
 
 #: First-person words: a value claimed with them is the speaker.
@@ -454,8 +477,16 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars)."""
-    return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
+    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars).
+
+    A phrase opening with a clitic ("'s off", "'cause") is matched right after its word
+    ("glasgow's off"), where a word boundary before it would never hold."""
+    listed = set(words)
+    clitic = {w for w in listed if w[:1] == "'"}
+    body = r"(?<![\w'])(?:" + _alternation(listed - clitic) + ")"
+    if clitic:
+        body = r"(?:" + _alternation(clitic) + "|" + body + ")"
+    return re.compile(body + r"(?![\w])", re.IGNORECASE)
 
 
 #: Modifiers telling apart two things of one kind ("half plot" / "full plot", "adult ticket"

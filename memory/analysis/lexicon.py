@@ -58,10 +58,12 @@ from memory.analysis.cue_words import (
     REASON_OPENERS,
     REJECTION_OPENERS,
     REMINDER_CUES,
+    REPORT_VERBS,
     REQUEST_OPENERS,
     ROLE_NOUNS,
     ROOM_NOUNS,
     SETTLED_CHANGE,
+    SETTLING_PHRASES,
     TIMEZONES,
     TOOL_NAMES,
     VALUE_NOUNS,
@@ -142,11 +144,13 @@ __all__ = [
     "QUESTION_STARTS",
     "REASON_AFTER_CHANGE",
     "REASON_OPENERS",
+    "REPORT_VERBS",
     "REJECTION_OPENERS",
     "REMINDER_CUES",
     "REQUEST_OPENERS",
     "ROLE_NOUNS",
     "SETTLED_CHANGE",
+    "SETTLING_PHRASES",
     "ROOM_NOUNS",
     "SCALED_COUNT_NOUNS",
     "UNCOUNTED_PLURALS",
@@ -268,8 +272,9 @@ class Lexicon:
         # bare URLs. Their text is never a subject or a value.
         put("markup", re.compile(r"<[@#!][^<>\s]{1,80}>|<https?://[^<>\s]{1,2000}>|"
                                  r"https?://\S{1,2000}|www\.\S{1,2000}", re.IGNORECASE))
-        # what a number counts: a counting noun, or any plural that is no unit or verb
-        counted = (r"\b(?:\d{1,4}|" + _alternation(NUMBER_WORDS) + r")[\s-](?:"
+        # what a number counts: a counting noun, or any plural that is no unit or verb (not
+        # a price: "£5 adults" is money for each adult)
+        counted = (r"(?<![$€£¥])\b(?:\d{1,4}|" + _alternation(NUMBER_WORDS) + r")[\s-](?:"
                    + _alternation(COUNT_NOUNS) + r"|(?!(?:" + _alternation(UNCOUNTED_PLURALS)
                    + r")\b)[a-z][a-z-]{1,20}s)\b")
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))

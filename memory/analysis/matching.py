@@ -209,6 +209,16 @@ def siblings(a: str, b: str) -> bool:
     return x[-1] not in y and y[-1] not in x
 
 
+def other_of_kind(a: str, b: str, *, asked: frozenset[str] = frozenset()) -> bool:
+    """Whether two subjects name two things of one kind: the same head, each with a word of
+    its own before it ("watch party" / "lan party", "q3 planning" / "q4 planning"); a
+    word of its own that ``asked`` (stemmed) names does not count."""
+    x, y = _head_terms(a), _head_terms(b)
+    if len(x) < 2 or len(y) < 2 or x[-1] != y[-1]:
+        return False
+    return bool(set(x) - set(y) - asked) and bool(set(y) - set(x))
+
+
 def _contrast(a: set[str], b: set[str]) -> bool:
     """Whether ``a`` and ``b`` hold two words of one group of contrasting modifiers."""
     return any(a & group and b & group for group in _CONTRASTS)

@@ -107,6 +107,9 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"budget)\b", re.IGNORECASE)),
     ("version", re.compile(r"\b(?:which version|what version|which build|what build|"
                            r"which release)\b", re.IGNORECASE)),
+    # a choice between alternatives: "black or purple?", "holloway manor or ashcombe barn?"
+    ("name", re.compile(r"[\w'’&-]{2,30}\sor\s[\w'’&-]{2,30}(?:\s[\w'’&-]{2,30}){0,2}\s?\?",
+                        re.IGNORECASE)),
 )
 
 
@@ -136,6 +139,15 @@ _INSTEAD_CHOICE = re.compile(
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
 _TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
                       r"(?:\s[A-Z][a-zA-Z'’&]{1,24}){0,2})\b")
+
+
+# A name a change or a proposal gets something from or through: "order from Hillside Farm",
+# "arranged for Brook Stables to deliver instead" (two words at least: "from Dana" is a
+# person).
+_FROM_NAME = re.compile(r"\b(?:from|(?:arranged|booked|signed up|contracted|hired|"
+                        r"gone|going|went)\sfor|with|through|via|using|use)\s(?:the\s)?"
+                        r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){1,2})"
+                        r"\b")
 
 
 # "Norway goes first, not Sweden": a name replaced by another.

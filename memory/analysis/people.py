@@ -66,6 +66,33 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
             and tok.text.replace("-", "").replace("'", "").isalpha())
 
 
+def _takes_over(rest: Sequence[str]) -> bool:
+    """Whether ``rest`` says its doer takes a task over ("'s taking over", "will take
+    over"): whoever does that is a person or a team, known to the channel or not."""
+    if rest and rest[0] in {"is", "'s", "s", "will", "'ll", "ll", "gonna", "to"}:
+        rest = rest[1:]
+    if len(rest) > 2 and rest[1] in {"it", "that", "them", "this"}:
+        rest = [rest[0], *rest[2:]]  # "priya's taking it over"
+    return len(rest) > 1 and rest[0] in {"take", "takes", "taking", "took"} and rest[1] == "over"
+
+
+def _unknown_name(tok: Token) -> bool:
+    """A lower-case word that can be a name nobody has introduced ("priya", "rhys"): a
+    word, no function, discourse or role word, no pronoun, no calendar word."""
+    low = _strip_possessive(tok.low)
+    return (len(low) >= 3 and low.isalpha() and low not in STOPWORDS and low not in DISCOURSE
+            and low not in ROLE_NOUNS and low not in _NOT_NAMES and not is_calendar_word(low))
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his", "her", "its",
+                          "this", "that", "these", "those", "some", "any", "no"})
+
+# Words that take things over without being anyone ("this is taking over my week").
+_NOT_NAMES = frozenset({"everyone", "everybody", "someone", "somebody", "anyone", "anybody",
+                        "nobody", "whoever", "team", "weather", "work", "rain", "project",
+                        "thing", "stuff", "that", "this", "which", "who"})
+
+
 def _known(people: Iterable[str]) -> set[str]:
     out: set[str] = set()
     for name in people:
@@ -100,14 +127,20 @@ def people_values(text: str, *, speaker: str = "",
             out.extend(_handed_to(toks, i, known))
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
-        if _name_like(tok, known, sentence_start=False) and _doer(
-                [t.low for t in toks[i + 1:i + 5]],
+        rest = [t.low for t in toks[i + 1:i + 5]]
+        taker = _takes_over(rest) and _unknown_name(tok) and not (
+            i > 0 and toks[i - 1].low in _DETERMINERS)  # "the agency is taking over"
+        if (_name_like(tok, known, sentence_start=False) or taker) and _doer(
+                rest,
                 original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)
             begin = tok.start
             if i > 0 and toks[i - 1].low + " " + low.removesuffix("'s") in known:
                 begin = toks[i - 1].start  # "Priya Nair is primary now"
                 out = [o for o in out if o.start != begin]
+            elif taker and i > 0 and i in starts | {1} and (i - 1) in starts and _unknown_name(
+                    toks[i - 1]) and "'" not in toks[i - 1].text:
+                begin = toks[i - 1].start  # "rhys campbell is taking over sponsorship"
             out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
                              tok.start + len(name)))
             continue

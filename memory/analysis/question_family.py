@@ -80,6 +80,11 @@ def family(opened: Sequence[tuple[str, str]], head: str,
     return lexicon.attributes.get(head, "") if head else ""
 
 
+# Words making a value noun a period the question is scoped to ("next year", "this week").
+_RELATIVE = frozenset({"next", "last", "this", "every", "each", "per", "a"})
+_PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "term", "season"})
+
+
 def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     """The value noun that heads a noun phrase: one not followed by another content word
     ("release *date* for", "*budget* for helix", "kafka *version* are we on")."""
@@ -88,6 +93,8 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
             continue
         if i > 2 and lexicon.qualifiers & set(lows[i - 2: i]):
             continue  # "… on training *day*": which occasion, not what is asked
+        if i > 0 and lows[i - 1] in _RELATIVE and w in _PERIODS:
+            continue  # "the budget for the party *next year*": when, not what is asked
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
                 nxt in lexicon.generic:

@@ -75,6 +75,11 @@ CHAT_SHORTHAND: dict[str, str] = {
     "amt": "amount", "addr": "address", "tix": "tickets",
     "uni": "university", "prof": "professor", "avg": "average",
     "xmas": "christmas", "mgrs": "managers",
+    # months cut short ("£630 from jan" answers "from january"; weekdays cut short are
+    # left to the date reading: "sat" is also a verb)
+    "jan": "january", "feb": "february", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october",
+    "nov": "november", "dec": "december",
 }
 # Verbs that change a decision ("why did kaito *step down*", "who *pushed* the audit",
 # "whose idea was it to *swap out* the opener"): a chat tells the change in its own words

@@ -232,7 +232,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:ok|okay|fine|alright|so|then|yes|"
-               r"yep|yeah|right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")\s(?:"
+               r"yep|yeah|right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")"
+               r"(?<!double)(?<!fully)(?<!already)(?<!over)\s(?:"  # "the hall's double booked"
                r"instead\b|(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
                r"(?!\s(?:for|by|on|at|to|in|out|up|solid)\b|\s?:))"),
 )

@@ -22,6 +22,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     PROCEDURAL,
     RATE_UNITS,
+    REPORT_VERBS,
     ROLE_NOUNS,
     VALUE_NOUNS,
     default_lexicon,
@@ -41,9 +42,15 @@ from memory.analysis.message_patterns import (
     _in_value,
     tokenize_at,
 )
-from memory.analysis.subjects import _attribute_of, _before_predicate, _object_of, _strip_openers
+from memory.analysis.subjects import (
+    AUXILIARIES,
+    _attribute_of,
+    _before_predicate,
+    _object_of,
+    _strip_openers,
+)
 from memory.analysis.values import Kind, Token, Value
-from memory.text import STOPWORDS
+from memory.text import STOPWORDS, is_calendar_word
 
 
 def _change_object(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
@@ -72,6 +79,10 @@ def _for_phrase(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]
     return []
 
 
+# Words settling the value before them ("friday 10am works"): never its subject.
+_SETTLING_WORDS = frozenset({"works", "work", "suits", "sounds", "then", "final", "fine"})
+
+
 def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                  masked: str) -> list[Token]:
     """The words between the value before ``v`` (or the clause start) and ``v``, as a
@@ -87,6 +98,12 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
     seg = seg[last_pronoun + 1:]
+    said = max((i for i, t in enumerate(seg) if i and t.low in REPORT_VERBS), default=-1)
+    seg = seg[said + 1:]  # "supplier says £28 now": who said it is not the subject
+    aux = next((i for i, t in enumerate(seg) if i > 0 and t.low in AUXILIARIES
+                and i + 1 < len(seg) and seg[i + 1].low in {"be", "been"}), None)
+    if aux is not None:
+        seg = seg[:aux]  # "and the AGM will be held on …"
     seg = [t for i, t in enumerate(seg) if not (
         (t.low in LIGHT_VERBS or t.low in {"keep", "keeping", "stay", "stick"})
         and (i + 1 >= len(seg) or _verb_like(seg, i)))]
@@ -105,6 +122,7 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
                     t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
                     or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    or t.low in _SETTLING_WORDS
                     or t.low in _PRONOUNS):
                 break
             after.append(t)
@@ -150,7 +168,8 @@ def _verb_like(toks: Sequence[Token], i: int) -> bool:
     if low.endswith(("ing", "ed")):
         return True
     nxt = toks[i + 1].low if i + 1 < len(toks) else ""
-    return nxt in _DETERMINERS or nxt in _PRONOUNS or nxt in _VALUE_PREPS or nxt == ""
+    return (nxt in _DETERMINERS or nxt in _PRONOUNS or nxt in _VALUE_PREPS or nxt == ""
+            or nxt == "with")  # "stay with GLS", "stick with the hall"
 
 
 def _new_predicate(toks: Sequence[Token], values: tuple[Value, ...], v: Value) -> bool:
@@ -224,6 +243,8 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     the review" → "review"), no leading determiners or trailing prepositions, at most
     :data:`_MAX_SUBJECT_WORDS` words (cut at a preposition when longer)."""
     out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
+           # "friday's gone too": a day named in passing is no subject
+           and not is_calendar_word(t.low.removesuffix("'s").removesuffix("’s"))
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
                 or (keep_meta and t.low in META_WORDS and t is not toks[0])
                 or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"

@@ -16,6 +16,7 @@ from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     LIGHT_VERBS,
     OWNER_VERBS,
+    REPORT_VERBS,
     REQUEST_OPENERS,
     Lexicon,
 )
@@ -241,6 +242,57 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
     return None
 
 
+# Auxiliaries that end a subject ("the AGM will be held", "rota should go out").
+AUXILIARIES = frozenset({"will", "would", "shall", "should", "can", "could", "must",
+                          "might", "won't", "wont", "can't", "cant", "shouldn't"})
+
+# Openers naming the topic before a comma: "Regarding the manure, I propose …".
+_TOPIC_OPENERS = ("regarding", "re", "concerning", "as for", "as regards", "about",
+                  "with regard to", "with regards to", "on the subject of", "re:")
+
+
+def topic_opened(toks: Sequence[Token], masked: str) -> list[Token] | None:
+    """The topic a clause opens with before a comma ("Regarding the manure, …", "as for
+    the rota, …"); None when it does not open that way."""
+    lows = [t.low for t in toks]
+    for opener in _TOPIC_OPENERS:
+        n = len(opener.split())
+        if lows[:n] != opener.split():
+            continue
+        for j in range(n, min(len(toks), n + 6)):
+            if "," in masked[toks[j].end:toks[j].end + 2]:
+                topic = [t for t in toks[n:j + 1] if t.low not in _DETERMINERS]
+                return topic or None
+        return None
+    return None
+
+
+def after_report(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
+    """The words after a report of who said a value ("supplier says [£28 now]", "the head
+    said [it's £350 max]"): one to three words and a reporting verb opening the phrase,
+    right before the value; the phrase itself otherwise."""
+    for i, t in enumerate(toks[:4]):
+        if i and t.low in REPORT_VERBS:
+            rest = toks[i + 1:]
+            if rest and rest[0].low == "that":
+                rest = rest[1:]
+            nearby = rest[:3]
+            if any(_in_value(x, values) is not None for x in nearby):
+                return list(rest)
+            return list(toks)
+    return list(toks)
+
+
+def _noun_before_verb(toks: Sequence[Token], i: int, lex: Lexicon) -> bool:
+    """Whether a change word ("move", "push") is a noun here: the last word of a compound
+    followed by its own verb ("depot move slipped", "office move is 14 nov")."""
+    if toks[i].low.endswith(("ing", "ed", "es")) or i + 1 >= len(toks):
+        return False
+    nxt = toks[i + 1].low
+    return (nxt in _COPULAS or nxt in {"got", "gets", "has", "had", "will", "was", "were"}
+            or lex.change_cues.get(nxt, 0.0) >= 0.5)
+
+
 def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lexicon,
                       masked: str = "") -> list[Token]:
     """The words before the clause's predicate; when a change verb follows a doer ("finance
@@ -252,6 +304,9 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
         if out and i > 0 and "," in masked[toks[i - 1].end:t.start]:
             out = []  # "runbook in confluence, pls review by wed": a new phrase
         low = t.low
+        if out and low in CHANGE_VERBS and _noun_before_verb(toks, i, lex):
+            out.append(t)  # "depot move slipped to 28 nov": the move is the thing
+            continue
         if out and low in CHANGE_VERBS:
             doer = [u for u in out if u.low not in STOPWORDS]
             obj = _object_of(toks[i + 1:], values)
@@ -264,6 +319,9 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
             break
         if low in _COPULAS or (out and _event_verb(toks, i)) or low in _STOP_WORDS:
             break
+        if out and low in AUXILIARIES and i + 1 < len(toks) and toks[i + 1].low in {
+                "be", "been"}:
+            break  # "the AGM will be held on …" (not "blackbird can do the tasting")
         if low in _PRONOUNS and "'" in low:
             out.append(t)
             break
