@@ -46,3 +46,19 @@ def test_a_bare_hour_read_as_a_time_answers_what_time(tmp_path: Path) -> None:
         (3000, "jo", "someone left the walk-in open last night, cooler alarm went off at 2am"),
     ], start=T0, asked=ASKED)
     assert chat.first("what time do we close on sundays now").split()[0] == "7"
+
+
+@pytest.mark.parametrize(("question", "value", "other"), [
+    ("what will the monthly charge be from january?", "£630", "£621"),
+    ("what's the monthly charge from july?", "£621", "£630"),
+])
+def test_the_period_asked_picks_the_value_beside_it(tmp_path: Path, question: str,
+                                                    value: str, other: str) -> None:
+    # "jan" cut short is January
+    chat = channel_chat(tmp_path, [
+        (0, "amara", "decisions: monthly charges £621 from july, £630 from jan - passed"),
+        (5, "ben", "👍"),
+    ], start=T0, asked=ASKED)
+    first = chat.first(question)
+    assert value in first and other not in first, first
+

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from memory.analysis.matching import same_grain
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.dates import resolved_dates
 from memory.models import ChainEntry, Citation, EvidenceNode, State
-from memory.reader.answer import day_label, value_day
+from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, forms, told_part, unit_forms
 from memory.reader.extract import Person
 from memory.text import STOPWORDS, shorten
@@ -117,6 +118,14 @@ def chain_line(state: State) -> str:
 def evidence_line(node: EvidenceNode) -> str:
     where = f"#{node.channel_name}" if node.channel_name else node.channel
     return f'{node.speaker} ({where}, {day_label(node.ts)}): "{shorten(node.text, QUOTE_CHARS)}"'
+
+
+def subjects_of(analysis: MessageAnalysis, value: str) -> list[str]:
+    """The subjects the message states ``value`` of (its claims' own, else their
+    clause's)."""
+    return [s for c in analysis.clauses for cl in c.claims
+            if cl.value.text and cl.value.text.lower() in value.lower()
+            and (s := cl.subject or c.subject)]
 
 
 def _said_of(analysis: MessageAnalysis, value: str, subject: frozenset[str]) -> bool:
@@ -293,3 +302,28 @@ def confirm_line(qa: QuestionAnalysis, *, value: str, text: str, said: str,
     if asked and value and not asked & held:
         return f"No — now {value} {said}"
     return f"Yes — {value} {said}" if value else f"Yes {said}"
+
+
+def why_answer(reason: str, source: EvidenceNode, state: State | None,
+                order: Sequence[EvidenceNode]) -> Composed:
+    """The why-answer: the reason with who gave it, the chain it explains (when the
+    reason is the change's own or its context's), the evidence."""
+    lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
+    if state is not None:
+        lines.append(chain_line(state))
+    lines.append(evidence_line(source))
+    cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
+    return Composed(lines, reason, cites, [state] if state is not None else [])
+
+
+# A question asking for a build or a candidate rather than a release.
+_BUILD_ASKED = re.compile(r"\b(?:build|builds|rc|candidate|beta|alpha|nightly)\b", re.IGNORECASE)
+
+
+def release_grain(qa: QuestionAnalysis, statements: list[Statement]) -> list[Statement]:
+    """For a version asked of a release, the statements of releases ("2.4"), not of its
+    builds or candidates ("rc1 today"), when there are any."""
+    if qa.family != "version" or _BUILD_ASKED.search(qa.text):
+        return statements
+    return [st for st in statements if not st.value or same_grain(st.value, "1.0")
+            ] or statements

@@ -54,11 +54,14 @@ from memory.reader.answer_parts import (
     entry_value,
     evidence_line,
     last_move,
+    release_grain,
+    why_answer,
 )
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_day, reason_in, relayed, reports_blocker, says
 from memory.reader.later_word import LaterWord
+from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
@@ -86,14 +89,15 @@ class Composer(StateChoice, LaterWord):
 
     def compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
                 nodes: dict[str, EvidenceNode], *,
-                before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
+                before: Mapping[str, Sequence[EvidenceNode]] | None = None,
+                asked: Mapping[str, EvidenceNode] | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages."""
         state = self.answering_state(qa, verdict, people)
         if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
             state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
-            return self.why(qa, state, verdict, nodes, before=before or {})
+            return self.why(qa, state, verdict, nodes, before=before or {}, asked=asked or {})
         if qa.kind is QuestionKind.PREVIOUS:
             replaced = self._replaced_later(qa, verdict, people, nodes)
             if replaced is not None:
@@ -105,7 +109,7 @@ class Composer(StateChoice, LaterWord):
         else:
             composed = self.from_units(qa, verdict, people, nodes)
         composed = self._with_later_change(qa, composed, verdict, people, nodes)
-        return self.confirmed(qa, composed, nodes) if qa.confirm else composed
+        return self.confirmed(qa, composed, verdict, nodes) if qa.confirm else composed
 
     def _replaced_later(self, qa: QuestionAnalysis, verdict: Coverage,
                         people: Sequence[Person], nodes: dict[str, EvidenceNode]
@@ -156,10 +160,11 @@ class Composer(StateChoice, LaterWord):
                         [*fresh.citations, *composed.citations], [], replaced=held,
                         replaced_cite=cited)
 
-    def confirmed(self, qa: QuestionAnalysis, composed: Composed,
+    def confirmed(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
                   nodes: dict[str, EvidenceNode]) -> Composed:
         """A "still …?" question is answered yes or no from the latest change of that
-        thing's state (its status or new value, who and when)."""
+        thing's state (its status or new value, who and when); "no" from a message ending
+        it (:mod:`memory.reader.plan_end`)."""
         if composed.states and composed.states[0].chain:
             entry = composed.states[0].chain[-1]
             node = nodes.get(entry.node_id)
@@ -172,6 +177,13 @@ class Composer(StateChoice, LaterWord):
             text = node.text if node is not None else cited.quote
         else:
             return composed
+        pool = [u.node for u in self.covering(verdict, wide=True) if u.node is not None]
+        ended = plan_ended(qa.terms, pool, self.analyzer, source_ts=ts, source_text=text)
+        if ended is not None:
+            node = ended.node
+            first = f"No — {ended.status} ({node.speaker}, {day_label(node.ts)})"
+            return Composed([first, evidence_line(node)], first.split(" (")[0],
+                            [citation(node), *composed.citations], [])
         first = confirm_line(qa, value=value, text=text, said=f"({speaker}, {day_label(ts)})",
                              lexicon=self.lexicon)
         return Composed([first, *composed.lines[1:]], first.split(" (")[0],
@@ -180,7 +192,8 @@ class Composer(StateChoice, LaterWord):
     # ---- why ----------------------------------------------------------------------------
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
             nodes: dict[str, EvidenceNode], *,
-            before: Mapping[str, Sequence[EvidenceNode]] | None = None) -> Composed:
+            before: Mapping[str, Sequence[EvidenceNode]] | None = None,
+            asked: Mapping[str, EvidenceNode] | None = None) -> Composed:
         """The reason for the change asked about. With a state, the change in its chain
         (the one the question names) is known: its reason is given in so many words, in
         the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
@@ -200,6 +213,7 @@ class Composer(StateChoice, LaterWord):
         if entry is not None and entry_node is not None:
             reason, source = self._change_reason(
                 entry, entry_node, nodes, left=left, decision=decision, turns=turns,
+                explained=(asked or {}).get(entry_node.node_id),
                 reported=lambda: self.reasons.reported(candidates, gone),
                 was=self._left_value(state, entry))
         else:
@@ -215,6 +229,11 @@ class Composer(StateChoice, LaterWord):
                     self.reasons.accepted(n.text, n, nodes) if named else "")
                 if reason:
                     source = _teller(reason, n, nodes)
+                    break
+                told = (asked or {}).get(n.node_id)
+                if named and told is not None:
+                    reason, source = self.reasons.cued(told, nodes) or self.reasons.whole(
+                        told), told
                     break
                 if named:
                     reason, turn = self.reasons.before(n, before.get(n.node_id, ()))
@@ -236,12 +255,13 @@ class Composer(StateChoice, LaterWord):
             return Composed([], "")
         shown = entry_node is not None and (
             source is entry_node or source.node_id in entry_node.context_ids)
-        return self._why_answer(relayed(reason, source.text), source,
+        return why_answer(relayed(reason, source.text), source,
                                 state if shown else None, order)
 
     def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
                        nodes: dict[str, EvidenceNode], *, left: set[str],
                        decision: frozenset[str], turns: Sequence[EvidenceNode],
+                       explained: EvidenceNode | None,
                        reported: Callable[[], tuple[str, EvidenceNode | None]], was: str
                        ) -> tuple[str, EvidenceNode | None]:
         """The reason for a known change: a blocker naming what it left, in so many words,
@@ -251,6 +271,9 @@ class Composer(StateChoice, LaterWord):
                   or self.reasons.accepted(node.text, node, nodes))
         if reason:
             return reason, _teller(reason, node, nodes)
+        if explained is not None:  # "why?" asked right after it, and answered
+            return self.reasons.cued(explained, nodes) or self.reasons.whole(explained), \
+                explained
         problem = reported()
         if problem[0]:
             return problem
@@ -271,18 +294,6 @@ class Composer(StateChoice, LaterWord):
                 *(n for u in self.covering(verdict, wide=True)
                   for n in ([u.node] if u.node is not None else []) + list(u.answers))]
         return [n for n in pool if n.node_id != first]
-
-    @staticmethod
-    def _why_answer(reason: str, source: EvidenceNode, state: State | None,
-                    order: Sequence[EvidenceNode]) -> Composed:
-        """The why-answer: the reason with who gave it, the chain it explains (when the
-        reason is the change's own or its context's), the evidence."""
-        lines = [f"{shorten(reason, 300)} ({source.speaker}, {day_label(source.ts)})"]
-        if state is not None:
-            lines.append(chain_line(state))
-        lines.append(evidence_line(source))
-        cites = [citation(source)] + [citation(n) for n in order[:2] if n is not source]
-        return Composed(lines, reason, cites, [state] if state is not None else [])
 
     def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
         """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
@@ -432,7 +443,7 @@ class Composer(StateChoice, LaterWord):
             # the message whose words name the change asked about comes first
             wanted = {f for c in qa.changes for f in forms(c)}
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
-        statements = self.statements(qa, covering, people)
+        statements = release_grain(qa, self.statements(qa, covering, people))
         if kind is QuestionKind.WHO:
             # an integration's line ("[org/repo] Euan pushed …") names no one who decided
             statements = [st for st in statements if not self._by_integration(st.node)

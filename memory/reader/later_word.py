@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
-from memory.analysis.matching import same_measure, values_match
+from memory.analysis.matching import same_grain, same_measure, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis
 from memory.dates import find_date_expressions, resolve_date
@@ -69,6 +69,8 @@ class LaterWord(StatementReader):
             st = self.statement(qa, unit, people)
             if not st.value or values_match(st.value, held) or not same_measure(st.value, held):
                 continue
+            if "version" in kinds and not same_grain(st.value, held):
+                continue  # "rc1 today" is a build of 2.4, not the next version
             if kinds and not kinds & {sl.family for sl in find_slots(st.value)} and \
                     family_of(st.value) != family_of(held):
                 continue  # another kind of value: not a new value of this subject

@@ -115,12 +115,15 @@ class OfflineReader:
         self._context_turns(session, states, verdict)
         before = (self._turns_before(session, states, verdict)
                   if qa.kind is QuestionKind.WHY else {})
+        explained = (self._asked_after(session, states, verdict)
+                     if qa.kind is QuestionKind.WHY else {})
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
             if sayer is not None:
                 return _said_answer(sayer, session, rounds, qa)
-        composed = self.composer.compose(qa, verdict, people, session.nodes, before=before)
+        composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
+                                         asked=explained)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
@@ -204,6 +207,25 @@ class OfflineReader:
             for turn in turns:
                 session.nodes.setdefault(turn.node_id, turn)
             out[i] = turns
+        return out
+
+    def _asked_after(self, session: ReaderSession, states: Sequence[State],
+                     verdict: Coverage) -> dict[str, EvidenceNode]:
+        """For a *why* question: for each change of the states read and each of the best
+        covering messages, the turn explaining it when someone asked why just after."""
+        ids = [e.node_id for s in states for e in s.chain[1:]]
+        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
+        out: dict[str, EvidenceNode] = {}
+        for i in dict.fromkeys(ids):
+            node = session.nodes.get(i)
+            if node is None:
+                continue
+            turns = self.tools.turns_after(node, session.scope, n=REASON_TURNS + 1,
+                                           within=REASON_WITHIN)
+            told = self.composer.reasons.asked_after(node, turns)
+            if told is not None:
+                session.nodes.setdefault(told.node_id, told)
+                out[i] = told
         return out
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,

@@ -26,6 +26,8 @@ from memory.text import find_slots, shorten
 NEAR_SECONDS = 15 * 60
 # How long before a change a turn may hold its reason.
 BEFORE_SECONDS = 6 * 3600
+# The longest question asking why a change was made ("why?", "wait how come?").
+ASKED_WORDS = 6
 # A message quoted whole as the reason when nothing narrower is found is cut to this.
 WHOLE_CHARS = 300
 
@@ -101,6 +103,24 @@ class Reasons:
             if says(told, self.lexicon.blockers):
                 return self.whole(turn), turn
         return "", None
+
+    def asked_after(self, node: EvidenceNode, turns: Sequence[EvidenceNode]
+                    ) -> EvidenceNode | None:
+        """The turn explaining a change when someone asks why just after it ("why?" →
+        "landlord hasn't finished the racking"): the next turn of the one who changed it,
+        in ``turns`` (oldest first) after a short why-question by someone else."""
+        asked = None
+        for turn in turns:
+            if asked is None:
+                text = turn.text.strip()
+                if (turn.speaker_id != node.speaker_id and "?" in text
+                        and len(words(text)) <= ASKED_WORDS and says(text, self.lexicon.why)):
+                    asked = turn
+                continue
+            if turn.speaker_id == node.speaker_id and "?" not in turn.text \
+                    and len(words(turn.text)) >= 3:
+                return turn
+        return None
 
     def blocking(self, text: str, left: set[str]) -> str:
         """The sentence of ``text`` that names a value a change left together with what

@@ -13,7 +13,14 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import measure, same_measure, siblings, values_match
+from memory.analysis.matching import (
+    measure,
+    other_of_kind,
+    same_grain,
+    same_measure,
+    siblings,
+    values_match,
+)
 from memory.analysis.question import QuestionAnalysis
 from memory.models import State
 from memory.reader.answer import current_value
@@ -28,12 +35,13 @@ from memory.reader.answer_parts import (
     _said_of,
     calendar_day,
     entry_value,
+    subjects_of,
 )
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statements import StatementReader, names_numbers
-from memory.text import family_of, find_slots, has_revision_cue
+from memory.text import family_of, find_slots, has_revision_cue, stem
 
 __all__ = ["StateChoice", "names_anchor"]
 
@@ -163,6 +171,10 @@ class StateChoice(StatementReader):
         kinds = {sl.family for sl in find_slots(last.value)}
         day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
         wanted = {f for t in qa.terms for f in forms(t)}
+        asked = frozenset(stem(t) for t in qa.terms)
+        others = frozenset(f for _, u in verdict.units if u.state is not None
+                           and u.state.state_id != state.state_id
+                           for f in unit_forms(u.state.topic))
         for st in self.statements(qa, self.covering(verdict, wide=True), people):
             if st.node.ts <= last.ts or not st.value or unit_forms(st.value) <= current \
                     or st.node.node_id in {e.node_id for e in state.chain}:
@@ -173,10 +185,16 @@ class StateChoice(StatementReader):
                 continue  # another kind of value: not a new value of this state
             if not same_measure(st.value, held):
                 continue  # a price is no new count ("1 NEO $60" of "7" NEOs)
+            if "version" in kinds and not same_grain(st.value, held):
+                continue  # "rc1 today" is a build of 2.4, not the next version
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
                 continue  # a mention ("still UK first"), not a change the writer missed
-            if _said_of(analysis, st.value, unit_forms(state.topic) | wanted):
+            # "watch party moved again: sat 4pm" is no new time of the "lan party" when
+            # the watch party is a thing of its own
+            if _said_of(analysis, st.value, unit_forms(state.topic) | wanted) and not any(
+                    other_of_kind(own, state.topic, asked=asked)
+                    and unit_forms(own) <= others for own in subjects_of(analysis, st.value)):
                 return True
         return False
 

@@ -295,6 +295,8 @@ class StatementReader:
                     or (clock and cl.value.kind is Kind.TIME)))
                 for c in analysis.clauses))
         wanted = {f for t in qa.terms for f in forms(t)}
+        # "… from january": the period asked sits beside the value too ("£630 from jan")
+        beside = wanted | unit_forms(" ".join(qa.dates))
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
         best: tuple[int, int, int, str, str, str] | None = None
         found = False
@@ -318,7 +320,7 @@ class StatementReader:
                 # beside ("$12 a month, $120 a year", "40 min for users, 25 for orders")
                 # (not people: "i'm primary, marco secondary" names the speaker by "i")
                 near = 0 if claim.value.family == "who" else len(
-                    wanted & _beside_value(analysis.text, clause, i))
+                    (beside - own) & _beside_value(analysis.text, clause, i))
                 rank = (score, near, -i, claim.value.text, old, clause.text)
                 if best is None or rank[:3] > best[:3]:
                     best = rank

@@ -280,6 +280,20 @@ class ReaderTools:
         before.sort(key=lambda x: (x.ts, x.seq), reverse=True)
         return before[:n]
 
+    def turns_after(self, node: EvidenceNode, scope: Scope, *, n: int,
+                    within: timedelta) -> list[EvidenceNode]:
+        """Up to ``n`` turns just after ``node`` in its channel and thread (anyone's),
+        within ``within``, oldest first: where a change is asked about ("why?") and
+        explained."""
+        if scope.channels is not None and node.channel not in scope.channels:
+            return []
+        narrowed = scope.model_copy(update={"channels": (node.channel,)})
+        window = Window(ts_from=node.ts, ts_to=node.ts + within)
+        after = [x for x in self.store.find_nodes(narrowed, window, limit=200)
+                 if x.thread_id == node.thread_id and (x.ts, x.seq) > (node.ts, node.seq)]
+        after.sort(key=lambda x: (x.ts, x.seq))
+        return after[:n]
+
     def session(self, scope: Scope, *, reference: datetime | None = None) -> ReaderSession:
         return ReaderSession(self, scope=scope, reference=reference)
 
