@@ -102,9 +102,9 @@ class _Context:
     #: The value a proposal just before this message suggested, with its subject.
     suggested: Claim | None = None
     suggested_clause: Clause | None = None
-    #: Whether the message follows someone else's turn it may answer (a reply in a talk,
-    #: not a speaker going on alone).
-    replying: bool = False
+    #: The turn by someone else the message follows and may answer (a reply in a talk,
+    #: not a speaker going on alone): its text, empty when there is none.
+    replying: str = ""
     #: Words of the names of people in the channel: a name shared by two subjects
     #: ("Callum's handover", "Callum's paternity leave") does not make them one.
     people: frozenset[str] = frozenset()

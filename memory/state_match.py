@@ -41,7 +41,7 @@ from memory.decisions import (
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
 from memory.rewrite import revised_from
-from memory.text import content_terms, names_value, overlap
+from memory.text import content_terms, is_calendar_word, names_value, overlap, tokens
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,8 +103,8 @@ class StateMatcher:
                 anchor, asked_turn = item.linked, True
         ctx = _Context(anchor=anchor, people=frozenset(
             w for p in people for t in content_terms(p) for w in (t, f"{t}'s", f"{t}’s")),
-            replying=any(n is not None and n.speaker_id != msg.user
-                         for n in (item.parent, item.linked)))
+            replying=next((n.text for n in (item.parent, item.linked)
+                           if n is not None and n.speaker_id != msg.user), ""))
         seen: set[str] = set()
 
         def add(target: list[StateRecord], node: EvidenceNode | None) -> None:
@@ -291,7 +291,7 @@ class StateMatcher:
                      or (not _answers_other(claim, ctx, topic_terms) and (
                          (weak and not claim.terms and clause.change >= 0.5)
                          or (not claim.terms and self._latest_of_kind(
-                             s, states, now, settled=ctx.replying
+                             s, states, now, settled=_echoes(claim.value.text, ctx.replying)
                              and clause.act is SpeechAct.DECISION
                              and clause.change >= SETTLED_CHANGE)))))))
         if c.known and not strong and not old and not (
@@ -349,6 +349,14 @@ def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:
     asked = _matchable(set(content_terms(ctx.subject)))
     return bool(asked) and not asked & topic_terms and names_value(ctx.anchor.text,
                                                                     claim.value.text)
+
+
+def _echoes(value: str, turn: str) -> bool:
+    """Whether a settled value takes up what the turn it answers put forward ("nah
+    thursday" → "ok thursday 7pm then"), not a day of its own ("see you tuesday then")."""
+    said = {t.lower() for t in tokens(turn)}
+    return bool(turn) and any(t.lower() in said for t in tokens(value)
+                              if any(ch.isdigit() for ch in t) or is_calendar_word(t))
 
 
 def _only_alternatives(clause: Clause) -> bool:

@@ -243,6 +243,9 @@ class ClauseReader:
                 continue
             name = found.group("v")
             at = start + found.start("v")
+            if pattern is _FROM_NAME and _LEAVING.search(part[max(0, found.start() - 30):
+                                                             found.start()]):
+                continue  # "we stop ordering from Hillside Farm": the name is left
             if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
                     or name.split()[0].lower() in _PRONOUNS):
                 continue
@@ -447,7 +450,8 @@ class ClauseReader:
             and toks[i + 1].low not in {"yes", "thanks", "thank"}
             for i, t in enumerate(toks[:3]))
         label_low = label.lower()
-        if (lex.correction.search(part) or lex.correction.search(label_low)) and new:
+        if (lex.correction.search(part) or lex.correction.search(label_low)) and new \
+                and not part.rstrip().endswith("?"):
             return SpeechAct.CORRECTION
         if asks or proposes:
             # A suggestion proposes ("how about 4?", "$12k?"); a question that mentions a
@@ -536,3 +540,8 @@ def _opens(lead: str) -> bool:
 # kept at 10%"); not "let's not move it, thursday stays".
 _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
                          r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
+
+
+# Words before "ordering from X" that leave X rather than choose it.
+_LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|never|quit|"
+                      r"won't|wont|avoid)\b", re.IGNORECASE)

@@ -17,8 +17,7 @@ SETTLED_CHANGE = 0.45
 #: "friday 10am works", "monday 11am, final answer").
 SETTLING_PHRASES: tuple[str, ...] = (
     "then", "it is then", "it's then", "works", "works for me", "works for us",
-    "works for everyone", "is fine", "is fine by me", "suits", "suits me", "suits us",
-    "sounds good", "final answer", "final", "confirmed", "locked in", "it is", "it's",
+    "works for everyone", "suits me", "suits us", "final answer",
 )
 
 #: Words that say the value replaces an earlier one, with how strongly they say it.
@@ -51,7 +50,7 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "bumped up to": 0.9, "extending": 0.7, "lifted": 0.6, "lifting": 0.6, "upped": 0.7,
     # a retraction of what was just said: the value after it replaces it
     "scrap that": 0.9, "ignore that": 0.9, "forget that": 0.8, "disregard that": 0.9,
-    "strike that": 0.9, "wait no": 0.8, "no wait": 0.8, "i meant": 0.9,
+    "strike that": 0.9, "wait no": 0.8,
 })
 
 
@@ -116,7 +115,7 @@ CORRECTION_CUES: tuple[str, ...] = (
     "should've said", "wrong date", "wrong time", "small fix", "erratum",
     # a retraction of what was just said, the new value after it
     "scrap that", "ignore that", "ignore the above", "forget that", "disregard that",
-    "strike that", "wait no", "no wait",
+    "strike that", "wait no",
 )
 
 
@@ -151,6 +150,14 @@ says said reckons reckon thinks think suggests suggested tells told claims claim
 """.split())
 
 
+#: Who reports a value besides the agent nouns: "supplier says £28 now", "the head said
+#: £350 max".
+REPORTERS: frozenset[str] = frozenset("""
+supplier suppliers head boss landlord council caterer venue printer printers agent
+contractor builder builders courier carrier school office manager organiser organizer
+""".split())
+
+
 #: Role nouns: "primary kwame", "owner: Lena", "Sofia is secondary".
 ROLE_NOUNS: frozenset[str] = frozenset("""
 owner owners driver lead dri assignee primary secondary presenter host chair
@@ -163,10 +170,9 @@ CANCEL_CUES: tuple[str, ...] = (
     "cancelled", "canceled", "cancelling", "canceling", "called off", "calling off",
     "call off", "scrapped", "scrapping", "postponed indefinitely", "on hold", "shelved",
     "axed", "not happening", "no longer happening", "won't happen", "will not happen",
-    "is off", "are off", "'s off", "is dead", "killed", "dropped", "nixed", "off the table",
+    "is off", "are off", "is dead", "killed", "dropped", "nixed", "off the table",
     "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
-    "pulled the plug", "pulled out", "pulling out", "withdrawn", "withdrew",
-    "discontinued", "is stopping", "are stopping", "will stop", "is ending", "are ending",
+    "pulled the plug", "withdrawn", "withdrew", "discontinued",
 )
 
 

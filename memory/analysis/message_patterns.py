@@ -144,8 +144,9 @@ _TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'
 # A name a change or a proposal gets something from or through: "order from Hillside Farm",
 # "arranged for Brook Stables to deliver instead" (two words at least: "from Dana" is a
 # person).
-_FROM_NAME = re.compile(r"\b(?:from|(?:arranged|booked|signed up|contracted|hired|"
-                        r"gone|going|went)\sfor|with|through|via|using|use)\s(?:the\s)?"
+_FROM_NAME = re.compile(r"\b(?:(?:order|ordering|buy|buying|get|getting|source|sourcing|"
+                        r"hire|hiring)\s(?:it\s|them\s)?from|(?:arranged|booked|contracted)\s"
+                        r"for|(?:go|going|went)\s(?:with|for)|use|using)\s(?:the\s)?"
                         r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){1,2})"
                         r"\b")
 

@@ -76,6 +76,37 @@ def _takes_over(rest: Sequence[str]) -> bool:
     return len(rest) > 1 and rest[0] in {"take", "takes", "taking", "took"} and rest[1] == "over"
 
 
+def _determined(toks: Sequence[Token], i: int) -> bool:
+    """Whether the word at ``i`` is a thing named with a determiner ("the agency", "the new
+    hire"), looking back within its phrase only."""
+    for k in (i - 1, i - 2):
+        if k < 0 or toks[k + 1].start - toks[k].end > 1:
+            return False  # "as for the rota, priya's …": a phrase ends at the comma
+        if toks[k].low in _DETERMINERS:
+            return True
+    return False
+
+
+def _task_after(toks: Sequence[Token], i: int) -> bool:
+    """Whether "X takes over" at ``i`` names a task after it ("… over lighting", "… over
+    the rota"), not someone's own things ("… over my inbox") or nothing ("chaos is taking
+    over, …")."""
+    j = next((k for k in range(i + 1, min(len(toks), i + 6)) if toks[k].low == "over"), -1)
+    if j < 0:
+        return False
+    if toks[j - 1].low in {"it", "that", "them", "this"}:
+        return True  # "priya's taking it over": the task was named before
+    if j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
+        return False  # "chaos is taking over, standup moved to 11"
+    nxt = toks[j + 1].low
+    return nxt.isalpha() and nxt not in _OWN and not (
+        nxt == "the" and j + 2 < len(toks) and toks[j + 2].low == "world")
+
+
+# Possessives naming someone's own things ("taking over my evenings").
+_OWN = frozenset({"my", "your", "his", "her", "our", "their", "everything", "again", "now"})
+
+
 def _unknown_name(tok: Token) -> bool:
     """A lower-case word that can be a name nobody has introduced ("priya", "rhys"): a
     word, no function, discourse or role word, no pronoun, no calendar word."""
@@ -128,8 +159,10 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         rest = [t.low for t in toks[i + 1:i + 5]]
-        taker = _takes_over(rest) and _unknown_name(tok) and not (
-            i > 0 and toks[i - 1].low in _DETERMINERS)  # "the agency is taking over"
+        taker = (_takes_over(rest) and _unknown_name(tok)
+                 # "the new hire will take over": a thing named with a determiner
+                 and not _determined(toks, i)
+                 and _task_after(toks, i))
         if (_name_like(tok, known, sentence_start=False) or taker) and _doer(
                 rest,
                 original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):

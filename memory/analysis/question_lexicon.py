@@ -460,6 +460,8 @@ CONFIRM_CUES = ("still", "still on", "anymore", "any more")
 # How a change of a thing's state is told, as the word a "still …?" answer names.
 STATUS_WORDS = (
     ("cancel*", "cancelled"), ("called off", "called off"), ("call off", "called off"),
+    ("is off", "called off"), ("are off", "called off"), ("withdr*", "cancelled"),
+    ("discontinu*", "cancelled"), ("pulled the plug", "cancelled"),
     ("scrap*", "scrapped"), ("postpon*", "postponed"), ("push*", "pushed"),
     ("delay*", "delayed"), ("resched*", "rescheduled"), ("slip*", "slipped"),
     ("on hold", "on hold"), ("mov*", "moved"), ("shift*", "moved"), ("bump*", "moved"),

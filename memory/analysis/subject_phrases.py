@@ -47,6 +47,7 @@ from memory.analysis.subjects import (
     _attribute_of,
     _before_predicate,
     _object_of,
+    _reporter,
     _strip_openers,
 )
 from memory.analysis.values import Kind, Token, Value
@@ -98,7 +99,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
     seg = seg[last_pronoun + 1:]
-    said = max((i for i, t in enumerate(seg) if i and t.low in REPORT_VERBS), default=-1)
+    said = max((i for i, t in enumerate(seg) if i and t.low in REPORT_VERBS
+                and _reporter(seg[:i])), default=-1)
     seg = seg[said + 1:]  # "supplier says £28 now": who said it is not the subject
     aux = next((i for i, t in enumerate(seg) if i > 0 and t.low in AUXILIARIES
                 and i + 1 < len(seg) and seg[i + 1].low in {"be", "been"}), None)
@@ -243,8 +245,6 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
     the review" → "review"), no leading determiners or trailing prepositions, at most
     :data:`_MAX_SUBJECT_WORDS` words (cut at a preposition when longer)."""
     out = [t for i, t in enumerate(toks) if _in_value(t, values) is None
-           # "friday's gone too": a day named in passing is no subject
-           and not is_calendar_word(t.low.removesuffix("'s").removesuffix("’s"))
            and (t.low.removesuffix("'s").removesuffix("’s") not in PROCEDURAL
                 or (keep_meta and t.low in META_WORDS and t is not toks[0])
                 or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"
@@ -253,6 +253,9 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
                 or (t.low in {"final", "finals"} and i > 0
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)
+    if out and all(is_calendar_word(t.low.removesuffix("'s").removesuffix("’s"))
+                   or t.low in CLAUSE_VERBS for t in out):
+        return []  # "friday's gone too": a day said in passing is no subject
     out = _attribute_of(out)
     if out and all(t.low.isdigit() or len(t.low) == 1 for t in out):
         # "the 90 is brutal", "8 x 11 = 88": whole numbers name no subject ("2.4" does)

@@ -17,6 +17,7 @@ from memory.analysis.lexicon import (
     LIGHT_VERBS,
     OWNER_VERBS,
     REPORT_VERBS,
+    REPORTERS,
     REQUEST_OPENERS,
     Lexicon,
 )
@@ -247,8 +248,14 @@ AUXILIARIES = frozenset({"will", "would", "shall", "should", "can", "could", "mu
                           "might", "won't", "wont", "can't", "cant", "shouldn't"})
 
 # Openers naming the topic before a comma: "Regarding the manure, I propose …".
-_TOPIC_OPENERS = ("regarding", "re", "concerning", "as for", "as regards", "about",
+_TOPIC_OPENERS = ("regarding", "re", "concerning", "as for", "as regards",
                   "with regard to", "with regards to", "on the subject of", "re:")
+# What may follow the topic's comma for the topic to be the clause's subject: the speaker
+# or the team acting on it ("Regarding the manure, I propose …"), not a subject of its own
+# ("concerning the delay, the demo moves to thursday").
+_ACTORS = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll", "i'm", "we're", "let's",
+                     "lets", "you", "can", "could", "should", "shall", "pls", "please",
+                     "it's", "its", "it", "that's", "ok", "okay"})
 
 
 def topic_opened(toks: Sequence[Token], masked: str) -> list[Token] | None:
@@ -261,10 +268,22 @@ def topic_opened(toks: Sequence[Token], masked: str) -> list[Token] | None:
             continue
         for j in range(n, min(len(toks), n + 6)):
             if "," in masked[toks[j].end:toks[j].end + 2]:
+                if j + 1 >= len(toks) or toks[j + 1].low not in _ACTORS:
+                    return None
                 topic = [t for t in toks[n:j + 1] if t.low not in _DETERMINERS]
                 return topic or None
         return None
     return None
+
+
+def _reporter(toks: Sequence[Token]) -> bool:
+    """Whether the words before a reporting verb name someone who reports ("supplier",
+    "the head", "Dana", "finance"), not a thing that shows a value ("the ticket price says
+    £45 on the site")."""
+    words = [t for t in toks if t.low not in _DETERMINERS]
+    return bool(words) and len(words) <= 2 and (
+        words[-1].low in AGENT_NOUNS or words[-1].low in REPORTERS
+        or words[-1].text[:1].isupper())
 
 
 def after_report(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
@@ -272,7 +291,7 @@ def after_report(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token
     said [it's £350 max]"): one to three words and a reporting verb opening the phrase,
     right before the value; the phrase itself otherwise."""
     for i, t in enumerate(toks[:4]):
-        if i and t.low in REPORT_VERBS:
+        if i and t.low in REPORT_VERBS and _reporter(toks[:i]):
             rest = toks[i + 1:]
             if rest and rest[0].low == "that":
                 rest = rest[1:]
