@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.message import MessageAnalyzer
+from memory.analysis.message_patterns import ALTERNATIVES_ASKED
 from memory.dates import resolved_dates
 from memory.models import EvidenceNode, Message, Proposal, Verdict
 from memory.registry import StateRecord
@@ -124,14 +125,12 @@ def answered_turn(message: Message, turns: Sequence[EvidenceNode], *,
 
 # The longest message that settles the speaker's own poll ("purple it is then").
 _SETTLING_WORDS = 8
-# A poll offers alternatives: "black or purple?", "thai, pizza or sushi?".
-_ALTERNATIVES = re.compile(r"[\w'’-]{2,30}\sor\s[\w'’-]{2,30}", re.IGNORECASE)
 
 
 def _own_poll(turn: EvidenceNode, message: Message) -> bool:
     """Whether ``message`` settles a question its speaker asked in ``turn``: a short
     message naming one of the question's words ("black or purple?" → "purple it is")."""
-    return ("?" in turn.text and _ALTERNATIVES.search(turn.text) is not None
+    return (ALTERNATIVES_ASKED.search(turn.text) is not None
             and len(message.text.split()) <= _SETTLING_WORDS
             and bool(set(content_terms(message.text)) & set(content_terms(turn.text))))
 

@@ -25,7 +25,7 @@ def _states(chat: object) -> list[tuple[str, str, int]]:
 
 @pytest.mark.parametrize(("text", "value"), [
     ("ok thursday 7pm then", "thursday 7pm"),
-    ("fine, tuesday then.", "tuesday"),
+    ("friday 10am works", "friday 10am"),
 ])
 def test_a_value_settled_by_then_is_stated(text: str, value: str) -> None:
     a = MessageAnalyzer().analyze(text, speaker="x")

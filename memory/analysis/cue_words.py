@@ -143,11 +143,17 @@ OWNER_VERBS_S: frozenset[str] = frozenset(
     w for w in OWNER_VERBS if w.endswith("s") and not w.endswith("ss"))
 
 
-#: Verbs reporting what someone said: "supplier says £28 now", "head said £350 max" (who
-#: said it is not what the value is about).
-REPORT_VERBS: frozenset[str] = frozenset("""
+#: Verbs of saying before a value: "supplier says £28 now", "head said £350 max" (who said
+#: it is not what the value is about). The relaying verbs of a reason ("emailed", "rang")
+#: are reason_words.REPORT_VERBS.
+SAYING_VERBS: frozenset[str] = frozenset("""
 says said reckons reckon thinks think suggests suggested tells told claims claimed
 """.split())
+
+
+#: Modal verbs that end a subject before "be" ("the AGM will be held on …").
+MODAL_VERBS: frozenset[str] = frozenset("""
+will would shall should can could must might won't wont can't cant shouldn't""".split())
 
 
 #: Who reports a value besides the agent nouns: "supplier says £28 now", "the head said
@@ -483,16 +489,8 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars).
-
-    A phrase opening with a clitic ("'s off", "'cause") is matched right after its word
-    ("glasgow's off"), where a word boundary before it would never hold."""
-    listed = set(words)
-    clitic = {w for w in listed if w[:1] == "'"}
-    body = r"(?<![\w'])(?:" + _alternation(listed - clitic) + ")"
-    if clitic:
-        body = r"(?:" + _alternation(clitic) + "|" + body + ")"
-    return re.compile(body + r"(?![\w])", re.IGNORECASE)
+    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars)."""
+    return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
 
 
 #: Modifiers telling apart two things of one kind ("half plot" / "full plot", "adult ticket"

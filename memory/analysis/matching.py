@@ -168,7 +168,12 @@ _BUILD = re.compile(r"\b(?:rc|build|beta|alpha|b|nightly)[\s.-]?\d|\brc\b|^\d{3,
 def same_grain(a: str, b: str) -> bool:
     """Whether two version values are of one grain: a release ("2.4") and a build or
     release candidate of it ("rc1", "build 418", "2.4.0-rc1") never replace one another."""
-    return bool(_BUILD.search(a.strip())) == bool(_BUILD.search(b.strip()))
+    return is_build(a) == is_build(b)
+
+
+def is_build(value: str) -> bool:
+    """Whether a version value names a build or a candidate ("rc1", "build 418")."""
+    return _BUILD.search(value.strip()) is not None
 
 
 _MONEY = re.compile(MONEY_PATTERN, re.IGNORECASE)

@@ -94,6 +94,11 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "sold out", "sold out on", "fully booked", "fully booked on")
 
 
+# A question offering alternatives: "black or purple?", "holloway manor or ashcombe barn?".
+ALTERNATIVES_ASKED = re.compile(
+    r"[\w'’&-]{2,30}\sor\s[\w'’&-]{2,30}(?:\s[\w'’&-]{2,30}){0,2}\s?\?", re.IGNORECASE)
+
+
 _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("who", re.compile(r"\b(?:who|whom|whose|who's)\b|\b(?:any|some)(?:one|body)\s(?:else\s)?"
                        r"(?:can|could|want|wants|free|available|able|willing|take|got)\b|"
@@ -108,8 +113,7 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("version", re.compile(r"\b(?:which version|what version|which build|what build|"
                            r"which release)\b", re.IGNORECASE)),
     # a choice between alternatives: "black or purple?", "holloway manor or ashcombe barn?"
-    ("name", re.compile(r"[\w'’&-]{2,30}\sor\s[\w'’&-]{2,30}(?:\s[\w'’&-]{2,30}){0,2}\s?\?",
-                        re.IGNORECASE)),
+    ("name", ALTERNATIVES_ASKED),
 )
 
 

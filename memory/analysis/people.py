@@ -99,12 +99,12 @@ def _task_after(toks: Sequence[Token], i: int) -> bool:
     if j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
         return False  # "chaos is taking over, standup moved to 11"
     nxt = toks[j + 1].low
-    return nxt.isalpha() and nxt not in _OWN and not (
-        nxt == "the" and j + 2 < len(toks) and toks[j + 2].low == "world")
+    return nxt.isalpha() and nxt not in _NO_TASK
 
 
-# Possessives naming someone's own things ("taking over my evenings").
-_OWN = frozenset({"my", "your", "his", "her", "our", "their", "everything", "again", "now"})
+# What follows "taking over" without naming a task: someone's own things ("my evenings"),
+# everything, or time ("again", "now").
+_NO_TASK = frozenset({"my", "your", "his", "her", "our", "their", "everything", "again", "now"})
 
 
 def _unknown_name(tok: Token) -> bool:
@@ -115,13 +115,13 @@ def _unknown_name(tok: Token) -> bool:
             and low not in ROLE_NOUNS and low not in _NOT_NAMES and not is_calendar_word(low))
 
 
+# (message_patterns keeps its own list; importing it here would be circular)
 _DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his", "her", "its",
                           "this", "that", "these", "those", "some", "any", "no"})
 
-# Words that take things over without being anyone ("this is taking over my week").
+# Words for anyone or no one in particular ("everyone's taking over a bit").
 _NOT_NAMES = frozenset({"everyone", "everybody", "someone", "somebody", "anyone", "anybody",
-                        "nobody", "whoever", "team", "weather", "work", "rain", "project",
-                        "thing", "stuff", "that", "this", "which", "who"})
+                        "nobody", "whoever"})
 
 
 def _known(people: Iterable[str]) -> set[str]:

@@ -6,6 +6,7 @@ of a change, and chat shorthand. Extend freely.
 from __future__ import annotations
 
 from memory.analysis.cue_words import CHANGE_VERBS
+from memory.dates.days import MONTH_NAMES
 
 __all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
            "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
@@ -75,11 +76,10 @@ CHAT_SHORTHAND: dict[str, str] = {
     "amt": "amount", "addr": "address", "tix": "tickets",
     "uni": "university", "prof": "professor", "avg": "average",
     "xmas": "christmas", "mgrs": "managers",
-    # months cut short ("£630 from jan" answers "from january"; weekdays cut short are
-    # left to the date reading: "sat" is also a verb)
-    "jan": "january", "feb": "february", "apr": "april", "jun": "june", "jul": "july",
-    "aug": "august", "sep": "september", "sept": "september", "oct": "october",
-    "nov": "november", "dec": "december",
+    # months cut short ("£630 from jan" answers "from january"; not "mar", a verb too, and
+    # weekdays are left to the date reading: "sat" is also a verb)
+    **{m[:3].lower(): m.lower() for m in MONTH_NAMES if len(m) > 3 and m != "March"},
+    "sept": "september",
 }
 # Verbs that change a decision ("why did kaito *step down*", "who *pushed* the audit",
 # "whose idea was it to *swap out* the opener"): a chat tells the change in its own words

@@ -22,8 +22,8 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     PROCEDURAL,
     RATE_UNITS,
-    REPORT_VERBS,
     ROLE_NOUNS,
+    SAYING_VERBS,
     VALUE_NOUNS,
     default_lexicon,
 )
@@ -43,12 +43,12 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.subjects import (
-    AUXILIARIES,
     _attribute_of,
     _before_predicate,
     _object_of,
     _reporter,
     _strip_openers,
+    before_be,
 )
 from memory.analysis.values import Kind, Token, Value
 from memory.text import STOPWORDS, is_calendar_word
@@ -99,11 +99,10 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             break
     last_pronoun = max((i for i, t in enumerate(seg) if t.low in _PRONOUNS), default=-1)
     seg = seg[last_pronoun + 1:]
-    said = max((i for i, t in enumerate(seg) if i and t.low in REPORT_VERBS
+    said = max((i for i, t in enumerate(seg) if i and t.low in SAYING_VERBS
                 and _reporter(seg[:i])), default=-1)
     seg = seg[said + 1:]  # "supplier says £28 now": who said it is not the subject
-    aux = next((i for i, t in enumerate(seg) if i > 0 and t.low in AUXILIARIES
-                and i + 1 < len(seg) and seg[i + 1].low in {"be", "been"}), None)
+    aux = next((i for i in range(1, len(seg)) if before_be(seg, i)), None)
     if aux is not None:
         seg = seg[:aux]  # "and the AGM will be held on …"
     seg = [t for i, t in enumerate(seg) if not (

@@ -15,10 +15,11 @@ from memory.analysis.lexicon import (
     DURATION_WORDS,
     HANDOVER_VERBS,
     LIGHT_VERBS,
+    MODAL_VERBS,
     OWNER_VERBS,
-    REPORT_VERBS,
     REPORTERS,
     REQUEST_OPENERS,
+    SAYING_VERBS,
     Lexicon,
 )
 from memory.analysis.message_patterns import (
@@ -243,9 +244,12 @@ def _owner_object(toks: Sequence[Token], values: tuple[Value, ...], *,
     return None
 
 
-# Auxiliaries that end a subject ("the AGM will be held", "rota should go out").
-AUXILIARIES = frozenset({"will", "would", "shall", "should", "can", "could", "must",
-                          "might", "won't", "wont", "can't", "cant", "shouldn't"})
+def before_be(toks: Sequence[Token], i: int) -> bool:
+    """Whether a modal at ``i`` opens a passive or a copula ("the AGM *will* be held"),
+    ending the subject before it (not "blackbird *can* do the tasting")."""
+    return (toks[i].low in MODAL_VERBS and i + 1 < len(toks)
+            and toks[i + 1].low in {"be", "been"})
+
 
 # Openers naming the topic before a comma: "Regarding the manure, I propose …".
 _TOPIC_OPENERS = ("regarding", "re", "concerning", "as for", "as regards",
@@ -291,7 +295,7 @@ def after_report(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token
     said [it's £350 max]"): one to three words and a reporting verb opening the phrase,
     right before the value; the phrase itself otherwise."""
     for i, t in enumerate(toks[:4]):
-        if i and t.low in REPORT_VERBS and _reporter(toks[:i]):
+        if i and t.low in SAYING_VERBS and _reporter(toks[:i]):
             rest = toks[i + 1:]
             if rest and rest[0].low == "that":
                 rest = rest[1:]
@@ -338,9 +342,8 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
             break
         if low in _COPULAS or (out and _event_verb(toks, i)) or low in _STOP_WORDS:
             break
-        if out and low in AUXILIARIES and i + 1 < len(toks) and toks[i + 1].low in {
-                "be", "been"}:
-            break  # "the AGM will be held on …" (not "blackbird can do the tasting")
+        if out and before_be(toks, i):
+            break  # "the AGM will be held on …"
         if low in _PRONOUNS and "'" in low:
             out.append(t)
             break

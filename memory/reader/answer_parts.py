@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memory.analysis.matching import same_grain
+from memory.analysis.matching import is_build
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -325,5 +325,4 @@ def release_grain(qa: QuestionAnalysis, statements: list[Statement]) -> list[Sta
     builds or candidates ("rc1 today"), when there are any."""
     if qa.family != "version" or _BUILD_ASKED.search(qa.text):
         return statements
-    return [st for st in statements if not st.value or same_grain(st.value, "1.0")
-            ] or statements
+    return [st for st in statements if not st.value or not is_build(st.value)] or statements

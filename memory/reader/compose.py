@@ -178,7 +178,8 @@ class Composer(StateChoice, LaterWord):
         else:
             return composed
         pool = [u.node for u in self.covering(verdict, wide=True) if u.node is not None]
-        ended = plan_ended(qa.terms, pool, self.analyzer, source_ts=ts, source_text=text)
+        ended = plan_ended(qa.terms, pool, self.analyzer, self.lexicon, source_ts=ts,
+                           source_text=text)
         if ended is not None:
             node = ended.node
             first = f"No — {ended.status} ({node.speaker}, {day_label(node.ts)})"

@@ -113,10 +113,10 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
-        before = (self._turns_before(session, states, verdict)
-                  if qa.kind is QuestionKind.WHY else {})
-        explained = (self._asked_after(session, states, verdict)
-                     if qa.kind is QuestionKind.WHY else {})
+        changes = (self._changes(session, states, verdict)
+                   if qa.kind is QuestionKind.WHY else [])
+        before = self._turns_before(session, changes)
+        explained = self._asked_after(session, changes)
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
@@ -189,44 +189,42 @@ class OfflineReader:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
 
-    def _turns_before(self, session: ReaderSession, states: Sequence[State],
-                      verdict: Coverage) -> dict[str, list[EvidenceNode]]:
-        """For a *why* question: the turns just before each change of the states read and
-        before the best covering messages (a change the writer did not chain), newest
-        first, where a blocker said by someone else is often the reason ("we can't have
-        the ledger down that night" → "ok, the 19th then")."""
-        ids = [e.node_id for s in states for e in s.chain[1:]]
-        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
+    def _turns_before(self, session: ReaderSession, changes: Sequence[EvidenceNode]
+                      ) -> dict[str, list[EvidenceNode]]:
+        """For a *why* question: the turns just before each change, newest first, where a
+        blocker said by someone else is often the reason ("we can't have the ledger down
+        that night" → "ok, the 19th then")."""
         out: dict[str, list[EvidenceNode]] = {}
-        for i in dict.fromkeys(ids):
-            node = session.nodes.get(i)
-            if node is None:
-                continue
+        for node in changes:
             turns = self.tools.turns_before(node, session.scope, n=REASON_TURNS,
                                             within=REASON_WITHIN)
             for turn in turns:
                 session.nodes.setdefault(turn.node_id, turn)
-            out[i] = turns
+            out[node.node_id] = turns
         return out
 
-    def _asked_after(self, session: ReaderSession, states: Sequence[State],
-                     verdict: Coverage) -> dict[str, EvidenceNode]:
-        """For a *why* question: for each change of the states read and each of the best
-        covering messages, the turn explaining it when someone asked why just after."""
-        ids = [e.node_id for s in states for e in s.chain[1:]]
-        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
+    def _asked_after(self, session: ReaderSession, changes: Sequence[EvidenceNode]
+                     ) -> dict[str, EvidenceNode]:
+        """For a *why* question: for each change, the turn explaining it when someone asked
+        why just after."""
         out: dict[str, EvidenceNode] = {}
-        for i in dict.fromkeys(ids):
-            node = session.nodes.get(i)
-            if node is None:
-                continue
+        for node in changes:
             turns = self.tools.turns_after(node, session.scope, n=REASON_TURNS + 1,
                                            within=REASON_WITHIN)
             told = self.composer.reasons.asked_after(node, turns)
             if told is not None:
                 session.nodes.setdefault(told.node_id, told)
-                out[i] = told
+                out[node.node_id] = told
         return out
+
+    @staticmethod
+    def _changes(session: ReaderSession, states: Sequence[State],
+                 verdict: Coverage) -> list[EvidenceNode]:
+        """The changes a why may ask about: those of the states read, and the best covering
+        messages (a change the writer did not chain)."""
+        ids = [e.node_id for s in states for e in s.chain[1:]]
+        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
+        return [n for i in dict.fromkeys(ids) if (n := session.nodes.get(i)) is not None]
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
                  rounds: int) -> Answer:

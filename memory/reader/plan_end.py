@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.value_types import Kind
 from memory.models import EvidenceNode
+from memory.reader.answer_parts import status_of
 from memory.reader.coverage import forms, unit_forms
 
 __all__ = ["Ending", "plan_ended", "subject_share"]
@@ -43,7 +45,8 @@ def subject_share(terms: Sequence[str], text: str) -> float:
 
 
 def plan_ended(terms: Sequence[str], pool: Sequence[EvidenceNode], analyzer: MessageAnalyzer,
-               *, source_ts: datetime, source_text: str) -> Ending | None:
+               lexicon: QuestionLexicon, *, source_ts: datetime,
+               source_text: str) -> Ending | None:
     """The latest message of ``pool`` ending the plan the subject words ``terms`` name,
     when it is the source (``source_text``), newer than it, or names them better."""
     source = subject_share(terms, source_text)
@@ -56,21 +59,22 @@ def plan_ended(terms: Sequence[str], pool: Sequence[EvidenceNode], analyzer: Mes
             continue
         if best is not None and node.ts <= best.node.ts:
             continue
-        status = _ending(node, terms, analyzer)
+        status = _ending(node, terms, analyzer, lexicon)
         if status:
             best = Ending(node, status)
     return best
 
 
-def _ending(node: EvidenceNode, terms: Sequence[str], analyzer: MessageAnalyzer) -> str:
-    """How ``node`` ends a plan about ``terms`` ("cancelled"), or "" when it ends none: a
-    cancellation claim in a clause naming the subject, or with no subject of its own."""
+def _ending(node: EvidenceNode, terms: Sequence[str], analyzer: MessageAnalyzer,
+            lexicon: QuestionLexicon) -> str:
+    """How ``node`` ends a plan about ``terms`` (its status word, "cancelled"), or "" when
+    it ends none: a cancellation claim in a clause naming the subject, or with no subject
+    of its own."""
     analysis = analyzer.analyze(node.text, speaker=node.speaker)
     for clause in analysis.clauses:
         if clause.subject and not subject_share(terms, clause.subject):
             continue
         for claim in clause.claims:
             if claim.value.kind is Kind.STATUS and claim.stated:
-                said = claim.value.text.lower()
-                return "called off" if said.endswith("off") and "called" not in said else said
+                return status_of(node.text, lexicon) or claim.value.text.lower()
     return ""

@@ -271,28 +271,27 @@ class ReaderTools:
                      within: timedelta) -> list[EvidenceNode]:
         """Up to ``n`` turns just before ``node`` in its channel and thread (anyone's),
         within ``within``, newest first: where the reason for a change is often said."""
-        if scope.channels is not None and node.channel not in scope.channels:
-            return []
-        narrowed = scope.model_copy(update={"channels": (node.channel,)})
-        window = Window(ts_from=node.ts - within, ts_to=node.ts)
-        before = [x for x in self.store.find_nodes(narrowed, window, limit=200)
-                  if x.thread_id == node.thread_id and (x.ts, x.seq) < (node.ts, node.seq)]
-        before.sort(key=lambda x: (x.ts, x.seq), reverse=True)
-        return before[:n]
+        return self._turns(node, scope, n=n, within=within, after=False)
 
     def turns_after(self, node: EvidenceNode, scope: Scope, *, n: int,
                     within: timedelta) -> list[EvidenceNode]:
-        """Up to ``n`` turns just after ``node`` in its channel and thread (anyone's),
-        within ``within``, oldest first: where a change is asked about ("why?") and
-        explained."""
+        """Up to ``n`` turns just after ``node``, oldest first: where a change is asked
+        about ("why?") and explained."""
+        return self._turns(node, scope, n=n, within=within, after=True)
+
+    def _turns(self, node: EvidenceNode, scope: Scope, *, n: int, within: timedelta,
+               after: bool) -> list[EvidenceNode]:
         if scope.channels is not None and node.channel not in scope.channels:
             return []
         narrowed = scope.model_copy(update={"channels": (node.channel,)})
-        window = Window(ts_from=node.ts, ts_to=node.ts + within)
-        after = [x for x in self.store.find_nodes(narrowed, window, limit=200)
-                 if x.thread_id == node.thread_id and (x.ts, x.seq) > (node.ts, node.seq)]
-        after.sort(key=lambda x: (x.ts, x.seq))
-        return after[:n]
+        window = (Window(ts_from=node.ts, ts_to=node.ts + within) if after
+                  else Window(ts_from=node.ts - within, ts_to=node.ts))
+        at = (node.ts, node.seq)
+        found = [x for x in self.store.find_nodes(narrowed, window, limit=200)
+                 if x.thread_id == node.thread_id and ((x.ts, x.seq) > at if after
+                                                       else (x.ts, x.seq) < at)]
+        found.sort(key=lambda x: (x.ts, x.seq), reverse=not after)
+        return found[:n]
 
     def session(self, scope: Scope, *, reference: datetime | None = None) -> ReaderSession:
         return ReaderSession(self, scope=scope, reference=reference)
