@@ -171,6 +171,21 @@ __all__ = [
 ]
 
 
+# Words between a number and what it counts that do not describe it: function words ("2 of
+# the tickets"), units and currencies ("2 hours late", "12 euro delivery fees"), words of
+# time ("at 7 then guys", "9 tonight folks", "by 20 july pls"), adverbs ("python 3 still
+# breaks"), and nouns a number labels ("5 star reviews", "2 factor auth codes").
+_NOT_DESCRIBING = frozenset("""of the a an and or to for in on at with per from by each more
+than this that these those our your their my his her its is are was were be been am pm
+then now still really always sharp tonight today tomorrow tmrw pls asap nobody just also
+only already again euro euros quid dollar dollars pound pounds hour day week month year
+star factor point percent million billion thousand mil mn
+""".split()) | UNCOUNTED_PLURALS | frozenset(MONTH_WORDS) | frozenset(WEEKDAY_WORDS)
+# Plurals that address people rather than count them after describing words ("1 quick
+# question guys").
+_ADDRESSED = frozenset("guys lads folks peeps ladies gents everyone".split())
+
+
 @dataclass(frozen=True)
 class Weights:
     """Numbers of the offline judgement (revision scoring, registry search, linking)."""
@@ -278,9 +293,15 @@ class Lexicon:
                                  r"https?://\S{1,2000}|www\.\S{1,2000}", re.IGNORECASE))
         # what a number counts: a counting noun, or any plural that is no unit or verb (not
         # a price: "£5 adults" is money for each adult)
-        counted = (r"(?<![$€£¥])\b(?:\d{1,4}|" + _alternation(NUMBER_WORDS) + r")[\s-](?:"
-                   + _alternation(COUNT_NOUNS) + r"|(?!(?:" + _alternation(UNCOUNTED_PLURALS)
-                   + r")\b)[a-z][a-z-]{1,20}s)\b")
+        # ... also with one or two words describing it between ("150 forest green tees"):
+        # none a plural itself (the count ends at its first plural), no year before them
+        described = (r"(?:\s(?!(?:" + _alternation(_NOT_DESCRIBING) + r")\b)[a-z]{2,11}"
+                     r"[a-rt-z]){1,2}")
+        plural = r"(?!(?:" + _alternation(UNCOUNTED_PLURALS) + r")\b)[a-z][a-z-]{1,20}s"
+        counted = (r"(?<![$€£¥])(?<![\d.,])\b(?:\d{1,3}(?:,\d{3})+|\d{1,4}|" + _alternation(NUMBER_WORDS) + r")(?:[\s-](?:"
+                   + _alternation(COUNT_NOUNS) + r"|" + plural + r")|(?<!\b19\d\d)"
+                   r"(?<!\b20\d\d)" + described + r"\s(?!(?:"
+                   + _alternation(_ADDRESSED) + r")\b)" + plural + r")\b")
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
         put("places", tuple(re.compile(src) for src in PLACE_PATTERNS))

@@ -30,6 +30,9 @@ _WDX = (r"(?:mon|tue|tues|weds|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday
 
 
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+# A month closing a span of days; "may" and "mar" are also words, so only where they end.
+_SPAN_MONTH = (r"(?:(?:" + _alternation(tuple(m for m in MONTH_WORDS if m not in ("may", "mar")))
+               + r")\b|(?:may|mar)(?=\s*(?:$|[.,;:!?)]|\s\d)))")
 
 
 #: Currencies written before an amount ("EUR 300", "USD 1.2m") or after it ("720 EUR").
@@ -72,6 +75,19 @@ holds keeps leaves opens closes plays counts matters gives shows tells turns tha
 this thus plus less unless across towards always perhaps sometimes was has does yes its his
 hers ours yours theirs whereas besides anyways afterwards
 """.split())
+
+
+#: A 24-hour clock time in four digits ("0700", "2130").
+HHMM = r"(?:[01]\d|2[0-3])[0-5]\d"
+# ... that is no year: "by 2025" is a year, "by 1430" a time
+_NOT_YEAR = r"(?!(?:19|20)\d\d\b)"
+# What may follow a four-digit time: the end, punctuation, or a word that goes on about a
+# moment ("opens 2130, first linehaul out 2200", "eta 1545 now", "0700 @ the workshop");
+# never a unit ("at 1000 rpm", "1500 per head", "2300 ft") nor more digits ("0800 500 300").
+_TIME_AFTER = (r"(?=\s?(?:hrs|h)?(?:$|[.,;:!?)\]]|\s(?:now|then|sharp|tonight|today|tomorrow|"
+               r"tmrw|tmr|on|at|@|and|from|to|til|till|until|instead|not|pls|please|latest|the|"
+               r"in|this|next|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|monday|tuesday|"
+               r"wednesday|thursday|friday|saturday|sunday)\b|\s[—–-]\s))")
 
 
 _SCALED = r"\b\d{1,4}(?:\.\d{1,3})?\s?(?:million|billion|thousand|mil|mn)\b"
@@ -136,6 +152,15 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "Nov 11-15", "Nov 11 – Nov 15"
     ("range", rf"\b(?:{_MO})\.?\s{_ORD}\s?(?:-|–|—|to|through|thru)\s?"
               rf"(?:(?:{_MO})\.?\s)?{_ORD}\b"),
+    # a span of days: "7–13 jul", "14-20 july", "22nd-30th", "the 3rd to the 9th of apr"
+    # (a lower-case "may" or "mar" only where it ends: "sprints 1-2 may slip" is no span;
+    # a span that cannot be one, "4-0 jun", is dropped where values are found)
+    ("range", r"\b\d{1,2}(?:st|nd|rd|th)?\s?(?:-|–|—)\s?\d{1,2}(?:st|nd|rd|th)?\s(?:of\s)?"
+              + _SPAN_MONTH),
+    ("range", r"\b(?:the\s)?\d{1,2}(?:st|nd|rd|th)\s?(?:-|–|—|to|until|till)\s?(?:the\s)?"
+              r"\d{1,2}(?:st|nd|rd|th)(?:\s(?:of\s)?" + _SPAN_MONTH + r")?\b(?!\s(?:place|year|"
+              r"line|floor|round|grade|heat|team|row|seat|tier|level|gen|century|quarter|"
+              r"period|half|set|leg|stage|division|string)s?\b)"),
     # "thu-sun", "Mon–Wed"
     ("range", rf"\b{_WDX}\s?(?:-|–|—|through|thru)\s?{_WDX}\b"),
     # times: "3 pm", "10:30", "noon", "eod"
@@ -179,6 +204,18 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("time", r"\b(?:at|to|till|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
              r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b))"),
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
+    # a 24-hour time written as four digits where a time is meant: "cutoff 1030", "eta
+    # 1545 now", "gate opens 2130", "ready @ 1541" (not "1150 of 2000", "by 2025")
+    ("time", r"\b(?:at|by|from|before|after|until|till|til|opens?|closes?|starts?|starting|"
+             r"ends?|call|departs?|leaves?|arrives?|out)\s" + _NOT_YEAR + r"(?P<v>" + HHMM
+             + r")(?:\s?(?:hrs|h)\b)?" + _TIME_AFTER),
+    ("time", r"(?:\b(?:eta|etd|cutoff|cut-off)\s|@\s?)(?P<v>" + HHMM + r")(?:\s?(?:hrs|h)\b)?"
+             + _TIME_AFTER),
+    ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + HHMM
+             + r")(?:\s?hrs\b|(?=\s(?:sharp|on the dot)\b))"),
+    # "1545 now, not 1510", "1030 instead of 1100": two four-digit times, one for the other
+    ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + _NOT_YEAR + HHMM + r")(?:\s(?:now|then))?,?\s(?:not|"
+             r"instead of|rather than|→|->)\s" + HHMM + r"\b"),
     # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
     ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
               r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),
@@ -203,6 +240,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
+    # a duration in hours and minutes ("2h40m", "1 hr 30 min"; not the clock "14h30")
+    ("count", r"\b\d{1,3}\s?(?:h|hrs?|hours?)\s?\d{1,2}\s?(?:m|mins?|minutes?)(?![\w])"),
     # a duration where it is set or changed: "SLA goes to 3h", "the read is 45 sec",
     # "standup is 15 min now" (not "takes 3 hours door to door": a unit is no count)
     ("count", r"(?:\b(?:to|at|is|was|now|be|of)\s)(?P<v>\d{1,3}(?:\.\d)?\s?(?:h|hr|hrs|hours?|"

@@ -64,6 +64,10 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             value = m.group(group).strip()
             if not value or (kind == "count" and not _meaningful_count(value)):
                 continue
+            if kind == "count" and len(value.split()) > 2 and _labelled(text, m.start(group)):
+                continue  # "level 2 support tickets": the number is a label's
+            if kind == "range" and not _plausible_span(value):
+                continue  # "4-0 jun 3" is a score and a day, "the 9th to the 3rd" no span
             if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
                     w.lower() in STOPWORDS for w in value.split())):
                 continue  # "moved to Fri Oct 18" is a date
@@ -99,6 +103,37 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 _PLACE_NEXT = frozenset({"goes", "go", "went", "wins", "won", "first", "second", "third",
                          "next", "last", "only", "instead", "again", "too", "either",
                          "works", "it", "is", "was", "then", "now", "please", "pls", "plz"})
+
+
+#: Nouns a number after them labels rather than counts ("level 2", "grade 10", "step 3").
+_LABEL_NOUNS = frozenset("""level grade line step gate top room ticket pr bug order size model
+no number version ios python node phase round week wk page ep episode season part stage tier
+team group section chapter year day floor row seat aisle platform bay lane route""".split())
+
+
+def _labelled(text: str, start: int) -> bool:
+    """Whether the number at ``start`` follows a noun that labels it."""
+    before = re.search(r"([A-Za-z]{1,12})[\s#]{1,2}$", text[max(0, start - 16):start])
+    return before is not None and before.group(1).lower() in _LABEL_NOUNS
+
+
+# A span of days (a month or an ordinal in it), its first two day numbers.
+_SPAN_DAYS = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?"
+                        r"(\d{1,2})(?:st|nd|rd|th)?")
+_SPAN_WORDS = re.compile(r"\d(?:st|nd|rd|th)\b|[a-z]{3}", re.IGNORECASE)
+
+
+def _plausible_span(value: str) -> bool:
+    """Whether a span of days names days that can be one: both 1-31, the first before the
+    second, or a span across a month's end ("28-3"). Ranges of hours ("11 to 3") and of
+    weekdays are not spans of days."""
+    m = _SPAN_DAYS.search(value)
+    if m is None or not _SPAN_WORDS.search(value):
+        return True
+    first, last = int(m.group(1)), int(m.group(2))
+    if not (1 <= first <= 31 and 1 <= last <= 31):
+        return False
+    return first < last or (first >= 25 and last <= 7)
 
 
 def _meaningful_count(value: str) -> bool:

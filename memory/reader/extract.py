@@ -16,6 +16,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
+from memory.analysis.slot_patterns import HHMM
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -418,10 +419,15 @@ _HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|ti
                          r"(?:[01]?\d|2[0-4])(?::\d{2})?\s{0,3}")
 
 
+# a value the analyzer read as a 24-hour time ("2130")
+_FOUR_DIGITS = re.compile(r"(?!(?:19|20)\d\d$)" + HHMM)
+
+
 def has_clock(text: str) -> bool:
     """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm"), or
     is a range of hours ("11 to 3")."""
-    return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None
+    return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None or \
+        _FOUR_DIGITS.fullmatch(text.strip()) is not None
 
 
 def has_day(text: str) -> bool:

@@ -46,6 +46,8 @@ from memory.reader.extract import (
 from memory.reader.reasons import accepts
 from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue
 
+# A span of days as the analyzer reads it ("7–13 jul", "22nd-30th").
+_SPAN = re.compile(r"\d(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?\d")
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
 
@@ -259,7 +261,8 @@ class StatementReader:
             claimed = self._claim(qa, analysis, kinds)
         if claimed is not None:
             value, replaced, where = claimed
-            if value and qa.family == "when":
+            if value and qa.family == "when" and not _SPAN.search(value):
+                # (a span of days is its own answer: the day found in it is one of its ends)
                 text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa))
                 value = f"{value} ({day})" if day and day not in value else value
             return Statement(unit, node, where or sentence, value, replaced)
@@ -394,6 +397,9 @@ class StatementReader:
             return day
         if ending and clock:
             return f"{clock} ({day})" if day else clock
+        said = chosen.value.split(" (")[0]
+        if text and said != text and text.lower() in said.lower() and _SPAN.search(said):
+            return said  # a span of days holds the day found ("14–20 jul", not "20 jul")
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
