@@ -1,7 +1,7 @@
 """Question words a chat rarely repeats: the head of "gala *night*" (the chat says "the
-gala"), the unit in "per *person*" (the chat says "each"), and verbs that say what happened
-to the subject ("*committing*", "*pledged*") are answered by the thing and its value; a
-question about a thing never discussed still gets no answer."""
+gala") and verbs that say what happened to the subject ("*committing*", "*pledged*") are
+answered by the thing and its value; a question about a thing never discussed still gets no
+answer."""
 
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ CHAT = [
 
 @pytest.mark.parametrize(("question", "value"), [
     ("What time do doors open on gala night?", "6pm"),
-    ("how much is the trip per person", "£52"),
     ("How much did Northgate end up committing?", "15,000"),
 ])
 def test_words_a_chat_does_not_repeat_are_answered(tmp_path: Path, question: str,

@@ -479,8 +479,6 @@ def _dropped_heads(qa: QuestionAnalysis, dfs: dict[str, int],
         if word in light_heads and dfs.get(word) == 0 and dfs.get(before, 0) > 0 \
                 and after not in dfs:
             out.add(word)
-        elif before == "per" and dfs.get(word) == 0:
-            out.add(word)  # "per person", "per head": the unit of the value asked
     return out
 
 
