@@ -298,9 +298,9 @@ class Lexicon:
         described = (r"(?:\s(?!(?:" + _alternation(_NOT_DESCRIBING) + r")\b)[a-z]{2,11}"
                      r"[a-rt-z]){1,2}")
         plural = r"(?!(?:" + _alternation(UNCOUNTED_PLURALS) + r")\b)[a-z][a-z-]{1,20}s"
-        counted = (r"(?<![$€£¥])(?<![\d.,])\b(?:\d{1,3}(?:,\d{3})+|\d{1,4}|" + _alternation(NUMBER_WORDS) + r")(?:[\s-](?:"
-                   + _alternation(COUNT_NOUNS) + r"|" + plural + r")|(?<!\b19\d\d)"
-                   r"(?<!\b20\d\d)" + described + r"\s(?!(?:"
+        counted = (r"(?<![$€£¥])(?<![\d.,])\b(?:\d{1,3}(?:,\d{3})+|\d{1,4}|"
+                   + _alternation(NUMBER_WORDS) + r")(?:[\s-](?:" + _alternation(COUNT_NOUNS)
+                   + r"|" + plural + r")|(?<!\b19\d\d)(?<!\b20\d\d)" + described + r"\s(?!(?:"
                    + _alternation(_ADDRESSED) + r")\b)" + plural + r")\b")
         put("slots", tuple((kind, re.compile(src, 0 if kind == "choice" else re.IGNORECASE))
                            for kind, src in (*SLOT_PATTERNS, ("count", counted))))
