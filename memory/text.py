@@ -161,6 +161,12 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
 _TIME_OF_DAY = next(p for k, p in _SLOT_PATTERNS if k is SlotKind.TIME)
 
 
+def time_of_day(text: str) -> str:
+    """The first time of day ``text`` names ("11am" in "wednesday 11am"), "" for none."""
+    m = _TIME_OF_DAY.search(clean(text))
+    return m.group(0) if m is not None else ""
+
+
 def has_time_of_day(text: str) -> bool:
     """Whether ``text`` names a time of day, alone or inside a moment ("Thu Feb 25,
     6:30pm" is one date slot that holds a time)."""

@@ -44,7 +44,7 @@ from memory.reader.extract import (
     when_in,
 )
 from memory.reader.reasons import accepts
-from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue
+from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, time_of_day
 
 # A span of days as the analyzer reads it ("7–13 jul", "22nd-30th").
 _SPAN = re.compile(r"\d(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?\d")
@@ -98,6 +98,14 @@ def _series(qa: QuestionAnalysis) -> list[tuple[re.Pattern[str], str]]:
 # "#28", "ep 18", "R31", "meetup #28": a series' lead and the number.
 _NUMBERED = re.compile(r"(?<![\w#])(?:(#)|([A-Za-z]{1,12}\s?#?))?(?<![\d.])(\d{1,6})(?![\d.:]|st\b|"
                        r"nd\b|rd\b|th\b|\s?(?:am|pm)\b)")
+
+
+def _only_clock(analysis: MessageAnalysis) -> str:
+    """The one time of day a message states ("11am" of "fire alarm test wednesday 11am"),
+    "" when it states none or several."""
+    clocks = {time_of_day(c.value.text) for clause in analysis.clauses for c in clause.claims
+              if has_clock(c.value.text)} - {""}
+    return clocks.pop() if len(clocks) == 1 else ""
 
 
 class StatementReader:
@@ -393,6 +401,9 @@ class StatementReader:
             if asks_time or ending:
                 clock = clock or (text if text and not any(ch.isalpha() for ch in text)
                                   else "")
+                if asks_time and not clock:
+                    # "fire alarm test wednesday 11am": the time said with the day
+                    clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
                 return f"{clock}, {day}" if clock else day
             return day
         if ending and clock:
@@ -400,6 +411,11 @@ class StatementReader:
         said = chosen.value.split(" (")[0]
         if text and said != text and text.lower() in said.lower() and _SPAN.search(said):
             return said  # a span of days holds the day found ("14–20 jul", not "20 jul")
+        if asks_time and text and not has_clock(text):
+            # the day said in one sentence, the message's one time in another ("sat 2/22
+            # practice: … !! aux gym 10am")
+            clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
+            text = f"{text} {clock}" if clock else text
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)

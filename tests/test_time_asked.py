@@ -1,0 +1,38 @@
+""""What time …?" is answered by a time of day: when the message naming the subject's day
+also states one time (in another sentence, or joined to a weekday), that time answers with
+it; a message stating several times is not guessed from."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2025, 2, 10, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 2, 20, 9, 0, tzinfo=UTC)
+
+
+def test_the_one_time_a_plan_states_answers_what_time(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "grace", "sat 2/22 practice: first time driving the real bot!! aux gym 10am"),
+        (5, "leo", "🔥"),
+    ], start=T0, asked=ASKED)
+    assert "10am" in chat.first("what time is practice on the 22nd?")
+
+
+def test_the_time_said_with_a_past_event_answers_what_time(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "helena", "reminder: fire alarm test wednesday 11am, nobody panic"),
+        (5, "marco", "👍"),
+    ], start=T0, asked=ASKED)
+    assert "11am" in chat.first("what time was the fire alarm test")
+
+
+def test_a_message_with_several_times_gives_none_of_them(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "helena", "reminder: fire drill wednesday, 9am for floor 1, 2pm for floor 2"),
+        (5, "marco", "👍"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what time was the fire drill")
+    assert "9am" not in first.split(",")[0] or "2pm" in first
