@@ -170,7 +170,7 @@ def time_of_day(text: str) -> str:
 def has_time_of_day(text: str) -> bool:
     """Whether ``text`` names a time of day, alone or inside a moment ("Thu Feb 25,
     6:30pm" is one date slot that holds a time)."""
-    return _TIME_OF_DAY.search(clean(text)) is not None
+    return bool(time_of_day(text))
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{1,40}(?:\s{1,5}[A-Z][a-z]{1,40}){0,2})\b")

@@ -174,12 +174,12 @@ __all__ = [
 # Words between a number and what it counts that do not describe it: function words ("2 of
 # the tickets"), units and currencies ("2 hours late", "12 euro delivery fees"), words of
 # time ("at 7 then guys", "9 tonight folks", "by 20 july pls"), adverbs ("python 3 still
-# breaks"), and nouns a number labels ("5 star reviews", "2 factor auth codes").
+# breaks").
 _NOT_DESCRIBING = frozenset("""of the a an and or to for in on at with per from by each more
 than this that these those our your their my his her its is are was were be been am pm
 then now still really always sharp tonight today tomorrow tmrw pls asap nobody just also
 only already again euro euros quid dollar dollars pound pounds hour day week month year
-star factor point percent million billion thousand mil mn
+percent million billion thousand mil mn
 """.split()) | UNCOUNTED_PLURALS | frozenset(MONTH_WORDS) | frozenset(WEEKDAY_WORDS)
 # Plurals that address people rather than count them after describing words ("1 quick
 # question guys").

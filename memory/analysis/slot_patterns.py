@@ -4,6 +4,8 @@ counts, choices and places (all linear: literal alternations and bounded classes
 
 from __future__ import annotations
 
+import re
+
 from memory.analysis.cue_words import (
                                    COUNT_NOUNS,
                                    MONTH_WORDS,
@@ -79,15 +81,17 @@ hers ours yours theirs whereas besides anyways afterwards
 
 #: A 24-hour clock time in four digits ("0700", "2130").
 HHMM = r"(?:[01]\d|2[0-3])[0-5]\d"
-# ... that is no year: "by 2025" is a year, "by 1430" a time
-_NOT_YEAR = r"(?!(?:19|20)\d\d\b)"
+#: ... that is no year: "by 2025" is a year, "by 1430" a time
+NOT_YEAR = r"(?!(?:19|20)\d\d\b)"
+#: Two day numbers of a span of days ("7–13", "22nd-30th", "the 3rd to the 9th").
+SPAN_OF_DAYS = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?"
+                          r"(\d{1,2})(?:st|nd|rd|th)?")
 # What may follow a four-digit time: the end, punctuation, or a word that goes on about a
 # moment ("opens 2130, first linehaul out 2200", "eta 1545 now", "0700 @ the workshop");
 # never a unit ("at 1000 rpm", "1500 per head", "2300 ft") nor more digits ("0800 500 300").
 _TIME_AFTER = (r"(?=\s?(?:hrs|h)?(?:$|[.,;:!?)\]]|\s(?:now|then|sharp|tonight|today|tomorrow|"
                r"tmrw|tmr|on|at|@|and|from|to|til|till|until|instead|not|pls|please|latest|the|"
-               r"in|this|next|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|monday|tuesday|"
-               r"wednesday|thursday|friday|saturday|sunday)\b|\s[—–-]\s))")
+               r"in|this|next|" + _WD + r")\b|\s[—–-]\s))")
 
 
 _SCALED = r"\b\d{1,4}(?:\.\d{1,3})?\s?(?:million|billion|thousand|mil|mn)\b"
@@ -207,14 +211,14 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # a 24-hour time written as four digits where a time is meant: "cutoff 1030", "eta
     # 1545 now", "gate opens 2130", "ready @ 1541" (not "1150 of 2000", "by 2025")
     ("time", r"\b(?:at|by|from|before|after|until|till|til|opens?|closes?|starts?|starting|"
-             r"ends?|call|departs?|leaves?|arrives?|out)\s" + _NOT_YEAR + r"(?P<v>" + HHMM
+             r"ends?|call|departs?|leaves?|arrives?|out)\s" + NOT_YEAR + r"(?P<v>" + HHMM
              + r")(?:\s?(?:hrs|h)\b)?" + _TIME_AFTER),
     ("time", r"(?:\b(?:eta|etd|cutoff|cut-off)\s|@\s?)(?P<v>" + HHMM + r")(?:\s?(?:hrs|h)\b)?"
              + _TIME_AFTER),
     ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + HHMM
              + r")(?:\s?hrs\b|(?=\s(?:sharp|on the dot)\b))"),
     # "1545 now, not 1510", "1030 instead of 1100": two four-digit times, one for the other
-    ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + _NOT_YEAR + HHMM + r")(?:\s(?:now|then))?,?\s(?:not|"
+    ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + NOT_YEAR + HHMM + r")(?:\s(?:now|then))?,?\s(?:not|"
              r"instead of|rather than|→|->)\s" + HHMM + r"\b"),
     # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
     ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"

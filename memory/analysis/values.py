@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from memory.analysis.lexicon import PLACE_WORDS_TOO, TOOL_NAMES, Lexicon, default_lexicon
 from memory.analysis.people import people_values
+from memory.analysis.slot_patterns import SPAN_OF_DAYS
 from memory.analysis.value_types import (
     _RANK,
     _WHEN,
@@ -117,9 +118,7 @@ def _labelled(text: str, start: int) -> bool:
     return before is not None and before.group(1).lower() in _LABEL_NOUNS
 
 
-# A span of days (a month or an ordinal in it), its first two day numbers.
-_SPAN_DAYS = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?"
-                        r"(\d{1,2})(?:st|nd|rd|th)?")
+# What makes a span of numbers one of days: a month or an ordinal in it.
 _SPAN_WORDS = re.compile(r"\d(?:st|nd|rd|th)\b|[a-z]{3}", re.IGNORECASE)
 
 
@@ -127,7 +126,7 @@ def _plausible_span(value: str) -> bool:
     """Whether a span of days names days that can be one: both 1-31, the first before the
     second, or a span across a month's end ("28-3"). Ranges of hours ("11 to 3") and of
     weekdays are not spans of days."""
-    m = _SPAN_DAYS.search(value)
+    m = SPAN_OF_DAYS.search(value)
     if m is None or not _SPAN_WORDS.search(value):
         return True
     first, last = int(m.group(1)), int(m.group(2))

@@ -16,7 +16,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
-from memory.analysis.slot_patterns import HHMM
+from memory.analysis.slot_patterns import HHMM, NOT_YEAR
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -420,7 +420,7 @@ _HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|ti
 
 
 # a value the analyzer read as a 24-hour time ("2130")
-_FOUR_DIGITS = re.compile(r"(?!(?:19|20)\d\d$)" + HHMM)
+_FOUR_DIGITS = re.compile(NOT_YEAR + HHMM)
 
 
 def has_clock(text: str) -> bool:

@@ -14,6 +14,7 @@ from memory.analysis.matching import measure, values_match
 from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.slot_patterns import SPAN_OF_DAYS
 from memory.analysis.value_types import Kind
 from memory.dates import spoken_day
 from memory.models import EvidenceNode
@@ -46,8 +47,6 @@ from memory.reader.extract import (
 from memory.reader.reasons import accepts
 from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, time_of_day
 
-# A span of days as the analyzer reads it ("7–13 jul", "22nd-30th").
-_SPAN = re.compile(r"\d(?:st|nd|rd|th)?\s?(?:-|–|—|to|until|till)\s?(?:the\s)?\d")
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
 
@@ -269,7 +268,7 @@ class StatementReader:
             claimed = self._claim(qa, analysis, kinds)
         if claimed is not None:
             value, replaced, where = claimed
-            if value and qa.family == "when" and not _SPAN.search(value):
+            if value and qa.family == "when" and not SPAN_OF_DAYS.search(value):
                 # (a span of days is its own answer: the day found in it is one of its ends)
                 text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa))
                 value = f"{value} ({day})" if day and day not in value else value
@@ -409,7 +408,8 @@ class StatementReader:
         if ending and clock:
             return f"{clock} ({day})" if day else clock
         said = chosen.value.split(" (")[0]
-        if text and said != text and text.lower() in said.lower() and _SPAN.search(said):
+        spans = SPAN_OF_DAYS.search(said)
+        if text and said != text and text.lower() in said.lower() and spans:
             return said  # a span of days holds the day found ("14–20 jul", not "20 jul")
         if asks_time and text and not has_clock(text):
             # the day said in one sentence, the message's one time in another ("sat 2/22
