@@ -116,7 +116,9 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
     ),
     QuestionKind.WHO: Definition(
         "who decided, changed, suggested or owns something",
-        "answer with the person (the speaker of the deciding message, or the owner named)",
+        "answer with the person (the speaker of the deciding message, or the owner named); "
+        "who decided or signed off on a proposal is whoever approved it, not who proposed "
+        "it",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(

@@ -78,6 +78,9 @@ class QuestionAnalysis:
     dates: tuple[str, ...] = ()
     key: tuple[tuple[str, ...], ...] = ()
     changes: tuple[str, ...] = ()
+    #: A *who* question asks who made the call: a decision word, with or without a change
+    #: ("who signed off on X", "who decided to drop X").
+    decides: bool = False
     confirm: bool = False
     polar: bool = False
     #: What an amount question measures: "count" ("how many"), "money" ("how much"), or ""
@@ -172,7 +175,9 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
         key=key, changes=changes, polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
-        measure=measure(family, lows, lexicon))
+        measure=measure(family, lows, lexicon),
+        decides=role == "decider" or (role == "changer" and any(
+            find_phrase(lows, p) >= 0 for p in lexicon.roles.call)))
 
 
 def _confirms(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> bool:

@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.decision_words import (
+    APPROVAL_OPENERS,
+    ASSENT_OPENERS,
+    DECIDED_MARKERS,
+    PUT_FORWARD,
+)
 from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
 from memory.analysis.question_nouns import (
     CHOICE_OPENERS,
@@ -199,6 +205,14 @@ class WhoRoles:
         "settl*", "finaliz*", "finalis*", "confirm*", "greenlit", "green-lit", "okayed",
         "agree", "agreed", "agrees",
         "ok'd", "determin*", "set",
+    )
+    # Decision words that make a question about a change ask who made the call ("who
+    # decided to drop the clinic", "who signed off on moving it"): the approver of a
+    # proposal answers it.
+    call: tuple[str, ...] = (
+        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
+        "approv*", "signed off", "sign off", "greenlit", "green-lit", "okayed", "ok'd",
+        "agreed", "finaliz*", "finalis*",
     )
     changer: tuple[str, ...] = (
         "moved", "moving", "move", "moves", "push", "pushes", "pushed", "pushing", "chang*",
@@ -515,6 +529,10 @@ class QuestionLexicon:
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    approve: tuple[str, ...] = APPROVAL_OPENERS
+    assent: tuple[str, ...] = ASSENT_OPENERS
+    decided: re.Pattern[str] = DECIDED_MARKERS
+    put_forward: re.Pattern[str] = PUT_FORWARD
     fillers: frozenset[str] = OPENING_FILLERS
     blockers: tuple[str, ...] = BLOCKER_WORDS
     problems: tuple[str, ...] = PROBLEM_NEGATIONS

@@ -39,6 +39,7 @@ from memory.reader.answer import (
     named_span,
     split_sentences,
 )
+from memory.reader.approval import approval_of, approved
 from memory.reader.compose import Composed, Composer
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
 from memory.reader.extract import people_of
@@ -63,6 +64,10 @@ REASON_TURNS = 3
 REASON_WITHIN = timedelta(hours=6)
 # ... and before how many of the best covering messages.
 REASON_SOURCES = 3
+# For *who decided*: the turns after a proposal read for its approval, and within how long
+# (a lead often answers a few turns and hours later).
+APPROVAL_TURNS = 4
+APPROVAL_WITHIN = timedelta(hours=12)
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -124,6 +129,8 @@ class OfflineReader:
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
                                          asked=explained)
+        if qa.kind is QuestionKind.WHO and qa.decides:
+            composed = self._approved(session, composed)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
@@ -188,6 +195,19 @@ class OfflineReader:
                     if before is not None:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
+
+    def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
+        """For *who decided*: when the answer names who put a proposal forward, the person
+        who approved it in a reply (:mod:`memory.reader.approval`)."""
+        first = composed.citations[0] if composed.citations else None
+        node = session.nodes.get(first.node_id) if first is not None else None
+        if node is None or node.speaker != composed.short:
+            return composed
+        linked = session.answers_to([node]).get(node.node_id, [])
+        following = self.tools.turns_after(node, session.scope, n=APPROVAL_TURNS,
+                                           within=APPROVAL_WITHIN)
+        approval = approval_of(node, linked, following, self.lexicon, self.composer.analyzer)
+        return approved(composed, node, approval) if approval is not None else composed
 
     def _turns_before(self, session: ReaderSession, changes: Sequence[EvidenceNode]
                       ) -> dict[str, list[EvidenceNode]]:
