@@ -381,6 +381,10 @@ DONE_REPORTS = (
     "shipped", "released", "launched", "deployed", "published", "rolled out", "kicked off",
     "is done", "are done", "done", "wrapped up", "finished", "completed", "happened",
     "landed", "merged", "went ahead", "took place", "signed", "approved", "is up",
+    # arrivals and errands reported done ("compost is here!", "stripe verified ✅")
+    "arrived", "is here", "are here", "got here", "showed up", "came in", "received",
+    "delivered", "submitted", "sent", "paid", "verified", "crossed", "cleared",
+    "went through", "passed", "booked", "ordered", "installed", "fixed",
 )
 # Words a speaker uses of themselves ("me, I'll take it").
 SELF_WORDS = frozenset({"me", "i", "i'll", "i'm", "im", "ill", "myself", "mine", "i've"})
@@ -516,7 +520,7 @@ class QuestionLexicon:
     schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
-        + r")\b", re.IGNORECASE)
+        + r")\b|✅|☑️|✔", re.IGNORECASE)
     claim_words: frozenset[str] = CLAIM_WORDS
     required: frozenset[str] = REQUIRED_FAMILIES
     answering_slots: dict[str, tuple[str, ...]] = field(

@@ -107,6 +107,11 @@ def _only_clock(analysis: MessageAnalysis) -> str:
     return clocks.pop() if len(clocks) == 1 else ""
 
 
+# "when *did* X …": an action asked about, which a report of it answers ("what night was
+# trivia?" asks the event's date).
+_DID = re.compile(r"\b(?:did|didn't)\b", re.IGNORECASE)
+
+
 class StatementReader:
     """A base of :class:`memory.reader.compose.Composer`."""
 
@@ -127,6 +132,16 @@ class StatementReader:
                 # who holds it now: a message that names the role, not one that only
                 # borrows it from the turn it answers
                 about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
+            if qa.kind is QuestionKind.WHEN and qa.past and not qa.asks_change and \
+                    _DID.search(qa.text):
+                # "when did the compost arrive?": the message reporting that it happened
+                # ("compost is here!"), not a later one planning something else; a
+                # platform's line ("uploaded a file") reports nobody's errand
+                reports = [st for st in about if self._reports_done(qa, st) and wanted & (
+                    unit_forms(st.sentence) | unit_forms(st.node.speaker))
+                    and not self.analyzer.analyze(st.node.text, speaker=st.node.speaker).system]
+                if reports:
+                    return max(reports, key=lambda st: (st.node.ts, st.node.seq))
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
             asked = qa.measure
             if asked:
