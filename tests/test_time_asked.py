@@ -7,6 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memory.analysis.question import analyze_question
+from memory.analysis.question_lexicon import DEFAULT_LEXICON
+from memory.reader.extract import when_in
 from tests.support.chat_reader import channel_chat
 
 T0 = datetime(2025, 2, 10, 9, 0, tzinfo=UTC)
@@ -36,3 +39,22 @@ def test_a_message_with_several_times_gives_none_of_them(tmp_path: Path) -> None
     ], start=T0, asked=ASKED)
     first = chat.first("what time was the fire drill")
     assert "9am" not in first.split(",")[0] or "2pm" in first
+
+
+def test_the_day_in_the_part_naming_the_thing_asked_answers(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "kiln arrives wed the 12th, so the glaze workshop gets pushed back a "
+                    "couple of days to saturday the 15th"),
+        (5, "omar", "noted"),
+    ], start=T0, asked=ASKED)
+    assert "15" in chat.first("when is the glaze workshop?").split("(")[0]
+    assert "12" in chat.first("when does the kiln arrive?").split("(")[0]
+
+
+def test_when_in_takes_the_day_of_the_part_naming_the_thing_asked() -> None:
+    said = "kiln arrives wed the 12th, so the glaze workshop gets pushed back a couple of " \
+           "days to saturday the 15th"
+    workshop = analyze_question("when is the glaze workshop?", DEFAULT_LEXICON)
+    kiln = analyze_question("when does the kiln arrive?", DEFAULT_LEXICON)
+    assert when_in(workshop, said, T0, prefer="future")[0] == "saturday the 15th"
+    assert when_in(kiln, said, T0, prefer="future")[0] == "wed the 12th"

@@ -7,6 +7,7 @@ Pure functions over text; the words they look for are data in
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -321,6 +322,8 @@ def replaced_at(text: str, start: int, end: int) -> bool:
 _RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
                           r"\s?(?:am|pm)?)", re.IGNORECASE)
 _TRAILING = " ,.;:!?)(\"'"
+# Where a part of a sentence ends: its value belongs to what that part names.
+_PART_END = re.compile(r"[,;!?→]|\.(?=\s)|\s[—–-]\s")
 _UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
 ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
                           "closed", "over"})
@@ -381,7 +384,15 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
                                                                    sl.start])]
     anchors = term_positions(qa, sentence)
     if anchors and slots:
-        slots.sort(key=lambda sl: min(abs(sl.start - a) for a in anchors))
+        # the value in the clause naming the thing asked, then the nearest ("stencil
+        # arrives wed 12.3 → pilot slides to thu 13.3": the pilot's is thu 13.3)
+        parts = [m.end() for m in _PART_END.finditer(sentence)]
+
+        def part(at: int) -> int:
+            return bisect.bisect_right(parts, at)
+
+        slots.sort(key=lambda sl: min((part(sl.start) != part(a), abs(sl.start - a))
+                                      for a in anchors))
     times = [sl.text for sl in slots if sl.kind.value == "time"]
     recurring = RECURRING_DAYS.search(sentence)
     if recurring is not None:
