@@ -95,3 +95,10 @@ def test_an_approval_of_something_else_is_not_taken() -> None:
     following = [_node(1, "grace", "also the launch party, I booked the rooftop"),
                  _node(2, "henrik", "approved, rooftop it is")]
     assert approval_of(proposal, [], following, DEFAULT_LEXICON, MessageAnalyzer()) is None
+
+
+def test_the_model_reader_is_told_the_same_definition() -> None:
+    # LLM mode answers "who decided" by the same rule: the definition its system prompt
+    # renders is the one the offline reader follows
+    from memory.llm.reader_prompts import SYSTEM_PROMPT
+    assert "whoever approved it, not who proposed it" in " ".join(SYSTEM_PROMPT.split())
