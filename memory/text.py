@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memory.analysis.lexicon import MONEY_PATTERN, SCALED_COUNT_PATTERN
-from memory.analysis.slot_patterns import DOTTED_DAY
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'._-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
 # Zero-width and bidi controls carry no meaning for matching but can hide words from it.
@@ -132,8 +131,6 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     # Before versions: "4.2 million dollars" is an amount, not version 4.2.
     (SlotKind.MONEY, re.compile(MONEY_PATTERN, re.I)),
     (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),
-    # "thu 13.3": a day.month after a weekday, before versions take "13.3"
-    (SlotKind.DATE, re.compile(rf"\b{_WEEKDAYS}\.?,?\s{{1,3}}{DOTTED_DAY}", re.I)),
     (SlotKind.VERSION, re.compile(r"\bv?\d{1,12}\.\d{1,12}(?:\.\d{1,12}){0,8}"
                                   r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
     (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"

@@ -134,8 +134,6 @@ _LOWER_CHOICE = (r"(?!(?:it|that|this|these|those|we|they|he|she|i|you|which|wha
 
 #: A day written as numbers ("6/20", "20/6/25"); which order it is, dates resolve.
 NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
-#: A day.month after a weekday ("thu 13.3", "Mon 17.3."): alone, "13.3" is a version.
-DOTTED_DAY = r"\d{1,2}\.\d{1,2}\.?(?![.\d])"
 
 
 #: A bare amount (no unit word, no currency): 25 to 99999, never a year or an hour ("to 10"
@@ -190,7 +188,6 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # days as numbers: "fri 6/20", and "moved to 6/20" where a day is meant ("6/6" alone is
     # as often a count or a score)
     ("date", rf"\b(?:{_WD})\.?,?\s{NUMERIC_DAY}"),
-    ("date", rf"\b(?:{_WD})\.?,?\s{DOTTED_DAY}"),
     ("date", r"\b(?:on|by|for|until|till|from|to|is|now|due|before|after)\s(?P<v>"
              + NUMERIC_DAY + ")"),
     # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"

@@ -1,11 +1,10 @@
-"""Days written as numbers: "fri 6/20", "6/20", "20/6", "11/28/25", "thu 13.3".
+"""Days written as numbers: "fri 6/20", "6/20", "20/6", "11/28/25".
 
 Month/day and day/month orders are both in use and nothing in the text says which: a day is
 read only where one reading alone is a calendar date ("6/20", "20/6"), or where a weekday
 says which reading is meant ("fri 6/20", "fri 20/6"). "6/7" alone is left unread rather
 than guessed. Running text is scanned only for the weekday form: a bare "6/6" or "24/7" is
-as often a count or a score as a day. The dotted form is day.month and read only after a
-weekday ("thu 13.3"): "13.3" alone is a version or a decimal.
+as often a count or a score as a day.
 """
 
 from __future__ import annotations
@@ -60,18 +59,3 @@ def _weekday_numeric_day(m: re.Match[str], ref: date, prefer: Prefer) -> Span | 
         return day_span(days[0])
     # a weekday that fits no year near: the one reading there is, as "Friday 20 June" is
     return day_span(near[0]) if len(near) == 1 else None
-
-
-@_rule(rf"{_WD}\.?,?\s+(?P<d>\d{{1,2}})\.(?P<mo>\d{{1,2}})\.?(?![.\d])")
-def _weekday_dotted_day(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
-    """"thu 13.3", "Mon 17.3.": day.month, as the dotted form is written, in the nearer
-    year where that day falls on the weekday said."""
-    day, month = int(m.group("d")), int(m.group("mo"))
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    wd = _WEEKDAYS[_key(m.group("wd"))]
-    other: Prefer = "future" if prefer == "past" else "past"
-    near = [d for p in (prefer, other) if (d := _yearless(ref, month, day, 0, p)) is not None]
-    fits = [d for d in near if d.weekday() == wd]
-    # a weekday that fits no year near: the reading there is, as for "fri 6/20"
-    return day_span(fits[0]) if fits else (day_span(near[0]) if near else None)
