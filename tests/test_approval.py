@@ -102,3 +102,30 @@ def test_the_model_reader_is_told_the_same_definition() -> None:
     # renders is the one the offline reader follows
     from memory.llm.reader_prompts import SYSTEM_PROMPT
     assert "whoever approved it, not who proposed it" in " ".join(SYSTEM_PROMPT.split())
+
+
+@pytest.mark.parametrize("first, reply", [
+    # an announcement or a report agreed with, answered, or attended
+    ("we're cancelling the friday happy hour, venue double booked",
+     "go ahead and move it to next thursday then?"),
+    ("I booked the caterer for the launch, Mama Rosa's", "go ahead and send them the headcount"),
+    ("Team dinner is at Nopa on Thursday, 7pm", "confirmed, see you there!"),
+    ("release branch is cut, we ship 2.4 on thursday", "lgtm, the changelog is ready too"),
+])
+def test_no_proposal_no_approver(first: str, reply: str) -> None:
+    proposal, answer = _node(0, "hugo", first), _node(1, "bea", reply)
+    assert approval_of(proposal, [answer], [answer], DEFAULT_LEXICON,
+                       MessageAnalyzer()) is None
+
+
+def test_the_proposer_going_ahead_keeps_the_call() -> None:
+    proposal = _node(0, "sam", "proposal: we switch CI to the new runners next sprint")
+    following = [_node(1, "sam", "eh, approving my own thing, going ahead"),
+                 _node(2, "tess", "lgtm")]
+    assert approval_of(proposal, [], following, DEFAULT_LEXICON, MessageAnalyzer()) is None
+
+
+def test_an_approval_addressed_to_someone_else_is_theirs() -> None:
+    proposal = _node(0, "mira", "proposal: let's move retro to wednesdays")
+    following = [_node(1, "ned", "approved @larry, just attach the receipt")]
+    assert approval_of(proposal, [], following, DEFAULT_LEXICON, MessageAnalyzer()) is None

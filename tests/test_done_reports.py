@@ -40,3 +40,20 @@ def test_a_plan_still_answers_when_nothing_reports_it_done(tmp_path: Path) -> No
         (DAY, "owen", "👍 I'll make posters"),
     ], start=T0, asked=ASKED)
     assert "17" in chat.first("when was the open studio?")
+
+
+def test_a_later_message_telling_when_it_happened_answers(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "mina", "ordered the new couch for the studio ✅"),
+        (DAY, "owen", "couch delivery confirmed for thursday"),
+        (4 * DAY, "owen", "the couch came on thursday, it's huge"),
+    ], start=T0, asked=ASKED)
+    assert "8 May" in chat.first("when did the couch arrive?")
+
+
+def test_done_said_of_what_is_ahead_reports_nothing(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "li", "the db migration is done ✅"),
+        (DAY, "li", "the next migration should be done by fri 5/16"),
+    ], start=T0, asked=ASKED)
+    assert "5 May" in chat.first("when did the db migration get done?")

@@ -58,3 +58,10 @@ def test_when_in_takes_the_day_of_the_part_naming_the_thing_asked() -> None:
     kiln = analyze_question("when does the kiln arrive?", DEFAULT_LEXICON)
     assert when_in(workshop, said, T0, prefer="future")[0] == "saturday the 15th"
     assert when_in(kiln, said, T0, prefer="future")[0] == "wed the 12th"
+
+
+def test_a_moment_opening_the_sentence_belongs_to_what_follows() -> None:
+    said = "Thursday 6pm, the book club meets at the library to finish the novel we started " \
+           "on the 1st"
+    club = analyze_question("when does the book club meet?", DEFAULT_LEXICON)
+    assert when_in(club, said, T0, prefer="future")[0] == "Thursday 6pm"

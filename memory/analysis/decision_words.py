@@ -7,26 +7,32 @@ from __future__ import annotations
 import re
 
 #: How a reply that decides someone's proposal opens ("approved.", "go with pepper lane 👍",
-#: "lgtm, ship it"): whoever says it made the call, whatever the proposal looked like.
+#: "lgtm, ship it"). ("confirmed" is left out: "confirmed, see you there" attends.)
 APPROVAL_OPENERS: tuple[str, ...] = (
     "approved", "approve", "approving", "go with", "go ahead", "green light", "greenlit",
     "green-lit", "signed off", "sign off", "signing off", "lgtm", "ship it", "let's go with",
-    "lets go with", "confirmed", "yes go", "yes, go", "ok go ahead", "okay go ahead",
+    "lets go with", "yes go", "yes, go", "ok go ahead", "okay go ahead",
 )
 
-#: How a reply assenting to a proposal opens ("agreed, …", "let's do it"): it decides only
-#: what was put forward as a proposal; after an announcement it is support, not the call.
+#: How a reply assenting to a proposal opens ("agreed, …", "let's do it").
 ASSENT_OPENERS: tuple[str, ...] = (
     "agreed", "agree", "let's do it", "lets do it", "do it", "yes let's", "yes lets",
     "let's do that", "lets do that", "go for it", "fine by me, go",
 )
 
 #: Words putting something forward for someone else to decide, beyond the proposal cues
-#: ("I'd recommend we stop", "need an approval", "ok to order?").
+#: ("I'd recommend we stop", "need an approval", "ok to order?", "got quotes from …"): only
+#: what was put forward has an approver; an announcement or a report agreed with does not.
 PUT_FORWARD: re.Pattern[str] = re.compile(
     r"\b(?:i'd recommend|i would recommend|i recommend|recommend(?:ing)? we|my recommendation|"
     r"need(?:s)? (?:an? )?(?:approval|sign[- ]?off|ok|go-ahead)|for approval|ok to|okay to|"
-    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok))\b", re.IGNORECASE)
+    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist|options?:)\b",
+    re.IGNORECASE)
+
+#: Words by which a proposer goes ahead on their own ("approving my own thing, going ahead"):
+#: a later reply approving it is support.
+GOING_AHEAD: re.Pattern[str] = re.compile(
+    r"\b(?:going ahead|go ahead|doing it|i'll do it|done)\b", re.IGNORECASE)
 
 #: Words by which a message says it is the decision itself ("decided: …", "final: …", "we're
 #: going with …"): a reply agreeing with it does not take the call over.

@@ -16,6 +16,7 @@ from memory.analysis.decision_words import (
     APPROVAL_OPENERS,
     ASSENT_OPENERS,
     DECIDED_MARKERS,
+    GOING_AHEAD,
     PUT_FORWARD,
 )
 from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
@@ -533,10 +534,23 @@ class QuestionLexicon:
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS
+    # A report said of what is ahead ("should be done by fri", "fingers crossed it goes
+    # fine") reports nothing done; a past verb tells when something happened ("the couch
+    # came on thursday").
+    ahead: re.Pattern[str] = re.compile(
+        r"\b(?:will|'ll|should|shall|going to|gonna|next|tomorrow|tmrw|soon|hopefully|"
+        r"fingers crossed|plan|planned|planning|expect|expected|eta)\b", re.IGNORECASE)
+    told_past: re.Pattern[str] = re.compile(
+        r"\b(?:[a-z]{3,}ed|came|got|went|was|were|took|left|began|ran|met|sent|paid|brought|"
+        r"bought|made|did|had|showed|arrived)\b", re.IGNORECASE)
+    # "who's updating …", "who will replace …": the task's holder, not a change's maker
+    task_now: frozenset[str] = frozenset({"who's", "whos", "is", "are"})
+    task_will: frozenset[str] = frozenset({"will", "who'll", "wholl", "gonna", "going"})
     approve: tuple[str, ...] = APPROVAL_OPENERS
     assent: tuple[str, ...] = ASSENT_OPENERS
     decided: re.Pattern[str] = DECIDED_MARKERS
     put_forward: re.Pattern[str] = PUT_FORWARD
+    going_ahead: re.Pattern[str] = GOING_AHEAD
     fillers: frozenset[str] = OPENING_FILLERS
     blockers: tuple[str, ...] = BLOCKER_WORDS
     problems: tuple[str, ...] = PROBLEM_NEGATIONS

@@ -2,14 +2,16 @@
 
 "who signed off on the Harbour Loft?" over "for the offsite I'd like to book the Harbour
 Loft" → "approved, go ahead": the proposer put it forward, the approver decided it. A reply
-that decides whatever it follows ("approved", "go with …", "lgtm") takes the call over from
-any message that is not itself the decision ("decided: …", "we're going with …"); a reply
-that only assents ("agreed", "let's do it") takes it over from a proposal only, since after
-an announcement it is support, not the call.
+approving ("approved", "go with …", "lgtm") or assenting ("agreed") takes the call over from
+a proposal, a recommendation, a request for approval or a list of quotes; after an
+announcement, a report or a message that says it is the decision ("decided: …", "we're
+going with …"), or once the proposer went ahead alone, a reply agreeing is support, not the
+call.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory.analysis.definitions import SpeechAct
@@ -33,39 +35,48 @@ def approval_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
     """The reply by which someone else decided what ``node`` put forward: among the turns
     linked to it (replies, answers the writer tied to it) and the turns just after it, one
     linked, the first by someone else, or one naming what ``node`` names ("go with pepper
-    lane" three turns after the quotes). None when ``node`` is the decision itself or
-    nobody approved it."""
-    if lexicon.decided.search(node.text) or accepts(node.text, lexicon.approve,
-                                                    lexicon.fillers):
+    lane" three turns after the quotes). None when ``node`` puts nothing forward (an
+    announcement, a report, the decision itself), when its speaker goes ahead alone first,
+    or when nobody approved it."""
+    if lexicon.decided.search(node.text) or not _puts_forward(node, lexicon, analyzer):
         return None
     tied = {n.node_id for n in linked}
     turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
                    key=lambda n: (n.ts, n.seq))
     said = passage_terms(node.text)
-    proposed: bool | None = None
     first = True
     for answer in turns:
-        if answer.speaker_id == node.speaker_id or (answer.ts, answer.seq) <= (node.ts, node.seq):
+        if (answer.ts, answer.seq) <= (node.ts, node.seq):
+            continue
+        if answer.speaker_id == node.speaker_id:
+            if lexicon.decided.search(answer.text) or lexicon.going_ahead.search(answer.text):
+                return None  # the proposer went ahead: whoever agrees after supports it
             continue
         near = first or answer.node_id in tied or bool(passage_terms(answer.text) & said)
         first = False
-        if not near:
+        if not near or "?" in answer.text or _elsewhere(answer.text, node.text):
             continue
-        if accepts(answer.text, lexicon.approve, lexicon.fillers):
+        if accepts(answer.text, lexicon.approve, lexicon.fillers) or accepts(
+                answer.text, lexicon.assent, lexicon.fillers):
             return answer
-        if accepts(answer.text, lexicon.assent, lexicon.fillers):
-            if proposed is None:
-                proposed = _puts_forward(node, lexicon, analyzer)
-            if proposed:
-                return answer
     return None
+
+
+# "@larry", "#87": a reply naming a person or an item the proposal does not is about them.
+_REFERENCE = re.compile(r"[@#][\w.-]+")
+
+
+def _elsewhere(reply: str, proposal: str) -> bool:
+    """Whether ``reply`` addresses someone or something ``proposal`` does not name."""
+    named = {r.lower() for r in _REFERENCE.findall(proposal)}
+    return any(r.lower() not in named for r in _REFERENCE.findall(reply))
 
 
 def _puts_forward(node: EvidenceNode, lexicon: QuestionLexicon,
                   analyzer: MessageAnalyzer) -> bool:
-    """Whether ``node`` puts something forward for others to decide: it asks, proposes in
-    any clause, recommends or asks for approval."""
-    if "?" in node.text or lexicon.put_forward.search(node.text):
+    """Whether ``node`` puts something forward for others to decide: it proposes in any
+    clause, recommends, lists quotes or options, or asks for approval."""
+    if lexicon.put_forward.search(node.text):
         return True
     analysis = analyzer.analyze(node.text, speaker=node.speaker)
     return analysis.act is SpeechAct.PROPOSAL or any(

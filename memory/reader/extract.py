@@ -24,6 +24,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.coverage import forms, unit_forms
 from memory.reader.coverage_days import numeric_days
 from memory.text import (
+    STOPWORDS,
     Slot,
     SlotKind,
     find_slots,
@@ -329,6 +330,22 @@ ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close",
                           "closed", "over"})
 
 
+def _part_ends(sentence: str, slots: Sequence[Slot]) -> list[int]:
+    """Where the parts of ``sentence`` end, a part holding nothing but a moment and
+    linking words joined to the next."""
+    ends: list[int] = []
+    start = 0
+    for m in _PART_END.finditer(sentence):
+        rest = sentence[start:m.start()]
+        for sl in slots:
+            if start <= sl.start and sl.end <= m.start():
+                rest = rest.replace(sentence[sl.start:sl.end], " ")
+        if any(w.low not in STOPWORDS for w in words(rest)):
+            ends.append(m.end())
+            start = m.end()
+    return ends
+
+
 def term_positions(qa: QuestionAnalysis, text: str) -> list[int]:
     """Character offsets of the question's words in ``text``."""
     wanted = {f for t in qa.terms for f in forms(t)}
@@ -384,9 +401,10 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
                                                                    sl.start])]
     anchors = term_positions(qa, sentence)
     if anchors and slots:
-        # the value in the clause naming the thing asked, then the nearest ("stencil
-        # arrives wed 12.3 → pilot slides to thu 13.3": the pilot's is thu 13.3)
-        parts = [m.end() for m in _PART_END.finditer(sentence)]
+        # the value in the part naming the thing asked, then the nearest ("stencil
+        # arrives wed the 12th, so the workshop … to saturday the 15th"); a part that is
+        # only a moment belongs to the part it opens ("Thursday 6pm, the book club meets")
+        parts = _part_ends(sentence, slots)
 
         def part(at: int) -> int:
             return bisect.bisect_right(parts, at)

@@ -139,9 +139,17 @@ class StatementReader:
                 # platform's line ("uploaded a file") reports nobody's errand
                 reports = [st for st in about if self._reports_done(qa, st) and wanted & (
                     unit_forms(st.sentence) | unit_forms(st.node.speaker))
+                    and not self.lexicon.ahead.search(st.sentence)
                     and not self.analyzer.analyze(st.node.text, speaker=st.node.speaker).system]
                 if reports:
-                    return max(reports, key=lambda st: (st.node.ts, st.node.seq))
+                    report = max(reports, key=lambda st: (st.node.ts, st.node.seq))
+                    # unless a later message tells when it happened ("the couch came on
+                    # thursday" after "ordered the couch")
+                    told = [st for st in about if st.node.ts > report.node.ts
+                            and wanted & unit_forms(st.sentence)
+                            and (has_day(st.value) or has_day(st.sentence))
+                            and self.lexicon.told_past.search(st.sentence)]
+                    return max(told or [report], key=lambda st: (st.node.ts, st.node.seq))
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
             asked = qa.measure
             if asked:
