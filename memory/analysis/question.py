@@ -380,9 +380,25 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     for role, phrases in (("proposer", r.proposer), ("rejecter", r.rejecter),
                           ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
                           ("owner", r.holder), ("proposer", r.idea)):
-        if any(find_phrase(lows, p) >= 0 for p in phrases):
-            return role
+        at = [i for p in phrases if (i := find_phrase(lows, p)) >= 0]
+        if not at:
+            continue
+        if role == "changer" and _task_ahead(lows, min(at), lexicon):
+            return "owner"  # "who's updating the menus": who holds the task
+        return role
     return "doer"
+
+
+def _task_ahead(lows: Sequence[str], at: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the change verb at ``at`` names a task someone holds now or will do ("who's
+    updating the menus", "who will replace the valve"), not a change made ("who updated
+    it", "who's moved it")."""
+    before = lows[:at]
+    if any(w in lexicon.task_will for w in before):
+        return True
+    # "who's updating …", "who is getting the valve replaced", "who's doing the handover"
+    now = next((i for i, w in enumerate(before) if w in lexicon.task_now), -1)
+    return 0 <= now < at and lows[now + 1].endswith("ing")
 
 
 def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str,
