@@ -541,7 +541,7 @@ class QuestionLexicon:
         r"\b(?:will|'ll|should|shall|going to|gonna|next|tomorrow|tmrw|soon|hopefully|"
         r"fingers crossed|plan|planned|planning|expect|expected|eta)\b", re.IGNORECASE)
     told_past: re.Pattern[str] = re.compile(
-        r"\b(?:[a-z]{3,}ed|came|got|went|was|were|took|left|began|ran|met|sent|paid|brought|"
+        r"\b(?:[a-z]{3,20}ed|came|got|went|was|were|took|left|began|ran|met|sent|paid|brought|"
         r"bought|made|did|had|showed|arrived)\b", re.IGNORECASE)
     # "who's updating …", "who will replace …": the task's holder, not a change's maker
     task_now: frozenset[str] = frozenset({"who's", "whos", "is", "are"})

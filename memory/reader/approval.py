@@ -63,7 +63,7 @@ def approval_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
 
 
 # "@larry", "#87": a reply naming a person or an item the proposal does not is about them.
-_REFERENCE = re.compile(r"[@#][\w.-]+")
+_REFERENCE = re.compile(r"[@#][\w.-]{1,40}")
 
 
 def _elsewhere(reply: str, proposal: str) -> bool:
