@@ -377,6 +377,12 @@ def _role_spans(lows: Sequence[str], lexicon: QuestionLexicon) -> set[int]:
 def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     """The role a who question asks about; "doer" when no role word is used."""
     r = lexicon.roles
+    if len(lows) > 1 and lows[0] == "whose" and lows[1] in r.whose_idea and not any(
+            find_phrase(lows, p) >= 0 for p in r.changer):
+        # "whose idea was it to host them here?": whatever verb follows; a change's idea
+        # ("whose idea was it to swap out the opener") stays with the change's reading,
+        # which names who suggested what the change carried out
+        return "proposer"
     for role, phrases in (("proposer", r.proposer), ("rejecter", r.rejecter),
                           ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
                           ("owner", r.holder), ("proposer", r.idea)):

@@ -200,6 +200,9 @@ class WhoRoles:
     )
     # Weak proposer words, used when no other role word is there ("whose idea was bo7").
     idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
+    # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")
+    whose_idea: frozenset[str] = frozenset({"idea", "suggestion", "proposal",
+                                            "recommendation"})
     decider: tuple[str, ...] = (
         "decid*", "made the call", "make the call", "makes the call", "call the shot*",
         "chose", "choose*", "chosen", "picked", "pick", "approv*", "signed off", "sign off",
