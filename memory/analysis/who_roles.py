@@ -1,0 +1,74 @@
+"""The words naming the role a *who* question asks about (who proposed, turned down,
+decided, changed or holds something), as data for :mod:`memory.analysis.question_lexicon`.
+Extend freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class WhoRoles:
+    """Verbs naming the role a *who* question asks about.
+
+    ``proposer``: who put something forward first; ``rejecter``: who turned it down;
+    ``decider``: who made the decision in force; ``changer``: who changed it (the latest
+    revision's speaker); ``owner``: the person a decision names (who owns, drives, covers
+    it)."""
+
+    proposer: tuple[str, ...] = (
+        "suggest*", "propos*", "recommend*", "pitch*", "float*", "came up", "come up",
+        "comes up", "mention*", "brought up", "bring up", "asked for", "asked to",
+        "nominat*", "wanted", "want", "wants", "push for", "pushed for", "pushing for",
+        # who found or spotted something said it first
+        "found", "find", "spotted", "spot", "discovered", "noticed", "flagged", "caught",
+    )
+    rejecter: tuple[str, ...] = (
+        "shot down", "shoot down", "shoots down", "turned down", "turn down", "said no",
+        "say no", "says no", "reject*", "veto*", "nixed", "nix", "overrul*", "blocked",
+        "block", "pushed back", "push back", "objected", "object",
+    )
+    # Weak proposer words, used when no other role word is there ("whose idea was bo7").
+    idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
+    # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")
+    whose_idea: frozenset[str] = frozenset({"idea", "suggestion", "proposal",
+                                            "recommendation"})
+    decider: tuple[str, ...] = (
+        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
+        "chose", "choose*", "chosen", "picked", "pick", "approv*", "signed off", "sign off",
+        "settl*", "finaliz*", "finalis*", "confirm*", "greenlit", "green-lit", "okayed",
+        "agree", "agreed", "agrees",
+        "ok'd", "determin*", "set",
+    )
+    # Decision words that make a question about a change ask who made the call ("who
+    # decided to drop the clinic", "who signed off on moving it"): the approver of a
+    # proposal answers it.
+    call: tuple[str, ...] = (
+        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
+        "approv*", "signed off", "sign off", "greenlit", "green-lit", "okayed", "ok'd",
+        "agreed", "finaliz*", "finalis*",
+    )
+    changer: tuple[str, ...] = (
+        "moved", "moving", "move", "moves", "push", "pushes", "pushed", "pushing", "chang*",
+        "postpon*", "delay*",
+        "resched*", "switch*", "cancel*", "called off", "call off", "scrap*", "cut", "bump*",
+        "renam*", "slip*", "correct*",
+        "revis*", "updat*", "shift*", "swap*", "replac*", "reassign*", "handed", "hand*",
+        "trim*", "rais*", "lower*", "increas*", "reduc*", "drop*", "reverted", "revert*",
+    )
+    owner: tuple[str, ...] = (
+        "own*", "in charge", "responsible", "driv*", "lead*", "running", "run", "runs",
+        "handl*", "on call", "on-call", "oncall", "primary", "secondary", "cover*",
+        "assigned", "assignee", "point person", "dri", "host*", "present*", "organi*",
+        "manag*", "look* after", "in charge of", "captain*",
+    )
+    # Light verbs that name holding a task only when no change is named ("who has the
+    # push work", "who's doing face painting"; but "who has moved the review").
+    holder: tuple[str, ...] = (
+        "taking", "take*", "took", "doing", "working on", "has", "have", "had", "got",
+        "gets", "giving", "gives", "bringing", "brings", "making", "makes", "on",
+    )
+
+
+WHO_ROLES = WhoRoles()
