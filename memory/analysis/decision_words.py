@@ -11,13 +11,13 @@ import re
 APPROVAL_OPENERS: tuple[str, ...] = (
     "approved", "approve", "approving", "go with", "go ahead", "green light", "greenlit",
     "green-lit", "signed off", "sign off", "signing off", "lgtm", "ship it", "let's go with",
-    "lets go with", "yes go", "yes, go", "ok go ahead", "okay go ahead",
+    "lets go with", "yes go", "ok go ahead", "okay go ahead",
 )
 
 #: How a reply assenting to a proposal opens ("agreed, …", "let's do it").
 ASSENT_OPENERS: tuple[str, ...] = (
     "agreed", "agree", "let's do it", "lets do it", "do it", "yes let's", "yes lets",
-    "let's do that", "lets do that", "go for it", "fine by me, go",
+    "let's do that", "lets do that", "go for it",
 )
 
 #: Words putting something forward for someone else to decide, beyond the proposal cues
@@ -26,7 +26,7 @@ ASSENT_OPENERS: tuple[str, ...] = (
 PUT_FORWARD: re.Pattern[str] = re.compile(
     r"\b(?:i'd recommend|i would recommend|i recommend|recommend(?:ing)? we|my recommendation|"
     r"need(?:s)? (?:an? )?(?:approval|sign[- ]?off|ok|go-ahead)|for approval|ok to|okay to|"
-    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist|options?:)\b",
+    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist)\b|\boptions?:",
     re.IGNORECASE)
 
 #: Words by which a proposer goes ahead on their own ("approving my own thing, going ahead"):

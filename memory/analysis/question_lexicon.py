@@ -321,7 +321,7 @@ DONE_REPORTS = (
     "landed", "merged", "went ahead", "took place", "signed", "approved", "is up",
     # arrivals and errands reported done ("compost is here!", "stripe verified ✅")
     "arrived", "is here", "are here", "got here", "showed up", "came in", "received",
-    "delivered", "submitted", "sent", "paid", "verified", "crossed", "cleared",
+    "delivered", "submitted", "sent", "paid", "verified", "cleared",
     "went through", "passed", "booked", "ordered", "installed", "fixed",
 )
 # Words a speaker uses of themselves ("me, I'll take it").

@@ -7,6 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The words of making the call, which a question about a change may also use.
+_CALL: tuple[str, ...] = (
+    "decid*", "made the call", "make the call", "makes the call", "call the shot*", "approv*",
+    "signed off", "sign off", "greenlit", "green-lit", "okayed", "ok'd", "agreed", "finaliz*",
+    "finalis*",
+)
+
 
 @dataclass(frozen=True)
 class WhoRoles:
@@ -34,20 +41,13 @@ class WhoRoles:
     # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")
     whose_idea: frozenset[str] = frozenset({"idea", "suggestion", "proposal",
                                             "recommendation"})
-    decider: tuple[str, ...] = (
-        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
-        "chose", "choose*", "chosen", "picked", "pick", "approv*", "signed off", "sign off",
-        "settl*", "finaliz*", "finalis*", "confirm*", "greenlit", "green-lit", "okayed",
-        "agree", "agreed", "agrees",
-        "ok'd", "determin*", "set",
-    )
     # Decision words that make a question about a change ask who made the call ("who
     # decided to drop the clinic", "who signed off on moving it"): the approver of a
     # proposal answers it.
-    call: tuple[str, ...] = (
-        "decid*", "made the call", "make the call", "makes the call", "call the shot*",
-        "approv*", "signed off", "sign off", "greenlit", "green-lit", "okayed", "ok'd",
-        "agreed", "finaliz*", "finalis*",
+    call: tuple[str, ...] = _CALL
+    decider: tuple[str, ...] = (
+        *_CALL, "chose", "choose*", "chosen", "picked", "pick", "settl*", "confirm*", "agree",
+        "agrees", "determin*", "set",
     )
     changer: tuple[str, ...] = (
         "moved", "moving", "move", "moves", "push", "pushes", "pushed", "pushing", "chang*",
@@ -70,5 +70,3 @@ class WhoRoles:
         "gets", "giving", "gives", "bringing", "brings", "making", "makes", "on",
     )
 
-
-WHO_ROLES = WhoRoles()

@@ -333,14 +333,14 @@ ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close",
 def _part_ends(sentence: str, slots: Sequence[Slot]) -> list[int]:
     """Where the parts of ``sentence`` end, a part holding nothing but a moment and
     linking words joined to the next."""
+    blanked = list(sentence)
+    for sl in slots:
+        blanked[sl.start:sl.end] = " " * (sl.end - sl.start)
+    bare = "".join(blanked)  # the sentence without its moments
     ends: list[int] = []
     start = 0
     for m in _PART_END.finditer(sentence):
-        rest = sentence[start:m.start()]
-        for sl in slots:
-            if start <= sl.start and sl.end <= m.start():
-                rest = rest.replace(sentence[sl.start:sl.end], " ")
-        if any(w.low not in STOPWORDS for w in words(rest)):
+        if any(w.low not in STOPWORDS for w in words(bare[start:m.start()])):
             ends.append(m.end())
             start = m.end()
     return ends

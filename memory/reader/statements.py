@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import measure, values_match
@@ -107,6 +108,11 @@ def _only_clock(analysis: MessageAnalysis) -> str:
     return clocks.pop() if len(clocks) == 1 else ""
 
 
+def _said_at(st: Statement) -> tuple[datetime, int]:
+    """When a statement was said, for ordering (its message's time, then its place)."""
+    return st.node.ts, st.node.seq
+
+
 # "when *did* X …": an action asked about, which a report of it answers ("what night was
 # trivia?" asks the event's date).
 _DID = re.compile(r"\b(?:did|didn't)\b", re.IGNORECASE)
@@ -142,14 +148,14 @@ class StatementReader:
                     and not self.lexicon.ahead.search(st.sentence)
                     and not self.analyzer.analyze(st.node.text, speaker=st.node.speaker).system]
                 if reports:
-                    report = max(reports, key=lambda st: (st.node.ts, st.node.seq))
+                    report = max(reports, key=_said_at)
                     # unless a later message tells when it happened ("the couch came on
                     # thursday" after "ordered the couch")
                     told = [st for st in about if st.node.ts > report.node.ts
                             and wanted & unit_forms(st.sentence)
                             and (has_day(st.value) or has_day(st.sentence))
                             and self.lexicon.told_past.search(st.sentence)]
-                    return max(told or [report], key=lambda st: (st.node.ts, st.node.seq))
+                    return max(told or [report], key=_said_at)
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
             asked = qa.measure
             if asked:
@@ -160,7 +166,7 @@ class StatementReader:
                           or self._typed_clock(st)] or valued
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
-            return max(valued, key=lambda st: (st.node.ts, st.node.seq))
+            return max(valued, key=_said_at)
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
             turned = [st for st in statements if any(
                 accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
@@ -185,7 +191,7 @@ class StatementReader:
                  and (v := value_of(st)) and family_of(v) == kind_of
                  and measure(v) == measure(said) and not values_match(v, said)
                  and self.analyzer.analyze(st.node.text).changes >= OVERRIDE_CHANGE]
-        return max(later, key=lambda st: (st.node.ts, st.node.seq)) if later else chosen
+        return max(later, key=_said_at) if later else chosen
 
     def _typed_clock(self, st: Statement) -> bool:
         """Whether the statement's value is one the analyzer read as a time of day ("close
@@ -216,7 +222,7 @@ class StatementReader:
         question, or any word of change); else the one before the latest value; a single
         statement's replaced value ("X instead of Y")."""
         timeline = sorted((st for st in statements if st.value),
-                          key=lambda st: (st.node.ts, st.node.seq))
+                          key=_said_at)
         if not timeline:
             return statements[0]
         if qa.kind is QuestionKind.ORIGINAL:
