@@ -40,6 +40,7 @@ from memory.analysis.reason_words import (
     PROBLEM_NEGATIONS,
     RISE_PHRASES,
 )
+from memory.analysis.taking_words import TakingWords
 from memory.analysis.who_roles import WhoRoles
 
 # Words that open or shape a question without naming what it is about.
@@ -488,6 +489,7 @@ class QuestionLexicon:
     decided: re.Pattern[str] = DECIDED_MARKERS
     put_forward: re.Pattern[str] = PUT_FORWARD
     going_ahead: re.Pattern[str] = GOING_AHEAD
+    taking: TakingWords = TakingWords()
     fillers: frozenset[str] = OPENING_FILLERS
     blockers: tuple[str, ...] = BLOCKER_WORDS
     problems: tuple[str, ...] = PROBLEM_NEGATIONS

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memory.analysis.matching import is_build
+from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
@@ -101,7 +101,9 @@ def entry_label(entry: ChainEntry) -> str:
     day = value_day(entry.value, entry.ts) if entry.value else ""
     value = entry.value or shorten(entry.quote, 80)
     meant = f"{day}; " if day else ""
-    return f"{value} ({meant}{who}, {day_label(entry.ts)})"
+    # "elena (Feb 10)", not "elena (elena, Feb 10)", when someone named themself
+    said = "" if values_match(value, entry.speaker) else f"{who}, "
+    return f"{value} ({meant}{said}{day_label(entry.ts)})"
 
 
 def chain_line(state: State) -> str:

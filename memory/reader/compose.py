@@ -338,7 +338,8 @@ class Composer(StateChoice, LaterWord):
                             else "") or entry.speaker)
             short = person
             value = entry_value(entry)
-            first = (f"{value} ({entry.speaker}, {day_label(entry.ts)})"
+            said = ("" if values_match(value, entry.speaker) else f"{entry.speaker}, ")
+            first = (f"{value} ({said}{day_label(entry.ts)})"
                      if values_match(person, value) else
                      f"{person}, {day_label(entry.ts)}: {value}")
         else:
@@ -471,7 +472,9 @@ class Composer(StateChoice, LaterWord):
         day = day_label(node.ts)
         if kind is QuestionKind.WHO:
             person = self._who_from(qa, chosen)
-            first = f"{person} ({day}): {shorten(chosen.sentence, 160)}"
+            # a sentence that was only a moment or a mention leaves nothing to quote
+            quote = chosen.sentence.strip() or node.text
+            first = f"{person} ({day}): {shorten(quote, 160)}"
             short = person
         elif kind is QuestionKind.LIST:
             items = [f"{st.value or shorten(st.sentence, 120)} ({st.node.speaker})"

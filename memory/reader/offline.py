@@ -41,9 +41,18 @@ from memory.reader.answer import (
 )
 from memory.reader.approval import approval_of, approved
 from memory.reader.compose import Composed, Composer
-from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
-from memory.reader.extract import people_of
+from memory.reader.coverage import (
+    Coverage,
+    CoverageTest,
+    Unit,
+    forms,
+    node_unit,
+    state_unit,
+    unit_forms,
+)
+from memory.reader.extract import Person, people_of
 from memory.reader.rerank import Hit
+from memory.reader.taking import is_request, taken, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.text import shorten
 
@@ -68,6 +77,10 @@ REASON_SOURCES = 3
 # (a lead often answers a few turns and hours later).
 APPROVAL_TURNS = 4
 APPROVAL_WITHIN = timedelta(hours=12)
+# For *who is doing it*: the best covering messages read as requests for a taker, and the
+# turns after each read for the reply taking it on.
+TAKING_SOURCES = 3
+TAKING_TURNS = 6
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -131,6 +144,8 @@ class OfflineReader:
                                          asked=explained)
         if qa.kind is QuestionKind.WHO and qa.decides:
             composed = self._approved(session, composed)
+        if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
+            composed = self._taken(qa, session, composed, verdict, people)
         if not composed.lines:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
@@ -209,6 +224,43 @@ class OfflineReader:
         approval = approval_of(node, linked, following, self.lexicon, self.composer.analyzer)
         return approved(composed, node, approval) if approval is not None else composed
 
+    def _taken(self, qa: QuestionAnalysis, session: ReaderSession, composed: Composed,
+               verdict: Coverage, people: Sequence[Person]) -> Composed:
+        """For *who is doing it*: when the answer's message, or one of the best covering
+        messages, asked for someone to take the task on, the person who took it on in a
+        reply (:mod:`memory.reader.taking`), the latest such taking when it is newer than
+        the answer's message."""
+        first = composed.citations[0] if composed.citations else None
+        node = session.nodes.get(first.node_id) if first is not None else None
+        if node is None:
+            return composed
+        threshold = self.coverage.weights.min_coverage
+        covering = [u.node for s, u in verdict.units[:TAKING_SOURCES]
+                    if s >= threshold and u.node is not None]
+        asked = frozenset(f for t in qa.terms if t not in self.lexicon.predicates
+                          and not t.endswith("ing") for f in forms(t))
+        best: tuple[EvidenceNode, EvidenceNode] | None = None
+        for request in {n.node_id: n for n in [node, *covering]}.values():
+            if not is_request(request, self.lexicon):
+                continue
+            linked = session.answers_to([request]).get(request.node_id, [])
+            following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
+                                               within=APPROVAL_WITHIN)
+            reply = taker_of(request, linked, following, asked, self.lexicon, people)
+            if reply is None or (request is not node and not _names_all(
+                    qa, asked, f"{request.text} {reply.text}")):
+                continue  # another message's request may be a part of the task asked
+            if best is None or (reply.ts, reply.seq) > (best[1].ts, best[1].seq):
+                best = (request, reply)
+        if best is None:
+            return composed
+        request, reply = best
+        if request is node and composed.short not in (node.speaker, reply.speaker):
+            return composed  # the request itself names who does it ("… owner is Kim")
+        if request is not node and reply.ts < node.ts:
+            return composed  # the answer's message is newer than the taking
+        return taken(composed, request, reply, asked)
+
     def _turns_before(self, session: ReaderSession, changes: Sequence[EvidenceNode]
                       ) -> dict[str, list[EvidenceNode]]:
         """For a *why* question: the turns just before each change, newest first, where a
@@ -273,6 +325,13 @@ def _said_answer(node: EvidenceNode, session: ReaderSession, rounds: int,
     return Answer(answer=f"{node.speaker} ({day_label(node.ts)}): {quote}", short=node.speaker,
                   abstained=False, citations=cites, rounds=rounds,
                   gathered=list(session.gathered), kind=qa.kind.value)
+
+
+def _names_all(qa: QuestionAnalysis, asked: frozenset[str], text: str) -> bool:
+    """Whether ``text`` names every word of ``asked`` (those of ``qa``'s terms)."""
+    said = unit_forms(text)
+    terms = [forms(t) & asked for t in qa.terms]
+    return bool(asked) and all(said & f for f in terms if f)
 
 
 def _asks(text: str) -> bool:

@@ -1,0 +1,51 @@
+"""Words by which someone asks for a task to be taken and someone takes it on, as data (the
+*who's doing it* reader, :mod:`memory.reader.taking`). Extend freely.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: A message asking someone to take a task on ("marco can you start the contract stuff",
+#: "can someone chase pharmacy", "calling volunteers", "who's doing it now?").
+TASK_REQUEST: re.Pattern[str] = re.compile(
+    r"\b(?:can|could|would|will) (?:you|u|someone|somebody|anyone|anybody|one of you)\b|"
+    r"\b(?:anyone|anybody|someone|somebody) (?:able|free|around|want|wants|willing|up for|"
+    r"(?:got|have) time)\b|"
+    r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
+    r"grab|take|do|cover|covering|free|able|available)\b|"
+    r"\bvolunteers?\b|\bany takers\b|\bup for grabs\b|\bneed (?:someone|somebody|a volunteer|"
+    r"a hand|help|people|one person|\d+ (?:people|person|volunteers?))\b|\bneed:",
+    re.IGNORECASE)
+
+#: How a reply taking the task on opens ("on it", "yep", "sure, i'll grab the files").
+TAKING_OPENERS: tuple[str, ...] = (
+    "on it", "will do", "can do", "sure", "sure thing", "yep", "yup", "yes", "yeah", "ya",
+    "ok", "okay", "k", "i can", "i could", "i'll", "ill", "i will", "i'll do it",
+    "i'm on it", "im on it", "i got it", "i've got it", "ive got it", "got it covered",
+    "leave it with me", "happy to", "no problem", "np", "me", "me!", "count me in",
+    "i'm in", "im in", "consider it done", "absolutely", "of course", "for sure", "👍",
+)
+
+#: First-person words committing the speaker to something ("I'll do sign-in", "i can be the
+#: charge nurse for that", "me, after the main one is locked").
+COMMITTING: re.Pattern[str] = re.compile(
+    r"(?:^|\b)(?:i'll|i’ll|ill|i will|i can|i could|i'm happy to|im happy to|happy to|"
+    r"i'm doing|im doing|i'm taking|im taking|i've got|ive got|i got|leave it with me|me)\b",
+    re.IGNORECASE)
+
+#: Words by which a reply declines ("can't do the truck that day", "not me"): no taker.
+DECLINING: re.Pattern[str] = re.compile(
+    r"\b(?:can't|cant|cannot|can not|won't|wont|unable|not me|no can do|sorry|nope|"
+    r"i'm out|im out|pass)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TakingWords:
+    """The words above as one frozen object (a field of the question lexicon)."""
+
+    request: re.Pattern[str] = TASK_REQUEST
+    openers: tuple[str, ...] = TAKING_OPENERS
+    committing: re.Pattern[str] = COMMITTING
+    declining: re.Pattern[str] = DECLINING

@@ -1,0 +1,116 @@
+"""Who holds a task someone asked to be taken: the person who took it on.
+
+"who's handling the verifly contract?" over "ok switching to verifly. marco can you start
+the contract stuff" → "yep" (Marco): the one asking named the task, the one answering took
+it. A request addressed to someone ("sven can you take over the trailer edit?") is taken by
+them ("sure, i'll grab the project files"); a call for anyone ("can someone chase
+pharmacy", a list of volunteer slots) by whoever commits to the part asked about ("I'll do
+sign-in"). A reply that declines ("can't do the truck that day") takes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.taking_words import TASK_REQUEST
+from memory.models import EvidenceNode
+from memory.reader.answer import citation, day_label, split_sentences
+from memory.reader.answer_parts import Composed
+from memory.reader.coverage import unit_forms
+from memory.reader.extract import Person, named_people
+from memory.reader.reasons import accepts
+from memory.text import shorten
+
+# How much of the taking reply and of the request the first line quotes.
+TAKING_CHARS = 120
+REQUEST_CHARS = 90
+# A request listing this many slots ("• 1 person with a pickup • 1-2 on sign-in") is taken
+# slot by slot: only a reply naming the slot asked about takes it.
+LIST_SLOTS = 2
+
+_ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s+(?:can|could|would|will)"
+                      r"\s+(?:you|u)\b", re.IGNORECASE)
+_MENTION = re.compile(r"@([\w.-]{2,40})")
+
+
+def is_request(node: EvidenceNode, lexicon: QuestionLexicon) -> bool:
+    """Whether ``node`` asks someone to take a task on."""
+    return lexicon.taking.request.search(node.text) is not None
+
+
+def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
+    """The person ``request`` is addressed to ("sven can you …", "@marco could you …"), when
+    it names one the scope knows."""
+    named = {w.lower() for w in _ADDRESS.findall(request.text)}
+    named |= {w.lower() for w in _MENTION.findall(request.text)}
+    for _, person in named_people(request.text, people):
+        if person.name != request.speaker and person.keys & named:
+            return person
+    return None
+
+
+def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
+             following: Sequence[EvidenceNode], asked: frozenset[str],
+             lexicon: QuestionLexicon, people: Sequence[Person]) -> EvidenceNode | None:
+    """The reply by which someone took on what ``request`` asked for: among the turns
+    linked to it and the turns just after it, by the person it addresses when it names
+    one, else by anyone but its author; a bare "on it" counts as the first reply, a linked
+    one or the addressee's, a reply committing ("I'll do sign-in") when it names something
+    ``asked`` (the question's word forms). None when nobody took it."""
+    if not is_request(request, lexicon):
+        return None
+    words = lexicon.taking
+    to = addressee(request, people)
+    slots = request.text.count("•") + len(re.findall(r"\n\s*[-*]\s", request.text))
+    listed = slots >= LIST_SLOTS
+    tied = {n.node_id for n in linked}
+    turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
+                   key=lambda n: (n.ts, n.seq))
+    first = True
+    for reply in turns:
+        if (reply.ts, reply.seq) <= (request.ts, request.seq) or (
+                reply.speaker_id == request.speaker_id):
+            continue
+        if to is not None and reply.speaker != to.name:
+            continue
+        near = first or reply.node_id in tied or to is not None
+        first = False
+        if "?" in reply.text:
+            continue
+        if words.declining.search(reply.text):
+            if to is not None:
+                return None  # the one asked said no
+            continue
+        names_it = bool(asked & unit_forms(reply.text))
+        if names_it and words.committing.search(reply.text):
+            return reply
+        if near and not listed and accepts(reply.text, words.openers, lexicon.fillers):
+            return reply
+    return None
+
+
+def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
+          asked: frozenset[str]) -> Composed:
+    """``composed`` (a *who* answer) naming the person who took the task on first, the part
+    of the request asking for it quoted after, the reply cited first."""
+    first = (f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
+             f"(taking on {request.speaker}'s "
+             f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\")")
+    return Composed([first, *composed.lines[1:]], reply.speaker,
+                    [citation(reply), citation(request), *composed.citations],
+                    composed.states, composed.replaced, composed.replaced_cite)
+
+
+def _asking_part(text: str, asked: frozenset[str]) -> str:
+    """The line or sentence of a request asking for what was asked about, else the first
+    naming it (a slot of a list), else the first asking, else its first."""
+    parts = [p.strip(" •-*") for line in text.splitlines() for p in split_sentences(line)]
+    parts = [p for p in parts if p] or [text]
+    def rank(part: str) -> tuple[bool, bool, bool]:
+        asks, names = TASK_REQUEST.search(part) is not None, bool(asked & unit_forms(part))
+        return not (asks and names), not names, not asks
+
+    ranked = sorted(parts, key=rank)
+    return ranked[0]
