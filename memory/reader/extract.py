@@ -16,6 +16,7 @@ from datetime import datetime
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
 from memory.dates import resolve_date, resolved_dates
@@ -81,6 +82,10 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _possessive(
             [w.low for w in ws[i:i + 3]])]
+    if _DID_IT.search(text[:MAX_TEXT]):
+        # "Tam, I took your post down": the person addressed is not the one who did it
+        ws = words(text[:MAX_TEXT])
+        others = [(i, p) for i, p in others if not _vocative(text, ws, i)]
     if not others:
         names = _NAMES.findall(text[:MAX_TEXT])
         return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
@@ -102,6 +107,23 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
 
 # Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").
 _NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b")
+
+
+# The speaker saying they did something ("I took", "we've moved", "i just pushed").
+_DID_IT = re.compile(
+    r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:just\s+|already\s+)?(?:[a-z]{2,20}ed|took|made|did|"
+    r"sent|put|got|set|ran|wrote|gave|brought|bought|paid|told|left|sold|cut|shut|built)\b",
+    re.IGNORECASE)
+
+
+def _vocative(text: str, ws: Sequence[Word], i: int) -> bool:
+    """Whether the word at ``i`` addresses someone: it opens the message and a comma or a
+    colon follows it ("Tam, I took …"), or it is an @-mention."""
+    if i >= len(ws):
+        return False
+    w = ws[i]
+    after = text[w.end:w.end + 1]
+    return (w.start > 0 and text[w.start - 1] == "@") or (i == 0 and after in {",", ":"})
 
 
 def _possessive(lows: Sequence[str]) -> bool:
