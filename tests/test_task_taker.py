@@ -110,3 +110,21 @@ def test_a_question_back_takes_nothing() -> None:
     replies = [_node(1, "lena", "me? which ward?"), _node(2, "ben", "nope")]
     assert taker_of(request, [], replies, frozenset({"pharmacy"}), DEFAULT_LEXICON,
                     people_of([request, *replies])) is None
+
+
+def test_who_brings_it_asked_and_answered(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "mei", "who's bringing the urn for tea at the swap?"),
+        (10, "bethan", "i've got one"),
+        (30, "gus", "i'll do the cake stall if no one else is"),
+    ], start=T0, asked=ASKED)
+    assert chat.first("who's bringing the tea urn").lower().startswith("bethan")
+
+
+def test_taking_it_then_asking_a_detail_takes_it() -> None:
+    request = _node(0, "nadia", "Clara I want you on the deep-dive. Bram, can you take over "
+                                "the tuesday issue?")
+    replies = [_node(2, "bram", "yes! happy to. so my first one is the 13th?")]
+    taker = taker_of(request, [], replies, frozenset({"tuesday", "issu"}), DEFAULT_LEXICON,
+                     people_of([request, *replies]))
+    assert taker is not None and taker.speaker == "bram"

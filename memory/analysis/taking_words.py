@@ -14,7 +14,7 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
     r"\b(?:anyone|anybody|someone|somebody) (?:able|free|around|want|wants|willing|up for|"
     r"(?:got|have) time)\b|"
     r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
-    r"grab|take|do|cover|covering|free|able|available)\b|"
+    r"grab|take|do|cover|covering|free|able|available|[a-z]{2,15}ing\b[^.!\n]{0,60}\?)|"
     r"\bvolunteers?\b|\bany takers\b|\bup for grabs\b|\bneed (?:someone|somebody|a volunteer|"
     r"a hand|help|people|one person|\d+ (?:people|person|volunteers?))\b|\bneed:",
     re.IGNORECASE)
@@ -26,6 +26,7 @@ TAKING_OPENERS: tuple[str, ...] = (
     "i'm on it", "im on it", "i got it", "i've got it", "ive got it", "got it covered",
     "leave it with me", "happy to", "no problem", "np", "me", "me!", "count me in",
     "i'm in", "im in", "consider it done", "absolutely", "of course", "for sure", "👍",
+    "i've got one", "ive got one", "i have one", "i've got it", "i'll bring", "ill bring",
 )
 
 #: First-person words committing the speaker to something ("I'll do sign-in", "i can be the

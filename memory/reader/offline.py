@@ -239,6 +239,9 @@ class OfflineReader:
                     if s >= threshold and u.node is not None]
         asked = frozenset(f for t in qa.terms if t not in self.lexicon.predicates
                           and not t.endswith("ing") for f in forms(t))
+        asked_terms = [t for t in qa.terms if forms(t) & asked]
+        if not asked_terms:
+            return composed
         best: tuple[EvidenceNode, EvidenceNode] | None = None
         for request in {n.node_id: n for n in [node, *covering]}.values():
             if not is_request(request, self.lexicon):
@@ -247,8 +250,8 @@ class OfflineReader:
             following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
                                                within=APPROVAL_WITHIN)
             reply = taker_of(request, linked, following, asked, self.lexicon, people)
-            if reply is None or (request is not node and not _names_all(
-                    qa, asked, f"{request.text} {reply.text}")):
+            if reply is None or (request is not node and _named(
+                    qa, asked, f"{request.text} {reply.text}") < len(asked_terms)):
                 continue  # another message's request may be a part of the task asked
             if best is None or (reply.ts, reply.seq) > (best[1].ts, best[1].seq):
                 best = (request, reply)
@@ -257,8 +260,9 @@ class OfflineReader:
         request, reply = best
         if request is node and composed.short not in (node.speaker, reply.speaker):
             return composed  # the request itself names who does it ("… owner is Kim")
-        if request is not node and reply.ts < node.ts:
-            return composed  # the answer's message is newer than the taking
+        if request is not node and reply.ts < node.ts and _named(
+                qa, asked, node.text) >= len(asked_terms):
+            return composed  # the answer's message is newer than the taking, and on topic
         return taken(composed, request, reply, asked)
 
     def _turns_before(self, session: ReaderSession, changes: Sequence[EvidenceNode]
@@ -327,11 +331,10 @@ def _said_answer(node: EvidenceNode, session: ReaderSession, rounds: int,
                   gathered=list(session.gathered), kind=qa.kind.value)
 
 
-def _names_all(qa: QuestionAnalysis, asked: frozenset[str], text: str) -> bool:
-    """Whether ``text`` names every word of ``asked`` (those of ``qa``'s terms)."""
+def _named(qa: QuestionAnalysis, asked: frozenset[str], text: str) -> int:
+    """How many of ``qa``'s terms that ``asked`` holds ``text`` names."""
     said = unit_forms(text)
-    terms = [forms(t) & asked for t in qa.terms]
-    return bool(asked) and all(said & f for f in terms if f)
+    return sum(1 for t in qa.terms if forms(t) & asked & said)
 
 
 def _asks(text: str) -> bool:

@@ -77,8 +77,9 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
             continue
         near = first or reply.node_id in tied or to is not None
         first = False
-        if "?" in reply.text:
-            continue
+        opening = split_sentences(reply.text)
+        if "?" in (opening[0] if opening else reply.text):
+            continue  # a question back ("me? which ward?") takes nothing yet
         if words.declining.search(reply.text):
             if to is not None:
                 return None  # the one asked said no
