@@ -118,6 +118,11 @@ def forms(word: str) -> frozenset[str]:
     # "the 26th" is the day "sat 26 july" names
     day = _ORDINAL.fullmatch(low)
     extra: tuple[str, ...] = (day.group(1),) if day is not None else ()
+    clock = _CLOCK.fullmatch(low)
+    if clock is not None:  # "11am" is the 11 of "moved to 11", "9pm" the 21 of "21:00"
+        hour = int(clock.group(1))
+        pm = clock.group(2).startswith("p") and hour < 12
+        extra += (str(hour), str(hour + 12)) if pm else (str(hour),)
     full = CHAT_SHORTHAND.get(low)
     if full is not None:  # "ppl" is people
         extra += (full, stem(full), *relevance_terms(full))
@@ -125,6 +130,7 @@ def forms(word: str) -> frozenset[str]:
 
 
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(am|pm|a\.m\.|p\.m\.)")
 
 
 # The same few hundred messages are read for every question of a session: their word forms
