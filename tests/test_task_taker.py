@@ -128,3 +128,13 @@ def test_taking_it_then_asking_a_detail_takes_it() -> None:
     taker = taker_of(request, [], replies, frozenset({"tuesday", "issu"}), DEFAULT_LEXICON,
                      people_of([request, *replies]))
     assert taker is not None and taker.speaker == "bram"
+
+
+def test_a_reply_naming_someone_else_is_not_taking_it() -> None:
+    request = _node(0, "omar", "who's writing the Atlas customer update?")
+    replies = [_node(2, "callum", "Beatriz, since she's taking it through go-live. I'll send "
+                                  "her my draft"), _node(3, "beatriz", "yep")]
+    asked = frozenset({"atlas", "go-live", "go", "live"})  # "who's taking atlas through go-live"
+    taker = taker_of(request, [], replies, asked, DEFAULT_LEXICON,
+                     people_of([request, *replies]))
+    assert taker is None or taker.speaker == "beatriz"

@@ -84,6 +84,9 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
             if to is not None:
                 return None  # the one asked said no
             continue
+        if any(p.name not in (reply.speaker, request.speaker)
+               for _, p in named_people(reply.text, people)):
+            continue  # "Beatriz, since she's taking it": someone else is named for it
         names_it = bool(asked & unit_forms(reply.text))
         if names_it and words.committing.search(reply.text):
             return reply
