@@ -16,6 +16,7 @@ from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
+from memory.analysis.time_bounds import asked_bound, bound_time
 from memory.analysis.value_types import Kind
 from memory.dates import spoken_day
 from memory.models import EvidenceNode
@@ -266,7 +267,8 @@ class StatementReader:
 
     def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
                    people: Sequence[Person]) -> list[Statement]:
-        return [self.statement(qa, u, people) for u in units]
+        bound = asked_bound(qa.text) if qa.asks_clock else ""
+        return [_bounded(self.statement(qa, u, people), bound) for u in units]
 
     def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                   ) -> Statement:
@@ -449,3 +451,18 @@ class StatementReader:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
 
+
+def _bounded(st: Statement, bound: str) -> Statement:
+    """``st`` with the time its sentence (else its message) gives for the ``bound`` of a
+    span asked about ("what time does it finish" over "10am-7pm" → 7pm), the day it
+    resolved kept."""
+    clock = (bound_time(st.sentence, bound) or bound_time(st.node.text, bound)) if bound else ""
+    if not clock or not st.value:
+        return st
+    day = _DAY_NOTE.search(st.value)
+    value = f"{clock} ({day.group(1)})" if day else clock
+    return Statement(st.unit, st.node, st.sentence, value, st.replaced)
+
+
+# The calendar day a when-value resolved to, noted after it ("10am (25 October 2025)").
+_DAY_NOTE = re.compile(r"\(([^()]*\d{4})\)$")
