@@ -176,7 +176,8 @@ CANCEL_CUES: tuple[str, ...] = (
     "cancelled", "canceled", "cancelling", "canceling", "called off", "calling off",
     "call off", "scrapped", "scrapping", "postponed indefinitely", "on hold", "shelved",
     "axed", "not happening", "no longer happening", "won't happen", "will not happen",
-    "is off", "are off", "is dead", "killed", "dropped", "nixed", "off the table",
+    "is off", "are off", "'s off", "’s off", "is dead", "killed", "dropped", "nixed",
+    "off the table",
     "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
     "pulled the plug", "withdrawn", "withdrew", "discontinued",
 )
@@ -489,8 +490,16 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars)."""
-    return re.compile(r"(?<![\w'])(?:" + _alternation(words) + r")(?![\w])", re.IGNORECASE)
+    """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars;
+    a phrase opening with an apostrophe, "'s off", follows the word it contracts)."""
+    words = list(words)
+    bound = [w for w in words if not w.startswith(("'", "’"))]
+    clitic = [w for w in words if w.startswith(("'", "’"))]
+    pattern = r"(?<![\w'])(?:" + _alternation(bound) + ")" if bound else ""
+    if clitic:
+        after_word = f"(?<=\\w)(?:{_alternation(clitic)})"
+        pattern = f"(?:{pattern}|{after_word})" if pattern else after_word
+    return re.compile(pattern + r"(?![\w])", re.IGNORECASE)
 
 
 #: Modifiers telling apart two things of one kind ("half plot" / "full plot", "adult ticket"

@@ -419,6 +419,8 @@ STATUS_WORDS = (
     ("cancel*", "cancelled"), ("called off", "called off"), ("call off", "called off"),
     ("is off", "called off"), ("are off", "called off"), ("withdr*", "cancelled"),
     ("discontinu*", "cancelled"), ("pulled the plug", "cancelled"),
+    ("pulled out", "pulled out"), ("no longer", "no longer"), ("further notice", "on hold"),
+    ("dropped", "dropped"), ("pulled", "pulled"),
     ("scrap*", "scrapped"), ("postpon*", "postponed"), ("push*", "pushed"),
     ("delay*", "delayed"), ("resched*", "rescheduled"), ("slip*", "slipped"),
     ("on hold", "on hold"), ("mov*", "moved"), ("shift*", "moved"), ("bump*", "moved"),

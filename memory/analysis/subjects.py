@@ -195,13 +195,19 @@ def _attribute_of(toks: list[Token]) -> list[Token]:
     return toks
 
 
+# Particles of phrasal change verbs ("pulled the launch *forward*", "pushed it *back*"):
+# how the thing changed, never part of it.
+_PARTICLES = frozenset({"over", "back", "out", "up", "forward", "ahead", "down", "around",
+                        "off"})
+
+
 def _object_of(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
     """The object of a change or handover verb: its words up to the next preposition or
     value ("[pushing] the review to Friday", "[handing] the release notes over to")."""
     out: list[Token] = []
     for t in toks:
-        if (t.low in _VALUE_PREPS or t.low in {"over", "back", "out", "up"} or _in_value(
-                t, values) or t.low in _COPULAS or t.low in {"will", "would"}):
+        if (t.low in _VALUE_PREPS or t.low in _PARTICLES or _in_value(t, values)
+                or t.low in _COPULAS or t.low in {"will", "would"}):
             break
         out.append(t)
     if out and all(t.low in DURATION_WORDS or t.low in _DETERMINERS or t.low.isdigit()

@@ -276,13 +276,16 @@ def _asks(text: str) -> bool:
 
 
 # A status that ends a plan rather than moving it to a new value.
-ENDED = frozenset({"cancelled", "called off", "scrapped", "on hold"})
+ENDED = frozenset({"cancelled", "called off", "scrapped", "on hold", "pulled out", "pulled",
+                   "dropped", "no longer"})
 
 
 def status_of(text: str, lexicon: QuestionLexicon) -> str:
     """The change of state ``text`` tells, as its status word ("postponed", "moved",
     "cancelled"), the first of the lexicon's order (an end before a move); "" for none."""
-    lows = [w.low for w in words(text)]
+    # "glasgow's off" is "glasgow is off"
+    lows = [part for w in words(text) for part in (
+        (w.low[:-2], "is") if w.low.endswith("'s") else (w.low,))]
     for pattern, status in lexicon.status:
         if find_phrase(lows, pattern) >= 0:
             return status
