@@ -36,6 +36,12 @@ def test_a_self_named_owner_is_named_once(tmp_path: Path) -> None:
     # addressed and asked: the addressee does it
     ("Sam, can you take the minutes?", "who is taking the minutes?", "Sam"),
     ("Sam: I'll need you to run the booth", "who's running the booth?", "Sam"),
+    # the one the speaker acted for holds the task
+    ("Sam, I need you to update the budget sheet", "who is updating the budget sheet?", "Sam"),
+    ("Sam, I signed you up for the first aid course", "who's doing the first aid course?",
+     "Sam"),
+    ("@sam I booked you on the 7am train for the site visit", "who's going on the site visit?",
+     "Sam"),
 ])
 def test_the_person_addressed_is_not_the_doer(text: str, question: str, person: str) -> None:
     people = [Person("Tam", frozenset({"tam"})), Person("Sam", frozenset({"sam"})),

@@ -27,7 +27,8 @@ def test_a_contracted_call_off_cancels(text: str, subject: str) -> None:
     assert any(c.subject == subject for c in a.claims)
 
 
-@pytest.mark.parametrize("text", ["it's official", "sam's off today"])
+@pytest.mark.parametrize("text", ["it's official", "sam's off today",
+                                  "team lunch thursday, it's off-site this time"])
 def test_other_contractions_cancel_nothing(text: str) -> None:
     assert MessageAnalyzer().analyze(text, speaker="ana").act is not SpeechAct.CANCELLATION
 
@@ -45,6 +46,12 @@ def test_other_contractions_cancel_nothing(text: str) -> None:
     ([(0, "ana", "launch is thursday"),
       (600, "bo", "we pulled the launch forward to wednesday")],
      "is the launch still thursday?", "No"),
+    ([(0, "ed", "q3 offsite is in lisbon"),
+      (1440, "fa", "the lisbon deal's off the table, the hotel fell through")],
+     "is the offsite still in lisbon?", "No"),
+    ([(0, "ana", "sofa move is saturday"),
+      (600, "bo", "lou's off to ikea with max sat, sofa move is sunday now")],
+     "is the sofa move still saturday?", "No — moved"),
     ([(0, "ana", "standup is 9:30 daily"), (600, "bo", "standup still 9:30 tomorrow?"),
       (602, "ana", "yep")],
      "is standup still at 9:30?", "Yes"),

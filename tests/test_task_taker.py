@@ -138,3 +138,47 @@ def test_a_reply_naming_someone_else_is_not_taking_it() -> None:
     taker = taker_of(request, [], replies, asked, DEFAULT_LEXICON,
                      people_of([request, *replies]))
     assert taker is None or taker.speaker == "beatriz"
+
+
+@pytest.mark.parametrize("turns, question, holder", [
+    # a question that asks no one to take a task, answered "yep"
+    ([(0, "ana", "jo owns the venue booking"), (100, "jo", "viewing is tuesday"),
+      (300, "bo", "can you see the venue booking email? outlook is being weird"),
+      (301, "kim", "yep")],
+     "who's handling the venue booking?", "jo"),
+    ([(0, "lee", "Jo runs the retro from now on"),
+      (300, "bo", "will you be at the retro thursday?"), (302, "sam", "yeah")],
+     "who's running the retro?", "jo"),
+    # the holder said it of themself
+    ([(0, "pat", "I'm handling the insurance renewal"),
+      (300, "quinn", "can someone grab the van details for the insurance renewal?"),
+      (302, "rob", "yep, reg is on the v5")],
+     "who's handling the insurance renewal?", "pat"),
+    # asked to pass the task on: the third person does it
+    ([(0, "hana", "kim, can you ask raj to do the supplier invoices?"), (1, "kim", "sure"),
+      (5, "raj", "ok will do them tonight")],
+     "who's doing the supplier invoices?", "raj"),
+    # the asker's own pledge beside the request
+    ([(0, "tim", "can u bring wine? I'll do snacks"), (2, "una", "ya")],
+     "who's doing snacks?", "tim"),
+])
+def test_requests_that_move_no_task(tmp_path: Path, turns: Turns, question: str,
+                                    holder: str) -> None:
+    chat = channel_chat(tmp_path, turns, start=T0, asked=ASKED)
+    assert chat.first(question).lower().startswith(holder)
+
+
+def test_a_bare_ok_yields_to_a_reply_naming_the_task() -> None:
+    request = _node(0, "ben", "need someone to pick up the banners from the printers tmrw")
+    replies = [_node(1, "cara", "ok"), _node(2, "cara", "also the wifi code changed"),
+               _node(30, "dev", "i can grab the banners on my way in")]
+    taker = taker_of(request, [], replies, frozenset({"banner"}), DEFAULT_LEXICON,
+                     people_of([request, *replies]))
+    assert taker is not None and taker.speaker == "dev"
+
+
+def test_asking_around_takes_nothing() -> None:
+    request = _node(0, "ben", "anyone free to cover the bar shift saturday?")
+    replies = [_node(2, "cara", "I'll ask around")]
+    assert taker_of(request, [], replies, frozenset({"bar", "shift"}), DEFAULT_LEXICON,
+                    people_of([request, *replies])) is None

@@ -176,7 +176,8 @@ CANCEL_CUES: tuple[str, ...] = (
     "cancelled", "canceled", "cancelling", "canceling", "called off", "calling off",
     "call off", "scrapped", "scrapping", "postponed indefinitely", "on hold", "shelved",
     "axed", "not happening", "no longer happening", "won't happen", "will not happen",
-    "is off", "are off", "'s off", "’s off", "is dead", "killed", "dropped", "nixed",
+    "is off", "are off", "'s off", "’s off", "'s off the table", "’s off the table",
+    "is dead", "killed", "dropped", "nixed",
     "off the table",
     "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
     "pulled the plug", "withdrawn", "withdrew", "discontinued",
@@ -497,7 +498,8 @@ def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
     clitic = [w for w in words if w.startswith(("'", "’"))]
     pattern = r"(?<![\w'])(?:" + _alternation(bound) + ")" if bound else ""
     if clitic:
-        after_word = f"(?<=\\w)(?:{_alternation(clitic)})"
+        # "it's off-site" is no "'s off"
+        after_word = f"(?<=\\w)(?:{_alternation(clitic)})(?!-)"
         pattern = f"(?:{pattern}|{after_word})" if pattern else after_word
     return re.compile(pattern + r"(?![\w])", re.IGNORECASE)
 

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 #: A message asking someone to take a task on ("marco can you start the contract stuff",
 #: "can someone chase pharmacy", "calling volunteers", "who's doing it now?").
 TASK_REQUEST: re.Pattern[str] = re.compile(
-    r"\b(?:can|could|would|will) (?:you|u|someone|somebody|anyone|anybody|one of you)\b|"
+    r"\b(?:can|could|would|will) (?:you|u|someone|somebody|anyone|anybody|one of you)\b"
+    r"(?! (?:please )?(?:see|be|say|confirm|need|tell|remind|let|hear|remember|believe|"
+    r"imagine|think|come|join|attend|make it|share|send me|give me|help me|explain|clarify|"
+    r"look at|ask|check if|check whether|double[- ]check)\b)|"
     r"\b(?:anyone|anybody|someone|somebody) (?:able|free|around|want|wants|willing|up for|"
     r"(?:got|have) time)\b|"
     r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
@@ -22,7 +25,8 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
 #: How a reply taking the task on opens ("on it", "yep", "sure, i'll grab the files").
 TAKING_OPENERS: tuple[str, ...] = (
     "on it", "will do", "can do", "sure", "sure thing", "yep", "yup", "yes", "yeah", "ya",
-    "ok", "okay", "k", "i can", "i could", "i'll", "ill", "i will", "i'll do it",
+    "ok", "okay", "i can do", "i can take", "i can cover", "i could do", "i'll do",
+    "ill do", "i'll take", "ill take", "i'll cover", "i will do", "i'll do it",
     "i'm on it", "im on it", "i got it", "i've got it", "ive got it", "got it covered",
     "leave it with me", "happy to", "no problem", "np", "me", "me!", "count me in",
     "i'm in", "im in", "consider it done", "absolutely", "of course", "for sure", "👍",
@@ -33,13 +37,13 @@ TAKING_OPENERS: tuple[str, ...] = (
 #: charge nurse for that", "me, after the main one is locked").
 COMMITTING: re.Pattern[str] = re.compile(
     r"(?:^|\b)(?:i'll|i’ll|ill|i will|i can|i could|i'm happy to|im happy to|happy to|"
-    r"i'm doing|im doing|i'm taking|im taking|i've got|ive got|i got|leave it with me|me)\b",
+    r"i'm doing|im doing|i'm taking|im taking|i've got|ive got|i got|leave it with me)\b",
     re.IGNORECASE)
 
 #: Words by which a reply declines ("can't do the truck that day", "not me"): no taker.
 DECLINING: re.Pattern[str] = re.compile(
     r"\b(?:can't|cant|cannot|can not|won't|wont|unable|not me|no can do|sorry|nope|"
-    r"i'm out|im out|pass)\b", re.IGNORECASE)
+    r"i'm out|im out|pass|skip|skipping|too early|too late|not this time)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

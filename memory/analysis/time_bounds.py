@@ -1,8 +1,8 @@
 """Which end of a time span a question asks for, and where a message says it.
 
 "what time does the hackathon finish?" over "10am-7pm" is 7pm; over "8:30 start, lunch at
-12, done by 3:30" it is 3:30; "what time do the doors open?" over "doors 7pm, music till
-11" is 7pm. Words are data; extend freely.
+12, done by 3:30" it is 3:30; "what time does the box office open?" over "tickets 7.50-9.50,
+box office opens 6pm" is 6pm. Words are data; extend freely.
 """
 
 from __future__ import annotations
@@ -10,64 +10,103 @@ from __future__ import annotations
 import re
 
 from memory.analysis.question_words import words
+from memory.text import STOPWORDS
 
 #: Question words asking for the end of a span ("finish", "wrap up", "how late").
 END_CUES = frozenset(
     "finish finishes finished finishing end ends ending wrap wraps over done until till "
-    "close closes closing late later".split())
+    "close closes late".split())
 #: Question words asking for its start ("start", "kick off", "doors").
 START_CUES = frozenset(
     "start starts starting begin begins beginning kick kicks kickoff doors open opens "
-    "opening early".split())
+    "early".split())
+# Words that may follow the cue word in such a question ("close on sundays now", "the end
+# time"); any other word makes it a name ("the closing meeting", "the start-up pitch").
+_AFTER_CUE = re.compile(
+    r"(?:time|times|up|off|on|at|by|till|until|tonight|today|tomorrow|now|then|again|each|"
+    r"every|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends|sat|sun)$")
 
-_CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.|h)?"
-_TIMELIKE = re.compile(r"[:.]\d{2}|[ap]\.?m\.?|h$", re.IGNORECASE)
+# A clock time: "7pm", "3:30", "19:00", "7.30pm", or a bare hour where a span word says it
+# is one. Not a price ("7.50"), a duration ("2-3 hours") or a date ("14 june").
+_CLOCK = r"\d{1,2}(?::\d{2}|\.\d{2}\s?(?:am|pm))?\s?(?:am|pm|a\.m\.|p\.m\.)?"
+_NOT_AFTER = (r"(?![\d/:]|\.\d|\s?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|st\b|nd\b|"
+              r"rd\b|th\b|days?\b|hours?\b|hrs?\b|h\b|mins?\b|minutes?\b|weeks?\b|months?\b|"
+              r"years?\b|people\b|ppl\b|doors?\b|%|k\b|x\b))")
+_TIMELIKE = re.compile(r":\d{2}|[ap]\.?m\.?$", re.IGNORECASE)
+_SUFFIX = re.compile(r"(am|pm|a\.m\.|p\.m\.)$", re.IGNORECASE)
 _RANGE = re.compile(
-    rf"(?<![\d/])({_CLOCK})\s*(?:-|–|—|to|till|til|until)\s*({_CLOCK})(?![\d/])",
+    rf"(?<![\d/.£$€])({_CLOCK})\s*(?:-|–|—|to|till|til|until)\s*({_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
-# Words before a bare-number range that make it hours ("open 12 to 7", "from 9-5").
-_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|runs|hours)\s*$", re.IGNORECASE)
 _ENDS_AT = re.compile(
-    rf"\b(?:done|finish(?:es|ed|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|over|till|til|"
-    rf"until|close[sd]?|closing)\s+(?:by\s+|at\s+|around\s+|@\s?)?({_CLOCK})(?![\d/])",
+    rf"\b(?P<w>done|finish(?:es|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|till|til|until|"
+    rf"close|closes|closing)\s+(?:by\s+|at\s+|around\s+|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
 _STARTS_AT = re.compile(
-    rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|doors|open(?:s|ing)?|from)"
-    rf"\s+(?:at\s+|by\s+|around\s+|@\s?)?({_CLOCK})(?![\d/])|(?<![\d/])({_CLOCK})\s+"
-    rf"(?:start|kick-?off|doors)\b", re.IGNORECASE)
+    rf"\b(?P<w>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|doors|open(?:s|ing)?)"
+    rf"\s+(?:at\s+|by\s+|around\s+|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}|(?<![\d/.£$€])"
+    rf"(?P<c2>\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm)|\d{{1,2}}:\d{{2}})\s+(?P<w2>start|kick-?off|"
+    rf"doors)\b", re.IGNORECASE)
+# A span closed for a while ("closed 12:00-13:00 for lunch") is not the opening hours.
+_CLOSED_BEFORE = re.compile(r"\b(?:closed|shut|break|lunch)\s*(?:from\s+)?$", re.IGNORECASE)
+# Words before a bare-number range that make it hours ("open 12 to 7", "from 9-5").
+_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours)\s*$", re.IGNORECASE)
 
 
 def asked_bound(question: str) -> str:
     """"end" when ``question`` asks when something finishes, "start" when it asks when it
     starts, else ""."""
-    lows = {w.low for w in words(question)}
-    if lows & END_CUES:
-        return "end"
-    if lows & START_CUES:
-        return "start"
-    return ""
+    return bound_cue(question)[0]
 
 
-def bound_time(text: str, bound: str) -> str:
-    """The time ``text`` gives for the ``bound`` ("end" or "start") of a span: a range's
-    end or start ("10am-7pm"), or a time beside an end or start word ("done by 3:30",
-    "8:30 start"); "" when it gives none."""
-    found: list[tuple[int, str]] = []
-    for m in _RANGE.finditer(text):
-        first, last = m.group(1).strip(), m.group(2).strip()
-        opened = _SPAN_WORDS.search(text[max(0, m.start() - 14):m.start()]) is not None
-        if _TIMELIKE.search(first) or _TIMELIKE.search(last) or opened:
-            found.append((m.start(), last if bound == "end" else first))
-    marked = _ENDS_AT if bound == "end" else _STARTS_AT
-    for m in marked.finditer(text):
-        clock = (m.group(1) or (m.group(2) if m.lastindex and m.lastindex > 1 else "") or "")
+def bound_cue(question: str) -> tuple[str, str]:
+    """(the bound ``question`` asks for, the word asking it): ("end", "close") for "what
+    time does the shop close on sundays"; ("", "") when it asks for neither."""
+    ws = [w.low for w in words(question)]
+    for i, w in enumerate(ws):
+        after = ws[i + 1] if i + 1 < len(ws) else ""
+        if after == "of" or (after and after not in STOPWORDS and not _AFTER_CUE.match(after)):
+            continue  # "the closing meeting", "the end of year party": a name
+        if w in END_CUES:
+            return "end", w
+        if w in START_CUES:
+            return "start", w
+    return "", ""
+
+
+def bound_time(text: str, bound: str, cue: str = "") -> str:
+    """The time ``text`` gives for the ``bound`` ("end" or "start") of a span: a time beside
+    the question's own ``cue`` word ("box office opens 6pm"), else a range's end or start
+    ("10am-7pm"), else a time beside another end or start word ("done by 3:30", "8:30
+    start"); "" when it gives none."""
+    marked: list[tuple[bool, int, str]] = []
+    for m in (_ENDS_AT if bound == "end" else _STARTS_AT).finditer(text):
+        found = m.groupdict()
+        clock = str(found.get("c") or found.get("c2") or "")
+        word = str(found.get("w") or found.get("w2") or "").lower()
         if clock and _plausible(clock.strip()):
-            found.append((m.start(), clock.strip()))
-    return min(found)[1] if found else ""
+            by_cue = bool(cue) and word[:4] == cue[:4]
+            marked.append((not by_cue, m.start(), clock.strip()))
+    ranged: list[tuple[int, str]] = []
+    for m in _RANGE.finditer(text):
+        first, last = str(m.group(1)).strip(), str(m.group(2)).strip()
+        before = text[max(0, m.start() - 16):m.start()]
+        if _CLOSED_BEFORE.search(before):
+            continue
+        if _TIMELIKE.search(first) or _TIMELIKE.search(last) or _SPAN_WORDS.search(before):
+            suffix = _SUFFIX.search(last)
+            if suffix and not _TIMELIKE.search(first):
+                first = f"{first}{suffix.group(1)}"  # "8-11pm" starts at 8pm
+            ranged.append((m.start(), last if bound == "end" else first))
+    cued = [c for other, _, c in sorted(marked) if not other]
+    if cued:
+        return cued[0]
+    if ranged:
+        return min(ranged)[1]
+    return min(marked)[2] if marked else ""
 
 
 def _plausible(clock: str) -> bool:
-    """Whether a number beside a span word can be a time of day ("till 7", not "over 200")."""
+    """Whether a number beside a span word can be a time of day ("till 7", not "till 70")."""
     if _TIMELIKE.search(clock):
         return True
     return clock.isdigit() and 1 <= int(clock) <= 24

@@ -280,12 +280,22 @@ ENDED = frozenset({"cancelled", "called off", "scrapped", "on hold", "pulled out
                    "dropped", "no longer"})
 
 
+# Words after "X's off" that keep it a plan called off ("off for now", "off until …").
+_OFF_ENDS = frozenset({"for", "again", "now", "this", "too", "until", "till", "then", "so",
+                       "sadly", "unfortunately", "guys", "folks", "everyone", "all"})
+
+
 def status_of(text: str, lexicon: QuestionLexicon) -> str:
     """The change of state ``text`` tells, as its status word ("postponed", "moved",
     "cancelled"), the first of the lexicon's order (an end before a move); "" for none."""
-    # "glasgow's off" is "glasgow is off"
-    lows = [part for w in words(text) for part in (
-        (w.low[:-2], "is") if w.low.endswith("'s") else (w.low,))]
+    # "glasgow's off" is "glasgow is off"; "lou's off to ikea" and "jo's off friday" are
+    # people away
+    ws = [w.low for w in words(text)]
+    lows: list[str] = []
+    for i, w in enumerate(ws):
+        after = ws[i + 1:i + 3]
+        called_off = after[:1] == ["off"] and (len(after) < 2 or after[1] in _OFF_ENDS)
+        lows += [w[:-2], "is"] if w.endswith("'s") and called_off else [w]
     for pattern, status in lexicon.status:
         if find_phrase(lows, pattern) >= 0:
             return status

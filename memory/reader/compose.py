@@ -35,7 +35,7 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.analysis.said_alone import UNITLESS
-from memory.analysis.time_bounds import asked_bound, bound_time
+from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import best_clause, citation, day_label
 from memory.reader.answer_parts import (
@@ -348,9 +348,9 @@ class Composer(StateChoice, LaterWord):
             timed = [e for e in chain if has_day(e.value)] if qa.asks_day else []
             entry = timed[-1] if timed else entry
             first = short = entry_value(entry)
-            bound = asked_bound(qa.text) if qa.asks_clock else ""
+            bound, cue = bound_cue(qa.text) if qa.asks_clock else ("", "")
             node = nodes.get(entry.node_id)
-            clock = bound_time(node.text if node is not None else entry.quote, bound) if (
+            clock = bound_time(node.text if node is not None else entry.quote, bound, cue) if (
                 bound and entry.value) else ""
             if clock and not values_match(clock, entry.value):
                 # "what time does it finish" over "8:30 start, … done by 3:30"

@@ -82,8 +82,9 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _possessive(
             [w.low for w in ws[i:i + 3]])]
-    if _DID_IT.search(text[:MAX_TEXT]):
-        # "Tam, I took your post down": the person addressed is not the one who did it
+    if _PAST_DEED.search(qa.text) and _DID_IT.search(text[:MAX_TEXT]):
+        # "who pulled the post?" over "Tam, I took your post down": the person addressed
+        # is not the one who did it (but "Sam, I signed you up" makes Sam the one going)
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _vocative(text, ws, i)]
     if not others:
@@ -110,10 +111,14 @@ _NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b"
 
 
 # The speaker saying they did something ("I took", "we've moved", "i just pushed").
-_DID_IT = re.compile(
-    r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:just\s+|already\s+)?(?:[a-z]{2,20}ed|took|made|did|"
-    r"sent|put|got|set|ran|wrote|gave|brought|bought|paid|told|left|sold|cut|shut|built)\b",
-    re.IGNORECASE)
+_DEED = (r"(?:(?!(?:n|f|s|bl|proc|exc|succ|ind|br|sp|w)eed\b)[a-z]{2,20}ed|took|made|did|"
+         r"sent|put|got|set|ran|wrote|gave|brought|bought|paid|told|left|sold|cut|shut|built|"
+         r"pulled)")
+_DID_IT = re.compile(rf"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:just\s+|already\s+)?{_DEED}\b",
+                     re.IGNORECASE)
+# A who-question about a deed done ("who pulled the post?", "who sent the quotes").
+_PAST_DEED = re.compile(rf"^\W*who\s+(?:just\s+|actually\s+|already\s+)?{_DEED}\b",
+                        re.IGNORECASE)
 
 
 def _vocative(text: str, ws: Sequence[Word], i: int) -> bool:

@@ -28,8 +28,8 @@ from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
-from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address
-from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
+from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address, words
+from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, QuestionLexicon
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
     attributed_phrase,
@@ -260,6 +260,10 @@ class OfflineReader:
         request, reply = best
         if request is node and composed.short not in (node.speaker, reply.speaker):
             return composed  # the request itself names who does it ("… owner is Kim")
+        if request is not node and _named(qa, asked, node.text) and (
+                composed.short != node.speaker or any(w.low in SELF_WORDS
+                                                      for w in words(node.text))):
+            return composed  # the answer's message names the task's holder ("jo owns it")
         if request is not node and reply.ts < node.ts and _named(
                 qa, asked, node.text) >= len(asked_terms):
             return composed  # the answer's message is newer than the taking, and on topic

@@ -16,7 +16,7 @@ from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
-from memory.analysis.time_bounds import asked_bound, bound_time
+from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.analysis.value_types import Kind
 from memory.dates import spoken_day
 from memory.models import EvidenceNode
@@ -267,8 +267,8 @@ class StatementReader:
 
     def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
                    people: Sequence[Person]) -> list[Statement]:
-        bound = asked_bound(qa.text) if qa.asks_clock else ""
-        return [_bounded(self.statement(qa, u, people), bound) for u in units]
+        bound, cue = bound_cue(qa.text) if qa.asks_clock else ("", "")
+        return [_bounded(self.statement(qa, u, people), bound, cue) for u in units]
 
     def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                   ) -> Statement:
@@ -424,8 +424,11 @@ class StatementReader:
         node = chosen.node
         text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
         asks_time = qa.asks_clock
-        ending = bool(ENDING_WORDS & set(qa.terms))
-        clock = time_range_end(chosen.sentence) if ending else ""
+        bound, cue = bound_cue(qa.text)
+        ending = bound == "end" or bool(ENDING_WORDS & set(qa.terms))
+        # "what time does it finish" over "daily 9:30 till 4", "doors?" over "doors 7pm"
+        clock = (bound_time(chosen.sentence, bound, cue) if bound else "") or (
+            time_range_end(chosen.sentence) if ending else "")
         if self._prefer(qa) == "past":
             day = day or spoken_day(node.ts)
             if asks_time or ending:
@@ -436,7 +439,7 @@ class StatementReader:
                     clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
                 return f"{clock}, {day}" if clock else day
             return day
-        if ending and clock:
+        if (ending or bound) and clock:
             return f"{clock} ({day})" if day else clock
         said = chosen.value.split(" (")[0]
         spans = SPAN_OF_DAYS.search(said)
@@ -452,11 +455,12 @@ class StatementReader:
         return chosen.value or spoken_day(node.ts)
 
 
-def _bounded(st: Statement, bound: str) -> Statement:
+def _bounded(st: Statement, bound: str, cue: str) -> Statement:
     """``st`` with the time its sentence (else its message) gives for the ``bound`` of a
     span asked about ("what time does it finish" over "10am-7pm" → 7pm), the day it
     resolved kept."""
-    clock = (bound_time(st.sentence, bound) or bound_time(st.node.text, bound)) if bound else ""
+    clock = (bound_time(st.sentence, bound, cue) or bound_time(st.node.text, bound, cue)
+             ) if bound else ""
     if not clock or not st.value:
         return st
     day = _DAY_NOTE.search(st.value)

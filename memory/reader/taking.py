@@ -58,17 +58,25 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
     linked to it and the turns just after it, by the person it addresses when it names
     one, else by anyone but its author; a bare "on it" counts as the first reply, a linked
     one or the addressee's, a reply committing ("I'll do sign-in") when it names something
-    ``asked`` (the question's word forms). None when nobody took it."""
+    ``asked`` (the question's word forms), before any bare one. None when nobody took it."""
     if not is_request(request, lexicon):
         return None
     words = lexicon.taking
     to = addressee(request, people)
+    asking = " ".join(p for p in _parts(request.text) if words.request.search(p))
+    if any(p.name not in (request.speaker, to.name if to is not None else "")
+           for _, p in named_people(asking, people)):
+        return None  # "can you ask raj to …", "confirm priya has it": a third person's task
+    # a bare "yep" takes what the asking sentence names ("can u bring wine? I'll do snacks":
+    # a yes to the wine is not the snacks)
+    bare_ok = bool(asked & unit_forms(asking))
     slots = request.text.count("•") + len(re.findall(r"\n\s*[-*]\s", request.text))
     listed = slots >= LIST_SLOTS
     tied = {n.node_id for n in linked}
     turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
                    key=lambda n: (n.ts, n.seq))
     first = True
+    bare: EvidenceNode | None = None
     for reply in turns:
         if (reply.ts, reply.seq) <= (request.ts, request.seq) or (
                 reply.speaker_id == request.speaker_id):
@@ -90,9 +98,12 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
         names_it = bool(asked & unit_forms(reply.text))
         if names_it and words.committing.search(reply.text):
             return reply
-        if near and not listed and accepts(reply.text, words.openers, lexicon.fillers):
-            return reply
-    return None
+        if bare is None and near and bare_ok and not listed and accepts(
+                reply.text, words.openers, lexicon.fillers):
+            if to is not None:
+                return reply  # the one asked said yes
+            bare = reply  # a later reply naming the task outranks a bare "ok"
+    return bare
 
 
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
@@ -110,11 +121,16 @@ def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
 def _asking_part(text: str, asked: frozenset[str]) -> str:
     """The line or sentence of a request asking for what was asked about, else the first
     naming it (a slot of a list), else the first asking, else its first."""
-    parts = [p.strip(" •-*") for line in text.splitlines() for p in split_sentences(line)]
-    parts = [p for p in parts if p] or [text]
+    parts = _parts(text)
     def rank(part: str) -> tuple[bool, bool, bool]:
         asks, names = TASK_REQUEST.search(part) is not None, bool(asked & unit_forms(part))
         return not (asks and names), not names, not asks
 
     ranked = sorted(parts, key=rank)
     return ranked[0]
+
+
+def _parts(text: str) -> list[str]:
+    """The lines and sentences of a message (a list's items apart)."""
+    parts = [p.strip(" •-*") for line in text.splitlines() for p in split_sentences(line)]
+    return [p for p in parts if p] or [text]
