@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import (
     measure,
     other_of_kind,
@@ -21,7 +21,6 @@ from memory.analysis.matching import (
     siblings,
     values_match,
 )
-from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis
 from memory.models import State
 from memory.reader.answer import current_value
@@ -173,9 +172,6 @@ class StateChoice(StatementReader):
         day = calendar_day(last.value, last.ts) if qa.family == "when" else ""
         wanted = {f for t in qa.terms for f in forms(t)}
         asked = frozenset(stem(t) for t in qa.terms)
-        # "what fish is on the main *now*": the asker knows it changed, so a newer message
-        # stating another value of the subject is the change, in whatever words
-        presumed = any(c in PRESUMING_CHANGE for c in qa.cues)
         others = frozenset(f for _, u in verdict.units if u.state is not None
                            and u.state.state_id != state.state_id
                            for f in unit_forms(u.state.topic))
@@ -192,8 +188,7 @@ class StateChoice(StatementReader):
             if "version" in kinds and not same_grain(st.value, held):
                 continue  # "rc1 today" is a build of 2.4, not the next version
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
-            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text) and not (
-                    presumed and _states_it(analysis, st.sentence)):
+            if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
                 continue  # a mention ("still UK first"), not a change the writer missed
             # "watch party moved again: sat 4pm" is no new time of the "lan party" when
             # the watch party is a thing of its own
@@ -253,14 +248,3 @@ class StateChoice(StatementReader):
                     # before the A closes" after the plan's "12 hires" became 10)
                     return state
         return None
-
-
-# Question cues by which the asker says the value changed since it was first set.
-PRESUMING_CHANGE = frozenset({"now", "these days", "anymore", "any more", "in the end",
-                              "ended up", "end up", "right now", "as of now", "as of today"})
-
-
-def _states_it(analysis: MessageAnalysis, sentence: str) -> bool:
-    """Whether a message states what it says rather than asking or proposing it."""
-    return "?" not in sentence and analysis.act not in (SpeechAct.PROPOSAL, SpeechAct.QUESTION,
-                                                        SpeechAct.REJECTION)
