@@ -47,6 +47,8 @@ def test_the_end_and_start_of_a_span(text: str, end: str, start: str) -> None:
     ("what time is standup", ""),
     ("what time is the closing meeting?", ""),  # a name, not the end asked for
     ("what time is the end of year party?", ""),
+    ("what time did the site visit end up being", ""),
+    ("what time do we wrap up on friday", "end"),
     ("what time does the shop close on sundays now", "end"),
 ])
 def test_the_end_asked(question: str, bound: str) -> None:

@@ -66,6 +66,8 @@ def bound_cue(question: str) -> tuple[str, str]:
         after = ws[i + 1] if i + 1 < len(ws) else ""
         if after == "of" or (after and after not in STOPWORDS and not _AFTER_CUE.match(after)):
             continue  # "the closing meeting", "the end of year party": a name
+        if w.startswith("end") and after == "up":
+            continue  # "what time did it end up being": the outcome, not the span's end
         if w in END_CUES:
             return "end", w
         if w in START_CUES:
