@@ -14,7 +14,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.models import EvidenceNode
 from memory.reader.approval import approval_of
-from tests.support.chat_reader import channel_chat
+from tests.support.chat_reader import channel_chat, turn_node
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 ASKED = datetime(2025, 3, 14, 9, 0, tzinfo=UTC)
@@ -70,9 +70,7 @@ def test_no_approval_keeps_the_decider(tmp_path: Path, turns: list[tuple[int, st
 
 
 def _node(i: int, speaker: str, text: str) -> EvidenceNode:
-    return EvidenceNode(node_id=f"n{i}", seq=i, platform="slack", space="T1", channel="C1",
-                        message_id=f"m{i}", speaker_id=f"U{speaker}", speaker=speaker,
-                        ts=T0.replace(minute=i), text=text)
+    return turn_node(i, speaker, text, start=T0)
 
 
 def test_the_proposer_approving_herself_is_no_approval() -> None:

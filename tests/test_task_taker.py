@@ -13,7 +13,7 @@ from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.models import EvidenceNode
 from memory.reader.extract import people_of
 from memory.reader.taking import addressee, taker_of
-from tests.support.chat_reader import channel_chat
+from tests.support.chat_reader import channel_chat, turn_node
 
 T0 = datetime(2025, 7, 14, 9, 0, tzinfo=UTC)
 ASKED = datetime(2025, 7, 30, 9, 0, tzinfo=UTC)
@@ -78,9 +78,7 @@ def test_other_requests_leave_the_holder(tmp_path: Path, turns: Turns, question:
 
 
 def _node(i: int, speaker: str, text: str) -> EvidenceNode:
-    return EvidenceNode(node_id=f"n{i}", seq=i, platform="slack", space="T1", channel="C1",
-                        message_id=f"m{i}", speaker_id=f"U{speaker}", speaker=speaker,
-                        ts=T0.replace(minute=i), text=text)
+    return turn_node(i, speaker, text, start=T0)
 
 
 def test_only_the_addressee_takes_an_addressed_request() -> None:

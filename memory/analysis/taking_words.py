@@ -30,7 +30,7 @@ TAKING_OPENERS: tuple[str, ...] = (
     "i'm on it", "im on it", "i got it", "i've got it", "ive got it", "got it covered",
     "leave it with me", "happy to", "no problem", "np", "me", "me!", "count me in",
     "i'm in", "im in", "consider it done", "absolutely", "of course", "for sure", "👍",
-    "i've got one", "ive got one", "i have one", "i've got it", "i'll bring", "ill bring",
+    "i've got one", "ive got one", "i have one", "i'll bring", "ill bring",
 )
 
 #: First-person words committing the speaker to something ("I'll do sign-in", "i can be the

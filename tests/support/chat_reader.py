@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memory.embeddings import HashingEmbedder
-from memory.models import Answer, Message, Scope
+from memory.models import Answer, EvidenceNode, Message, Scope
 from memory.proposer import OfflineProposer
 from memory.reader.offline import OfflineReader
 from memory.reader.tools import offline_tools
@@ -58,3 +58,11 @@ def channel_chat(path: Path, turns: Sequence[tuple[int, str, str]], *, start: da
     say = chat_author(space="T1", channel=channel, channel_name=channel_name, start=start)
     reader = written_reader(path, [say(*turn) for turn in turns])
     return ChannelChat(reader, Scope(platform="slack", space="T1", channels=(channel,)), asked)
+
+
+def turn_node(i: int, speaker: str, text: str, *, start: datetime) -> EvidenceNode:
+    """The ``i``-th turn of one channel as an evidence node, ``i`` minutes after ``start``
+    (for judging a reply against what it answers without a store)."""
+    return EvidenceNode(node_id=f"n{i}", seq=i, platform="slack", space="T1", channel="C1",
+                        message_id=f"m{i}", speaker_id=f"U{speaker}", speaker=speaker,
+                        ts=start + timedelta(minutes=i), text=text)
