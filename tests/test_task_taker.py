@@ -180,3 +180,9 @@ def test_asking_around_takes_nothing() -> None:
     replies = [_node(2, "cara", "I'll ask around")]
     assert taker_of(request, [], replies, frozenset({"bar", "shift"}), DEFAULT_LEXICON,
                     people_of([request, *replies])) is None
+
+
+def test_the_model_reader_is_told_the_same_definition() -> None:
+    # LLM mode answers "who is doing it" by the same rule the offline reader follows
+    from memory.llm.reader_prompts import SYSTEM_PROMPT
+    assert "whoever took it on in a reply" in " ".join(SYSTEM_PROMPT.split())

@@ -118,7 +118,8 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "who decided, changed, suggested or owns something",
         "answer with the person (the speaker of the deciding message, or the owner named); "
         "who decided or signed off on a proposal is whoever approved it, not who proposed "
-        "it",
+        "it; who is doing a task someone asked to be taken is whoever took it on in a reply "
+        "(the one asked saying yes, a volunteer naming it), not who asked",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(
