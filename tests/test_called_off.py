@@ -68,3 +68,9 @@ def test_a_date_pulled_forward_revises_the_thing(tmp_path: Path) -> None:
         (600, "bo", "we pulled the launch forward to wednesday"),
     ], start=T0, asked=ASKED)
     assert "wednesday" in chat.first("when is the launch?").lower()
+
+
+def test_a_thing_off_is_wrong_not_called_off() -> None:
+    a = MessageAnalyzer().analyze("the timing's off, demo needs to start at 3pm not 2pm",
+                                  speaker="x")
+    assert a.act is not SpeechAct.CANCELLATION

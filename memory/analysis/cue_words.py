@@ -184,6 +184,14 @@ CANCEL_CUES: tuple[str, ...] = (
 )
 
 
+#: Things whose being "off" means wrong, not called off ("the timing's off", "mic's off",
+#: "the numbers are off by 2k"): "X's off" of them ends no plan.
+OFF_MEANS_WRONG: frozenset[str] = frozenset("""
+timing time times number numbers count math maths figure figures estimate total totals sum
+price prices sound mic audio volume colour color balance alignment measurement reading
+calculation tone vibe fit spacing font kerning focus ratio scale formatting""".split())
+
+
 #: Short replies that agree with what they answer.
 ACK_CUES: tuple[str, ...] = (
     "+1", "👍", "👌", "✅", "💯", "🙌", "sounds good", "sounds great", "works for me",

@@ -35,21 +35,22 @@ _NOT_AFTER = (r"(?![\d/:]|\.\d|\s?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov
 _TIMELIKE = re.compile(r":\d{2}|[ap]\.?m\.?$", re.IGNORECASE)
 _SUFFIX = re.compile(r"(am|pm|a\.m\.|p\.m\.)$", re.IGNORECASE)
 _RANGE = re.compile(
-    rf"(?<![\d/.£$€])({_CLOCK})\s*(?:-|–|—|to|till|til|until)\s*({_CLOCK}){_NOT_AFTER}",
+    rf"(?<![\d/.£$€])({_CLOCK})\s{{0,3}}(?:-|–|—|to|till|til|until)\s{{0,3}}({_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
 _ENDS_AT = re.compile(
     rf"\b(?P<w>done|finish(?:es|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|till|til|until|"
-    rf"close|closes|closing)\s+(?:by\s+|at\s+|around\s+|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
+    rf"close|closes|closing)\s{{1,3}}(?:(?:by|at|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
 _STARTS_AT = re.compile(
     rf"\b(?P<w>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|doors|open(?:s|ing)?)"
-    rf"\s+(?:at\s+|by\s+|around\s+|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}|(?<![\d/.£$€])"
-    rf"(?P<c2>\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm)|\d{{1,2}}:\d{{2}})\s+(?P<w2>start|kick-?off|"
+    rf"\s{{1,3}}(?:(?:at|by|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}|(?<![\d/.£$€])"
+    rf"(?P<c2>\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm)|\d{{1,2}}:\d{{2}})\s{{1,3}}(?P<w2>start|kick-?off|"
     rf"doors)\b", re.IGNORECASE)
 # A span closed for a while ("closed 12:00-13:00 for lunch") is not the opening hours.
-_CLOSED_BEFORE = re.compile(r"\b(?:closed|shut|break|lunch)\s*(?:from\s+)?$", re.IGNORECASE)
+_CLOSED_BEFORE = re.compile(r"\b(?:closed|shut|break|lunch)\s{0,3}(?:from\s{1,3})?$",
+                            re.IGNORECASE)
 # Words before a bare-number range that make it hours ("open 12 to 7", "from 9-5").
-_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours)\s*$", re.IGNORECASE)
+_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours)\s{0,3}$", re.IGNORECASE)
 
 
 def asked_bound(question: str) -> str:

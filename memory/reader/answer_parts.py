@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from memory.analysis.cue_words import OFF_MEANS_WRONG
 from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
@@ -295,7 +296,8 @@ def status_of(text: str, lexicon: QuestionLexicon) -> str:
     for i, w in enumerate(ws):
         after = ws[i + 1:i + 3]
         called_off = after[:1] == ["off"] and (len(after) < 2 or after[1] in _OFF_ENDS)
-        lows += [w[:-2], "is"] if w.endswith("'s") and called_off else [w]
+        wrong = w[:-2] in OFF_MEANS_WRONG  # "the timing's off": wrong, not called off
+        lows += [w[:-2], "is"] if w.endswith("'s") and called_off and not wrong else [w]
     for pattern, status in lexicon.status:
         if find_phrase(lows, pattern) >= 0:
             return status

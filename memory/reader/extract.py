@@ -114,10 +114,11 @@ _NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b"
 _DEED = (r"(?:(?!(?:n|f|s|bl|proc|exc|succ|ind|br|sp|w)eed\b)[a-z]{2,20}ed|took|made|did|"
          r"sent|put|got|set|ran|wrote|gave|brought|bought|paid|told|left|sold|cut|shut|built|"
          r"pulled)")
-_DID_IT = re.compile(rf"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:just\s+|already\s+)?{_DEED}\b",
-                     re.IGNORECASE)
+_DID_IT = re.compile(
+    rf"\b(?:i|we)(?:'ve|’ve| have)?\s{{1,3}}(?:(?:just|already)\s{{1,3}})?{_DEED}\b",
+    re.IGNORECASE)
 # A who-question about a deed done ("who pulled the post?", "who sent the quotes").
-_PAST_DEED = re.compile(rf"^\W*who\s+(?:just\s+|actually\s+|already\s+)?{_DEED}\b",
+_PAST_DEED = re.compile(rf"^\W{{0,5}}who\s{{1,3}}(?:(?:just|actually|already)\s{{1,3}})?{_DEED}\b",
                         re.IGNORECASE)
 
 

@@ -469,4 +469,4 @@ def _bounded(st: Statement, bound: str, cue: str) -> Statement:
 
 
 # The calendar day a when-value resolved to, noted after it ("10am (25 October 2025)").
-_DAY_NOTE = re.compile(r"\(([^()]*\d{4})\)$")
+_DAY_NOTE = re.compile(r"\(([^()]{0,60}\d{4})\)$")

@@ -30,8 +30,8 @@ REQUEST_CHARS = 90
 # slot by slot: only a reply naming the slot asked about takes it.
 LIST_SLOTS = 2
 
-_ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s+(?:can|could|would|will)"
-                      r"\s+(?:you|u)\b", re.IGNORECASE)
+_ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}(?:can|could|would|will)"
+                      r"\s{1,3}(?:you|u)\b", re.IGNORECASE)
 _MENTION = re.compile(r"@([\w.-]{2,40})")
 
 
@@ -70,7 +70,7 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
     # a bare "yep" takes what the asking sentence names ("can u bring wine? I'll do snacks":
     # a yes to the wine is not the snacks)
     bare_ok = bool(asked & unit_forms(asking))
-    slots = request.text.count("•") + len(re.findall(r"\n\s*[-*]\s", request.text))
+    slots = request.text.count("•") + len(re.findall(r"\n\s{0,8}[-*]\s", request.text))
     listed = slots >= LIST_SLOTS
     tied = {n.node_id for n in linked}
     turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
