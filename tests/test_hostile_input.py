@@ -234,8 +234,9 @@ def test_llm_reader_passes_the_question_as_data(
         "citations": [line.split("]")[0].lstrip("[") for m in body["messages"]
                       if m["role"] == "tool" for line in str(m["content"]).splitlines()
                       if "$480k" in line][:1]}))
+    # read-only: the module's writer stays open beside it
     eg = build(Settings(data=str(mem_dir), embedder="hashing", llm_base_url=fake_openai.base_url,
-                        llm_api_key="test-key", reader_rounds=2))
+                        llm_api_key="test-key", reader_rounds=2), read_only=True)
     try:
         a = eg.ask(question, platform="slack", space=SPACE, user="UBOB", channel="C1")
     finally:

@@ -594,8 +594,10 @@ def _llm_ask(w: World, srv: ScriptedOpenAIServer, *, user: str, public_id: str) 
         text(json.dumps({"answer": "The 2025 hiring budget is $360k.",
                          "citations": [*private, public_id], "abstain": False})),
     )
+    # read-only: the world's writer stays open beside it (as `egmem ask` runs beside a bot)
     eg = build(Settings(data=str(w.data), embedder="hashing",
-                        llm_base_url=srv.base_url, llm_api_key="test-key", reader_rounds=3))
+                        llm_base_url=srv.base_url, llm_api_key="test-key", reader_rounds=3),
+               read_only=True)
     try:
         return eg.ask("What is the hiring budget for 2025?", platform=SLACK, space=ACME,
                       user=user, channel=GENERAL, widen=True)
