@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.analysis.time_bounds import asked_bound, bound_time
+from memory.analysis.time_bounds import bound_cue, bound_time
 from tests.support.chat_reader import channel_chat
 
 T0 = datetime(2025, 6, 11, 9, 0, tzinfo=UTC)
@@ -52,7 +52,7 @@ def test_the_end_and_start_of_a_span(text: str, end: str, start: str) -> None:
     ("what time does the shop close on sundays now", "end"),
 ])
 def test_the_end_asked(question: str, bound: str) -> None:
-    assert asked_bound(question) == bound
+    assert bound_cue(question)[0] == bound
 
 
 def test_the_finish_of_a_schedule(tmp_path: Path) -> None:

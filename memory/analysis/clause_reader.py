@@ -28,7 +28,7 @@ from memory.analysis.clause_parts import (
     _value_before,
     _verb_after,
 )
-from memory.analysis.cue_words import OFF_MEANS_WRONG
+from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     CHANGE_VERBS,
@@ -282,13 +282,9 @@ class ClauseReader:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
         m = self.lexicon.cancel.search(part)
-        if m is not None and m.group(0)[:1] in "'’" and (
-                part[:m.start()].split() or [""])[-1].lower() in OFF_MEANS_WRONG:
-            m = None  # "the timing's off": wrong, not called off
-        if m is not None and m.group(0).lower().endswith("off") and re.match(
-                r"\s{0,2}(?:[a-z]|\d)", part[m.end():], re.IGNORECASE) and not re.match(
-                r"\s{0,2}(?:for|again|now|this|too)\b", part[m.end():], re.IGNORECASE):
-            m = None  # "Callum is off on paternity leave": a person is away, no plan ends
+        if m is not None and m.group(0).lower().endswith("off") and not off_calls_off(
+                (part[:m.start()].split() or [""])[-1], part[m.end():]):
+            m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
                                       re.IGNORECASE):
             m = None  # "headcount dropped to 12": a new value, nothing ends

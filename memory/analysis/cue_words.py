@@ -190,6 +190,19 @@ OFF_MEANS_WRONG: frozenset[str] = frozenset("""
 timing time times number numbers count math maths figure figures estimate total totals sum
 price prices sound mic audio volume colour color balance alignment measurement reading
 calculation tone vibe fit spacing font kerning focus ratio scale formatting""".split())
+#: Words after "X is off" that keep it a plan called off ("off for now", "off again"); any
+#: other word makes it someone away ("Callum is off on leave", "lou's off to ikea").
+OFF_STILL_ENDS: frozenset[str] = frozenset({"for", "again", "now", "this", "too"})
+
+
+def off_calls_off(thing: str, rest: str) -> bool:
+    """Whether "``thing`` is off``rest``" calls a plan off: not of a thing whose being off
+    means wrong ("the timing's off"), nor when a word other than :data:`OFF_STILL_ENDS`
+    follows ("Callum is off on paternity leave")."""
+    if thing.lower().removesuffix("'s").removesuffix("’s") in OFF_MEANS_WRONG:
+        return False
+    nxt = re.match(r"\s{0,2}([a-z0-9]{1,20})", rest, re.IGNORECASE)
+    return nxt is None or nxt.group(1).lower() in OFF_STILL_ENDS
 
 
 #: Short replies that agree with what they answer.

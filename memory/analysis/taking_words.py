@@ -43,7 +43,7 @@ COMMITTING: re.Pattern[str] = re.compile(
 #: Words by which a reply declines ("can't do the truck that day", "not me"): no taker.
 DECLINING: re.Pattern[str] = re.compile(
     r"\b(?:can't|cant|cannot|can not|won't|wont|unable|not me|no can do|sorry|nope|"
-    r"i'm out|im out|pass|skip|skipping|too early|too late|not this time)\b", re.IGNORECASE)
+    r"i'm out|im out|pass|skip|skipping|not this time)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

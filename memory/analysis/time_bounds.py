@@ -14,8 +14,8 @@ from memory.text import STOPWORDS
 
 #: Question words asking for the end of a span ("finish", "wrap up", "how late").
 END_CUES = frozenset(
-    "finish finishes finished finishing end ends ending wrap wraps over done until till "
-    "close closes late".split())
+    "finish finishes finished finishing end ends ended ending wrap wraps over done until "
+    "till close closes closed late".split())
 #: Question words asking for its start ("start", "kick off", "doors").
 START_CUES = frozenset(
     "start starts starting begin begins beginning kick kicks kickoff doors open opens "
@@ -51,12 +51,6 @@ _CLOSED_BEFORE = re.compile(r"\b(?:closed|shut|break|lunch)\s{0,3}(?:from\s{1,3}
                             re.IGNORECASE)
 # Words before a bare-number range that make it hours ("open 12 to 7", "from 9-5").
 _SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours)\s{0,3}$", re.IGNORECASE)
-
-
-def asked_bound(question: str) -> str:
-    """"end" when ``question`` asks when something finishes, "start" when it asks when it
-    starts, else ""."""
-    return bound_cue(question)[0]
 
 
 def bound_cue(question: str) -> tuple[str, str]:

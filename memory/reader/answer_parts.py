@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memory.analysis.cue_words import OFF_MEANS_WRONG
+from memory.analysis.cue_words import off_calls_off
 from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
@@ -281,23 +281,16 @@ ENDED = frozenset({"cancelled", "called off", "scrapped", "on hold", "pulled out
                    "dropped", "no longer"})
 
 
-# Words after "X's off" that keep it a plan called off ("off for now", "off until …").
-_OFF_ENDS = frozenset({"for", "again", "now", "this", "too", "until", "till", "then", "so",
-                       "sadly", "unfortunately", "guys", "folks", "everyone", "all"})
-
-
 def status_of(text: str, lexicon: QuestionLexicon) -> str:
     """The change of state ``text`` tells, as its status word ("postponed", "moved",
     "cancelled"), the first of the lexicon's order (an end before a move); "" for none."""
-    # "glasgow's off" is "glasgow is off"; "lou's off to ikea" and "jo's off friday" are
-    # people away
-    ws = [w.low for w in words(text)]
+    # "glasgow's off" is "glasgow is off"; "lou's off to ikea" is someone away
+    ws = words(text)
     lows: list[str] = []
-    for i, w in enumerate(ws):
-        after = ws[i + 1:i + 3]
-        called_off = after[:1] == ["off"] and (len(after) < 2 or after[1] in _OFF_ENDS)
-        wrong = w[:-2] in OFF_MEANS_WRONG  # "the timing's off": wrong, not called off
-        lows += [w[:-2], "is"] if w.endswith("'s") and called_off and not wrong else [w]
+    for w, nxt in zip(ws, [*ws[1:], None], strict=True):
+        called_off = (w.low.endswith("'s") and nxt is not None and nxt.low == "off"
+                      and off_calls_off(w.low, text[nxt.end:]))
+        lows += [w.low[:-2], "is"] if called_off else [w.low]
     for pattern, status in lexicon.status:
         if find_phrase(lows, pattern) >= 0:
             return status

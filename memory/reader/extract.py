@@ -19,6 +19,7 @@ from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_W
 from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
+from memory.analysis.time_bounds import bound_cue
 from memory.dates import resolve_date, resolved_dates
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -354,8 +355,6 @@ _TRAILING = " ,.;:!?)(\"'"
 # Where a part of a sentence ends: its value belongs to what that part names.
 _PART_END = re.compile(r"[,;!?→]|\.(?=\s)|\s[—–-]\s")
 _UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
-ENDING_WORDS = frozenset({"end", "ends", "ended", "finish", "finishes", "close", "closes",
-                          "closed", "over"})
 
 
 def _part_ends(sentence: str, slots: Sequence[Slot]) -> list[int]:
@@ -400,7 +399,7 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     stated = [sl for sl in slots if not replaced_at(sentence, sl.start, sl.end)]
     replaced = [sl for sl in slots if replaced_at(sentence, sl.start, sl.end)]
     anchors = term_positions(qa, sentence)
-    ending = bool(ENDING_WORDS & set(qa.terms))
+    ending = bound_cue(qa.text)[0] == "end"
 
     def nearest(cands: Sequence[Slot]) -> str:
         if not cands:

@@ -81,6 +81,7 @@ APPROVAL_WITHIN = timedelta(hours=12)
 # turns after each read for the reply taking it on.
 TAKING_SOURCES = 3
 TAKING_TURNS = 6
+TAKING_WITHIN = timedelta(hours=12)
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -242,14 +243,15 @@ class OfflineReader:
         asked_terms = [t for t in qa.terms if forms(t) & asked]
         if not asked_terms:
             return composed
+        requests = [n for n in {n.node_id: n for n in [node, *covering]}.values()
+                    if is_request(n, self.lexicon)]
+        answers = session.answers_to(requests)
         best: tuple[EvidenceNode, EvidenceNode] | None = None
-        for request in {n.node_id: n for n in [node, *covering]}.values():
-            if not is_request(request, self.lexicon):
-                continue
-            linked = session.answers_to([request]).get(request.node_id, [])
+        for request in requests:
             following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
-                                               within=APPROVAL_WITHIN)
-            reply = taker_of(request, linked, following, asked, self.lexicon, people)
+                                               within=TAKING_WITHIN)
+            reply = taker_of(request, answers.get(request.node_id, []), following, asked,
+                             self.lexicon, people)
             if reply is None or (request is not node and _named(
                     qa, asked, f"{request.text} {reply.text}") < len(asked_terms)):
                 continue  # another message's request may be a part of the task asked

@@ -36,7 +36,6 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Unit, forms, unit_forms
 from memory.reader.extract import (
-    ENDING_WORDS,
     Person,
     best_sentence,
     has_clock,
@@ -267,8 +266,7 @@ class StatementReader:
 
     def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
                    people: Sequence[Person]) -> list[Statement]:
-        bound, cue = bound_cue(qa.text) if qa.asks_clock else ("", "")
-        return [_bounded(self.statement(qa, u, people), bound, cue) for u in units]
+        return [self.statement(qa, u, people) for u in units]
 
     def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                   ) -> Statement:
@@ -425,7 +423,7 @@ class StatementReader:
         text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
         asks_time = qa.asks_clock
         bound, cue = bound_cue(qa.text)
-        ending = bound == "end" or bool(ENDING_WORDS & set(qa.terms))
+        ending = bound == "end"
         # "what time does it finish" over "daily 9:30 till 4", "doors?" over "doors 7pm"
         clock = (bound_time(chosen.sentence, bound, cue) if bound else "") or (
             time_range_end(chosen.sentence) if ending else "")
@@ -439,7 +437,7 @@ class StatementReader:
                     clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
                 return f"{clock}, {day}" if clock else day
             return day
-        if (ending or bound) and clock:
+        if bound and clock:
             return f"{clock} ({day})" if day else clock
         said = chosen.value.split(" (")[0]
         spans = SPAN_OF_DAYS.search(said)
@@ -453,20 +451,3 @@ class StatementReader:
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
-
-
-def _bounded(st: Statement, bound: str, cue: str) -> Statement:
-    """``st`` with the time its sentence (else its message) gives for the ``bound`` of a
-    span asked about ("what time does it finish" over "10am-7pm" → 7pm), the day it
-    resolved kept."""
-    clock = (bound_time(st.sentence, bound, cue) or bound_time(st.node.text, bound, cue)
-             ) if bound else ""
-    if not clock or not st.value:
-        return st
-    day = _DAY_NOTE.search(st.value)
-    value = f"{clock} ({day.group(1)})" if day else clock
-    return Statement(st.unit, st.node, st.sentence, value, st.replaced)
-
-
-# The calendar day a when-value resolved to, noted after it ("10am (25 October 2025)").
-_DAY_NOTE = re.compile(r"\(([^()]{0,60}\d{4})\)$")
