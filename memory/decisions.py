@@ -136,6 +136,9 @@ class _Decision:
     state: StateRecord | None = None
     score: float = 0.0
     change: float = 0.0  # the strength of the change its clause says
+    #: The earlier turn the decision takes its subject from, when not the one the message
+    #: answers (the turn that put the option forward).
+    answers: str = ""
 
 
 _RECURRING = re.compile(r"\b(?:every|each|weekly|daily|monthly|biweekly|fortnightly|"

@@ -19,6 +19,7 @@ from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnaly
 from memory.analysis.said_alone import is_unitless
 from memory.analysis.values import STATUS_FAMILY
 from memory.decisions import (
+    _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
     _RECURRING,
     _SUGGESTING,
@@ -41,7 +42,7 @@ from memory.decisions import (
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
 from memory.terse_replies import TerseReplies
-from memory.text import content_terms
+from memory.text import content_terms, names_value
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
            "derive_topic"]
@@ -152,6 +153,8 @@ class OfflineProposer(TerseReplies):
         asked = ctx.anchor_analysis.asks if ctx.anchor_analysis is not None else frozenset()
         primary = _primary(decisions, asked)
         facets = _facets(decisions, primary)
+        if primary.answers and not base.answers:
+            base = base.model_copy(update={"answers": primary.answers})
         reason = a.reason or (a.explanation if primary.verdict is Verdict.REVISE else "")
         return base.model_copy(update={
             "verdict": primary.verdict, "topic": primary.topic,
@@ -300,7 +303,39 @@ class OfflineProposer(TerseReplies):
         if held is not None:
             return on(held, Verdict.RESTATE)  # the value it answers with is already held
         if claim.stated or act is not SpeechAct.DECISION:
-            return establish()
+            return establish() or self._introduced(draft, claim, clause, item, registry)
+        return self._introduced(draft, claim, clause, item, registry)
+
+    def _introduced(self, draft: _Draft, claim: Claim, clause: Clause, item: WriteItem,
+                    registry: RegistryTool) -> _Decision | None:
+        """"let's go blackbird for now" a few turns after "caterer: blackbird kitchen did
+        sophie's cousin's wedding … anyone against?": a named choice decided with no subject
+        of its own, and no state it changes, is about what the turn that put that option
+        forward was about: the state holding it, else the label or the subject that turn
+        asked about."""
+        if (draft.topic or claim.subject or claim.value.family not in ("name", "where")
+                or clause.act not in (SpeechAct.DECISION, SpeechAct.CORRECTION)
+                or not clause.stated):
+            return None
+        msg, value = item.message, claim.value.text
+        cutoff = msg.ts.timestamp() - _CONTEXT_WINDOW_S
+        for node in reversed(item.recent):
+            if node.ts.timestamp() < cutoff:
+                break
+            if node.message_id == msg.id or not names_value(node.text, value):
+                continue
+            rec = registry.get_state(item, node.state_id) if node.state_id else None
+            if rec is not None and same_value(draft.quote, rec.value):
+                return draft.on(_Match(rec, 1.0, True, False), Verdict.RESTATE)
+            if rec is not None:
+                continue  # named in passing beside another value ("TUL nights: dock B")
+            said = self.analysis(node.text, node.speaker)
+            if said.system:
+                continue
+            topic = _option_subject(said.clauses, value)
+            if topic:
+                return _Decision(Verdict.ESTABLISH, topic, draft.quote, draft.family, draft.act,
+                                 answers=node.message_id)
         return None
 
     @staticmethod
@@ -429,3 +464,25 @@ def derive_topic(text: str, slots: Sequence[object] = (), **_: object) -> str:
     first clause ("" when it names none). Used to rename a state whose root was forgotten."""
     a = MessageAnalyzer().analyze(text)
     return next((cl.subject for cl in a.claims if cl.subject), a.subject)
+
+
+def _option_subject(clauses: Sequence[Clause], value: str) -> str:
+    """What a turn that puts ``value`` forward is about: the label the option follows
+    ("caterer: blackbird kitchen did …"), the question it answers at once ("venue for the
+    party? how about the crown"), or the subject of the proposal naming it; "" when the
+    option is only named in passing or names the subject itself ("TUL nights: …")."""
+    for i, clause in enumerate(clauses):
+        if not names_value(clause.text, value):
+            continue
+        if clause.label:
+            subject = clause.label
+        elif clause.act in _SUGGESTING and i and clauses[i - 1].act is SpeechAct.QUESTION:
+            subject = clauses[i - 1].subject
+        elif clause.act is SpeechAct.PROPOSAL:
+            subject = clause.subject
+        else:
+            continue
+        if subject and not names_value(subject, value) and not (
+                set(content_terms(subject)) & set(content_terms(value))):
+            return subject
+    return ""

@@ -254,7 +254,8 @@ class Writer:
             proposal = proposal.model_copy(update={"prior_state_id": ref})
         # What the proposal says the message answers (its parent, or the question or
         # proposal it follows); a value it takes over must be grounded there.
-        anchor = next((n for n in (item.linked, item.parent)
+        # (or the earlier turn that put forward the option it takes up).
+        anchor = next((n for n in (item.linked, item.parent, *reversed(item.recent))
                        if n is not None and n.message_id == proposal.answers),
                       item.parent or item.linked)
         context = VerifyContext(

@@ -136,12 +136,14 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     why = found(lexicon.why)
     original = found(lexicon.original)
     previous = found(lexicon.previous)
+    past = any(w in lexicon.past for w in lows[opening: opening + 4])
+    if not past:
+        previous = [sp for sp in previous if sp[2] not in lexicon.tensed_previous]
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
          ("count", count_open), ("version", version_open), ("person", who_open)),
         head_attribute(lows, lexicon), lexicon) or named_choice(ws, lows, opening, lexicon)
-    past = any(w in lexicon.past for w in lows[opening: opening + 4])
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
         cue_spans.append((anchor_span[0] - 1, anchor_span[0], "before"))

@@ -89,6 +89,10 @@ PREVIOUS_CUES = (
     "we were gonna", "was gonna", "were gonna", "was meant", "were meant", "supposed to",
     "meant to",
 )
+# Previous-value cues that ask for the value before only in a question in the past tense:
+# "when was the demo supposed to be?" asks the old plan, "how long is my read supposed to be
+# now?" the value in force.
+TENSED_PREVIOUS_CUES = ("supposed to", "meant to")
 # "before X" asks for the previous value when X is a change ("before it slipped", "before
 # the correction") or the new value itself ("before Friday", "before devon"), not when X is
 # a day the question is about ("before 10 April", handled by date scoping) or another event.
@@ -435,6 +439,7 @@ class QuestionLexicon:
 
     original: tuple[str, ...] = ORIGINAL_CUES
     previous: tuple[str, ...] = PREVIOUS_CUES
+    tensed_previous: tuple[str, ...] = TENSED_PREVIOUS_CUES
     before: tuple[str, ...] = BEFORE_WORDS
     change: tuple[str, ...] = CHANGE_WORDS
     before_span: int = BEFORE_SPAN

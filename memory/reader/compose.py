@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import values_match
@@ -91,16 +91,18 @@ class Composer(StateChoice, LaterWord):
     def compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
                 nodes: dict[str, EvidenceNode], *,
                 before: Mapping[str, Sequence[EvidenceNode]] | None = None,
-                asked: Mapping[str, EvidenceNode] | None = None) -> Composed:
+                asked: Mapping[str, EvidenceNode] | None = None,
+                follow: Follow | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
-        else from the messages."""
+        else from the messages; for what is in force now, unless the turns right after
+        the answer's message (``follow`` reads them) settled another value."""
         state = self.answering_state(qa, verdict, people)
         if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
             state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
             return self.why(qa, state, verdict, nodes, before=before or {}, asked=asked or {})
         if qa.kind is QuestionKind.PREVIOUS:
-            replaced = self._replaced_later(qa, verdict, people, nodes)
+            replaced = self._replaced_later(qa, verdict, people, nodes, follow)
             if replaced is not None:
                 return replaced
         if state is not None and not self._overridden(qa, state, verdict, people):
@@ -110,16 +112,18 @@ class Composer(StateChoice, LaterWord):
         else:
             composed = self.from_units(qa, verdict, people, nodes)
         composed = self._with_later_change(qa, composed, verdict, people, nodes)
+        if follow is not None and not qa.confirm:
+            composed = self._followed(qa, composed, verdict, people, nodes, follow)
         return self.confirmed(qa, composed, verdict, nodes) if qa.confirm else composed
 
     def _replaced_later(self, qa: QuestionAnalysis, verdict: Coverage,
-                        people: Sequence[Person], nodes: dict[str, EvidenceNode]
-                        ) -> Composed | None:
+                        people: Sequence[Person], nodes: dict[str, EvidenceNode],
+                        follow: Follow | None = None) -> Composed | None:
         """For "what was it before": when a later message changed the value in force in
         fewer of the question's words, the value before is the one it replaced (when the
         question names the change, the later value must be the one it names)."""
         now = dataclasses.replace(qa, kind=QuestionKind.CURRENT)
-        current = self.compose(now, verdict, people, nodes)
+        current = self.compose(now, verdict, people, nodes, follow=follow)
         held = current.replaced_cite
         if held is None or not current.citations:
             return None
@@ -139,21 +143,40 @@ class Composer(StateChoice, LaterWord):
                            ) -> Composed:
         """The answer, unless a later message changed its subject in fewer of the
         question's words (:mod:`memory.reader.later_word`)."""
-        if composed.states and composed.states[0].chain:
-            last = composed.states[0].chain[-1]
-            after = max(e.ts for e in composed.states[0].chain)
-            held = last.value or composed.short
-        elif composed.citations:
-            after, held = composed.citations[0].ts, composed.short
-        else:
+        held = _held(composed)
+        if held is None:
             return composed
-        later = self.later_change(qa, verdict, people, after=after, held=held,
+        after, value = held
+        later = self.later_change(qa, verdict, people, after=after, held=value,
                                   plain=self.coverage.plain_forms)
-        if later is None:
-            return composed
+        return composed if later is None else self._now(qa, composed, later, value, verdict,
+                                                        nodes)
+
+    def _followed(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
+                  people: Sequence[Person], nodes: dict[str, EvidenceNode],
+                  follow: Follow) -> Composed:
+        """The answer, unless one of the turns right after its message settled another
+        value of its kind (:meth:`LaterWord.follow_up`); followed again from that turn."""
+        for _ in range(FOLLOW_HOPS):
+            held = _held(composed)
+            first = composed.citations[0] if composed.citations else None
+            answer = nodes.get(first.node_id) if first is not None else None
+            if held is None or answer is None:
+                return composed
+            later = self.follow_up(qa, verdict, people, answer=answer, following=follow(answer),
+                                   held=held[1], plain=self.coverage.plain_forms)
+            if later is None:
+                return composed
+            nodes.setdefault(later.node.node_id, later.node)
+            composed = self._now(qa, composed, later, held[1], verdict, nodes)
+        return composed
+
+    def _now(self, qa: QuestionAnalysis, composed: Composed, later: Statement, held: str,
+             verdict: Coverage, nodes: dict[str, EvidenceNode]) -> Composed:
+        """``later``'s value as the answer, the value it replaced kept in view: "now X (…)
+        · was Y (…)"."""
         covering = self.covering(verdict, wide=True)
         fresh = self.answer_from(qa, later, [later.unit, *covering], [later], nodes)
-        # the value it replaced stays in view: "now X (…) · was Y (…)"
         cited = composed.citations[0] if composed.citations else None
         was = f"was {held} ({cited.speaker}, {day_label(cited.ts)})" if cited else f"was {held}"
         history = [f"now {fresh.short} ({later.node.speaker}, {day_label(later.node.ts)}) · {was}"]
@@ -510,4 +533,21 @@ class Composer(StateChoice, LaterWord):
         return Composed(lines, short, cites, [])
 
 
-__all__ = ["Composed", "Composer", "Statement", "chain_line", "entry_label", "reason_in"]
+__all__ = ["Composed", "Composer", "Follow", "Statement", "chain_line", "entry_label", "reason_in"]
+
+
+# How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
+FOLLOW_HOPS = 2
+# Reads the turns right after a message, in its conversation, oldest first.
+Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
+
+
+def _held(composed: Composed) -> tuple[datetime, str] | None:
+    """When the answer's value was said, and the value (of its state's latest entry, else
+    of its first citation)."""
+    if composed.states and composed.states[0].chain:
+        chain = composed.states[0].chain
+        return max(e.ts for e in chain), chain[-1].value or composed.short
+    if composed.citations:
+        return composed.citations[0].ts, composed.short
+    return None

@@ -13,16 +13,21 @@ another value of the answer's kind about that subject.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.cue_words import SETTLED_CHANGE
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.matching import same_grain, same_measure, values_match
-from memory.analysis.message import MessageAnalysis
+from memory.analysis.message import Clause, MessageAnalysis
 from memory.analysis.question import QuestionAnalysis
+from memory.analysis.said_alone import Bare, bare_value
 from memory.dates import find_date_expressions, resolve_date
+from memory.models import EvidenceNode
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
-from memory.reader.coverage import Coverage, Term, forms, unit_forms
+from memory.reader.coverage import Coverage, Term, forms, node_unit, unit_forms
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statements import StatementReader
 from memory.text import content_terms, family_of, find_slots, has_revision_cue
@@ -67,24 +72,105 @@ class LaterWord(StatementReader):
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node.text):
                 continue
             st = self.statement(qa, unit, people)
-            if not st.value or values_match(st.value, held) or not same_measure(st.value, held):
+            if not _another_value(qa, st.value, held, kinds, node.ts):
                 continue
-            if "version" in kinds and not same_grain(st.value, held):
-                continue  # "rc1 today" is a build of 2.4, not the next version
-            if kinds and not kinds & {sl.family for sl in find_slots(st.value)} and \
-                    family_of(st.value) != family_of(held):
-                continue  # another kind of value: not a new value of this subject
-            if qa.asks_clock and not has_clock(st.value):
-                continue  # a day moved, not the time asked
-            if qa.asks_day and not has_day(st.value):
-                continue  # a time moved, not the day asked
-            if _coarser(st.value, held, node.ts):
-                continue  # "order in for this week" is no new "wednesday 15:00" cutoff
             if not _said_of(analysis, st.value, subject) or not _own_subject_asked(
                     analysis, st.value, subject, asked, plain):
                 continue
             found.append(st)
         return max(found, key=lambda st: (st.node.ts, st.node.seq)) if found else None
+
+    def follow_up(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
+                  *, answer: EvidenceNode, following: Sequence[EvidenceNode], held: str,
+                  plain: frozenset[str]) -> Statement | None:
+        """The latest of ``following`` (the turns right after the answer's message, in its
+        conversation) that settles another value of ``held``'s kind without naming a
+        subject of its own the question does not ask about ("hotel: looking at the hampton
+        inn" → "hampton is sold out. booking comfort inn instead"; "read length for
+        brewline: 60 sec" → "brewline caved on the spot length. 45"). Such turns answer the
+        subject by being said right after it, so they need not name it."""
+        if not _asks_now(qa) or not held or qa.kind is QuestionKind.WHO or not qa.family:
+            return None  # (what asks no kind of value is no value to replace)
+        kinds = {sl.family for sl in find_slots(held)}
+        asked = frozenset(f for t in verdict.terms for f in forms(t.word))
+        spoken = subject_forms(verdict.terms, plain=plain) | unit_forms(answer.text)
+        found: Statement | None = None
+        prompted = 0  # turns left in which a value said alone answers a change asked for
+        for node in following:
+            analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+            if analysis.question or analysis.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION):
+                # "can we bump the monday meeting?" → "11:30": a value alone answers it
+                if analysis.changes >= OVERRIDE_CHANGE:
+                    prompted = _PROMPT_TURNS
+                continue
+            prompted -= 1
+            if analysis.system or analysis.noise or analysis.act is SpeechAct.REMINDER:
+                continue
+            terse = len(node.text.split()) <= _TERSE_WORDS
+            # the clauses that settle a value: a change said, a value said alone with words
+            # that settle it ("6 then"), or alone right after a change was asked for
+            settling = [c for c in analysis.clauses if _settles(c, strong=not kinds)
+                        or (prompted >= 0 and (terse and bool(c.claims)
+                                               or bool(_alone(c.text))))]
+            if not settling:
+                continue
+            said = dataclasses.replace(analysis, clauses=tuple(settling))
+            st = self.statement(qa, node_unit(node), people)
+            value = st.value if _in_clauses(st.value, settling) else ""
+            value = value or self._claimed(qa, said, asked, spoken, plain)
+            if not value:
+                # "actually start is 9", "let's get it up by 2": a number said of what the
+                # talk is on, in the unit of the value it replaces
+                number = _number_for(said, held, asked, spoken, plain)
+                if number and not values_match(number, held):
+                    found = dataclasses.replace(st, value=number)
+                continue
+            if not _another_value(qa, value, held, kinds, node.ts):
+                continue
+            if not _own_subject_spoken(analysis, value, asked, spoken, plain):
+                continue
+            found = dataclasses.replace(st, value=value)
+        return found
+
+    def _claimed(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
+                 asked: frozenset[str], spoken: frozenset[str], plain: frozenset[str]) -> str:
+        """The one value of the kind asked that a turn states of nothing else than what
+        the talk is on ("ok so 14th"); "" when it states none or several."""
+        kinds = self.lexicon.claim_kinds.get(qa.family, ())
+        said = {cl.value.text for c in analysis.clauses for cl in c.claims
+                if cl.value.kind.value in kinds
+                and _own_subject_spoken(analysis, cl.value.text, asked, spoken, plain)}
+        return said.pop() if len(said) == 1 else ""
+
+
+# How many turns after a change asked for a value said alone may answer it.
+_PROMPT_TURNS = 2
+# A reply this short that states a value says only that value ("11:30", "thu 2pm").
+_TERSE_WORDS = 3
+
+
+def _settles(clause: Clause, *, strong: bool) -> bool:
+    """Whether a clause says a value changed or was settled ("booking comfort inn instead",
+    "actually start is 9", "6 then"); with ``strong``, only a change said outright (the
+    value replaced is no typed value, so only the words of the change tie them)."""
+    if clause.change >= OVERRIDE_CHANGE:
+        return True
+    if strong:
+        return False
+    return (has_revision_cue(clause.text) or clause.change >= SETTLED_CHANGE
+            or any(b.settled for b in _alone(clause.text)))
+
+
+def _in_clauses(value: str, clauses: Sequence[Clause]) -> bool:
+    return bool(value) and any(value.lower() in c.text.lower() for c in clauses)
+
+
+def _alone(text: str) -> list[Bare]:
+    """The value a clause says alone ("6 then", "let's say 6", "11:30"), read from the
+    clause or from its first or last comma-separated part."""
+    parts = [text, *dict.fromkeys(p for p in (text.split(",")[0], text.split(",")[-1])
+                                  if p != text)]
+    return [b for p in parts if (b := bare_value(p)) is not None][:1]
 
 
 def _asks_now(qa: QuestionAnalysis) -> bool:
@@ -113,6 +199,97 @@ def _own_subject_asked(analysis: MessageAnalysis, value: str, subject: frozenset
             said = [w for w in content_terms(own) if not forms(w) & plain]
             return bool(unit_forms(own) & subject) and all(forms(w) & asked for w in said)
     return False
+
+
+def _another_value(qa: QuestionAnalysis, value: str, held: str, kinds: set[str],
+                   said: datetime) -> bool:
+    """Whether ``value`` is another value of the kind ``held`` is, fine enough to answer
+    what ``qa`` asks."""
+    if not value or values_match(value, held) or not same_measure(value, held):
+        return False
+    if "version" in kinds and not same_grain(value, held):
+        return False  # "rc1 today" is a build of 2.4, not the next version
+    if kinds and not kinds & {sl.family for sl in find_slots(value)} and \
+            family_of(value) != family_of(held):
+        return False  # another kind of value: not a new value of this subject
+    if qa.asks_clock and not has_clock(value):
+        return False  # a day moved, not the time asked
+    if qa.asks_day and not has_day(value):
+        return False  # a time moved, not the day asked
+    # "order in for this week" is no new "wednesday 15:00" cutoff
+    return not _coarser(value, held, said)
+
+
+def _own_subject_spoken(analysis: MessageAnalysis, value: str, asked: frozenset[str],
+                        spoken: frozenset[str], plain: frozenset[str]) -> bool:
+    """Whether the value's own subject, if the turn names one, is what the talk was on:
+    the question's thing (all its words are the question's: "full plots" is another thing
+    than the "half plot" asked) or, naming none of the question's words, a thing the
+    answer's message named ("flour: switching to Prairie Gold Mills" → "prairie
+    deliveries are thursdays"); a value said with no subject ("45", "comfort inn
+    instead") goes on about it."""
+    for clause in analysis.clauses:
+        for claim in clause.claims:
+            if not claim.value.text or claim.value.text.lower() not in value.lower():
+                continue
+            return _names_talk(claim.subject or clause.subject, asked, spoken, plain)
+    return False
+
+
+def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
+                plain: frozenset[str]) -> bool:
+    """Whether a subject ``own`` is what the talk was on (see :func:`_own_subject_spoken`);
+    numbers in it count for nothing ("11, the small room")."""
+    said = [forms(w) for w in content_terms(own)
+            if not forms(w) & plain and not any(ch.isdigit() for ch in w)]
+    if not said:
+        return True
+    if any(f & asked for f in said):
+        return all(f & asked for f in said)
+    return any(f & spoken for f in said)
+
+
+def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
+                spoken: frozenset[str], plain: frozenset[str]) -> str:
+    """The one number a turn says without a unit, in a clause naming no other subject than
+    the talk's, as a value of ``held``'s kind: an hour for a clock time (with its am/pm),
+    a quantity in its unit ("45" for "60 sec" is "45 sec"); "" when it says none, several,
+    one that labels something ("op 4", "ep 18") or one that cannot be such a value."""
+    said: set[str] = set()
+    for clause in analysis.clauses:
+        found = [m for m in _BARE_NUMBER.finditer(clause.text)
+                 if _TAKES_NUMBER.search(clause.text[:m.start()])]
+        if not found:
+            continue
+        if not _names_talk(clause.subject, asked, spoken, plain):
+            return ""  # "jay's thurs 8am moves to op 4": a number of another thing
+        said.update(m.group(1) for m in found)
+    if len(said) != 1:
+        return ""
+    number = said.pop()
+    if has_clock(held):
+        if not number.isdigit() or not 0 < int(number) <= 24:
+            return ""
+        half = _HALF_DAY.search(held)
+        return f"{number}{half.group(1)}" if half and int(number) <= 12 else number
+    unit = _UNIT_AFTER.match(held.strip())
+    if unit is None or not number.isdigit():
+        return ""
+    return f"{number} {unit.group(1)}" if unit.group(1) else number
+
+
+# A number standing alone: not part of a time, a date, a price, a version or a range ...
+_BARE_NUMBER = re.compile(
+    r"(?<![\w$€£¥.,:/+#-])(\d{1,4}(?:[.,]\d{1,2})?)(?![\w%]|[.,:/-]\d|\s?[kK]\b)")
+# ... said as the value: opening its clause, or after a word that puts a value ("start is
+# 9", "up by 2", "go to 120", "say 6"), not after a noun it numbers ("op 4", "ep 18").
+_TAKES_NUMBER = re.compile(
+    r"(?:^|[.!;:,(]|\b(?:is|are|be|to|by|at|say|make it|now|then|of|it's|its|'s|still|"
+    r"instead|actually|only|just|do|got|get|with|ok|okay|fine|yes|yep|sure))\W{0,3}$",
+    re.IGNORECASE)
+_HALF_DAY = re.compile(r"\d\s?([ap]m)\b", re.IGNORECASE)
+# A whole quantity: a number and the unit it is counted in ("60 sec", "4 boxes", "110").
+_UNIT_AFTER = re.compile(r"^~?\d{1,6}(?:\s?([a-z]{1,12}))?$", re.IGNORECASE)
 
 
 def _grain(value: str, said: datetime) -> int:

@@ -40,7 +40,7 @@ from memory.reader.answer import (
     split_sentences,
 )
 from memory.reader.approval import approval_of, approved
-from memory.reader.compose import Composed, Composer
+from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import (
     Coverage,
     CoverageTest,
@@ -82,6 +82,10 @@ APPROVAL_WITHIN = timedelta(hours=12)
 TAKING_SOURCES = 3
 TAKING_TURNS = 6
 TAKING_WITHIN = timedelta(hours=12)
+# For what is in force now: the turns after the answer's message read for a change that
+# does not name its subject again, and within how long.
+FOLLOW_TURNS = 6
+FOLLOW_WITHIN = timedelta(days=3)
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -142,7 +146,7 @@ class OfflineReader:
             if sayer is not None:
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
-                                         asked=explained)
+                                         asked=explained, follow=self._follow(session))
         if qa.kind is QuestionKind.WHO and qa.decides:
             composed = self._approved(session, composed)
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
@@ -211,6 +215,17 @@ class OfflineReader:
                     if before is not None:
                         session.nodes.setdefault(before.node_id, before)
                         node.context_ids.append(before.node_id)
+
+    def _follow(self, session: ReaderSession) -> Follow:
+        """Reads the turns right after a message (where the talk that changed a value often
+        goes on without naming its subject again), inside the scope."""
+        def follow(node: EvidenceNode) -> list[EvidenceNode]:
+            turns = self.tools.turns_after(node, session.scope, n=FOLLOW_TURNS,
+                                           within=FOLLOW_WITHIN)
+            for turn in turns:
+                session.nodes.setdefault(turn.node_id, turn)
+            return turns
+        return follow
 
     def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who decided*: when the answer names who put a proposal forward, the person

@@ -236,14 +236,19 @@ class StatementReader:
             at = last_move([st.value for st in timeline], way)
             if named and named[-1] >= at:
                 st = timeline[named[-1]]
-                return Statement(st.unit, st.node, st.sentence, st.replaced, "")
+                return _replaced_of(st)
             if at > 0:
                 return timeline[at - 1]
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i, st in enumerate(timeline):
-                if i > 0 and anchor & unit_forms(st.value):
-                    return _before(timeline, i)
+                if anchor & unit_forms(st.value):
+                    if st.replaced:
+                        # "scratch the 2pm … we're doing 11am instead": what the change to
+                        # the anchor's value names as replaced
+                        return _replaced_of(st)
+                    if i > 0:
+                        return _before(timeline, i)
             # "before v4", "before round 2": a label with a number names the message that
             # made the change, whatever value it states
             labels = {w for w in anchor if any(ch.isdigit() for ch in w)}
@@ -261,7 +266,7 @@ class StatementReader:
             return before
         last = timeline[-1]
         if last.replaced:
-            return Statement(last.unit, last.node, last.sentence, last.replaced, "")
+            return _replaced_of(last)
         return last
 
     def statements(self, qa: QuestionAnalysis, units: Sequence[Unit],
@@ -354,7 +359,11 @@ class StatementReader:
                                               and wanted & (whole | asked) else 0)
                 if score == 0:
                     continue
-                old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
+                # the replaced value of the same kind, else of the same family ("scratch
+                # the 2pm … 11am on tuesday instead": a time for a day and time)
+                old = next((v.text for v in clause.old if v.kind == claim.value.kind),
+                           next((v.text for v in clause.old
+                                 if v.family == claim.value.family), ""))
                 # among values said of the same subject, the one the question's words sit
                 # beside ("$12 a month, $120 a year", "40 min for users, 25 for orders")
                 # (not people: "i'm primary, marco secondary" names the speaker by "i")
@@ -451,3 +460,9 @@ class StatementReader:
         if text:
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or spoken_day(node.ts)
+
+
+def _replaced_of(st: Statement) -> Statement:
+    """The value ``st`` names as replaced, as a statement of its own: its sentence is that
+    value (the message's sentence says the new one, which a when-answer would read)."""
+    return Statement(st.unit, st.node, st.replaced, st.replaced, "")

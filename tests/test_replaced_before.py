@@ -1,0 +1,34 @@
+""""What was it before it went to X?" is answered by what the change to X names as replaced
+("scratch the 2pm … we're doing 11am instead" → 2pm), read as a value of its own even when
+it is another kind of value than the new one (a time replaced by a day and a time)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2025, 5, 5, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 5, 30, 9, 0, tzinfo=UTC)
+Turns = list[tuple[int, str, str]]
+
+
+@pytest.mark.parametrize("turns, question, before, now", [
+    ([(0, "marco", "@priya you're on the massing model for the client pres?"),
+      (5, "priya", "yep, cutting the base this week"),
+      (9000, "helena", "scratch the 2pm - mrs whitfield has a hospital appointment that "
+                       "afternoon. we're doing 11am on tuesday instead")],
+     "before it went to 11, what time was the pres set for?", "2pm", "11am"),
+    ([(0, "greta", "trivia night flyer draft is in the drive, prices tbc"),
+      (600, "diane", "the grange charges for the room, so tickets are $15 instead of $12")],
+     "what were tickets before they went to $15?", "$12", "$15"),
+])
+def test_the_value_named_as_replaced_answers_before(tmp_path: Path, turns: Turns,
+                                                    question: str, before: str,
+                                                    now: str) -> None:
+    chat = channel_chat(tmp_path, turns, start=T0, asked=ASKED)
+    first = chat.first(question).lower()
+    assert first.startswith(before) and now not in first, first
