@@ -64,6 +64,43 @@ def test_a_following_turn_settles_the_value(tmp_path: Path, turns: Turns, questi
       (30, "pete", "update: full plots are $40 this year, the water bill went way up. half "
                    "plots stay $20")],
      "half plot fee?", "$20", "$40"),
+    # another item of the answer's own message
+    ([(0, "ana", "friday: team lunch 12:30 at nandos, board review at 3pm"),
+      (30, "ana", "board review moves to 4pm instead, cfo is late")],
+     "what time is team lunch?", "12:30", "4pm"),
+    # a short reply to a question about another thing
+    ([(0, "zoe", "offsite: bus leaves 8am from the office"),
+      (10, "al", "breakfast is 7am then?"),
+      (11, "zoe", "yep 7am, coffee in lobby")],
+     "what time does the bus leave?", "8am", "7am"),
+    # numbers counting or naming another thing
+    ([(0, "dom", "each volunteer brings 2 trays"),
+      (5, "dom", "actually 4 people signed up so far")],
+     "how many trays does each volunteer bring?", "2", "4"),
+    ([(0, "ivo", "retro tuesday 3pm in room 2"),
+      (5, "ivo", "actually the room is 4, 2 is taken")],
+     "what time is the retro?", "3pm", "4"),
+    ([(0, "pia", "ordering 40 hoodies for the volunteers"),
+      (5, "pia", "and 25 caps then")],
+     "how many hoodies are we ordering?", "40", "25"),
+    ([(0, "na", "ep 17 records wednesday 2pm"),
+      (3, "na", "ep 18 switching to thursday 11am instead")],
+     "when does ep 17 record?", "2pm", "thursday"),
+    # a hypothetical, the speaker's own plans, another event settled in passing
+    ([(0, "ann", "choir practice wednesday 7pm"),
+      (5, "bob", "if we moved it to 6 we'd miss the bus from work")],
+     "what time is choir practice?", "7pm", "6"),
+    ([(0, "eva", "standup 9:30 tomorrow"),
+      (3, "fitz", "actually i'm in at 10 tomorrow, physio")],
+     "what time is standup?", "9:30", "10"),
+    ([(0, "wa", "next sprint demo is on the 20th"),
+      (5, "xi", "cool, so the planning is the 21st then")],
+     "when is the sprint demo?", "20th", "the 21st"),
+    # a change taken back
+    ([(0, "kem", "standup moves to thursdays, 10:30"),
+      (20, "kem", "actually make it 11"),
+      (22, "kem", "sorry no, ignore me, 10:30 stands. wrong calendar")],
+     "what time is standup?", "10:30", "11"),
     # a value only put forward
     ([(0, "sam", "lunch order goes in at 11:30"),
       (5, "pat", "could we do 12 instead?")],

@@ -30,7 +30,7 @@ from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
 from memory.reader.coverage import Coverage, Term, forms, node_unit, unit_forms
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statements import StatementReader
-from memory.text import content_terms, family_of, find_slots, has_revision_cue
+from memory.text import content_terms, family_of, find_slots, has_revision_cue, names_value
 
 __all__ = ["LaterWord", "subject_forms"]
 
@@ -93,25 +93,41 @@ class LaterWord(StatementReader):
             return None  # (what asks no kind of value is no value to replace)
         kinds = {sl.family for sl in find_slots(held)}
         asked = frozenset(f for t in verdict.terms for f in forms(t.word))
-        spoken = subject_forms(verdict.terms, plain=plain) | unit_forms(answer.text)
+        # what the talk was on: the question's thing, and what the answer's message said
+        # the held value of (not everything that message named: "team lunch 12:30, board
+        # review at 3pm" → "board review moves to 4pm" is no new lunch time)
+        spoken = (subject_forms(verdict.terms, plain=plain)
+                  | self._held_subject(answer, held) | unit_forms(held))
+        counted = _counted(held) or _noun_after(answer.text, held)
         found: Statement | None = None
         prompted = 0  # turns left in which a value said alone answers a change asked for
+        elsewhere = -1  # turns left in which a value said alone answers another question
         for node in following:
             analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
             if analysis.question or analysis.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION):
-                # "can we bump the monday meeting?" → "11:30": a value alone answers it
-                if analysis.changes >= OVERRIDE_CHANGE:
-                    prompted = _PROMPT_TURNS
+                # "can we bump the monday meeting?" → "11:30": a value alone answers it when
+                # what is asked is what the talk is on ("breakfast is 7am then?" → "yep
+                # 7am" is no new bus time)
+                asking = [c for c in analysis.clauses
+                          if c.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION)]
+                if all(_names_talk(_local(c, ""), asked, spoken, plain) for c in asking):
+                    prompted = _PROMPT_TURNS if analysis.changes >= OVERRIDE_CHANGE else -1
+                else:
+                    prompted, elsewhere = -1, _PROMPT_TURNS
                 continue
-            prompted -= 1
+            prompted, elsewhere = prompted - 1, elsewhere - 1
             if analysis.system or analysis.noise or analysis.act is SpeechAct.REMINDER:
                 continue
+            if found is not None and _mentions(node.text, held):
+                found = None  # "sorry no, ignore me, 10:30 stands": back to the value held
             terse = len(node.text.split()) <= _TERSE_WORDS
             # the clauses that settle a value: a change said, a value said alone with words
-            # that settle it ("6 then"), or alone right after a change was asked for
-            settling = [c for c in analysis.clauses if _settles(c, strong=not kinds)
-                        or (prompted >= 0 and (terse and bool(c.claims)
-                                               or bool(_alone(c.text))))]
+            # that settle it ("6 then"), or alone right after a change was asked for; not a
+            # hypothetical ("if we moved it to 6 …") nor the speaker's own plans ("i'm in at
+            # 10 tomorrow")
+            settling = [c for c in analysis.clauses if not _aside(c.text) and (
+                _settles(c, strong=not kinds, alone=elsewhere < 0)
+                or (prompted >= 0 and (terse and bool(c.claims) or bool(_alone(c.text)))))]
             if not settling:
                 continue
             said = dataclasses.replace(analysis, clauses=tuple(settling))
@@ -121,16 +137,34 @@ class LaterWord(StatementReader):
             if not value:
                 # "actually start is 9", "let's get it up by 2": a number said of what the
                 # talk is on, in the unit of the value it replaces
-                number = _number_for(said, held, asked, spoken, plain)
+                number = _number_for(said, held, asked, plain)
                 if number and not values_match(number, held):
                     found = dataclasses.replace(st, value=number)
                 continue
             if not _another_value(qa, value, held, kinds, node.ts):
                 continue
+            noun = _counted(value) or _noun_after(node.text, value)
+            if counted and noun and not forms(noun) & forms(counted):
+                continue  # "25 caps" is no new number of the 40 hoodies
             if not _own_subject_spoken(analysis, value, asked, spoken, plain):
                 continue
             found = dataclasses.replace(st, value=value)
         return found
+
+    def _held_subject(self, answer: EvidenceNode, held: str) -> frozenset[str]:
+        """The words of what the answer's message said ``held`` of: the clause holding it
+        (its subject, label and other values: "standup moves to thursdays, 10:30 in the
+        small room"), without the subjects of its other values ("team lunch 12:30 at
+        nandos, board review at 3pm": not the board review)."""
+        analysis = self.analyzer.analyze(answer.text, speaker=answer.speaker)
+        for clause in analysis.clauses:
+            for claim in clause.claims:
+                if claim.value.text and values_match(claim.value.text, held):
+                    others = {f for cl in clause.claims if cl is not claim and cl.subject
+                              for f in unit_forms(cl.subject)}
+                    return (unit_forms(f"{clause.text} {clause.label}") - others
+                            ) | unit_forms(claim.subject)
+        return unit_forms(analysis.subject)
 
     def _claimed(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
                  asked: frozenset[str], spoken: frozenset[str], plain: frozenset[str]) -> str:
@@ -149,16 +183,80 @@ _PROMPT_TURNS = 2
 _TERSE_WORDS = 3
 
 
-def _settles(clause: Clause, *, strong: bool) -> bool:
+def _settles(clause: Clause, *, strong: bool, alone: bool = True) -> bool:
     """Whether a clause says a value changed or was settled ("booking comfort inn instead",
     "actually start is 9", "6 then"); with ``strong``, only a change said outright (the
-    value replaced is no typed value, so only the words of the change tie them)."""
+    value replaced is no typed value, so only the words of the change tie them); without
+    ``alone``, not by a value said alone (it answers another question just asked)."""
     if clause.change >= OVERRIDE_CHANGE:
         return True
     if strong:
         return False
+    if not alone and (_alone(clause.text) or len(clause.text.split()) <= _TERSE_WORDS):
+        return False
     return (has_revision_cue(clause.text) or clause.change >= SETTLED_CHANGE
             or any(b.settled for b in _alone(clause.text)))
+
+
+def _aside(text: str) -> bool:
+    """Whether a clause only supposes a value ("if we moved it to 6 we'd miss the bus") or
+    tells the speaker's own plans ("i'm in at 10 tomorrow", "i'll be there at 9")."""
+    return bool(_HYPOTHETICAL.search(text) or _OWN_PLANS.match(text))
+
+
+_HYPOTHETICAL = re.compile(r"\b(?:if|unless|would|wouldn't|we'd|i'd|imagine|suppose)\b",
+                           re.IGNORECASE)
+_OWN_PLANS = re.compile(
+    r"^\W{0,3}(?:(?:then|so|and|but|ok|okay|actually|also|btw)\W{1,3}){0,2}"
+    r"(?:i'm|i’m|im|i am|i'll be|i’ll be|ill be|i will be|i'd be)\b", re.IGNORECASE)
+
+
+def _local(clause: Clause, value: str) -> str:
+    """The words just before ``value`` in its clause, back to the last punctuation (the
+    thing a clause with no subject read says the value of: "so the planning is the 21st
+    then"); with no value, the clause's subject or its words."""
+    if not value:
+        return clause.subject or clause.text
+    at = clause.text.lower().find(value.lower())
+    return re.split(_PUNCT, clause.text[:at])[-1] if at > 0 else ""
+
+
+def _mentions(text: str, held: str) -> bool:
+    """Whether ``text`` names ``held`` again, or its time or day ("10:30 stands")."""
+    return names_value(text, held) or any(
+        sl.text and sl.text.lower() in text.lower() for sl in find_slots(held))
+
+
+def _counted(value: str) -> str:
+    """The thing a quantity counts ("25 caps" → "caps"), "" when it names none."""
+    m = _COUNTED.match(value.strip())
+    return m.group(1) if m else ""
+
+
+def _noun_after(text: str, value: str) -> str:
+    """The word counted right after ``value`` in ``text`` ("60" in "slot 60 min" → "min")."""
+    at = text.lower().find(value.lower())
+    if at < 0 or not any(ch.isdigit() for ch in value):
+        return ""
+    m = _WORD_AFTER.match(text[at + len(value):])
+    return m.group(1) if m and m.group(1).lower() not in _FILLERS else ""
+
+
+_PUNCT = r"[.,;:!?()]\s|\s[-–—]\s"
+_COUNTED = re.compile(r"^[~$€£]?\d{1,6}(?:[.,]\d{1,2})?\s?([a-z]{3,20})\b", re.IGNORECASE)
+_OF_AFTER = re.compile(r"^\s(?:of|for)\s(?:the\s|our\s|a\s|an\s)?([a-z][\w'’-]{1,20})",
+                       re.IGNORECASE)
+_WORD_AFTER = re.compile(r"^\s?([a-z]{3,20})\b", re.IGNORECASE)
+# Words that take a value up or go along with it, naming nothing it is of.
+_FILLERS = frozenset("""actually make say fine cool yep yeah yes sure okay alright right
+just only still instead now then also though tho anyway well great perfect good
+""".split())
+
+
+def _without(phrase: str, value: str) -> str:
+    """``phrase`` without the words of ``value`` ("11, the small room" without "11")."""
+    drop = {w.lower() for w in value.split()}
+    return " ".join(w for w in phrase.split() if w.lower().strip(",.;:!?") not in drop)
 
 
 def _in_clauses(value: str, clauses: Sequence[Clause]) -> bool:
@@ -232,16 +330,21 @@ def _own_subject_spoken(analysis: MessageAnalysis, value: str, asked: frozenset[
         for claim in clause.claims:
             if not claim.value.text or claim.value.text.lower() not in value.lower():
                 continue
-            return _names_talk(claim.subject or clause.subject, asked, spoken, plain)
+            own = claim.subject or clause.subject or _local(clause, claim.value.text)
+            at = clause.text.lower().find(claim.value.text.lower())
+            of = _OF_AFTER.match(clause.text[at + len(claim.value.text):]) if at >= 0 else None
+            if of is not None and not _names_talk(of.group(1), asked, spoken, plain):
+                return False  # "v2.5 of the sdk": a value of another thing
+            return _names_talk(_without(own, claim.value.text), asked, spoken, plain)
     return False
 
 
 def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
                 plain: frozenset[str]) -> bool:
     """Whether a subject ``own`` is what the talk was on (see :func:`_own_subject_spoken`);
-    numbers in it count for nothing ("11, the small room")."""
+    a number in it names the thing too ("ep 18" is not "ep 17")."""
     said = [forms(w) for w in content_terms(own)
-            if not forms(w) & plain and not any(ch.isdigit() for ch in w)]
+            if not forms(w) & plain and w.lower() not in _FILLERS]
     if not said:
         return True
     if any(f & asked for f in said):
@@ -250,20 +353,23 @@ def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
 
 
 def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
-                spoken: frozenset[str], plain: frozenset[str]) -> str:
-    """The one number a turn says without a unit, in a clause naming no other subject than
-    the talk's, as a value of ``held``'s kind: an hour for a clock time (with its am/pm),
-    a quantity in its unit ("45" for "60 sec" is "45 sec"); "" when it says none, several,
-    one that labels something ("op 4", "ep 18") or one that cannot be such a value."""
+                plain: frozenset[str]) -> str:
+    """The one number a turn says without a unit, as a value of ``held``'s kind: an hour
+    for a clock time (with its am/pm), a quantity in its unit ("45" for "60 sec" is "45
+    sec"); "" when it says none, several, one that labels or counts something ("op 4",
+    "4 people"), one said of a thing the question does not ask about ("the room is 4"),
+    or one that cannot be such a value."""
     said: set[str] = set()
     for clause in analysis.clauses:
-        found = [m for m in _BARE_NUMBER.finditer(clause.text)
-                 if _TAKES_NUMBER.search(clause.text[:m.start()])]
-        if not found:
-            continue
-        if not _names_talk(clause.subject, asked, spoken, plain):
-            return ""  # "jay's thurs 8am moves to op 4": a number of another thing
-        said.update(m.group(1) for m in found)
+        for m in _BARE_NUMBER.finditer(clause.text):
+            before = clause.text[:m.start()]
+            if not _TAKES_NUMBER.search(before):
+                continue
+            own = [forms(w) for w in content_terms(re.split(_PUNCT, before)[-1])
+                   if not forms(w) & plain and w.lower() not in _FILLERS]
+            if any(not f & asked for f in own):
+                return ""  # "jay's 8am moves to op 4", "the room is 4": another thing's
+            said.add(m.group(1))
     if len(said) != 1:
         return ""
     number = said.pop()
@@ -278,14 +384,17 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
     return f"{number} {unit.group(1)}" if unit.group(1) else number
 
 
-# A number standing alone: not part of a time, a date, a price, a version or a range ...
+# A number standing alone: not part of a time, a date, a price, a version or a range, and
+# not counting something named after it ("4 people", "10 min", "3 of them", "12 elm st") ...
 _BARE_NUMBER = re.compile(
-    r"(?<![\w$€£¥.,:/+#-])(\d{1,4}(?:[.,]\d{1,2})?)(?![\w%]|[.,:/-]\d|\s?[kK]\b)")
+    r"(?<![\w$€£¥.,:/+#-])(\d{1,4}(?:[.,]\d{1,2})?)(?![\w%]|[.,:/-]\d|\s?[kK]\b)"
+    r"(?=\s{0,3}(?:$|[.!,;)?]|(?:then|instead|now|it is|it's|works|for now|pls|please|ok|"
+    r"and|but|same|tho|though)\b))", re.IGNORECASE)
 # ... said as the value: opening its clause, or after a word that puts a value ("start is
 # 9", "up by 2", "go to 120", "say 6"), not after a noun it numbers ("op 4", "ep 18").
 _TAKES_NUMBER = re.compile(
-    r"(?:^|[.!;:,(]|\b(?:is|are|be|to|by|at|say|make it|now|then|of|it's|its|'s|still|"
-    r"instead|actually|only|just|do|got|get|with|ok|okay|fine|yes|yep|sure))\W{0,3}$",
+    r"(?:^|[.!;:,(]|\b(?:is|are|be|to|by|at|say|make it|now|then|it's|its|'s|still|"
+    r"instead|actually|only|just|do|ok|okay|fine|yes|yep|sure))\W{0,3}$",
     re.IGNORECASE)
 _HALF_DAY = re.compile(r"\d\s?([ap]m)\b", re.IGNORECASE)
 # A whole quantity: a number and the unit it is counted in ("60 sec", "4 boxes", "110").
