@@ -122,3 +122,11 @@ def test_other_turns_leave_the_answer(tmp_path: Path, turns: Turns, question: st
 def test_supposed_to_asks_the_past_only_in_the_past_tense(question: str,
                                                          kind: QuestionKind) -> None:
     assert analyze_question(question).kind is kind
+
+
+def test_the_llm_reader_is_told_the_same() -> None:
+    from memory.llm.reader_prompts import SYSTEM_PROMPT
+
+    told = " ".join(SYSTEM_PROMPT.split())
+    assert "settled in the turns right after it without naming its subject again" in told
+    assert "a hypothetical or someone's own plans is not" in told

@@ -102,7 +102,11 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
 
 QUESTION_KINDS: dict[QuestionKind, Definition] = {
     QuestionKind.CURRENT: Definition(
-        "the value in force now", "answer with the latest value of the chain",
+        "the value in force now",
+        "answer with the latest value of the chain; a value settled in the turns right "
+        "after it without naming its subject again (a change said, or a short reply to a "
+        "change asked for about it) is newer still; a turn about another thing, a "
+        "hypothetical or someone's own plans is not",
         ("when is the design review?", "where is the offsite?"),
     ),
     QuestionKind.PREVIOUS: Definition(
