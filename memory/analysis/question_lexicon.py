@@ -409,9 +409,6 @@ COVERAGE = CoverageWeights()
 # Verbs (base forms; their inflections match by stem) that say what happens to a question's
 # subject rather than naming it: the chat says the same in its own words ("comes wed",
 # "moving ordering to"). Not verbs that are as often the subject noun (rent).
-# Who a question's verb is said of: the word after one of them is the verb ("how many shirts
-# are we *printing*", "when are they *recording*"), not a thing the answer must name.
-DOER_PRONOUNS = frozenset({"we", "you", "they", "i", "he", "she", "u", "ya", "y'all"})
 PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
@@ -512,7 +509,6 @@ class QuestionLexicon:
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
     predicates: frozenset[str] = PREDICATE_VERBS
-    doers: frozenset[str] = DOER_PRONOUNS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES

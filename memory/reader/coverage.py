@@ -212,7 +212,6 @@ class CoverageTest:
         out: list[Term] = []
         dfs = {t: self._df(t, scope) for t in qa.terms}
         heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
-        verbs = _said_of_doer(qa, self.lexicon.doers)
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -224,8 +223,7 @@ class CoverageTest:
                 # a kind of value never named in the scope ("which repair *company*"):
                 # the value answers it, not the word
                 weight *= w.absent_attribute_share
-            elif not qa.polar and (forms(t) & (self._predicate_forms | self._change_forms)
-                                   or t in verbs):
+            elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
@@ -471,14 +469,6 @@ def _answered(unit: Unit) -> bool:
 def _valued(group: set[str], qa: QuestionAnalysis) -> bool:
     """A group made only of value nouns (outside the terms) is answered by a value."""
     return not group & set(qa.terms)
-
-
-def _said_of_doer(qa: QuestionAnalysis, doers: frozenset[str]) -> set[str]:
-    """The question's verbs said of a person ("how many shirts are we *printing*", "when
-    are they *recording*"): what is done, which a chat says in other words ("doing 75")."""
-    lows = [w.low for w in words(qa.text)]
-    return {lows[i + 1] for i, w in enumerate(lows[:-1])
-            if w in doers and lows[i + 1].endswith(("ing", "ed"))}
 
 
 def _dropped_heads(qa: QuestionAnalysis, dfs: dict[str, int],
