@@ -302,9 +302,8 @@ class OfflineProposer(TerseReplies):
                     None)
         if held is not None:
             return on(held, Verdict.RESTATE)  # the value it answers with is already held
-        if claim.stated or act is not SpeechAct.DECISION:
-            return establish() or self._introduced(draft, claim, clause, item, registry)
-        return self._introduced(draft, claim, clause, item, registry)
+        opened = establish() if claim.stated or act is not SpeechAct.DECISION else None
+        return opened or self._introduced(draft, claim, clause, item, registry)
 
     def _introduced(self, draft: _Draft, claim: Claim, clause: Clause, item: WriteItem,
                     registry: RegistryTool) -> _Decision | None:

@@ -67,6 +67,11 @@ from memory.reader.reasons import Reasons, accepts
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
 
+# How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
+FOLLOW_HOPS = 2
+# Reads the turns right after a message, in its conversation, oldest first.
+Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
+
 
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
     """Who said ``reason``: ``node``, or the context turn it was taken from (a reason in
@@ -157,6 +162,8 @@ class Composer(StateChoice, LaterWord):
                   follow: Follow) -> Composed:
         """The answer, unless one of the turns right after its message settled another
         value of its kind (:meth:`LaterWord.follow_up`); followed again from that turn."""
+        if not self.follows(qa):
+            return composed  # (no turns read for what they cannot change)
         for _ in range(FOLLOW_HOPS):
             held = _held(composed)
             first = composed.citations[0] if composed.citations else None
@@ -534,12 +541,6 @@ class Composer(StateChoice, LaterWord):
 
 
 __all__ = ["Composed", "Composer", "Follow", "Statement", "chain_line", "entry_label", "reason_in"]
-
-
-# How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
-FOLLOW_HOPS = 2
-# Reads the turns right after a message, in its conversation, oldest first.
-Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
 
 
 def _held(composed: Composed) -> tuple[datetime, str] | None:

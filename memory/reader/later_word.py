@@ -20,6 +20,13 @@ from datetime import datetime
 
 from memory.analysis.cue_words import SETTLED_CHANGE
 from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.follow_words import (
+    BARE_NUMBER,
+    FILLERS,
+    HYPOTHETICAL,
+    OWN_PLANS,
+    TAKES_NUMBER,
+)
 from memory.analysis.matching import same_grain, same_measure, values_match
 from memory.analysis.message import Clause, MessageAnalysis
 from memory.analysis.question import QuestionAnalysis
@@ -89,8 +96,8 @@ class LaterWord(StatementReader):
         inn" → "hampton is sold out. booking comfort inn instead"; "read length for
         brewline: 60 sec" → "brewline caved on the spot length. 45"). Such turns answer the
         subject by being said right after it, so they need not name it."""
-        if not _asks_now(qa) or not held or qa.kind is QuestionKind.WHO or not qa.family:
-            return None  # (what asks no kind of value is no value to replace)
+        if not held or not self.follows(qa):
+            return None
         kinds = {sl.family for sl in find_slots(held)}
         asked = frozenset(f for t in verdict.terms for f in forms(t.word))
         # what the talk was on: the question's thing, and what the answer's message said
@@ -110,7 +117,7 @@ class LaterWord(StatementReader):
                 # 7am" is no new bus time)
                 asking = [c for c in analysis.clauses
                           if c.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION)]
-                if all(_names_talk(_local(c, ""), asked, spoken, plain) for c in asking):
+                if all(_names_talk(c.subject or c.text, asked, spoken, plain) for c in asking):
                     prompted = _PROMPT_TURNS if analysis.changes >= OVERRIDE_CHANGE else -1
                 else:
                     prompted, elsewhere = -1, _PROMPT_TURNS
@@ -150,6 +157,12 @@ class LaterWord(StatementReader):
                 continue
             found = dataclasses.replace(st, value=value)
         return found
+
+    @staticmethod
+    def follows(qa: QuestionAnalysis) -> bool:
+        """Whether the turns after an answer can settle what ``qa`` asks: a value of a kind
+        in force now (not who holds it; what asks no kind of value has none to replace)."""
+        return _asks_now(qa) and qa.kind is not QuestionKind.WHO and bool(qa.family)
 
     def _held_subject(self, answer: EvidenceNode, held: str) -> frozenset[str]:
         """The words of what the answer's message said ``held`` of: the clause holding it
@@ -201,22 +214,13 @@ def _settles(clause: Clause, *, strong: bool, alone: bool = True) -> bool:
 def _aside(text: str) -> bool:
     """Whether a clause only supposes a value ("if we moved it to 6 we'd miss the bus") or
     tells the speaker's own plans ("i'm in at 10 tomorrow", "i'll be there at 9")."""
-    return bool(_HYPOTHETICAL.search(text) or _OWN_PLANS.match(text))
-
-
-_HYPOTHETICAL = re.compile(r"\b(?:if|unless|would|wouldn't|we'd|i'd|imagine|suppose)\b",
-                           re.IGNORECASE)
-_OWN_PLANS = re.compile(
-    r"^\W{0,3}(?:(?:then|so|and|but|ok|okay|actually|also|btw)\W{1,3}){0,2}"
-    r"(?:i'm|i’m|im|i am|i'll be|i’ll be|ill be|i will be|i'd be)\b", re.IGNORECASE)
+    return bool(HYPOTHETICAL.search(text) or OWN_PLANS.match(text))
 
 
 def _local(clause: Clause, value: str) -> str:
     """The words just before ``value`` in its clause, back to the last punctuation (the
     thing a clause with no subject read says the value of: "so the planning is the 21st
-    then"); with no value, the clause's subject or its words."""
-    if not value:
-        return clause.subject or clause.text
+    then")."""
     at = clause.text.lower().find(value.lower())
     return re.split(_PUNCT, clause.text[:at])[-1] if at > 0 else ""
 
@@ -239,7 +243,7 @@ def _noun_after(text: str, value: str) -> str:
     if at < 0 or not any(ch.isdigit() for ch in value):
         return ""
     m = _WORD_AFTER.match(text[at + len(value):])
-    return m.group(1) if m and m.group(1).lower() not in _FILLERS else ""
+    return m.group(1) if m and m.group(1).lower() not in FILLERS else ""
 
 
 _PUNCT = r"[.,;:!?()]\s|\s[-–—]\s"
@@ -247,12 +251,6 @@ _COUNTED = re.compile(r"^[~$€£]?\d{1,6}(?:[.,]\d{1,2})?\s?([a-z]{3,20})\b", r
 _OF_AFTER = re.compile(r"^\s(?:of|for)\s(?:the\s|our\s|a\s|an\s)?([a-z][\w'’-]{1,20})",
                        re.IGNORECASE)
 _WORD_AFTER = re.compile(r"^\s?([a-z]{3,20})\b", re.IGNORECASE)
-# Words that take a value up or go along with it, naming nothing it is of.
-_FILLERS = frozenset("""actually make say fine cool yep yeah yes sure okay alright right
-just only still instead now then also though tho anyway well great perfect good
-""".split())
-
-
 def _without(phrase: str, value: str) -> str:
     """``phrase`` without the words of ``value`` ("11, the small room" without "11")."""
     drop = {w.lower() for w in value.split()}
@@ -344,7 +342,7 @@ def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
     """Whether a subject ``own`` is what the talk was on (see :func:`_own_subject_spoken`);
     a number in it names the thing too ("ep 18" is not "ep 17")."""
     said = [forms(w) for w in content_terms(own)
-            if not forms(w) & plain and w.lower() not in _FILLERS]
+            if not forms(w) & plain and w.lower() not in FILLERS]
     if not said:
         return True
     if any(f & asked for f in said):
@@ -361,12 +359,12 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
     or one that cannot be such a value."""
     said: set[str] = set()
     for clause in analysis.clauses:
-        for m in _BARE_NUMBER.finditer(clause.text):
+        for m in BARE_NUMBER.finditer(clause.text):
             before = clause.text[:m.start()]
-            if not _TAKES_NUMBER.search(before):
+            if not TAKES_NUMBER.search(before):
                 continue
             own = [forms(w) for w in content_terms(re.split(_PUNCT, before)[-1])
-                   if not forms(w) & plain and w.lower() not in _FILLERS]
+                   if not forms(w) & plain and w.lower() not in FILLERS]
             if any(not f & asked for f in own):
                 return ""  # "jay's 8am moves to op 4", "the room is 4": another thing's
             said.add(m.group(1))
@@ -384,18 +382,6 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
     return f"{number} {unit.group(1)}" if unit.group(1) else number
 
 
-# A number standing alone: not part of a time, a date, a price, a version or a range, and
-# not counting something named after it ("4 people", "10 min", "3 of them", "12 elm st") ...
-_BARE_NUMBER = re.compile(
-    r"(?<![\w$€£¥.,:/+#-])(\d{1,4}(?:[.,]\d{1,2})?)(?![\w%]|[.,:/-]\d|\s?[kK]\b)"
-    r"(?=\s{0,3}(?:$|[.!,;)?]|(?:then|instead|now|it is|it's|works|for now|pls|please|ok|"
-    r"and|but|same|tho|though)\b))", re.IGNORECASE)
-# ... said as the value: opening its clause, or after a word that puts a value ("start is
-# 9", "up by 2", "go to 120", "say 6"), not after a noun it numbers ("op 4", "ep 18").
-_TAKES_NUMBER = re.compile(
-    r"(?:^|[.!;:,(]|\b(?:is|are|be|to|by|at|say|make it|now|then|it's|its|'s|still|"
-    r"instead|actually|only|just|do|ok|okay|fine|yes|yep|sure))\W{0,3}$",
-    re.IGNORECASE)
 _HALF_DAY = re.compile(r"\d\s?([ap]m)\b", re.IGNORECASE)
 # A whole quantity: a number and the unit it is counted in ("60 sec", "4 boxes", "110").
 _UNIT_AFTER = re.compile(r"^~?\d{1,6}(?:\s?([a-z]{1,12}))?$", re.IGNORECASE)

@@ -220,11 +220,8 @@ class OfflineReader:
         """Reads the turns right after a message (where the talk that changed a value often
         goes on without naming its subject again), inside the scope."""
         def follow(node: EvidenceNode) -> list[EvidenceNode]:
-            turns = self.tools.turns_after(node, session.scope, n=FOLLOW_TURNS,
-                                           within=FOLLOW_WITHIN)
-            for turn in turns:
-                session.nodes.setdefault(turn.node_id, turn)
-            return turns
+            return self.tools.turns_after(node, session.scope, n=FOLLOW_TURNS,
+                                          within=FOLLOW_WITHIN)
         return follow
 
     def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
