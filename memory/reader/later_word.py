@@ -9,6 +9,12 @@ latest value a message *changes* for the question's subject: a message newer tha
 answer that names a subject word of the question (not a word for the kind of value asked,
 nor a verb), says a change in so many words, is no question or proposal, and states
 another value of the answer's kind about that subject.
+
+The turns right after the answer's message may settle it without naming the subject at all
+("hotel: looking at the hampton inn" → "hampton is sold out. booking comfort inn instead";
+"can we bump the monday meeting?" → "11:30"): :meth:`LaterWord.follow_up` reads them, with
+the words of :mod:`memory.analysis.follow_words` telling a settled value from one about
+another thing, a hypothetical or someone's own plans.
 """
 
 from __future__ import annotations
