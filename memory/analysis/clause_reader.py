@@ -31,6 +31,7 @@ from memory.analysis.clause_parts import (
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
+    AMBIGUOUS_REASON,
     CHANGE_VERBS,
     CHOICE_NOUNS,
     CLAUSE_VERBS,
@@ -66,11 +67,13 @@ from memory.analysis.message_patterns import (
 )
 from memory.analysis.subject_phrases import (
     _PROPER_WORDS,
+    _TIME_WORD,
     _change_object,
     _clean_subject,
     _combine,
     _event_noun,
     _for_phrase,
+    _has_verb,
     _head,
     _label_subject,
     _local_words,
@@ -137,6 +140,7 @@ class ClauseReader:
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
+        claims = self._before_reason(claims, part, start)
         header = masked[end:end + 1] == ":"
         if header:
             # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
@@ -166,6 +170,31 @@ class ClauseReader:
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
+
+    def _before_reason(self, claims: tuple[Claim, ...], part: str, start: int
+                       ) -> tuple[Claim, ...]:
+        """The claims a clause decides, without the values of the reason it gives after
+        them ("bumping the goal to $3,500 since the hotel is now 8 rooms": the rooms explain
+        the goal; "moving it to 4pm because the room is booked at 3" decides no 3)."""
+        cut = self._reason_start(part)
+        if cut < 0:
+            return claims
+        kept = tuple(c for c in claims if c.value.start < start + cut)
+        return kept if kept else claims
+
+    def _reason_start(self, part: str) -> int:
+        """Where a reason opens after the start of ``part`` (-1 when none): an opener
+        that only gives a reason ("because", "due to"), or "since" / "given" followed by a
+        verb and no time ("since the hotel is now 8 rooms", not "since Monday")."""
+        for m in self.lexicon.reason_open.finditer(part):
+            word = m.group(0).lower()
+            if m.start() == 0 or not part[:m.start()].strip() or word in ("as", "after"):
+                continue
+            rest = part[m.end():].strip(" ,:")
+            if word in AMBIGUOUS_REASON and (not _has_verb(rest) or _TIME_WORD.match(rest)):
+                continue
+            return m.start()
+        return -1
 
     def _for_the_team(self, part: str, act: SpeechAct, new: list[Value],
                       claims: tuple[Claim, ...]
