@@ -90,6 +90,16 @@ class MessageAnalyzer(ClauseReader):
                 self._cache.popitem(last=False)
         return out
 
+    def only_system(self, text: str, *, speaker: str = "") -> bool:
+        """Whether ``text`` is a system line with nothing of a person's own beside it
+        ("uploaded a file: vax_day_flyer_v2.pdf"): no answer to any question."""
+        if not self.analyze(text, speaker=speaker).system:
+            return False
+        lex = self.lexicon
+        rest = lex.system_start.sub(" ", _without_system_lines(mask(clean(text), lex), lex))
+        own = set(content_terms(speaker))  # "Lena has joined the channel"
+        return not set(content_terms(rest)) - own
+
     def _analyze(self, text: str, *, speaker: str, people: Iterable[str],
                  is_bot: bool) -> MessageAnalysis:
         lex = self.lexicon
@@ -277,6 +287,23 @@ def _schedule_item(clause: Clause, masked: str) -> Clause:
                             frozenset(content_terms(f"{subject} venue"))))
     return replace(clause, subject=subject, terms=terms, claims=tuple(claims), pointer=False,
                    stated=True, act=SpeechAct.DECISION)
+
+
+# What a share line shares runs to the next sentence break ("uploaded a file: Screen Shot
+# 2015-11-19 at 20.41.07.png — 11 prizes so far").
+_SHARED = re.compile(r"[ \t]{0,3}:?[^\n]{0,300}?(?=\s[.—–-]\s|\s[.—–-]$|\n|$)")
+
+
+def _without_system_lines(masked: str, lex: Lexicon) -> str:
+    """``masked`` with its system lines and what they share blanked (same length)."""
+    out = masked
+    for m in lex.system.finditer(masked):
+        end = m.end()
+        if m.group(0).lower().startswith(("uploaded", "shared")):
+            shared = _SHARED.match(masked, end)
+            end = shared.end() if shared is not None else len(masked)
+        out = out[:m.start()] + " " * (end - m.start()) + out[end:]
+    return out
 
 
 def _signed_by_integration(text: str, speaker: str) -> bool:

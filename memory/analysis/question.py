@@ -134,7 +134,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     who_open, when_open, where_open, money_open, count_open, version_open = openers(
         lows, opening, lexicon, cue_spans)
     why = found(lexicon.why)
-    original = found(lexicon.original)
+    original = found(lexicon.original) or _first_said(lows, lexicon)
     previous = found(lexicon.previous)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     if not past:
@@ -487,3 +487,19 @@ def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
     if run:
         out.append(" ".join(run))
     return list(dict.fromkeys(out))
+
+
+def _first_said(lows: Sequence[str], lexicon: QuestionLexicon) -> list[tuple[int, int, str]]:
+    """"first" said of the asking clause's verb ("how many bags did tom *first* announce",
+    "where was the party first going to be"), not of a thing ("when did the first shipment
+    arrive", "did first aid training happen"): after an auxiliary and a subject of its own,
+    never after a determiner."""
+    for i, w in enumerate(lows):
+        if w != "first" or i < 2 or i + 1 < len(lows) and lows[i + 1] == "of":
+            continue
+        before = lows[i - 1]
+        if before in lexicon.determiners or before in lexicon.past or before.isdigit():
+            continue
+        if any(x in lexicon.past for x in lows[max(0, i - 4):i - 1]):
+            return [(i, i + 1, "first")]
+    return []

@@ -56,6 +56,11 @@ QUESTION_WORDS = frozenset(
 
 # Auxiliaries that put a question in the past ("when did…", "what was…").
 PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't"})
+# Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
+# not said of when something was said or planned ("did tom first announce").
+DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
+                         "this", "that", "these", "those", "every", "each", "whose", "which",
+                         "what"})
 
 # ---- kinds -------------------------------------------------------------------------------
 
@@ -477,6 +482,7 @@ class QuestionLexicon:
     claim_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(CLAIM_KINDS))
     question_words: frozenset[str] = QUESTION_WORDS
     past: frozenset[str] = PAST_AUXILIARIES
+    determiners: frozenset[str] = DETERMINERS
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS

@@ -53,6 +53,7 @@ from memory.dates.days import (
     add_months,
     format_day,
     spoken_day,
+    weekday_day,
 )
 from memory.dates.resolve import find_date_expressions, resolve_date
 from memory.dates.spoken import resolved_dates
@@ -69,4 +70,5 @@ __all__ = [
     "resolve_date",
     "resolved_dates",
     "spoken_day",
+    "weekday_day",
 ]

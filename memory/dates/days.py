@@ -8,6 +8,7 @@ Stdlib only, English only.
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -77,6 +78,20 @@ def spoken_day(d: date) -> str:
     if isinstance(d, datetime):
         d = d.date()
     return f"{d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
+
+
+def weekday_day(d: date, said: str = "") -> str:
+    """``"Friday 6 June 2025"``: a day as an answer names it, so that "which day" and "what
+    date" are both answered; without the weekday when the words ``said`` with it name one
+    already ("Friday 10am" → "8 November 2024")."""
+    if isinstance(d, datetime):
+        d = d.date()
+    if _NAMES_A_WEEKDAY.search(said):
+        return spoken_day(d)
+    return f"{WEEKDAY_NAMES[d.weekday()]} {spoken_day(d)}"
+
+
+_NAMES_A_WEEKDAY = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b", re.IGNORECASE)
 
 
 def add_months(d: date, months: int) -> date:

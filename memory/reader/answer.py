@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory.dates import resolved_dates, spoken_day
+from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.features import QUESTION_WORDS, passage_terms, relevance_terms
 from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten, stem, tokens
@@ -48,7 +48,7 @@ def value_day(value: str, said: datetime) -> str:
     # A state's value is what was decided or planned: an open weekday points forward.
     for expr, res in resolved_dates(value, said, prefer="future"):
         if res.start == res.end and not _ABSOLUTE.search(expr):
-            return spoken_day(res.start)
+            return weekday_day(res.start, value)
     return ""
 
 

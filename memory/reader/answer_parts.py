@@ -14,7 +14,7 @@ from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
-from memory.dates import resolved_dates
+from memory.dates import resolved_dates, weekday_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, forms, told_part, unit_forms
@@ -92,7 +92,7 @@ def calendar_day(value: str, said: datetime) -> str:
     if not found:
         return ""
     res = found[0][1]
-    return res.spoken() if res.start == res.end else ""
+    return weekday_day(res.start, value) if res.start == res.end else ""
 
 
 def entry_label(entry: ChainEntry) -> str:

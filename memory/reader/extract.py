@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory.analysis.cue_words import DURATION_WORDS
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
@@ -20,11 +21,12 @@ from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
 from memory.analysis.time_bounds import bound_cue
-from memory.dates import resolve_date, resolved_dates
+from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import forms, unit_forms
 from memory.reader.coverage_days import numeric_days
+from memory.reader.coverage_values import asks_a_count
 from memory.text import (
     STOPWORDS,
     Slot,
@@ -379,6 +381,11 @@ def term_positions(qa: QuestionAnalysis, text: str) -> list[int]:
     return [w.start for w in words(text) if forms(w.low) & wanted]
 
 
+_DURATION_AFTER = re.compile(
+    r"\s?(?:" + "|".join(sorted(DURATION_WORDS - {"bit", "little", "couple", "while"},
+                                 key=len, reverse=True)) + r"|hrs?|secs?)\b", re.IGNORECASE)
+
+
 def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
     """The value of one of the slot ``kinds`` that ``sentence`` states nearest the
     question's words, and a value it names as replaced ("not $18k", "instead of
@@ -392,6 +399,10 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
                                                         if "date" not in kinds or
                                                         len(kinds) == 1]
+    if asks_a_count(qa) and not DURATION_WORDS & set(qa.terms):
+        # "starts in 15 min" measures time: no count of the rooms asked about
+        slots = [sl for sl in slots if sl.kind.value != "number"
+                 or not _DURATION_AFTER.match(sentence, sl.end)]
     if not slots:
         return "", ""
     asked = unit_forms(" ".join([*qa.named, *qa.terms]))
@@ -459,13 +470,13 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
             text = f"{text} {tail.group(1)}"
         elif times and not has_clock(text):
             text = f"{text} {times[0]}"
-        return text, res.spoken()
+        return text, _said(res, text)
     if recurring is not None:
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
     numeric = numeric_days(sentence, said)
     if numeric:  # "LAV lease ends 31/1"
-        return numeric[0][0], numeric[0][1].spoken()
+        return numeric[0][0], _said(numeric[0][1], numeric[0][0])
     return (times[0], "") if times else ("", "")
 
 
@@ -477,6 +488,12 @@ _HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|ti
 
 # a value the analyzer read as a 24-hour time ("2130")
 _FOUR_DIGITS = re.compile(NOT_YEAR + HHMM)
+
+
+def _said(res: DateResolution, text: str) -> str:
+    """A resolved day with its weekday unless ``text`` names it ("Friday 6 June 2025"); a
+    range as spoken."""
+    return weekday_day(res.start, text) if res.start == res.end else res.spoken()
 
 
 def has_clock(text: str) -> bool:

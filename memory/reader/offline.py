@@ -127,8 +127,10 @@ class OfflineReader:
         literal = self._said(qa, question, session)
         asked = [h.node for h in hits if _asks(h.node.text)][:ANSWERED_QUESTIONS]
         answers = session.answers_to(asked)
+        analyzer = self.composer.analyzer
         units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score)
-                  for h in hits]
+                  for h in hits
+                  if not analyzer.only_system(h.node.text, speaker=h.node.speaker)]
                  + [node_unit(n) for n in literal]
                  + [state_unit(s) for s in states])
         verdict = self.coverage.judge(qa, units, scope, reference=reference)

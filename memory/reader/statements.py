@@ -18,7 +18,7 @@ from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.analysis.value_types import Kind
-from memory.dates import spoken_day
+from memory.dates import weekday_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import (
@@ -437,7 +437,7 @@ class StatementReader:
         clock = (bound_time(chosen.sentence, bound, cue) if bound else "") or (
             time_range_end(chosen.sentence) if ending else "")
         if self._prefer(qa) == "past":
-            day = day or spoken_day(node.ts)
+            day = day or weekday_day(node.ts)
             if asks_time or ending:
                 clock = clock or (text if text and not any(ch.isalpha() for ch in text)
                                   else "")
@@ -459,7 +459,7 @@ class StatementReader:
             text = f"{text} {clock}" if clock else text
         if text:
             return f"{text} ({day})" if day and day not in text else text
-        return chosen.value or spoken_day(node.ts)
+        return chosen.value or weekday_day(node.ts)
 
 
 def _replaced_of(st: Statement) -> Statement:

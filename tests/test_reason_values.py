@@ -1,0 +1,71 @@
+"""What a message decides is apart from what explains it: the values of a reason it gives
+after its decision ("... since the hotel is now 8 rooms") decide nothing; two things of one
+subject ("fundraising goal" / "fundraising total") stay two states even when a change is
+said; and a number that measures time ("starts in 15 min") counts nothing asked about."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.message import MessageAnalyzer
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2025, 1, 13, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 2, 10, 9, 0, tzinfo=UTC)
+
+
+def _claims(text: str) -> list[tuple[str, str]]:
+    a = MessageAnalyzer().analyze(text, speaker="Rachel")
+    return [(c.subject, c.value.text) for clause in a.clauses for c in clause.claims]
+
+
+@pytest.mark.parametrize(("text", "decided", "explains"), [
+    ("bumping the goal to $3,500 since the hotel is now 8 rooms", "$3,500", "8 rooms"),
+    ("moving it to 4pm because the room is booked at 3", "4pm", "3"),
+    ("switching the lunch order to Baan Thai due to Tony's closing at 1", "Baan Thai", "1"),
+])
+def test_the_values_of_a_reason_decide_nothing(text: str, decided: str, explains: str) -> None:
+    claims = _claims(text)
+    assert any(v == decided for _, v in claims)
+    assert all(v != explains for _, v in claims)
+    assert not any(s.lower().startswith(("since", "because", "due")) for s, _ in claims)
+
+
+def test_a_reason_after_a_decision_keeps_the_decision() -> None:
+    # "since" with a verb gives a reason; the value before it is still decided
+    assert [v for _, v in _claims("moving the quiz to 8pm since monday's is cancelled")] \
+        == ["8pm"]
+
+
+def test_a_reason_with_no_decision_before_it_keeps_its_values() -> None:
+    # nothing is decided before "since": its value is all the clause says
+    assert any("friday" in v.lower()
+               for _, v in _claims("the hut's been shut since the storm hit on friday"))
+
+
+def test_a_time_in_passing_is_no_count(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Dana", "hotel: I've booked 6 rooms at the Hampton Inn"),
+        (600, "Tam", "is breakfast included?"),
+        (20000, "Dana", "bumping the room block to 8 rooms, 2 more parents are coming"),
+        (30000, "Jen", "bake sale starts in 15 min! lobby by the trophy case"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how many rooms did we end up booking?")
+    assert "8" in first and "15" not in first
+
+
+def test_a_goal_is_not_the_total_raised(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Rachel", "Fundraising goal: $3,000 to cover registration, travel and food"),
+        (20000, "Rachel", "bumping the goal to $3,500 since the hotel is now 8 rooms"),
+        (30000, "Rachel", "fundraising total: $2,762 so far, pancake breakfast tomorrow "
+                          "should push us past $3k!"),
+    ], start=T0, asked=ASKED)
+    now = chat.first("what's the fundraising goal now?")
+    assert "3,500" in now and "3k" not in now
+    assert "3,000" in chat.first("what was the fundraising goal before?")
+    assert all(s.topic.lower() == "fundraising goal"
+               for s in chat.answer("what's the fundraising goal now?").states[:1])
