@@ -256,10 +256,10 @@ class StateMatcher:
         # "playtest feedback survey" and "playtest build" share a word but name two things
         # of the playtest: no similarity of the phrases makes them one
         sibling = siblings(subject, s.topic)
-        named_same = not sibling and (
-            _same_subject(terms, topic_terms) or abbreviates(subject, s.topic)
-            or (loose and overlap(terms - ctx.people, topic_terms - ctx.people)
-                >= w.min_subject_overlap))
+        named_same = not sibling and (_same_subject(terms, topic_terms)
+                                      or abbreviates(subject, s.topic)) or (
+            loose and overlap(terms - ctx.people, topic_terms - ctx.people)
+            >= w.min_subject_overlap)
         # The subject named in the state's own evidence ("2.4 slips to ..." where the
         # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
         # when the clause says the value changed.

@@ -21,7 +21,7 @@ ASKED = datetime(2025, 3, 20, 9, 0, tzinfo=UTC)
     "how many bags/week did tom first announce for the backpack program",
     "where was the party first going to be",
     "what time did we first say for standup",
-    "who did we have first for the dj slot",
+    "how many tables did we first say for the market?",
 ])
 def test_first_said_of_the_plan_asks_the_original(question: str) -> None:
     assert analyze_question(question).kind is QuestionKind.ORIGINAL
@@ -32,6 +32,8 @@ def test_first_said_of_the_plan_asks_the_original(question: str) -> None:
     "when was the first match",
     "why did the first vendor pull out",
     "who went first",
+    "what time did coach say first practice starts?",  # an ordinal, not said of "say"
+    "who did we agree goes first in the oncall rotation?",  # an order
     "did first aid training happen",
     "whats the date of the first session now",
 ])

@@ -36,3 +36,13 @@ def test_a_shared_file_is_not_the_answer(tmp_path: Path) -> None:
     ], start=T0, asked=ASKED)
     first = chat.first("where's the charity vax day now?")
     assert "Riverside" in first and "uploaded" not in first
+
+
+def test_a_question_about_the_files_is_answered_by_the_share_line(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "lena", "uploaded a file: flyer_v2.pdf"),
+        (5, "tom", "looks good"),
+        (60, "lena", "uploaded a file: flyer_v3_final.pdf"),
+    ], start=T0, asked=ASKED)
+    assert "lena" in chat.first("who uploaded the flyer?").lower()
+    assert "flyer_v3" in chat.first("what's the latest flyer file?")

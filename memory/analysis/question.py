@@ -490,12 +490,13 @@ def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
 
 
 def _first_said(lows: Sequence[str], lexicon: QuestionLexicon) -> list[tuple[int, int, str]]:
-    """"first" said of the asking clause's verb ("how many bags did tom *first* announce",
-    "where was the party first going to be"), not of a thing ("when did the first shipment
-    arrive", "did first aid training happen"): after an auxiliary and a subject of its own,
-    never after a determiner."""
+    """"first" said of the asking clause's verb of saying or planning ("how many bags did tom
+    *first* announce", "where was the party first going to be"), not an order or a thing
+    ("did coach say first practice starts", "who did we agree goes first", "when did the
+    first shipment arrive"): after an auxiliary and a subject of its own, before such a
+    verb, never after a determiner."""
     for i, w in enumerate(lows):
-        if w != "first" or i < 2 or i + 1 < len(lows) and lows[i + 1] == "of":
+        if w != "first" or i < 2 or i + 1 >= len(lows) or lows[i + 1] not in lexicon.first_verbs:
             continue
         before = lows[i - 1]
         if before in lexicon.determiners or before in lexicon.past or before.isdigit():

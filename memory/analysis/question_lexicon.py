@@ -61,6 +61,23 @@ PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "
 DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
                          "this", "that", "these", "those", "every", "each", "whose", "which",
                          "what"})
+# Words of a question about the platform's own events ("what's the latest flyer *file*?",
+# "who *uploaded* the deck?", "who *left* the channel?"): a system line answers only these.
+SYSTEM_ASKED = frozenset("""
+file files upload uploads uploaded uploading attachment attachments attached shared share
+joined join joins left leave pinned pin screenshot screenshots
+""".split())
+# Verbs of saying, planning and choosing: "first" before one of them, with a subject of its
+# own between the auxiliary and it ("how many bags did tom first announce", "where was the
+# party first going to be"), asks the original value; before anything else it is an order
+# ("did coach say first practice starts", "who did we agree goes first").
+FIRST_VERBS = frozenset("""
+announce announced say said plan planned pick picked choose chose chosen book booked set
+agree agreed decide decided propose proposed suggest suggested want wanted quote quoted
+offer offered ask asked schedule scheduled put tell told mention mentioned think thought
+go going gonna went settle settled promise promised expect expected budget budgeted
+estimate estimated order ordered hire hired
+""".split())
 
 # ---- kinds -------------------------------------------------------------------------------
 
@@ -483,6 +500,8 @@ class QuestionLexicon:
     question_words: frozenset[str] = QUESTION_WORDS
     past: frozenset[str] = PAST_AUXILIARIES
     determiners: frozenset[str] = DETERMINERS
+    first_verbs: frozenset[str] = FIRST_VERBS
+    system_asked: frozenset[str] = SYSTEM_ASKED
     generic: frozenset[str] = GENERIC_WORDS
     coverage: CoverageWeights = COVERAGE
     accept: tuple[str, ...] = ACCEPT_OPENERS

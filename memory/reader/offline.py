@@ -127,10 +127,14 @@ class OfflineReader:
         literal = self._said(qa, question, session)
         asked = [h.node for h in hits if _asks(h.node.text)][:ANSWERED_QUESTIONS]
         answers = session.answers_to(asked)
+        # a system line ("uploaded a file: vax_day_flyer_v2.pdf") answers only a question
+        # about the platform's own events ("who uploaded the flyer?")
+        system_asked = bool({w.low for w in words(question)} & self.lexicon.system_asked)
         analyzer = self.composer.analyzer
         units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score)
                   for h in hits
-                  if not analyzer.only_system(h.node.text, speaker=h.node.speaker)]
+                  if system_asked
+                  or not analyzer.only_system(h.node.text, speaker=h.node.speaker)]
                  + [node_unit(n) for n in literal]
                  + [state_unit(s) for s in states])
         verdict = self.coverage.judge(qa, units, scope, reference=reference)
