@@ -22,7 +22,7 @@ def _claims(text: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("text", "decided", "explains"), [
-    ("bumping the goal to $3,500 since the hotel is now 8 rooms", "$3,500", "8 rooms"),
+    ("bumping the goal to $3,500 since the hotel block needs 8 rooms", "$3,500", "8 rooms"),
     ("moving it to 4pm because the room is booked at 3", "4pm", "3"),
     ("switching the lunch order to Baan Thai due to Tony's closing at 1", "Baan Thai", "1"),
 ])
@@ -31,6 +31,25 @@ def test_the_values_of_a_reason_decide_nothing(text: str, decided: str, explains
     assert any(v == decided for _, v in claims)
     assert all(v != explains for _, v in claims)
     assert not any(s.lower().startswith(("since", "because", "due")) for s, _ in claims)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("ordering more pizza cuz we now expect 75 ppl", "75 ppl"),
+    ("bumping the goal to $3,500 since the hotel is now 8 rooms", "8 rooms"),
+])
+def test_a_reason_saying_a_change_keeps_its_value(text: str, value: str) -> None:
+    # a reason that says something changed ("now") is news of its own
+    claims = _claims(text)
+    assert any(v == value for _, v in claims)
+    assert not any(s.lower().startswith(("since", "cuz", "because")) for s, _ in claims)
+
+
+@pytest.mark.parametrize("text", [
+    "final slides due to marketing friday",  # a deadline, not a reason
+    "retreat is at Whistler BC june 5-8",  # a place, not "b/c"
+])
+def test_words_that_only_look_like_a_reason_cut_nothing(text: str) -> None:
+    assert any(v[:1].lower() in "fj" for _, v in _claims(text))
 
 
 def test_a_reason_after_a_decision_keeps_the_decision() -> None:
@@ -59,7 +78,7 @@ def test_a_time_in_passing_is_no_count(tmp_path: Path) -> None:
 def test_a_reason_opens_no_state_of_its_own(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "Rachel", "Fundraising goal: $3,000 to cover registration, travel and food"),
-        (20000, "Rachel", "bumping the goal to $3,500 since the hotel is now 8 rooms"),
+        (20000, "Rachel", "bumping the goal to $3,500 since the hotel block needs 8 rooms"),
     ], start=T0, asked=ASKED)
     assert "3,500" in chat.first("what's the fundraising goal now?")
     assert "3,000" in chat.first("what was the fundraising goal before?")

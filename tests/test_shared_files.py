@@ -27,6 +27,14 @@ def test_a_bare_system_line_says_nothing(text: str, speaker: str) -> None:
     assert not any(c.claims for c in analyzer.analyze(text, speaker=speaker).clauses)
 
 
+@pytest.mark.parametrize("text", [
+    "uploaded a file: agenda.pdf (final, meeting at 3pm)",
+    "uploaded a file: budget.xlsx and commented: total is now $14,200",
+])
+def test_words_beside_a_shared_file_are_kept(text: str) -> None:
+    assert not MessageAnalyzer().only_system(text, speaker="vee")
+
+
 def test_a_shared_file_is_not_the_answer(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "Jake", "charity vax day is at the Northside community hall, sat 14 june"),

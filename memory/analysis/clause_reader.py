@@ -174,24 +174,37 @@ class ClauseReader:
     def _before_reason(self, claims: tuple[Claim, ...], part: str, start: int
                        ) -> tuple[Claim, ...]:
         """The claims a clause decides, without the values of the reason it gives after
-        them ("bumping the goal to $3,500 since the hotel is now 8 rooms": the rooms explain
-        the goal; "moving it to 4pm because the room is booked at 3" decides no 3)."""
+        them ("bumping the goal to $3,500 since the hotel is now 8 rooms" decides no rooms;
+        the goal; "moving it to 4pm because the room is booked at 3" decides no 3). A reason
+        that says a change itself ("… cuz we now expect 75 ppl") keeps its values, under
+        their own subject ("we now expect", never "cuz we now expect")."""
         cut = self._reason_start(part)
         if cut < 0:
             return claims
+        reason = part[cut:]
+        if self.lexicon.change_strength(reason) >= 0.5 or _NOW.search(reason):
+            return tuple(_without_opener(c, self.lexicon.reason_open)
+                         if c.value.start >= start + cut else c for c in claims)
         kept = tuple(c for c in claims if c.value.start < start + cut)
         return kept if kept else claims
 
     def _reason_start(self, part: str) -> int:
         """Where a reason opens after the start of ``part`` (-1 when none): an opener
         that only gives a reason ("because", "due to"), or "since" / "given" followed by a
-        verb and no time ("since the hotel is now 8 rooms", not "since Monday")."""
+        verb and no time ("since the hotel is now 8 rooms", not "since Monday"). Without a
+        verb, words holding a value are no reason ("due to marketing friday" is a
+        deadline); "BC" in capitals names a place."""
         for m in self.lexicon.reason_open.finditer(part):
             word = m.group(0).lower()
             if m.start() == 0 or not part[:m.start()].strip() or word in ("as", "after"):
                 continue
+            if m.group(0).isupper():
+                continue  # "Whistler BC"
             rest = part[m.end():].strip(" ,:")
-            if word in AMBIGUOUS_REASON and (not _has_verb(rest) or _TIME_WORD.match(rest)):
+            if not _has_verb(rest) and (word in AMBIGUOUS_REASON or (
+                    _HOLDS_VALUE.search(rest) and not _NOUN_PHRASE.match(rest))):
+                continue
+            if word in AMBIGUOUS_REASON and _TIME_WORD.match(rest):
                 continue
             return m.start()
         return -1
@@ -574,3 +587,25 @@ _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going w
 # Words before "ordering from X" that leave X rather than choose it.
 _LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|never|quit|"
                       r"won't|wont|avoid)\b", re.IGNORECASE)
+
+
+_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+_HOLDS_VALUE = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b"
+                          r"|\b(?:today|tomorrow|tmrw|tonight)\b", re.IGNORECASE)
+
+
+# What a reason opens on ("due to *the* rain", "due to *Tony's* closing"), as against a
+# deadline's addressee ("due to marketing friday").
+_NOUN_PHRASE = re.compile(r"(?:the|a|an|his|her|their|our|my|its|this|that|\w{1,40}['’]s)\b",
+                          re.IGNORECASE)
+
+
+def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
+    """``claim`` without a reason word opening its subject ("cuz we now expect")."""
+    m = opener.match(claim.subject)
+    if m is None:
+        return claim
+    subject = re.sub(r"^(?:the|a|an)\s", "", claim.subject[m.end():].strip(" ,:"),
+                     flags=re.IGNORECASE)
+    return replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
+

@@ -96,7 +96,7 @@ class MessageAnalyzer(ClauseReader):
         if not self.analyze(text, speaker=speaker).system:
             return False
         lex = self.lexicon
-        rest = lex.system_start.sub(" ", _without_system_lines(mask(clean(text), lex), lex))
+        rest = lex.system_start.sub(" ", mask(_without_system_lines(clean(text), lex), lex))
         own = set(content_terms(speaker))  # "Lena has joined the channel"
         return not set(content_terms(rest)) - own
 
@@ -289,19 +289,21 @@ def _schedule_item(clause: Clause, masked: str) -> Clause:
                    stated=True, act=SpeechAct.DECISION)
 
 
-# What a share line shares runs to the next sentence break ("uploaded a file: Screen Shot
-# 2015-11-19 at 20.41.07.png — 11 prizes so far").
-_SHARED = re.compile(r"[ \t]{0,3}:?[^\n]{0,300}?(?=\s[.—–-]\s|\s[.—–-]$|\n|$)")
+# What a share line shares: a file name, through its extension ("uploaded a file: Screen
+# Shot 2015-11-19 at 20.41.07.png", "agenda.pdf (final, meeting at 3pm)"), else up to the
+# next sentence break ("shared a link: the venue map — parking is round the back").
+_SHARED = re.compile(r"[ \t]{0,3}:?(?:[^\n]{0,200}?\.[A-Za-z][A-Za-z0-9]{1,4}\b"
+                     r"|[^\n]{0,300}?(?=\s[.—–-]\s|\s[.—–-]$|\n|$))")
 
 
-def _without_system_lines(masked: str, lex: Lexicon) -> str:
-    """``masked`` with its system lines and what they share blanked (same length)."""
-    out = masked
-    for m in lex.system.finditer(masked):
+def _without_system_lines(text: str, lex: Lexicon) -> str:
+    """``text`` with its system lines and what they share blanked (same length)."""
+    out = text
+    for m in lex.system.finditer(text):
         end = m.end()
         if m.group(0).lower().startswith(("uploaded", "shared")):
-            shared = _SHARED.match(masked, end)
-            end = shared.end() if shared is not None else len(masked)
+            shared = _SHARED.match(text, end)
+            end = shared.end() if shared is not None else len(text)
         out = out[:m.start()] + " " * (end - m.start()) + out[end:]
     return out
 

@@ -381,9 +381,11 @@ def term_positions(qa: QuestionAnalysis, text: str) -> list[int]:
     return [w.start for w in words(text) if forms(w.low) & wanted]
 
 
-_DURATION_AFTER = re.compile(
-    r"\s?(?:" + "|".join(sorted(DURATION_WORDS - {"bit", "little", "couple", "while"},
-                                 key=len, reverse=True)) + r"|hrs?|secs?)\b", re.IGNORECASE)
+_DURATION_WORDS = r"(?:" + "|".join(sorted(DURATION_WORDS - {"bit", "little", "couple", "while"},
+                                            key=len, reverse=True)) + r"|hrs?|secs?)\b"
+# "starts in 15 min", not "50 month-long trials"
+_DURATION_AFTER = re.compile(r"\s?" + _DURATION_WORDS + r"(?!-)", re.IGNORECASE)
+_DURATION_ASKED = re.compile(r"\b" + _DURATION_WORDS, re.IGNORECASE)
 
 
 def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
@@ -399,7 +401,7 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
                                                         if "date" not in kinds or
                                                         len(kinds) == 1]
-    if asks_a_count(qa) and not DURATION_WORDS & set(qa.terms):
+    if asks_a_count(qa) and not _DURATION_ASKED.search(qa.text):
         # "starts in 15 min" measures time: no count of the rooms asked about
         slots = [sl for sl in slots if sl.kind.value != "number"
                  or not _DURATION_AFTER.match(sentence, sl.end)]
