@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v3"
+WRITER_PROMPT_VERSION = "writer-v4"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -96,6 +96,9 @@ Rules:
 7. A reply that carries only a value ("12 it is", "bus loop then", "ok op 1") is a value of
    the state the turns just before it are about: revise that state if the value is of its
    kind. A price never replaces a count of things, nor a count a price.
+8. A value inside the reason a message gives for its decision is not decided ("moving it to
+   4pm because the room is booked at 3" decides 4pm, nothing about 3), unless the reason
+   itself says something changed ("ordering more pizza cuz we now expect 75 ppl").
 
 Give all proposals in ONE {PROPOSE_TOOL} call (when no tools are offered, as the JSON object
 the request describes). Deterministic code checks every proposal: ungrounded quotes and
