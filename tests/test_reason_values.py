@@ -85,3 +85,12 @@ def test_a_reason_opens_no_state_of_its_own(tmp_path: Path) -> None:
     topics = [row["topic"].lower() for row in chat.reader.tools.store.states.listed()]
     assert "fundraising goal" in topics
     assert not any(t.startswith("since") or "rooms" in t for t in topics)
+
+
+def test_the_llm_writer_is_told_the_same() -> None:
+    # LLM mode's writer prompt states the offline rule (issue: the same definitions)
+    from memory.llm.prompts import WRITER_SYSTEM_PROMPT
+
+    assert "reason a message gives for its decision is not decided" in " ".join(
+        WRITER_SYSTEM_PROMPT.split())
+    assert "now expect 75 ppl" in WRITER_SYSTEM_PROMPT
