@@ -94,3 +94,15 @@ def test_the_llm_writer_is_told_the_same() -> None:
     assert "reason a message gives for its decision is not decided" in " ".join(
         WRITER_SYSTEM_PROMPT.split())
     assert "now expect 75 ppl" in WRITER_SYSTEM_PROMPT
+
+
+@pytest.mark.parametrize(("turns", "question", "count"), [
+    ([(0, "jo", "logged 12 hrs of overtime this week"), (10, "al", "ouch")],
+     "how many hrs of overtime did jo log?", "12"),  # asked in hours: hours answer it
+    ([(0, "mo", "we're giving away 50 month-long trials at the booth"), (10, "al", "nice")],
+     "how many trials are we giving away?", "50"),  # "month-long" measures nothing
+])
+def test_a_count_asked_in_time_units_is_read(tmp_path: Path, turns: list[tuple[int, str, str]],
+                                            question: str, count: str) -> None:
+    chat = channel_chat(tmp_path, turns, start=T0, asked=ASKED)
+    assert chat.first(question).startswith(count)
