@@ -132,13 +132,13 @@ def test_short_answers_name_the_value_date_or_clause(tmp_path: Path) -> None:
 
     pottery = r.answer("When did Dana go to the pottery workshop?", scope=scope,
                        reference=asked)
-    assert pottery.short == "Sunday 3 November 2024"  # "yesterday", said on Monday 4 November
+    assert pottery.short == "3 November 2024"  # "yesterday", said on Monday 4 November
     assert pottery.answer.splitlines()[0] == "Sunday 3 November 2024"
     assert pottery.answer.splitlines()[1].startswith(
         'Dana (#atlas-dev, Nov 4): "I went to the pottery workshop')
 
     puppy = r.answer("When did Eli adopt a puppy?", scope=scope, reference=asked)
-    assert puppy.short == "Tuesday 5 November 2024"  # no date in the message: the day it was said
+    assert puppy.short == "5 November 2024"  # no date in the message: the day it was said
 
     research = r.answer("What did Gil research?", scope=scope, reference=asked)
     assert research.short == "Researching adoption agencies"

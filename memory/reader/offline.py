@@ -23,6 +23,7 @@ Policy for one question (each step conditioned on what the previous ones returne
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -30,6 +31,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address, words
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, QuestionLexicon
+from memory.dates import WEEKDAY_NAMES
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.answer import (
     attributed_phrase,
@@ -333,11 +335,18 @@ class OfflineReader:
                       gathered=list(session.gathered), kind=qa.kind.value, closest=closest)
 
 
+_WEEKDAY_SHOWN = re.compile(r"\b(?:" + "|".join(WEEKDAY_NAMES)
+                            + r") (?=\d{1,2} [A-Z][a-z]{2,8} \d{4})")
+
+
 def _answer(qa: QuestionAnalysis, composed: Composed, session: ReaderSession, rounds: int,
             states: Sequence[State]) -> Answer:
     unique = list({c.node_id: c for c in composed.citations}.values())
+    # The short answer is the value itself: the weekday a resolved day is shown with is
+    # for the reader of the first line, not part of what was said
+    short = _WEEKDAY_SHOWN.sub("", composed.short)
     return Answer(answer="\n".join(line for line in composed.lines if line),
-                  short=composed.short, abstained=False, citations=unique,
+                  short=short, abstained=False, citations=unique,
                   states=list(composed.states), rounds=rounds,
                   gathered=list(session.gathered), kind=qa.kind.value)
 
