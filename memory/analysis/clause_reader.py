@@ -174,10 +174,10 @@ class ClauseReader:
     def _before_reason(self, claims: tuple[Claim, ...], part: str, start: int
                        ) -> tuple[Claim, ...]:
         """The claims a clause decides, without the values of the reason it gives after
-        them ("bumping the goal to $3,500 since the hotel is now 8 rooms" decides no rooms;
-        the goal; "moving it to 4pm because the room is booked at 3" decides no 3). A reason
-        that says a change itself ("… cuz we now expect 75 ppl") keeps its values, under
-        their own subject ("we now expect", never "cuz we now expect")."""
+        them ("moving it to 4pm because the room is booked at 3" decides no 3; "bumping the
+        goal to $3,500 since the hotel block needs 8 rooms" no rooms). A reason that says a
+        change itself ("… cuz we now expect 75 ppl") keeps its values, under their own
+        subject ("we now expect", never "cuz we now expect")."""
         cut = self._reason_start(part)
         if cut < 0:
             return claims
@@ -592,8 +592,6 @@ _LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|neve
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
 _HOLDS_VALUE = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b"
                           r"|\b(?:today|tomorrow|tmrw|tonight)\b", re.IGNORECASE)
-
-
 # What a reason opens on ("due to *the* rain", "due to *Tony's* closing"), as against a
 # deadline's addressee ("due to marketing friday").
 _NOUN_PHRASE = re.compile(r"(?:the|a|an|his|her|their|our|my|its|this|that|\w{1,40}['’]s)\b",
