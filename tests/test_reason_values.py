@@ -44,12 +44,12 @@ def test_a_reason_saying_a_change_keeps_its_value(text: str, value: str) -> None
     assert not any(s.lower().startswith(("since", "cuz", "because")) for s, _ in claims)
 
 
-@pytest.mark.parametrize("text", [
-    "final slides due to marketing friday",  # a deadline, not a reason
-    "retreat is at Whistler BC june 5-8",  # a place, not "b/c"
+@pytest.mark.parametrize(("text", "value"), [
+    ("final slides due to marketing friday", "friday"),  # a deadline, not a reason
+    ("retreat is at Whistler BC june 5-8", "june 5-8"),  # a place, not "b/c"
 ])
-def test_words_that_only_look_like_a_reason_cut_nothing(text: str) -> None:
-    assert any(v[:1].lower() in "fj" for _, v in _claims(text))
+def test_words_that_only_look_like_a_reason_cut_nothing(text: str, value: str) -> None:
+    assert value in [v for _, v in _claims(text)]
 
 
 def test_a_reason_after_a_decision_keeps_the_decision() -> None:

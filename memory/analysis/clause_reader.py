@@ -140,7 +140,7 @@ class ClauseReader:
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
-        claims = self._before_reason(claims, part, start)
+        claims = self._before_reason(claims, part, start, (*values, *new, *old))
         header = masked[end:end + 1] == ":"
         if header:
             # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
@@ -171,14 +171,14 @@ class ClauseReader:
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
 
-    def _before_reason(self, claims: tuple[Claim, ...], part: str, start: int
-                       ) -> tuple[Claim, ...]:
+    def _before_reason(self, claims: tuple[Claim, ...], part: str, start: int,
+                       values: Sequence[Value]) -> tuple[Claim, ...]:
         """The claims a clause decides, without the values of the reason it gives after
         them ("moving it to 4pm because the room is booked at 3" decides no 3; "bumping the
         goal to $3,500 since the hotel block needs 8 rooms" no rooms). A reason that says a
         change itself ("… cuz we now expect 75 ppl") keeps its values, under their own
         subject ("we now expect", never "cuz we now expect")."""
-        cut = self._reason_start(part)
+        cut = self._reason_start(part, start, values)
         if cut < 0:
             return claims
         reason = part[cut:]
@@ -188,7 +188,7 @@ class ClauseReader:
         kept = tuple(c for c in claims if c.value.start < start + cut)
         return kept if kept else claims
 
-    def _reason_start(self, part: str) -> int:
+    def _reason_start(self, part: str, start: int, values: Sequence[Value]) -> int:
         """Where a reason opens after the start of ``part`` (-1 when none): an opener
         that only gives a reason ("because", "due to"), or "since" / "given" followed by a
         verb and no time ("since the hotel is now 8 rooms", not "since Monday"). Without a
@@ -201,8 +201,9 @@ class ClauseReader:
             if m.group(0).isupper():
                 continue  # "Whistler BC"
             rest = part[m.end():].strip(" ,:")
+            holds_value = any(v.start >= start + m.end() for v in values)
             if not _has_verb(rest) and (word in AMBIGUOUS_REASON or (
-                    _HOLDS_VALUE.search(rest) and not _NOUN_PHRASE.match(rest))):
+                    holds_value and not _NOUN_PHRASE.match(rest))):
                 continue
             if word in AMBIGUOUS_REASON and _TIME_WORD.match(rest):
                 continue
@@ -590,8 +591,6 @@ _LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|neve
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-_HOLDS_VALUE = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b"
-                          r"|\b(?:today|tomorrow|tmrw|tonight)\b", re.IGNORECASE)
 # What a reason opens on ("due to *the* rain", "due to *Tony's* closing"), as against a
 # deadline's addressee ("due to marketing friday").
 _NOUN_PHRASE = re.compile(r"(?:the|a|an|his|her|their|our|my|its|this|that|\w{1,40}['’]s)\b",

@@ -8,10 +8,11 @@ Stdlib only, English only.
 from __future__ import annotations
 
 import calendar
-import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
+
+from memory.text import WEEKDAY
 
 Granularity = Literal["day", "week", "month", "year"]
 Prefer = Literal["past", "future"]
@@ -86,12 +87,10 @@ def weekday_day(d: date, said: str = "") -> str:
     already ("Friday 10am" → "8 November 2024")."""
     if isinstance(d, datetime):
         d = d.date()
-    if _NAMES_A_WEEKDAY.search(said):
+    if WEEKDAY.search(said):
         return spoken_day(d)
     return f"{WEEKDAY_NAMES[d.weekday()]} {spoken_day(d)}"
 
-
-_NAMES_A_WEEKDAY = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b", re.IGNORECASE)
 
 
 def add_months(d: date, months: int) -> date:
