@@ -226,7 +226,10 @@ _MOVE_TO = re.compile(
     r"chang(?:e|es|ed|ing)|reschedul\w{0,20}|postpon\w{0,20}|delay\w{0,20}|rais\w{0,20}|"
     r"lower\w{0,20}|increas\w{0,20}|reduc\w{0,20}|cut|trim\w{0,20}|updat\w{0,20}|"
     r"swap\w{0,20}|renam\w{0,20})\b[^.;!?]{0,40}?\b(?:to|until|till|into)\b|"
-    r"\bfrom\s{1,10}\S[^.;!?]{0,40}?\bto\b|\binstead of\b",
+    r"\bfrom\s{1,10}\S[^.;!?]{0,40}?\bto\b|\binstead of\b|"
+    # "coach now leaves at 6:30", "a ticket now costs $15": a verb said of a new value
+    r"\bnow\s{1,5}(?!(?:look|seem|say|think|know|mean|feel)s\b)[a-z]{2,20}s"
+    r"(?:\s{1,5}(?:at|on|from|in|by|to|until|till)\b|\s{1,5}[\d$£€])",
     re.IGNORECASE,
 )
 _URL = re.compile(r"https?://\S{1,4000}|www\.\S{1,4000}", re.IGNORECASE)

@@ -26,6 +26,23 @@ def test_a_change_before_so_is_not_its_reason(text: str) -> None:
     assert "moving" not in MessageAnalyzer().analyze(text).reason
 
 
+@pytest.mark.parametrize(("text", "reason"), [
+    ("the supplier's changing their delivery run — from next week stuff arrives thursday "
+     "morning, so the order cutoff moves to wednesday 15:00",
+     "the supplier's changing their delivery run — from next week stuff arrives thursday "
+     "morning"),
+    ("ok team, quick one: the room is busy, so standup moves to 10", "the room is busy"),
+    ("Moving standup to 10. The room is busy, so we go to the cafe", "The room is busy"),
+    # one part back, never a whole preamble
+    ("heads up everyone, I know this is super last minute, and I know a lot of you booked "
+     "travel, but the caterer went bust, so the gala moves to the 29th",
+     "but the caterer went bust"),
+])
+def test_the_sentence_before_so_is_the_reason(text: str, reason: str) -> None:
+    # back over the parts of its sentence that decide nothing, never into a header
+    assert MessageAnalyzer().analyze(text).reason == reason
+
+
 def test_a_cause_before_so_is_the_reason() -> None:
     assert MessageAnalyzer().analyze(
         "the venue flooded, so we moved the party to friday").reason == "the venue flooded"

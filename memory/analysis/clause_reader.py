@@ -255,6 +255,9 @@ class ClauseReader:
         if status is not None:
             modifiers |= {v for v in new if v.family == "when"}
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
+        # "library car park, not the SU steps": the place turned down after a place stated
+        old += tuple(_not_after(masked, v) for v in new
+                     if v.kind is Kind.PLACE and _NOT_AFTER.match(masked, v.end))
         return values, old, _join_new_when(new, masked), modifiers
 
     def _choice(self, part: str, start: int, values: tuple[Value, ...],
@@ -606,3 +609,14 @@ def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
                      flags=re.IGNORECASE)
     return replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
 
+
+# ", not the SU steps": a place named as turned down right after another (a short phrase
+# up to the end of its part).
+_NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"
+                        r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
+
+
+def _not_after(masked: str, value: Value) -> Value:
+    m = _NOT_AFTER.match(masked, value.end)
+    assert m is not None
+    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v"))

@@ -177,7 +177,10 @@ def is_build(value: str) -> bool:
 
 
 _MONEY = re.compile(MONEY_PATTERN, re.IGNORECASE)
-_COUNTED = re.compile(r"\d\s[a-z]{2,30}", re.IGNORECASE)
+_COUNTED = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                      r"twelve|dozen|twenty|thirty|forty|fifty|hundred))\s"
+                      r"(?!(?:grand|bucks|quid|dollars|euros|pounds|cents)\b)[a-z]{2,30}",
+                      re.IGNORECASE)
 
 
 def measure(value: str) -> str:

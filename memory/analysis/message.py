@@ -129,11 +129,14 @@ class MessageAnalyzer(ClauseReader):
         head = masked.lstrip()
         opening = " ".join(head.split()[:4])
         agrees = bool(lex.ack.match(head)) or bool(lex.accept.match(opening))
+        labels = {c.label.strip().lower() for c in clauses if c.label}
         explanation = " ".join(
             c.text.strip() for c in clauses
-            # a clause deciding nothing ("Pixel Pit could only fit 10 setups") explains
-            if not any(cl.stated for cl in c.claims) and c.act is not SpeechAct.QUESTION
-            and len(tokenize(c.text)) > 2
+            # a clause deciding nothing ("Pixel Pit could only fit 10 setups", "Prairie is $2
+            # cheaper") explains; a header ("update on flour: …") names the news
+            if not any(cl.stated and not _COMPARED.match(masked, cl.value.end)
+                       for cl in c.claims) and c.act is not SpeechAct.QUESTION
+            and len(tokenize(c.text)) > 2 and c.text.strip().lower() not in labels
         )[:300] if act in CHANGING else ""
         # What a question asks for is in its asking sentences ("Big items: venue, raffle,
         # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).
@@ -220,7 +223,17 @@ class MessageAnalyzer(ClauseReader):
                 # "so" that names no subject of its own is what "so" sums up, not its
                 # reason ("her train got changed. so keynote shifts to 10:45" gives one)
                 if before and (clauses[i - 1].change <= 0 or c.subject):
-                    return before
+                    # "the supplier's changing their delivery run — from next week stuff
+                    # arrives thursday, so …": the part before "so" and the one before it in
+                    # its sentence, when that decides nothing of its own
+                    j = i - 1
+                    while j == i - 1 and j > 0 and not clauses[j].label \
+                            and not _JOINED.match(clauses[j].text.strip()) \
+                            and not clauses[j - 1].text.rstrip().endswith((".", "!", "?")) \
+                            and not any(cl.stated for cl in clauses[j - 1].claims) \
+                            and clauses[j - 1].act is not SpeechAct.QUESTION:
+                        j -= 1
+                    return " — ".join(clauses[k].text.strip() for k in range(j, i))
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
                 rest = c.text[m.end():].strip(" ,:")
@@ -243,6 +256,13 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+# "… but the caterer went bust": a part opened by a conjunction is already the whole reason.
+_JOINED = re.compile(r"(?:but|and|yet|though|although|tho)\b", re.IGNORECASE)
+# "$2 cheaper", "10 more": an amount said as a difference, not a value set.
+_COMPARED = re.compile(r"\s{1,3}(?:cheaper|dearer|more|less|fewer|extra|higher|lower|over|"
+                       r"under|off)\b", re.IGNORECASE)
 
 
 def _lend_old(clauses: list[Clause]) -> list[Clause]:

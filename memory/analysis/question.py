@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.named_choice import named_choice
 from memory.analysis.question_family import family as family_of_question
-from memory.analysis.question_family import family_of_kind, head_attribute, measure, openers
+from memory.analysis.question_family import (
+    family_of_kind,
+    head_attribute,
+    measure,
+    money_verb,
+    openers,
+)
 from memory.analysis.question_lexicon import (
     CLOCK_CUES,
     CLOCK_NOUNS,
@@ -143,7 +149,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
          ("count", count_open), ("version", version_open), ("person", who_open)),
-        head_attribute(lows, lexicon), lexicon) or named_choice(ws, lows, opening, lexicon)
+        head_attribute(lows, lexicon), lexicon) or money_verb(lows, opening, lexicon) \
+        or named_choice(ws, lows, opening, lexicon)
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
         cue_spans.append((anchor_span[0] - 1, anchor_span[0], "before"))

@@ -11,7 +11,7 @@ from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.question_words import _spans, find_phrase
 from memory.text import STOPWORDS
 
-__all__ = ["family", "family_of_kind", "head_attribute", "measure", "openers"]
+__all__ = ["family", "family_of_kind", "head_attribute", "measure", "money_verb", "openers"]
 
 
 def measure(family: str, lows: Sequence[str], lexicon: QuestionLexicon) -> str:
@@ -55,6 +55,15 @@ def _measures_a_thing(lows: Sequence[str], after: int, lexicon: QuestionLexicon)
     return (noun.isalpha() and noun not in STOPWORDS and noun not in lexicon.question_words
             and noun not in lexicon.confirm_openers and noun not in lexicon.money_words
             and lexicon.attributes.get(noun, "") not in ("money", "price"))
+
+
+def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> str:
+    """A price asked by its verb: "what are we *charging* referral offices", "what did the
+    fix end up *costing*", "what's fernhill *paying* us" (a "what" question; "who's paying"
+    asks a person)."""
+    if opening >= len(lows) or lows[opening] not in lexicon.what_openers:
+        return ""
+    return "price" if any(w in lexicon.money_verbs for w in lows[opening + 1:]) else ""
 
 
 def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],

@@ -217,6 +217,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "prices": "price", "spend": "money", "spending": "money", "salary": "money",
     "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
+    "invoice": "price",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
@@ -435,6 +436,15 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend""".split())
+# Verbs of paying: a "what" question with one asks a price ("what did the fix end up
+# costing"), whatever noun follows it.
+MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
+                         "paid", "cost", "costs", "costing", "spend", "spends", "spending",
+                         "spent", "owe", "owes", "owed"})
+WHAT_OPENERS = frozenset({"what", "what's", "whats"})
+# What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
+# what its message is about. ("quote" is as often words quoted; "total" sums other prices.)
+BILL_WORDS = frozenset({"bill", "invoice", "tab", "receipt", "damage"})
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
@@ -543,6 +553,9 @@ class QuestionLexicon:
     verb_objects: frozenset[str] = VERB_OBJECTS
     qualifiers: frozenset[str] = QUALIFIER_PREPOSITIONS
     confirm_openers: frozenset[str] = CONFIRM_OPENERS
+    money_verbs: frozenset[str] = MONEY_VERBS
+    bill_words: frozenset[str] = BILL_WORDS
+    what_openers: frozenset[str] = WHAT_OPENERS
     confirm_cues: tuple[str, ...] = CONFIRM_CUES
     status: tuple[tuple[str, str], ...] = STATUS_WORDS
 

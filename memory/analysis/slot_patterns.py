@@ -144,7 +144,8 @@ _BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\
 #: What may follow a bare amount that is set or changed: the clause ends, or a word that
 #: closes the setting ("… to 60 then", "… at 98 max", "… 60, not 40").
 _BARE_END = (r"(?=\s?(?:[?!;)]|[.,](?!\d)|$)|\s(?:instead|then|now|max|tops|total|not|and|but|"
-             r"for|from|each|a\s(?:head|night|day|week|month))\b)")
+             r"for|from|each|a\s(?:head|night|day|week|month))\b|"
+             r"\s?[\u2600-\u27bf\U0001f300-\U0001faff])")  # "… up to 450 🤑"
 
 
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
@@ -252,7 +253,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"mins?|minutes?|secs?|seconds?))(?![\w])"),
     # a bare amount where it is set or changed: "cap goes up to 60", "capping at 98",
     # "budget = 400", "98 then", "60, not 40"
-    ("count", r"(?:\b(?:to|at|is|was|of|now)\s|=\s?|→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
+    ("count", r"(?:\b(?:to|at|is|was|of|now)\s|\b(?:make|makes|making|made)\s(?:it|that)\s|=\s?|"
+              r"→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
     # match formats: "Bo5", "best of 7"
@@ -311,11 +313,19 @@ Vilnius Kyiv
 """.split())
 
 
+# "… of Millbrook Elementary", "… of Hall B", "… of Building 7": the named place a part of a
+# place is in.
+_OF_NAMED = (r"(?-i:\sof\s(?:the\s)?[A-Z][\w'’-]{0,24}"
+             r"(?:\s(?:[A-Z][\w'’-]{0,24}|\d{1,4}[A-Za-z]?)){0,2}\b)")
+
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
-    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:"
-    + _alternation(PLACE_NOUNS) + r"))\b)",  # "at the gym", "at the east car park"
+    # "at the gym", "at the east car park", "at the back lot of Millbrook Elementary", "at
+    # the skatepark end of Riverside Park" (a part of a named place is in that place)
+    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:(?:"
+    + _alternation(PLACE_NOUNS) + r")\b(?:" + _OF_NAMED + r")?|(?-i:end|side|entrance|corner)"
+    + _OF_NAMED + r")))",
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
@@ -325,6 +335,8 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
     # "community centre", "the rec center", "city hall": a common place compound
     r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b",
+    # "library car park", "the Oak Street bridge parking lot"
+    r"\b(?P<v>(?:the\s)?(?:[A-Z][\w'’-]{1,24}\s){0,3}[a-z]{3,16}\s(?:car\spark|parking\slot))\b",
     # "Bathurst Community Centre", "Riverside Park"
     r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
     r"Hotel|Theatre|Theater|Gardens|Square))\b",

@@ -201,7 +201,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
                                                     *range(at - 1, -1, -1)]
               if len(words(told[i])) >= 4 and not _states(told[i], value, decision)]
-    parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(told[at])]
+    # a header before a colon ("update on flour: switching to …") names the news, not why
+    stating = _HEADER.sub("", told[at], count=1)
+    parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
     others = sorted((c for c in parts if len(words(c)) >= 3
                      and not _states(c, value, decision)), key=len, reverse=True)
     # what stood in the way comes first ("the water bill went way up", "truck broke
@@ -212,6 +214,7 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     return ranked[0] if ranked else ""
 
 
+_HEADER = re.compile(r"^[^:.!?\n]{1,40}:\s")
 # "so he can …", "so that we could …": a purpose, not a consequence.
 _PURPOSE = re.compile(r"(?:that\s{1,3})?(?:[\w']{1,20}\s{1,3}){1,3}"
                       r"(?:can|could|will|would|won't|don't|doesn't|has time|have time)\b",

@@ -355,7 +355,9 @@ class StatementReader:
                 found = True
                 own = unit_forms(claim.subject) | around
                 # a value said of nothing in particular may be about the message's subject
-                score = len(wanted & own) or (1 if not claim.subject and not clause.subject
+                # and so is one said of a word for its kind ("… final bill $1,850")
+                bare = not claim.subject and not clause.subject
+                score = len(wanted & own) or (1 if (bare or self._kind_word(claim.subject, qa))
                                               and wanted & (whole | asked) else 0)
                 if score == 0:
                     continue
@@ -389,6 +391,17 @@ class StatementReader:
                         return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
                                 clause.text)
         return ("", "", "") if found else None
+
+    def _kind_word(self, subject: str, qa: QuestionAnalysis) -> bool:
+        """Whether ``subject`` only names a bill ("final bill", "the invoice") when ``qa``
+        asks a price, so the amount is the price of what its message is about. (A
+        "deadline" or a "start time" is a thing of its own; "so they pay $50 total" sums
+        other prices.)"""
+        if qa.family not in ("money", "price"):
+            return False
+        ws = [w.low for w in words(subject) if w.low not in STOPWORDS
+              and w.low not in _KIND_MODIFIERS]
+        return bool(ws) and all(w in self.lexicon.bill_words for w in ws)
 
     def _who_from(self, qa: QuestionAnalysis, chosen: Statement) -> str:
         """Who a message-based *who* answer names: who turned a proposal down or accepted
@@ -466,3 +479,7 @@ def _replaced_of(st: Statement) -> Statement:
     """The value ``st`` names as replaced, as a statement of its own: its sentence is that
     value (the message's sentence says the new one, which a when-answer would read)."""
     return Statement(st.unit, st.node, st.replaced, st.replaced, "")
+
+
+# Words that qualify a word for a kind of value without naming a thing ("final bill").
+_KIND_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})
