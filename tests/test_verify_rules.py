@@ -124,10 +124,16 @@ def test_facets_are_verified_like_the_main_value() -> None:
     assert len([r for r in ver.reasons if "further" in r]) == 2
 
 
-def test_a_count_of_things_never_replaces_a_price() -> None:
-    rec = _state("tour tees", "£6.80", "amount")
-    final, ver, _ = V.verify(_revise("150 tees", rec.topic),
-                             _msg("tour tees: upping it to 150 tees"), lambda sid: rec)
+@pytest.mark.parametrize(("state", "count", "text"), [
+    (("tour tees", "£6.80"), "150 tees", "tour tees: upping it to 150 tees"),
+    # a number written in words counts things too (an LLM writer proposing it is refused)
+    (("referral night guards", "$110"), "two offices",
+     "referral night guards: two offices said they'd go elsewhere"),
+])
+def test_a_count_of_things_never_replaces_a_price(state: tuple[str, str], count: str,
+                                                  text: str) -> None:
+    rec = _state(*state, "amount")
+    final, ver, _ = V.verify(_revise(count, rec.topic), _msg(text), lambda sid: rec)
     assert final.verdict is not Verdict.REVISE
 
 
