@@ -124,3 +124,31 @@ def test_a_day_written_as_numbers_in_one_order_only_is_a_day(tmp_path: Path) -> 
     ], start=T0, asked=ASKED)
     assert "31/1" in chat.first("when does the LAV lease end?")
 
+
+
+@pytest.mark.parametrize(("question", "key"), [
+    ("who was the quizmaster at trivia night?", (("quizmaster",),)),
+    ("who's our contact at voltway?", (("contact",),)),
+    ("who's the captain now", (("captain",),)),
+    ("who is the vendor on Kestrel now?", ()),  # a company answers it without the word
+])
+def test_who_is_the_role_asks_the_role(question: str, key: tuple[tuple[str, ...], ...]) -> None:
+    assert analyze_question(question).key == key
+
+
+def test_a_role_nobody_named_is_not_answered_by_its_event(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Diane", "Trivia night raised $2,340!! thanks all"),
+        (30, "Sam", "uploaded a file: trivia_night_flyer_v2.pdf (Grange Hall, $15)"),
+        (60, "Ana", "who's bringing the extension leads for trivia night?"),
+        (65, "Mo", "me"),
+    ], start=T0, asked=ASKED)
+    assert chat.answer("who was the quizmaster at trivia night?").abstained
+
+
+def test_a_role_named_with_its_event_is_answered(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Diane", "Trivia night raised $2,340!! thanks all"),
+        (60, "Ana", "huge thanks to Mo, our quizmaster for trivia night"),
+    ], start=T0, asked=ASKED)
+    assert "Mo" in chat.first("who was the quizmaster at trivia night?")

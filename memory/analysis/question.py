@@ -178,6 +178,12 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     key = _key_words(lows, subject_idx, lexicon, family=family,
                      copula=_copula(lows, opening) or bool(money_open or count_open),
                      when=kind is QuestionKind.WHEN)
+    if not key and _who_copula(lows, opening):
+        # the role noun an answer must name, unless a value names it ("the vendor")
+        role_key = _key_words(lows, subject_idx, lexicon, family=family, copula=True,
+                              when=False)
+        key = tuple(g for g in role_key if not set(g) & set(lexicon.attributes)
+                    and _ends_phrase(lows, g[-1]))
     return QuestionAnalysis(
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
@@ -301,6 +307,31 @@ def _copula(lows: Sequence[str], opening: int) -> bool:
     second = lows[opening + 1] if opening + 1 < len(lows) else ""
     return first in ("what's", "whats") or (
         first in ("what", "which") and second in ("is", "was", "are", "were"))
+
+
+def _who_copula(lows: Sequence[str], opening: int) -> bool:
+    """Whether the question is "who's the/our …" ("who's the photographer for the summit"):
+    it asks who holds the role its noun names, which an answer must name or claim."""
+    first = lows[opening] if opening < len(lows) else ""
+    second = lows[opening + 1] if opening + 1 < len(lows) else ""
+    third = lows[opening + 2] if opening + 2 < len(lows) else ""
+    return (first in ("who's", "whos") and second in _ROLE_DETERMINERS) or (
+        first == "who" and second in ("is", "was") and third in _ROLE_DETERMINERS)
+
+
+_ROLE_DETERMINERS = frozenset({"the", "our", "your", "their", "ur"})
+
+
+def _ends_phrase(lows: Sequence[str], word: str) -> bool:
+    """Whether ``word`` ends its noun phrase: the question ends or a preposition or "now"
+    follows it ("the photographer *for* the summit", "the captain *now*")."""
+    at = lows.index(word) if word in lows else -1
+    nxt = lows[at + 1] if 0 <= at < len(lows) - 1 else ""
+    return at >= 0 and (not nxt or nxt in _AFTER_ROLE)
+
+
+_AFTER_ROLE = frozenset({"for", "at", "on", "of", "in", "with", "now", "these", "this",
+                         "then", "again"})
 
 
 # A time of day ("1am", "14:30"): a value the question names, not a word to cover.
