@@ -256,8 +256,8 @@ class ClauseReader:
             modifiers |= {v for v in new if v.family == "when"}
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
         # "library car park, not the SU steps": the place turned down after a place stated
-        old += tuple(_not_after(masked, v) for v in new
-                     if v.kind is Kind.PLACE and _NOT_AFTER.match(masked, v.end))
+        old += tuple(o for v in new if v.kind is Kind.PLACE
+                     and (o := _not_after(masked, v)) is not None)
         return values, old, _join_new_when(new, masked), modifiers
 
     def _choice(self, part: str, start: int, values: tuple[Value, ...],
@@ -616,7 +616,6 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
                         r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
 
 
-def _not_after(masked: str, value: Value) -> Value:
+def _not_after(masked: str, value: Value) -> Value | None:
     m = _NOT_AFTER.match(masked, value.end)
-    assert m is not None
-    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v"))
+    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None

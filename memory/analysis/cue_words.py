@@ -463,6 +463,10 @@ TIMEZONES: tuple[str, ...] = (
 )
 
 
+#: The emoji blocks (symbols, dingbats, pictographs), as a character class body.
+EMOJI_CHARS = "\u2600-\u27BF\U0001F300-\U0001FAFF"
+
+
 NUMBER_WORDS: Mapping[str, int] = MappingProxyType({
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,

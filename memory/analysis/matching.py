@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import CHANGE_VERBS, CONTRASTING_MODIFIERS, FACET_NOUNS
+from memory.analysis.cue_words import (
+    CHANGE_VERBS,
+    CONTRASTING_MODIFIERS,
+    FACET_NOUNS,
+    NUMBER_WORDS,
+)
 from memory.analysis.slot_patterns import MONEY_PATTERN
 from memory.analysis.values import STATUS_FAMILY
 from memory.text import clean, content_terms, stem, value_key
@@ -177,9 +182,8 @@ def is_build(value: str) -> bool:
 
 
 _MONEY = re.compile(MONEY_PATTERN, re.IGNORECASE)
-_COUNTED = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                      r"twelve|dozen|twenty|thirty|forty|fifty|hundred))\s"
-                      r"(?!(?:grand|bucks|quid|dollars|euros|pounds|cents)\b)[a-z]{2,30}",
+_COUNTED = re.compile(r"(?:\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen"}))
+                      + r"))\s(?!(?:grand|bucks|quid|dollars|euros|pounds|cents)\b)[a-z]{2,30}",
                       re.IGNORECASE)
 
 

@@ -226,14 +226,9 @@ class MessageAnalyzer(ClauseReader):
                     # "the supplier's changing their delivery run — from next week stuff
                     # arrives thursday, so …": the part before "so" and the one before it in
                     # its sentence, when that decides nothing of its own
-                    j = i - 1
-                    while j == i - 1 and j > 0 and not clauses[j].label \
-                            and not _JOINED.match(clauses[j].text.strip()) \
-                            and not clauses[j - 1].text.rstrip().endswith((".", "!", "?")) \
-                            and not any(cl.stated for cl in clauses[j - 1].claims) \
-                            and clauses[j - 1].act is not SpeechAct.QUESTION:
-                        j -= 1
-                    return " — ".join(clauses[k].text.strip() for k in range(j, i))
+                    if i > 1 and _continues(clauses[i - 2], clauses[i - 1]):
+                        return f"{clauses[i - 2].text.strip()} — {before}"
+                    return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
                 rest = c.text[m.end():].strip(" ,:")
@@ -256,6 +251,16 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+def _continues(earlier: Clause, part: Clause) -> bool:
+    """Whether ``part`` goes on from ``earlier`` in one sentence that ``earlier`` decides
+    nothing of: neither a header (``part``'s label) nor a question, and ``part`` is not
+    opened by a conjunction ("… but the caterer went bust" is the whole reason)."""
+    return (not part.label and not _JOINED.match(part.text.strip())
+            and not earlier.text.rstrip().endswith((".", "!", "?"))
+            and not any(cl.stated for cl in earlier.claims)
+            and earlier.act is not SpeechAct.QUESTION)
 
 
 # "… but the caterer went bust": a part opened by a conjunction is already the whole reason.

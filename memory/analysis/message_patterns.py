@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from memory.analysis.cue_words import EMOJI_CHARS
 from memory.analysis.lexicon import EVENT_BASE_FORMS, EVENT_NOUNS
 from memory.analysis.values import Token, Value, tokenize
 from memory.text import STOPWORDS
@@ -16,7 +17,7 @@ from memory.text import STOPWORDS
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
 _SPLIT = re.compile(
     r"(?<=[.!?])\s{1,8}|\n{1,8}|;\s{1,8}|(?P<colon>:)\s{1,8}|\s{1,4}[—–-]\s{1,4}|"
-    r"\s{1,4}[\u2600-\u27BF\U0001F300-\U0001FAFF]{1,8}(?:\s{1,4}|$)|"
+    r"\s{1,4}[" + EMOJI_CHARS + r"]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"
     # ", we keep 3.0 for the redesign": a new sentence joined by a comma

@@ -301,10 +301,15 @@ _MONTH = re.compile(r"jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|au
                     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 
 
+def _opening_words(lows: Sequence[str], opening: int) -> tuple[str, str, str]:
+    """The first three words from the question's opening ("" past its end)."""
+    first, second, third = (*lows[opening:opening + 3], "", "", "")[:3]
+    return first, second, third
+
+
 def _copula(lows: Sequence[str], opening: int) -> bool:
     """Whether the question is "what/which is the …": it asks for what its noun phrase names."""
-    first = lows[opening] if opening < len(lows) else ""
-    second = lows[opening + 1] if opening + 1 < len(lows) else ""
+    first, second, _ = _opening_words(lows, opening)
     return first in ("what's", "whats") or (
         first in ("what", "which") and second in ("is", "was", "are", "were"))
 
@@ -312,9 +317,7 @@ def _copula(lows: Sequence[str], opening: int) -> bool:
 def _who_copula(lows: Sequence[str], opening: int) -> bool:
     """Whether the question is "who's the/our …" ("who's the photographer for the summit"):
     it asks who holds the role its noun names, which an answer must name or claim."""
-    first = lows[opening] if opening < len(lows) else ""
-    second = lows[opening + 1] if opening + 1 < len(lows) else ""
-    third = lows[opening + 2] if opening + 2 < len(lows) else ""
+    first, second, third = _opening_words(lows, opening)
     return (first in ("who's", "whos") and second in _ROLE_DETERMINERS) or (
         first == "who" and second in ("is", "was") and third in _ROLE_DETERMINERS)
 

@@ -8,6 +8,7 @@ import re
 
 from memory.analysis.cue_words import (
                                    COUNT_NOUNS,
+                                   EMOJI_CHARS,
                                    MONTH_WORDS,
                                    PLACE_NOUNS,
                                    ROOM_NOUNS,
@@ -145,7 +146,7 @@ _BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\
 #: closes the setting ("… to 60 then", "… at 98 max", "… 60, not 40").
 _BARE_END = (r"(?=\s?(?:[?!;)]|[.,](?!\d)|$)|\s(?:instead|then|now|max|tops|total|not|and|but|"
              r"for|from|each|a\s(?:head|night|day|week|month))\b|"
-             r"\s?[\u2600-\u27bf\U0001f300-\U0001faff])")  # "… up to 450 🤑"
+             r"\s?[" + EMOJI_CHARS + r"])")  # "… up to 450 🤑"
 
 
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory.analysis.cue_words import DURATION_WORDS
+from memory.analysis.cue_words import DURATION_WORDS, EMOJI_CHARS
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
@@ -276,7 +276,7 @@ _PERIOD_OPENERS = frozenset({"next", "this", "last"})
 
 # Clause boundaries inside a sentence.
 _CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(|"
-                      r"\s?[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]{1,8}\s")  # an emoji ends one
+                      r"\s?[" + EMOJI_CHARS + r"\uFE0F]{1,8}\s")  # an emoji ends one
 
 
 def _states(sentence: str, value: str, decision: frozenset[str] = frozenset()) -> bool:

@@ -355,9 +355,9 @@ class StatementReader:
                 found = True
                 own = unit_forms(claim.subject) | around
                 # a value said of nothing in particular may be about the message's subject
-                # and so is one said of a word for its kind ("… final bill $1,850")
+                # and so is one said of a bill ("… final bill $1,850")
                 bare = not claim.subject and not clause.subject
-                score = len(wanted & own) or (1 if (bare or self._kind_word(claim.subject, qa))
+                score = len(wanted & own) or (1 if (bare or self._names_a_bill(claim.subject, qa))
                                               and wanted & (whole | asked) else 0)
                 if score == 0:
                     continue
@@ -392,7 +392,7 @@ class StatementReader:
                                 clause.text)
         return ("", "", "") if found else None
 
-    def _kind_word(self, subject: str, qa: QuestionAnalysis) -> bool:
+    def _names_a_bill(self, subject: str, qa: QuestionAnalysis) -> bool:
         """Whether ``subject`` only names a bill ("final bill", "the invoice") when ``qa``
         asks a price, so the amount is the price of what its message is about. (A
         "deadline" or a "start time" is a thing of its own; "so they pay $50 total" sums
@@ -400,7 +400,7 @@ class StatementReader:
         if qa.family not in ("money", "price"):
             return False
         ws = [w.low for w in words(subject) if w.low not in STOPWORDS
-              and w.low not in _KIND_MODIFIERS]
+              and w.low not in _BILL_MODIFIERS]
         return bool(ws) and all(w in self.lexicon.bill_words for w in ws)
 
     def _who_from(self, qa: QuestionAnalysis, chosen: Statement) -> str:
@@ -481,5 +481,5 @@ def _replaced_of(st: Statement) -> Statement:
     return Statement(st.unit, st.node, st.replaced, st.replaced, "")
 
 
-# Words that qualify a word for a kind of value without naming a thing ("final bill").
-_KIND_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})
+# Words that qualify a bill without naming another thing ("final bill").
+_BILL_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})
