@@ -78,7 +78,8 @@ class _Draft:
     def establish(self) -> _Decision | None:
         if not self.topic:
             return None
-        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act)
+        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act,
+                         change=self.change)
 
     def on(self, match: _Match, verdict: Verdict) -> _Decision:
         return _Decision(verdict, match.state.topic, self.quote, self.family, self.act,

@@ -44,9 +44,13 @@ class TerseReplies(StateMatcher):
     def _bare_decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
                         registry: RegistryTool) -> list[_Decision]:
         """What each value the message says alone does to the state the conversation is on."""
-        if len(a.text.split()) > self.weights.alone_max_words:
+        long = len(a.text.split()) > self.weights.alone_max_words
+        if long and (not a.clauses or any(c.claims for c in a.clauses)):
             return []
-        said = [(i, bare) for i, c in enumerate(a.clauses) if (bare := _bare_of(c)) is not None]
+        said = [(i, bare) for i, c in enumerate(a.clauses) if (bare := _bare_of(c)) is not None
+                # a longer reply only when it opens with a number it settles ("make it 6, we
+                # burn through it"): the rest of it says why
+                and (not long or i == 0 and bare.numeric and bare.settled)]
         if not said:
             return []  # most messages: the conversation need not be read
         turns = self._turns_before(item)
@@ -163,7 +167,12 @@ def _bare_of(clause: Clause) -> Bare | None:
     """The value a clause says alone, if it says nothing else: no value the analyzer could
     type, or only a number without a unit ("12 it is" is read as an hour)."""
     if clause.claims and not all(is_unitless(c.value.text) for c in clause.claims):
-        return None
+        # an amount with its unit said alone ("yeah 60s" to "can we do 60?") is one too
+        alone = bare_value(clause.text)
+        if (alone is None or len(clause.claims) != 1 or clause.claims[0].value.family != "amount"
+                or alone.text != clause.claims[0].value.text):
+            return None
+        return replace(alone, numeric=True, unit=measure(alone.text))
     return bare_value(clause.text) or bare_value(clause.text.split(",")[0])
 
 
@@ -179,7 +188,7 @@ def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
             return False
         if family == "amount" or not family:
             return True
-        return family == "when" and has_time_of_day(value) and float(
+        return family == "when" and has_time_of_day(value) and is_unitless(bare.text) and float(
             bare.text.replace(",", ".")) <= 24
     if any(ch.isdigit() for ch in value) and family != "where":
         return False

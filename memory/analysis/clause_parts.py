@@ -29,10 +29,12 @@ from memory.analysis.message_patterns import (
     _QUARTER,
     _SPLIT,
     _SUBJECT_PRONOUNS,
+    _TAKEN_BEFORE,
     _VALUE_PREPS,
     _in_value,
     tokenize_at,
 )
+from memory.analysis.said_alone import BARE_LEADS
 from memory.analysis.values import Kind, Token, Value
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
@@ -154,7 +156,7 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
     before = text[max(clause_start, value.start - 24):value.start].lower().rstrip(" ,")
     before = re.sub(r"\s(?:the|a|an|our)$", "", before)
     after = text[value.end:value.end + 12].lower().lstrip()
-    if any(before.endswith(w) for w in _OLD_BEFORE):
+    if any(before.endswith(w) for w in _OLD_BEFORE) or _TAKEN_BEFORE.search(before):
         return True
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
         return moved or value.family != "when" or not after.startswith("to")
@@ -367,6 +369,10 @@ def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
     return max(ends, default=-1)
 
 
+#: The words a reply takes a value up with ("ok", "yeah", "make it").
+_REPLY_LEADS = frozenset(w for lead in BARE_LEADS for w in lead.split())
+
+
 def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
     only at the words since the value before it, when ``after`` says where that ended)."""
@@ -378,10 +384,15 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     before = part[lead: value.start - start].rstrip().lower()
     if value.kind is Kind.COUNT and before.split()[-1:] and before.split()[-1] in QUANTITY_VERBS:
         return True  # "ordering 3 mics", "we need 6 tents": how many of a thing, planned
+    if value.kind is Kind.COUNT and part.split()[:1] and part.split()[0].lower() in QUANTITY_VERBS:
+        return True  # "ordering model resin today, 4L": the amount of what the clause orders
     before = re.sub(r"(?:\s|^)(?:~|about|around|approx\.?|roughly|like)$", "", before).rstrip(
         " ~")  # "burn is ~$140k/mo", "budget is about $5k"
     if before.endswith(",") and len(before) > 2:
         return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
+    if before and set(re.findall(r"[\w'’]+", before)) <= _REPLY_LEADS and not re.search(
+            r"\w", part[value.end - start:]):
+        return True  # a reply that is the value: "yeah 60s", "ok thursday"
     last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
     if not last:
         return False

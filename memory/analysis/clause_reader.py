@@ -49,6 +49,7 @@ from memory.analysis.message_patterns import (
     _CHOICE_AFTER,
     _CONDITIONAL,
     _COPULAS,
+    _DETERMINERS,
     _FROM_NAME,
     _INSTEAD_CHOICE,
     _IS_NAME,
@@ -63,6 +64,7 @@ from memory.analysis.message_patterns import (
     _TO_NAME,
     _WH,
     _content,
+    _in_value,
     tokenize_at,
 )
 from memory.analysis.subject_phrases import (
@@ -282,8 +284,9 @@ class ClauseReader:
         change = self.lexicon.change_strength(part) >= 0.5 or bool(
             self.lexicon.change_strength(label) >= 0.5)
         # a proposal or a decision names what it gets from somewhere as much as a change
-        decides = change or bool(self.lexicon.proposal.search(part)
-                                 or self.lexicon.decision.search(part))
+        # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
+        decides = change or self.lexicon.change_strength(part) >= _NOW_CHANGE or bool(
+            self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
         for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
             found = pattern.search(part)
             if found is None or not needs:
@@ -384,9 +387,12 @@ class ClauseReader:
             phrase = _before_predicate(words, values, self.lexicon, masked)
             if not _content(phrase):
                 phrase = _owner_object(words, values, masked=masked) or phrase
-        if (doer is not None and len(phrase) == 1
-                and (phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS)):
+        if doer is not None and len(phrase) == 1 and (
+                phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS):
             phrase = []  # "I'll take sat": the verb names no subject
+        if doer is not None and len(kept := _clean_subject(phrase, values)) == 1 and _verb_of(
+                toks, kept[0], doer, values):
+            phrase = []  # "we'll use the library instead": nor does any verb of a pronoun
         if not _clean_subject(phrase, values):
             moved = _change_object(words, values)
             trailing = moved or _for_phrase(words, values)
@@ -619,3 +625,19 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
 def _not_after(masked: str, value: Value) -> Value | None:
     m = _NOT_AFTER.match(masked, value.end)
     return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
+
+
+#: The change "now" says alone (lexicon change strength).
+_NOW_CHANGE = 0.4
+
+
+def _verb_of(toks: Sequence[Token], word: Token, rest: Sequence[Token],
+             values: Sequence[Value]) -> bool:
+    """Whether ``word`` is the verb right before ``rest`` (what a pronoun and its verb are
+    followed by) and takes a value as its object ("use the library"; not "drop it at
+    yours tonight")."""
+    obj = next((t for t in rest if t.low not in _DETERMINERS), None)
+    if obj is None or _in_value(obj, values) is None:
+        return False
+    at = next((i for i, t in enumerate(toks) if t.start == word.start), -1)
+    return 0 <= at < len(toks) - 1 and toks[at + 1].start == rest[0].start

@@ -298,7 +298,7 @@ class Lexicon:
         described = (r"(?:\s(?!(?:" + _alternation(_NOT_DESCRIBING) + r")\b)[a-z]{2,11}"
                      r"[a-rt-z]){1,2}")
         plural = r"(?!(?:" + _alternation(UNCOUNTED_PLURALS) + r")\b)[a-z][a-z-]{1,20}s"
-        counted = (r"(?<![$€£¥])(?<![\d.,])\b(?:\d{1,3}(?:,\d{3})+|\d{1,4}|"
+        counted = (r"(?<![$€£¥])(?<![\d.,])(?<![A-Za-z]-)\b(?:\d{1,3}(?:,\d{3})+|\d{1,4}|"
                    + _alternation(NUMBER_WORDS) + r")(?:[\s-](?:" + _alternation(COUNT_NOUNS)
                    + r"|" + plural + r")|(?<!\b19\d\d)(?<!\b20\d\d)" + described + r"\s(?!(?:"
                    + _alternation(_ADDRESSED) + r")\b)" + plural + r")\b")

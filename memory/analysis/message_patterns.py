@@ -95,6 +95,13 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "sold out", "sold out on", "fully booked", "fully booked on")
 
 
+# The same with whom it was taken from between: "double-booked us for the 20th", "sold us
+# out on the 7th".
+_TAKEN_BEFORE = re.compile(
+    r"\b(?:double[- ]?booked|overbooked|sold out|fully booked)(?:\s(?:us|them|me|you|it))?"
+    r"(?:\s(?:for|on|at|in))?$")
+
+
 # A question offering alternatives: "black or purple?", "holloway manor or ashcombe barn?".
 ALTERNATIVES_ASKED = re.compile(
     r"[\w'’&-]{2,30}\sor\s[\w'’&-]{2,30}(?:\s[\w'’&-]{2,30}){0,2}\s?\?", re.IGNORECASE)
@@ -125,7 +132,14 @@ _CHOICE_AFTER = re.compile(
     r"live|out|in|on|with|w)\b)|"
     r"decided on|settled on|picked|"
     r"chose|choosing|"
-    r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
+    r"switching to|switch to|switched to|"
+    # "switching wheels to andymark": the thing switched named before its new value
+    r"(?:switch(?:ing|ed)?|mov(?:ing|ed|e))\s(?!(?:it|that|this|them|over|back|up|down)\b)"
+    r"(?:(?:the|our)\s(?:whole\s)?)?[a-z]{3,15}(?:\s[a-z]{3,15})?\sto"
+    # (not a purpose: "switching suppliers to keep costs down")
+    r"(?=\s(?!(?:keep|save|make|get|avoid|be|have|cut|reduce|fix|help|see|stop|free|cover|"
+    r"match|speed|lower|give|allow|let|deal|handle|test|try|use|do|go|stay|spread|bring)\b))|"
+    r"we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
     r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
@@ -136,8 +150,9 @@ _CHOICE_AFTER = re.compile(
 # "got smokestack bbq instead", "booking comfort inn instead": what a verb takes in place
 # of something else.
 _INSTEAD_CHOICE = re.compile(
-    r"\b(?:got|getting|booking|booked|asking|asked|ordering|ordered|hiring|hired|using|"
-    r"taking|took|trying|doing|going to|heading to)\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
+    r"\b(?:got|get|getting|booking|booked|book|asking|asked|ordering|ordered|order|hiring|"
+    r"hired|hire|using|use|taking|took|take|trying|try|doing|do|going to|heading to)"
+    r"\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
     r"instead\b(?!\s{1,3}of)", re.IGNORECASE)
 
 
@@ -150,7 +165,7 @@ _TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'
 # "arranged for Brook Stables to deliver instead" (two words at least: "from Dana" is a
 # person).
 _FROM_NAME = re.compile(r"\b(?:(?:order|ordering|buy|buying|get|getting|source|sourcing|"
-                        r"hire|hiring)\s(?:it\s|them\s)?from|(?:arranged|booked|contracted)\s"
+                        r"hire|hiring)\s(?:it\s|them\s|(?:the|our)(?:\s[\w'-]{1,20}){1,3}\s)?from|(?:arranged|booked|contracted)\s"
                         r"for|(?:go|going|went)\s(?:with|for)|use|using)\s(?:the\s)?"
                         r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){1,2})"
                         r"\b")

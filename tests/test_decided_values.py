@@ -1,0 +1,139 @@
+"""The value a decision names, as people write it: the thing a change verb takes ("we'll use
+the library instead", "switching wheels to andymark", "moving the whole order to patterson",
+"getting the cat flu vax from Henley Wholesale now"), the date a clash takes away as the value
+replaced ("double-booked us for the 20th … now saturday the 27th"), a quantity by weight or
+volume ("4L"), the number a reply settles before saying why ("make it 6, we burn through
+it") and an amount with its unit said alone ("yeah 60s"); and of two values a message gives
+one state, the one it says is decided."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.message import MessageAnalyzer
+from tests.support.chat_reader import channel_chat
+from tests.support.memory import msg, open_memory
+
+T0 = datetime(2025, 9, 1, 9, 0, tzinfo=UTC)
+ASKED = datetime(2025, 9, 20, 9, 0, tzinfo=UTC)
+
+
+def _claims(text: str) -> list[tuple[str, str]]:
+    a = MessageAnalyzer().analyze(text, speaker="Dana")
+    return [(c.subject, c.value.text) for clause in a.clauses for c in clause.claims]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("big meeting room is booked on the 20th 🙄 we'll use the library instead", "library"),
+    ("vex shipping is 2 weeks. switching wheels to andymark, $11 each", "andymark"),
+    ("moving the whole order to patterson, they have stock", "patterson"),
+    ("also getting the cat flu vax from Henley Wholesale now", "Henley Wholesale"),
+    ("decision: going w/ Kuusi Muovi over Plastiform for HX-40 enclosures", "Kuusi Muovi"),
+])
+def test_what_a_change_verb_takes_is_the_value(text: str, value: str) -> None:
+    assert value in [v for _, v in _claims(text)]
+
+
+def test_a_verb_after_a_pronoun_names_no_subject() -> None:
+    assert ("", "library") in _claims("we'll use the library instead")
+    # the verb of a pronoun stays the subject when its object is no value
+    assert ("", "tonight") not in _claims("I'll drop it at yours tonight")
+
+
+@pytest.mark.parametrize("text", [
+    "switching suppliers to keep costs down",
+    "maybe the review at 4 pm works better?",
+])
+def test_a_purpose_or_a_place_in_a_proposal_is_no_choice(text: str) -> None:
+    kinds = [v for _, v in _claims(text)]
+    assert "keep costs down" not in kinds and "review" not in kinds
+
+
+def test_a_model_number_is_no_count() -> None:
+    assert "40 enclosures" not in [v for _, v in _claims("going w/ Kuusi for HX-40 enclosures")]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("ordering model resin today, 4L", "4L"),
+    ("need 20 kg of flour", "20 kg"),
+    ("grab 3 gal of the floor cleaner", "3 gal"),
+])
+def test_a_quantity_by_weight_or_volume_is_a_value(text: str, value: str) -> None:
+    assert value in [v for _, v in _claims(text)]
+
+
+def test_a_clash_names_the_value_it_takes_away() -> None:
+    a = MessageAnalyzer().analyze(
+        "carpet people double-booked us for the 20th 🙄 now saturday the 27th", speaker="Lisa")
+    assert [c.value.text for cl in a.clauses for c in cl.claims] == ["saturday the 27th"]
+    assert "the 20th" in [v.text for cl in a.clauses for v in cl.old]
+
+
+def test_a_clash_and_the_new_date_revise_the_plan(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Lisa", "carpet cleaning is saturday sep 20, lab closed all day"),
+        (4000, "Lisa", "carpet people double-booked us for the 20th 🙄 now saturday the 27th"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("when is the carpet cleaning?")
+    assert "27th" in first and "sep 20" not in first.lower()
+
+
+def test_a_number_settled_before_its_reason_revises_the_amount(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Nora", "ordering model resin today, 4L"),
+        (2, "Raj", "make it 6, we burn through it with all the aligner models"),
+        (3, "Nora", "k 6"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("how much model resin did nora end up ordering")
+    assert "6" in first and "4L" not in first
+
+
+def test_of_two_values_for_one_state_the_decided_one_is_kept(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Priya", "tasting was AMAZING. the paneer tikka 🤤 we're going with menu B, with "
+                     "the lamb + a veggie thali option"),
+    ], start=T0, asked=ASKED)
+    assert "menu B" in chat.first("which menu did they pick at the tasting?")
+
+
+def test_a_request_and_its_acceptance_keep_the_holder(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "Frank", "reminder I've got the shed key, text me if you need in"),
+        (5000, "Aiyana", "I'm travelling for work the 22nd-30th 😩 gabe can you take the shed "
+                         "key? I'll drop it at yours tonight"),
+        (5015, "Gabe", "yep no problem"),
+    ], start=T0, asked=ASKED)
+    assert "Gabe" in chat.first("who has the shed key right now?")
+
+
+def test_an_amount_with_its_unit_said_alone_revises_the_amount(tmp_path: Path) -> None:
+    store, writer = open_memory(tmp_path)
+    writer.write([
+        msg(1, "Eli", "i'll cut the trailer, thinking 90s, gameplay heavy"),
+        msg(2, "Rhea", "love. eli owns trailer then"),
+        msg(30, "Dani", "honestly 90s is long for a steam trailer, ppl bounce after like a "
+                        "minute. can we do 60?"),
+        msg(31, "Rhea", "yeah 60s. tighter is better"),
+    ])
+    chains = [[n.value for n in sorted(store.state_nodes([s["state_id"]]), key=lambda n: n.seq)]
+              for s in store.states.listed(space="T1")]
+    assert ["90s", "60s"] in chains
+
+
+@pytest.mark.parametrize(("text", "hour"), [
+    ("actually start is 9, instructor emailed. same end time", "9"),
+    ("call time's 6 now", "6"),
+    ("pickup is 3, not 4", "3"),
+])
+def test_a_bare_hour_said_of_a_start_is_a_time(text: str, hour: str) -> None:
+    a = MessageAnalyzer().analyze(text, speaker="Priya")
+    assert (hour, "time") in [(c.value.text, c.value.kind.value) for cl in a.clauses
+                              for c in cl.claims]
+
+
+def test_a_number_of_days_is_no_hour() -> None:
+    a = MessageAnalyzer().analyze("the start is 9 days away", speaker="Priya")
+    assert "time" not in [c.value.kind.value for cl in a.clauses for c in cl.claims]
