@@ -69,8 +69,6 @@ _MAX_FACETS = 8
 
 # How much better a later revision in a message must match to be its main one.
 _CLEARLY = 0.3
-# A clause saying a change or decision outright (lexicon change strength).
-_DECIDED = 0.5
 
 
 _SUGGESTING = frozenset({SpeechAct.PROPOSAL, SpeechAct.QUESTION})
@@ -278,15 +276,7 @@ def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
             # bjorn"), unless a later one is clearly the better match.
             top = max(d.score for d in found)
             return next(d for d in found if d.score >= top - _CLEARLY)
-    # Two values a message gives one state ("tasting was AMAZING. we're going with menu B"):
-    # the one it says is decided.
-    first = decisions[0]
-    rivals = [d for d in decisions if d.verdict is Verdict.ESTABLISH and d.family == first.family
-              and d.topic.lower() == first.topic.lower()]
-    decided = max(d.change for d in rivals)
-    if decided >= _DECIDED and decided > first.change:
-        return next(d for d in rivals if d.change == decided)
-    return first
+    return decisions[0]
 
 
 def _facets(decisions: list[_Decision], primary: _Decision) -> list[_Decision]:

@@ -78,8 +78,7 @@ class _Draft:
     def establish(self) -> _Decision | None:
         if not self.topic:
             return None
-        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act,
-                         change=self.change)
+        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act)
 
     def on(self, match: _Match, verdict: Verdict) -> _Decision:
         return _Decision(verdict, match.state.topic, self.quote, self.family, self.act,

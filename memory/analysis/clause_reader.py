@@ -61,6 +61,7 @@ from memory.analysis.message_patterns import (
     _PRONOUNS,
     _QUARTER,
     _SUBJECT_PRONOUNS,
+    _SWITCHED_TO,
     _TO_NAME,
     _WH,
     _content,
@@ -311,7 +312,7 @@ class ClauseReader:
             if other is not None:
                 return Value(Kind.CHOICE, other.group(0), start + other.start(),
                              start + other.end())
-        m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part)
+        m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part) or _SWITCHED_TO.search(part)
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values):
             phrase = _trim_phrase(m.group("v"))

@@ -482,7 +482,8 @@ user users customer customers member members req reqs headcount head heads spot 
 page pages step steps item items round rounds session sessions talk talks speaker speakers
 table tables room rooms team teams sprint sprints story stories point points sre sres
 designer designers devs dev contractor contractors intern interns laptop laptops license
-licenses ppl pax""".split())
+licenses ppl pax box boxes bx cs pk pks pcs ea ct pallet pallets case cases carton
+cartons""".split())
 
 
 #: Verbs before a count that plan how many of a thing there will be.

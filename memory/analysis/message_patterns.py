@@ -95,10 +95,10 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "sold out", "sold out on", "fully booked", "fully booked on")
 
 
-# The same with whom it was taken from between: "double-booked us for the 20th", "sold us
-# out on the 7th".
+# The same with whom it was taken from between: "double-booked us for the 20th" (not "fully
+# booked for the 14th!", as often good news about a sign-up).
 _TAKEN_BEFORE = re.compile(
-    r"\b(?:double[- ]?booked|overbooked|sold out|fully booked)(?:\s(?:us|them|me|you|it))?"
+    r"\bdouble[- ]?booked(?:\s(?:us|them|me|you|it))?"
     r"(?:\s(?:for|on|at|in))?$")
 
 
@@ -133,12 +133,6 @@ _CHOICE_AFTER = re.compile(
     r"decided on|settled on|picked|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|"
-    # "switching wheels to andymark": the thing switched named before its new value
-    r"(?:switch(?:ing|ed)?|mov(?:ing|ed|e))\s(?!(?:it|that|this|them|over|back|up|down)\b)"
-    r"(?:(?:the|our)\s(?:whole\s)?)?[a-z]{3,15}(?:\s[a-z]{3,15})?\sto"
-    # (not a purpose: "switching suppliers to keep costs down")
-    r"(?=\s(?!(?:keep|save|make|get|avoid|be|have|cut|reduce|fix|help|see|stop|free|cover|"
-    r"match|speed|lower|give|allow|let|deal|handle|test|try|use|do|go|stay|spread|bring)\b))|"
     r"we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
@@ -150,10 +144,18 @@ _CHOICE_AFTER = re.compile(
 # "got smokestack bbq instead", "booking comfort inn instead": what a verb takes in place
 # of something else.
 _INSTEAD_CHOICE = re.compile(
-    r"\b(?:got|get|getting|booking|booked|book|asking|asked|ordering|ordered|order|hiring|"
-    r"hired|hire|using|use|taking|took|take|trying|try|doing|do|going to|heading to)"
-    r"\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
+    r"\b(?:got|getting|booking|booked|book|asking|asked|ordering|ordered|order|hiring|hired|"
+    r"hire|using|use|taking|took|trying|doing|going to|heading to)\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
     r"instead\b(?!\s{1,3}of)", re.IGNORECASE)
+
+
+# "switching wheels to andymark", "moving the whole order to patterson": the thing switched
+# named before its new value, a single word that ends the clause ("switching the workshop to
+# focus on testing" names a purpose, not a value).
+_SWITCHED_TO = re.compile(
+    r"\b(?:switch(?:ing|ed)?|mov(?:ing|ed|e))\s(?:(?:the|our)\s(?:whole\s)?)?"
+    r"(?!(?:it|that|this|them|us|over|back|up|down)\b)[a-z]{3,15}(?:\s[a-z]{3,15})?\sto\s"
+    r"(?P<v>[a-z][\w'’&-]{2,20})(?=\s?(?:[,.;!]|$))", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".

@@ -42,6 +42,7 @@ BARE_LEADS: tuple[str, ...] = (
 BARE_TAILS: tuple[str, ...] = (
     "it is", "it'll be", "it will be", "it shall be", "it be", "then", "instead",
     "is fine", "works", "it is then", "then it is", "for now", "final", "please", "pls",
+    "is ok", "is good", "works for me", "i guess", "i think",
 )
 
 # Words that never make up a value said alone: a reply made of them is talk, not a value.
@@ -72,6 +73,9 @@ _LEADING = re.compile(r"^[\s,.;:!(\-–—]{1,20}")
 
 _MAX_WORDS = 3
 
+# "25's fine": the clitic of "is" before a word that settles a value
+_CLITIC_IS = re.compile(r"(?<=\w)['’]s\s(?=(?:fine|ok|good)\b)", re.IGNORECASE)
+
 
 def _cue_pattern(cues: tuple[str, ...], *, at_start: bool) -> re.Pattern[str]:
     alts = "|".join(re.escape(c).replace(r"\ ", r"\s{1,5}") for c in sorted(
@@ -96,7 +100,7 @@ def bare_value(text: str) -> Bare | None:
     too"), and no question."""
     if "?" in text or len(text) > 60:
         return None
-    rest = _TRAILING.sub("", _LEADING.sub("", text.strip()))
+    rest = _TRAILING.sub("", _LEADING.sub("", _CLITIC_IS.sub(" is ", text.strip())))
     settled = tailed = False
     for _ in range(3):
         m = _LEAD.match(rest)

@@ -212,7 +212,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
     # a bare hour said to be when something starts: "start is 9", "call time's 6 now"
     ("time", r"\b(?:start|start time|call|call time|doors|kick-?off|finish|finish time|end time|"
-             r"pick-?up|pickup time)(?:'s|’s|\sis|\sis now|\snow)\s(?P<v>(?:[01]?\d|2[0-4])"
+             r"pickup time)(?:'s|’s|\sis|\sis now|\snow)\s(?P<v>(?:[01]?\d|2[0-4])"
              r"(?:[:.][0-5]\d)?)(?=\s?(?:[?.!,;)]|$|now\b|instead\b|then\b|sharp\b))"),
     # a 24-hour time written as four digits where a time is meant: "cutoff 1030", "eta
     # 1545 now", "gate opens 2130", "ready @ 1541" (not "1150 of 2000", "by 2025")
@@ -250,10 +250,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
-    # quantities by weight or volume: "4L", "20 kg", "500ml", "3 gal" (a lone "l" only
-    # written against its number)
-    ("count", r"\b\d[\d,]{0,6}(?:\.\d{1,3})?(?:l|\s?(?:ml|kg|kgs|lbs?|oz|gal|litres?|liters?|"
-              r"kilos?|grams?))(?![\w])"),
+    # quantities by weight or volume where something is ordered or needed: "ordering model
+    # resin today, 4L", "need 20 kg of flour" (not "recipe says 250ml milk … for 12 people";
+    # a lone "l" only written against its number)
+    ("count", r"\b(?:order|ordering|ordered|need|needs|needed|get|getting|got|buy|buying|bought|"
+              r"grab|grabbing|bring|bringing)\b[^.;!?\n]{0,40}?\b(?P<v>\d[\d,]{0,6}(?:\.\d{1,3})?"
+              r"(?:l|\s?(?:ml|kg|kgs|lbs?|oz|gal|litres?|liters?|kilos?|grams?)))(?![\w])"),
     # a duration in hours and minutes ("2h40m", "1 hr 30 min"; not the clock "14h30")
     ("count", r"\b\d{1,3}\s?(?:h|hrs?|hours?)\s?\d{1,2}\s?(?:m|mins?|minutes?)(?![\w])"),
     # a duration where it is set or changed: "SLA goes to 3h", "the read is 45 sec",
