@@ -44,13 +44,9 @@ class TerseReplies(StateMatcher):
     def _bare_decisions(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
                         registry: RegistryTool) -> list[_Decision]:
         """What each value the message says alone does to the state the conversation is on."""
-        long = len(a.text.split()) > self.weights.alone_max_words
-        if long and (not a.clauses or any(c.claims for c in a.clauses)):
+        if len(a.text.split()) > self.weights.alone_max_words:
             return []
-        said = [(i, bare) for i, c in enumerate(a.clauses) if (bare := _bare_of(c)) is not None
-                # a longer reply only when it opens with a number it settles ("make it 6, we
-                # burn through it"): the rest of it says why
-                and (not long or i == 0 and bare.numeric and _SETS.match(c.text) is not None)]
+        said = [(i, bare) for i, c in enumerate(a.clauses) if (bare := _bare_of(c)) is not None]
         if not said:
             return []  # most messages: the conversation need not be read
         turns = self._turns_before(item)
@@ -161,11 +157,6 @@ def _with_unit(bare: Bare, turns: Sequence[_Turn]) -> Bare:
 
 
 _CURRENCY = r"[$€£¥]"
-
-# What sets a number outright at the start of a longer reply ("make it 6, we burn through it"),
-# where "k 10, back in a bit" only acknowledges.
-_SETS = re.compile(r"\s*(?:make (?:it|that)|let'?s (?:say|do)|go with|going with)\s",
-                   re.IGNORECASE)
 
 
 def _bare_of(clause: Clause) -> Bare | None:

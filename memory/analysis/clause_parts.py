@@ -390,7 +390,7 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         " ~")  # "burn is ~$140k/mo", "budget is about $5k"
     if before.endswith(",") and len(before) > 2:
         return True  # an apposition: "2.4 RC is up on TestFlight, build 412"
-    if before and set(re.findall(r"[\w'’]+", before)) <= _REPLY_LEADS and not re.search(
+    if before and set(re.findall(r"[\w'’]{1,40}", before)) <= _REPLY_LEADS and not re.search(
             r"\w", part[value.end - start:]):
         return True  # a reply that is the value: "yeah 60s", "ok thursday"
     last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
