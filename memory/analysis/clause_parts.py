@@ -382,10 +382,11 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True  # "ok thursday 7pm then"
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
-    if value.kind is Kind.COUNT and before.split()[-1:] and before.split()[-1] in QUANTITY_VERBS:
-        return True  # "ordering 3 mics", "we need 6 tents": how many of a thing, planned
-    if value.kind is Kind.COUNT and part.split()[:1] and part.split()[0].lower() in QUANTITY_VERBS:
-        return True  # "ordering model resin today, 4L": the amount of what the clause orders
+    if value.kind is Kind.COUNT and {*before.split()[-1:], *part.lower().split()[:1]} & \
+            QUANTITY_VERBS:
+        # "ordering 3 mics", "we need 6 tents", "ordering model resin today, 4L": how many of
+        # what the clause orders, planned
+        return True
     before = re.sub(r"(?:\s|^)(?:~|about|around|approx\.?|roughly|like)$", "", before).rstrip(
         " ~")  # "burn is ~$140k/mo", "budget is about $5k"
     if before.endswith(",") and len(before) > 2:

@@ -282,11 +282,11 @@ class ClauseReader:
             text = part.strip().rstrip(".!")
             offset = start + part.find(text)
             return Value(Kind.CHOICE, text, offset, offset + len(text))
-        change = self.lexicon.change_strength(part) >= 0.5 or bool(
-            self.lexicon.change_strength(label) >= 0.5)
+        strength = self.lexicon.change_strength(part)
+        change = strength >= 0.5 or self.lexicon.change_strength(label) >= 0.5
         # a proposal or a decision names what it gets from somewhere as much as a change
         # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
-        decides = change or self.lexicon.change_strength(part) >= _NOW_CHANGE or bool(
+        decides = change or strength >= self.lexicon.change_strength("now") or bool(
             self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
         for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
             found = pattern.search(part)
@@ -391,10 +391,10 @@ class ClauseReader:
         if doer is not None and len(phrase) == 1 and (
                 phrase[0].low in OWNER_VERBS or phrase[0].low in CHANGE_VERBS):
             phrase = []  # "I'll take sat": the verb names no subject
-        if doer is not None and len(kept := _clean_subject(phrase, values)) == 1 and _verb_of(
-                toks, kept[0], doer, values):
-            phrase = []  # "we'll use the library instead": nor does any verb of a pronoun
-        if not _clean_subject(phrase, values):
+        kept = _clean_subject(phrase, values)
+        if doer is not None and len(kept) == 1 and _verb_of(toks, kept[0], doer, values):
+            phrase = kept = []  # "we'll use the library instead": nor does any verb of a pronoun
+        if not kept:
             moved = _change_object(words, values)
             trailing = moved or _for_phrase(words, values)
             if trailing:
@@ -626,10 +626,6 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
 def _not_after(masked: str, value: Value) -> Value | None:
     m = _NOT_AFTER.match(masked, value.end)
     return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
-
-
-#: The change "now" says alone (lexicon change strength).
-_NOW_CHANGE = 0.4
 
 
 def _verb_of(toks: Sequence[Token], word: Token, rest: Sequence[Token],

@@ -488,9 +488,10 @@ cartons""".split())
 
 #: Verbs before a count that plan how many of a thing there will be.
 QUANTITY_VERBS: frozenset[str] = frozenset("""
-order ordering ordered get getting got need needs needed borrow borrowing borrowed book
-booking booked buy buying bought rent renting rented bring bringing hire hiring hired
-reserve reserving reserved print printing printed make making expect expecting
+order ordering ordered get getting got grab grabbing grabbed need needs needed borrow
+borrowing borrowed book booking booked buy buying bought rent renting rented bring bringing
+hire hiring hired reserve reserving reserved print printing printed make making expect
+expecting
 """.split())
 
 

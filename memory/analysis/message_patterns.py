@@ -89,14 +89,14 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "not doing", "cancel", "drop", "(was", "up from", "down from", "previously",
                "formerly", "originally", "can't do", "cant do", "can't make", "cant make",
                "can't use", "cant use", "can't have", "cant have", "won't do",
-               # a value said to be taken is what a plan leaves ("double-booked booth 3",
-               # "is sold out on the 7th")
-               "double-booked", "double booked", "double-booked on", "double booked on",
+               # a value said to be taken is what a plan leaves ("is sold out on the 7th";
+               # "double-booked" below)
                "sold out", "sold out on", "fully booked", "fully booked on")
 
 
-# The same with whom it was taken from between: "double-booked us for the 20th" (not "fully
-# booked for the 14th!", as often good news about a sign-up).
+# A value a double booking takes, whoever it was taken from: "double-booked booth 3",
+# "double-booked us for the 20th" (not "fully booked for the 14th!", as often good news
+# about a sign-up).
 _TAKEN_BEFORE = re.compile(
     r"\bdouble[- ]?booked(?:\s(?:us|them|me|you|it))?"
     r"(?:\s(?:for|on|at|in))?$")
@@ -167,7 +167,9 @@ _TO_NAME = re.compile(r"\b(?:to|→|->)\s(?:the\s)?(?P<v>(?:The\s)?[A-Z][a-zA-Z'
 # "arranged for Brook Stables to deliver instead" (two words at least: "from Dana" is a
 # person).
 _FROM_NAME = re.compile(r"\b(?:(?:order|ordering|buy|buying|get|getting|source|sourcing|"
-                        r"hire|hiring)\s(?:it\s|them\s|(?:the|our)(?:\s[\w'-]{1,20}){1,3}\s)?from|(?:arranged|booked|contracted)\s"
+                        # what is got between ("getting the cat flu vax from …")
+                        r"hire|hiring)\s(?:it\s|them\s|(?:the|our)(?:\s[\w'-]{1,20}){1,3}\s)?"
+                        r"from|(?:arranged|booked|contracted)\s"
                         r"for|(?:go|going|went)\s(?:with|for)|use|using)\s(?:the\s)?"
                         r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}(?:\s[A-Z][a-zA-Z'’&]{1,24}){1,2})"
                         r"\b")

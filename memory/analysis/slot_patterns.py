@@ -11,6 +11,7 @@ from memory.analysis.cue_words import (
                                    EMOJI_CHARS,
                                    MONTH_WORDS,
                                    PLACE_NOUNS,
+                                   QUANTITY_VERBS,
                                    ROOM_NOUNS,
                                    TIMEZONES,
                                    WEEKDAY_WORDS,
@@ -253,9 +254,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # quantities by weight or volume where something is ordered or needed: "ordering model
     # resin today, 4L", "need 20 kg of flour" (not "recipe says 250ml milk … for 12 people";
     # a lone "l" only written against its number)
-    ("count", r"\b(?:order|ordering|ordered|need|needs|needed|get|getting|got|buy|buying|bought|"
-              r"grab|grabbing|bring|bringing)\b[^.;!?\n]{0,40}?\b(?P<v>\d[\d,]{0,6}(?:\.\d{1,3})?"
-              r"(?:l|\s?(?:ml|kg|kgs|lbs?|oz|gal|litres?|liters?|kilos?|grams?)))(?![\w])"),
+    ("count", r"\b(?:" + _alternation(QUANTITY_VERBS) + r")\b[^.;!?\n]{0,40}?\b"
+              r"(?P<v>\d[\d,]{0,6}(?:\.\d{1,3})?(?:l|\s?(?:ml|kg|kgs|lbs?|oz|gal|litres?|liters?|kilos?|grams?)))(?![\w])"),
     # a duration in hours and minutes ("2h40m", "1 hr 30 min"; not the clock "14h30")
     ("count", r"\b\d{1,3}\s?(?:h|hrs?|hours?)\s?\d{1,2}\s?(?:m|mins?|minutes?)(?![\w])"),
     # a duration where it is set or changed: "SLA goes to 3h", "the read is 45 sec",
