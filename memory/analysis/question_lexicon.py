@@ -126,6 +126,8 @@ CHANGE_WORDS = (
     "cancel*", "scrap*", "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*",
     "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
     "goes", "announc*", "keep", "keeping", "kept", "stay*",
+    # a price said to have changed ("why are tickets pricier")
+    "pricier", "cheaper", "dearer", "costlier",
 )
 # Change words that only ever move a moment: a question naming one ("what was the go-live
 # before the slip?") asks for a date or time even when it names no date noun.
@@ -234,7 +236,15 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
 # What a secret looks like when someone writes it down: a quoted string, or a run of at
 # least five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B").
 SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
-                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}")
+                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}|"
+                          # a door, lockbox or PIN code is digits, said next to its noun
+                          # ("door code for the commissary is 4417", "lockbox to 7734",
+                          # "1379 is the gate code"), a year never
+                          r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
+                          r"\b[^.!?\n\d]{0,30}\b(?!(?:19|20)\d\d\b)\d{3,8}\b|"
+                          r"\b(?!(?:19|20)\d\d\b)\d{3,8}\b(?: is)?(?: the| our)?"
+                          r"(?: [a-z]{1,20})? (?:code|pin|passcode|combo)\b",
+                          re.IGNORECASE)
 # Words naming the moment of an event ("what time does the fair *start*"): in a *when*
 # question a date or time answers them.
 WHEN_EVENT_WORDS = frozenset(
@@ -436,6 +446,19 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend""".split())
+# Their irregular past forms, which no stem joins to the base ("where are rehearsals *held*").
+PREDICATE_PAST_FORMS = frozenset(
+    """got gotten bought sent brought held began begun took taken went gone came left
+    paid gave given spent""".split())
+# Words that say how a question frames its subject, not what the subject is: a comparison
+# ("moved *earlier*", "why is the cap *lower*"), something having gone wrong ("what was
+# *wrong* with the walk-in", "what *caused* it") or where a thing is *located*. A chat says
+# the fact itself ("tickets are £12", "the fan motor died"), seldom these words, so they
+# weigh like predicates in the coverage test.
+FRAMING_WORDS = frozenset(
+    """earlier later sooner bigger smaller larger longer
+    shorter higher lower wrong problem problems issue issues cause caused causing
+    located""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
@@ -543,7 +566,8 @@ class QuestionLexicon:
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
-    predicates: frozenset[str] = PREDICATE_VERBS
+    predicates: frozenset[str] = PREDICATE_VERBS | PREDICATE_PAST_FORMS
+    framing: frozenset[str] = FRAMING_WORDS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES

@@ -1,0 +1,68 @@
+"""Words that frame a question rather than name its subject ("why are tickets *pricier*",
+"where are rehearsals *held*", "what version *went* out") are seldom in the chat, and a code
+written as digits ("door code … is 4417") is a code: memory answers these instead of
+abstaining, and still abstains where the chat holds no such thing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.analysis.question_lexicon import SECRET_VALUE
+from tests.support.chat_reader import channel_chat
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ASKED = datetime(2026, 4, 20, 9, 0, tzinfo=UTC)
+
+CHAT = [
+    (0, "Harold", "Concert tickets will be £10 again this year."),
+    (60, "Pete", "great"),
+    (2000, "Harold", "Small change: concert tickets are £12 this year, the church hire has "
+                     "gone up. Sorry all!"),
+    (3000, "Priya", "new door code for the commissary is 4417, old one stops working friday"),
+    (3010, "Lou", "got it"),
+    (4000, "Fatima", "changed the 2A lockbox code to 7734, the showing agent left it open"),
+    (5000, "Sam", "helix 1.5 shipped this morning"),
+    (6000, "Leo", "code freeze moved to april 5, two more days for the auto"),
+]
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return channel_chat(tmp_path_factory.mktemp("framing"), CHAT, start=T0, asked=ASKED)
+
+
+@pytest.mark.parametrize(("question", "expect"), [
+    ("why are the tickets pricier now?", "church hire"),
+    ("whats the door code for the commissary", "4417"),
+    ("what's the lockbox code on 2A", "7734"),
+    ("what version of helix went out?", "1.5"),
+])
+def test_answered(chat, question: str, expect: str) -> None:  # type: ignore[no-untyped-def]
+    answer = chat.answer(question)
+    assert not answer.abstained
+    assert expect in answer.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize("question", [
+    "what's the wifi password?",
+    "what's the alarm code for the storage unit?",
+    "why did the parking fee go up?",
+])
+def test_still_abstains(chat, question: str) -> None:  # type: ignore[no-untyped-def]
+    assert chat.answer(question).abstained
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("new door code for the commissary is 4417 (typo before, sorry)", True),
+    ("changed the 2A lockbox to 7734", True),
+    ("1379 is the gate code", True),
+    ("pin: 0420", True),
+    ("code freeze april 5", False),
+    ("the code review for 2026", False),
+    ("we need 300 codes", False),
+])
+def test_a_code_in_digits_is_a_secret(text: str, code: bool) -> None:
+    assert bool(SECRET_VALUE.search(text)) is code
