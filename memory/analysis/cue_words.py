@@ -329,6 +329,23 @@ ANNOUNCE_PREDICATES: tuple[str, ...] = (
 )
 
 
+#: An exclamation that greets, thanks or addresses people ("Welcome back everyone!", "thanks
+#: all!!") names nothing the rest of the message is about, unlike "ok summer trip!!".
+GREETING_OPENERS: tuple[str, ...] = (
+    "welcome", "congrats", "congratulations", "thanks", "thank", "happy", "hello", "hi",
+    "hey", "morning", "evening", "cheers", "well done", "great job", "good job", "nice work",
+    "great work", "good luck", "good news", "great news", "bad news",
+)
+ADDRESSEES: frozenset[str] = frozenset(
+    "everyone everybody all guys folks team yall y'all people friends gang".split())
+#: A label that announces a change without naming it ("Small change: tickets are £12"):
+#: its words are not a subject.
+CHANGE_LABELS: frozenset[str] = frozenset("""
+small minor slight tiny big major quick important urgent last one more another
+change changes tweak tweaks update updates news correction fix note reminder thing
+""".split())
+
+
 #: Verbs that, alone, are never a subject ("Come to London", "see everyone on the field at
 #: 11"): the clause says what to do, not what the value belongs to.
 BARE_VERBS: frozenset[str] = frozenset("""
@@ -394,14 +411,15 @@ EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
     "kicks": "kickoff", "ends": "end", "end": "end", "lands": "landing", "land": "landing",
     "opens": "opening", "closes": "close", "expires": "expiry", "expire": "expiry",
     "due": "deadline", "happens": "date", "releases": "release", "release": "release",
-    "runs": "run", "live": "go-live",
+    "runs": "run", "live": "go-live", "restarts": "start", "restart": "start",
+    "resumes": "start", "resume": "start",
 })
 
 
 #: Event verbs in their bare form are nouns too ("the launch"): they name the event only
 #: after an auxiliary ("will ship", "to launch").
 EVENT_BASE_FORMS: frozenset[str] = frozenset(
-    {"ship", "launch", "start", "end", "land", "release", "expire"})
+    {"ship", "launch", "start", "end", "land", "release", "expire", "restart", "resume"})
 
 
 #: Nouns that name the kind of value right after them ("will be version 2.3"): the label a

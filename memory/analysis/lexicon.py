@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from memory.analysis.cue_words import (
     ACCEPT_CUES,
     ACK_CUES,
+    ADDRESSEES,
     AGENT_NOUNS,
     AMBIGUOUS_REASON,
     ANNOUNCE_PREDICATES,
@@ -26,6 +27,7 @@ from memory.analysis.cue_words import (
     BARE_VERBS,
     CANCEL_CUES,
     CHANGE_CUES,
+    CHANGE_LABELS,
     CHANGE_VERBS,
     CHOICE_NOUNS,
     CLAUSE_VERBS,
@@ -38,6 +40,7 @@ from memory.analysis.cue_words import (
     EVENT_NOUNS,
     FACET_NOUNS,
     FIRST_PERSON,
+    GREETING_OPENERS,
     HANDOVER_VERBS,
     HEADING_WORDS,
     KEEP_CUES,
@@ -100,12 +103,14 @@ __all__ = [
     "ACK_CUES",
     "AGENT_NOUNS",
     "AMBIGUOUS_REASON",
+    "ADDRESSEES",
     "ANNOUNCE_PREDICATES",
     "ATTRIBUTE_NOUNS",
     "BARE_VERBS",
     "BOT_SPEAKERS",
     "CANCEL_CUES",
     "CHANGE_CUES",
+    "CHANGE_LABELS",
     "CHANGE_VERBS",
     "CHOICE_NOUNS",
     "CLAUSE_VERBS",
@@ -257,6 +262,7 @@ class Lexicon:
     places: tuple[re.Pattern[str], ...] = field(init=False, repr=False)
     place_names: re.Pattern[str] = field(init=False, repr=False)
     announce: re.Pattern[str] = field(init=False, repr=False)
+    greeting: re.Pattern[str] = field(init=False, repr=False)
     timezone: re.Pattern[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -309,6 +315,9 @@ class Lexicon:
         put("announce", re.compile(
             r"^[\W_]{0,12}(?P<h>\w[^.!?:\n]{1,58}?)[\W_]{0,4}\s(?:"
             + _alternation(ANNOUNCE_PREDICATES) + r")(?![\w'])", re.IGNORECASE))
+        put("greeting", re.compile(
+            r"^[\W_]{0,12}(?:" + _alternation(GREETING_OPENERS) + r")(?![\w'])|(?<![\w'])(?:"
+            + _alternation(tuple(ADDRESSEES)) + r")[\W_]{0,12}$", re.IGNORECASE))
         put("timezone", re.compile(r"\s?(?:" + _TZ + r")\b", re.IGNORECASE))
 
     def before_reason(self, text: str) -> str:

@@ -185,7 +185,8 @@ class MessageAnalyzer(ClauseReader):
                     heading = (start + announced.start("h"), start + announced.end("h"))
                     label = heading
                 elif (part.rstrip().endswith("!") and len(tokenize(part)) <= 4
-                      and clauses[0].subject and not _has_verb(part)):
+                      and clauses[0].subject and not _has_verb(part)
+                      and not lex.greeting.search(part.strip(" !"))):
                     heading = (start, end)  # "ok summer trip!! proposal: lisbon, july 11-18"
         return clauses
 

@@ -97,7 +97,12 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
         if _place_name(text[m.start("v"):end], people):
             found.append(Value(Kind.PLACE, text[m.start("v"):end], m.start("v"), end))
     found.extend(people_values(text, speaker=speaker, people=people))
+    # "same hall", "same time": what stays as it was, not a value of its own
+    found = [v for v in found if not _SAME.match(v.text)]
     return _join_when(_resolve(found), text, lexicon)
+
+
+_SAME = re.compile(r"(?:the\s)?same\b", re.IGNORECASE)
 
 
 #: Words after a place name that keep it a place ("Norway goes first", "Portugal only").
