@@ -6,7 +6,6 @@ abstaining, and still abstains where the chat holds no such thing."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
