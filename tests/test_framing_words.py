@@ -1,7 +1,8 @@
-"""Words that frame a question rather than name its subject ("why are tickets *pricier*",
-"where are rehearsals *held*", "what version *went* out") are seldom in the chat, and a code
-written as digits ("door code … is 4417") is a code: memory answers these instead of
-abstaining, and still abstains where the chat holds no such thing."""
+"""A question's verb in an irregular past form ("what version *went* out", "who wanted it
+*held* back") says what happened, as its other forms do; "pricier" says a price changed; a
+code given as digits ("door code … is 4417") is a code. Memory answers these instead of
+abstaining, and still abstains where the chat holds no such thing: a number that only
+follows "code" ("error code 504", "area code 415") is no code."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ def test_still_abstains(chat, question: str) -> None:  # type: ignore[no-untyped
     ("1379 is the gate code", True),
     ("pin: 0420", True),
     ("code freeze april 5", False),
+    ("prod threw error code 504 again", False),
+    ("area code 415", False),
+    ("code review for pr 8812", False),
+    ("gate code 1379", True),
     ("the code review for 2026", False),
     ("we need 300 codes", False),
 ])

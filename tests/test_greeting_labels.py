@@ -41,13 +41,16 @@ def test_a_change_label_still_says_a_change() -> None:
 
 def test_an_exclamation_naming_a_thing_stays_the_heading() -> None:
     assert ("summer trip", "lisbon") in _claims("ok summer trip!! proposal: lisbon, july 11-18")
+    # events named in an exclamation (the hostile review's cases)
+    assert [s for s in _labels("Happy hour! thursday 6pm at the Crown") if "happy" in s]
+    assert [s for s in _labels("Cake for everyone! 3pm in the kitchen") if "cake" in s]
+
+
+def test_a_size_label_is_no_change_label() -> None:
+    assert [s for s in _labels("coffee cart prices — small: $3, big: $4.50") if "small" in s]
 
 
 def test_same_keeps_a_value_and_states_none() -> None:
     claims = _claims("We're moving rehearsals to Wednesdays, same time (7:30), same hall.")
     assert ("rehearsals", "Wednesdays") in claims
     assert not [v for _, v in claims if v.lower().startswith("same")]
-
-
-def test_resuming_is_a_start() -> None:
-    assert ("practice start", "the 14th") in _claims("Practice resumes on the 14th")

@@ -573,7 +573,8 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
     at = start + now.start(group) + now.group(group).find(phrase)
     if (phrase and first not in STOPWORDS and first not in _PRONOUNS
             and not is_calendar_word(first) and len(phrase.split()) <= 4
-            and not any(v.start <= at < v.end for v in values)):
+            and not any(v.start < at + len(phrase) and at < v.end for v in values)):
+        # a phrase holding a value ("blueflame is coming fridays now") is that value's
         return Value(Kind.CHOICE, phrase, at, at + len(phrase))
     return None
 

@@ -51,6 +51,9 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     # a retraction of what was just said: the value after it replaces it
     "scrap that": 0.9, "ignore that": 0.9, "forget that": 0.8, "disregard that": 0.9,
     "strike that": 0.9, "wait no": 0.8,
+    # a return to an earlier value ("going back to Green Valley from the 23rd")
+    "going back to": 0.8, "went back to": 0.8, "go back to": 0.6, "reverting to": 0.9,
+    "reverted to": 0.9, "revert to": 0.6,
 })
 
 
@@ -329,19 +332,21 @@ ANNOUNCE_PREDICATES: tuple[str, ...] = (
 )
 
 
-#: An exclamation that greets, thanks or addresses people ("Welcome back everyone!", "thanks
-#: all!!") names nothing the rest of the message is about, unlike "ok summer trip!!".
+#: An exclamation that greets or thanks ("Welcome back everyone!", "thanks all!!") names
+#: nothing the rest of the message is about, unlike "ok summer trip!!" ("Happy hour!" and
+#: "Cake for everyone!" name events, so neither "happy" nor a closing "everyone" is here).
 GREETING_OPENERS: tuple[str, ...] = (
-    "welcome", "congrats", "congratulations", "thanks", "thank", "happy", "hello", "hi",
-    "hey", "morning", "evening", "cheers", "well done", "great job", "good job", "nice work",
+    "welcome", "congrats", "congratulations", "thanks", "thank", "hello", "hi", "hey",
+    "morning", "evening", "cheers", "well done", "great job", "good job", "nice work",
     "great work", "good luck", "good news", "great news", "bad news",
 )
-ADDRESSEES: frozenset[str] = frozenset(
-    "everyone everybody all guys folks team yall y'all people friends gang".split())
-#: A label that announces a change without naming it ("Small change: tickets are £12"):
-#: its words are not a subject.
+#: A label that announces a change without naming it ("Small change: tickets are £12",
+#: "quick update:"): its words are not a subject. It names the change itself ("small:" alone
+#: is a size).
 CHANGE_LABELS: frozenset[str] = frozenset("""
 small minor slight tiny big major quick important urgent last one more another
+""".split())
+CHANGE_LABEL_NOUNS: frozenset[str] = frozenset("""
 change changes tweak tweaks update updates news correction fix note reminder thing
 """.split())
 
@@ -411,15 +416,14 @@ EVENT_NOUNS: Mapping[str, str] = MappingProxyType({
     "kicks": "kickoff", "ends": "end", "end": "end", "lands": "landing", "land": "landing",
     "opens": "opening", "closes": "close", "expires": "expiry", "expire": "expiry",
     "due": "deadline", "happens": "date", "releases": "release", "release": "release",
-    "runs": "run", "live": "go-live", "restarts": "start", "restart": "start",
-    "resumes": "start", "resume": "start",
+    "runs": "run", "live": "go-live",
 })
 
 
 #: Event verbs in their bare form are nouns too ("the launch"): they name the event only
 #: after an auxiliary ("will ship", "to launch").
 EVENT_BASE_FORMS: frozenset[str] = frozenset(
-    {"ship", "launch", "start", "end", "land", "release", "expire", "restart", "resume"})
+    {"ship", "launch", "start", "end", "land", "release", "expire"})
 
 
 #: Nouns that name the kind of value right after them ("will be version 2.3"): the label a

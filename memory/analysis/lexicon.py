@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from memory.analysis.cue_words import (
     ACCEPT_CUES,
     ACK_CUES,
-    ADDRESSEES,
     AGENT_NOUNS,
     AMBIGUOUS_REASON,
     ANNOUNCE_PREDICATES,
@@ -27,6 +26,7 @@ from memory.analysis.cue_words import (
     BARE_VERBS,
     CANCEL_CUES,
     CHANGE_CUES,
+    CHANGE_LABEL_NOUNS,
     CHANGE_LABELS,
     CHANGE_VERBS,
     CHOICE_NOUNS,
@@ -103,7 +103,6 @@ __all__ = [
     "ACK_CUES",
     "AGENT_NOUNS",
     "AMBIGUOUS_REASON",
-    "ADDRESSEES",
     "ANNOUNCE_PREDICATES",
     "ATTRIBUTE_NOUNS",
     "BARE_VERBS",
@@ -111,6 +110,7 @@ __all__ = [
     "CANCEL_CUES",
     "CHANGE_CUES",
     "CHANGE_LABELS",
+    "CHANGE_LABEL_NOUNS",
     "CHANGE_VERBS",
     "CHOICE_NOUNS",
     "CLAUSE_VERBS",
@@ -316,8 +316,7 @@ class Lexicon:
             r"^[\W_]{0,12}(?P<h>\w[^.!?:\n]{1,58}?)[\W_]{0,4}\s(?:"
             + _alternation(ANNOUNCE_PREDICATES) + r")(?![\w'])", re.IGNORECASE))
         put("greeting", re.compile(
-            r"^[\W_]{0,12}(?:" + _alternation(GREETING_OPENERS) + r")(?![\w'])|(?<![\w'])(?:"
-            + _alternation(tuple(ADDRESSEES)) + r")[\W_]{0,12}$", re.IGNORECASE))
+            r"^[\W_]{0,12}(?:" + _alternation(GREETING_OPENERS) + r")(?![\w'])", re.IGNORECASE))
         put("timezone", re.compile(r"\s?(?:" + _TZ + r")\b", re.IGNORECASE))
 
     def before_reason(self, text: str) -> str:

@@ -237,11 +237,15 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
 # least five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B").
 SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
                           r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}|"
-                          # a door, lockbox or PIN code is digits, said next to its noun
-                          # ("door code for the commissary is 4417", "lockbox to 7734",
-                          # "1379 is the gate code"), a year never
+                          # a door, lockbox or PIN code is digits, given as the code's value
+                          # ("door code for the commissary is 4417", "lockbox to 7734", "gate
+                          # code 1379", "1379 is the gate code"); never a year, and never a
+                          # number that only follows "code" ("error code 504", "area code")
                           r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
-                          r"\b[^.!?\n\d]{0,30}\b(?!(?:19|20)\d\d\b)\d{3,8}\b|"
+                          r"\b[^.!?\n\d]{0,30}?(?:\bis|\bwas|:|=|\bto|\bnow|→|->)\s?"
+                          r"(?!(?:19|20)\d\d\b)\d{3,8}\b|"
+                          r"\b(?:door|gate|lockbox|alarm|keypad|entry|building)\s(?:code|pin)"
+                          r"\s(?!(?:19|20)\d\d\b)\d{3,8}\b|"
                           r"\b(?!(?:19|20)\d\d\b)\d{3,8}\b(?: is)?(?: the| our)?"
                           r"(?: [a-z]{1,20})? (?:code|pin|passcode|combo)\b",
                           re.IGNORECASE)
@@ -450,15 +454,6 @@ PREDICATE_VERBS = frozenset(
 PREDICATE_PAST_FORMS = frozenset(
     """got gotten bought sent brought held began begun took taken went gone came left
     paid gave given spent""".split())
-# Words that say how a question frames its subject, not what the subject is: a comparison
-# ("moved *earlier*", "why is the cap *lower*"), something having gone wrong ("what was
-# *wrong* with the walk-in", "what *caused* it") or where a thing is *located*. A chat says
-# the fact itself ("tickets are £12", "the fan motor died"), seldom these words, so they
-# weigh like predicates in the coverage test.
-FRAMING_WORDS = frozenset(
-    """earlier later sooner bigger smaller larger longer
-    shorter higher lower wrong problem problems issue issues cause caused causing
-    located""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
@@ -567,7 +562,6 @@ class QuestionLexicon:
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
     predicates: frozenset[str] = PREDICATE_VERBS | PREDICATE_PAST_FORMS
-    framing: frozenset[str] = FRAMING_WORDS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES

@@ -120,6 +120,8 @@ MONEY_PATTERN = (
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
+    # dues, rent and fees said by the month or year ("475/month", "1,200/yr")
+    r"(?<![\w$€£¥./])\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum)\b)|"
     + _SCALED + r"(?!" + _COUNTED + r"))"
 )
 

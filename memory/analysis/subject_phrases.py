@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from memory.analysis.lexicon import (
     AGENT_NOUNS,
     BARE_VERBS,
+    CHANGE_LABEL_NOUNS,
     CHANGE_LABELS,
     CHANGE_VERBS,
     CLAUSE_VERBS,
@@ -201,9 +202,13 @@ def _label_subject(masked: str, label: tuple[int, int],
         and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
     if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
         return []  # "where we landed:", "what's locked:"
-    if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE
-           or t.low in CHANGE_LABELS for t in toks):
-        return []  # "Weekly roll-up:", "Morning notes:", "Small change:"
+    if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
+        return []  # "Weekly roll-up:", "Morning notes:"
+    said = tokenize_at(masked, *label)
+    if any(t.low in CHANGE_LABEL_NOUNS for t in said) and all(
+            t.low in CHANGE_LABELS or t.low in CHANGE_LABEL_NOUNS or t.low in STOPWORDS
+            or t.low in DISCOURSE for t in said):
+        return []  # "Small change:", "minor tweak:" ("small:" alone is a size)
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),

@@ -70,8 +70,9 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             if kind == "range" and not _plausible_span(value):
                 continue  # "4-0 jun 3" is a score and a day, "the 9th to the 3rd" no span
             if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
-                    w.lower() in STOPWORDS for w in value.split())):
-                continue  # "moved to Fri Oct 18" is a date
+                    w.lower() in STOPWORDS for w in value.split())
+                    or is_calendar_word(value.split()[-1].removesuffix("s"))):
+                continue  # "moved to Fri Oct 18", "coming fridays now instead of …" are dates
             s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
             found.append(Value(Kind(kind), value, s, s + len(value)))
     for pattern in lexicon.places:

@@ -195,15 +195,14 @@ class CoverageTest:
             f for w in lexicon.predicates for f in forms(w) if len(f) > 2)
         self._change_forms = frozenset(
             f for w in lexicon.change_predicates for f in forms(w) if len(f) > 2)
-        # words saying what happens to a subject or how a question frames it
-        self._light_forms = (self._predicate_forms | self._change_forms
-                             | frozenset(f for w in lexicon.framing for f in forms(w)))
+        # words saying what happens to a subject rather than naming it
+        self._light_forms = self._predicate_forms | self._change_forms
 
     @property
     def plain_forms(self) -> frozenset[str]:
         """The forms of the verbs that say what happens to a subject (predicates and
         change verbs) rather than naming it."""
-        return self._predicate_forms | self._change_forms
+        return self._light_forms
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
