@@ -33,3 +33,17 @@ def test_what_comes_before_so_is_no_reason_when_it_is_the_change() -> None:
 def test_a_reason_word_still_wins() -> None:
     text = "standup moves to 10 because the platform sync runs at 9:30. notes as usual"
     assert reason_in(text, value="10", blockers=BLOCKERS) == "the platform sync runs at 9:30"
+
+
+def test_a_reason_told_in_two_sentences_before_the_change() -> None:
+    text = ("furnace update: carrier distributor says 3 weeks lead time. elm 414 can't wait "
+            "that long on space heaters. switching to a Trane, in stock at ferguson")
+    assert reason_in(text, value="Trane", blockers=DEFAULT_LEXICON.blockers) == (
+        "carrier distributor says 3 weeks lead time. elm 414 can't wait that long on "
+        "space heaters")
+
+
+def test_a_reason_beside_other_news_stays_one_sentence() -> None:
+    text = "moving the market to sunday. the truck broke down again. see you all there"
+    assert reason_in(text, value="sunday",
+                     blockers=DEFAULT_LEXICON.blockers) == "the truck broke down again"

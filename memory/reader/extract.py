@@ -195,12 +195,15 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     if not value and not decision:
         return ""
     told = [s for s in sentences if not s.rstrip().endswith("?")]
-    at = next((i for i, s in enumerate(told) if _states(s, value, decision)), -1)
+    # a header's own word ("furnace update: carrier says …") is no decision
+    at = next((i for i, s in enumerate(told)
+               if _states(_HEADER.sub("", s, count=1), value, decision)), -1)
     if at < 0:
         return ""
     beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
                                                     *range(at - 1, -1, -1)]
-              if len(words(told[i])) >= 4 and not _states(told[i], value, decision)]
+              if len(words(told[i])) >= 4
+              and not _states(_HEADER.sub("", told[i], count=1), value, decision)]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
@@ -211,7 +214,24 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     # decision, said last
     candidates = beside + others
     ranked = sorted(candidates, key=lambda c: (not says(c, blockers), bool(find_slots(c))))
-    return ranked[0] if ranked else ""
+    if not ranked:
+        return ""
+    best = ranked[0]
+    before = [_HEADER.sub("", str(s), count=1).rstrip(".!") for s in told[:at]]
+    if best in before or _HEADER.sub("", best, count=1) in before:
+        # a reason told in sentences before the decision ("carrier says 3 weeks lead time.
+        # elm 414 can't wait that long. switching to a Trane"): those next to it, in order
+        i = before.index(_HEADER.sub("", best, count=1))
+        run = [s for s in before[max(0, i - 1):] if len(words(s)) >= 3
+               and not _states(s, value, decision)]
+        joined = ". ".join(run)
+        if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
+            return joined
+    return best
+
+
+# The longest reason joined from two sentences.
+_JOINED_CHARS = 220
 
 
 _HEADER = re.compile(r"^[^:.!?\n]{1,40}:\s")
