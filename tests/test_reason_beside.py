@@ -47,3 +47,9 @@ def test_a_reason_beside_other_news_stays_one_sentence() -> None:
     text = "moving the market to sunday. the truck broke down again. see you all there"
     assert reason_in(text, value="sunday",
                      blockers=DEFAULT_LEXICON.blockers) == "the truck broke down again"
+
+
+def test_a_header_holding_the_new_value_is_the_change() -> None:
+    text = "retro friday 4pm: half the team is at the conference thursday"
+    assert reason_in(text, value="friday 4pm", blockers=DEFAULT_LEXICON.blockers) == (
+        "half the team is at the conference thursday")

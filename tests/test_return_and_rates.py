@@ -42,6 +42,14 @@ def test_an_amount_by_the_month_is_money(text: str, amount: str) -> None:
 @pytest.mark.parametrize("text", [
     "we went 3/10 on the field today",
     "posting it at 20hrs/wk",
+    # a count by the month (the hostile review's cases)
+    "shopify store is doing ~300/month orders right now",
+    "we ship ~250/month boxes",
 ])
 def test_a_score_or_hours_is_no_money(text: str) -> None:
     assert not [v for k, v, _ in _read(text) if k == "money"]
+
+
+@pytest.mark.parametrize("name", ["Mars", "Phoenix Suns"])
+def test_a_name_ending_like_a_day_stays_a_choice(name: str) -> None:
+    assert ("choice", name) in [(k, v) for k, v, _ in _read(f"ok going with {name}")]

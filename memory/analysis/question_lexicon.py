@@ -241,11 +241,12 @@ SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
                           # ("door code for the commissary is 4417", "lockbox to 7734", "gate
                           # code 1379", "1379 is the gate code"); never a year, and never a
                           # number that only follows "code" ("error code 504", "area code")
+                          # or counts something ("billing code down to 1200 lines")
                           r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
                           r"\b[^.!?\n\d]{0,30}?(?:\bis|\bwas|:|=|\bto|\bnow|→|->)\s?"
-                          r"(?!(?:19|20)\d\d\b)\d{3,8}\b|"
+                          r"(?!(?:19|20)\d\d\b)\d{3,8}\b(?!\s?[a-z]{2,20}s\b)|"
                           r"\b(?:door|gate|lockbox|alarm|keypad|entry|building)\s(?:code|pin)"
-                          r"\s(?!(?:19|20)\d\d\b)\d{3,8}\b|"
+                          r"\s(?!(?:19|20)\d\d\b)\d{3,8}\b(?!\s?[a-z]{2,20}s\b)|"
                           r"\b(?!(?:19|20)\d\d\b)\d{3,8}\b(?: is)?(?: the| our)?"
                           r"(?: [a-z]{1,20})? (?:code|pin|passcode|combo)\b",
                           re.IGNORECASE)

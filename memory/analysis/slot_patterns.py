@@ -121,7 +121,9 @@ MONEY_PATTERN = (
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
     # dues, rent and fees said by the month or year ("475/month", "1,200/yr")
-    r"(?<![\w$€£¥./])\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum)\b)|"
+    # (not a count by the month: "300/month orders", "50/month new trials")
+    r"(?<![\w$€£¥./])\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum)\b"
+    r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b))|"
     + _SCALED + r"(?!" + _COUNTED + r"))"
 )
 

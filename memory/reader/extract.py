@@ -197,13 +197,13 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     told = [s for s in sentences if not s.rstrip().endswith("?")]
     # a header's own word ("furnace update: carrier says …") is no decision
     at = next((i for i, s in enumerate(told)
-               if _states(_HEADER.sub("", s, count=1), value, decision)), -1)
+               if _states(_unheaded(s), value, decision)), -1)
     if at < 0:
         return ""
     beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
                                                     *range(at - 1, -1, -1)]
               if len(words(told[i])) >= 4
-              and not _states(_HEADER.sub("", told[i], count=1), value, decision)]
+              and not _states(_unheaded(told[i]), value, decision)]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
@@ -217,17 +217,24 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     if not ranked:
         return ""
     best = ranked[0]
-    before = [_HEADER.sub("", str(s), count=1).rstrip(".!") for s in told[:at]]
-    if best in before or _HEADER.sub("", best, count=1) in before:
+    before = [_unheaded(str(s)).rstrip(".!") for s in told[:at]]
+    if _unheaded(best) in before:
         # a reason told in sentences before the decision ("carrier says 3 weeks lead time.
         # elm 414 can't wait that long. switching to a Trane"): those next to it, in order
-        i = before.index(_HEADER.sub("", best, count=1))
+        i = before.index(_unheaded(best))
         run = [s for s in before[max(0, i - 1):] if len(words(s)) >= 3
                and not _states(s, value, decision)]
         joined = ". ".join(run)
         if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
             return joined
     return best
+
+
+def _unheaded(sentence: str) -> str:
+    """``sentence`` without a header that names no value ("furnace update: …"); a header
+    holding one ("retro friday 4pm: half the team is away") is the decision itself."""
+    m = _HEADER.match(sentence)
+    return sentence[m.end():] if m is not None and not find_slots(m.group()) else sentence
 
 
 # The longest reason joined from two sentences.
