@@ -126,8 +126,6 @@ CHANGE_WORDS = (
     "cancel*", "scrap*", "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*",
     "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
     "goes", "announc*", "keep", "keeping", "kept", "stay*",
-    # a price said to have changed ("why are tickets pricier")
-    "pricier", "cheaper", "dearer", "costlier",
 )
 # Change words that only ever move a moment: a question naming one ("what was the go-live
 # before the slip?") asks for a date or time even when it names no date noun.
@@ -451,10 +449,6 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend""".split())
-# Their irregular past forms, which no stem joins to the base ("where are rehearsals *held*").
-PREDICATE_PAST_FORMS = frozenset(
-    """got gotten bought sent brought held began begun took taken went gone came left
-    paid gave given spent""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
@@ -562,7 +556,7 @@ class QuestionLexicon:
     events: tuple[frozenset[str], ...] = EVENT_SYNONYMS
     reject: tuple[str, ...] = REJECT_OPENERS
     left_value: tuple[str, ...] = LEFT_VALUE_WORDS
-    predicates: frozenset[str] = PREDICATE_VERBS | PREDICATE_PAST_FORMS
+    predicates: frozenset[str] = PREDICATE_VERBS
     change_predicates: frozenset[str] = CHANGE_PREDICATES
     noun_cues: frozenset[str] = NOUN_CUES
     modified_nouns: frozenset[str] = MODIFIED_NOUN_CUES

@@ -39,11 +39,10 @@ CALENDAR_QUALIFIERS = frozenset({"late", "early", "mid"})
 # "before Niamh *cut* it", "before the price *went up*"): the change asked about moved an
 # amount that way.
 RISE_PHRASES = ("increase*", "raise*", "raising", "rise", "rose", "hike*", "bump*", "upped",
-                "went up", "go up", "goes up", "gone up", "going up", "pricier", "dearer",
-                "costlier", "more expensive")
+                "went up", "go up", "goes up", "gone up", "going up")
 FALL_PHRASES = ("cut", "cuts", "decrease*", "reduce*", "reduction", "drop", "dropped",
                 "lower", "lowered", "went down", "go down", "goes down", "gone down",
-                "going down", "cheaper", "less expensive")
+                "going down")
 # A plain negation also says what stands in the way when it names the thing a change left
 # ("buzzsprout *doesn't* do dynamic ad insertion", "*wouldn't* put a lager in FV2", "8 is
 # *too* much for some folks").

@@ -1,8 +1,7 @@
-"""A question's verb in an irregular past form ("what version *went* out", "who wanted it
-*held* back") says what happened, as its other forms do; "pricier" says a price changed; a
-code given as digits ("door code … is 4417") is a code. Memory answers these instead of
-abstaining, and still abstains where the chat holds no such thing: a number that only
-follows "code" ("error code 504", "area code 415") is no code."""
+"""A code given as digits ("door code for the commissary is 4417", "changed the lockbox code
+to 7734") is a code: memory answers "what's the door code" from it instead of abstaining, and
+still abstains where the chat holds no such code: a number that only follows "code" ("error
+code 504", "area code 415") or counts something ("code down to 1200 lines") is none."""
 
 from __future__ import annotations
 
@@ -31,14 +30,12 @@ CHAT = [
 
 @pytest.fixture(scope="module")
 def chat(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return channel_chat(tmp_path_factory.mktemp("framing"), CHAT, start=T0, asked=ASKED)
+    return channel_chat(tmp_path_factory.mktemp("codes"), CHAT, start=T0, asked=ASKED)
 
 
 @pytest.mark.parametrize(("question", "expect"), [
-    ("why are the tickets pricier now?", "church hire"),
     ("whats the door code for the commissary", "4417"),
     ("what's the lockbox code on 2A", "7734"),
-    ("what version of helix went out?", "1.5"),
 ])
 def test_answered(chat, question: str, expect: str) -> None:  # type: ignore[no-untyped-def]
     answer = chat.answer(question)
@@ -49,7 +46,6 @@ def test_answered(chat, question: str, expect: str) -> None:  # type: ignore[no-
 @pytest.mark.parametrize("question", [
     "what's the wifi password?",
     "what's the alarm code for the storage unit?",
-    "why did the parking fee go up?",
 ])
 def test_still_abstains(chat, question: str) -> None:  # type: ignore[no-untyped-def]
     assert chat.answer(question).abstained
