@@ -217,12 +217,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     if not ranked:
         return ""
     best = ranked[0]
-    before = [_unheaded(str(s)).rstrip(".!") for s in told[:at]]
-    if _unheaded(best) in before:
+    preceding = [_unheaded(str(s)).rstrip(".!") for s in told[:at]]
+    if _unheaded(best) in preceding:
         # a reason told in sentences before the decision ("carrier says 3 weeks lead time.
         # elm 414 can't wait that long. switching to a Trane"): those next to it, in order
-        i = before.index(_unheaded(best))
-        run = [s for s in before[max(0, i - 1):] if len(words(s)) >= 3
+        i = preceding.index(_unheaded(best))
+        run = [s for s in preceding[max(0, i - 1):] if len(words(s)) >= 3
                and not _states(s, value, decision)]
         joined = ". ".join(run)
         if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
