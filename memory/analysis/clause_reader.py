@@ -286,7 +286,7 @@ class ClauseReader:
         change = strength >= 0.5 or self.lexicon.change_strength(label) >= 0.5
         # a proposal or a decision names what it gets from somewhere as much as a change
         # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
-        decides = change or strength >= self.lexicon.change_strength("now") or bool(
+        decides = change or strength >= self.lexicon.change_cues["now"] or bool(
             self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
         for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
             found = pattern.search(part)

@@ -231,21 +231,22 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
 }
-# What a secret looks like when someone writes it down: a quoted string, or a run of at
-# least five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B").
+# What a secret looks like when someone writes it down: a quoted string, a run of at least
+# five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B"), or the
+# digits of a door, lockbox or PIN code given as the code's value ("door code for the
+# commissary is 4417", "lockbox to 7734", "gate code 1379", "1379 is the gate code"): never
+# a year, a number that only follows "code" ("error code 504", "area code") or one counting
+# something ("billing code down to 1200 lines").
+_CODE_DIGITS = r"(?!(?:19|20)\d\d\b)\d{3,8}\b"
+_COUNTS_NOTHING = r"(?!\s?[a-z]{2,20}s\b)"
 SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
                           r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}|"
-                          # a door, lockbox or PIN code is digits, given as the code's value
-                          # ("door code for the commissary is 4417", "lockbox to 7734", "gate
-                          # code 1379", "1379 is the gate code"); never a year, and never a
-                          # number that only follows "code" ("error code 504", "area code")
-                          # or counts something ("billing code down to 1200 lines")
                           r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
                           r"\b[^.!?\n\d]{0,30}?(?:\bis|\bwas|:|=|\bto|\bnow|→|->)\s?"
-                          r"(?!(?:19|20)\d\d\b)\d{3,8}\b(?!\s?[a-z]{2,20}s\b)|"
-                          r"\b(?:door|gate|lockbox|alarm|keypad|entry|building)\s(?:code|pin)"
-                          r"\s(?!(?:19|20)\d\d\b)\d{3,8}\b(?!\s?[a-z]{2,20}s\b)|"
-                          r"\b(?!(?:19|20)\d\d\b)\d{3,8}\b(?: is)?(?: the| our)?"
+                          + _CODE_DIGITS + _COUNTS_NOTHING + r"|"
+                          r"\b(?:door|gate|lockbox|alarm|keypad|entry|building)\s(?:code|pin)\s"
+                          + _CODE_DIGITS + _COUNTS_NOTHING + r"|"
+                          r"\b" + _CODE_DIGITS + r"(?: is)?(?: the| our)?"
                           r"(?: [a-z]{1,20})? (?:code|pin|passcode|combo)\b",
                           re.IGNORECASE)
 # Words naming the moment of an event ("what time does the fair *start*"): in a *when*

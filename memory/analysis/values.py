@@ -71,7 +71,7 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
                 continue  # "4-0 jun 3" is a score and a day, "the 9th to the 3rd" no span
             if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
                     w.lower() in STOPWORDS for w in value.split())
-                    or _WEEKDAYS.fullmatch(value.split()[-1]) is not None):
+                    or _every_weekday(value.split()[-1])):
                 continue  # "moved to Fri Oct 18", "coming fridays now instead of …" are dates
             s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
             found.append(Value(Kind(kind), value, s, s + len(value)))
@@ -104,8 +104,12 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 
 _SAME = re.compile(r"(?:the\s)?same\b", re.IGNORECASE)
-# A weekday said of every week ("coming fridays"): a date, never a name's last word.
-_WEEKDAYS = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.IGNORECASE)
+
+
+def _every_weekday(word: str) -> bool:
+    """Whether ``word`` is a weekday said of every week ("fridays"): a date, never a name's
+    last word ("Mars", "Phoenix Suns")."""
+    return word.lower().endswith("days") and is_calendar_word(word[:-1])
 
 
 #: Words after a place name that keep it a place ("Norway goes first", "Portugal only").
