@@ -45,6 +45,7 @@ REVISION_CUES = (
     "rather than", "calling it", "renamed", "now at", "is now", "are now", "now on",
     "will now", "new time", "new date", "delayed", "delay to", "revised", "revise",
     "going with", "go with", "replaced", "replace", "pulled in to", "brought forward",
+    "rebooked", "re-booked", "relocated", "rearranged", "re-arranged",
 )
 # Words that mark a message as stating a decision or plan worth tracking as a state.
 DECISION_VERBS = (

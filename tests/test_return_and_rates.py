@@ -53,3 +53,11 @@ def test_a_score_or_hours_is_no_money(text: str) -> None:
 @pytest.mark.parametrize("name", ["Mars", "Phoenix Suns"])
 def test_a_name_ending_like_a_day_stays_a_choice(name: str) -> None:
     assert ("choice", name) in [(k, v) for k, v, _ in _read(f"ok going with {name}")]
+
+
+@pytest.mark.parametrize("text", [
+    "rebooked: premier inn birmingham new street, fri + sat",
+    "relocated to the small hall from the 12th",
+])
+def test_booked_or_placed_again_is_a_change(text: str) -> None:
+    assert [ch for _, _, ch in _read(text) if ch >= 0.5]

@@ -54,6 +54,9 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     # a return to an earlier value ("going back to Green Valley from the 23rd")
     "going back to": 0.8, "went back to": 0.8, "go back to": 0.6, "reverting to": 0.9,
     "reverted to": 0.9, "revert to": 0.6,
+    # booked or placed again: somewhere or some time else ("rebooked: premier inn …")
+    "rebooked": 0.8, "re-booked": 0.8, "rebooking": 0.6, "relocated": 0.8,
+    "relocating": 0.7, "rearranged": 0.8, "re-arranged": 0.8,
 })
 
 

@@ -223,7 +223,10 @@ class MessageAnalyzer(ClauseReader):
                 # "moving the scrim to wednesday. so it's wed + thu": a change before a
                 # "so" that names no subject of its own is what "so" sums up, not its
                 # reason ("her train got changed. so keynote shifts to 10:45" gives one)
-                if before and (clauses[i - 1].change <= 0 or c.subject):
+                # ("raffle draw moved to 4:45 so it's before KDC go on": a "so" going on
+                # about the changed thing by a pronoun sums up the change too)
+                if before and (clauses[i - 1].change <= 0 or (
+                        c.subject and not _GOES_ON.match(text[3:]))):
                     # "the supplier's changing their delivery run — from next week stuff
                     # arrives thursday, so …": the part before "so" and the one before it in
                     # its sentence, when that decides nothing of its own
@@ -252,6 +255,11 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+# The words after "so" that go on about what the clause before it changed.
+_GOES_ON = re.compile(r"\s{0,5}(?:it|it's|it’s|its|that|that's|that’s|they|they're|they’re)\b",
+                      re.IGNORECASE)
 
 
 def _continues(earlier: Clause, part: Clause) -> bool:

@@ -186,8 +186,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                     return f"{before} so {after}"
                 # "moving it to wednesday, so it's wed + thu": what comes before "so" is
                 # the change itself, not its reason
-                if len(words(before)) >= 3 and not _states(before, value, decision):
-                    return before
+                if len(words(before)) >= 3 and not _states(before, value, decision) and \
+                        not (has_revision_cue(before) and find_slots(before)):
+                    return before  # ("raffle draw moved to 4:45 so …" is the change too)
                 continue
             after = sentence[m.end():].strip(" ,;:-—")
             if len(words(after)) >= 2:
