@@ -4,12 +4,19 @@ reason."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
 import pytest
 
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.reader.extract import reason_in
+from tests.support.chat_reader import channel_chat
 
 BLOCKERS = DEFAULT_LEXICON.blockers
+T0 = datetime(2026, 5, 13, 9, 0, tzinfo=UTC)
+ASKED = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("text", "value", "reason"), [
@@ -53,3 +60,30 @@ def test_a_header_holding_the_new_value_is_the_change() -> None:
     text = "retro friday 4pm: half the team is at the conference thursday"
     assert reason_in(text, value="friday 4pm", blockers=DEFAULT_LEXICON.blockers) == (
         "half the team is at the conference thursday")
+
+
+def test_a_change_to_a_value_before_so_is_the_change_not_its_reason() -> None:
+    text = ("raffle draw moved to 4:45 so it's before KDC go on at 5pm – finn doesn't want "
+            "announcements during their set")
+    assert "moved" not in reason_in(text)
+    assert "moved" not in MessageAnalyzer().analyze(text, speaker="Jo").reason
+    assert reason_in(text, value="4:45", blockers=BLOCKERS).startswith("finn doesn't want")
+
+
+def test_a_change_without_a_value_before_so_is_still_the_reason() -> None:
+    assert MessageAnalyzer().analyze("her train got changed. so keynote shifts to 10:45",
+                                     speaker="Ana").reason.startswith("her train got changed")
+
+
+def test_why_a_value_is_answered_by_the_message_reaching_it(tmp_path: Path) -> None:
+    # the chain holds another change of the cake's time (10am, the florists); the question
+    # names 9:30, which a message asked for with its reason and a reply accepted
+    chat = channel_chat(tmp_path, [
+        (0, "maggie", "wedding cake for the barn: delivery 11am sat"),
+        (600, "maggie", "oh and the barn want the cake set up by 10am not 11, the florists "
+                        "go in at 11"),
+        (5000, "maggie", "hannah emailed – her photographer wants cake shots at 10, so can "
+                         "it be set up by 9:30? pete ok?"),
+        (5030, "pete", "9:30 fine, i'll leave at 8:45"),
+    ], start=T0, asked=ASKED, channel_name="orders")
+    assert "photographer" in chat.first("why 9:30 for the cake")

@@ -141,6 +141,10 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         lows, opening, lexicon, cue_spans)
     why = found(lexicon.why)
     original = found(lexicon.original) or _first_said(lows, lexicon)
+    if not original:
+        original = _first_of_named(lows, lexicon)
+        # "first" is the cue; the words it spans name the thing ("stage quote")
+        cue_spans.extend((i, i + 1, "first") for i, _, _ in original)
     previous = found(lexicon.previous)
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     if not past:
@@ -257,8 +261,27 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
         role_words |= {i for i, w in enumerate(lows)
                        if any(_matches(w, c) for c in lexicon.change)}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
-            and i not in dated and _subject_word(w, lexicon)
+            and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
             and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+
+
+def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the light "-ing" word at ``i`` names a kind of thing before a noun, after a
+    determiner or a name ("the *planning* date", "millbrook *planning* slip", "the *going*
+    rate"), rather than what someone does ("what are we planning for friday")."""
+    w = lows[i]
+    if not w.endswith("ing") or w not in lexicon.generic or i + 1 >= len(lows) or i == 0:
+        return False
+    before, after = lows[i - 1], lows[i + 1]
+    return (_subject_word(after, lexicon) and not after.endswith("ing")
+            and (before in lexicon.determiners
+                 # "kestrel going live", "tom doing setup": what a thing or someone does
+                 or (_subject_word(before, lexicon) and w not in _DOING)))
+
+
+# Light verbs a thing or a person is said to be doing ("kestrel *going* live").
+_DOING = frozenset({"going", "doing", "getting", "coming", "happening", "making", "trying",
+                    "wanting", "hoping", "thinking", "considering", "using", "giving"})
 
 
 def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: QuestionLexicon, *,
@@ -528,6 +551,27 @@ def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
     if run:
         out.append(" ".join(run))
     return list(dict.fromkeys(out))
+
+
+# Words "first" makes a thing of its own with.
+_FIRST_THINGS = frozenset({"aid", "class", "floor", "name", "half", "place", "round"})
+
+
+def _first_of_named(lows: Sequence[str], lexicon: QuestionLexicon
+                    ) -> list[tuple[int, int, str]]:
+    """"first" before a noun phrase whose head makes an original cue with it ("the first
+    *stage* quote" as "first quote"), with at most two words of its own between them; "first
+    aid" is a thing of its own."""
+    cues = set(lexicon.original)
+    for i, w in enumerate(lows):
+        if w != "first" or i + 2 >= len(lows) or lows[i + 1] in _FIRST_THINGS:
+            continue
+        for j in range(i + 2, min(i + 4, len(lows))):
+            if lows[j - 1] in STOPWORDS:
+                break
+            if f"first {lows[j]}" in cues:
+                return [(i, j + 1, f"first {lows[j]}")]
+    return []
 
 
 def _first_said(lows: Sequence[str], lexicon: QuestionLexicon) -> list[tuple[int, int, str]]:

@@ -74,6 +74,11 @@ def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence
     if not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
                                QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
         return "when"
+    if not family and kind is QuestionKind.PREVIOUS:
+        # "what was sourdough before the *price* change": the value noun of the change
+        for w, nxt in zip(lows, lows[1:], strict=False):
+            if nxt in lexicon.change_nouns and lexicon.attributes.get(w):
+                return lexicon.attributes[w]
     return family
 
 

@@ -131,6 +131,10 @@ CHANGE_WORDS = (
 # before the slip?") asks for a date or time even when it names no date noun.
 SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "push",
                          "pushing", "bump*", "brought forward", "moved up")
+# Nouns of change after a value noun ("the *price* change", "the venue switch"): the value
+# noun still says which kind of value changed.
+CHANGE_NOUNS = frozenset({"change", "changes", "rise", "increase", "hike", "cut", "drop",
+                          "bump", "switch", "move", "update", "swap"})
 # How many words after "before" are read for a change word or a short value.
 BEFORE_SPAN = 6
 
@@ -238,9 +242,12 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
 # a year, a number that only follows "code" ("error code 504", "area code") or one counting
 # something ("billing code down to 1200 lines").
 _CODE_DIGITS = r"(?!(?:19|20)\d\d\b)\d{3,8}\b"
+# (A word with only emphasis after it, a mention or a channel is no secret: "place!!",
+# "@channel", "#general".)
 _COUNTS_NOTHING = r"(?!\s?[a-z]{2,20}s\b)"
 SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
-                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])[^\s,;]{5,40}|"
+                          r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])"
+                          r"(?![@#]?[A-Za-z_.'’-]{1,40}[!?.]{0,5}(?![^\s,;]))[^\s,;]{5,40}|"
                           r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
                           r"\b[^.!?\n\d]{0,30}?(?:\bis|\bwas|:|=|\bto|\bnow|→|->)\s?"
                           + _CODE_DIGITS + _COUNTS_NOTHING + r"|"
@@ -511,6 +518,9 @@ class QuestionLexicon:
     when_events: frozenset[str] = WHEN_EVENT_WORDS
     role_words: frozenset[str] = ROLE_WORDS
     schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
+    change_nouns: frozenset[str] = CHANGE_NOUNS
+    #: The value noun of an identifying number ("ref number", "what number is on …").
+    number_noun: str = "number"
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
         + r")\b|✅|☑️|✔", re.IGNORECASE)

@@ -131,10 +131,15 @@ _SHORTHAND = re.compile(r"(?<![\w'’@#/-])(?:" + "|".join(
 _ABBREVIATION_VERB = re.compile(r"\b([A-Z]{2,5})(?:ing|ed|'d|’d)\b")
 
 
+# "y" opening a question is "why" ("y icebox now", "y'd we switch"); elsewhere it is a
+# letter ("plan y", "the y axis").
+_OPENING_Y = re.compile(r"^(\s{0,10})[yY](?=['’]d\b|\s{1,10}[\w'’])")
+
+
 def expand_shorthand(text: str) -> str:
     """``text`` with chat shorthand spelled out, filler dropped (see QUESTION_SHORTHAND) and
     an abbreviation made a verb read as the abbreviation."""
-    text = _ABBREVIATION_VERB.sub(r"\1", text)
+    text = _ABBREVIATION_VERB.sub(r"\1", _OPENING_Y.sub(r"\1why", text, count=1))
 
     def spelled(m: re.Match[str]) -> str:
         word = m.group(0)

@@ -37,6 +37,7 @@ from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
+from memory.reader.alternatives import alternative_answer
 from memory.reader.answer import best_clause, citation, day_label
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
@@ -58,12 +59,13 @@ from memory.reader.answer_parts import (
     release_grain,
     why_answer,
 )
+from memory.reader.before_anchor import said_before_anchor
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_day, reason_in, relayed, reports_blocker, says
 from memory.reader.later_word import LaterWord
 from memory.reader.plan_end import plan_ended
-from memory.reader.reasons import Reasons, accepts
+from memory.reader.reasons import Reasons, accepts, reached_values
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value, shorten
 
@@ -101,6 +103,10 @@ class Composer(StateChoice, LaterWord):
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
         the answer's message (``follow`` reads them) settled another value."""
+        offered = (alternative_answer(qa, self.covering(verdict, wide=True))
+                   if qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT) else None)
+        if offered is not None:
+            return offered
         state = self.answering_state(qa, verdict, people)
         if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
             state = self._with_plan_before(qa, state, verdict, people)
@@ -235,9 +241,17 @@ class Composer(StateChoice, LaterWord):
         else the best message whole."""
         decision = frozenset(f for c in qa.changes for f in forms(c))
         entry = self.deciding_entry(qa, state) if state is not None else None
-        entry_node = nodes.get(entry.node_id) if entry is not None else None
         left, _ = _anchors(qa, self.lexicon)
         covering = self.covering(verdict)
+        # "why 9:30 for the cake": the messages reaching the value the question names come
+        # first, and a change in the chain that reached another value is not the one asked
+        reached = [v for v in reached_values(qa.text) if not unit_forms(v) & left]
+        naming = [u for u in self.covering(verdict, wide=True)
+                  if any(names_value(u.told, v) for v in reached)]
+        if naming and entry is not None and not any(names_value(entry.value, v)
+                                                    for v in reached):
+            entry = None
+        entry_node = nodes.get(entry.node_id) if entry is not None else None
         before = before or {}
         turns = list(before.get(entry_node.node_id, ())) if entry_node else []
         candidates = self._reason_pool(entry_node, turns, state, verdict)
@@ -250,9 +264,13 @@ class Composer(StateChoice, LaterWord):
                 was=self._left_value(state, entry))
         else:
             reason, source = self.reasons.reported(candidates, gone)
-        with_change = [u for u in covering if decision & unit_forms(u.told)]
+        with_change = naming + [u for u in covering
+                                if decision & unit_forms(u.told) and u not in naming]
         order = [n for u in with_change + [u for u in covering if u not in with_change]
                  if (n := self.reasons.speaker_of(u)) is not None]
+        # a message naming the value asked may ask for it with its reason ("her
+        # photographer wants cake shots at 10, so can it be set up by 9:30?")
+        order = [u.node for u in naming if u.node is not None] + order
         order = list({n.node_id: n for n in order}.values())
         if not reason:
             for n in order:
@@ -479,6 +497,8 @@ class Composer(StateChoice, LaterWord):
         covering = self.covering(verdict, wide=wide)
         if not covering:
             return Composed([], "")
+        if kind is QuestionKind.PREVIOUS and qa.anchor:
+            covering += said_before_anchor(qa, verdict, covering, self.coverage)
         if qa.changes and kind in (QuestionKind.WHY, QuestionKind.WHO):
             # the message whose words name the change asked about comes first
             wanted = {f for c in qa.changes for f in forms(c)}

@@ -38,7 +38,12 @@ from memory.reader.coverage_days import (
     question_days,
     scoped_by_days,
 )
-from memory.reader.coverage_values import asks_a_count, says_a_clock, says_a_number
+from memory.reader.coverage_values import (
+    asks_a_count,
+    says_a_clock,
+    says_a_number,
+    says_a_percent,
+)
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, find_slots, stem
@@ -337,6 +342,10 @@ class CoverageTest:
         if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone
             return says_a_number(unit)
+        if family == "count" and self.lexicon.number_noun in qa.attributes:
+            # "what's the planning ref number", "what number is on my jersey": a number
+            # that is neither a day, a time nor an amount
+            return says_a_number(unit, money=False)
         if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:
@@ -344,6 +353,8 @@ class CoverageTest:
         if qa.asks_clock:
             # "what time does it start" is not answered by a day alone
             return says_a_clock(unit)
+        if family == "price" and says_a_percent(unit):
+            return True  # a fee or a rate set as a share ("let's go 9%"), not "how much"
         return family in self.families(unit)
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:

@@ -19,11 +19,15 @@ from memory.text import find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number"]
+__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number", "says_a_percent"]
 
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
                                                       "couple"})) + r")\b", re.IGNORECASE)
+# A share in digits ("9%", "8.5 percent").
+_PERCENT = re.compile(r"\d\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+# The slots whose digits count nothing: a day, a time, a version.
+_NOT_COUNTS = frozenset({"date", "time", "version"})
 # A time written as four digits ("eta 1430", "PU 0630").
 _HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
 
@@ -44,8 +48,24 @@ def said(unit: Unit) -> str:
     return unit.told
 
 
-def says_a_number(unit: Unit) -> bool:
-    return _NUMBER.search(said(unit)) is not None
+def says_a_number(unit: Unit, *, money: bool = True) -> bool:
+    """Whether ``unit`` states a number other than a day's or a time's ("the Ferry Inn
+    wants bread from mon 11 may, 7am drop" counts nothing); without ``money``, other than
+    an amount's too (a jersey's number is no price)."""
+    return _counts(said(unit), _NOT_COUNTS if money else _NOT_COUNTS | {"money"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _counts(text: str, kinds: frozenset[str]) -> bool:
+    spans = [(s.start, s.end) for s in find_slots(text) if s.kind.value in kinds]
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return _NUMBER.search(text) is not None
+
+
+def says_a_percent(unit: Unit) -> bool:
+    """Whether ``unit`` states a percentage ("9%", "8.5 percent")."""
+    return _PERCENT.search(said(unit)) is not None
 
 
 def says_a_clock(unit: Unit) -> bool:

@@ -9,6 +9,7 @@ a reason the same speaker gives just before or after.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -21,6 +22,21 @@ from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
 from memory.text import find_slots, shorten
+
+# Words before a value that make it the value a change left ("instead of the 27th").
+_LEFT = re.compile(r"(?:\boff|\bfrom|\binstead of|\bnot|\bthan|\bover)\s{0,3}(?:the\s)?$",
+                   re.IGNORECASE)
+# The kinds of value a why-question names as the one a change reached ("why 9:30 for the
+# cake", "why did it slip to the 27th").
+_REACHED_KINDS = frozenset({"time", "date", "money"})
+
+
+def reached_values(question: str) -> list[str]:
+    """The times, days and amounts ``question`` names as reached by the change it asks
+    about, not those it names as left ("instead of the 27th", "not thursday")."""
+    return [s.text for s in find_slots(question) if s.kind.value in _REACHED_KINDS
+            and not _LEFT.search(question[max(0, s.start - 14):s.start])]
+
 
 # How far from the changing message a reason by the same speaker is looked for.
 NEAR_SECONDS = 15 * 60

@@ -17,7 +17,7 @@ from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
 from memory.analysis.time_bounds import bound_cue, bound_time
-from memory.analysis.value_types import Kind
+from memory.analysis.value_types import Kind, Value
 from memory.dates import weekday_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -106,6 +106,22 @@ def _only_clock(analysis: MessageAnalysis) -> str:
     clocks = {time_of_day(c.value.text) for clause in analysis.clauses for c in clause.claims
               if has_clock(c.value.text)} - {""}
     return clocks.pop() if len(clocks) == 1 else ""
+
+
+def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
+    """Whether ``value`` is of one of ``kinds``; a percentage is the price asked ("what fee
+    did we settle on" → "let's go 9%"), not an amount ("how much is it over budget")."""
+    return value.kind.value in kinds or (
+        family == "price" and value.kind is Kind.COUNT and value.text.rstrip().endswith("%"))
+
+
+# How many of the question's words the words leading up to a value must hold.
+_LEAD_WORDS = 2
+# The kinds of value a message states of its subject when it states only one.
+_AMOUNTS = frozenset({Kind.MONEY, Kind.COUNT})
+# A clause that goes on about the thing the clause before it named.
+_PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they|he|she)(?:['’](?:s|ll|re|d|ve))?\b",
+                              re.IGNORECASE)
 
 
 def _said_at(st: Statement) -> tuple[datetime, int]:
@@ -225,6 +241,10 @@ class StatementReader:
                           key=_said_at)
         if not timeline:
             return statements[0]
+        if qa.asks_clock:
+            # "what start time did lena give before …" is not answered by a day alone
+            timeline = [st for st in timeline
+                        if has_clock(st.value) or self._typed_clock(st)] or timeline
         if qa.kind is QuestionKind.ORIGINAL:
             return timeline[0]
         way = direction(qa.anchor, self.lexicon)
@@ -348,7 +368,7 @@ class StatementReader:
         for clause in analysis.clauses:
             around = unit_forms(" ".join([clause.subject, clause.label]))
             for i, claim in enumerate(clause.claims):
-                if claim.value.kind.value not in kinds:
+                if not _fits(claim.value, kinds, qa.family):
                     continue
                 if unit_forms(claim.value.text) <= asked:
                     continue  # the question's own words are not its answer ("2.4")
@@ -357,8 +377,13 @@ class StatementReader:
                 # a value said of nothing in particular may be about the message's subject
                 # and so is one said of a bill ("… final bill $1,850")
                 bare = not claim.subject and not clause.subject
+                # the words leading up to the value in its clause ("i'm off on paternity
+                # leave from mon 23rd") name what it is of when its subject does not
+                led = unit_forms(analysis.text[clause.start:claim.value.start])
+                lead = sum(1 for t in qa.terms if forms(t) & led)
                 score = len(wanted & own) or (1 if (bare or self._names_a_bill(claim.subject, qa))
-                                              and wanted & (whole | asked) else 0)
+                                              and wanted & (whole | asked) else 0) or (
+                    lead if lead >= _LEAD_WORDS else 0)
                 if score == 0:
                     continue
                 # the replaced value of the same kind, else of the same family ("scratch
@@ -380,16 +405,33 @@ class StatementReader:
             # the message is about the question's subject and a clause that names no
             # subject of its own goes on about it ("workshop deadline got extended!! now
             # sept 26 …"): its value is the subject's
+            told = False
             for clause in analysis.clauses:
-                if clause.subject:
+                # … or opens with a pronoun for it ("byte café replied!! they'll sponsor us
+                # £200 for their logo": the logo is what the money is for, not its subject)
+                carried = told and _PRONOUN_OPENING.match(clause.text) is not None
+                told = bool(wanted & unit_forms(clause.subject)) and not clause.claims
+                if clause.subject and not carried:
                     continue
                 for claim in clause.claims:
-                    if claim.value.kind.value in kinds and not unit_forms(
+                    if _fits(claim.value, kinds, qa.family) and not unit_forms(
                             claim.value.text) <= asked:
                         old = next((v.text for v in clause.old
                                     if v.kind == claim.value.kind), "")
                         return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
                                 clause.text)
+            # a message about the subject stating one amount states the subject's ("jersey
+            # order goes in tomorrow … kitbash did us a bulk price, £28 each now"), whatever
+            # its clause is said of (a day, a place or a person in it may be another
+            # thing's: "I'll add it to thursday's order")
+            sole = [(c, clause) for clause in analysis.clauses for c in clause.claims
+                    if _fits(c.value, kinds, qa.family) and c.value.kind in _AMOUNTS
+                    and not unit_forms(c.value.text) <= asked]
+            if len({c.value.text for c, _ in sole}) == 1:
+                claim, clause = sole[0]
+                old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
+                return (claim.value.text.strip(_TRAILING), old.strip(_TRAILING),
+                        clause.text)
         return ("", "", "") if found else None
 
     def _names_a_bill(self, subject: str, qa: QuestionAnalysis) -> bool:
@@ -414,6 +456,10 @@ class StatementReader:
                 if accepts(a.text, openers):
                     return a.speaker
         if qa.role in ("changer", "decider"):
+            return chosen.node.speaker
+        if chosen.value and unit_forms(chosen.value) <= unit_forms(qa.text):
+            # the question's own object is not who acted on it ("who booked Kettle Drum
+            # Collective?" over "asked Kettle Drum Collective, they're free"): its speaker
             return chosen.node.speaker
         return chosen.value or chosen.node.speaker
 

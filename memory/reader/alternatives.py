@@ -1,0 +1,76 @@
+"""A question offering two alternatives ("is millbrook a pitched or flat roof now", "are
+spanish orders on ups or dhl?", "so are we doing a band or a dj in the end") is answered by
+the alternative the latest message naming only one of them names: the question's own words
+say what may answer, so the value is never a third thing ("5m").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.question import QuestionAnalysis
+from memory.models import Citation
+from memory.reader.answer import citation, day_label
+from memory.reader.answer_parts import EVIDENCE_LINES, Composed, evidence_line
+from memory.reader.coverage import Unit, forms, unit_forms
+from memory.text import STOPWORDS
+
+__all__ = ["Alternative", "alternative_answer", "alternatives", "named_alternative"]
+
+# "a band or a dj", "pitched or flat", "bo3 or bo5": one word each side, after an optional
+# article.
+_OR = re.compile(r"(?:\b(?:a|an|the)\s{1,3})?\b([\w-]{2,30})\s{1,3}or\s{1,3}"
+                 r"(?:(?:a|an|the)\s{1,3})?([\w-]{2,30})\b", re.IGNORECASE)
+# Words that make "X or Y" no choice between two values ("or not", "or what", "or did that
+# change", "or is it cash").
+_NO_CHOICE = frozenset({"not", "what", "something", "anything", "whatever", "else", "so",
+                        "more", "less", "later", "earlier", "never", "both", "neither", "either",
+                        "did", "does", "do", "is", "are", "was", "were", "has", "have", "will",
+                        "can", "should"})
+
+Alternative = tuple[str, Unit]
+
+
+def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:
+    """The two alternatives the question offers, as written; None when it offers none."""
+    m = _OR.search(qa.text)
+    if m is None:
+        return None
+    a, b = m.group(1), m.group(2)
+    if {a.lower(), b.lower()} & (STOPWORDS | _NO_CHOICE) or a.lower() == b.lower():
+        return None
+    return a, b
+
+
+def named_alternative(pair: tuple[str, str], units: Sequence[Unit]) -> Alternative | None:
+    """The alternative the newest of ``units`` names without naming the other, with it."""
+    a, b = (forms(w.lower()) for w in pair)
+    named = [u for u in units if u.node is not None]
+    for unit in sorted(named, key=lambda u: (u.node.ts, u.node.seq) if u.node else (0, 0),
+                       reverse=True):
+        said = unit_forms(unit.told)
+        has_a, has_b = bool(a & said), bool(b & said)
+        if has_a != has_b:
+            return (pair[0] if has_a else pair[1]), unit
+    return None
+
+
+def alternative_answer(qa: QuestionAnalysis, covering: Sequence[Unit]) -> Composed | None:
+    """For "is it A or B (now)": the alternative the newest of the ``covering`` messages
+    names alone, with them as evidence; None when the question offers none or no message
+    names one alone."""
+    pair = alternatives(qa)
+    found = named_alternative(pair, covering) if pair is not None else None
+    if found is None:
+        return None
+    value, unit = found
+    node = unit.node
+    assert node is not None
+    lines = [f"{value} ({node.speaker}, {day_label(node.ts)})"]
+    cites: list[Citation] = []
+    for u in [unit, *(u for u in covering if u is not unit)][:EVIDENCE_LINES]:
+        if u.node is not None:
+            lines.append(evidence_line(u.node))
+            cites.append(citation(u.node))
+    return Composed(lines, value, cites, [])

@@ -1,0 +1,63 @@
+"""What a question asks, in the shapes people type: "y" opening a question is "why", "the
+first stage quote" asks the original quote as "the first quote" does, and "before the
+*price* change" asks a price even when nothing else in the question names one."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question import analyze_question
+
+
+@pytest.mark.parametrize("question", ["y icebox now", "y'd we switch to premier inn",
+                                      "Y is the venue changed?"])
+def test_y_opening_a_question_asks_why(question: str) -> None:
+    assert analyze_question(question).kind is QuestionKind.WHY
+
+
+@pytest.mark.parametrize("question", ["is plan y still on?", "what's on the y axis"])
+def test_y_elsewhere_is_a_letter(question: str) -> None:
+    assert analyze_question(question).kind is not QuestionKind.WHY
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    ("what was the first stage quote", "stage quote"),
+    ("whats the first venue plan", "venue"),
+])
+def test_first_before_a_named_cue_asks_the_original(question: str, subject: str) -> None:
+    qa = analyze_question(question)
+    assert qa.kind is QuestionKind.ORIGINAL
+    assert qa.subject == subject
+
+
+@pytest.mark.parametrize("question", ["when is the first shipment", "who was the first speaker",
+                                      "where's the first aid kit"])
+def test_first_of_a_thing_is_no_original(question: str) -> None:
+    assert analyze_question(question).kind is not QuestionKind.ORIGINAL
+
+
+def test_the_value_noun_of_a_change_names_the_value_asked() -> None:
+    qa = analyze_question("what was sourdough before the price change")
+    assert qa.kind is QuestionKind.PREVIOUS
+    assert qa.family == "price"
+
+
+def test_a_change_noun_asks_no_value_in_a_why_question() -> None:
+    assert analyze_question("Why was the price change delayed?").family == ""
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("what was the planning date before it moved to march", "planning"),
+    ("why did millbrook planning slip to the 27th", "planning"),
+    ("what's the going rate for a dj", "going"),
+])
+def test_a_light_ing_word_before_a_noun_names_a_kind_of_thing(question: str, word: str) -> None:
+    assert word in analyze_question(question).terms
+
+
+@pytest.mark.parametrize("question", ["what are we planning for friday",
+                                      "are we going to the pub", "who is doing face painting",
+                                      "when is Kestrel going live?"])
+def test_a_light_ing_word_doing_something_names_nothing(question: str) -> None:
+    assert not {"planning", "going", "doing"} & set(analyze_question(question).terms)
