@@ -11,12 +11,13 @@ from memory.analysis.question import analyze_question
 
 
 @pytest.mark.parametrize("question", ["y icebox now", "y'd we switch to premier inn",
-                                      "Y is the venue changed?"])
+                                      "y is the venue changed?"])
 def test_y_opening_a_question_asks_why(question: str) -> None:
     assert analyze_question(question).kind is QuestionKind.WHY
 
 
-@pytest.mark.parametrize("question", ["is plan y still on?", "what's on the y axis"])
+@pytest.mark.parametrize("question", ["is plan y still on?", "what's on the y axis",
+                                      "Y hall booked for when?"])
 def test_y_elsewhere_is_a_letter(question: str) -> None:
     assert analyze_question(question).kind is not QuestionKind.WHY
 
@@ -32,7 +33,9 @@ def test_first_before_a_named_cue_asks_the_original(question: str, subject: str)
 
 
 @pytest.mark.parametrize("question", ["when is the first shipment", "who was the first speaker",
-                                      "where's the first aid kit"])
+                                      "where's the first aid kit",
+                                      "what's the first team training time?",
+                                      "when's the first match date?"])
 def test_first_of_a_thing_is_no_original(question: str) -> None:
     assert analyze_question(question).kind is not QuestionKind.ORIGINAL
 
@@ -45,6 +48,12 @@ def test_the_value_noun_of_a_change_names_the_value_asked() -> None:
 
 def test_a_change_noun_asks_no_value_in_a_why_question() -> None:
     assert analyze_question("Why was the price change delayed?").family == ""
+
+
+@pytest.mark.parametrize("question", ["what was the menu before the date change?",
+                                      "what was the theme before the date change?"])
+def test_a_date_change_names_the_change_not_the_value_asked(question: str) -> None:
+    assert analyze_question(question).family != "when"
 
 
 @pytest.mark.parametrize(("question", "word"), [

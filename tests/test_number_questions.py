@@ -6,6 +6,7 @@ word with emphasis after it ("wrong place!!"), a mention or a channel is no secr
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,15 @@ def test_emphasis_mentions_and_channels_are_no_secret(text: str) -> None:
     assert SECRET_VALUE.search(text) is None
 
 
-@pytest.mark.parametrize("text", ["wifi is hunter2!", "pw: Tr0ub4dor&3", "the code is 4417"])
+@pytest.mark.parametrize("text", ["wifi is hunter2!", "pw: Tr0ub4dor&3", "the code is 4417",
+                                  "guest wifi password is Welcome!",
+                                  "wifi: network CoffeeHouse, password Espresso!!",
+                                  "alarm code is #Gunners"])
 def test_secrets_are_still_secrets(text: str) -> None:
     assert SECRET_VALUE.search(text) is not None
+
+
+def test_a_version_is_a_build_number(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [(0, "hoa", "build 1.8.2 is on testflight now")],
+                        start=T0, asked=ASKED, channel_name="mobile")
+    assert "1.8.2" in chat.first("what's the latest build number?")

@@ -68,3 +68,17 @@ def test_a_start_time_before_is_a_time(tmp_path: Path) -> None:
         (9600, "lena", "noon"),
     ], start=T0, asked=ASKED, channel_name="general")
     assert "10am" in chat.first("what start time did lena give before we asked for noon")
+
+
+@pytest.mark.parametrize(("turns", "question", "expected"), [
+    ([(0, "pay", "we're going with stripe for payments"),
+      (1440, "qa", "paypal fees are mental, glad we didn't")],
+     "are we on stripe or paypal?", "stripe"),
+    ([(0, "cd", "should we do secret santa or a raffle this year?"),
+      (1440, "de", "secret santa pls"), (1444, "cd", "ok secret santa it is, £15 limit")],
+     "are we doing secret santa or a raffle?", "secret santa"),
+])
+def test_a_remark_on_the_other_alternative_settles_nothing(
+        tmp_path: Path, turns: list[tuple[int, str, str]], question: str, expected: str) -> None:
+    chat = channel_chat(tmp_path, turns, start=T0, asked=ASKED, channel_name="general")
+    assert chat.first(question).lower().startswith(expected)

@@ -74,3 +74,18 @@ def test_the_words_leading_to_a_value_name_what_it_is_of(tmp_path: Path) -> None
         (120, "raj", "tom, ellie – cladding ideas by thurs pls"),
     ], start=datetime(2026, 2, 16, 9, 30, tzinfo=UTC), asked=ASKED, channel_name="general")
     assert "23rd" in chat.first("when does tom's paternity leave start")
+
+
+def test_the_one_amount_is_not_a_duration_asked(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "wil", "spoke to dan about the website. he's quoted 2k, and it'll take 6 weeks"),
+    ], start=T0, asked=ASKED, channel_name="general")
+    assert "2k" not in chat.first("how long will the website take?")
+
+
+def test_a_who_question_naming_its_candidate_keeps_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ab", "Kettle Drum Collective are playing the fundraiser 🥁"),
+    ], start=T0, asked=ASKED, channel_name="general")
+    first = chat.first("who's playing the fundraiser, Kettle Drum Collective?")
+    assert first.startswith("Kettle Drum Collective")

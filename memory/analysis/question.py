@@ -553,6 +553,10 @@ def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
     return list(dict.fromkeys(out))
 
 
+# Heads of a noun phrase naming what was put forward ("the first stage *quote*"): "the first
+# session time" is the first session's time, not the time first set.
+_OFFERED = frozenset({"quote", "offer", "plan", "choice", "pick", "proposal", "estimate",
+                      "bid"})
 # Words "first" makes a thing of its own with.
 _FIRST_THINGS = frozenset({"aid", "class", "floor", "name", "half", "place", "round"})
 
@@ -569,7 +573,7 @@ def _first_of_named(lows: Sequence[str], lexicon: QuestionLexicon
         for j in range(i + 2, min(i + 4, len(lows))):
             if lows[j - 1] in STOPWORDS:
                 break
-            if f"first {lows[j]}" in cues:
+            if lows[j] in _OFFERED and f"first {lows[j]}" in cues:
                 return [(i, j + 1, f"first {lows[j]}")]
     return []
 

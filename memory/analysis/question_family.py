@@ -76,8 +76,9 @@ def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence
         return "when"
     if not family and kind is QuestionKind.PREVIOUS:
         # "what was sourdough before the *price* change": the value noun of the change
+        # (an amount's; "what was the menu before the date change" asks the menu)
         for w, nxt in zip(lows, lows[1:], strict=False):
-            if nxt in lexicon.change_nouns and lexicon.attributes.get(w):
+            if nxt in lexicon.change_nouns and lexicon.attributes.get(w) in ("money", "price"):
                 return lexicon.attributes[w]
     return family
 

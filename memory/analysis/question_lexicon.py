@@ -248,6 +248,12 @@ _COUNTS_NOTHING = r"(?!\s?[a-z]{2,20}s\b)"
 SECRET_VALUE = re.compile(r"[\"'`“‘][^\"'`”’\s]{3,40}[\"'`”’]|"
                           r"(?=\S{0,40}[A-Za-z])(?=\S{0,40}[\d#!@$%^&*_+=])"
                           r"(?![@#]?[A-Za-z_.'’-]{1,40}[!?.]{0,5}(?![^\s,;]))[^\s,;]{5,40}|"
+                          # a word with a symbol given as a password ("password is
+                          # Welcome!", "alarm code is #Gunners")
+                          r"\b(?:password|passcode|passwd|pw|wifi)\b[^.\n]{0,30}?"
+                          r"(?:\bis|:|=|\bpassword)\s?(?:#[A-Za-z]\w{1,30}|"
+                          r"[A-Za-z]\w{1,30}[!#@$%&*]{1,4})(?=[\s,;.)]|$)|"
+                          r"\b(?:code|pin)\b[^.\n]{0,30}?(?:\bis|:|=)\s?#[A-Za-z]\w{1,30}|"
                           r"\b(?:code|pin|passcode|password|combo|combination|lockbox|keypad)"
                           r"\b[^.!?\n\d]{0,30}?(?:\bis|\bwas|:|=|\bto|\bnow|→|->)\s?"
                           + _CODE_DIGITS + _COUNTS_NOTHING + r"|"

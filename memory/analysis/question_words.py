@@ -131,9 +131,9 @@ _SHORTHAND = re.compile(r"(?<![\w'’@#/-])(?:" + "|".join(
 _ABBREVIATION_VERB = re.compile(r"\b([A-Z]{2,5})(?:ing|ed|'d|’d)\b")
 
 
-# "y" opening a question is "why" ("y icebox now", "y'd we switch"); elsewhere it is a
-# letter ("plan y", "the y axis").
-_OPENING_Y = re.compile(r"^(\s{0,10})[yY](?=['’]d\b|\s{1,10}[\w'’])")
+# "y" opening a question is "why" ("y icebox now", "y'd we switch"); elsewhere, or written
+# "Y", it is a letter ("plan y", "Y hall booked for when?").
+_OPENING_Y = re.compile(r"^(\s{0,10})y(?=['’]d\b|\s{1,10}[\w'’])")
 
 
 def expand_shorthand(text: str) -> str:

@@ -7,10 +7,10 @@ say what may answer, so the value is never a third thing ("5m").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory.analysis.question import QuestionAnalysis
-from memory.models import Citation
+from memory.models import Citation, EvidenceNode
 from memory.reader.answer import citation, day_label
 from memory.reader.answer_parts import EVIDENCE_LINES, Composed, evidence_line
 from memory.reader.coverage import Unit, forms, unit_forms
@@ -33,7 +33,8 @@ Alternative = tuple[str, Unit]
 
 
 def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:
-    """The two alternatives the question offers, as written; None when it offers none."""
+    """The two words the question offers as alternatives ("santa", "raffle" of "secret
+    santa or a raffle"), as written; None when it offers none."""
     m = _OR.search(qa.text)
     if m is None:
         return None
@@ -43,30 +44,56 @@ def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:
     return a, b
 
 
-def named_alternative(pair: tuple[str, str], units: Sequence[Unit]) -> Alternative | None:
-    """The alternative the newest of ``units`` names without naming the other, with it."""
+def named_alternative(pair: tuple[str, str], units: Sequence[Unit],
+                      decides: Callable[[EvidenceNode], bool]) -> Alternative | None:
+    """The alternative the newest deciding message among ``units`` names (remarks and
+    questions about either settle nothing: "paypal fees are mental, glad we didn't"); None
+    when that message names both ("supplier out of red, blue arriving instead")."""
     a, b = (forms(w.lower()) for w in pair)
-    named = [u for u in units if u.node is not None]
-    for unit in sorted(named, key=lambda u: (u.node.ts, u.node.seq) if u.node else (0, 0),
-                       reverse=True):
+    dated = sorted(((u.node, u) for u in units if u.node is not None),
+                   key=lambda p: (p[0].ts, p[0].seq), reverse=True)
+    for node, unit in dated:
         said = unit_forms(unit.told)
         has_a, has_b = bool(a & said), bool(b & said)
-        if has_a != has_b:
-            return (pair[0] if has_a else pair[1]), unit
+        if not (has_a or has_b) or not decides(node):
+            continue
+        if has_a and has_b:
+            return None
+        return (pair[0] if has_a else pair[1]), unit
     return None
 
 
-def alternative_answer(qa: QuestionAnalysis, covering: Sequence[Unit]) -> Composed | None:
-    """For "is it A or B (now)": the alternative the newest of the ``covering`` messages
-    names alone, with them as evidence; None when the question offers none or no message
-    names one alone."""
+def _whole(word: str, question: str, said: str) -> str:
+    """``word`` with the words beside it in the question that the message says with it
+    ("santa" → "secret santa", "soft" → "soft play")."""
+    qs = [w.lower() for w in re.findall(r"[\w'-]{1,40}", question)]
+    low = " ".join(re.findall(r"[\w'-]{1,40}", said.lower()))
+    if word.lower() not in qs:
+        return word
+    i = qs.index(word.lower())
+    start, end = i, i + 1
+    while start > 0 and qs[start - 1] not in STOPWORDS | _NO_CHOICE and \
+            " ".join(qs[start - 1:end]) in low:
+        start -= 1
+    while end < len(qs) and qs[end] not in STOPWORDS | _NO_CHOICE and \
+            " ".join(qs[start:end + 1]) in low:
+        end += 1
+    return " ".join(qs[start:end])
+
+
+def alternative_answer(qa: QuestionAnalysis, covering: Sequence[Unit],
+                       decides: Callable[[EvidenceNode], bool]) -> Composed | None:
+    """For "is it A or B (now)": the alternative the newest deciding message among the
+    ``covering`` ones names alone, with them as evidence; None when the question offers
+    none or no such message settles it."""
     pair = alternatives(qa)
-    found = named_alternative(pair, covering) if pair is not None else None
+    found = named_alternative(pair, covering, decides) if pair is not None else None
     if found is None:
         return None
-    value, unit = found
+    word, unit = found
     node = unit.node
     assert node is not None
+    value = _whole(word, qa.text, node.text)
     lines = [f"{value} ({node.speaker}, {day_label(node.ts)})"]
     cites: list[Citation] = []
     for u in [unit, *(u for u in covering if u is not unit)][:EVIDENCE_LINES]:

@@ -28,7 +28,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -103,7 +103,7 @@ class Composer(StateChoice, LaterWord):
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
         the answer's message (``follow`` reads them) settled another value."""
-        offered = (alternative_answer(qa, self.covering(verdict, wide=True))
+        offered = (alternative_answer(qa, self.covering(verdict, wide=True), self._decides)
                    if qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT) else None)
         if offered is not None:
             return offered
@@ -246,8 +246,8 @@ class Composer(StateChoice, LaterWord):
         # "why 9:30 for the cake": the messages reaching the value the question names come
         # first, and a change in the chain that reached another value is not the one asked
         reached = [v for v in reached_values(qa.text) if not unit_forms(v) & left]
-        naming = [u for u in self.covering(verdict, wide=True)
-                  if any(names_value(u.told, v) for v in reached)]
+        naming = [u for u in self.covering(verdict, wide=True) if u.node is not None
+                  and any(names_value(u.told, v) for v in reached) and self._decides(u.node)]
         if naming and entry is not None and not any(names_value(entry.value, v)
                                                     for v in reached):
             entry = None
@@ -516,6 +516,11 @@ class Composer(StateChoice, LaterWord):
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)
         return self.answer_from(qa, chosen, covering, statements, nodes)
+
+    def _decides(self, node: EvidenceNode) -> bool:
+        """Whether ``node`` decides something (not a remark or a question)."""
+        act = self.analyzer.analyze(node.text, speaker=node.speaker).act
+        return act in (SpeechAct.DECISION, SpeechAct.CORRECTION)
 
     def _by_integration(self, node: EvidenceNode) -> bool:
         """Whether ``node`` is a line a platform or an integration wrote."""

@@ -28,6 +28,8 @@ _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "doz
 _PERCENT = re.compile(r"\d\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # The slots whose digits count nothing: a day, a time, a version.
 _NOT_COUNTS = frozenset({"date", "time", "version"})
+# The slots that are no identifying number ("build 1.8.2" and "room 2.14" are).
+_NOT_NUMBERS = frozenset({"date", "time", "money"})
 # A time written as four digits ("eta 1430", "PU 0630").
 _HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
 
@@ -49,10 +51,11 @@ def said(unit: Unit) -> str:
 
 
 def says_a_number(unit: Unit, *, money: bool = True) -> bool:
-    """Whether ``unit`` states a number other than a day's or a time's ("the Ferry Inn
-    wants bread from mon 11 may, 7am drop" counts nothing); without ``money``, other than
-    an amount's too (a jersey's number is no price)."""
-    return _counts(said(unit), _NOT_COUNTS if money else _NOT_COUNTS | {"money"})
+    """Whether ``unit`` states a number other than a day's, a time's or a version's ("the
+    Ferry Inn wants bread from mon 11 may, 7am drop" counts nothing); without ``money``, an
+    identifying number: neither a day, a time nor an amount (a jersey's number is no price;
+    "build 1.8.2" is a build number)."""
+    return _counts(said(unit), _NOT_COUNTS if money else _NOT_NUMBERS)
 
 
 @functools.lru_cache(maxsize=4096)

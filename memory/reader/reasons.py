@@ -34,8 +34,12 @@ _REACHED_KINDS = frozenset({"time", "date", "money"})
 def reached_values(question: str) -> list[str]:
     """The times, days and amounts ``question`` names as reached by the change it asks
     about, not those it names as left ("instead of the 27th", "not thursday")."""
-    return [s.text for s in find_slots(question) if s.kind.value in _REACHED_KINDS
+    return [_ARTICLE.sub("", s.text) for s in find_slots(question)
+            if s.kind.value in _REACHED_KINDS
             and not _LEFT.search(question[max(0, s.start - 14):s.start])]
+
+
+_ARTICLE = re.compile(r"^(?:the|a)\s{1,3}", re.IGNORECASE)
 
 
 # How far from the changing message a reason by the same speaker is looked for.

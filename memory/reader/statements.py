@@ -115,12 +115,20 @@ def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
         family == "price" and value.kind is Kind.COUNT and value.text.rstrip().endswith("%"))
 
 
+# A who-question naming its candidate ("who is Fiona Walsh?", "who's our sponsor — Byte
+# Café?", "who beat us, Harlow FC?"): the named one may well be the answer.
+_NAMES_WHO = re.compile(r"^\s{0,5}who(?:'s|’s|\s{1,3}(?:is|was|are|were))\s{1,3}[A-Z]|[,—–-]\s{0,3}"
+                        r"[\w'’ &.]{2,60}\?\s{0,5}$")
 # How many of the question's words the words leading up to a value must hold.
 _LEAD_WORDS = 2
+# A question asking a duration ("how long will it take"), never the "2k" it costs.
+_HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
 # The kinds of value a message states of its subject when it states only one.
-_AMOUNTS = frozenset({Kind.MONEY, Kind.COUNT})
+_AMOUNTS = {"money": frozenset({Kind.MONEY}), "price": frozenset({Kind.MONEY}),
+            "count": frozenset({Kind.COUNT})}
 # A clause that goes on about the thing the clause before it named.
-_PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they|he|she)(?:['’](?:s|ll|re|d|ve))?\b",
+# (a thing's pronoun: "he's quoted 2k" after "spoke to dan about the website" is dan's word)
+_PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they)(?:['’](?:s|ll|re|d|ve))?\b",
                               re.IGNORECASE)
 
 
@@ -424,9 +432,10 @@ class StatementReader:
             # order goes in tomorrow … kitbash did us a bulk price, £28 each now"), whatever
             # its clause is said of (a day, a place or a person in it may be another
             # thing's: "I'll add it to thursday's order")
+            amounts = frozenset() if _HOW_LONG.search(qa.text) else _AMOUNTS.get(
+                qa.family, frozenset())
             sole = [(c, clause) for clause in analysis.clauses for c in clause.claims
-                    if _fits(c.value, kinds, qa.family) and c.value.kind in _AMOUNTS
-                    and not unit_forms(c.value.text) <= asked]
+                    if c.value.kind in amounts and not unit_forms(c.value.text) <= asked]
             if len({c.value.text for c, _ in sole}) == 1:
                 claim, clause = sole[0]
                 old = next((v.text for v in clause.old if v.kind == claim.value.kind), "")
@@ -457,7 +466,8 @@ class StatementReader:
                     return a.speaker
         if qa.role in ("changer", "decider"):
             return chosen.node.speaker
-        if chosen.value and unit_forms(chosen.value) <= unit_forms(qa.text):
+        if chosen.value and unit_forms(chosen.value) <= unit_forms(qa.text) and \
+                not _NAMES_WHO.search(qa.text):
             # the question's own object is not who acted on it ("who booked Kettle Drum
             # Collective?" over "asked Kettle Drum Collective, they're free"): its speaker
             return chosen.node.speaker
