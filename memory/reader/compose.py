@@ -28,12 +28,11 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
-from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
@@ -44,9 +43,7 @@ from memory.reader.answer_parts import (
     EVIDENCE_LINES,
     Composed,
     Statement,
-    _anchors,
     _asks,
-    _changed_by,
     _value_words,
     best_answer,
     chain_line,
@@ -57,16 +54,15 @@ from memory.reader.answer_parts import (
     evidence_line,
     last_move,
     release_grain,
-    why_answer,
 )
 from memory.reader.before_anchor import said_before_anchor
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
-from memory.reader.extract import Person, has_day, reason_in, relayed, reports_blocker, says
+from memory.reader.extract import Person, has_day, reason_in
 from memory.reader.later_word import LaterWord
 from memory.reader.plan_end import plan_ended
-from memory.reader.reasons import Reasons, accepts, reached_values
-from memory.reader.state_choice import StateChoice, names_anchor
+from memory.reader.reasons import Reasons, accepts
+from memory.reader.why_answer import WhyReader
 from memory.text import names_value, shorten
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
@@ -75,17 +71,7 @@ FOLLOW_HOPS = 2
 Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
 
 
-def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
-    """Who said ``reason``: ``node``, or the context turn it was taken from (a reason in
-    the turn a change accepts is that speaker's words)."""
-    if not reason or reason.lower() in node.text.lower():
-        return node
-    low = reason.lower()
-    return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
-                 and low in t.text.lower()), node)
-
-
-class Composer(StateChoice, LaterWord):
+class Composer(WhyReader, LaterWord):
     """Builds the answer for one question from the covering units."""
 
     def __init__(self, *, lexicon: QuestionLexicon, coverage: CoverageTest,
@@ -228,144 +214,6 @@ class Composer(StateChoice, LaterWord):
                         composed.citations, composed.states)
 
     # ---- why ----------------------------------------------------------------------------
-    def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
-            nodes: dict[str, EvidenceNode], *,
-            before: Mapping[str, Sequence[EvidenceNode]] | None = None,
-            asked: Mapping[str, EvidenceNode] | None = None) -> Composed:
-        """The reason for the change asked about. With a state, the change in its chain
-        (the one the question names) is known: its reason is given in so many words, in
-        the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
-        that says nothing, the covering messages that use the question's change word come
-        first ("why did apple *reject* 2.4" → "Apple rejected us. …"): a reason given in so
-        many words, in a turn it accepts, or what the message says beside its change;
-        else the best message whole."""
-        decision = frozenset(f for c in qa.changes for f in forms(c))
-        entry = self.deciding_entry(qa, state) if state is not None else None
-        left, _ = _anchors(qa, self.lexicon)
-        covering = self.covering(verdict)
-        # "why 9:30 for the cake": the messages reaching the value the question names come
-        # first, and a change in the chain that reached another value is not the one asked
-        reached = [v for v in reached_values(qa.text) if not unit_forms(v) & left]
-        naming = [u for u in self.covering(verdict, wide=True) if u.node is not None
-                  and any(names_value(u.told, v) for v in reached) and self._decides(u.node)]
-        if naming and entry is not None and not any(names_value(entry.value, v)
-                                                    for v in reached):
-            entry = None
-        entry_node = nodes.get(entry.node_id) if entry is not None else None
-        before = before or {}
-        turns = list(before.get(entry_node.node_id, ())) if entry_node else []
-        candidates = self._reason_pool(entry_node, turns, state, verdict)
-        gone = self.reasons.gone(qa, left)
-        if entry is not None and entry_node is not None:
-            reason, source = self._change_reason(
-                entry, entry_node, nodes, left=left, decision=decision, turns=turns,
-                explained=(asked or {}).get(entry_node.node_id),
-                reported=lambda: self.reasons.reported(candidates, gone),
-                was=self._left_value(state, entry))
-        else:
-            reason, source = self.reasons.reported(candidates, gone)
-        with_change = naming + [u for u in covering
-                                if decision & unit_forms(u.told) and u not in naming]
-        order = [n for u in with_change + [u for u in covering if u not in with_change]
-                 if (n := self.reasons.speaker_of(u)) is not None]
-        # a message naming the value asked may ask for it with its reason ("her
-        # photographer wants cake shots at 10, so can it be set up by 9:30?")
-        order = [u.node for u in naming if u.node is not None] + order
-        order = list({n.node_id: n for n in order}.values())
-        if not reason:
-            for n in order:
-                named = bool(decision & unit_forms(n.text))
-                reason = self.reasons.cued(n, nodes) or (
-                    self.reasons.accepted(n.text, n, nodes) if named else "")
-                if reason:
-                    source = _teller(reason, n, nodes)
-                    break
-                told = (asked or {}).get(n.node_id)
-                if named and told is not None:
-                    reason, source = self.reasons.cued(told, nodes) or self.reasons.whole(
-                        told), told
-                    break
-                if named:
-                    reason, turn = self.reasons.before(n, before.get(n.node_id, ()))
-                    reason = reason or self.reasons.beside(n, nodes, decision=decision)
-                    if reason:
-                        source = turn or _teller(reason, n, nodes)
-                        break
-        if not reason and says(qa.text, NOT_DONE_WORDS):
-            source = self._turned_down(covering)
-            reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
-                if source is not None else ""
-        if not reason and order:
-            # no reason in so many words: the covering message that reports what stood in
-            # the way ("GreenCycle's truck broke down") over one that only restates the plan
-            source = next((n for n in order if reports_blocker(n.text, self.lexicon.blockers)),
-                          order[0])
-            reason = self.reasons.whole(source)
-        if source is None:
-            return Composed([], "")
-        shown = entry_node is not None and (
-            source is entry_node or source.node_id in entry_node.context_ids)
-        return why_answer(relayed(reason, source.text), source,
-                                state if shown else None, order)
-
-    def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
-                       nodes: dict[str, EvidenceNode], *, left: set[str],
-                       decision: frozenset[str], turns: Sequence[EvidenceNode],
-                       explained: EvidenceNode | None,
-                       reported: Callable[[], tuple[str, EvidenceNode | None]], was: str
-                       ) -> tuple[str, EvidenceNode | None]:
-        """The reason for a known change: a blocker naming what it left, in so many words,
-        in the turn it accepts; else a problem ``reported`` with what it left; else as the
-        writer noted it, beside its decision, or in the turns just before it."""
-        reason = (self.reasons.blocking(node.text, left) or self.reasons.cued(node, nodes)
-                  or self.reasons.accepted(node.text, node, nodes))
-        if reason:
-            return reason, _teller(reason, node, nodes)
-        if explained is not None:  # "why?" asked right after it, and answered
-            return self.reasons.cued(explained, nodes) or self.reasons.whole(explained), \
-                explained
-        problem = reported()
-        if problem[0]:
-            return problem
-        reason = (self.reasons.noted(entry)
-                  or self.reasons.beside(node, nodes, value=entry.value, decision=decision))
-        if reason:
-            return reason, _teller(reason, node, nodes)
-        reason, turn = self.reasons.before(node, turns, left=was)
-        return reason, turn or node
-
-    def _reason_pool(self, entry_node: EvidenceNode | None, turns: Sequence[EvidenceNode],
-                     state: State | None, verdict: Coverage) -> list[EvidenceNode]:
-        """Where a problem with what a change left may be reported: the change, the turns
-        before it, the covering messages and their answers; never the chain's first
-        decision, which cannot say why it was left later."""
-        first = state.chain[0].node_id if state is not None and state.chain else ""
-        pool = [*([entry_node] if entry_node else []), *turns,
-                *(n for u in self.covering(verdict, wide=True)
-                  for n in ([u.node] if u.node is not None else []) + list(u.answers))]
-        return [n for n in pool if n.node_id != first]
-
-    def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
-        """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
-        ("nah, we need a wall to pin the boards") says why it did not happen."""
-        for unit in covering:
-            if unit.node is None or "?" not in unit.node.text:
-                continue
-            for answer in unit.answers:
-                if accepts(answer.text, self.lexicon.reject) or says(answer.text, REFUSAL_WORDS):
-                    return answer
-        return None
-
-    @staticmethod
-    def _left_value(state: State | None, entry: ChainEntry) -> str:
-        """The value ``entry`` replaced in ``state``'s chain ("" for its first decision)."""
-        if state is None:
-            return ""
-        ids = [e.node_id for e in state.chain]
-        at = ids.index(entry.node_id) if entry.node_id in ids else 0
-        return entry_value(state.chain[at - 1]) if at > 0 else ""
-
-    # ---- choosing what answers -------------------------------------------------------------
     def from_state(self, qa: QuestionAnalysis, state: State, nodes: dict[str, EvidenceNode],
                    people: Sequence[Person]) -> Composed:
         chain = state.chain
@@ -443,24 +291,6 @@ class Composer(StateChoice, LaterWord):
                 return chain[-1]
         return chain[-2]
 
-    def deciding_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
-        """The entry a *who* or *why* question is about: the change reaching a value it
-        names ("who moved it to the 22nd") or leaving one ("why did it move off Thursday"),
-        else the change its verb names, else the latest change, else the decision."""
-        chain = state.chain
-        left, reached = _anchors(qa, self.lexicon)
-        for i in range(len(chain) - 1, 0, -1):
-            if names_anchor(left, chain[i - 1].value):
-                return chain[i]
-        for i in range(len(chain) - 1, -1, -1):
-            if names_anchor(reached, chain[i].value):
-                return chain[i]
-        if qa.kind is QuestionKind.WHO and qa.role == "decider":
-            current = chain[-1].value
-            return next(e for e in chain if e.value == current)
-        changed = _changed_by(chain[1:], qa)
-        return changed if changed is not None else chain[-1]
-
     def _accepted_from(self, entry: ChainEntry, nodes: dict[str, EvidenceNode]) -> str:
         """Whose change a revision carries out when it accepts what someone else said
         shortly before in its channel, naming the same value ("ok, updating the plan to
@@ -516,11 +346,6 @@ class Composer(StateChoice, LaterWord):
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)
         return self.answer_from(qa, chosen, covering, statements, nodes)
-
-    def _decides(self, node: EvidenceNode) -> bool:
-        """Whether ``node`` decides something (not a remark or a question)."""
-        act = self.analyzer.analyze(node.text, speaker=node.speaker).act
-        return act in (SpeechAct.DECISION, SpeechAct.CORRECTION)
 
     def _by_integration(self, node: EvidenceNode) -> bool:
         """Whether ``node`` is a line a platform or an integration wrote."""
