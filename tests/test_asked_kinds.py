@@ -67,6 +67,7 @@ def test_a_light_ing_word_before_a_noun_names_a_kind_of_thing(question: str, wor
 
 @pytest.mark.parametrize("question", ["what are we planning for friday",
                                       "are we going to the pub", "who is doing face painting",
-                                      "when is Kestrel going live?"])
+                                      "when is Kestrel going live?",
+                                      "what time does the bls thing finish"])
 def test_a_light_ing_word_doing_something_names_nothing(question: str) -> None:
-    assert not {"planning", "going", "doing"} & set(analyze_question(question).terms)
+    assert not {"planning", "going", "doing", "thing"} & set(analyze_question(question).terms)

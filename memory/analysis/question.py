@@ -270,7 +270,8 @@ def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
     determiner or a name ("the *planning* date", "millbrook *planning* slip", "the *going*
     rate"), rather than what someone does ("what are we planning for friday")."""
     w = lows[i]
-    if not w.endswith("ing") or w not in lexicon.generic or i + 1 >= len(lows) or i == 0:
+    if not w.endswith("ing") or w.endswith("thing") or w not in lexicon.generic or \
+            i + 1 >= len(lows) or i == 0:
         return False
     before, after = lows[i - 1], lows[i + 1]
     return (_subject_word(after, lexicon) and not after.endswith("ing")
