@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory.analysis.question_lexicon import SECRET_VALUE
-from tests.support.chat_reader import channel_chat
+from tests.support.chat_reader import ChannelChat, channel_chat
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ASKED = datetime(2026, 4, 20, 9, 0, tzinfo=UTC)
@@ -29,7 +29,7 @@ CHAT = [
 
 
 @pytest.fixture(scope="module")
-def chat(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def chat(tmp_path_factory: pytest.TempPathFactory) -> ChannelChat:
     return channel_chat(tmp_path_factory.mktemp("codes"), CHAT, start=T0, asked=ASKED)
 
 
@@ -37,7 +37,7 @@ def chat(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
     ("whats the door code for the commissary", "4417"),
     ("what's the lockbox code on 2A", "7734"),
 ])
-def test_answered(chat, question: str, expect: str) -> None:  # type: ignore[no-untyped-def]
+def test_answered(chat: ChannelChat, question: str, expect: str) -> None:
     answer = chat.answer(question)
     assert not answer.abstained
     assert expect in answer.answer.splitlines()[0]
@@ -47,7 +47,7 @@ def test_answered(chat, question: str, expect: str) -> None:  # type: ignore[no-
     "what's the wifi password?",
     "what's the alarm code for the storage unit?",
 ])
-def test_still_abstains(chat, question: str) -> None:  # type: ignore[no-untyped-def]
+def test_still_abstains(chat: ChannelChat, question: str) -> None:
     assert chat.answer(question).abstained
 
 

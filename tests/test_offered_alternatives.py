@@ -1,5 +1,6 @@
-"""A question offering two alternatives is answered by the one the newest message names
-alone ("is millbrook a pitched or flat roof now" → "flat", never the opening's "5m"); a fee
+"""A question offering two alternatives is answered by the one the newest deciding message
+names alone ("is millbrook a pitched or flat roof now" → "flat", never the opening's "5m"),
+and a remark on the other settles nothing; a fee
 set as a share answers a fee question ("let's go 9%"); and "what start time … before" is
 answered by a time, never by a day someone said in passing."""
 

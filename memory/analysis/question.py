@@ -277,12 +277,9 @@ def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
     return (_subject_word(after, lexicon) and not after.endswith("ing")
             and (before in lexicon.determiners
                  # "kestrel going live", "tom doing setup": what a thing or someone does
-                 or (_subject_word(before, lexicon) and w not in _DOING)))
+                 or (_subject_word(before, lexicon) and w not in lexicon.light_doing)))
 
 
-# Light verbs a thing or a person is said to be doing ("kestrel *going* live").
-_DOING = frozenset({"going", "doing", "getting", "coming", "happening", "making", "trying",
-                    "wanting", "hoping", "thinking", "considering", "using", "giving"})
 
 
 def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: QuestionLexicon, *,
@@ -554,27 +551,18 @@ def _named(text: str, ws: Sequence[Word], lexicon: QuestionLexicon, *,
     return list(dict.fromkeys(out))
 
 
-# Heads of a noun phrase naming what was put forward ("the first stage *quote*"): "the first
-# session time" is the first session's time, not the time first set.
-_OFFERED = frozenset({"quote", "offer", "plan", "choice", "pick", "proposal", "estimate",
-                      "bid"})
-# Words "first" makes a thing of its own with.
-_FIRST_THINGS = frozenset({"aid", "class", "floor", "name", "half", "place", "round"})
-
-
 def _first_of_named(lows: Sequence[str], lexicon: QuestionLexicon
                     ) -> list[tuple[int, int, str]]:
-    """"first" before a noun phrase whose head makes an original cue with it ("the first
-    *stage* quote" as "first quote"), with at most two words of its own between them; "first
-    aid" is a thing of its own."""
-    cues = set(lexicon.original)
+    """"first" before a noun phrase headed by what was put forward ("the first *stage*
+    quote" as "first quote"), with at most two words of its own between them; "first aid"
+    is a thing of its own."""
     for i, w in enumerate(lows):
-        if w != "first" or i + 2 >= len(lows) or lows[i + 1] in _FIRST_THINGS:
+        if w != "first" or i + 2 >= len(lows) or lows[i + 1] in lexicon.first_things:
             continue
         for j in range(i + 2, min(i + 4, len(lows))):
             if lows[j - 1] in STOPWORDS:
                 break
-            if lows[j] in _OFFERED and f"first {lows[j]}" in cues:
+            if lows[j] in lexicon.first_offered:
                 return [(i, j + 1, f"first {lows[j]}")]
     return []
 

@@ -135,6 +135,16 @@ SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "p
 # noun still says which kind of value changed.
 CHANGE_NOUNS = frozenset({"change", "changes", "rise", "increase", "hike", "cut", "drop",
                           "bump", "switch", "move", "update", "swap"})
+# Heads of a noun phrase naming what was put forward, whose "first" asks the original ("the
+# first stage *quote*"); "the first session time" is the first session's time.
+FIRST_OFFERED = frozenset({"quote", "plan", "choice", "pick", "proposal"})
+# Words "first" makes a thing of its own with ("first aid").
+FIRST_THINGS = frozenset({"aid", "class", "floor", "name", "half", "place", "round"})
+# Light verbs a thing or a person is said to be doing ("kestrel *going* live"): never a
+# kind of thing before a noun.
+LIGHT_DOING = frozenset({"going", "doing", "getting", "coming", "happening", "making",
+                         "trying", "wanting", "hoping", "thinking", "considering", "using",
+                         "giving"})
 # How many words after "before" are read for a change word or a short value.
 BEFORE_SPAN = 6
 
@@ -525,6 +535,9 @@ class QuestionLexicon:
     role_words: frozenset[str] = ROLE_WORDS
     schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
     change_nouns: frozenset[str] = CHANGE_NOUNS
+    first_offered: frozenset[str] = FIRST_OFFERED
+    first_things: frozenset[str] = FIRST_THINGS
+    light_doing: frozenset[str] = LIGHT_DOING
     #: The value noun of an identifying number ("ref number", "what number is on …").
     number_noun: str = "number"
     done: re.Pattern[str] = re.compile(

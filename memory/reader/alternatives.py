@@ -1,7 +1,8 @@
 """A question offering two alternatives ("is millbrook a pitched or flat roof now", "are
 spanish orders on ups or dhl?", "so are we doing a band or a dj in the end") is answered by
-the alternative the latest message naming only one of them names: the question's own words
-say what may answer, so the value is never a third thing ("5m").
+the alternative the newest deciding message names alone, as that message says it ("secret
+santa"): the question's own words say what may answer, so the value is never a third thing
+("5m"), and a remark about either alternative settles nothing.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memory.analysis.question import QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, words
 from memory.models import Citation, EvidenceNode
 from memory.reader.answer import citation, day_label
 from memory.reader.answer_parts import EVIDENCE_LINES, Composed, evidence_line
@@ -28,6 +29,8 @@ _NO_CHOICE = frozenset({"not", "what", "something", "anything", "whatever", "els
                         "more", "less", "later", "earlier", "never", "both", "neither", "either",
                         "did", "does", "do", "is", "are", "was", "were", "has", "have", "will",
                         "can", "should"})
+# Words that are never part of an alternative's phrase.
+_NOT_PART = STOPWORDS | _NO_CHOICE
 
 Alternative = tuple[str, Unit]
 
@@ -39,7 +42,7 @@ def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:
     if m is None:
         return None
     a, b = m.group(1), m.group(2)
-    if {a.lower(), b.lower()} & (STOPWORDS | _NO_CHOICE) or a.lower() == b.lower():
+    if {a.lower(), b.lower()} & _NOT_PART or a.lower() == b.lower():
         return None
     return a, b
 
@@ -66,28 +69,25 @@ def named_alternative(pair: tuple[str, str], units: Sequence[Unit],
 def _whole(word: str, question: str, said: str) -> str:
     """``word`` with the words beside it in the question that the message says with it
     ("santa" → "secret santa", "soft" → "soft play")."""
-    qs = [w.lower() for w in re.findall(r"[\w'-]{1,40}", question)]
-    low = " ".join(re.findall(r"[\w'-]{1,40}", said.lower()))
+    qs = [w.low for w in words(question)]
+    low = " ".join(w.low for w in words(said))
     if word.lower() not in qs:
         return word
     i = qs.index(word.lower())
     start, end = i, i + 1
-    while start > 0 and qs[start - 1] not in STOPWORDS | _NO_CHOICE and \
-            " ".join(qs[start - 1:end]) in low:
+    while start > 0 and qs[start - 1] not in _NOT_PART and " ".join(qs[start - 1:end]) in low:
         start -= 1
-    while end < len(qs) and qs[end] not in STOPWORDS | _NO_CHOICE and \
-            " ".join(qs[start:end + 1]) in low:
+    while end < len(qs) and qs[end] not in _NOT_PART and " ".join(qs[start:end + 1]) in low:
         end += 1
     return " ".join(qs[start:end])
 
 
-def alternative_answer(qa: QuestionAnalysis, covering: Sequence[Unit],
+def alternative_answer(qa: QuestionAnalysis, pair: tuple[str, str], covering: Sequence[Unit],
                        decides: Callable[[EvidenceNode], bool]) -> Composed | None:
-    """For "is it A or B (now)": the alternative the newest deciding message among the
-    ``covering`` ones names alone, with them as evidence; None when the question offers
-    none or no such message settles it."""
-    pair = alternatives(qa)
-    found = named_alternative(pair, covering, decides) if pair is not None else None
+    """For "is it A or B (now)" (``pair``, of :func:`alternatives`): the alternative the
+    newest deciding message among the ``covering`` ones names alone, with them as evidence;
+    None when no such message settles it."""
+    found = named_alternative(pair, covering, decides)
     if found is None:
         return None
     word, unit = found

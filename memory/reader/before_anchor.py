@@ -25,8 +25,8 @@ def said_before_anchor(qa: QuestionAnalysis, verdict: Coverage, covering: Sequen
     terms = [t for t in verdict.terms if not forms(t.word) & anchor]
     if not terms or len(terms) == len(verdict.terms):
         return []
-    named = [u.node.ts for u in covering if u.node is not None
-             and anchor & unit_forms(u.told) - STOPWORDS]
+    said = anchor - STOPWORDS
+    named = [u.node.ts for u in covering if u.node is not None and said & unit_forms(u.told)]
     if not named:
         return []
     bare = dataclasses.replace(qa, key=tuple(

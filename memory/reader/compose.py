@@ -36,7 +36,7 @@ from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
-from memory.reader.alternatives import alternative_answer
+from memory.reader.alternatives import alternative_answer, alternatives
 from memory.reader.answer import best_clause, citation, day_label
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
@@ -89,8 +89,10 @@ class Composer(WhyReader, LaterWord):
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
         the answer's message (``follow`` reads them) settled another value."""
-        offered = (alternative_answer(qa, self.covering(verdict, wide=True), self._decides)
-                   if qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT) else None)
+        pair = alternatives(qa) if qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT) \
+            else None
+        offered = (alternative_answer(qa, pair, self.covering(verdict, wide=True),
+                                      self._decides) if pair is not None else None)
         if offered is not None:
             return offered
         state = self.answering_state(qa, verdict, people)
@@ -213,7 +215,7 @@ class Composer(WhyReader, LaterWord):
         return Composed([first, *composed.lines[1:]], first.split(" (")[0],
                         composed.citations, composed.states)
 
-    # ---- why ----------------------------------------------------------------------------
+    # ---- choosing what answers -------------------------------------------------------------
     def from_state(self, qa: QuestionAnalysis, state: State, nodes: dict[str, EvidenceNode],
                    people: Sequence[Person]) -> Composed:
         chain = state.chain

@@ -200,12 +200,14 @@ class CoverageTest:
             f for w in lexicon.predicates for f in forms(w) if len(f) > 2)
         self._change_forms = frozenset(
             f for w in lexicon.change_predicates for f in forms(w) if len(f) > 2)
+        # words saying what happens to a subject rather than naming it
+        self._light_forms = self._predicate_forms | self._change_forms
 
     @property
     def plain_forms(self) -> frozenset[str]:
         """The forms of the verbs that say what happens to a subject (predicates and
         change verbs) rather than naming it."""
-        return self._predicate_forms | self._change_forms
+        return self._light_forms
 
     # ---- terms ---------------------------------------------------------------------------
     def terms(self, qa: QuestionAnalysis, scope: Scope) -> list[Term]:
@@ -228,7 +230,7 @@ class CoverageTest:
                 # a kind of value never named in the scope ("which repair *company*"):
                 # the value answers it, not the word
                 weight *= w.absent_attribute_share
-            elif not qa.polar and forms(t) & (self._predicate_forms | self._change_forms):
+            elif not qa.polar and forms(t) & self._light_forms:
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
@@ -259,8 +261,8 @@ class CoverageTest:
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
         groups = [set(g) - persons or set(g) for g in qa.key
-                  if (qa.polar or not all(forms(x) & (self._predicate_forms | self._change_forms)
-                                          for x in g)) and not set(g) <= heads]
+                  if (qa.polar or not all(forms(x) & self._light_forms for x in g))
+                  and not set(g) <= heads]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2

@@ -121,8 +121,6 @@ _NAMES_WHO = re.compile(r"^\s{0,5}who(?:'s|’s|\s{1,3}(?:is|was|are|were))\s{1,
                         r"[\w'’ &.]{2,60}\?\s{0,5}$")
 # How many of the question's words the words leading up to a value must hold.
 _LEAD_WORDS = 2
-# A question asking a duration ("how long will it take"), never the "2k" it costs.
-_HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
 # The kinds of value a message states of its subject when it states only one.
 _AMOUNTS = {"money": frozenset({Kind.MONEY}), "price": frozenset({Kind.MONEY}),
             "count": frozenset({Kind.COUNT})}
@@ -432,7 +430,8 @@ class StatementReader:
             # order goes in tomorrow … kitbash did us a bulk price, £28 each now"), whatever
             # its clause is said of (a day, a place or a person in it may be another
             # thing's: "I'll add it to thursday's order")
-            amounts = frozenset() if _HOW_LONG.search(qa.text) else _AMOUNTS.get(
+            # ("how long will it take" asks a duration, never the "2k" it costs)
+            amounts = frozenset() if "how long" in qa.cues else _AMOUNTS.get(
                 qa.family, frozenset())
             sole = [(c, clause) for clause in analysis.clauses for c in clause.claims
                     if c.value.kind in amounts and not unit_forms(c.value.text) <= asked]
