@@ -275,7 +275,12 @@ class StateMatcher:
         elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
         if in_scope:
             score += w.subject_topic * 0.5
-        about = (named_same or (cos >= w.min_subject_dense and not sibling) or in_evidence
+        # two names of one thing are near in meaning; two things of one talk ("account",
+        # "membership") can be as near: a value restated of another name needs more
+        dense_least = (w.min_subject_dense_unchanged
+                       if terms and clause.change < 0.5 and not strong
+                       and not terms & (topic_terms | s.terms) else w.min_subject_dense)
+        about = (named_same or (cos >= dense_least and not sibling) or in_evidence
                  or (named and lex_topic > 0)  # "tuesday delivery as usual?"
                  # "climbing gym cancelled on us, offsite now at Rowan's place": the
                  # clause speaks of the state's value itself

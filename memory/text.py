@@ -46,6 +46,8 @@ REVISION_CUES = (
     "will now", "new time", "new date", "delayed", "delay to", "revised", "revise",
     "going with", "go with", "replaced", "replace", "pulled in to", "brought forward",
     "rebooked", "re-booked", "relocated", "rearranged", "re-arranged",
+    # "marlow AGAIN - now it's 800 numbers": the value in force from now on
+    "now it's", "now its", "now it is", "now they're", "now we're",
 )
 # Words that mark a message as stating a decision or plan worth tracking as a state.
 DECISION_VERBS = (

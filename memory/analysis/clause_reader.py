@@ -170,6 +170,7 @@ class ClauseReader:
                 strong or _states(part, c.value, start, after=_value_before(claims, c))))
             for c in claims)
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
+        claims = _effective_from(claims, part, start)
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -577,6 +578,24 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
         # a phrase holding a value ("blueflame is coming fridays now") is that value's
         return Value(Kind.CHOICE, phrase, at, at + len(phrase))
     return None
+
+
+def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[Claim, ...]:
+    """A day opening its clause after "from"/"as of"/"starting" is when the change that
+    follows takes effect: it is said of the thing that changes ("from next monday hygiene
+    recalls go to 40 min": the monday is the recalls', no other thing's new day)."""
+    owners = {c.subject for c in claims if c.subject}
+    if len(owners) != 1:
+        return claims
+    owner = owners.pop()
+    return tuple(
+        _claim_of(c.value, owner) if not c.subject and c.value.family == "when"
+        and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start]) else c
+        for c in claims)
+
+
+_EFFECTIVE_FROM = re.compile(r"\W{0,3}(?:from|as of|starting(?: from)?|beginning|effective"
+                             r"(?: from)?)\s{1,3}", re.IGNORECASE)
 
 
 def _claim_of(value: Value, subject: str) -> Claim:

@@ -209,6 +209,9 @@ class Weights:
     revise_threshold: float = 0.45   # least score to revise
     restate_threshold: float = 0.60  # least score to restate without a link
     min_subject_dense: float = 0.55  # a dense match alone must be this close
+    # ... and this close when the clause names a thing of its own, sharing no word with
+    # the state, and says no change ("account's at €1,840" is no membership fee)
+    min_subject_dense_unchanged: float = 0.70
     min_subject_overlap: float = 0.5  # a lexical match alone must share this much
     # A state touched this long ago no longer gets the recency bonus (seconds).
     # Registry search (search_registry).

@@ -120,6 +120,8 @@ MONEY_PATTERN = (
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
+    # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
+    r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
     # dues, rent and fees said by the month or year ("475/month", "1,200/yr")
     # (not a count by the month: "300/month orders", "50/month new trials")
     r"(?<![\w$€£¥./])\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum)\b"
@@ -272,6 +274,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
+    # a small number said for another: "we've got 14 not 16", "12 instead of 10" (not a
+    # time or a day: "at 3 not 4", "the 14th not the 16th")
+    ("count", r"(?<![\w.,:/£$€#-])(?<!\bat\s)(?<!\bby\s)(?<!\bthe\s)(?<!\bfrom\s)"
+              r"(?<!\btil\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bfor\s)"
+              r"(?P<v>[1-9]\d?)(?=,?\s(?:not|instead of|rather than)\s(?:the\s)?[1-9]\d?\b"
+              r"(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b|\w))"),
     # match formats: "Bo5", "best of 7"
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"

@@ -334,7 +334,12 @@ def _own_subject_spoken(analysis: MessageAnalysis, value: str, asked: frozenset[
         for claim in clause.claims:
             if not claim.value.text or claim.value.text.lower() not in value.lower():
                 continue
-            own = claim.subject or clause.subject or _local(clause, claim.value.text)
+            # a value said of nothing beside another said of a thing is that thing's
+            # ("from next monday hygiene recalls go to 40 min": the monday is the recalls')
+            beside = " ".join(cl.subject for cl in clause.claims
+                              if cl is not claim and cl.subject)
+            own = (claim.subject or clause.subject or beside
+                   or _local(clause, claim.value.text))
             at = clause.text.lower().find(claim.value.text.lower())
             of = _OF_AFTER.match(clause.text[at + len(claim.value.text):]) if at >= 0 else None
             if of is not None and not _names_talk(of.group(1), asked, spoken, plain):

@@ -130,6 +130,18 @@ _PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they)(?:['’](?:s|ll|re|d|ve))?\b
                               re.IGNORECASE)
 
 
+def _counts_else(value: Value, wanted: frozenset[str]) -> bool:
+    """Whether a count names the things it counts and none of them is asked ("20 spares"
+    for "how many race numbers"; not "22 navy shirts" for "how many shirts")."""
+    if value.kind is not Kind.COUNT:
+        return False
+    counted = _COUNTED_WORDS.findall(value.text)
+    return bool(counted) and not any(forms(w) & wanted for w in counted)
+
+
+_COUNTED_WORDS = re.compile(r"(?<=[\d\s])([a-z]{3,20})\b", re.IGNORECASE)
+
+
 def _said_at(st: Statement) -> tuple[datetime, int]:
     """When a statement was said, for ordering (its message's time, then its place)."""
     return st.node.ts, st.node.seq
@@ -368,16 +380,22 @@ class StatementReader:
         # "… from january": the period asked sits beside the value too ("£630 from jan")
         beside = wanted | unit_forms(" ".join(qa.dates))
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
-        best: tuple[int, int, int, str, str, str] | None = None
+        best: tuple[int, int, bool, int, str, str, str] | None = None
+        now = not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
+        counting = "how many" in qa.cues
         found = False
         whole = unit_forms(analysis.subject)
+        said_before = clause_best = 0
         for clause in analysis.clauses:
+            said_before, clause_best = max(said_before, clause_best), 0
             around = unit_forms(" ".join([clause.subject, clause.label]))
             for i, claim in enumerate(clause.claims):
                 if not _fits(claim.value, kinds, qa.family):
                     continue
                 if unit_forms(claim.value.text) <= asked:
                     continue  # the question's own words are not its answer ("2.4")
+                if counting and _counts_else(claim.value, wanted):
+                    continue  # "800 + 20 spares" counts no race numbers in its "20 spares"
                 found = True
                 own = unit_forms(claim.subject) | around
                 # a value said of nothing in particular may be about the message's subject
@@ -390,8 +408,13 @@ class StatementReader:
                 score = len(wanted & own) or (1 if (bare or self._names_a_bill(claim.subject, qa))
                                               and wanted & (whole | asked) else 0) or (
                     lead if lead >= _LEAD_WORDS else 0)
+                if bare and score and now and clause.change >= OVERRIDE_CHANGE:
+                    # a change naming no subject goes on about the clause before it ("first
+                    # aid training is OFF tonight … rebooked for thu 19 march")
+                    score = max(score, said_before)
                 if score == 0:
                     continue
+                clause_best = max(clause_best, score)
                 # the replaced value of the same kind, else of the same family ("scratch
                 # the 2pm … 11am on tuesday instead": a time for a day and time)
                 old = next((v.text for v in clause.old if v.kind == claim.value.kind),
@@ -402,11 +425,15 @@ class StatementReader:
                 # (not people: "i'm primary, marco secondary" names the speaker by "i")
                 near = 0 if claim.value.family == "who" else len(
                     (beside - own) & _beside_value(analysis.text, clause, i))
-                rank = (score, near, -i, claim.value.text, old, clause.text)
-                if best is None or rank[:3] > best[:3]:
+                # a clause changing the value outranks one of the same message it goes
+                # on from, for what holds now ("CPR training is OFF tonight … rebooked
+                # for thu 30 april")
+                moved = now and clause.change >= OVERRIDE_CHANGE and claim.stated
+                rank = (score, near, moved, -i, claim.value.text, old, clause.text)
+                if best is None or rank[:4] > best[:4]:
                     best = rank
         if best is not None:
-            return best[3].strip(_TRAILING), best[4].strip(_TRAILING), best[5]
+            return best[4].strip(_TRAILING), best[5].strip(_TRAILING), best[6]
         if found and wanted & whole:
             # the message is about the question's subject and a clause that names no
             # subject of its own goes on about it ("workshop deadline got extended!! now
