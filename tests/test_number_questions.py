@@ -62,3 +62,32 @@ def test_a_version_is_a_build_number(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [(0, "hoa", "build 1.8.2 is on testflight now")],
                         start=T0, asked=ASKED, channel_name="mobile")
     assert "1.8.2" in chat.first("what's the latest build number?")
+
+
+@pytest.fixture
+def supplies(tmp_path: Path) -> ChannelChat:
+    return channel_chat(tmp_path, [
+        (0, "kate", "first MedPlus order placed, i normally do the weekly order on thursdays"),
+        (60, "priya", "fyi i'm off 11-15th, monday's order is already queued in medplus"),
+        (120, "kate", "medplus rep says our discount is 12% from june"),
+        (180, "kate", "new courier booked, collection 1430 on fridays"),
+    ], start=T0, asked=ASKED)
+
+
+@pytest.mark.parametrize("question", [
+    "what's our medplus account number",
+    "medplus customer no?",
+    "whats the tracking number for the medplus order",
+])
+def test_a_record_number_is_never_a_day_a_share_or_a_time(supplies: ChannelChat,
+                                                          question: str) -> None:
+    assert supplies.answer(question).abstained
+
+
+def test_a_record_number_is_answered(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "kate", "medplus set us up, account no. 40177823 - quote it on every order"),
+        (30, "raj", "tracking for the glove order is MP-55120"),
+    ], start=T0, asked=ASKED)
+    assert "40177823" in chat.first("what's our medplus account number")
+    assert "55120" in chat.first("tracking number for the glove order?")

@@ -497,7 +497,11 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
         tail = [w for w in lows[start:] if w not in STOPWORDS]
         if not tail or len(tail) > 2:
             continue
-        if not (past or any(w.endswith("ed") for w in lows[:i])):
+        # "hut price before the surcharge?": a kind of value asked with no verb at all is
+        # asked as it was
+        terse = bool(family) and i > 0 and not any(w in lexicon.question_words
+                                                   for w in lows[:i])
+        if not (past or terse or any(w.endswith("ed") for w in lows[:i])):
             continue  # "what needs doing before the launch": no earlier value asked
         if _is_date_like(tail) and not (family == "when" and past):
             continue

@@ -482,6 +482,11 @@ WHAT_OPENERS = frozenset({"what", "what's", "whats"})
 # What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
 # what its message is about. ("quote" is as often words quoted; "total" sums other prices.)
 BILL_WORDS = frozenset({"bill", "invoice", "tab", "receipt", "damage"})
+# The records whose numbers identify them (not a room, a jersey or a build: "room 4").
+RECORD_NOUNS = ("account", "phone", "reference", "ref", "order", "tracking", "booking",
+                "invoice", "policy", "customer", "membership", "member", "serial",
+                "registration", "licence", "license", "confirmation", "ticket", "case",
+                "sort", "vat", "tax", "reservation", "po", "contact")
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
@@ -540,6 +545,11 @@ class QuestionLexicon:
     light_doing: frozenset[str] = LIGHT_DOING
     #: The value noun of an identifying number ("ref number", "what number is on …").
     number_noun: str = "number"
+    #: What a record's identifying number is of ("account number", "tracking no"): such a
+    #: number is written in four digits or more, or as a code.
+    record_numbers: re.Pattern[str] = re.compile(
+        r"\b(?:" + "|".join(RECORD_NOUNS) + r")\s?(?:number|no\.?|#|num)(?!\w)",
+        re.IGNORECASE)
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
         + r")\b|✅|☑️|✔", re.IGNORECASE)

@@ -174,10 +174,12 @@ def _before(timeline: Sequence[Statement], i: int) -> Statement:
     for st in reversed(timeline[:i]):
         if unit_forms(st.value) != current:
             return st
-    st = timeline[i]
-    if st.replaced:
-        return Statement(st.unit, st.node, st.sentence, st.replaced, "")
-    return st
+    # ... else the value replaced where it was said, the latest first ("€52 pp now
+    # instead of 45" before the reminders repeating €52)
+    for st in (timeline[i], *reversed(timeline[:i])):
+        if st.replaced:
+            return Statement(st.unit, st.node, st.sentence, st.replaced, "")
+    return timeline[i]
 
 
 def _names_someone(state: State, people: Sequence[Person]) -> bool:

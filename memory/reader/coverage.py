@@ -42,6 +42,7 @@ from memory.reader.coverage_values import (
     asks_a_count,
     says_a_clock,
     says_a_number,
+    says_a_record_number,
     says_a_percent,
 )
 from memory.reader.features import relevance_terms
@@ -344,6 +345,9 @@ class CoverageTest:
         if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone
             return says_a_number(unit)
+        if self.lexicon.record_numbers.search(qa.text):
+            # "what's our dentaid account number": a number a record is known by
+            return says_a_record_number(unit)
         if family == "count" and self.lexicon.number_noun in qa.attributes:
             # "what's the planning ref number", "what number is on my jersey": a number
             # that is neither a day, a time nor an amount

@@ -19,7 +19,8 @@ from memory.text import find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number", "says_a_percent"]
+__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number", "says_a_percent",
+           "says_a_record_number"]
 
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
@@ -64,6 +65,28 @@ def _counts(text: str, kinds: frozenset[str]) -> bool:
     for start, end in reversed(spans):
         text = text[:start] + " " + text[end:]
     return _NUMBER.search(text) is not None
+
+
+def says_a_record_number(unit: Unit) -> bool:
+    """Whether ``unit`` states a number a record is known by: four digits or more ("acct
+    40177823", "#48213", "07700 900123") or a code mixing letters and digits ("SO-4471"),
+    none of them a day, a time or an amount ("off 11-15th" names no account)."""
+    return _records(said(unit))
+
+
+@functools.lru_cache(maxsize=4096)
+def _records(text: str) -> bool:
+    spans = [(s.start, s.end) for s in find_slots(text) if s.kind.value in _NOT_NUMBERS]
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return _RECORD.search(text) is not None
+
+
+# A number a record is known by: "#4821", five digits or more ("40177823"), digits in
+# groups ("07700 900123", "12-34-56"; not the days "11-15"), or a code of letters then
+# three digits or more ("SO-4471", "INV2291"; not "v12", "covid19").
+_RECORD = re.compile(r"#\d{3,}|(?<![\w.,])(?:\d{5,}|\d{3,5}[\s-]\d{4,8}|\d{2,5}(?:[\s-]\d{2,6}){2,})"
+                     r"(?![\w%])|\b[a-z]{1,4}-?\d{3,}[a-z\d]{0,6}\b", re.IGNORECASE)
 
 
 def says_a_percent(unit: Unit) -> bool:
