@@ -90,6 +90,9 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "i can do", "i could do", "i can take",
     "i'd actually like", "i'd really like", "i'd actually prefer", "i'd really prefer",
     "i'd love", "id like", "i'd rather we", "i'd suggest we",
+    # put forward tentatively: "also thinking we bump the fee to $30", "i'd go to $60"
+    "thinking we", "thinking of", "i'm thinking", "im thinking", "was thinking we",
+    "thought we could", "i'd go", "id go",
 )
 
 

@@ -480,8 +480,8 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
     Maria")."""
     for b in lexicon.before:
         i = find_phrase(lows, b)
-        if i < 0:
-            continue
+        if i < 0 or (i > 0 and _SPAN_BEFORE.fullmatch(lows[i - 1])):
+            continue  # "send the reminder 24h before", "the night before": a time, no change
         start = i + len(b.split())
         rest = lows[start: start + lexicon.before_span]
         if not rest:
@@ -507,6 +507,13 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             continue
         return start, min(len(lows), start + len(rest))
     return None
+
+
+# A length of time or a part of a day right before "before" ("24h before", "two days
+# before", "the night before"; not "just before": earlier).
+_SPAN_BEFORE = re.compile(r"\d{1,3}\s?(?:h|hrs?|hours?|d|days?|mins?|minutes?|wks?|weeks?|"
+                          r"months?)|hours?|days?|nights?|weeks?|months?|years?|minutes?|"
+                          r"mins?|morning|evening")
 
 
 def _is_date_like(lows: Sequence[str]) -> bool:

@@ -1,4 +1,4 @@
-"""Who made the call on a proposal: the person who approved it.
+"""Who made the call on a proposal: the person who approved it, or who turned it down.
 
 "who signed off on the Harbour Loft?" over "for the offsite I'd like to book the Harbour
 Loft" → "approved, go ahead": the proposer put it forward, the approver decided it. A reply
@@ -60,6 +60,43 @@ def approval_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
                 answer.text, lexicon.assent, lexicon.fillers):
             return answer
     return None
+
+
+def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
+                 following: Sequence[EvidenceNode], lexicon: QuestionLexicon,
+                 analyzer: MessageAnalyzer) -> EvidenceNode | None:
+    """The reply by which someone else turned down what ``node`` put forward ("also
+    thinking we bump the no-show fee to $30" → "not keen on 30 … leave it at $20"): the
+    first turn by someone else, linked to it or naming what it names, opening with a
+    refusal. None when ``node`` puts nothing forward or nobody turned it down."""
+    if not _puts_forward(node, lexicon, analyzer):
+        return None
+    tied = {n.node_id for n in linked}
+    turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
+                   key=lambda n: (n.ts, n.seq))
+    said = passage_terms(node.text)
+    first = True
+    for answer in turns:
+        if (answer.ts, answer.seq) <= (node.ts, node.seq) or \
+                answer.speaker_id == node.speaker_id:
+            continue
+        near = first or answer.node_id in tied or bool(passage_terms(answer.text) & said)
+        first = False
+        if near and not _elsewhere(answer.text, node.text) and accepts(
+                answer.text, lexicon.reject, lexicon.fillers):
+            return answer
+    return None
+
+
+def rejected(composed: Composed, proposal: EvidenceNode, rejection: EvidenceNode) -> Composed:
+    """``composed`` (a *who* answer naming the proposer) naming who turned it down first."""
+    said = split_sentences(proposal.text)
+    first = (f"{rejection.speaker} ({day_label(rejection.ts)}): "
+             f"{shorten(rejection.text, APPROVAL_CHARS)} (turning down {proposal.speaker}'s "
+             f"\"{shorten(said[0] if said else proposal.text, PROPOSAL_CHARS)}\")")
+    return Composed([first, *composed.lines[1:]], rejection.speaker,
+                    [citation(rejection), *composed.citations], composed.states,
+                    composed.replaced, composed.replaced_cite)
 
 
 # "@larry", "#87": a reply naming a person or an item the proposal does not is about them.

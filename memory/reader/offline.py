@@ -41,7 +41,7 @@ from memory.reader.answer import (
     named_span,
     split_sentences,
 )
-from memory.reader.approval import approval_of, approved
+from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import (
     Coverage,
@@ -157,6 +157,8 @@ class OfflineReader:
                                          asked=explained, follow=self._follow(session))
         if qa.kind is QuestionKind.WHO and qa.decides:
             composed = self._approved(session, composed)
+        if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
+            composed = self._rejected(session, composed)
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
             composed = self._taken(qa, session, composed, verdict, people)
         if not composed.lines:
@@ -244,6 +246,20 @@ class OfflineReader:
                                            within=APPROVAL_WITHIN)
         approval = approval_of(node, linked, following, self.lexicon, self.composer.analyzer)
         return approved(composed, node, approval) if approval is not None else composed
+
+    def _rejected(self, session: ReaderSession, composed: Composed) -> Composed:
+        """For *who turned it down*: when the answer names who put a proposal forward,
+        the person who refused it in a reply or in the turns just after."""
+        first = composed.citations[0] if composed.citations else None
+        node = session.nodes.get(first.node_id) if first is not None else None
+        if node is None or node.speaker != composed.short:
+            return composed
+        linked = session.answers_to([node]).get(node.node_id, [])
+        following = self.tools.turns_after(node, session.scope, n=APPROVAL_TURNS,
+                                           within=APPROVAL_WITHIN)
+        refusal = rejection_of(node, linked, following, self.lexicon,
+                               self.composer.analyzer)
+        return rejected(composed, node, refusal) if refusal is not None else composed
 
     def _taken(self, qa: QuestionAnalysis, session: ReaderSession, composed: Composed,
                verdict: Coverage, people: Sequence[Person]) -> Composed:

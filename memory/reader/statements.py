@@ -492,7 +492,11 @@ class StatementReader:
                     return a.speaker
         if qa.role in ("changer", "decider"):
             return chosen.node.speaker
-        if chosen.value and unit_forms(chosen.value) <= unit_forms(qa.text) and \
+        # (a name holding a word the question names its thing by is that thing: "Odonto
+        # Cloud" for "who is running the odonto migration")
+        named = {f for t in qa.named or qa.terms for f in forms(t)}
+        if chosen.value and (unit_forms(chosen.value) <= unit_forms(qa.text)
+                             or bool(named & unit_forms(chosen.value))) and \
                 not _NAMES_WHO.search(qa.text):
             # the question's own object is not who acted on it ("who booked Kettle Drum
             # Collective?" over "asked Kettle Drum Collective, they're free"): its speaker
