@@ -71,3 +71,28 @@ def test_a_light_ing_word_before_a_noun_names_a_kind_of_thing(question: str, wor
                                       "what time does the bls thing finish"])
 def test_a_light_ing_word_doing_something_names_nothing(question: str) -> None:
     assert not {"planning", "going", "doing", "thing"} & set(analyze_question(question).terms)
+
+
+@pytest.mark.parametrize("question", ["hut price before the surcharge?",
+                                      "room rate before the rise?",
+                                      "deadline before the extension"])
+def test_a_kind_of_value_before_a_change_asks_the_earlier_value(question: str) -> None:
+    # asked with no verb at all: still the value as it was
+    assert analyze_question(question).kind is QuestionKind.PREVIOUS
+
+
+@pytest.mark.parametrize("question", ["lunch before the workshop?",
+                                      "what needs doing before the launch"])
+def test_a_thing_before_an_event_asks_no_earlier_value(question: str) -> None:
+    assert analyze_question(question).kind is not QuestionKind.PREVIOUS
+
+
+@pytest.mark.parametrize("question", ["who asked for the reminders to go 24h before",
+                                      "what time do we meet the night before",
+                                      "do we pack two days before?"])
+def test_a_length_of_time_before_before_is_no_earlier_value(question: str) -> None:
+    assert analyze_question(question).kind is not QuestionKind.PREVIOUS
+
+
+def test_just_before_still_asks_the_earlier_value() -> None:
+    assert analyze_question("who had the rota just before").kind is QuestionKind.PREVIOUS
