@@ -32,7 +32,9 @@ STOPWORDS = frozenset(
     while who whom why will with would you you're your yours yourself yourselves yes yeah ok okay
     also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
     sure well like one now right know want need pls please via re heads fyi psa btw imo
-    anyone everyone guys folks""".split()
+    anyone everyone guys folks
+    arent isnt wasnt werent dont doesnt didnt havent hasnt hadnt wouldnt shouldnt couldnt
+    im ive youre theyre thats theres wheres hows""".split()
 )
 
 # Words that by themselves say "this replaces what was said before".

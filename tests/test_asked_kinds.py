@@ -96,3 +96,13 @@ def test_a_length_of_time_before_before_is_no_earlier_value(question: str) -> No
 
 def test_just_before_still_asks_the_earlier_value() -> None:
     assert analyze_question("who had the rota just before").kind is QuestionKind.PREVIOUS
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("why arent we doing the gorge anymore", ("gorge",)),
+    ("why cant we use the hall", ("hall",)),
+    ("when didnt the van come", ("van",)),
+])
+def test_contractions_typed_without_apostrophes_name_nothing(question: str,
+                                                              terms: tuple[str, ...]) -> None:
+    assert analyze_question(question).terms == terms

@@ -12,6 +12,7 @@ import pytest
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.reader.extract import reason_in
+from memory.reader.reasons import names_reached
 from tests.support.chat_reader import channel_chat
 
 BLOCKERS = DEFAULT_LEXICON.blockers
@@ -87,3 +88,15 @@ def test_why_a_value_is_answered_by_the_message_reaching_it(tmp_path: Path) -> N
         (5030, "pete", "9:30 fine, i'll leave at 8:45"),
     ], start=T0, asked=ASKED, channel_name="orders")
     assert "photographer" in chat.first("why 9:30 for the cake")
+
+
+@pytest.mark.parametrize(("text", "day", "named"), [
+    ("work day moves to sun 21 june. rest of the plan same", "sunday", True),
+    ("ok, on thu then", "thursday", True),
+    ("we sat down at 9 and sorted it", "saturday", False),
+    ("the sun is out, see you at the lake", "sunday", False),
+])
+def test_a_weekday_is_named_by_its_short_form_where_it_is_a_day(text: str, day: str,
+                                                                 named: bool) -> None:
+    # "why did path work move to sunday" reads the change that says "sun 21 june"
+    assert names_reached(text, day) is named

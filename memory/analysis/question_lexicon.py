@@ -51,11 +51,14 @@ QUESTION_WORDS = frozenset(
     anybody someone somebody remind remember recall happen happened happening actually exactly
     again we us our you your they them their it it's its this that there there's here any
     some ever gonna going can't cannot couldn't didn't doesn't don't isn't wasn't weren't
-    won't wouldn't shouldn't hasn't haven't hadn't aren't""".split()
+    won't wouldn't shouldn't hasn't haven't hadn't aren't
+    arent isnt wasnt werent dont doesnt didnt havent hasnt hadnt wouldnt shouldnt couldnt
+    cant wont hows wheres""".split()
 )
 
 # Auxiliaries that put a question in the past ("when did…", "what was…").
-PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't"})
+PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't",
+                              "didnt", "wasnt", "werent"})
 # Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
 # not said of when something was said or planned ("did tom first announce").
 DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",

@@ -21,7 +21,8 @@ from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
-from memory.text import find_slots, shorten
+from memory.dates import WEEKDAY_NAMES
+from memory.text import find_slots, names_value, shorten
 
 # Words before a value that make it the value a change left ("instead of the 27th").
 _LEFT = re.compile(r"(?:\boff|\bfrom|\binstead of|\bnot|\bthan|\bover)\s{0,3}(?:the\s)?$",
@@ -37,6 +38,19 @@ def reached_values(question: str) -> list[str]:
     return [_ARTICLE.sub("", s.text) for s in find_slots(question)
             if s.kind.value in _REACHED_KINDS
             and not _LEFT.search(question[max(0, s.start - 14):s.start])]
+
+
+def names_reached(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value`` (a weekday also by its short form where it is a
+    day: "why did it move to sunday" → "moves to sun 21 june")."""
+    if names_value(text, value):
+        return True
+    day = value.strip().lower().removesuffix("s")
+    if day not in {d.lower() for d in WEEKDAY_NAMES}:
+        return False
+    short = re.escape(day[:3])
+    return re.search(r"\b" + short + r"\.?\s(?:the\s)?\d|\b(?:on|to|til|till|until|from|next|"
+                     r"this)\s" + short + r"\b", text, re.IGNORECASE) is not None
 
 
 _ARTICLE = re.compile(r"^(?:the|a)\s{1,3}", re.IGNORECASE)

@@ -22,7 +22,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Coverage, Unit, forms, unit_forms
 from memory.reader.extract import relayed, reports_blocker, says
-from memory.reader.reasons import Reasons, accepts, reached_values
+from memory.reader.reasons import Reasons, accepts, names_reached, reached_values
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value
 
@@ -86,7 +86,7 @@ class WhyReader(StateChoice):
         # first, and a change in the chain that reached another value is not the one asked
         reached = [v for v in reached_values(qa.text) if not unit_forms(v) & left]
         naming = [u for u in self.covering(verdict, wide=True) if u.node is not None
-                  and any(names_value(u.told, v) for v in reached) and self._decides(u.node)]
+                  and any(names_reached(u.told, v) for v in reached) and self._decides(u.node)]
         if naming and entry is not None and not any(names_value(entry.value, v)
                                                     for v in reached):
             entry = None
