@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import measure, values_match
+from memory.analysis.matching import measure, other_of_kind, values_match
 from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import QuestionLexicon
@@ -130,6 +130,27 @@ _PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they)(?:['’](?:s|ll|re|d|ve))?\b
                               re.IGNORECASE)
 
 
+def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
+    """Whether ``sentence`` names the head of the question's subject only with a word of
+    its own before it ("sponsor forms" for the "consent forms" asked), never as asked."""
+    subject = qa.subject.lower()
+    head = subject.split()[-1] if subject else ""
+    if len(subject.split()) < 2 or not head:
+        return False
+    low = [w.low for w in words(sentence)]
+    heads = [i for i, w in enumerate(low) if w == head and i > 0]
+    if not heads or subject in " ".join(low):
+        return False
+    return all(low[i - 1] not in _PLAIN_MODIFIERS and other_of_kind(
+        subject, f"{low[i - 1]} {head}") for i in heads)
+
+
+# Words before a noun that do not make it another thing ("next work day", "new forms").
+_PLAIN_MODIFIERS = frozenset({"next", "last", "first", "second", "new", "old", "same", "this",
+                              "that", "other", "final", "latest", "upcoming", "usual", "the",
+                              "our", "my", "your", "their", "his", "her", "a", "an"})
+
+
 def _counts_else(value: Value, wanted: frozenset[str]) -> bool:
     """Whether a count names the things it counts and none of them is asked ("20 spares"
     for "how many race numbers"; not "22 navy shirts" for "how many shirts")."""
@@ -191,6 +212,8 @@ class StatementReader:
                             and self.lexicon.told_past.search(st.sentence)]
                     return max(told or [report], key=_said_at)
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
+            # "sponsor forms … by fri 12 june" is another thing than the consent forms asked
+            valued = [st for st in valued if not _another_of_kind(qa, st.sentence)] or valued
             asked = qa.measure
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
