@@ -47,6 +47,9 @@ class _Queue:
             "committed": 0, "edits": 0, "deletes": 0, "queued": 0, "error_lines": [],
             "conflicts": 0, "refused": 0, "unknown_edits": 0}
         self.pending: list[Message | Edit | Delete] = []
+        # channel names from the import's channel records: a message without one is shown
+        # and read as said in #name, not in a bare id
+        self.names: dict[tuple[str, str, str], str] = {}
 
     def problem(self, line: str) -> None:
         if len(self.report["error_lines"]) < 100:
@@ -70,7 +73,12 @@ class _Queue:
         if isinstance(ev, Channel):
             self.eg.upsert_channels([ev])
             report["channels"] += 1
+            if ev.name:
+                self.names[(ev.platform, ev.space, ev.id)] = ev.name
         elif ev is not None:
+            if isinstance(ev, Message) and not ev.channel_name:
+                name = self.names.get((ev.platform, ev.space, ev.channel))
+                ev = ev.model_copy(update={"channel_name": name}) if name else ev
             self.pending.append(ev)
             if len(self.pending) >= _CHUNK:
                 self.flush()

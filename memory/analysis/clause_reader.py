@@ -584,6 +584,10 @@ def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[C
     """A day opening its clause after "from"/"as of"/"starting" is when the change that
     follows takes effect: it is said of the thing that changes ("from next monday hygiene
     recalls go to 40 min": the monday is the recalls', no other thing's new day)."""
+    # (a hand-over's day is when it takes effect, not the thing's own day: "handing the
+    # ordering over to priya from next week")
+    if any(c.value.kind is Kind.PERSON for c in claims):
+        return claims
     owners = {c.subject for c in claims if c.subject}
     if len(owners) != 1:
         return claims

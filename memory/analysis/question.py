@@ -480,7 +480,7 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
     Maria")."""
     for b in lexicon.before:
         i = find_phrase(lows, b)
-        if i < 0 or (i > 0 and _SPAN_BEFORE.fullmatch(lows[i - 1])):
+        if i < 0 or _span_before(lows, i):
             continue  # "send the reminder 24h before", "the night before": a time, no change
         start = i + len(b.split())
         rest = lows[start: start + lexicon.before_span]
@@ -509,11 +509,24 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
     return None
 
 
-# A length of time or a part of a day right before "before" ("24h before", "two days
-# before", "the night before"; not "just before": earlier).
-_SPAN_BEFORE = re.compile(r"\d{1,3}\s?(?:h|hrs?|hours?|d|days?|mins?|minutes?|wks?|weeks?|"
-                          r"months?)|hours?|days?|nights?|weeks?|months?|years?|minutes?|"
-                          r"mins?|morning|evening")
+def _span_before(lows: Sequence[str], i: int) -> bool:
+    """Whether the words before "before" at ``i`` are a length of time or a part of a day
+    ("24h before", "two days before", "the night before"; not "the work day before it
+    moved", "just before")."""
+    if i < 1:
+        return False
+    if _SPAN_DIGITS.fullmatch(lows[i - 1]):
+        return True
+    return i >= 2 and _SPAN_WORDS.fullmatch(lows[i - 1]) is not None and (
+        lows[i - 2] in _SPAN_COUNTS or lows[i - 2].isdigit())
+
+
+_SPAN_DIGITS = re.compile(r"\d{1,3}\s?(?:h|hrs?|hours?|d|days?|mins?|minutes?|wks?|weeks?|"
+                          r"months?)")
+_SPAN_WORDS = re.compile(r"hours?|days?|nights?|weeks?|months?|years?|minutes?|mins?|"
+                         r"morning|evening|afternoon")
+_SPAN_COUNTS = frozenset({"the", "a", "an", "one", "two", "three", "four", "five", "six",
+                          "seven", "few", "couple", "several", "24", "48"})
 
 
 def _is_date_like(lows: Sequence[str]) -> bool:

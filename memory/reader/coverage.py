@@ -53,6 +53,7 @@ from memory.text import STOPWORDS, find_slots, stem
 _ASKS = re.compile(r"\?\s{0,40}$")
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
+_CHANNEL = re.compile(r"^[^:]{0,80}? in #([\w-]{1,60}):")
 
 
 @dataclass
@@ -89,7 +90,11 @@ def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
     speaker, the channel, resolved dates, the state it touches) and the answers it got;
     its questions and the turn it answers are its context."""
     rest = node.passage.replace(node.text, " ") if node.rewrite else ""
-    notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
+    # a topical channel says what its messages are about ("meet at the station 17:00" in
+    # #hut is about the hut)
+    channel = " ".join(m.group(1).replace("-", " ").replace("_", " ")
+                       for m in _CHANNEL.finditer(rest[:200]))
+    notes = " ".join([node.speaker, channel, *(m.group() for m in _NOTE.finditer(rest))])
     borrowed = _NOTE.sub(" ", rest)
     told = " ".join([told_part(node.text), notes, *(told_part(a.text) for a in answers)])
     asked = " ".join([asked_part(node.text), node.context, borrowed,

@@ -46,7 +46,14 @@ from memory.reader.extract import (
     when_in,
 )
 from memory.reader.reasons import accepts
-from memory.text import STOPWORDS, family_of, find_slots, has_revision_cue, time_of_day
+from memory.text import (
+    STOPWORDS,
+    family_of,
+    find_slots,
+    has_revision_cue,
+    is_calendar_word,
+    time_of_day,
+)
 
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
@@ -135,14 +142,22 @@ def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
     its own before it ("sponsor forms" for the "consent forms" asked), never as asked."""
     subject = qa.subject.lower()
     head = subject.split()[-1] if subject else ""
-    if len(subject.split()) < 2 or not head:
-        return False
+    if len(subject.split()) < 2 or not head or subject not in qa.text.lower():
+        return False  # (a subject the question names as one phrase: "consent forms")
     low = [w.low for w in words(sentence)]
     heads = [i for i, w in enumerate(low) if w == head and i > 0]
     if not heads or subject in " ".join(low):
         return False
-    return all(low[i - 1] not in _PLAIN_MODIFIERS and other_of_kind(
+    return all(_other_modifier(low[i - 1]) and other_of_kind(
         subject, f"{low[i - 1]} {head}") for i in heads)
+
+
+def _other_modifier(word: str) -> bool:
+    """Whether a word before a noun may make it another thing ("sponsor forms"; not "next
+    forms", "monday's order", "2nd order")."""
+    base = word.removesuffix("'s").removesuffix("’s")
+    return base not in _PLAIN_MODIFIERS and not is_calendar_word(base) and not any(
+        ch.isdigit() for ch in base)
 
 
 # Words before a noun that do not make it another thing ("next work day", "new forms").
