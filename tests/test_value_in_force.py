@@ -101,3 +101,16 @@ def test_an_amount_of_another_name_does_not_revise_the_fee(tmp_path: Path,
                        Scope(platform="slack", space="T1", channels=("C1",)), ASKED)
     first = chat.first("whats the membership fee going to be from january")
     assert "30" in first and "1,840" not in first
+
+
+def test_a_later_value_of_another_thing_of_the_kind_does_not_win(tmp_path: Path) -> None:
+    # "sponsor forms" are other forms than the "consent forms" asked about
+    chat = channel_chat(tmp_path, [
+        (0, "anita", "letters going home today: y4 trip to the castle wed 17 june, £10 per "
+                     "child. consent forms + payment back by wed 10 june"),
+        (180, "omar", "sponsor forms + money back to me by fri 12 june please, i'm counting "
+                      "it all"),
+        (26000, "anita", "38/45 consent forms back. deadline wednesday!"),
+    ], start=T0, asked=ASKED)
+    assert "10 june" in chat.first("when do consent forms need to be in")
+    assert "12 june" in chat.first("when are sponsor forms due back")

@@ -1,0 +1,46 @@
+"""A channel's name comes from the import's channel record when its messages carry none: an
+answer cites "#hut", not a bare id, and a topical channel says what its messages are about
+("meet at the station 17:00" in #hut answers "what time do we meet for the hut")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.app import build
+from bot.ingest import ingest_path
+from bot.settings import Settings
+
+
+def _records() -> list[dict[str, object]]:
+    base = {"platform": "discord", "space": "G1"}
+    members = ["U1", "U2", "U3"]
+    return [
+        {"type": "channel", **base, "id": "C1", "name": "general", "is_private": False,
+         "members": members},
+        {"type": "channel", **base, "id": "C2", "name": "hut", "is_private": False,
+         "members": members},
+        {"type": "message", **base, "channel": "C1", "id": "m1", "user": "U1",
+         "user_name": "anke", "ts": "2026-06-01T17:00:00+02:00",
+         "text": "summer programme is pinned, see the channels for details"},
+        {"type": "message", **base, "channel": "C2", "id": "m2", "user": "U2",
+         "user_name": "felix", "ts": "2026-06-16T17:00:00+02:00",
+         "text": "departure fri 26th: meet at the station 17:00, we carpool up"},
+        {"type": "message", **base, "channel": "C2", "id": "m3", "user": "U3",
+         "user_name": "ines", "ts": "2026-06-16T17:05:00+02:00", "text": "👍"},
+    ]
+
+
+def test_an_imported_message_is_cited_by_its_channel_name(tmp_path: Path) -> None:
+    source = tmp_path / "chat.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in _records()) + "\n", encoding="utf-8")
+    eg = build(Settings(data=str(tmp_path / "data"), embedder="hashing"))
+    try:
+        ingest_path(eg, source)
+        ans = eg.ask("what time do we meet on friday for the hut", platform="discord",
+                     space="G1", user="U1", channel="C1", widen=False)
+    finally:
+        eg.close()
+    assert not ans.abstained
+    assert "17:00" in ans.answer.splitlines()[0]
+    assert any(c.channel_name == "hut" for c in ans.citations)
