@@ -51,6 +51,7 @@ from memory.text import (
     family_of,
     find_slots,
     has_revision_cue,
+    is_agreement,
     is_calendar_word,
     time_of_day,
 )
@@ -137,6 +138,17 @@ _PRONOUN_OPENING = re.compile(r"\s{0,10}(?:it|they)(?:['’](?:s|ll|re|d|ve))?\b
                               re.IGNORECASE)
 
 
+def _acknowledges(sentence: str) -> bool:
+    """Whether a sentence only acknowledges what it answers ("will do.", "on it 👍")."""
+    said = " ".join(w.low for w in words(sentence))
+    return is_agreement(sentence) or said in _ACKNOWLEDGEMENTS
+
+
+_ACKNOWLEDGEMENTS = frozenset({"will do", "on it", "noted", "got it", "thanks", "thank you",
+                               "cheers", "roger", "no problem", "np", "sure thing", "ok will do",
+                               "will do thanks", "noted thanks", "ta"})
+
+
 def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
     """Whether ``sentence`` names the head of the question's subject only with a word of
     its own before it ("sponsor forms" for the "consent forms" asked), never as asked."""
@@ -202,8 +214,10 @@ class StatementReader:
             wanted = {f for t in qa.terms for f in forms(t)}
             about = [st for st in statements if names_numbers(qa, st.unit.text)] or list(
                 statements)
-            # a reaction ("🍻", "👍") answers nothing, however late
-            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)] or about
+            # a reaction ("🍻", "👍") or an acknowledgement ("will do.") answers nothing,
+            # however late
+            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)
+                     and (st.value or not _acknowledges(st.sentence))] or about
             if qa.kind is QuestionKind.WHO:
                 # who holds it now: a message that names the role, not one that only
                 # borrows it from the turn it answers
