@@ -42,8 +42,8 @@ from memory.reader.coverage_values import (
     asks_a_count,
     says_a_clock,
     says_a_number,
-    says_a_record_number,
     says_a_percent,
+    says_a_record_number,
 )
 from memory.reader.features import relevance_terms
 from memory.store.ports import SearchStore

@@ -85,8 +85,9 @@ def _records(text: str) -> bool:
 # A number a record is known by: "#4821", five digits or more ("40177823"), digits in
 # groups ("07700 900123", "12-34-56"; not the days "11-15"), or a code of letters then
 # three digits or more ("SO-4471", "INV2291"; not "v12", "covid19").
-_RECORD = re.compile(r"#\d{3,}|(?<![\w.,])(?:\d{5,}|\d{3,5}[\s-]\d{4,8}|\d{2,5}(?:[\s-]\d{2,6}){2,})"
-                     r"(?![\w%])|\b[a-z]{1,4}-?\d{3,}[a-z\d]{0,6}\b", re.IGNORECASE)
+_RECORD = re.compile(r"#\d{3,}|(?<![\w.,])(?:\d{5,}|\d{3,5}[\s-]\d{4,8}|"
+                     r"\d{2,5}(?:[\s-]\d{2,6}){2,})(?![\w%])|\b[a-z]{1,4}-?\d{3,}[a-z\d]{0,6}\b",
+                     re.IGNORECASE)
 
 
 def says_a_percent(unit: Unit) -> bool:

@@ -17,11 +17,11 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
+from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
-from memory.dates import WEEKDAY_NAMES
 from memory.text import find_slots, names_value, shorten
 
 # Words before a value that make it the value a change left ("instead of the 27th").

@@ -1,0 +1,292 @@
+"""Which statement answers: the latest for what holds now (not a reaction, an
+acknowledgement or another thing of the kind asked), the first for
+what was original, the one before the latest change (or before the change the question
+names) for what it was before; and a plain fact's later correction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.matching import measure, other_of_kind, values_match
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question import QuestionAnalysis, is_change_word, words
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.value_types import Kind
+from memory.reader.answer_parts import (
+    OVERRIDE_CHANGE,
+    Statement,
+    _asks,
+    _before,
+    _value_words,
+    direction,
+    last_move,
+    moved,
+)
+from memory.reader.coverage import forms, unit_forms
+from memory.reader.extract import (
+    has_clock,
+    has_day,
+)
+from memory.reader.reasons import accepts
+from memory.text import (
+    STOPWORDS,
+    family_of,
+    find_slots,
+    has_revision_cue,
+    is_agreement,
+    is_calendar_word,
+)
+
+# Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
+_WORDS_BEFORE = 3
+
+
+
+def names_numbers(qa: QuestionAnalysis, text: str) -> bool:
+    """Whether ``text`` names no other number of a series the question names one of
+    ("#27" when "meetup #28" is asked, "ep 17" for "ep 18", "R30" for "R31's"): what is
+    said of another of the series does not answer. Text naming none of it may."""
+    for pattern, number in _series(qa):
+        said = {m.group(1) for m in pattern.finditer(text)}
+        if said and number not in said:
+            return False
+    return True
+
+
+def _series(qa: QuestionAnalysis) -> list[tuple[re.Pattern[str], str]]:
+    """For each numbered thing the question names, a pattern finding the numbers of its
+    series in a text ("#(\\d+)", "ep\\s?(\\d+)", "R(\\d+)") and the number asked."""
+    out: list[tuple[re.Pattern[str], str]] = []
+    for m in _NUMBERED.finditer(qa.text):
+        lead = m.group(1) or m.group(2) or ""
+        if "#" in lead:
+            lead = "#"
+        lead = lead.strip()
+        if not lead or lead.lower() in STOPWORDS:
+            continue  # a number alone ("the 18 upgrade", "at 6") names no series
+        out.append((re.compile(rf"(?<![\w#]){re.escape(lead)}\s?#?(\d{{1,6}})(?![\d.])",
+                               re.IGNORECASE), m.group(3)))
+    return out
+
+
+# "#28", "ep 18", "R31", "meetup #28": a series' lead and the number.
+_NUMBERED = re.compile(r"(?<![\w#])(?:(#)|([A-Za-z]{1,12}\s?#?))?(?<![\d.])(\d{1,6})(?![\d.:]|st\b|"
+                       r"nd\b|rd\b|th\b|\s?(?:am|pm)\b)")
+
+def _acknowledges(sentence: str) -> bool:
+    """Whether a sentence only acknowledges what it answers ("will do.", "on it 👍")."""
+    said = " ".join(w.low for w in words(sentence))
+    return is_agreement(sentence) or said in _ACKNOWLEDGEMENTS
+
+
+_ACKNOWLEDGEMENTS = frozenset({"will do", "on it", "noted", "got it", "thanks", "thank you",
+                               "cheers", "roger", "no problem", "np", "sure thing", "ok will do",
+                               "will do thanks", "noted thanks", "ta"})
+
+
+def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
+    """Whether ``sentence`` names the head of the question's subject only with a word of
+    its own before it ("sponsor forms" for the "consent forms" asked), never as asked."""
+    subject = qa.subject.lower()
+    head = subject.split()[-1] if subject else ""
+    if len(subject.split()) < 2 or not head or subject not in qa.text.lower():
+        return False  # (a subject the question names as one phrase: "consent forms")
+    low = [w.low for w in words(sentence)]
+    heads = [i for i, w in enumerate(low) if w == head and i > 0]
+    if not heads or subject in " ".join(low):
+        return False
+    return all(_other_modifier(low[i - 1]) and other_of_kind(
+        subject, f"{low[i - 1]} {head}") for i in heads)
+
+
+def _other_modifier(word: str) -> bool:
+    """Whether a word before a noun may make it another thing ("sponsor forms"; not "next
+    forms", "monday's order", "2nd order")."""
+    base = word.removesuffix("'s").removesuffix("’s")
+    return base not in _PLAIN_MODIFIERS and not is_calendar_word(base) and not any(
+        ch.isdigit() for ch in base)
+
+
+# Words before a noun that do not make it another thing ("next work day", "new forms").
+_PLAIN_MODIFIERS = frozenset({"next", "last", "first", "second", "new", "old", "same", "this",
+                              "that", "other", "final", "latest", "upcoming", "usual", "the",
+                              "our", "my", "your", "their", "his", "her", "a", "an"})
+
+def _said_at(st: Statement) -> tuple[datetime, int]:
+    """When a statement was said, for ordering (its message's time, then its place)."""
+    return st.node.ts, st.node.seq
+
+
+# "when *did* X …": an action asked about, which a report of it answers ("what night was
+# trivia?" asks the event's date).
+_DID = re.compile(r"\b(?:did|didn't)\b", re.IGNORECASE)
+
+class StatementChoice:
+    """A base of :class:`memory.reader.statements.StatementReader`: which of the covering
+    messages' statements answers."""
+
+    lexicon: QuestionLexicon
+    analyzer: MessageAnalyzer
+
+    def _choose(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
+        kind = qa.kind
+        if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
+            return self._earlier(qa, statements)
+        if self._latest_wins(qa):
+            wanted = {f for t in qa.terms for f in forms(t)}
+            about = [st for st in statements if names_numbers(qa, st.unit.text)] or list(
+                statements)
+            # a reaction ("🍻", "👍") or an acknowledgement ("will do.") answers nothing,
+            # however late
+            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)
+                     and (st.value or not _acknowledges(st.sentence))] or about
+            if qa.kind is QuestionKind.WHO:
+                # who holds it now: a message that names the role, not one that only
+                # borrows it from the turn it answers
+                about = [st for st in statements if wanted & unit_forms(st.sentence)] or about
+            if qa.kind is QuestionKind.WHEN and qa.past and not qa.asks_change and \
+                    _DID.search(qa.text):
+                # "when did the compost arrive?": the message reporting that it happened
+                # ("compost is here!"), not a later one planning something else; a
+                # platform's line ("uploaded a file") reports nobody's errand
+                reports = [st for st in about if self._reports_done(qa, st) and wanted & (
+                    unit_forms(st.sentence) | unit_forms(st.node.speaker))
+                    and not self.lexicon.ahead.search(st.sentence)
+                    and not self.analyzer.analyze(st.node.text, speaker=st.node.speaker).system]
+                if reports:
+                    report = max(reports, key=_said_at)
+                    # unless a later message tells when it happened ("the couch came on
+                    # thursday" after "ordered the couch")
+                    told = [st for st in about if st.node.ts > report.node.ts
+                            and wanted & unit_forms(st.sentence)
+                            and (has_day(st.value) or has_day(st.sentence))
+                            and self.lexicon.told_past.search(st.sentence)]
+                    return max(told or [report], key=_said_at)
+            valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
+            # "sponsor forms … by fri 12 june" is another thing than the consent forms asked
+            valued = [st for st in valued if not _another_of_kind(qa, st.sentence)] or valued
+            asked = qa.measure
+            if asked:
+                # "how many" is not answered by a price, nor "how much" by a count of things
+                valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
+            if qa.asks_clock:
+                valued = [st for st in valued if has_clock(st.value or st.sentence)
+                          or self._typed_clock(st)] or valued
+            if qa.asks_day:
+                valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
+            return max(valued, key=_said_at)
+        if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
+            turned = [st for st in statements if any(
+                accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
+            if turned:
+                return turned[0]
+        return statements[0]
+
+    def _corrected(self, qa: QuestionAnalysis, chosen: Statement,
+                   statements: Sequence[Statement]) -> Statement:
+        """For a plain fact ("what was the Dec 31 balance?"): a later message that corrects
+        or changes a value of the kind the chosen one states ("Correction, … Dec 31 balance
+        is $7,862.18") says what it is."""
+        def value_of(st: Statement) -> str:
+            return st.value or next((sl.text for sl in find_slots(st.sentence)
+                                     if sl.family != "when"), "")
+
+        said = value_of(chosen)
+        if qa.kind is not QuestionKind.FACT or not said:
+            return chosen
+        kind_of = family_of(said)
+        later = [st for st in statements if st.node.ts > chosen.node.ts
+                 and (v := value_of(st)) and family_of(v) == kind_of
+                 and measure(v) == measure(said) and not values_match(v, said)
+                 and self.analyzer.analyze(st.node.text).changes >= OVERRIDE_CHANGE]
+        return max(later, key=_said_at) if later else chosen
+
+    def _typed_clock(self, st: Statement) -> bool:
+        """Whether the statement's value is one the analyzer read as a time of day ("close
+        at 7")."""
+        return bool(st.value) and any(
+            cl.value.kind is Kind.TIME and cl.value.text == st.value
+            for cl in self.analyzer.analyze(st.node.text, speaker=st.node.speaker).claims)
+
+    def _reports_done(self, qa: QuestionAnalysis, st: Statement) -> bool:
+        """Whether, for "when did X happen", ``st`` reports that it happened: its day
+        answers."""
+        return (qa.kind is QuestionKind.WHEN and qa.past and not _asks(st.sentence)
+                and self.lexicon.done.search(st.sentence) is not None)
+
+    def _latest_wins(self, qa: QuestionAnalysis) -> bool:
+        """Whether the newest statement answers: a value in force now, when something
+        happens or happened (its last word), who holds a role now."""
+        if qa.kind is QuestionKind.CURRENT:
+            return True
+        if qa.kind is QuestionKind.WHEN:
+            return True
+        return qa.kind is QuestionKind.WHO and qa.role == "owner" and not qa.past
+
+    def _earlier(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
+        """The earlier statement asked for: the first (original); the one before the first
+        naming the question's anchor value ("before devon"); the one before the latest
+        change ("before it got pushed": the latest message using a change word of the
+        question, or any word of change); else the one before the latest value; a single
+        statement's replaced value ("X instead of Y")."""
+        timeline = sorted((st for st in statements if st.value),
+                          key=_said_at)
+        if not timeline:
+            return statements[0]
+        if qa.asks_clock:
+            # "what start time did lena give before …" is not answered by a day alone
+            timeline = [st for st in timeline
+                        if has_clock(st.value) or self._typed_clock(st)] or timeline
+        if qa.kind is QuestionKind.ORIGINAL:
+            return timeline[0]
+        way = direction(qa.anchor, self.lexicon)
+        if way:
+            # "before the increase": the value the latest change that way left, named by
+            # the change itself ("from £612 to £643") or said by the message before it
+            named = [i for i, st in enumerate(timeline)
+                     if st.replaced and moved(st.replaced, st.value, way)]
+            at = last_move([st.value for st in timeline], way)
+            if named and named[-1] >= at:
+                st = timeline[named[-1]]
+                return _replaced_of(st)
+            if at > 0:
+                return timeline[at - 1]
+        anchor = _value_words(qa.anchor, self.lexicon)
+        if anchor:
+            for i, st in enumerate(timeline):
+                if anchor & unit_forms(st.value):
+                    if st.replaced:
+                        # "scratch the 2pm … we're doing 11am instead": what the change to
+                        # the anchor's value names as replaced
+                        return _replaced_of(st)
+                    if i > 0:
+                        return _before(timeline, i)
+            # "before v4", "before round 2": a label with a number names the message that
+            # made the change, whatever value it states
+            labels = {w for w in anchor if any(ch.isdigit() for ch in w)}
+            for i, st in enumerate(timeline):
+                if i > 0 and labels & unit_forms(st.sentence):
+                    return _before(timeline, i)
+        changes = {f for w in words(qa.anchor) if is_change_word(w.low, self.lexicon)
+                   for f in forms(w.low)} | {f for c in qa.changes for f in forms(c)}
+        for i in range(len(timeline) - 1, 0, -1):
+            text = timeline[i].node.text
+            if (changes and changes & unit_forms(text)) or has_revision_cue(text):
+                return _before(timeline, i)
+        before = _before(timeline, len(timeline) - 1)
+        if before is not timeline[-1]:
+            return before
+        last = timeline[-1]
+        if last.replaced:
+            return _replaced_of(last)
+        return last
+
+
+def _replaced_of(st: Statement) -> Statement:
+    """The value ``st`` names as replaced, as a statement of its own: its sentence is that
+    value (the message's sentence says the new one, which a when-answer would read)."""
+    return Statement(st.unit, st.node, st.replaced, st.replaced, "")
