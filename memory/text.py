@@ -48,8 +48,6 @@ REVISION_CUES = (
     "will now", "new time", "new date", "delayed", "delay to", "revised", "revise",
     "going with", "go with", "replaced", "replace", "pulled in to", "brought forward",
     "rebooked", "re-booked", "relocated", "rearranged", "re-arranged",
-    # "marlow AGAIN - now it's 800 numbers": the value in force from now on
-    "now it's", "now its", "now it is", "now they're", "now we're",
 )
 # Words that mark a message as stating a decision or plan worth tracking as a state.
 DECISION_VERBS = (
@@ -268,7 +266,15 @@ def strip_urls(text: str) -> str:
 
 
 def has_revision_cue(text: str) -> bool:
-    return has_cue(text, REVISION_CUES) or bool(_MOVE_TO.search(text))
+    return (has_cue(text, REVISION_CUES) or bool(_MOVE_TO.search(text))
+            or bool(_NOW_AMOUNT.search(text)))
+
+
+# "marlow AGAIN - now it's 800 numbers": an amount in force from now on (not the clock:
+# "now it's 4pm and still no sign of them")
+_NOW_AMOUNT = re.compile(r"\bnow\s(?:it['’]?s|it\sis|they['’]re|we['’]re|we\sare)\s(?:at\s)?"
+                         r"[$€£]?\d[\d,.]{0,12}(?!\d|[.:]\d|\s?(?:am|pm|o['’]?clock|h\b|hrs\b))"
+                         r"(?:\s?[a-z%]{1,20})?", re.IGNORECASE)
 
 
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:

@@ -106,3 +106,9 @@ def test_just_before_still_asks_the_earlier_value() -> None:
 def test_contractions_typed_without_apostrophes_name_nothing(question: str,
                                                               terms: tuple[str, ...]) -> None:
     assert analyze_question(question).terms == terms
+
+
+@pytest.mark.parametrize("question", ["warm-up time before kickoff?",
+                                      "room rate before tax?"])
+def test_a_time_or_an_amount_before_an_event_asks_no_earlier_value(question: str) -> None:
+    assert analyze_question(question).kind is not QuestionKind.PREVIOUS

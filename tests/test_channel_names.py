@@ -5,11 +5,13 @@ answer cites "#hut", not a bare id, and a topical channel says what its messages
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.app import build
 from bot.ingest import ingest_path
 from bot.settings import Settings
+from tests.support.chat_reader import channel_chat
 
 
 def _records() -> list[dict[str, object]]:
@@ -44,3 +46,10 @@ def test_an_imported_message_is_cited_by_its_channel_name(tmp_path: Path) -> Non
     assert not ans.abstained
     assert "17:00" in ans.answer.splitlines()[0]
     assert any(c.channel_name == "hut" for c in ans.citations)
+
+
+def test_a_channel_alone_answers_nothing(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [(0, "ana", "retro moved to thu 3pm this week")],
+                        start=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
+                        asked=datetime(2026, 3, 9, 9, 0, tzinfo=UTC), channel_name="standup")
+    assert chat.answer("when is standup?").abstained

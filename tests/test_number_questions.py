@@ -91,3 +91,9 @@ def test_a_record_number_is_answered(tmp_path: Path) -> None:
     ], start=T0, asked=ASKED)
     assert "40177823" in chat.first("what's our medplus account number")
     assert "55120" in chat.first("tracking number for the glove order?")
+
+
+def test_a_four_digit_order_number_is_a_record_number(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [(0, "ivy", "hoodies ordered, order number is 4471")],
+                        start=T0, asked=ASKED)
+    assert "4471" in chat.first("what's the order number for the hoodies?")

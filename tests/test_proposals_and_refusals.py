@@ -56,3 +56,20 @@ def test_the_value_before_is_what_the_change_replaced(tmp_path: Path) -> None:
         (20000, "chiara", "reminder: cabin money by friday the 19th, €52 pp"),
     ], start=T0, asked=ASKED)
     assert "45" in chat.first("cabin price before the surcharge?")
+
+
+def test_an_agreeing_no_or_an_unrelated_no_turns_nothing_down(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "also thinking we bump the quiz fee to $5 next term"),
+        (5, "ben", "no worries, makes sense to me"),
+        (9, "cat", "no, i can't do tonight's setup sorry"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("who said no to the $5 quiz fee")
+    assert not first.startswith(("ben", "cat"))
+
+
+def test_a_person_whose_name_holds_the_thing_is_still_who(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "Jordan Park is running the park cleanup on saturday, bring gloves"),
+    ], start=T0, asked=ASKED)
+    assert "Jordan Park" in chat.first("who is running the park cleanup")

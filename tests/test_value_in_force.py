@@ -123,3 +123,11 @@ def test_an_acknowledgement_answers_nothing_however_late(tmp_path: Path) -> None
         (10, "arjun", "will do."),
     ], start=T0, asked=ASKED)
     assert "hollin farm" in chat.first("which farm are our eggs coming from now")
+
+
+def test_the_clock_said_now_is_no_new_value(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "caterer delivering at 2pm to the hall"),
+        (130, "ben", "now it's 4pm and still no sign of the caterer 🙄"),
+    ], start=T0, asked=ASKED)
+    assert "2pm" in chat.first("what time is the caterer delivering?")

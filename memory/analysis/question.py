@@ -499,8 +499,11 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             continue
         # "hut price before the surcharge?": a kind of value asked with no verb at all is
         # asked as it was
-        terse = bool(family) and i > 0 and not any(w in lexicon.question_words
-                                                   for w in lows[:i])
+        # (not a time before an event: "warm-up time before kickoff?")
+        terse = (bool(family) and (family != "when" or bool(set(rest) & lexicon.change_nouns))
+                 and i > 0
+                 and not any(w in lexicon.question_words for w in lows[:i])
+                 and start < len(lows) and lows[start] in lexicon.determiners)
         if not (past or terse or any(w.endswith("ed") for w in lows[:i])):
             continue  # "what needs doing before the launch": no earlier value asked
         if _is_date_like(tail) and not (family == "when" and past):

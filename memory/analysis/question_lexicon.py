@@ -137,7 +137,8 @@ SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "p
 # Nouns of change after a value noun ("the *price* change", "the venue switch"): the value
 # noun still says which kind of value changed.
 CHANGE_NOUNS = frozenset({"change", "changes", "rise", "increase", "hike", "cut", "drop",
-                          "bump", "switch", "move", "update", "swap"})
+                          "bump", "switch", "move", "update", "swap", "extension", "delay",
+                          "postponement", "reschedule", "surcharge"})
 # Heads of a noun phrase naming what was put forward, whose "first" asks the original ("the
 # first stage *quote*"); "the first session time" is the first session's time.
 FIRST_OFFERED = frozenset({"quote", "plan", "choice", "pick", "proposal"})

@@ -68,24 +68,35 @@ def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
     """The reply by which someone else turned down what ``node`` put forward ("also
     thinking we bump the no-show fee to $30" → "not keen on 30 … leave it at $20"): the
     first turn by someone else, linked to it or naming what it names, opening with a
-    refusal. None when ``node`` puts nothing forward or nobody turned it down."""
+    refusal that is no agreement ("no worries"). None when ``node`` puts nothing forward or
+    nobody turned it down."""
     if not _puts_forward(node, lexicon, analyzer):
         return None
     tied = {n.node_id for n in linked}
     turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
                    key=lambda n: (n.ts, n.seq))
     said = passage_terms(node.text)
-    first = True
     for answer in turns:
         if (answer.ts, answer.seq) <= (node.ts, node.seq) or \
                 answer.speaker_id == node.speaker_id:
             continue
-        near = first or answer.node_id in tied or bool(passage_terms(answer.text) & said)
-        first = False
+        # the refusal names what was put forward, or is tied to it ("no, i can't do
+        # tonight's setup" right after is about something else)
+        near = answer.node_id in tied or bool(passage_terms(answer.text) & said) or bool(
+            set(_NUMBER.findall(answer.text)) & set(_NUMBER.findall(node.text)))
         if near and not _elsewhere(answer.text, node.text) and accepts(
-                answer.text, lexicon.reject, lexicon.fillers):
+                answer.text, lexicon.reject, lexicon.fillers) and not _AGREEING_NO.match(
+                answer.text):
             return answer
     return None
+
+
+# Replies opening with "no"/"not" that agree ("no worries, makes sense", "not gonna lie,
+# thursdays would be great").
+_AGREEING_NO = re.compile(r"\W{0,3}(?:no\s(?:worries|problem|probs?|doubt|objections?|rush|"
+                          r"complaints|issues?)|not\s(?:gonna|going\sto)\slie|not\sbad|"
+                          r"not\sa\sproblem|no\sbrainer)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,.]{0,12}")
 
 
 def rejected(composed: Composed, proposal: EvidenceNode, rejection: EvidenceNode) -> Composed:

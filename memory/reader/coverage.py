@@ -71,6 +71,8 @@ class Unit:
     answers: list[EvidenceNode] = field(default_factory=list)
     ts: datetime | None = None
     score: float = 0.0
+    #: The words of the topical channel it was said in ("hut" for #hut).
+    channel: str = ""
 
     @property
     def key(self) -> str:
@@ -94,7 +96,7 @@ def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
     # #hut is about the hut)
     channel = " ".join(m.group(1).replace("-", " ").replace("_", " ")
                        for m in _CHANNEL.finditer(rest[:200]))
-    notes = " ".join([node.speaker, channel, *(m.group() for m in _NOTE.finditer(rest))])
+    notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
     borrowed = _NOTE.sub(" ", rest)
     told = " ".join([told_part(node.text), notes, *(told_part(a.text) for a in answers)])
     asked = " ".join([asked_part(node.text), node.context, borrowed,
@@ -102,7 +104,7 @@ def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
     speakers = frozenset(w.low for n in (node, *answers) for w in words(n.speaker))
     return Unit(text=" ".join(p for p in (told, asked) if p), told=told.strip(),
                 speakers=speakers, context=asked.strip(), node=node, answers=list(answers),
-                ts=node.ts, score=score)
+                ts=node.ts, score=score, channel=channel)
 
 
 def asked_part(text: str) -> str:
@@ -270,6 +272,11 @@ class CoverageTest:
                   if (qa.polar or not all(forms(x) & self._light_forms for x in g))
                   and not set(g) <= heads]
         stated: set[str] = set()
+        # a word the message's channel names counts when the message itself says another
+        # of the question's words ("meet at the station 17:00" in #hut for "when do we
+        # meet for the hut"; not any #standup message for "when is standup")
+        channel = unit_forms(unit.channel) - told
+        by_channel: list[Term] = []
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
             # ship" / "rc2 released"), not as a subject ("how did the deploy go")
@@ -284,6 +291,8 @@ class CoverageTest:
                     and self._claims(told)):
                 got += t.weight
                 stated.add(t.word)
+            elif f & channel:
+                by_channel.append(t)
             elif f & asked and _answered(unit):
                 # a question and the answer it got: the answer is about what was asked
                 # ("can the staff mtgs start earlier?" → "7:45 from july on")
@@ -294,6 +303,11 @@ class CoverageTest:
                 got += credit * t.weight
             else:
                 missing.append(t)
+        if stated:
+            got += sum(t.weight for t in by_channel)
+            stated |= {t.word for t in by_channel}
+        else:
+            missing += by_channel
         if missing:
             typos = self._typos([m for m in missing if m.absent], unit)
             got += sum(m.weight for m in missing if m.word in typos)

@@ -82,12 +82,12 @@ def _records(text: str) -> bool:
     return _RECORD.search(text) is not None
 
 
-# A number a record is known by: "#4821", five digits or more ("40177823"), digits in
-# groups ("07700 900123", "12-34-56"; not the days "11-15"), or a code of letters then
-# three digits or more ("SO-4471", "INV2291"; not "v12", "covid19").
-_RECORD = re.compile(r"#\d{3,}|(?<![\w.,])(?:\d{5,}|\d{3,5}[\s-]\d{4,8}|"
-                     r"\d{2,5}(?:[\s-]\d{2,6}){2,})(?![\w%])|\b[a-z]{1,4}-?\d{3,}[a-z\d]{0,6}\b",
-                     re.IGNORECASE)
+# A number a record is known by: "#4821", four digits or more ("4471", "40177823"; not a
+# year), digits in groups ("07700 900123", "12-34-56"; not the days "11-15"), or a code of
+# letters then three digits or more ("SO-4471", "INV2291"; not "v12", "covid19").
+_RECORD = re.compile(r"#\d{3,20}|(?<![\w.,])(?:(?!(?:19|20)\d\d(?!\d))\d{4,20}|\d{3,5}[\s-]\d{4,8}|"
+                     r"\d{2,5}(?:[\s-]\d{2,6}){2,6})(?![\w%])|\b[a-z]{1,4}-?\d{3,12}"
+                     r"[a-z\d]{0,6}\b", re.IGNORECASE)
 
 
 def says_a_percent(unit: Unit) -> bool:

@@ -299,11 +299,13 @@ class StatementReader(StatementChoice):
                     return a.speaker
         if qa.role in ("changer", "decider"):
             return chosen.node.speaker
-        # (a name holding a word the question names its thing by is that thing: "Odonto
-        # Cloud" for "who is running the odonto migration")
+        # (a name opening with a word the question names its thing by is that thing:
+        # "Odonto Cloud" for "who is running the odonto migration"; "Jordan Park" is a
+        # person for "who is running the park cleanup")
         named = {f for t in qa.named or qa.terms for f in forms(t)}
+        lead = chosen.value.split()[0] if chosen.value else ""
         if chosen.value and (unit_forms(chosen.value) <= unit_forms(qa.text)
-                             or bool(named & unit_forms(chosen.value))) and \
+                             or bool(named & unit_forms(lead))) and \
                 not _NAMES_WHO.search(qa.text):
             # the question's own object is not who acted on it ("who booked Kettle Drum
             # Collective?" over "asked Kettle Drum Collective, they're free"): its speaker
