@@ -53,3 +53,10 @@ def test_a_channel_alone_answers_nothing(tmp_path: Path) -> None:
                         start=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
                         asked=datetime(2026, 3, 9, 9, 0, tzinfo=UTC), channel_name="standup")
     assert chat.answer("when is standup?").abstained
+
+
+def test_a_channel_alone_answers_nothing_even_for_an_event(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [(0, "ana", "lunch at noon thu at the deli")],
+                        start=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
+                        asked=datetime(2026, 3, 9, 9, 0, tzinfo=UTC), channel_name="dinner")
+    assert chat.answer("when is dinner?").abstained

@@ -131,3 +131,12 @@ def test_the_clock_said_now_is_no_new_value(tmp_path: Path) -> None:
         (130, "ben", "now it's 4pm and still no sign of the caterer 🙄"),
     ], start=T0, asked=ASKED)
     assert "2pm" in chat.first("what time is the caterer delivering?")
+
+
+def test_a_day_opening_a_joined_clause_stays_its_own(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "team lunch is thu 5 march at the canteen"),
+        (600, "ben", "from thursday the canteen is closed for a refit so team lunch moves to "
+                     "fri 6 march"),
+    ], start=T0, asked=ASKED)
+    assert "6 march" in chat.first("when is team lunch?")

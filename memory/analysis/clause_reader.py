@@ -594,10 +594,14 @@ def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[C
     owner = owners.pop()
     return tuple(
         _claim_of(c.value, owner) if not c.subject and c.value.family == "when"
-        and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start]) else c
+        and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start])
+        and not _JOINED.search(part) else c
         for c in claims)
 
 
+# A clause joining two statements ("from thursday the canteen is closed so team lunch
+# moves to fri"): its day may be the first one's.
+_JOINED = re.compile(r"\b(?:so|but|because|since|and then|which means)\b", re.IGNORECASE)
 _EFFECTIVE_FROM = re.compile(r"\W{0,3}(?:from|as of|starting(?: from)?|beginning|effective"
                              r"(?: from)?)\s{1,3}", re.IGNORECASE)
 

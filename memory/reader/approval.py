@@ -67,12 +67,11 @@ def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
                  analyzer: MessageAnalyzer) -> EvidenceNode | None:
     """The reply by which someone else turned down what ``node`` put forward ("also
     thinking we bump the no-show fee to $30" → "not keen on 30 … leave it at $20"): the
-    first turn by someone else, linked to it or naming what it names, opening with a
-    refusal that is no agreement ("no worries"). None when ``node`` puts nothing forward or
+    first turn by someone else naming what it names, opening with a refusal that is no
+    agreement ("no worries"). None when ``node`` puts nothing forward or
     nobody turned it down."""
     if not _puts_forward(node, lexicon, analyzer):
         return None
-    tied = {n.node_id for n in linked}
     turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
                    key=lambda n: (n.ts, n.seq))
     said = passage_terms(node.text)
@@ -80,9 +79,9 @@ def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
         if (answer.ts, answer.seq) <= (node.ts, node.seq) or \
                 answer.speaker_id == node.speaker_id:
             continue
-        # the refusal names what was put forward, or is tied to it ("no, i can't do
-        # tonight's setup" right after is about something else)
-        near = answer.node_id in tied or bool(passage_terms(answer.text) & said) or bool(
+        # the refusal names what was put forward ("no, i can't do tonight's setup" right
+        # after, even as its reply, is about something else)
+        near = bool(passage_terms(answer.text) & said) or bool(
             set(_NUMBER.findall(answer.text)) & set(_NUMBER.findall(node.text)))
         if near and not _elsewhere(answer.text, node.text) and accepts(
                 answer.text, lexicon.reject, lexicon.fillers) and not _AGREEING_NO.match(

@@ -277,11 +277,13 @@ class CoverageTest:
         # meet for the hut"; not any #standup message for "when is standup")
         channel = unit_forms(unit.channel) - told
         by_channel: list[Term] = []
+        said = False
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
             # ship" / "rc2 released"), not as a subject ("how did the deploy go")
             f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
                                  else frozenset())
+            said = said or bool(f & told)
             if f & told or (t.person and t.word in unit.speakers) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
@@ -303,7 +305,7 @@ class CoverageTest:
                 got += credit * t.weight
             else:
                 missing.append(t)
-        if stated:
+        if said:
             got += sum(t.weight for t in by_channel)
             stated |= {t.word for t in by_channel}
         else:
