@@ -11,7 +11,14 @@ from pathlib import Path
 from bot.app import build
 from bot.ingest import ingest_path
 from bot.settings import Settings
-from tests.support.chat_reader import channel_chat
+from memory.embeddings import MiniLMEmbedder
+from memory.models import Scope
+from memory.proposer import OfflineProposer
+from memory.reader.offline import OfflineReader
+from memory.reader.tools import offline_tools
+from memory.store import open_store
+from memory.writer import open_writer
+from tests.support.chat_reader import ChannelChat, channel_chat, chat_author
 
 
 def _records() -> list[dict[str, object]]:
@@ -56,7 +63,15 @@ def test_a_channel_alone_answers_nothing(tmp_path: Path) -> None:
 
 
 def test_a_channel_alone_answers_nothing_even_for_an_event(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [(0, "ana", "lunch at noon thu at the deli")],
-                        start=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
-                        asked=datetime(2026, 3, 9, 9, 0, tzinfo=UTC), channel_name="dinner")
+    # with the real embedder "lunch" is near "dinner": the channel's word must not leave
+    # the question's word to a near synonym
+    say = chat_author(space="T1", channel="C1", channel_name="dinner",
+                      start=datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    emb = MiniLMEmbedder()
+    store = open_store(uri=str(tmp_path / "lance"), lexical_dir=tmp_path / "lex", dim=emb.dim)
+    open_writer(store=store, embedder=emb, proposer=OfflineProposer()).write(
+        [say(0, "mo", "lunch at noon thu at the deli"), say(10, "jo", "yum")])
+    chat = ChannelChat(OfflineReader(tools=offline_tools(store, emb)),
+                       Scope(platform="slack", space="T1", channels=("C1",)),
+                       datetime(2026, 3, 9, 9, 0, tzinfo=UTC))
     assert chat.answer("when is dinner?").abstained

@@ -308,8 +308,9 @@ class CoverageTest:
         if said:
             got += sum(t.weight for t in by_channel)
             stated |= {t.word for t in by_channel}
-        else:
-            missing += by_channel
+        else:  # as any word of the message's context
+            credit = w.state_context_credit if unit.state is not None else w.context_credit
+            got += credit * sum(t.weight for t in by_channel)
         if missing:
             typos = self._typos([m for m in missing if m.absent], unit)
             got += sum(m.weight for m in missing if m.word in typos)
