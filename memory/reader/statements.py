@@ -190,6 +190,7 @@ class StatementReader(StatementChoice):
         best: tuple[int, int, bool, int, str, str, str] | None = None
         now = not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
         counting = "how many" in qa.cues
+        whole_told = unit_forms(analysis.text)
         found = False
         whole = unit_forms(analysis.subject)
         said_before = clause_best = 0
@@ -201,8 +202,11 @@ class StatementReader(StatementChoice):
                     continue
                 if unit_forms(claim.value.text) <= asked:
                     continue  # the question's own words are not its answer ("2.4")
-                if counting and _counts_else(claim.value, wanted):
-                    continue  # "800 + 20 spares" counts no race numbers in its "20 spares"
+                if counting and _counts_else(claim.value, wanted) and wanted & whole_told:
+                    # "marlow numbers packed, 800 + 20 spares": beside the thing asked, a
+                    # count of other things is theirs (not "printer has 20 blanks left. 20
+                    # then" for the hoodies: the blanks are what is counted)
+                    continue
                 found = True
                 own = unit_forms(claim.subject) | around
                 # a value said of nothing in particular may be about the message's subject
