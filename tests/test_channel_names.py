@@ -1,6 +1,6 @@
 """A channel's name comes from the import's channel record when its messages carry none: an
-answer cites "#hut", not a bare id, and a topical channel says what its messages are about
-("meet at the station 17:00" in #hut answers "what time do we meet for the hut")."""
+answer cites "#hut", not a bare id. A channel's name alone answers nothing ("when is
+standup?" in #standup is not answered by the retro's new time)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_an_imported_message_is_cited_by_its_channel_name(tmp_path: Path) -> Non
     eg = build(Settings(data=str(tmp_path / "data"), embedder="hashing"))
     try:
         ingest_path(eg, source)
-        ans = eg.ask("what time do we meet on friday for the hut", platform="discord",
+        ans = eg.ask("what time do we meet at the station on friday", platform="discord",
                      space="G1", user="U1", channel="C1", widen=False)
     finally:
         eg.close()

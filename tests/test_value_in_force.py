@@ -116,15 +116,6 @@ def test_a_later_value_of_another_thing_of_the_kind_does_not_win(tmp_path: Path)
     assert "12 june" in chat.first("when are sponsor forms due back")
 
 
-def test_an_acknowledgement_answers_nothing_however_late(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "maggie", "eggs: we're moving to hollin farm from june. the old supplier's rise is "
-                      "too much. arjun can you set up the account"),
-        (10, "arjun", "will do."),
-    ], start=T0, asked=ASKED)
-    assert "hollin farm" in chat.first("which farm are our eggs coming from now")
-
-
 def test_the_clock_said_now_is_no_new_value(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "ana", "caterer delivering at 2pm to the hall"),

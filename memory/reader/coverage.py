@@ -53,7 +53,6 @@ from memory.text import STOPWORDS, find_slots, stem
 _ASKS = re.compile(r"\?\s{0,40}$")
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
-_CHANNEL = re.compile(r"^[^:]{0,80}? in #([\w-]{1,60}):")
 
 
 @dataclass
@@ -71,8 +70,6 @@ class Unit:
     answers: list[EvidenceNode] = field(default_factory=list)
     ts: datetime | None = None
     score: float = 0.0
-    #: The words of the topical channel it was said in ("hut" for #hut).
-    channel: str = ""
 
     @property
     def key(self) -> str:
@@ -92,10 +89,6 @@ def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
     speaker, the channel, resolved dates, the state it touches) and the answers it got;
     its questions and the turn it answers are its context."""
     rest = node.passage.replace(node.text, " ") if node.rewrite else ""
-    # a topical channel says what its messages are about ("meet at the station 17:00" in
-    # #hut is about the hut)
-    channel = " ".join(m.group(1).replace("-", " ").replace("_", " ")
-                       for m in _CHANNEL.finditer(rest[:200]))
     notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
     borrowed = _NOTE.sub(" ", rest)
     told = " ".join([told_part(node.text), notes, *(told_part(a.text) for a in answers)])
@@ -104,7 +97,7 @@ def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
     speakers = frozenset(w.low for n in (node, *answers) for w in words(n.speaker))
     return Unit(text=" ".join(p for p in (told, asked) if p), told=told.strip(),
                 speakers=speakers, context=asked.strip(), node=node, answers=list(answers),
-                ts=node.ts, score=score, channel=channel)
+                ts=node.ts, score=score)
 
 
 def asked_part(text: str) -> str:
@@ -272,18 +265,11 @@ class CoverageTest:
                   if (qa.polar or not all(forms(x) & self._light_forms for x in g))
                   and not set(g) <= heads]
         stated: set[str] = set()
-        # a word the message's channel names counts when the message itself says another
-        # of the question's words ("meet at the station 17:00" in #hut for "when do we
-        # meet for the hut"; not any #standup message for "when is standup")
-        channel = unit_forms(unit.channel) - told
-        by_channel: list[Term] = []
-        said = False
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2
             # ship" / "rc2 released"), not as a subject ("how did the deploy go")
             f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
                                  else frozenset())
-            said = said or bool(f & told)
             if f & told or (t.person and t.word in unit.speakers) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
@@ -293,8 +279,6 @@ class CoverageTest:
                     and self._claims(told)):
                 got += t.weight
                 stated.add(t.word)
-            elif f & channel:
-                by_channel.append(t)
             elif f & asked and _answered(unit):
                 # a question and the answer it got: the answer is about what was asked
                 # ("can the staff mtgs start earlier?" → "7:45 from july on")
@@ -305,12 +289,6 @@ class CoverageTest:
                 got += credit * t.weight
             else:
                 missing.append(t)
-        if said:
-            got += sum(t.weight for t in by_channel)
-            stated |= {t.word for t in by_channel}
-        else:  # as any word of the message's context
-            credit = w.state_context_credit if unit.state is not None else w.context_credit
-            got += credit * sum(t.weight for t in by_channel)
         if missing:
             typos = self._typos([m for m in missing if m.absent], unit)
             got += sum(m.weight for m in missing if m.word in typos)

@@ -1,5 +1,5 @@
-"""Which statement answers: the latest for what holds now (not a reaction, an
-acknowledgement or another thing of the kind asked), the first for
+"""Which statement answers: the latest for what holds now (not a reaction, nor another
+thing of the kind asked), the first for
 what was original, the one before the latest change (or before the change the question
 names) for what it was before; and a plain fact's later correction.
 """
@@ -37,7 +37,6 @@ from memory.text import (
     family_of,
     find_slots,
     has_revision_cue,
-    is_agreement,
     is_calendar_word,
 )
 
@@ -76,17 +75,6 @@ def _series(qa: QuestionAnalysis) -> list[tuple[re.Pattern[str], str]]:
 # "#28", "ep 18", "R31", "meetup #28": a series' lead and the number.
 _NUMBERED = re.compile(r"(?<![\w#])(?:(#)|([A-Za-z]{1,12}\s?#?))?(?<![\d.])(\d{1,6})(?![\d.:]|st\b|"
                        r"nd\b|rd\b|th\b|\s?(?:am|pm)\b)")
-
-def _acknowledges(sentence: str) -> bool:
-    """Whether a sentence only acknowledges what it answers ("will do.", "on it 👍")."""
-    said = " ".join(w.low for w in words(sentence))
-    return is_agreement(sentence) or said in _ACKNOWLEDGEMENTS
-
-
-_ACKNOWLEDGEMENTS = frozenset({"will do", "on it", "noted", "got it", "thanks", "thank you",
-                               "cheers", "roger", "no problem", "np", "sure thing", "ok will do",
-                               "will do thanks", "noted thanks", "ta"})
-
 
 def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
     """Whether ``sentence`` names the head of the question's subject only with a word of
@@ -140,10 +128,8 @@ class StatementChoice:
             wanted = {f for t in qa.terms for f in forms(t)}
             about = [st for st in statements if names_numbers(qa, st.unit.text)] or list(
                 statements)
-            # a reaction ("🍻", "👍") or an acknowledgement ("will do.") answers nothing,
-            # however late
-            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)
-                     and (st.value or not _acknowledges(st.sentence))] or about
+            # a reaction ("🍻", "👍") answers nothing, however late
+            about = [st for st in about if any(ch.isalnum() for ch in st.node.text)] or about
             if qa.kind is QuestionKind.WHO:
                 # who holds it now: a message that names the role, not one that only
                 # borrows it from the turn it answers
