@@ -100,13 +100,7 @@ _NUMBER = re.compile(r"\d[\d,.]{0,12}")
 
 def rejected(composed: Composed, proposal: EvidenceNode, rejection: EvidenceNode) -> Composed:
     """``composed`` (a *who* answer naming the proposer) naming who turned it down first."""
-    said = split_sentences(proposal.text)
-    first = (f"{rejection.speaker} ({day_label(rejection.ts)}): "
-             f"{shorten(rejection.text, APPROVAL_CHARS)} (turning down {proposal.speaker}'s "
-             f"\"{shorten(said[0] if said else proposal.text, PROPOSAL_CHARS)}\")")
-    return Composed([first, *composed.lines[1:]], rejection.speaker,
-                    [citation(rejection), *composed.citations], composed.states,
-                    composed.replaced, composed.replaced_cite)
+    return _made_the_call(composed, proposal, rejection, "turning down")
 
 
 # "@larry", "#87": a reply naming a person or an item the proposal does not is about them.
@@ -133,10 +127,15 @@ def _puts_forward(node: EvidenceNode, lexicon: QuestionLexicon,
 def approved(composed: Composed, proposal: EvidenceNode, approval: EvidenceNode) -> Composed:
     """``composed`` (a *who* answer naming the proposer) naming the approver first, the
     proposal quoted after, the approval cited first."""
+    return _made_the_call(composed, proposal, approval, "approving")
+
+
+def _made_the_call(composed: Composed, proposal: EvidenceNode, reply: EvidenceNode,
+                   doing: str) -> Composed:
     said = split_sentences(proposal.text)
-    first = (f"{approval.speaker} ({day_label(approval.ts)}): "
-             f"{shorten(approval.text, APPROVAL_CHARS)} (approving {proposal.speaker}'s "
+    first = (f"{reply.speaker} ({day_label(reply.ts)}): "
+             f"{shorten(reply.text, APPROVAL_CHARS)} ({doing} {proposal.speaker}'s "
              f"\"{shorten(said[0] if said else proposal.text, PROPOSAL_CHARS)}\")")
-    return Composed([first, *composed.lines[1:]], approval.speaker,
-                    [citation(approval), *composed.citations], composed.states,
+    return Composed([first, *composed.lines[1:]], reply.speaker,
+                    [citation(reply), *composed.citations], composed.states,
                     composed.replaced, composed.replaced_cite)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
@@ -59,6 +59,10 @@ from memory.reader.tools import ReaderSession, ReaderTools
 from memory.text import shorten
 
 logger = logging.getLogger(__name__)
+
+# Reads the reply making the call on a proposal (approving or turning it down).
+CallFinder = Callable[[EvidenceNode, Sequence[EvidenceNode], Sequence[EvidenceNode],
+                       QuestionLexicon, MessageAnalyzer], EvidenceNode | None]
 
 NOT_FOUND = ("Not mentioned in the conversations you can read: nothing in memory answers "
              "this.")
@@ -237,19 +241,17 @@ class OfflineReader:
     def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who decided*: when the answer names who put a proposal forward, the person
         who approved it in a reply (:mod:`memory.reader.approval`)."""
-        first = composed.citations[0] if composed.citations else None
-        node = session.nodes.get(first.node_id) if first is not None else None
-        if node is None or node.speaker != composed.short:
-            return composed
-        linked = session.answers_to([node]).get(node.node_id, [])
-        following = self.tools.turns_after(node, session.scope, n=APPROVAL_TURNS,
-                                           within=APPROVAL_WITHIN)
-        approval = approval_of(node, linked, following, self.lexicon, self.composer.analyzer)
-        return approved(composed, node, approval) if approval is not None else composed
+        return self._called(session, composed, approval_of, approved)
 
     def _rejected(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who turned it down*: when the answer names who put a proposal forward,
         the person who refused it in a reply or in the turns just after."""
+        return self._called(session, composed, rejection_of, rejected)
+
+    def _called(self, session: ReaderSession, composed: Composed, find: CallFinder,
+                name: Callable[[Composed, EvidenceNode, EvidenceNode], Composed]) -> Composed:
+        """When the answer names who put a proposal forward: the reply ``find`` reads as
+        making the call on it (in the turns linked to it and just after), named first."""
         first = composed.citations[0] if composed.citations else None
         node = session.nodes.get(first.node_id) if first is not None else None
         if node is None or node.speaker != composed.short:
@@ -257,9 +259,8 @@ class OfflineReader:
         linked = session.answers_to([node]).get(node.node_id, [])
         following = self.tools.turns_after(node, session.scope, n=APPROVAL_TURNS,
                                            within=APPROVAL_WITHIN)
-        refusal = rejection_of(node, linked, following, self.lexicon,
-                               self.composer.analyzer)
-        return rejected(composed, node, refusal) if refusal is not None else composed
+        reply = find(node, linked, following, self.lexicon, self.composer.analyzer)
+        return name(composed, node, reply) if reply is not None else composed
 
     def _taken(self, qa: QuestionAnalysis, session: ReaderSession, composed: Composed,
                verdict: Coverage, people: Sequence[Person]) -> Composed:
