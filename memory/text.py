@@ -21,6 +21,10 @@ _INVISIBLE = dict.fromkeys(
     None,
 )
 
+# Negations typed without their apostrophe ("arent", "didnt"): function words, as with it.
+BARE_NEGATIONS = frozenset(
+    "arent isnt wasnt werent dont doesnt didnt havent hasnt hadnt wouldnt shouldnt couldnt"
+    .split())
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been
     before being below between both but by can could did do does doing don't down during each
@@ -32,10 +36,8 @@ STOPWORDS = frozenset(
     while who whom why will with would you you're your yours yourself yourselves yes yeah ok okay
     also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
     sure well like one now right know want need pls please via re heads fyi psa btw imo
-    anyone everyone guys folks
-    arent isnt wasnt werent dont doesnt didnt havent hasnt hadnt wouldnt shouldnt couldnt
-    im ive youre theyre thats theres wheres hows""".split()
-)
+    anyone everyone guys folks im ive youre theyre thats theres wheres hows""".split()
+) | BARE_NEGATIONS
 
 # Words that by themselves say "this replaces what was said before".
 REVISION_CUES = (
@@ -273,8 +275,8 @@ def has_revision_cue(text: str) -> bool:
 # "marlow AGAIN - now it's 800 numbers": an amount in force from now on (not the clock:
 # "now it's 4pm and still no sign of them")
 _NOW_AMOUNT = re.compile(r"\bnow\s(?:it['’]?s|it\sis|they['’]re|we['’]re|we\sare)\s(?:at\s)?"
-                         r"[$€£]?\d[\d,.]{0,12}(?!\d|[.:]\d|\s?(?:am|pm|o['’]?clock|h\b|hrs\b))"
-                         r"(?:\s?[a-z%]{1,20})?", re.IGNORECASE)
+                         r"[$€£]?\d[\d,.]{0,12}(?!\d|[.:]\d|\s?(?:am|pm|o['’]?clock|h\b|hrs\b))",
+                         re.IGNORECASE)
 
 
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:

@@ -583,19 +583,18 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
 def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[Claim, ...]:
     """A day opening its clause after "from"/"as of"/"starting" is when the change that
     follows takes effect: it is said of the thing that changes ("from next monday hygiene
-    recalls go to 40 min": the monday is the recalls', no other thing's new day)."""
-    # (a hand-over's day is when it takes effect, not the thing's own day: "handing the
-    # ordering over to priya from next week")
+    recalls go to 40 min": the monday is the recalls', no other thing's new day). Not a
+    hand-over's day ("handing the ordering over to priya from next week"), nor across a
+    joined statement ("from thursday the canteen is closed so team lunch moves to fri")."""
     if any(c.value.kind is Kind.PERSON for c in claims):
         return claims
     owners = {c.subject for c in claims if c.subject}
-    if len(owners) != 1:
+    if len(owners) != 1 or _JOINED.search(part):
         return claims
     owner = owners.pop()
     return tuple(
         _claim_of(c.value, owner) if not c.subject and c.value.family == "when"
-        and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start])
-        and not _JOINED.search(part) else c
+        and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start]) else c
         for c in claims)
 
 

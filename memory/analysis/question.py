@@ -92,6 +92,8 @@ class QuestionAnalysis:
     #: What an amount question measures: "count" ("how many"), "money" ("how much"), or ""
     #: when either may answer ("how big is the prize pool?").
     measure: str = ""
+    #: Asks a number a record is known by ("what's our dentaid account number").
+    record: bool = False
 
     @property
     def asks_change(self) -> bool:
@@ -195,6 +197,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         key=key, changes=changes, polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
         measure=measure(family, lows, lexicon),
+        record=lexicon.record_numbers.search(text) is not None,
         decides=role == "decider" or (role == "changer" and any(
             find_phrase(lows, p) >= 0 for p in lexicon.roles.call)))
 
@@ -278,7 +281,6 @@ def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
             and (before in lexicon.determiners
                  # "kestrel going live", "tom doing setup": what a thing or someone does
                  or (_subject_word(before, lexicon) and w not in lexicon.light_doing)))
-
 
 
 

@@ -42,6 +42,7 @@ from memory.analysis.reason_words import (
 )
 from memory.analysis.taking_words import TakingWords
 from memory.analysis.who_roles import WhoRoles
+from memory.text import BARE_NEGATIONS
 
 # Words that open or shape a question without naming what it is about.
 QUESTION_WORDS = frozenset(
@@ -51,10 +52,8 @@ QUESTION_WORDS = frozenset(
     anybody someone somebody remind remember recall happen happened happening actually exactly
     again we us our you your they them their it it's its this that there there's here any
     some ever gonna going can't cannot couldn't didn't doesn't don't isn't wasn't weren't
-    won't wouldn't shouldn't hasn't haven't hadn't aren't
-    arent isnt wasnt werent dont doesnt didnt havent hasnt hadnt wouldnt shouldnt couldnt
-    cant wont hows wheres""".split()
-)
+    won't wouldn't shouldn't hasn't haven't hadn't aren't cant wont hows wheres""".split()
+) | BARE_NEGATIONS
 
 # Auxiliaries that put a question in the past ("when did…", "what was…").
 PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't",
@@ -138,7 +137,7 @@ SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "p
 # noun still says which kind of value changed.
 CHANGE_NOUNS = frozenset({"change", "changes", "rise", "increase", "hike", "cut", "drop",
                           "bump", "switch", "move", "update", "swap", "extension", "delay",
-                          "postponement", "reschedule", "surcharge"})
+                          "postponement", "reschedule"})
 # Heads of a noun phrase naming what was put forward, whose "first" asks the original ("the
 # first stage *quote*"); "the first session time" is the first session's time.
 FIRST_OFFERED = frozenset({"quote", "plan", "choice", "pick", "proposal"})
@@ -490,7 +489,7 @@ BILL_WORDS = frozenset({"bill", "invoice", "tab", "receipt", "damage"})
 RECORD_NOUNS = ("account", "phone", "reference", "ref", "order", "tracking", "booking",
                 "invoice", "policy", "customer", "membership", "member", "serial",
                 "registration", "licence", "license", "confirmation", "ticket", "case",
-                "sort", "vat", "tax", "reservation", "po", "contact")
+                "vat", "tax", "reservation", "po", "contact")
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",

@@ -21,7 +21,7 @@ from memory.models import EvidenceNode
 from memory.reader.answer import citation, day_label, split_sentences
 from memory.reader.answer_parts import Composed
 from memory.reader.features import passage_terms
-from memory.reader.reasons import accepts
+from memory.reader.reasons import accepts, refuses
 from memory.text import shorten
 
 # How much of the approval and of the proposal the first line quotes.
@@ -83,18 +83,11 @@ def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
         # after, even as its reply, is about something else)
         near = bool(passage_terms(answer.text) & said) or bool(
             set(_NUMBER.findall(answer.text)) & set(_NUMBER.findall(node.text)))
-        if near and not _elsewhere(answer.text, node.text) and accepts(
-                answer.text, lexicon.reject, lexicon.fillers) and not _AGREEING_NO.match(
-                answer.text):
+        if near and not _elsewhere(answer.text, node.text) and refuses(answer.text, lexicon):
             return answer
     return None
 
 
-# Replies opening with "no"/"not" that agree ("no worries, makes sense", "not gonna lie,
-# thursdays would be great").
-_AGREEING_NO = re.compile(r"\W{0,3}(?:no\s(?:worries|problem|probs?|doubt|objections?|rush|"
-                          r"complaints|issues?)|not\s(?:gonna|going\sto)\slie|not\sbad|"
-                          r"not\sa\sproblem|no\sbrainer)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d[\d,.]{0,12}")
 
 

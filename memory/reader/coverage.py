@@ -345,7 +345,7 @@ class CoverageTest:
         if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone
             return says_a_number(unit)
-        if self.lexicon.record_numbers.search(qa.text):
+        if qa.record:
             # "what's our dentaid account number": a number a record is known by
             return says_a_record_number(unit)
         if family == "count" and self.lexicon.number_noun in qa.attributes:

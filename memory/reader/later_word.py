@@ -42,7 +42,7 @@ from memory.models import EvidenceNode
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
 from memory.reader.coverage import Coverage, Term, forms, node_unit, unit_forms
 from memory.reader.extract import Person, has_clock, has_day
-from memory.reader.reasons import accepts
+from memory.reader.reasons import refuses
 from memory.reader.statements import StatementReader
 from memory.text import content_terms, family_of, find_slots, has_revision_cue, names_value
 
@@ -115,7 +115,7 @@ class LaterWord(StatementReader):
         counted = _counted(held) or _noun_after(answer.text, held)
         # a value put forward and turned down by the next speaker ("thinking we bump the
         # fee to $30" → "not keen on 30 … leave it at $20") holds what the refusal says
-        proposed = self._puts_forward(answer)
+        proposed = self._only_proposes(answer)
         found: Statement | None = None
         prompted = 0  # turns left in which a value said alone answers a change asked for
         elsewhere = -1  # turns left in which a value said alone answers another question
@@ -138,14 +138,14 @@ class LaterWord(StatementReader):
             if found is not None and _mentions(node.text, held):
                 found = None  # "sorry no, ignore me, 10:30 stands": back to the value held
             terse = len(node.text.split()) <= _TERSE_WORDS
-            refuses = (proposed and found is None and node.speaker_id != answer.speaker_id
-                       and accepts(node.text, self.lexicon.reject, self.lexicon.fillers))
+            refused = (proposed and found is None and node.speaker_id != answer.speaker_id
+                       and refuses(node.text, self.lexicon))
             # the clauses that settle a value: a change said, a value said alone with words
             # that settle it ("6 then"), or alone right after a change was asked for; not a
             # hypothetical ("if we moved it to 6 …") nor the speaker's own plans ("i'm in at
             # 10 tomorrow")
             settling = [c for c in analysis.clauses if not _aside(c.text) and (
-                _settles(c, strong=not kinds, alone=elsewhere < 0) or (refuses and bool(c.claims))
+                _settles(c, strong=not kinds, alone=elsewhere < 0) or (refused and bool(c.claims))
                 or (prompted >= 0 and (terse and bool(c.claims) or bool(_alone(c.text)))))]
             if not settling:
                 continue
@@ -170,9 +170,10 @@ class LaterWord(StatementReader):
             found = dataclasses.replace(st, value=value)
         return found
 
-    def _puts_forward(self, node: EvidenceNode) -> bool:
+    def _only_proposes(self, node: EvidenceNode) -> bool:
         """Whether ``node`` only puts a value forward (a proposal in every clause that
-        states one)."""
+        states one; :func:`memory.reader.approval.approval_of` asks less: a proposal in any
+        clause, a recommendation or a list of quotes)."""
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
         stating = [c for c in analysis.clauses if c.claims]
         return analysis.act is SpeechAct.PROPOSAL or (

@@ -40,19 +40,33 @@ def reached_values(question: str) -> list[str]:
             and not _LEFT.search(question[max(0, s.start - 14):s.start])]
 
 
+_WEEKDAYS = frozenset(d.lower() for d in WEEKDAY_NAMES)
+
+
 def names_reached(text: str, value: str) -> bool:
     """Whether ``text`` names ``value`` (a weekday also by its short form where it is a
     day: "why did it move to sunday" → "moves to sun 21 june")."""
     if names_value(text, value):
         return True
     day = value.strip().lower().removesuffix("s")
-    if day not in {d.lower() for d in WEEKDAY_NAMES}:
+    if day not in _WEEKDAYS:
         return False
     short = re.escape(day[:3])
     return re.search(r"\b" + short + r"\.?\s(?:the\s)?\d|\b(?:on|to|til|till|until|from|next|"
                      r"this)\s" + short + r"\b", text, re.IGNORECASE) is not None
 
 
+def refuses(text: str, lexicon: QuestionLexicon) -> bool:
+    """Whether ``text`` opens by turning something down ("not keen on 30 …", "nah"), not
+    with a "no" that agrees ("no worries, makes sense", "not gonna lie, thursdays would be
+    great")."""
+    return accepts(text, lexicon.reject, lexicon.fillers) and not _AGREEING_NO.match(text)
+
+
+# Replies opening with "no"/"not" that agree.
+_AGREEING_NO = re.compile(r"\W{0,3}(?:no\s(?:worries|problem|probs?|doubt|objections?|rush|"
+                          r"complaints|issues?)|not\s(?:gonna|going\sto)\slie|not\sbad|"
+                          r"not\sa\sproblem|no\sbrainer)\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:the|a)\s{1,3}", re.IGNORECASE)
 
 

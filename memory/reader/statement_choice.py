@@ -14,7 +14,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import measure, other_of_kind, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
-from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.question_lexicon import DETERMINERS, QuestionLexicon
 from memory.analysis.value_types import Kind
 from memory.reader.answer_parts import (
     OVERRIDE_CHANGE,
@@ -76,6 +76,7 @@ def _series(qa: QuestionAnalysis) -> list[tuple[re.Pattern[str], str]]:
 _NUMBERED = re.compile(r"(?<![\w#])(?:(#)|([A-Za-z]{1,12}\s?#?))?(?<![\d.])(\d{1,6})(?![\d.:]|st\b|"
                        r"nd\b|rd\b|th\b|\s?(?:am|pm)\b)")
 
+
 def _another_of_kind(qa: QuestionAnalysis, sentence: str) -> bool:
     """Whether ``sentence`` names the head of the question's subject only with a word of
     its own before it ("sponsor forms" for the "consent forms" asked), never as asked."""
@@ -99,10 +100,10 @@ def _other_modifier(word: str) -> bool:
         ch.isdigit() for ch in base)
 
 
-# Words before a noun that do not make it another thing ("next work day", "new forms").
-_PLAIN_MODIFIERS = frozenset({"next", "last", "first", "second", "new", "old", "same", "this",
-                              "that", "other", "final", "latest", "upcoming", "usual", "the",
-                              "our", "my", "your", "their", "his", "her", "a", "an"})
+# Words before a noun that do not make it another thing ("the forms", "next work day").
+_PLAIN_MODIFIERS = DETERMINERS | {"next", "last", "first", "second", "new", "old", "same",
+                                  "other", "final", "latest", "upcoming", "usual"}
+
 
 def _said_at(st: Statement) -> tuple[datetime, int]:
     """When a statement was said, for ordering (its message's time, then its place)."""

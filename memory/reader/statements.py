@@ -41,10 +41,7 @@ from memory.reader.extract import (
 )
 from memory.reader.reasons import accepts
 from memory.reader.statement_choice import StatementChoice
-from memory.text import (
-    STOPWORDS,
-    time_of_day,
-)
+from memory.text import STOPWORDS, time_of_day
 
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
