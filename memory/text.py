@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from memory.analysis.lexicon import MONEY_PATTERN, SCALED_COUNT_PATTERN
+from memory.analysis.lexicon import AGREED_ORDINAL, MONEY_PATTERN, SCALED_COUNT_PATTERN
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'._-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
 # Zero-width and bidi controls carry no meaning for matching but can hide words from it.
@@ -136,14 +136,16 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     # Before versions: "4.2 million dollars" is an amount, not version 4.2.
     (SlotKind.MONEY, re.compile(MONEY_PATTERN, re.I)),
     (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),
+    # Before versions: "7.30am" is a time of day, not version 7.30.
+    (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|"
+                               r"\d{1,2}:\d{2}|noon|midnight|eod|end of day)\b", re.I)),
     (SlotKind.VERSION, re.compile(r"\bv?\d{1,12}\.\d{1,12}(?:\.\d{1,12}){0,8}"
                                   r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
-    (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|"
-                               r"noon|midnight|eod|end of day)\b", re.I)),
     (SlotKind.DATE, re.compile(
         # longer forms first: an alternation takes the first that matches, not the longest
         rf"\b(?:{_WEEKDAYS}\.?,?\s{{1,3}}(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\b|"
-        rf"the\s\d{{1,2}}(?:st|nd|rd|th)?\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
+        rf"(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
+        rf"the\s\d{{1,2}}\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
         rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
         rf"(?:wk|week)\sof\s{{1,3}}{_MONTHS}\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?|"
         rf"{_WEEKDAYS}\.?,?\s{{1,3}}\d{{1,2}}/\d{{1,2}}(?:/(?:\d{{4}}|\d{{2}}))?(?![/\d])|"
@@ -156,8 +158,10 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
         rf"(?:,?\s{{1,10}}\d{{4}})?|"
         r"the \d{1,2}(?:st|nd|rd|th)|today|tomorrow|tonight|yesterday|next week|this week|"
+        r"next wk|this wk|"
         r"next month|end of (?:the )?"
         r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),
+    (SlotKind.DATE, re.compile(AGREED_ORDINAL, re.I)),
     (SlotKind.DATE, re.compile(r"\b(?:19|20)\d{2}\b")),
     (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]{0,24}\d)?(?:\.\d{1,12})?\s?"
                                  r"(?:%|percent|ms|gb|tb|users|people|seats|days|weeks|hours|"

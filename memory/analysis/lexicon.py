@@ -78,6 +78,7 @@ from memory.analysis.cue_words import (
 )
 from memory.analysis.slot_patterns import (
     _TZ,
+    AGREED_ORDINAL,
     CURRENCY_CODES,
     CURRENCY_WORDS,
     MONEY_PATTERN,
@@ -127,6 +128,7 @@ __all__ = [
     "FACET_NOUNS",
     "FILE_EXTENSIONS",
     "FIRST_PERSON",
+    "AGREED_ORDINAL",
     "HANDOVER_VERBS",
     "HEADING_WORDS",
     "KEEP_CUES",

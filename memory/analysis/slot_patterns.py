@@ -108,6 +108,10 @@ _COUNTED = r"\s(?:" + _alternation(SCALED_COUNT_NOUNS) + r")\b"
 SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
 
 
+# What may not follow an amount by the period: a plural noun it counts ("300/month orders").
+_NOT_COUNTED = r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b)"
+
+
 #: An amount of money, in every way it is written: a currency sign or code before it, a
 #: currency word or code after it (a scale word between: "4.2 million dollars"), or a
 #: scale alone where only money uses it ("40 grand", "1.5M", "$18k"), or a scale word
@@ -122,10 +126,15 @@ MONEY_PATTERN = (
     r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
     # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
     r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
-    # dues, rent and fees said by the month or year ("475/month", "1,200/yr")
-    # (not a count by the month: "300/month orders", "50/month new trials")
-    r"(?<![\w$€£¥./])\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum)\b"
-    r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b))|"
+    # pay by the hour: "14.50 an hour", "13.20ph", "15 p/h" (hours are never counted so)
+    r"(?<![\w$€£¥./:])(?:\d{1,3}\.\d\d(?=\s?(?:ph|p/h)\b|\s(?:an|per)\s(?:hour|hr)\b)|"
+    r"\d{2,3}(?=\s?(?:ph|p/h)\b))|"
+    # dues, rent, fees and rates said by the period ("475/month", "1,200/yr", "495/day")
+    # (not a count by the period: "300/month orders", "50/day new trials")
+    # (by the day, hour or week only three digits or pence: "40/day" is as often a count)
+    r"(?<![\w$€£¥./])(?:\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum|night|head)\b"
+    + _NOT_COUNTED + r")|(?:\d[\d,]{2,9}|\d{1,3}\.\d\d)(?=/(?:day|hr|hour|wk|week)\b"
+    + _NOT_COUNTED + r"))|"
     + _SCALED + r"(?!" + _COUNTED + r"))"
 )
 
@@ -154,6 +163,34 @@ _BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\
 _BARE_END = (r"(?=\s?(?:[?!;)]|[.,](?!\d)|$)|\s(?:instead|then|now|max|tops|total|not|and|but|"
              r"for|from|each|a\s(?:head|night|day|week|month))\b|"
              r"\s?[" + EMOJI_CHARS + r"])")  # "… up to 450 🤑"
+
+
+#: An ordinal day said alone where a day is agreed or picked: "17th fine", "the 22nd works
+#: for me", "ok 17th then", "17th?" (not a place or a count: "came 2nd", "1st day", "3rd time";
+#: nor 1st to 3rd, as often a numbered option: "3rd works").
+AGREED_ORDINAL = (r"(?<![\w/.,])(?<!came\s)(?<!placed\s)(?<!finished\s)(?<!came\sin\s)"
+                  r"(?:[4-9]th|[12]\d(?:st|nd|rd|th)|3[01](?:st|th))\b"
+                  r"(?=\s{0,3}(?:\?|(?:fine|works?|ok|okay|good|"
+                  r"great|suits|then|it\sis|it's|is\sgood|is\sfine|for\sme|pls|please|"
+                  r"instead|now)\b))")
+
+
+#: A dotted number that is a time of day by what is around it ("thurs 8.15", "at 7.30",
+#: "8.30 then?", "8.30 it is"): the number, and the words before and after that make it one.
+DOTTED_CLOCK = r"(?:[01]?\d|2[0-3])\.[0-5]\d"
+CLOCK_BEFORE = (r"(?:\b(?:" + _WDX + r"|at|from|til|till|until|by|before|after|starts?|"
+                r"starting|kick-?off|ko|doors|meet|meeting)\.?,?|@)\s?$")
+#: Words after a dotted number that make it an amount whatever comes before ("at 6.30
+#: each", "around 1.45 a litre").
+PRICE_AFTER = (r"^\s?(?:each|ea|per|a\s(?:litre|liter|kg|head|pop|go|pint|bag|box|unit|"
+               r"piece|ticket)|/|p\b|quid|pounds?|dollars?|euros?|bucks|pp\b)")
+#: (after the number alone, only a quarter hour: "upgrade to 3.10?" asks a version)
+QUARTER_CLOCK = r"(?:[01]?\d|2[0-3])\.(?:00|15|30|45)"
+#: Words before a dotted number that make it a version whatever follows ("ship 3.15 then").
+VERSION_BEFORE = (r"\b(?:upgrade|upgrading|release|released|version|ship|ships|shipping|"
+                  r"build|bump|patch|app|ios|android|python|node|firmware|v)\b[\s\w]{0,6}$")
+CLOCK_AFTER = (r"^(?:\s?(?:\?|am\b|pm\b|hrs\b)|\s(?:then|it is|it's|instead|sharp|start|"
+               r"kick-?off|ko|onwards|latest|on the dot)\b|\s?(?:-|–|to|till|until)\s?\d)")
 
 
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
@@ -189,7 +226,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "check in 18th 3pm", "on 19th": an ordinal day where a day is meant
     ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b(?=,?\s(?:at\s)?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b)|"
              r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b"),
-    ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next month|this month|"
+    ("date", AGREED_ORDINAL),
+    ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next wk|this wk|"
+             r"next month|this month|"
              r"next quarter|end of (?:the )?(?:week|month|quarter|sprint|year)|eow|eom|eoq|"
              r"q[1-4](?:\s\d{4})?|h[12]\s\d{4})\b"),
     # chat spellings of tomorrow and today
@@ -200,7 +239,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", r"\b(?:on|by|for|until|till|from|to|is|now|due|before|after)\s(?P<v>"
              + NUMERIC_DAY + ")"),
     # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
-    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?!/\d)"
+    # (not the hour of a dotted time: "thurs 7.30am")
+    ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![/.]\d)"
              rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
@@ -208,7 +248,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", r"\b(?:every\s)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"),
     ("date", rf"\bevery\s(?:other\s)?(?:{_WD})\b"),
     # a month alone after a preposition: "until January", "in March", "early June"
-    ("date", rf"\b(?:in|to|by|on|until|till|thru|from)\s(?P<v>(?:{_MO}))\b(?!\.?\s\d)"),
+    ("date", rf"\b(?:in|to|by|on|until|till|thru|from|for)\s(?P<v>(?:{_MO}))\b(?!\.?\s\d)"),
     ("date", rf"\b(?:early|mid|late|end of|start of)\s(?:{_MO})\b"),
     # an ordinal day after a preposition or an arrow: "to the 22nd", "→ 22nd", "on the 5th"
     ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"

@@ -15,7 +15,15 @@ from dataclasses import replace
 
 from memory.analysis.lexicon import PLACE_WORDS_TOO, TOOL_NAMES, Lexicon, default_lexicon
 from memory.analysis.people import people_values
-from memory.analysis.slot_patterns import SPAN_OF_DAYS
+from memory.analysis.slot_patterns import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    DOTTED_CLOCK,
+    PRICE_AFTER,
+    QUARTER_CLOCK,
+    SPAN_OF_DAYS,
+    VERSION_BEFORE,
+)
 from memory.analysis.value_types import (
     _RANK,
     _WHEN,
@@ -74,6 +82,10 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
                     or _every_weekday(value.split()[-1])):
                 continue  # "moved to Fri Oct 18", "coming fridays now instead of …" are dates
             s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
+            if kind == "version" and _dotted_clock(text, s, s + len(value)):
+                kind = "time"
+            elif kind not in ("time", "version", "money") and _in_a_clock(text, s):
+                continue  # the minutes of a time ("the 7:50 bus"; not "1:4 kids", "Q1:40")
             found.append(Value(Kind(kind), value, s, s + len(value)))
     for pattern in lexicon.places:
         for m in pattern.finditer(text):
@@ -104,6 +116,41 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 
 _SAME = re.compile(r"(?:the\s)?same\b", re.IGNORECASE)
+_DOTTED = re.compile(DOTTED_CLOCK)
+_MINUTES = re.compile(r"[0-5]\d(?!\d)")
+
+
+def _in_a_clock(text: str, start: int) -> bool:
+    """Whether a value starting at ``start`` is the minutes of a time ("the 7:50 bus"): an
+    hour and a colon before two digits, the hour not part of a code ("Q1:40", "1:4")."""
+    if start < 2 or text[start - 1] != ":":
+        return False
+    j = start - 2
+    while j >= 0 and j > start - 4 and text[j].isdigit():
+        j -= 1
+    if j == start - 2 or (j >= 0 and text[j].isalnum()):
+        return False
+    return _MINUTES.match(text, start) is not None
+_CLOCK_BEFORE = re.compile(CLOCK_BEFORE, re.IGNORECASE)
+_CLOCK_AFTER = re.compile(CLOCK_AFTER, re.IGNORECASE)
+_QUARTER = re.compile(QUARTER_CLOCK)
+_PRICE_AFTER = re.compile(PRICE_AFTER, re.IGNORECASE)
+_VERSION_BEFORE = re.compile(VERSION_BEFORE, re.IGNORECASE)
+
+
+def _dotted_clock(text: str, start: int, end: int) -> bool:
+    """Whether a dotted number is a time of day by the words around it: "thurs 8.15",
+    "at 7.30", "8.30 then?" (British chat writes times with a dot; "v2.15", "release 3.10"
+    stay versions)."""
+    if _DOTTED.fullmatch(text[start:end]) is None:
+        return False
+    before = text[max(0, start - 14):start]
+    if _VERSION_BEFORE.search(before) is not None or _PRICE_AFTER.match(
+            text[end:end + 14]) is not None:
+        return False
+    return _CLOCK_BEFORE.search(before) is not None or (
+        _QUARTER.fullmatch(text[start:end]) is not None
+        and _CLOCK_AFTER.match(text[end:end + 14]) is not None)
 
 
 def _every_weekday(word: str) -> bool:

@@ -150,6 +150,11 @@ def _preceded_by_preposition(m: re.Match[str]) -> bool:
     return before is not None and before.group(1).lower() in _PREPOSITIONS
 
 
+def _preceded_by(m: re.Match[str], word: str) -> bool:
+    before = re.search(r"(\w+)\s+$", m.string[max(0, m.start() - 40) : m.start()])
+    return before is not None and before.group(1).lower() == word
+
+
 def _not_modal_may(m: re.Match[str]) -> bool:
     """Rejects lowercase "may" (the verb) unless a year makes it a date."""
     return m.group("mon") != "may" or bool(m.groupdict().get("year"))
@@ -198,9 +203,10 @@ def _weekday_of_week(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None
     return day_span(monday + timedelta(days=_WEEKDAYS[_key(m.group("wd"))]))
 
 
-@_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|month|year)")
+@_rule(r"(?P<dir>last|this|next|previous|coming)\s+(?P<unit>weekend|week|wk|month|year)")
 def _rel_period(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     unit, step = m.group("unit").lower(), _direction(m.group("dir"))
+    unit = "week" if unit == "wk" else unit  # chat spelling: "next wk"
     if unit != "weekend":
         return unit_span(ref, unit, n=step)
     this_saturday = ref + timedelta(days=5 - ref.weekday())
@@ -291,7 +297,9 @@ def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
 
 
 def _bare_month_findable(m: re.Match[str]) -> bool:
-    if m.group("dir") or _preceded_by_preposition(m):
+    # (a month is what a plan is "for": "lathe induction is on the list for nov"; a year
+    # after "for" may be a count: "for 2000 people")
+    if m.group("dir") or _preceded_by_preposition(m) or _preceded_by(m, "for"):
         return True
     word = m.group("mon")
     # Alone, only a capitalised full name counts, and never "May" (the verb at a sentence start).
@@ -357,6 +365,13 @@ _FULL_DATE = "|".join(
 
 def _never(m: re.Match[str]) -> bool:
     return False
+
+
+# An ordinal alone ("22nd") is a day where it is already known to be one ("22nd fine");
+# in running text it is as often a rank ("1st day"), so it is never found there.
+@_rule(r"(?P<day>\d{1,2})(?:st|nd|rd|th)", findable=_never)
+def _bare_day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    return _day_of_month(m, ref, prefer)
 
 
 @_rule(rf"{_WD},?\s+(?P<rest>{_FULL_DATE})")
