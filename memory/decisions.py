@@ -99,6 +99,9 @@ class _Context:
     strong: list[StateRecord] = field(default_factory=list)
     weak: list[StateRecord] = field(default_factory=list)
     subject: str = ""
+    #: Whether ``subject`` is the thread's (its first message's): a reply in the thread
+    #: stating a value with no subject of its own is about it.
+    threaded: bool = False
     #: The value a proposal just before this message suggested, with its subject.
     suggested: Claim | None = None
     suggested_clause: Clause | None = None

@@ -342,6 +342,8 @@ class OfflineProposer(TerseReplies):
         """Whether a claim without a subject of its own is about what it answers: the anchor
         asked for its kind, suggested a value of its kind, or holds a state of its kind."""
         aa = ctx.anchor_analysis
+        if ctx.threaded:
+            return True
         if aa is None:
             return bool(ctx.strong)
         family = claim.value.family

@@ -41,7 +41,15 @@ from memory.decisions import (
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
 from memory.rewrite import revised_from
-from memory.text import content_terms, is_calendar_word, names_value, overlap, tokens
+from memory.subject_marks import heading, of_another, other_codes, spoken_of
+from memory.text import (
+    content_terms,
+    find_slots,
+    is_calendar_word,
+    names_value,
+    overlap,
+    tokens,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,6 +143,9 @@ class StateMatcher:
             add(ctx.weak, n)
         if anchor is not None:
             self._read_anchor(ctx, anchor, item, registry, people)
+            root = item.parent if thread else None
+            if root is not None and root is not anchor and root.message_id == thread:
+                self._read_root(ctx, anchor, root, item, registry, people)
         if not ctx.subject and ctx.strong:
             ctx.subject = ctx.strong[0].topic
         return ctx
@@ -158,20 +169,67 @@ class StateMatcher:
                 asked_clause = dataclasses.replace(asked_clause, subject=label)
             ctx.subject = (asked_clause.subject if asked_clause is not None else next(
                 (cl.subject for cl in aa.claims if cl.subject),
-                "" if aa.question else aa.subject))
+                "" if aa.question else aa.subject)) or heading(aa)
         for clause in aa.clauses:
             if clause.act is SpeechAct.PROPOSAL and clause.claims:
                 ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
         if ctx.anchor_analysis is not None and ctx.anchor_analysis.question:
             # "do they deliver tuesdays too?" asks about the state holding "tuesday": the
             # answer ("wednesdays, 5am") is about it too
-            named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)]
+            named = [v for c in ctx.anchor_analysis.clauses for v in (*c.values, *c.old)
+                     if not of_another(anchor.text, v.text)]
             if named:
                 for hit in registry.search_registry(item, anchor.text, k=6):
                     rec = hit.state
                     if rec.state_id not in ctx.strong_ids and any(
                             values_match(v.text, rec.value) for v in named):
                         ctx.strong.append(rec)
+
+    def _read_root(self, ctx: _Context, anchor: EvidenceNode, root: EvidenceNode,
+                   item: WriteItem, registry: RegistryTool, people: Sequence[str]) -> None:
+        """What a thread's first message brings when the turn a reply answers is another
+        reply: the thread's subject when that turn names none of its own ("could we do
+        before clinic instead? thurs 8.15" under "Staff meeting - thinking we move it to
+        Wednesdays 1pm"), and the states whose value the first message names ("the 8:15 is
+        a bit tricky for me")."""
+        ra = self.analysis(root.text, root.speaker, people)
+        aa = ctx.anchor_analysis
+        claimed = aa is not None and any(c.claims and c.subject for c in aa.clauses)
+        known = len(ctx.strong)
+        if aa is not None:
+            # the turn answered speaks of a tracked value ("separately the 9:15 is killing
+            # me"): the reply is about that, not the thread's subject
+            self._named_states(ctx, aa, anchor, item, registry)
+        if not (anchor.topic and anchor.state_id) and not claimed and len(ctx.strong) == known:
+            # (a question's subject may be a passing thing: "anyone else on the 6:30
+            # train tomorrow?"; a subject holding a number names a value, not a thing)
+            subject = (root.topic if root.topic and root.state_id else next(
+                (c.subject for c in ra.clauses if c.subject and c.act in (
+                    SpeechAct.PROPOSAL, SpeechAct.DECISION)), "")
+                or heading(ra))
+            if subject and not any(ch.isdigit() for ch in subject):
+                ctx.subject, ctx.threaded = subject, True
+        self._named_states(ctx, ra, root, item, registry)
+
+    def _named_states(self, ctx: _Context, analysis: MessageAnalysis, node: EvidenceNode,
+                      item: WriteItem, registry: RegistryTool) -> None:
+        """The active states holding a value with digits that ``analysis`` names: a turn
+        that speaks of "the 8:15" speaks of the thing set to it."""
+        # (the words as written, too: "the 8:15" may be read as the clause's subject)
+        named = [v.text for c in analysis.clauses for v in (*c.values, *c.old)] + [
+            sl.text for sl in find_slots(node.text)]
+        # only a value the message speaks of as the thing itself ("the 8:15 is tricky",
+        # "8:15 doesn't work for me"), not one of something else ("the 6:30 train", "free
+        # on the 14th to help me move")
+        named = [v for v in dict.fromkeys(named) if any(ch.isdigit() for ch in v)
+                 and spoken_of(node.text, v)]
+        if not named:
+            return
+        for hit in registry.search_registry(item, node.text, k=6):
+            rec = hit.state
+            if rec.state_id not in ctx.strong_ids and any(
+                    values_match(v, rec.value) for v in named):
+                ctx.strong.append(rec)
 
     # ---- matching -------------------------------------------------------------------------
     def _matches(self, claim: Claim, clause: Clause, ctx: _Context, item: WriteItem,
@@ -299,6 +357,8 @@ class StateMatcher:
                              s, states, now, settled=_echoes(claim.value.text, ctx.replying)
                              and clause.act is SpeechAct.DECISION
                              and clause.change >= SETTLED_CHANGE)))))))
+        if about and other_codes(subject, s.topic):
+            about = False  # "U10 training" is not the "U12 training": codes name things
         if c.known and not strong and not old and not (
                 terms <= topic_terms or topic_terms <= terms):
             about = False  # another thing of the same kind: "lan party" for "watch party"
@@ -395,4 +455,3 @@ def held_value(state: StateRecord) -> str:
 # Kinds of value specific enough that naming one as replaced identifies its state (dates and
 # times are not: many plans share a day).
 _DISTINCTIVE = frozenset({"version", "amount", "where", "name", "who"})
-

@@ -57,3 +57,23 @@ def lunch_thread() -> list[Message]:
             thread="1", reply_to="1"),
         msg(5, "Hugo", "Bad news on lunch: Pho Saigon is closed. Switching to Taqueria Luna."),
     ]
+
+
+def labelled_lunch_thread() -> list[Message]:
+    """A thread opened by a labelled proposal ("Team lunch - thinking we move it …"), whose
+    decision answers another reply; then a thread on the value in force ("the 1:15 is a bit
+    tricky for me … my train only gets in at 1:20") that moves it."""
+    return [
+        msg(1, "Rosa", "Team lunch - thinking we move it to Fridays 12:30 so the night shift "
+                       "can come. thoughts?"),
+        msg(2, "Ines", "12:30 clashes with the pharmacy run tho", thread="1", reply_to="1"),
+        msg(3, "Omar", "could we do after the huddle instead? wed 1.15, clinic starts at 2",
+            thread="1", reply_to="1"),
+        msg(4, "Ines", "fine by me", thread="1", reply_to="1"),
+        msg(5, "Rosa", "ok let's go Wednesday 1:15 then, starting this week", thread="1",
+            reply_to="1"),
+        msg(600, "Pavel", "the 1:15 is a bit tricky for me on weds, my train only gets in "
+                          "at 1:20"),
+        msg(610, "Omar", "ah. 1.45 then? still before clinic", thread="600", reply_to="600"),
+        msg(620, "Rosa", "1:45 it is from next week", thread="600", reply_to="600"),
+    ]

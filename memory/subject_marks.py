@@ -1,0 +1,73 @@
+"""What a message's words say about the thing a value belongs to: the label a message opens
+with ("Staff meeting - …"), a code naming one of a series ("U10" is not "U12"), a value
+spoken of as the thing itself ("the 8:15 is tricky for me") or as the mark of another
+thing ("the 6:30 train"). The writer reads a thread and the turn a reply answers by them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.analysis.message import MessageAnalysis
+from memory.text import STOPWORDS, is_calendar_word
+
+# The most words a message's opening label may have ("Staff meeting - …", "AGM date?").
+_HEADING_WORDS = 4
+
+
+def heading(analysis: MessageAnalysis) -> str:
+    """The subject a message opens with as a label of its own, stating no value ("Staff
+    meeting - thinking we move it to Wednesdays 1pm …"): what the rest is about."""
+    first = analysis.clauses[0] if analysis.clauses else None
+    if first is None or first.claims or not first.subject or len(analysis.clauses) < 2:
+        return ""
+    return first.subject if len(first.subject.split()) <= _HEADING_WORDS else ""
+
+
+# A code naming one of a series of things: a few letters and a number ("U10", "rc2", "Q3",
+# "Y7s"); not a time or an ordinal ("6pm", "2nd"), which start with the number.
+_CODE = re.compile(r"\b([a-z]{1,4})(\d{1,4})s?\b", re.IGNORECASE)
+
+
+def other_codes(subject: str, topic: str) -> bool:
+    """Whether two subjects name different members of one series ("U10 training" and "U12
+    pre-season training", "rc2 sign-off" and "rc3 sign-off"): a code of the same letters
+    with another number, and none in common."""
+    mine = {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(subject)}
+    theirs = {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(topic)}
+    if not mine or not theirs or mine & theirs:
+        return False
+    return bool({p for p, _ in mine} & {p for p, _ in theirs})
+
+
+# A value spoken of as the thing itself: it opens the message or a clause, or follows
+# "the", and a verb of how it suits follows it.
+_SPOKEN_OF = (r"(?:^|[.!?,;:]\s{0,3}|\bthe\s)%s\s{1,3}(?:is|isn't|isnt|was|doesn't|doesnt|"
+              r"won't|wont|clashes|works|might|may|could|would|can't|cant)\b")
+
+
+def spoken_of(text: str, value: str) -> bool:
+    """Whether ``text`` speaks of ``value`` as the thing that holds it ("the 8:15 is a bit
+    tricky for me")."""
+    return re.search(_SPOKEN_OF % re.escape(value), text[:2000], re.IGNORECASE) is not None
+
+
+_NEXT_WORD = re.compile(r"\s{1,3}([a-z][a-z'’]{2,20})\b")
+
+
+def of_another(text: str, value: str) -> bool:
+    """Whether ``value`` is said in ``text`` as the mark of another thing, a noun right after
+    it ("anyone else on the 6:30 *train*?", "the 14th *birthday*"), not as a value asked
+    about ("do they deliver tuesdays too?")."""
+    at = text.lower().find(value.lower())
+    if at < 0:
+        return False
+    m = _NEXT_WORD.match(text.lower(), at + len(value))
+    return m is not None and m.group(1) not in STOPWORDS and m.group(1) not in _AFTER_A_VALUE \
+        and not is_calendar_word(m.group(1))
+
+
+# Words that follow a value said for itself ("10 instead?", "6:30 works", "3pm sharp").
+_AFTER_A_VALUE = frozenset("""instead then now too please pls sharp again only ok okay works
+work worked fine still yet maybe latest tops max each per start starts finish finishes ish
+onwards good suits""".split())
