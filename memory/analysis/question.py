@@ -309,7 +309,15 @@ def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: Questio
         family in lexicon.value_named
     if ends_in_value:
         return (tuple(words_[:-1]),) if len(words_) > 1 else ()
+    if copula and len(words_) > 1 and words_[-1] in _COST_VERBS and run[-1] == len(lows) - 1:
+        # "how much did the new shirts cost": the shirts are asked about, "cost" is the
+        # verb asking it (not "what's the okafors' budget", a thing of its own)
+        return ((words_[-2],),)
     return ((words_[-1],),) if copula else ()
+
+
+# "cost" said as the question's last word is its verb ("how much does a pitch cost").
+_COST_VERBS = frozenset({"cost", "costs"})
 
 
 def _dates(text: str, lows: Sequence[str]) -> list[str]:

@@ -31,6 +31,9 @@ BLOCKER_WORDS = (
     "stuck", "crash", "crashes", "corrupt", "no point", "busy", "swamped", "backorder",
     "back order", "out of stock", "appointment", "emergency", "rain", "storm", "forecast",
     "snow", "is taken", "are taken", "already taken",
+    # what makes a plan hard for someone ("the 8:15 is a bit tricky for me")
+    "tricky", "awkward", "difficult", "doesn't work", "doesnt work", "not ideal", "struggle",
+    "struggling", "a pain", "hard to", "hard for",
 )
 # Words that name a part of a period when a calendar word follows ("*late* may", "late next
 # week"): a blocker among them then reports nothing.

@@ -39,18 +39,21 @@ _RANGE = re.compile(
     re.IGNORECASE)
 _ENDS_AT = re.compile(
     rf"\b(?P<w>done|finish(?:es|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|till|til|until|"
-    rf"close|closes|closing)\s{{1,3}}(?:(?:by|at|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
+    rf"close|closes|closing|stops|stopping|to stop)\s{{1,3}}(?:(?:time|time's|time is)\s{{1,3}})?"
+    rf"(?:(?:by|at|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
 _STARTS_AT = re.compile(
     rf"\b(?P<w>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|doors|open(?:s|ing)?)"
-    rf"\s{{1,3}}(?:(?:at|by|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}|(?<![\d/.£$€])"
+    rf"\s{{1,3}}(?:(?:time|time's|time is)\s{{1,3}})?(?:(?:at|by|around)\s{{1,3}}|@\s?)?"
+    rf"(?P<c>{_CLOCK}){_NOT_AFTER}|(?<![\d/.£$€])"
     rf"(?P<c2>\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm)|\d{{1,2}}:\d{{2}})\s{{1,3}}(?P<w2>start|kick-?off|"
     rf"doors)\b", re.IGNORECASE)
 # A span closed for a while ("closed 12:00-13:00 for lunch") is not the opening hours.
 _CLOSED_BEFORE = re.compile(r"\b(?:closed|shut|break|lunch)\s{0,3}(?:from\s{1,3})?$",
                             re.IGNORECASE)
 # Words before a bare-number range that make it hours ("open 12 to 7", "from 9-5").
-_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours)\s{0,3}$", re.IGNORECASE)
+_SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours|runs?|running)\s{0,3}$",
+                         re.IGNORECASE)
 
 
 def bound_cue(question: str) -> tuple[str, str]:
@@ -95,11 +98,15 @@ def bound_time(text: str, bound: str, cue: str = "") -> str:
                 first = f"{first}{suffix.group(1)}"  # "8-11pm" starts at 8pm
             ranged.append((m.start(), last if bound == "end" else first))
     cued = [c for other, _, c in sorted(marked) if not other]
-    if cued:
-        return cued[0]
-    if ranged:
-        return min(ranged)[1]
-    return min(marked)[2] if marked else ""
+    picked = cued[0] if cued else (min(ranged)[1] if ranged else (
+        min(marked)[2] if marked else ""))
+    if picked.isdigit():
+        # a bare hour the text also says with its half of the day ("runs 12–7 … stop at
+        # 7 pm"): that one
+        said = re.search(rf"(?<![\d:.]){picked}\s?(am|pm)\b", text, re.IGNORECASE)
+        if said is not None:
+            return said.group(0)
+    return picked
 
 
 def _plausible(clock: str) -> bool:

@@ -204,14 +204,20 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
         at = low.find(expr.lower())
         before = low[max(0, at - 12): at] if at >= 0 else ""
         # "why *couldn't* we migrate on the 12th", "why not the 17th?": a value the
-        # question negates is one the change left
+        # question negates is one the change left; so is a day naming the thing as it
+        # was known ("why did the thursday meeting move to 8:30?")
         negated = at >= 0 and _NEGATION.search(low[:at]) is not None
-        target = left if negated or any(before.rstrip().endswith(w)
-                                        for w in lexicon.left_value) else reached
+        known_as = at >= 0 and before.endswith("the ") and _NAMES_THING.match(
+            low, at + len(expr)) is not None and bool(_WEEKDAY.fullmatch(expr.lower()))
+        target = left if negated or known_as or any(before.rstrip().endswith(w)
+                                                    for w in lexicon.left_value) else reached
         target |= _value_words(expr, lexicon)
     return left, reached
 
 
+# A word after a day that makes the day part of a thing's name ("the thursday *meeting*").
+_NAMES_THING = re.compile(r"\s(?!(?:at|to|from|on|in|or|and|instead|now|then|not)\b)[a-z]{3,20}")
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")
 _NEGATION = re.compile(r"n't\b|n’t\b|\b(?:not|never|no longer|cant|couldnt|didnt|wont|"
                        r"isnt|wasnt|arent|werent|doesnt)\b")
 

@@ -27,6 +27,7 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
 from memory.analysis.reason_words import CHAT_SHORTHAND
+from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
@@ -357,7 +358,12 @@ class CoverageTest:
         if family == "when" and qa.past and unit.node is not None:
             return True
         if qa.asks_clock:
-            # "what time does it start" is not answered by a day alone
+            # "what time does it start" is not answered by a day alone; "what time does it
+            # finish" not by the time a message says it starts ("puppy party Tues 29th
+            # 6:30pm"), only by an end it gives ("6:30-8pm", "done by 10")
+            bound, cue = bound_cue(qa.text)
+            if bound == "end" and not bound_time(unit.told, "end", cue):
+                return False
             return says_a_clock(unit)
         if family == "price" and says_a_percent(unit):
             return True  # a fee or a rate set as a share ("let's go 9%"), not "how much"

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import timedelta
 
+from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
@@ -143,7 +144,9 @@ class Reasons:
             told = told_part(turn.text)
             if len(words(told)) < 4:
                 continue
-            if not (follows or (left and left.lower() in told.lower())):
+            # (the value left as the turn says it: "the 8:15" of "Thursday 8:15")
+            if not (follows or (left and (left.lower() in told.lower()
+                                          or _names_part(told, left)))):
                 continue
             cued = self.cued(turn, {})
             if cued:
@@ -245,3 +248,10 @@ def _first_value(text: str) -> str:
     """The first value a message states (what its decision sentence holds)."""
     slots = find_slots(text)
     return slots[0].text if slots else ""
+
+
+def _names_part(text: str, value: str) -> bool:
+    """Whether ``text`` names a time, amount or day with digits that is part of ``value``
+    ("the 8:15 is tricky" of "Thursday 8:15")."""
+    return any(any(ch.isdigit() for ch in sl.text) and values_match(sl.text, value)
+               for sl in find_slots(text))

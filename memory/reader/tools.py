@@ -287,9 +287,12 @@ class ReaderTools:
         window = (Window(ts_from=node.ts, ts_to=node.ts + within) if after
                   else Window(ts_from=node.ts - within, ts_to=node.ts))
         at = (node.ts, node.seq)
+        # (a thread's first message is the thread's turn before its replies, whatever
+        # thread id the platform gave it)
         found = [x for x in self.store.find_nodes(narrowed, window, limit=200)
-                 if x.thread_id == node.thread_id and ((x.ts, x.seq) > at if after
-                                                       else (x.ts, x.seq) < at)]
+                 if (x.thread_id == node.thread_id or (
+                     not after and bool(node.thread_id) and x.message_id == node.thread_id))
+                 and ((x.ts, x.seq) > at if after else (x.ts, x.seq) < at)]
         found.sort(key=lambda x: (x.ts, x.seq), reverse=not after)
         return found[:n]
 

@@ -182,7 +182,12 @@ class WhyReader(StateChoice):
         pool = [*([entry_node] if entry_node else []), *turns,
                 *(n for u in self.covering(verdict, wide=True)
                   for n in ([u.node] if u.node is not None else []) + list(u.answers))]
-        return [n for n in pool if n.node_id != first]
+        # nor what was said before the value the change left was decided: it cannot be
+        # a problem with that value
+        ids = [e.node_id for e in state.chain] if state is not None else []
+        at = ids.index(entry_node.node_id) if entry_node and entry_node.node_id in ids else 0
+        left = next((n.ts for n in pool if at and n.node_id == ids[at - 1]), None)
+        return [n for n in pool if n.node_id != first and (left is None or n.ts >= left)]
 
     def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
         """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
