@@ -180,8 +180,7 @@ class StatementReader(StatementChoice):
                     cl for cl in c.claims if held(cl.value.text)
                     or (clock and cl.value.kind is Kind.TIME)))
                 for c in analysis.clauses))
-        term_forms = [forms(t) for t in qa.terms]
-        wanted = {f for fs in term_forms for f in fs}
+        wanted = {f for t in qa.terms for f in forms(t)}
         # "… from january": the period asked sits beside the value too ("£630 from jan")
         beside = wanted | unit_forms(" ".join(qa.dates))
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
@@ -214,8 +213,7 @@ class StatementReader(StatementChoice):
                 # leave from mon 23rd") name what it is of when its subject does not
                 led = unit_forms(analysis.text[clause.start:claim.value.start])
                 lead = sum(1 for t in qa.terms if forms(t) & led)
-                # (the question's words it names, each once: "orders" is "order" too)
-                score = sum(1 for f in term_forms if f & own) or (
+                score = len(wanted & own) or (
                     1 if (bare or self._names_a_bill(claim.subject, qa))
                     and wanted & (whole | asked) else 0) or (
                     lead if lead >= _LEAD_WORDS else 0)
