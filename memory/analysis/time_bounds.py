@@ -7,6 +7,7 @@ box office opens 6pm" is 6pm. Words are data; extend freely.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from memory.analysis.question_words import words
@@ -56,6 +57,7 @@ _SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours|runs?|running)\s{0
                          re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1024)
 def bound_cue(question: str) -> tuple[str, str]:
     """(the bound ``question`` asks for, the word asking it): ("end", "close") for "what
     time does the shop close on sundays"; ("", "") when it asks for neither."""

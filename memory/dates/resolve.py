@@ -143,16 +143,16 @@ _PREPOSITIONS = frozenset(
 )
 
 
-def _preceded_by_preposition(m: re.Match[str]) -> bool:
+def _word_before(m: re.Match[str]) -> str:
+    """The word just before a match, lower-cased ("" for none)."""
     # Only the last few characters can hold the word before: searching the whole prefix
     # is quadratic on a long word.
     before = re.search(r"(\w+)\s+$", m.string[max(0, m.start() - 40) : m.start()])
-    return before is not None and before.group(1).lower() in _PREPOSITIONS
+    return before.group(1).lower() if before is not None else ""
 
 
-def _preceded_by(m: re.Match[str], word: str) -> bool:
-    before = re.search(r"(\w+)\s+$", m.string[max(0, m.start() - 40) : m.start()])
-    return before is not None and before.group(1).lower() == word
+def _preceded_by_preposition(m: re.Match[str]) -> bool:
+    return _word_before(m) in _PREPOSITIONS
 
 
 def _not_modal_may(m: re.Match[str]) -> bool:
@@ -299,7 +299,7 @@ def _week_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
 def _bare_month_findable(m: re.Match[str]) -> bool:
     # (a month is what a plan is "for": "lathe induction is on the list for nov"; a year
     # after "for" may be a count: "for 2000 people")
-    if m.group("dir") or _preceded_by_preposition(m) or _preceded_by(m, "for"):
+    if m.group("dir") or _preceded_by_preposition(m) or _word_before(m) == "for":
         return True
     word = m.group("mon")
     # Alone, only a capitalised full name counts, and never "May" (the verb at a sentence start).

@@ -14,7 +14,7 @@ from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
-from memory.dates import resolved_dates, weekday_day
+from memory.dates import WEEKDAY_NAMES, resolved_dates, weekday_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, forms, told_part, unit_forms
@@ -208,7 +208,7 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
         # was known ("why did the thursday meeting move to 8:30?")
         negated = at >= 0 and _NEGATION.search(low[:at]) is not None
         known_as = at >= 0 and before.endswith("the ") and _NAMES_THING.match(
-            low, at + len(expr)) is not None and bool(_WEEKDAY.fullmatch(expr.lower()))
+            low, at + len(expr)) is not None and expr.lower().removesuffix("s") in _WEEKDAYS
         target = left if negated or known_as or any(before.rstrip().endswith(w)
                                                     for w in lexicon.left_value) else reached
         target |= _value_words(expr, lexicon)
@@ -217,7 +217,7 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
 
 # A word after a day that makes the day part of a thing's name ("the thursday *meeting*").
 _NAMES_THING = re.compile(r"\s(?!(?:at|to|from|on|in|or|and|instead|now|then|not)\b)[a-z]{3,20}")
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")
+_WEEKDAYS = frozenset(d.lower() for d in WEEKDAY_NAMES)
 _NEGATION = re.compile(r"n't\b|n’t\b|\b(?:not|never|no longer|cant|couldnt|didnt|wont|"
                        r"isnt|wasnt|arent|werent|doesnt)\b")
 
