@@ -302,7 +302,10 @@ apparently looks like seems confirmed stale correct true wrong exactly indeed so
 ouch yay woo whoa lol haha tbh imo imho honestly basically realistically frankly hopefully
 unfortunately fortunately personally ideally luckily sadly obviously clearly seriously
 literally probably surely anyway point catch idea call question worries worry sí si
-prob ya yah yea lmao omg""".split())
+prob ya yah yea lmao omg
+ha hah heh hehe hahaha brilliant brill lovely awesome amazing excellent fab fantastic
+wonderful superb splendid legend cheers ta perfect phew whew yikes argh meh bummer damn dang
+wow aw aww woohoo hooray ooh oof erm um uh eh huh thinking""".split())
 
 
 #: Words that describe the act of deciding or announcing, never a topic ("Poll's closed").

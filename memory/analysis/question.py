@@ -151,6 +151,8 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     if not past:
         previous = [sp for sp in previous if sp[2] not in lexicon.tensed_previous]
+    elif not when_open and _asks_decided(lows[opening + 1: opening + 5], lexicon):
+        past = False
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
@@ -395,6 +397,12 @@ def _base(low: str) -> str:
         if low.endswith(c) and len(low) > len(c) + 1:
             return low[: -len(c)] if c != "s'" else low[:-1]
     return low
+
+
+def _asks_decided(lows: Sequence[str], lexicon: QuestionLexicon) -> bool:
+    """Whether the words after a past auxiliary ask what was decided ("did we agree", "did
+    we settle on"): it holds now."""
+    return any(w in lexicon.decided_verbs for w in lows) and "did" in lows
 
 
 def _opening(lows: Sequence[str], lexicon: QuestionLexicon) -> int:

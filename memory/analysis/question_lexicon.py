@@ -58,6 +58,12 @@ QUESTION_WORDS = frozenset(
 # Auxiliaries that put a question in the past ("when did…", "what was…").
 PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't",
                               "didnt", "wasnt", "werent"})
+# Verbs of deciding: after "did" they ask what was decided, which holds now ("what rate
+# did we agree for liam", "which pub did we settle on"), not a value of the past.
+DECIDED_VERBS = frozenset({"agree", "decide", "settle", "land", "pick", "choose", "opt",
+                           "end", "go", "book", "finalise", "finalize", "confirm"})
+# Words naming an amount per something: a unit stating one ("£20/hr", "9%") names them.
+RATE_WORDS = frozenset({"rate", "rates", "wage", "wages"})
 # Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
 # not said of when something was said or planned ("did tom first announce").
 DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
@@ -475,7 +481,8 @@ COVERAGE = CoverageWeights()
 PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
-    supply source expect commit pledge donate contribute spend""".split())
+    supply source expect commit pledge donate contribute spend went gone settle agree
+    decide""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
@@ -565,6 +572,8 @@ class QuestionLexicon:
     claim_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(CLAIM_KINDS))
     question_words: frozenset[str] = QUESTION_WORDS
     past: frozenset[str] = PAST_AUXILIARIES
+    decided_verbs: frozenset[str] = DECIDED_VERBS
+    rate_words: frozenset[str] = RATE_WORDS
     determiners: frozenset[str] = DETERMINERS
     first_verbs: frozenset[str] = FIRST_VERBS
     system_asked: frozenset[str] = SYSTEM_ASKED

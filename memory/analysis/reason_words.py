@@ -9,7 +9,7 @@ from memory.analysis.cue_words import CHANGE_VERBS
 from memory.dates.days import MONTH_NAMES
 
 __all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
-           "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
+           "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
            "RISE_PHRASES"]
 
@@ -100,6 +100,12 @@ NOT_DONE_WORDS = ("couldn't", "couldnt", "could not", "didn't", "didnt", "did no
 # A reply saying a proposal cannot be done ("Nordpack can't mold V-0 grade").
 REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "doesn't",
                  "doesnt", "don't", "dont", "no way")
+# What a reply says of a value put forward when it pushes back on it ("100 is alot, the
+# regulars will walk", "hmm not sure, the parkrun lot finish around half 8"): the reason the
+# value was not taken.
+CONCERN_WORDS = ("a lot", "alot", "too much", "too many", "too early", "too late", "too high",
+                 "too low", "too far", "too long", "too short", "too steep", "steep", "pricey",
+                 "expensive", "not sure", "unsure", "worried", "concerned", "risky", "not keen")
 # Past forms of verbs of events that do not end in -ed: "what was the goal before Northgate
 # came on board?" asks the value before that event.
 PAST_EVENT_VERBS = frozenset("came went got left took made won lost fell ran began broke "

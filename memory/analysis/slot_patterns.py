@@ -335,8 +335,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"\swins\b(?!\s(?:the|a|an|by|at|in|on|over|against|\d))"),
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
-               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what)\b)[a-z][\w'’-]{1,20}"
-               r"(?:\s(?!it\b)(?:&\s)?[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)(?:\W|$)"),
+               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come)\b)[a-z][\w'’-]{1,20}"
+               r"(?:\s(?!it\b)(?:&\s)?[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)"
+               # (not "and come on, it's called the Star": a word going on says what it is)
+               r"(?:\s{0,3}(?:[^\w\s]|$)|\s(?i:then|for|on|at|from|again|now|guys|all|team)\b)"),
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:ok|okay|fine|alright|so|then|yes|"

@@ -60,6 +60,7 @@ from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
 from memory.reader.extract import Person, has_day, reason_in
 from memory.reader.later_word import LaterWord
+from memory.reader.named_again import Mentions, NamedAgain, mention_key
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.why_answer import WhyReader
@@ -71,7 +72,7 @@ FOLLOW_HOPS = 2
 Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
 
 
-class Composer(WhyReader, LaterWord):
+class Composer(WhyReader, LaterWord, NamedAgain):
     """Builds the answer for one question from the covering units."""
 
     def __init__(self, *, lexicon: QuestionLexicon, coverage: CoverageTest,
@@ -85,7 +86,7 @@ class Composer(WhyReader, LaterWord):
                 nodes: dict[str, EvidenceNode], *,
                 before: Mapping[str, Sequence[EvidenceNode]] | None = None,
                 asked: Mapping[str, EvidenceNode] | None = None,
-                follow: Follow | None = None) -> Composed:
+                follow: Follow | None = None, mentions: Mentions | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
         the answer's message (``follow`` reads them) settled another value."""
@@ -99,9 +100,10 @@ class Composer(WhyReader, LaterWord):
         if state is not None and qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
             state = self._with_plan_before(qa, state, verdict, people)
         if qa.kind is QuestionKind.WHY:
-            return self.why(qa, state, verdict, nodes, before=before or {}, asked=asked or {})
+            return self.why(qa, state, verdict, nodes, before=before or {}, asked=asked or {},
+                            follow=follow)
         if qa.kind is QuestionKind.PREVIOUS:
-            replaced = self._replaced_later(qa, verdict, people, nodes, follow)
+            replaced = self._replaced_later(qa, verdict, people, nodes, follow, mentions)
             if replaced is not None:
                 return replaced
         if state is not None and not self._overridden(qa, state, verdict, people):
@@ -112,17 +114,19 @@ class Composer(WhyReader, LaterWord):
             composed = self.from_units(qa, verdict, people, nodes)
         composed = self._with_later_change(qa, composed, verdict, people, nodes)
         if follow is not None and not qa.confirm:
-            composed = self._followed(qa, composed, verdict, people, nodes, follow)
+            composed = self._followed(qa, composed, verdict, people, nodes, follow,
+                                      mentions)
         return self.confirmed(qa, composed, verdict, nodes) if qa.confirm else composed
 
     def _replaced_later(self, qa: QuestionAnalysis, verdict: Coverage,
                         people: Sequence[Person], nodes: dict[str, EvidenceNode],
-                        follow: Follow | None = None) -> Composed | None:
+                        follow: Follow | None = None, mentions: Mentions | None = None
+                        ) -> Composed | None:
         """For "what was it before": when a later message changed the value in force in
         fewer of the question's words, the value before is the one it replaced (when the
         question names the change, the later value must be the one it names)."""
-        now = dataclasses.replace(qa, kind=QuestionKind.CURRENT)
-        current = self.compose(now, verdict, people, nodes, follow=follow)
+        now = dataclasses.replace(qa, kind=QuestionKind.CURRENT, past=False)
+        current = self.compose(now, verdict, people, nodes, follow=follow, mentions=mentions)
         held = current.replaced_cite
         if held is None or not current.citations:
             return None
@@ -153,7 +157,7 @@ class Composer(WhyReader, LaterWord):
 
     def _followed(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
                   people: Sequence[Person], nodes: dict[str, EvidenceNode],
-                  follow: Follow) -> Composed:
+                  follow: Follow, mentions: Mentions | None = None) -> Composed:
         """The answer, unless one of the turns right after its message settled another
         value of its kind (:meth:`LaterWord.follow_up`); followed again from that turn."""
         if not self.follows(qa):
@@ -166,6 +170,11 @@ class Composer(WhyReader, LaterWord):
                 return composed
             later = self.follow_up(qa, verdict, people, answer=answer, following=follow(answer),
                                    held=held[1], plain=self.coverage.plain_forms)
+            key = mention_key(held[1])
+            if later is None and mentions is not None and key:
+                # a later turn naming the value held and changing it, about nothing else
+                later = self.named_again(qa, answer=answer, held=held[1],
+                                         mentioning=mentions(answer, key), follow=follow)
             if later is None:
                 return composed
             nodes.setdefault(later.node.node_id, later.node)

@@ -41,9 +41,11 @@ from memory.reader.coverage_days import (
 )
 from memory.reader.coverage_values import (
     asks_a_count,
+    asks_a_percent,
     says_a_clock,
     says_a_number,
     says_a_percent,
+    says_a_rate,
     says_a_record_number,
 )
 from memory.reader.features import relevance_terms
@@ -145,14 +147,41 @@ _CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(am|pm|a\.m\.|p\.m\.)")
 @functools.lru_cache(maxsize=4096)
 def unit_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
-    for w in words(text):
+    ws = words(text)
+    for i, w in enumerate(ws):
         out |= forms(w.low)
+        if i and _joinable(ws[i - 1].low, w.low) and w.start - ws[i - 1].end == 1:
+            # a compound written open covers the closed one ("tool box" / "toolbox")
+            out.add(ws[i - 1].low + w.low)
         # "ledger-api" also covers "ledger" and "api".
         if "-" in w.low or "_" in w.low:
             for part in re.split(r"[-_]", w.low):
                 if part:
                     out |= forms(part)
     return frozenset(out)
+
+
+def _joinable(first: str, second: str) -> bool:
+    """Whether two adjacent words may be one compound written open ("call out", "tool
+    box"): both plain words, the first no function word."""
+    return (first.isalpha() and second.isalpha() and len(first) >= 3 and len(second) >= 2
+            and first not in STOPWORDS and (second not in STOPWORDS or second in _PARTICLES))
+
+
+# The adverbs a compound verb or noun ends in ("call out", "set up", "drop off").
+_PARTICLES = frozenset({"out", "up", "off", "over", "down", "back", "in", "on"})
+
+
+def closed_compounds(text: str) -> dict[str, str]:
+    """Each word of ``text`` that opens or ends a compound written open, with the compound
+    closed ("call out fee": call → callout)."""
+    ws = words(text)
+    out: dict[str, str] = {}
+    for a, b in zip(ws, ws[1:], strict=False):
+        if _joinable(a.low, b.low) and b.start - a.end == 1:
+            out.setdefault(a.low, a.low + b.low)
+            out.setdefault(b.low, a.low + b.low)
+    return out
 
 
 @dataclass(frozen=True)
@@ -168,6 +197,9 @@ class Term:
     absent: bool = False  # never said in the scope
     # the head of a noun phrase the chat drops ("the postmortem *meeting*": "postmortem")
     head: bool = False
+    # the compound the word makes with its neighbour in the question, closed ("call out"
+    # is said "callout")
+    closed: str = ""
 
 
 @dataclass
@@ -221,6 +253,7 @@ class CoverageTest:
         out: list[Term] = []
         dfs = {t: self._df(t, scope) for t in qa.terms}
         heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
+        closed = closed_compounds(qa.text)
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -236,7 +269,7 @@ class CoverageTest:
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
-                            head=t in heads and not is_named))
+                            head=t in heads and not is_named, closed=closed.get(t, "")))
         return out
 
     def _df(self, word: str, scope: Scope) -> int:
@@ -270,14 +303,15 @@ class CoverageTest:
             # the same event in other words counts when its time is asked ("when did rc2
             # ship" / "rc2 released"), not as a subject ("how did the deploy go")
             f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
-                                 else frozenset())
+                                 else frozenset()) | ({t.closed} if t.closed else set())
             if f & told or (t.person and t.word in unit.speakers) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
                     qa.family == "when" and t.word in self.lexicon.when_events
                     and "when" in families) or (
                     qa.family == "person" and t.word in self.lexicon.role_words
-                    and self._claims(told)):
+                    and self._claims(told)) or (
+                    t.word in self.lexicon.rate_words and says_a_rate(unit)):
                 got += t.weight
                 stated.add(t.word)
             elif f & asked and _answered(unit):
@@ -344,8 +378,12 @@ class CoverageTest:
         if qa.kind is QuestionKind.WHY:
             return True
         if asks_a_count(qa):
-            # "how many people…" is answered by a number, never by a name alone
-            return says_a_number(unit)
+            # "how many people…" is answered by a number, never by a name alone, nor by
+            # an amount of money ("how many swirls a day" / "£2.80 each")
+            return says_a_number(unit, money="how many" not in qa.cues)
+        if asks_a_percent(qa) and family not in ("when", "person") \
+                and qa.kind is not QuestionKind.WHO:
+            return says_a_percent(unit)  # "what fee % did we put in": a share, no amount
         if qa.record:
             # "what's our dentaid account number": a number a record is known by
             return says_a_record_number(unit)
@@ -381,9 +419,12 @@ class CoverageTest:
                     len(c) >= len(t.word) + 3 and c.startswith(t.word) for c in candidates):
                 found.add(t.word)
                 continue
-            # a compound ending in a word the unit states ("playtesters" / "testers")
+            # a compound ending in a word the unit states ("playtesters" / "testers"), or
+            # one the unit states ending in the word ("powerflush" / "flush")
             if t.word.isalpha() and any(
-                    len(c) >= w.typo_min and len(t.word) >= len(c) + 3 and t.word.endswith(c)
+                    (len(c) >= w.typo_min and len(t.word) >= len(c) + 3 and t.word.endswith(c))
+                    or (len(t.word) >= w.typo_min - 1 and len(c) >= len(t.word) + 3
+                        and c.endswith(t.word))
                     for c in candidates):
                 found.add(t.word)
                 continue

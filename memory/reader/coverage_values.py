@@ -41,6 +41,14 @@ def asks_a_count(qa: QuestionAnalysis) -> bool:
     return qa.measure == "count" or (qa.family == "count" and "how much" in qa.cues)
 
 
+def asks_a_percent(qa: QuestionAnalysis) -> bool:
+    """Whether the question asks a share ("what fee % did we put in", "what percentage")."""
+    return _ASKS_PERCENT.search(qa.text) is not None
+
+
+_ASKS_PERCENT = re.compile(r"%|\bper\s?cent(?:age)?\b", re.IGNORECASE)
+
+
 def said(unit: Unit) -> str:
     """What a unit says in its own words: the message (and the answers it got), or the
     state's values."""
@@ -93,6 +101,18 @@ _RECORD = re.compile(r"#\d{3,20}|(?<![\w.,])(?:(?!(?:19|20)\d\d(?!\d))\d{4,20}|\
 def says_a_percent(unit: Unit) -> bool:
     """Whether ``unit`` states a percentage ("9%", "8.5 percent")."""
     return _PERCENT.search(said(unit)) is not None
+
+
+def says_a_rate(unit: Unit) -> bool:
+    """Whether ``unit`` states an amount per something or a share ("£20/hr", "14.50 an
+    hour", "495/day", "9%"): what "rate" names."""
+    text = said(unit)
+    return _PER_UNIT.search(text) is not None or _PERCENT.search(text) is not None
+
+
+# An amount by a unit of time or of people ("£20/hr", "14.50 an hour", "£80 pp").
+_PER_UNIT = re.compile(r"\d\s?(?:/|per\s|an?\s|p)(?:hr|hour|h|day|d|wk|week|month|mo|year|yr|"
+                       r"night|head|person|p|session|class|lesson)\b", re.IGNORECASE)
 
 
 def says_a_clock(unit: Unit) -> bool:

@@ -369,8 +369,8 @@ def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
     a number in it names the thing too ("ep 18" is not "ep 17")."""
     said = [forms(w) for w in content_terms(own)
             if not forms(w) & plain and w.lower() not in FILLERS]
-    if not said:
-        return True
+    if not said or not any(c.isalpha() for c in own):
+        return True  # (a value asked alone, "19.50?", is put forward on the talk)
     if any(f & asked for f in said):
         return all(f & asked for f in said)
     return any(f & spoken for f in said)
@@ -402,12 +402,17 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
             return ""
         half = _HALF_DAY.search(held)
         return f"{number}{half.group(1)}" if half and int(number) <= 12 else number
+    money = _MONEY_HELD.match(held.strip())
+    if money is not None:
+        return f"{money.group(1)}{number}"  # "19.50" for "£20" is "£19.50"
     unit = _UNIT_AFTER.match(held.strip())
     if unit is None or not number.isdigit():
         return ""
     return f"{number} {unit.group(1)}" if unit.group(1) else number
 
 
+# An amount of money held as a currency and a number ("£20", "$1,200", "€15.50").
+_MONEY_HELD = re.compile(r"^([$€£¥])\d{1,3}(?:,\d{3}){0,3}(?:\.\d{1,2})?$")
 _HALF_DAY = re.compile(r"\d\s?([ap]m)\b", re.IGNORECASE)
 # A whole quantity: a number and the unit it is counted in ("60 sec", "4 boxes", "110").
 _UNIT_AFTER = re.compile(r"^~?\d{1,6}(?:\s?([a-z]{1,12}))?$", re.IGNORECASE)

@@ -53,9 +53,11 @@ from memory.reader.coverage import (
     unit_forms,
 )
 from memory.reader.extract import Person, people_of
+from memory.reader.named_again import Mentions
 from memory.reader.rerank import Hit
 from memory.reader.taking import is_request, taken, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
+from memory.store.filters import Window
 from memory.text import shorten
 
 logger = logging.getLogger(__name__)
@@ -92,6 +94,8 @@ TAKING_WITHIN = timedelta(hours=12)
 # does not name its subject again, and within how long.
 FOLLOW_TURNS = 6
 FOLLOW_WITHIN = timedelta(days=3)
+# How many later turns naming a value held are read for a change of it.
+MENTION_K = 20
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -158,7 +162,8 @@ class OfflineReader:
             if sayer is not None:
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
-                                         asked=explained, follow=self._follow(session))
+                                         asked=explained, follow=self._follow(session),
+                                         mentions=self._mentions(session))
         if qa.kind is QuestionKind.WHO and qa.decides:
             composed = self._approved(session, composed)
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
@@ -238,6 +243,17 @@ class OfflineReader:
                                           within=FOLLOW_WITHIN)
         return follow
 
+    def _mentions(self, session: ReaderSession) -> Mentions:
+        """Reads the later turns of a message's channel that name a value (a change said
+        of the value alone), inside the scope."""
+        def mentions(node: EvidenceNode, value: str) -> list[EvidenceNode]:
+            scope = session.narrowed([node.channel])
+            if scope is None:
+                return []
+            return self.tools.store.phrase_search(
+                value, scope, k=MENTION_K, window=Window(ts_from=node.ts))
+        return mentions
+
     def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who decided*: when the answer names who put a proposal forward, the person
         who approved it in a reply (:mod:`memory.reader.approval`)."""
@@ -273,8 +289,9 @@ class OfflineReader:
         if node is None:
             return composed
         threshold = self.coverage.weights.min_coverage
-        covering = [u.node for s, u in verdict.units[:TAKING_SOURCES]
-                    if s >= threshold and u.node is not None]
+        # (the messages: a state unit is no request)
+        messages = [(s, u) for s, u in verdict.units if u.node is not None][:TAKING_SOURCES]
+        covering = [u.node for s, u in messages if s >= threshold and u.node is not None]
         asked = frozenset(f for t in qa.terms if t not in self.lexicon.predicates
                           and not t.endswith("ing") for f in forms(t))
         asked_terms = [t for t in qa.terms if forms(t) & asked]
@@ -282,15 +299,27 @@ class OfflineReader:
             return composed
         requests = [n for n in {n.node_id: n for n in [node, *covering]}.values()
                     if is_request(n, self.lexicon)]
+        # a covering reply may take on what the turn it answers asked ("Mei would you lead
+        # st aidan's?" → "sure, happy to" under the school evening's thread): that request
+        # is about what the reply is about
+        about: dict[str, str] = {}
+        for s, u in messages:
+            for cid in u.node.context_ids if u.node is not None and s >= threshold else ():
+                turn = session.nodes.get(cid)
+                if turn is not None and turn.node_id not in about and is_request(
+                        turn, self.lexicon) and all(r.node_id != cid for r in requests):
+                    requests.append(turn)
+                    about[cid] = u.text  # (with the thread's first message, as covered)
         answers = session.answers_to(requests)
         best: tuple[EvidenceNode, EvidenceNode] | None = None
         for request in requests:
             following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
                                                within=TAKING_WITHIN)
             reply = taker_of(request, answers.get(request.node_id, []), following, asked,
-                             self.lexicon, people)
+                             self.lexicon, people, about=about.get(request.node_id, ""))
             if reply is None or (request is not node and _named(
-                    qa, asked, f"{request.text} {reply.text}") < len(asked_terms)):
+                    qa, asked, f"{request.text} {reply.text} {about.get(request.node_id, '')}"
+            ) < len(asked_terms)):
                 continue  # another message's request may be a part of the task asked
             if best is None or (reply.ts, reply.seq) > (best[1].ts, best[1].seq):
                 best = (request, reply)
@@ -301,8 +330,14 @@ class OfflineReader:
             return composed  # the request itself names who does it ("… owner is Kim")
         if request is not node and _named(qa, asked, node.text) and (
                 composed.short != node.speaker or any(w.low in SELF_WORDS
-                                                      for w in words(node.text))):
-            return composed  # the answer's message names the task's holder ("jo owns it")
+                                                      for w in words(node.text))) and (
+                reply.ts < node.ts or (request.speaker != composed.short and any(
+                    composed.short.lower() in p.name.lower().split()
+                    or p.name == composed.short for p in people))):
+            # the answer's message names the task's holder ("jo owns it"), unless a later
+            # taking follows a hand-over by that holder ("could you take it over Sian?") or
+            # what it names is no one ("St Aidan's Primary said yes …")
+            return composed
         if request is not node and reply.ts < node.ts and _named(
                 qa, asked, node.text) >= len(asked_terms):
             return composed  # the answer's message is newer than the taking, and on topic

@@ -10,8 +10,8 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from memory.analysis.definitions import QuestionKind
-from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
@@ -28,7 +28,7 @@ from memory.reader.answer_parts import (
     _asks,
     best_answer,
 )
-from memory.reader.coverage import Unit, forms, unit_forms
+from memory.reader.coverage import Unit, forms, told_part, unit_forms
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -84,6 +84,13 @@ _NAMES_WHO = re.compile(r"^\s{0,5}who(?:'s|’s|\s{1,3}(?:is|was|are|were))\s{1,
                         r"[\w'’ &.]{2,60}\?\s{0,5}$")
 # How many of the question's words the words leading up to a value must hold.
 _LEAD_WORDS = 2
+
+
+def _labelled(claim: Claim, clause: Clause) -> bool:
+    """Whether ``claim``'s subject is only its clause's label ("price change coming: …
+    white sourdough goes up from £4.20 to £4.50"): the words leading to the value name
+    what it is of."""
+    return bool(clause.label) and claim.subject.strip().lower() == clause.label.strip().lower()
 # The kinds of value a message states of its subject when it states only one.
 _AMOUNTS = {"money": frozenset({Kind.MONEY}), "price": frozenset({Kind.MONEY}),
             "count": frozenset({Kind.COUNT})}
@@ -136,12 +143,16 @@ class StatementReader(StatementChoice):
         kinds = self.lexicon.claim_kinds.get(qa.family, ())
         if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             kinds = ()
+        # the answer a question got is about what it asked ("so when do the swirls start?"
+        # → "launching sat 3rd oct, £2.80 each")
+        answered = unit.node.text if unit.node is not None and node is not unit.node else ""
         claimed = None
         if kinds and (qa.asks_clock or qa.asks_day):
-            claimed = self._claim(qa, analysis, kinds, clock=qa.asks_clock, day=qa.asks_day)
+            claimed = self._claim(qa, analysis, kinds, clock=qa.asks_clock, day=qa.asks_day,
+                                  context=answered)
             claimed = claimed if claimed is not None and claimed[0] else None
         if claimed is None and kinds:
-            claimed = self._claim(qa, analysis, kinds)
+            claimed = self._claim(qa, analysis, kinds, context=answered)
         if claimed is not None:
             value, replaced, where = claimed
             if value and qa.family == "when" and not SPAN_OF_DAYS.search(value):
@@ -166,8 +177,8 @@ class StatementReader(StatementChoice):
         return Statement(unit, node, sentence, value, replaced)
 
     def _claim(self, qa: QuestionAnalysis, analysis: MessageAnalysis,
-               kinds: Sequence[str], *, clock: bool = False, day: bool = False
-               ) -> tuple[str, str, str] | None:
+               kinds: Sequence[str], *, clock: bool = False, day: bool = False,
+               context: str = "") -> tuple[str, str, str] | None:
         """(value, replaced value, clause text) of the claim of one of ``kinds`` (holding
         a time of day with ``clock``, a day with ``day``) whose subject shares the most
         words with the question; ("", "", "") when the message states such values only
@@ -189,7 +200,7 @@ class StatementReader(StatementChoice):
         counting = "how many" in qa.cues
         whole_told = unit_forms(analysis.text)
         found = False
-        whole = unit_forms(analysis.subject)
+        whole = unit_forms(analysis.subject) | (unit_forms(context) if context else frozenset())
         said_before = clause_best = 0
         for clause in analysis.clauses:
             said_before, clause_best = max(said_before, clause_best), 0
@@ -216,7 +227,7 @@ class StatementReader(StatementChoice):
                 score = len(wanted & own) or (
                     1 if (bare or self._names_a_bill(claim.subject, qa))
                     and wanted & (whole | asked) else 0) or (
-                    lead if lead >= _LEAD_WORDS else 0)
+                    lead if lead >= _LEAD_WORDS or (lead and _labelled(claim, clause)) else 0)
                 if bare and score and now and clause.change >= OVERRIDE_CHANGE:
                     # a change naming no subject goes on about the clause before it ("first
                     # aid training is OFF tonight … rebooked for thu 19 march")
@@ -321,12 +332,39 @@ class StatementReader(StatementChoice):
         node = unit.node
         assert node is not None
         if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
-                not qa.asks_change:
-            answer = best_answer(unit.answers, node, qa)
+                not qa.asks_change and (qa.past or not self._tells_kind(qa, node)):
+            # what holds now is the latest answer deciding a value of the kind asked
+            # ("xmas social! … at The Plough?" → "plough's back room is taken …" → "ha.
+            # star inn it is")
+            deciding = [a for a in unit.answers if self._tells_kind(qa, a)] if (
+                not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT,
+                                            QuestionKind.WHEN)) else []
+            answer = max(deciding, key=lambda a: (a.ts, a.seq)) if deciding else best_answer(
+                unit.answers, node, qa)
             if any(ch.isalnum() for ch in answer.text):
                 return answer.text, answer
             # a reaction ("🍻") takes the suggestion up: the suggestion says what it is
         return node.text, node
+
+    def _tells_kind(self, qa: QuestionAnalysis, node: EvidenceNode) -> bool:
+        """Whether the sentences of ``node`` that do not ask decide a value of the kind
+        asked ("brilliant, ditchley common it is. meet 8pm?" tells the place; its answer
+        is about the time)."""
+        who = qa.family == "person" or qa.kind is QuestionKind.WHO
+        kinds = ("person",) if who else (
+            self.lexicon.claim_kinds.get(qa.family, ()) if qa.family else ())
+        told = told_part(node.text)
+        if not kinds or not told:
+            return False
+        analysis = self.analyzer.analyze(told, speaker=node.speaker)
+        wanted = {f for t in qa.terms for f in forms(t)}
+        # (of nothing named, or of the question's thing: "the football league has the
+        # field til 12:30. could the fair start at 1?" tells the league's time)
+        # (who: only a person said of the question's thing, "i'll sort the food!"; a request
+        # names the one asked and its answer says who took it: "I'll drop it at yours")
+        return any(cl.value.kind.value in kinds and c.act is SpeechAct.DECISION
+                   and (not (cl.subject or who) or bool(wanted & unit_forms(cl.subject)))
+                   for c in analysis.clauses for cl in c.claims)
 
     def _prefer(self, qa: QuestionAnalysis) -> str:
         """How a relative day in an answer resolves: back for a past event, forward for a

@@ -33,6 +33,9 @@ LIST_SLOTS = 2
 _ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}(?:can|could|would|will)"
                       r"\s{1,3}(?:you|u)\b", re.IGNORECASE)
 _MENTION = re.compile(r"@([\w.-]{2,40})")
+# A name ending the asking sentence ("could you take it over Sian?", "can you do it, sam?").
+_VOCATIVE = re.compile(r"\b(?:can|could|would|will)\s{1,3}(?:you|u)\b[^?.!\n]{0,80}?[,\s]\s?"
+                       r"@?([\w'’-]{2,40})\s?\?", re.IGNORECASE)
 
 
 def is_request(node: EvidenceNode, lexicon: QuestionLexicon) -> bool:
@@ -45,6 +48,7 @@ def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
     it names one the scope knows."""
     named = {w.lower() for w in _ADDRESS.findall(request.text)}
     named |= {w.lower() for w in _MENTION.findall(request.text)}
+    named |= {w.lower() for w in _VOCATIVE.findall(request.text)}
     for _, person in named_people(request.text, people):
         if person.name != request.speaker and person.keys & named:
             return person
@@ -53,12 +57,15 @@ def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
 
 def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
              following: Sequence[EvidenceNode], asked: frozenset[str],
-             lexicon: QuestionLexicon, people: Sequence[Person]) -> EvidenceNode | None:
+             lexicon: QuestionLexicon, people: Sequence[Person], *, about: str = ""
+             ) -> EvidenceNode | None:
     """The reply by which someone took on what ``request`` asked for: among the turns
     linked to it and the turns just after it, by the person it addresses when it names
     one, else by anyone but its author; a bare "on it" counts as the first reply, a linked
     one or the addressee's, a reply committing ("I'll do sign-in") when it names something
-    ``asked`` (the question's word forms), before any bare one. None when nobody took it."""
+    ``asked`` (the question's word forms), before any bare one; ``about`` is what the talk
+    the request was made in is about (a thread's first message). None when nobody took
+    it."""
     if not is_request(request, lexicon):
         return None
     words = lexicon.taking
@@ -69,7 +76,7 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
         return None  # "can you ask raj to …", "confirm priya has it": a third person's task
     # a bare "yep" takes what the asking sentence names ("can u bring wine? I'll do snacks":
     # a yes to the wine is not the snacks)
-    bare_ok = bool(asked & unit_forms(asking))
+    bare_ok = bool(asked & unit_forms(f"{asking} {about}"))
     slots = request.text.count("•") + len(re.findall(r"\n\s{0,8}[-*]\s", request.text))
     listed = slots >= LIST_SLOTS
     tied = {n.node_id for n in linked}
@@ -109,11 +116,12 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
           asked: frozenset[str]) -> Composed:
     """``composed`` (a *who* answer) naming the person who took the task on first, the part
-    of the request asking for it quoted after, the reply cited first."""
-    first = (f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
-             f"(taking on {request.speaker}'s "
-             f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\")")
-    return Composed([first, *composed.lines[1:]], reply.speaker,
+    of the request asking for it quoted on the next line (the first line answers who, and
+    names no one else), the reply cited first."""
+    first = f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)}"
+    asking = (f"taking on {request.speaker}'s "
+              f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\"")
+    return Composed([first, asking, *composed.lines[1:]], reply.speaker,
                     [citation(reply), citation(request), *composed.citations],
                     composed.states, composed.replaced, composed.replaced_cite)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis
-from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
+from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode, State
 from memory.reader.answer_parts import (
     Composed,
@@ -22,11 +22,14 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Coverage, Unit, forms, unit_forms
 from memory.reader.extract import relayed, reports_blocker, says
-from memory.reader.reasons import Reasons, accepts, names_reached, reached_values
+from memory.reader.reasons import Reasons, accepts, names_reached, reached_values, refuses
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.text import names_value
 
 __all__ = ["WhyReader"]
+
+# How many turns after a value was put forward a reply pushing back on it is looked for.
+_PUSHBACK_TURNS = 3
 
 
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
@@ -70,7 +73,9 @@ class WhyReader(StateChoice):
     def why(self, qa: QuestionAnalysis, state: State | None, verdict: Coverage,
             nodes: dict[str, EvidenceNode], *,
             before: Mapping[str, Sequence[EvidenceNode]] | None = None,
-            asked: Mapping[str, EvidenceNode] | None = None) -> Composed:
+            asked: Mapping[str, EvidenceNode] | None = None,
+            follow: Callable[[EvidenceNode], Sequence[EvidenceNode]] | None = None
+            ) -> Composed:
         """The reason for the change asked about. With a state, the change in its chain
         (the one the question names) is known: its reason is given in so many words, in
         the turn it accepts, as the writer noted it, or beside its decision. Otherwise, or when
@@ -130,6 +135,10 @@ class WhyReader(StateChoice):
                     if reason:
                         source = turn or _teller(reason, n, nodes)
                         break
+        if not reason and left and follow is not None and entry is None:
+            source = self._pushed_back(left, self.covering(verdict, wide=True), follow)
+            reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
+                if source is not None else ""
         if not reason and says(qa.text, NOT_DONE_WORDS):
             source = self._turned_down(covering)
             reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
@@ -188,6 +197,24 @@ class WhyReader(StateChoice):
         at = ids.index(entry_node.node_id) if entry_node and entry_node.node_id in ids else 0
         left = next((n.ts for n in pool if at and n.node_id == ids[at - 1]), None)
         return [n for n in pool if n.node_id != first and (left is None or n.ts >= left)]
+
+    def _pushed_back(self, left: set[str], covering: Sequence[Unit],
+                     follow: Callable[[EvidenceNode], Sequence[EvidenceNode]]
+                     ) -> EvidenceNode | None:
+        """"why didn't the callout go to 100", "why 8:30 and not 9": the turn right after a
+        message putting the value left forward, by someone else, that pushes back on it
+        ("100 is alot, the regulars will walk"; "hmm not sure. the parkrun lot finish
+        around half 8")."""
+        for unit in covering:
+            node = unit.node
+            if node is None or not any(names_value(node.text, v) for v in left):
+                continue
+            for turn in list(follow(node))[:_PUSHBACK_TURNS]:
+                if turn.speaker_id == node.speaker_id:
+                    continue
+                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS):
+                    return turn
+        return None
 
     def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
         """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
