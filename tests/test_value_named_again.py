@@ -236,12 +236,3 @@ def test_the_price_before_it_went_up_is_the_one_a_later_turn_left(tmp_path: Path
                             "bargain"),
     ], start=START, asked=ASKED)
     assert "2.80" in chat.first("what was the pear tart price before it went up")
-
-
-def test_a_labelled_change_is_of_the_thing_its_words_lead_with(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "margot", "price change coming: from thursday 1st Oct white bloomer goes up from "
-                      "£2.20 to £2.50. flour's gone up twice this year"),
-        (14 * DAY, "margot", "reminder: bloomer £2.50 from tomorrow, new labels in the drawer"),
-    ], start=START, asked=ASKED)
-    assert "2.20" in chat.first("what did a bloomer cost before the rise")

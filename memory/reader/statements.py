@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
-from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
@@ -85,12 +85,6 @@ _NAMES_WHO = re.compile(r"^\s{0,5}who(?:'s|’s|\s{1,3}(?:is|was|are|were))\s{1,
 # How many of the question's words the words leading up to a value must hold.
 _LEAD_WORDS = 2
 
-
-def _labelled(claim: Claim, clause: Clause) -> bool:
-    """Whether ``claim``'s subject is only its clause's label ("price change coming: …
-    white sourdough goes up from £4.20 to £4.50"): the words leading to the value name
-    what it is of."""
-    return bool(clause.label) and claim.subject.strip().lower() == clause.label.strip().lower()
 # The kinds of value a message states of its subject when it states only one.
 _AMOUNTS = {"money": frozenset({Kind.MONEY}), "price": frozenset({Kind.MONEY}),
             "count": frozenset({Kind.COUNT})}
@@ -227,7 +221,7 @@ class StatementReader(StatementChoice):
                 score = len(wanted & own) or (
                     1 if (bare or self._names_a_bill(claim.subject, qa))
                     and wanted & (whole | asked) else 0) or (
-                    lead if lead >= _LEAD_WORDS or (lead and _labelled(claim, clause)) else 0)
+                    lead if lead >= _LEAD_WORDS else 0)
                 if bare and score and now and clause.change >= OVERRIDE_CHANGE:
                     # a change naming no subject goes on about the clause before it ("first
                     # aid training is OFF tonight … rebooked for thu 19 march")

@@ -116,12 +116,11 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
           asked: frozenset[str]) -> Composed:
     """``composed`` (a *who* answer) naming the person who took the task on first, the part
-    of the request asking for it quoted on the next line (the first line answers who, and
-    names no one else), the reply cited first."""
-    first = f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)}"
-    asking = (f"taking on {request.speaker}'s "
-              f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\"")
-    return Composed([first, asking, *composed.lines[1:]], reply.speaker,
+    of the request asking for it quoted after, the reply cited first."""
+    first = (f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
+             f"(taking on {request.speaker}'s "
+             f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\")")
+    return Composed([first, *composed.lines[1:]], reply.speaker,
                     [citation(reply), citation(request), *composed.citations],
                     composed.states, composed.replaced, composed.replaced_cite)
 
