@@ -24,6 +24,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from memory.analysis.lexicon import default_lexicon
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
@@ -207,25 +209,24 @@ def test_how_many_is_not_answered_by_an_amount_of_money(tmp_path: Path) -> None:
     assert "2.80" in chat.first("how much are the pear tarts")
 
 
-def test_a_value_named_as_still_holding_beside_another_change_stays(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "jonas", "budget update: the client approved an uplift, total is now £210k"),
-        (9 * DAY, "jonas", "catering line is now £47k after the final quote, total still under "
-                           "the 210"),
-    ], start=START, asked=ASKED)
-    assert "210" in chat.first("whats the total budget for the summit at this point")
-    kept = channel_chat(tmp_path / "kept", [
-        (0, "marcus", "ok tasting menu: £72 not 75. wine pairing stays £40"),
-        (7 * DAY, "elena", "new rep bumped prices so pairing goes to £45 from launch. tasting "
-                           "stays 72"),
-    ], start=START, asked=ASKED)
-    assert "72" in kept.first("how much is the tasting menu now?")
-    beside = channel_chat(tmp_path / "beside", [
-        (0, "marcus", "huddle 8:30 sharp from now on"),
-        (5 * DAY, "ruth", "late nights are getting trimmed to 8pm. the HVAC shuts off at 8:30 "
-                          "after hours and it gets freezing"),
-    ], start=START, asked=ASKED)
-    assert "8:30" in beside.first("what time is huddle these days")
+@pytest.mark.parametrize("turns, question, held", [
+    ([(0, "jonas", "budget update: the client approved an uplift, total is now £210k"),
+      (9 * DAY, "jonas", "catering line is now £47k after the final quote, total still under "
+                         "the 210")],
+     "whats the total budget for the summit at this point", "210"),
+    ([(0, "marcus", "ok tasting menu: £72 not 75. wine pairing stays £40"),
+      (7 * DAY, "elena", "new rep bumped prices so pairing goes to £45 from launch. tasting "
+                         "stays 72")],
+     "how much is the tasting menu now?", "72"),
+    ([(0, "marcus", "huddle 8:30 sharp from now on"),
+      (5 * DAY, "ruth", "late nights are getting trimmed to 8pm. the HVAC shuts off at 8:30 "
+                        "after hours and it gets freezing")],
+     "what time is huddle these days", "8:30"),
+])
+def test_a_value_named_as_still_holding_beside_another_change_stays(
+        tmp_path: Path, turns: list[tuple[int, str, str]], question: str, held: str) -> None:
+    chat = channel_chat(tmp_path, turns, start=START, asked=ASKED)
+    assert held in chat.first(question)
 
 
 def test_the_price_before_it_went_up_is_the_one_a_later_turn_left(tmp_path: Path) -> None:
