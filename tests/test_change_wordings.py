@@ -13,8 +13,8 @@ import pytest
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
 from memory.models import Scope
-from memory.reader.coverage import forms
 from memory.reader.offline import OfflineReader
+from memory.reader.word_forms import forms
 from tests.support.chat_reader import ChannelChat, channel_chat, chat_author, written_reader
 
 A = MessageAnalyzer(Lexicon())

@@ -14,8 +14,8 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
 from memory.models import Scope
-from memory.reader.coverage import unit_forms
 from memory.reader.offline import OfflineReader
+from memory.reader.word_forms import unit_forms
 from tests.support.chat_reader import chat_author, written_reader
 
 T0 = datetime(2025, 8, 4, 9, 0, tzinfo=UTC)

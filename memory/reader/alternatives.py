@@ -14,7 +14,8 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.models import Citation, EvidenceNode
 from memory.reader.answer import citation, day_label
 from memory.reader.answer_parts import EVIDENCE_LINES, Composed, evidence_line
-from memory.reader.coverage import Unit, forms, unit_forms
+from memory.reader.coverage import Unit
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS
 
 __all__ = ["Alternative", "alternative_answer", "alternatives", "named_alternative"]

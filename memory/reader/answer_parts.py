@@ -17,8 +17,9 @@ from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES, resolved_dates, weekday_day
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.answer import citation, day_label, value_day
-from memory.reader.coverage import Unit, forms, told_part, unit_forms
+from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, shorten
 
 # How much a state may cover less than the best message and still be the answer.

@@ -10,7 +10,8 @@ import dataclasses
 from collections.abc import Sequence
 
 from memory.analysis.question import QuestionAnalysis, words
-from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
+from memory.reader.coverage import Coverage, CoverageTest, Unit
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS
 
 __all__ = ["said_before_anchor"]

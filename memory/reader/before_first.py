@@ -18,7 +18,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis
 from memory.models import ChainEntry, EvidenceNode, State
 from memory.reader.answer_parts import OVERRIDE_CHANGE, _said_of
-from memory.reader.coverage import forms, unit_forms
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import find_slots, has_revision_cue, shorten
 
 # "what did marcus first want to move it *to*?" asks the first value reached, not the one

@@ -57,13 +57,14 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_anchor import said_before_anchor
 from memory.reader.before_first import with_value_before
-from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
+from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.extract import Person, has_day, reason_in
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain, mention_key
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.why_answer import WhyReader
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import names_value, shorten
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").

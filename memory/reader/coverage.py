@@ -26,7 +26,6 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance
-from memory.analysis.reason_words import CHAT_SHORTHAND
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
@@ -48,9 +47,9 @@ from memory.reader.coverage_values import (
     says_a_rate,
     says_a_record_number,
 )
-from memory.reader.features import relevance_terms
+from memory.reader.word_forms import closed_compounds, forms, unit_forms
 from memory.store.ports import SearchStore
-from memory.text import STOPWORDS, find_slots, stem
+from memory.text import STOPWORDS, find_slots
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -118,70 +117,6 @@ def state_unit(state: State, *, score: float = 0.0) -> Unit:
     speakers = frozenset(w.low for e in state.chain for w in words(e.speaker))
     return Unit(text=f"{told} {quotes}", told=told, speakers=speakers, context=quotes,
                 state=state, ts=state.chain[-1].ts if state.chain else None, score=score)
-
-
-@functools.lru_cache(maxsize=8192)
-def forms(word: str) -> frozenset[str]:
-    """The ways a word can be matched: itself, its light stem, its Snowball stem."""
-    low = word.lower()
-    # "the 26th" is the day "sat 26 july" names
-    day = _ORDINAL.fullmatch(low)
-    extra: tuple[str, ...] = (day.group(1),) if day is not None else ()
-    clock = _CLOCK.fullmatch(low)
-    if clock is not None:  # "11am" is the 11 of "moved to 11", "9pm" the 21 of "21:00"
-        hour = int(clock.group(1))
-        pm = clock.group(2).startswith("p") and hour < 12
-        extra += (str(hour), str(hour + 12)) if pm else (str(hour),)
-    full = CHAT_SHORTHAND.get(low)
-    if full is not None:  # "ppl" is people
-        extra += (full, stem(full), *relevance_terms(full))
-    return frozenset({low, stem(low), *relevance_terms(low), *extra})
-
-
-_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
-_CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(am|pm|a\.m\.|p\.m\.)")
-
-
-# The same few hundred messages are read for every question of a session: their word forms
-# and value kinds are pure functions of their text, kept for the next question.
-@functools.lru_cache(maxsize=4096)
-def unit_forms(text: str) -> frozenset[str]:
-    out: set[str] = set()
-    ws = words(text)
-    for i, w in enumerate(ws):
-        out |= forms(w.low)
-        if i and _joinable(ws[i - 1].low, w.low) and w.start - ws[i - 1].end == 1:
-            # a compound written open covers the closed one ("tool box" / "toolbox")
-            out.add(ws[i - 1].low + w.low)
-        # "ledger-api" also covers "ledger" and "api".
-        if "-" in w.low or "_" in w.low:
-            for part in re.split(r"[-_]", w.low):
-                if part:
-                    out |= forms(part)
-    return frozenset(out)
-
-
-def _joinable(first: str, second: str) -> bool:
-    """Whether two adjacent words may be one compound written open ("call out", "tool
-    box"): both plain words, the first no function word."""
-    return (first.isalpha() and second.isalpha() and len(first) >= 3 and len(second) >= 2
-            and first not in STOPWORDS and (second not in STOPWORDS or second in _PARTICLES))
-
-
-# The adverbs a compound verb or noun ends in ("call out", "set up", "drop off").
-_PARTICLES = frozenset({"out", "up", "off", "over", "down", "back", "in", "on"})
-
-
-def closed_compounds(text: str) -> dict[str, str]:
-    """Each word of ``text`` that opens or ends a compound written open, with the compound
-    closed ("call out fee": call → callout)."""
-    ws = words(text)
-    out: dict[str, str] = {}
-    for a, b in zip(ws, ws[1:], strict=False):
-        if _joinable(a.low, b.low) and b.start - a.end == 1:
-            out.setdefault(a.low, a.low + b.low)
-            out.setdefault(b.low, a.low + b.low)
-    return out
 
 
 @dataclass(frozen=True)

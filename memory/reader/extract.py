@@ -24,9 +24,9 @@ from memory.analysis.time_bounds import bound_cue
 from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
-from memory.reader.coverage import forms, unit_forms
 from memory.reader.coverage_days import numeric_days
 from memory.reader.coverage_values import asks_a_count
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import (
     STOPWORDS,
     Slot,

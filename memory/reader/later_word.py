@@ -40,10 +40,11 @@ from memory.analysis.said_alone import Bare, bare_value
 from memory.dates import find_date_expressions, resolve_date
 from memory.models import EvidenceNode
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
-from memory.reader.coverage import Coverage, Term, forms, node_unit, unit_forms
+from memory.reader.coverage import Coverage, Term, node_unit
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.reasons import refuses
 from memory.reader.statements import StatementReader
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import content_terms, family_of, find_slots, has_revision_cue, names_value
 
 __all__ = ["LaterWord", "subject_forms"]

@@ -43,20 +43,13 @@ from memory.reader.answer import (
 )
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
-from memory.reader.coverage import (
-    Coverage,
-    CoverageTest,
-    Unit,
-    forms,
-    node_unit,
-    state_unit,
-    unit_forms,
-)
+from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
 from memory.reader.extract import Person, people_of
 from memory.reader.named_again import Mentions
 from memory.reader.rerank import Hit
 from memory.reader.taking import is_request, taken, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
+from memory.reader.word_forms import forms, unit_forms
 from memory.store.filters import Window
 from memory.text import shorten
 

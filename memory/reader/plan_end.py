@@ -19,7 +19,7 @@ from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.value_types import Kind
 from memory.models import EvidenceNode
 from memory.reader.answer_parts import status_of
-from memory.reader.coverage import forms, unit_forms
+from memory.reader.word_forms import forms, unit_forms
 
 __all__ = ["Ending", "plan_ended", "subject_share"]
 

@@ -38,10 +38,11 @@ from memory.reader.answer_parts import (
     subjects_of,
 )
 from memory.reader.before_first import left_by_first
-from memory.reader.coverage import Coverage, CoverageTest, Unit, forms, unit_forms
+from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statement_choice import names_numbers
 from memory.reader.statements import StatementReader
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import family_of, find_slots, has_revision_cue, stem
 
 __all__ = ["StateChoice", "names_anchor"]

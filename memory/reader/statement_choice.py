@@ -26,12 +26,12 @@ from memory.reader.answer_parts import (
     last_move,
     moved,
 )
-from memory.reader.coverage import forms, unit_forms
 from memory.reader.extract import (
     has_clock,
     has_day,
 )
 from memory.reader.reasons import accepts
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import (
     STOPWORDS,
     family_of,

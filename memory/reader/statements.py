@@ -28,7 +28,7 @@ from memory.reader.answer_parts import (
     _asks,
     best_answer,
 )
-from memory.reader.coverage import Unit, forms, told_part, unit_forms
+from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -41,6 +41,7 @@ from memory.reader.extract import (
 )
 from memory.reader.reasons import accepts
 from memory.reader.statement_choice import StatementChoice
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, time_of_day
 
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").

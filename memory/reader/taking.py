@@ -18,9 +18,9 @@ from memory.analysis.taking_words import TASK_REQUEST
 from memory.models import EvidenceNode
 from memory.reader.answer import citation, day_label, split_sentences
 from memory.reader.answer_parts import Composed
-from memory.reader.coverage import unit_forms
 from memory.reader.extract import Person, named_people
 from memory.reader.reasons import accepts
+from memory.reader.word_forms import unit_forms
 from memory.text import shorten
 
 # How much of the taking reply and of the request the first line quotes.

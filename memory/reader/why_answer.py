@@ -20,10 +20,11 @@ from memory.reader.answer_parts import (
     entry_value,
     why_answer,
 )
-from memory.reader.coverage import Coverage, Unit, forms, unit_forms
+from memory.reader.coverage import Coverage, Unit
 from memory.reader.extract import relayed, reports_blocker, says
 from memory.reader.reasons import Reasons, accepts, names_reached, reached_values, refuses
 from memory.reader.state_choice import StateChoice, names_anchor
+from memory.reader.word_forms import forms, unit_forms
 from memory.text import names_value
 
 __all__ = ["WhyReader"]
