@@ -232,3 +232,22 @@ def test_a_value_named_as_still_holding_beside_another_change_stays(
         tmp_path: Path, turns: list[tuple[int, str, str]], question: str, held: str) -> None:
     chat = channel_chat(tmp_path, turns, start=START, asked=ASKED)
     assert held in chat.first(question)
+
+
+def test_a_message_asking_the_thing_asked_is_answered_by_its_reply(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ro", "offsite venue: lovely, the barn it is. and caterer for the offsite, "
+                  "Greens or Pinch?"),
+        (10, "bea", "pinch"),
+    ], start=START, asked=ASKED)
+    assert "pinch" in chat.first("which caterer for the offsite?").lower()
+
+
+def test_a_holder_asking_for_a_part_of_the_task_keeps_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "gail", "I'm handling the insurance renewal, due the 30th"),
+        (40, "gail", "can someone grab the van details for the insurance renewal?"),
+        (42, "ned", "yep"),
+        (60, "ned", "sent them over"),
+    ], start=START, asked=ASKED)
+    assert chat.first("who's handling the insurance renewal?").lower().startswith("gail")

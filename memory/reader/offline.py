@@ -321,12 +321,15 @@ class OfflineReader:
         request, reply = best
         if request is node and composed.short not in (node.speaker, reply.speaker):
             return composed  # the request itself names who does it ("… owner is Kim")
+        # (a hand-over by the holder: "could you take it over Sian?")
+        handed = request.speaker == composed.short and bool(
+            self.lexicon.taking.hand_over.search(request.text))
+        named = any(composed.short.lower() in p.name.lower().split() or p.name == composed.short
+                    for p in people)
         if request is not node and _named(qa, asked, node.text) and (
                 composed.short != node.speaker or any(w.low in SELF_WORDS
                                                       for w in words(node.text))) and (
-                reply.ts < node.ts or (request.speaker != composed.short and any(
-                    composed.short.lower() in p.name.lower().split()
-                    or p.name == composed.short for p in people))):
+                reply.ts < node.ts or (named and not handed)):
             # the answer's message names the task's holder ("jo owns it"), unless a later
             # taking follows a hand-over by that holder ("could you take it over Sian?") or
             # what it names is no one ("St Aidan's Primary said yes …")

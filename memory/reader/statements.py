@@ -28,7 +28,7 @@ from memory.reader.answer_parts import (
     _asks,
     best_answer,
 )
-from memory.reader.coverage import Unit, told_part
+from memory.reader.coverage import Unit, asked_part, told_part
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -351,8 +351,12 @@ class StatementReader(StatementChoice):
         told = told_part(node.text)
         if not kinds or not told:
             return False
-        analysis = self.analyzer.analyze(told, speaker=node.speaker)
         wanted = {f for t in qa.terms for f in forms(t)}
+        asks, tells = unit_forms(asked_part(node.text)), unit_forms(told)
+        if sum(1 for t in qa.terms if forms(t) & asks) > sum(
+                1 for t in qa.terms if forms(t) & tells):
+            return False  # "the barn it is. and caterer, Greens or Pinch?" asks the caterer
+        analysis = self.analyzer.analyze(told, speaker=node.speaker)
         # (of nothing named, or of the question's thing: "the football league has the
         # field til 12:30. could the fair start at 1?" tells the league's time)
         # (who: only a person said of the question's thing, "i'll sort the food!"; a request
