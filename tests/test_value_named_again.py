@@ -241,13 +241,3 @@ def test_a_message_asking_the_thing_asked_is_answered_by_its_reply(tmp_path: Pat
         (10, "bea", "pinch"),
     ], start=START, asked=ASKED)
     assert "pinch" in chat.first("which caterer for the offsite?").lower()
-
-
-def test_a_holder_asking_for_a_part_of_the_task_keeps_it(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "gail", "I'm handling the insurance renewal, due the 30th"),
-        (40, "gail", "can someone grab the van details for the insurance renewal?"),
-        (42, "ned", "yep"),
-        (60, "ned", "sent them over"),
-    ], start=START, asked=ASKED)
-    assert chat.first("who's handling the insurance renewal?").lower().startswith("gail")

@@ -47,14 +47,6 @@ DECLINING: re.Pattern[str] = re.compile(
     r"i'm out|im out|pass|skip|skipping|not this time)\b", re.IGNORECASE)
 
 
-#: Words by which a holder hands a whole task over ("could you take it over Sian?", "Mei
-#: would you lead st aidan's?"), not a part of it ("can someone grab the van details").
-HAND_OVER: re.Pattern[str] = re.compile(
-    r"\b(?:take (?:it |this |that )?over|take over|take it on|take it|cover (?:for )?|lead|run|"
-    r"handle|look after|step in|hand (?:it |this )?over|pass (?:it |this )?(?:on|over))\b",
-    re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class TakingWords:
     """The words above as one frozen object (a field of the question lexicon)."""
@@ -63,4 +55,3 @@ class TakingWords:
     openers: tuple[str, ...] = TAKING_OPENERS
     committing: re.Pattern[str] = COMMITTING
     declining: re.Pattern[str] = DECLINING
-    hand_over: re.Pattern[str] = HAND_OVER

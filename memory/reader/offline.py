@@ -321,9 +321,8 @@ class OfflineReader:
         request, reply = best
         if request is node and composed.short not in (node.speaker, reply.speaker):
             return composed  # the request itself names who does it ("… owner is Kim")
-        # (a hand-over by the holder: "could you take it over Sian?")
-        handed = request.speaker == composed.short and bool(
-            self.lexicon.taking.hand_over.search(request.text))
+        # (a request by the holder, as "could you take it over Sian?", hands it over)
+        handed = request.speaker == composed.short
         named = any(composed.short.lower() in p.name.lower().split() or p.name == composed.short
                     for p in people)
         if request is not node and _named(qa, asked, node.text) and (
