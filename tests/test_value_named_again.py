@@ -241,3 +241,14 @@ def test_a_message_asking_the_thing_asked_is_answered_by_its_reply(tmp_path: Pat
         (10, "bea", "pinch"),
     ], start=START, asked=ASKED)
     assert "pinch" in chat.first("which caterer for the offsite?").lower()
+
+
+def test_a_reply_asking_the_thing_asked_is_not_its_answer_in_a_thread(tmp_path: Path) -> None:
+    first = _thread(tmp_path, [
+        msg(1, "ro", "offsite in march — which venue?"),
+        msg(2, "bea", "the barn at Hollins?", thread="1", reply_to="1", minutes=5),
+        msg(3, "ro", "lovely, the barn it is. and caterer, Greens or Pinch?", thread="1",
+            reply_to="1", minutes=7),
+        msg(4, "bea", "pinch", thread="1", reply_to="1", minutes=10),
+    ])
+    assert "pinch" in first("which caterer for the offsite?").lower()

@@ -334,12 +334,25 @@ class StatementReader(StatementChoice):
             deciding = [a for a in unit.answers if self._tells_kind(qa, a)] if (
                 not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT,
                                             QuestionKind.WHEN)) else []
+            # (not a turn asking the question's thing itself: "the barn it is. and caterer,
+            # Greens or Pinch?" is answered in its turn)
+            told = [a for a in unit.answers if qa.kind is QuestionKind.WHO
+                    or not self._asks_it(qa, a)]
+            if not deciding and not told:
+                return node.text, node
             answer = max(deciding, key=lambda a: (a.ts, a.seq)) if deciding else best_answer(
-                unit.answers, node, qa)
+                told, node, qa)
             if any(ch.isalnum() for ch in answer.text):
                 return answer.text, answer
             # a reaction ("🍻") takes the suggestion up: the suggestion says what it is
         return node.text, node
+
+    @staticmethod
+    def _asks_it(qa: QuestionAnalysis, node: EvidenceNode) -> bool:
+        """Whether ``node`` asks more of the question's words than it tells."""
+        asks, tells = unit_forms(asked_part(node.text)), unit_forms(told_part(node.text))
+        return sum(1 for t in qa.terms if forms(t) & asks) > sum(
+            1 for t in qa.terms if forms(t) & tells)
 
     def _tells_kind(self, qa: QuestionAnalysis, node: EvidenceNode) -> bool:
         """Whether the sentences of ``node`` that do not ask decide a value of the kind
@@ -352,9 +365,7 @@ class StatementReader(StatementChoice):
         if not kinds or not told:
             return False
         wanted = {f for t in qa.terms for f in forms(t)}
-        asks, tells = unit_forms(asked_part(node.text)), unit_forms(told)
-        if sum(1 for t in qa.terms if forms(t) & asks) > sum(
-                1 for t in qa.terms if forms(t) & tells):
+        if self._asks_it(qa, node):
             return False  # "the barn it is. and caterer, Greens or Pinch?" asks the caterer
         analysis = self.analyzer.analyze(told, speaker=node.speaker)
         # (of nothing named, or of the question's thing: "the football league has the
