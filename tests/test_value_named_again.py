@@ -91,6 +91,8 @@ def test_a_counter_offer_settled_holds_and_what_was_agreed_is_now(tmp_path: Path
     ], start=START, asked=ASKED)
     assert analyze_question("what rate did we agree for liam").past is False
     assert analyze_question("when did we agree on the venue").past is True
+    # someone's own past choice is still the past
+    assert analyze_question("what book did Melanie pick for the trip").past is True
     assert "19.50" in chat.first("what rate did we agree for liam from march")
 
 

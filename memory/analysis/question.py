@@ -151,7 +151,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     past = any(w in lexicon.past for w in lows[opening: opening + 4])
     if not past:
         previous = [sp for sp in previous if sp[2] not in lexicon.tensed_previous]
-    elif not when_open and _asks_decided(lows[opening + 1: opening + 5], lexicon):
+    elif not when_open and _asks_decided(lows[opening:], lexicon):
         past = False
     attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
     family = family_of_question(
@@ -400,9 +400,10 @@ def _base(low: str) -> str:
 
 
 def _asks_decided(lows: Sequence[str], lexicon: QuestionLexicon) -> bool:
-    """Whether the words after a past auxiliary ask what was decided ("did we agree", "did
-    we settle on"): it holds now."""
-    return any(w in lexicon.decided_verbs for w in lows) and "did" in lows
+    """Whether the question asks what the group decided ("did we agree", "did we settle
+    on"): it holds now."""
+    return any(w == "did" and lows[i + 1] in lexicon.group_subjects
+               and lows[i + 2] in lexicon.decided_verbs for i, w in enumerate(lows[:-2]))
 
 
 def _opening(lows: Sequence[str], lexicon: QuestionLexicon) -> int:

@@ -58,10 +58,13 @@ QUESTION_WORDS = frozenset(
 # Auxiliaries that put a question in the past ("when did…", "what was…").
 PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "weren't",
                               "didnt", "wasnt", "werent"})
-# Verbs of deciding: after "did" they ask what was decided, which holds now ("what rate
-# did we agree for liam", "which pub did we settle on"), not a value of the past.
+# Verbs of deciding: after "did we" they ask what the group decided, which holds now ("what
+# rate did we agree for liam", "which pub did we settle on"), not a value of the past ("what
+# book did Melanie read", "where did Nate go": someone's past).
 DECIDED_VERBS = frozenset({"agree", "decide", "settle", "land", "pick", "choose", "opt",
-                           "end", "go", "book", "finalise", "finalize", "confirm"})
+                           "end", "finalise", "finalize", "confirm"})
+# The subjects of a group's decision after "did" ("did we agree", "did you decide").
+GROUP_SUBJECTS = frozenset({"we", "you", "u", "yall", "y'all"})
 # Words naming an amount per something: a unit stating one ("£20/hr", "9%") names them.
 RATE_WORDS = frozenset({"rate", "rates", "wage", "wages"})
 # Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
@@ -573,6 +576,7 @@ class QuestionLexicon:
     question_words: frozenset[str] = QUESTION_WORDS
     past: frozenset[str] = PAST_AUXILIARIES
     decided_verbs: frozenset[str] = DECIDED_VERBS
+    group_subjects: frozenset[str] = GROUP_SUBJECTS
     rate_words: frozenset[str] = RATE_WORDS
     determiners: frozenset[str] = DETERMINERS
     first_verbs: frozenset[str] = FIRST_VERBS

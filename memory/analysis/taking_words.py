@@ -31,7 +31,7 @@ TAKING_OPENERS: tuple[str, ...] = (
     "leave it with me", "happy to", "no problem", "np", "me", "me!", "count me in",
     "i'm in", "im in", "consider it done", "absolutely", "of course", "for sure", "👍",
     "i've got one", "ive got one", "i have one", "i'll bring", "ill bring",
-    "go on then", "go on", "alright", "no worries", "mine now", "fine", "deal",
+    "go on", "alright", "no worries", "mine now", "fine", "deal",
 )
 
 #: First-person words committing the speaker to something ("I'll do sign-in", "i can be the

@@ -60,7 +60,7 @@ from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.extract import Person, has_day, reason_in
 from memory.reader.later_word import LaterWord
-from memory.reader.named_again import Mentions, NamedAgain, mention_key
+from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.why_answer import WhyReader
@@ -171,11 +171,10 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                 return composed
             later = self.follow_up(qa, verdict, people, answer=answer, following=follow(answer),
                                    held=held[1], plain=self.coverage.plain_forms)
-            key = mention_key(held[1])
-            if later is None and mentions is not None and key:
+            if later is None and mentions is not None:
                 # a later turn naming the value held and changing it, about nothing else
-                later = self.named_again(qa, answer=answer, held=held[1],
-                                         mentioning=mentions(answer, key), follow=follow)
+                later = self.named_again(qa, answer=answer, held=held[1], mentions=mentions,
+                                         follow=follow)
             if later is None:
                 return composed
             nodes.setdefault(later.node.node_id, later.node)

@@ -67,7 +67,7 @@ def _in_unit(value: str, held: str) -> str:
 def _left(text: str, key: str) -> bool:
     """Whether ``text`` names ``key`` as the value replaced or too much ("£3 not £2.80",
     "18 is too many")."""
-    for m in re.finditer(rf"(?<![\w.:/,]){re.escape(key)}(?![\w:/]|[.,]\d)", text):
+    for m in _number(key).finditer(text):
         start = m.start() - 1 if m.start() and text[m.start() - 1] in "$€£¥" else m.start()
         if replaced_at(text, start, m.end()) or _TOO.match(text, m.end()):
             return True
@@ -88,28 +88,31 @@ _TOO = re.compile(r"\s{0,2}(?:is|was|'s)?\s{0,2}(?:too|a bit|way too)\s{1,2}(?:m
                   r"little|high|low|early|late|long|short|steep)\b", re.IGNORECASE)
 
 
+def _number(key: str) -> re.Pattern[str]:
+    """``key`` said as a number of its own (not in "180", "2.18", "the 18th", "18:30")."""
+    return re.compile(rf"(?<![\w.:/,]){re.escape(key)}(?![\w:/]|[.,]\d)")
+
+
 def _names_number(text: str, key: str) -> bool:
-    """Whether ``text`` says ``key`` as a number of its own (not in "180", "2.18", "the
-    18th", "18:30")."""
-    pattern = rf"(?<![\w.:/,]){re.escape(key)}(?![\w:/]|[.,]\d)"
-    return re.search(pattern, text) is not None
+    """Whether ``text`` says ``key`` as a number of its own."""
+    return _number(key).search(text) is not None
 
 
 class NamedAgain(StatementReader):
     """A base of :class:`memory.reader.compose.Composer`."""
 
     def named_again(self, qa: QuestionAnalysis, *, answer: EvidenceNode, held: str,
-                    mentioning: Sequence[EvidenceNode],
+                    mentions: Mentions,
                     follow: Callable[[EvidenceNode], Sequence[EvidenceNode]]
                     ) -> Statement | None:
-        """The first later turn of ``mentioning`` (in ``answer``'s channel, naming the
-        value ``held``) that changes it to another value of its kind, taken up when it is
+        """The first later turn in ``answer``'s channel naming the value ``held`` (read by
+        ``mentions``) that changes it to another value of its kind, taken up when it is
         only put forward; None when there is none."""
         key = mention_key(held)
         if not key or not _asks_now(qa) or qa.kind is QuestionKind.WHO:
             return None
         kinds = {sl.family for sl in find_slots(held)}
-        for node in mentioning:
+        for node in mentions(answer, key):
             if node.ts <= answer.ts or node.channel != answer.channel \
                     or not _names_number(node.text, key):
                 continue

@@ -283,8 +283,9 @@ class OfflineReader:
             return composed
         threshold = self.coverage.weights.min_coverage
         # (the messages: a state unit is no request)
-        messages = [(s, u) for s, u in verdict.units if u.node is not None][:TAKING_SOURCES]
-        covering = [u.node for s, u in messages if s >= threshold and u.node is not None]
+        messages = [(s, u.node, u) for s, u in verdict.units
+                    if u.node is not None][:TAKING_SOURCES]
+        covering = [n for s, n, _ in messages if s >= threshold]
         asked = frozenset(f for t in qa.terms if t not in self.lexicon.predicates
                           and not t.endswith("ing") for f in forms(t))
         asked_terms = [t for t in qa.terms if forms(t) & asked]
@@ -296,8 +297,8 @@ class OfflineReader:
         # st aidan's?" → "sure, happy to" under the school evening's thread): that request
         # is about what the reply is about
         about: dict[str, str] = {}
-        for s, u in messages:
-            for cid in u.node.context_ids if u.node is not None and s >= threshold else ():
+        for s, n, u in messages:
+            for cid in n.context_ids if s >= threshold else ():
                 turn = session.nodes.get(cid)
                 if turn is not None and turn.node_id not in about and is_request(
                         turn, self.lexicon) and all(r.node_id != cid for r in requests):

@@ -138,12 +138,10 @@ class WhyReader(StateChoice):
                         break
         if not reason and left and follow is not None and entry is None:
             source = self._pushed_back(left, self.covering(verdict, wide=True), follow)
-            reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
-                if source is not None else ""
+            reason = self._reply_reason(source, nodes)
         if not reason and says(qa.text, NOT_DONE_WORDS):
             source = self._turned_down(covering)
-            reason = self.reasons.cued(source, nodes) or self.reasons.whole(source) \
-                if source is not None else ""
+            reason = self._reply_reason(source, nodes)
         if not reason and order:
             # no reason in so many words: the covering message that reports what stood in
             # the way ("GreenCycle's truck broke down") over one that only restates the plan
@@ -198,6 +196,13 @@ class WhyReader(StateChoice):
         at = ids.index(entry_node.node_id) if entry_node and entry_node.node_id in ids else 0
         left = next((n.ts for n in pool if at and n.node_id == ids[at - 1]), None)
         return [n for n in pool if n.node_id != first and (left is None or n.ts >= left)]
+
+    def _reply_reason(self, reply: EvidenceNode | None, nodes: dict[str, EvidenceNode]) -> str:
+        """What a reply turning a value down gives as its reason: in so many words, else
+        the reply whole ("" without one)."""
+        if reply is None:
+            return ""
+        return self.reasons.cued(reply, nodes) or self.reasons.whole(reply)
 
     def _pushed_back(self, left: set[str], covering: Sequence[Unit],
                      follow: Callable[[EvidenceNode], Sequence[EvidenceNode]]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Sequence
 
 from memory.analysis.question import words
+from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CHAT_SHORTHAND
 from memory.reader.features import relevance_terms
 from memory.text import STOPWORDS, stem
@@ -43,11 +45,10 @@ _CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(am|pm|a\.m\.|p\.m\.)")
 def unit_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
     ws = words(text)
-    for i, w in enumerate(ws):
+    # a compound written open covers the closed one ("tool box" / "toolbox")
+    out.update(a + b for a, b in _open_compounds(ws))
+    for w in ws:
         out |= forms(w.low)
-        if i and _joinable(ws[i - 1].low, w.low) and w.start - ws[i - 1].end == 1:
-            # a compound written open covers the closed one ("tool box" / "toolbox")
-            out.add(ws[i - 1].low + w.low)
         # "ledger-api" also covers "ledger" and "api".
         if "-" in w.low or "_" in w.low:
             for part in re.split(r"[-_]", w.low):
@@ -56,11 +57,15 @@ def unit_forms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _joinable(first: str, second: str) -> bool:
-    """Whether two adjacent words may be one compound written open ("call out", "tool
-    box"): both plain words, the first no function word."""
-    return (first.isalpha() and second.isalpha() and len(first) >= 3 and len(second) >= 2
-            and first not in STOPWORDS and (second not in STOPWORDS or second in _PARTICLES))
+def _open_compounds(ws: Sequence[Word]) -> Iterator[tuple[str, str]]:
+    """The adjacent word pairs of ``ws`` that may be one compound written open ("call out",
+    "tool box"): one space apart, both plain words, the first no function word."""
+    for a, b in zip(ws, ws[1:], strict=False):
+        first, second = a.low, b.low
+        if (b.start - a.end == 1 and first.isalpha() and second.isalpha() and len(first) >= 3
+                and len(second) >= 2 and first not in STOPWORDS
+                and (second not in STOPWORDS or second in _PARTICLES)):
+            yield first, second
 
 
 # The adverbs a compound verb or noun ends in ("call out", "set up", "drop off").
@@ -70,10 +75,8 @@ _PARTICLES = frozenset({"out", "up", "off", "over", "down", "back", "in", "on"})
 def closed_compounds(text: str) -> dict[str, str]:
     """Each word of ``text`` that opens or ends a compound written open, with the compound
     closed ("call out fee": call → callout)."""
-    ws = words(text)
     out: dict[str, str] = {}
-    for a, b in zip(ws, ws[1:], strict=False):
-        if _joinable(a.low, b.low) and b.start - a.end == 1:
-            out.setdefault(a.low, a.low + b.low)
-            out.setdefault(b.low, a.low + b.low)
+    for a, b in _open_compounds(words(text)):
+        out.setdefault(a, a + b)
+        out.setdefault(b, a + b)
     return out
