@@ -63,8 +63,8 @@ PAST_AUXILIARIES = frozenset({"did", "was", "were", "had", "didn't", "wasn't", "
 # book did Melanie read", "where did Nate go": someone's past).
 DECIDED_VERBS = frozenset({"agree", "decide", "settle", "land", "pick", "choose", "opt",
                            "end", "finalise", "finalize", "confirm"})
-# The subjects of a group's decision after "did" ("did we agree", "did you decide").
-GROUP_SUBJECTS = frozenset({"we", "you", "u", "yall", "y'all"})
+# The subjects of a group's decision after "did" ("did we agree", "did they pick").
+GROUP_SUBJECTS = frozenset({"we", "you", "u", "they", "yall", "y'all"})
 # Words naming an amount per something: a unit stating one ("£20/hr", "9%") names them.
 RATE_WORDS = frozenset({"rate", "rates", "wage", "wages"})
 # Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
