@@ -15,6 +15,7 @@ from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import FACET_NOUNS, SETTLED_CHANGE, Weights
 from memory.analysis.matching import (
     abbreviates,
+    clock_for_day,
     compatible,
     measure,
     same_grain,
@@ -24,6 +25,7 @@ from memory.analysis.matching import (
     values_match,
 )
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.value_types import Kind
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
@@ -285,6 +287,7 @@ class StateMatcher:
                 if s.value and compatible(family, s.value_family)
                 and (family != "version" or same_grain(claim.value.text, s.value))
                 and (family != "amount" or same_measure(claim.value.text, held_value(s)))
+                and not clock_for_day(claim.value.kind is Kind.TIME, held_value(s))
                 ], known
 
     def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:

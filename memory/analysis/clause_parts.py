@@ -163,6 +163,27 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
     return bool(re.match(r"(?:→|->|=>)", after))
 
 
+def moved_on(text: str, values: Sequence[Value]) -> tuple[Value, ...]:
+    """Values a change verb right after them moves on to another of their kind ("Wilson
+    job tues 23rd moved to wed 24th", "3pm pushed back to 4pm"): the first is replaced (not
+    a day moved to a time: "sat moved to 11am start" gives the day its time)."""
+    out: list[Value] = []
+    for v in values:
+        m = _MOVED_ON.match(text, v.end)
+        if m is None:
+            continue
+        if any(w.kind is v.kind and w is not v and m.end() <= w.start <= m.end() + 6
+               for w in values):
+            out.append(v)
+    return tuple(out)
+
+
+_MOVED_ON = re.compile(r",?\s(?:(?:has been|is|was|got|been|now|then)\s)?(?:moved|pushed|bumped|"
+                       r"changed|switched|shifted|postponed|swapped|put|brought|pulled|"
+                       r"moving|pushing|changing|switching|shifting)(?:\s(?:back|forward|up|"
+                       r"out|over))?\s(?:to|till|until|til)\b", re.IGNORECASE)
+
+
 _WHEN_GAP = re.compile(r"(?:[\s,@()-]|\b(?:at|on|the|same|window|slot|time|from|starting|"
                        r"start|ends?|till|until|to)\b){0,12}", re.IGNORECASE)
 
@@ -184,7 +205,17 @@ def _old_numbers(text: str, start: int, end: int, values: Sequence[Value]) -> tu
         s, e = m.span(group)
         if not any(v.start <= s < v.end for v in values):
             out.append(Value(kind, m.group(group), s, e))
+    if kind is Kind.TIME:
+        # "start 7.30 not 8": a bare hour replaced by a clock time is an hour too
+        for m in _OLD_HOUR.finditer(text, start, end):
+            s, e = m.span("v")
+            if not any(v.start <= s < v.end for v in (*values, *out)):
+                out.append(Value(kind, m.group("v"), s, e))
     return tuple(out)
+
+
+_OLD_HOUR = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[1-9])\b"
+                       r"(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|%|x|h)\b)", re.IGNORECASE)
 
 
 def _in_parentheses(text: str, value: Value, clause_start: int) -> bool:

@@ -27,6 +27,7 @@ from memory.analysis.clause_parts import (
     _unjoin_moved,
     _value_before,
     _verb_after,
+    moved_on,
 )
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
@@ -43,6 +44,7 @@ from memory.analysis.lexicon import (
     REQUEST_OPENERS,
     ROLE_NOUNS,
     SETTLED_CHANGE,
+    SUGGESTING_MODALS,
     Lexicon,
 )
 from memory.analysis.message_patterns import (
@@ -247,6 +249,7 @@ class ClauseReader:
         old = tuple(v for v in values
                     if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
             masked, start, end, values)
+        old += tuple(v for v in moved_on(masked, values) if v not in old)
         new = [v for v in values if v not in old and not v.is_year
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)
@@ -510,7 +513,12 @@ class ClauseReader:
         if asks or proposes:
             # A suggestion proposes ("how about 4?", "$12k?"); a question that mentions a
             # value ("the invite still says 04:00, stale?") only asks.
-            suggests = proposes or (bool(new) and len(toks) <= 4)
+            # "can the reset go thursday?" puts a thing's new value forward ("can I grab 2
+            # tickets?", "can someone take the 2pm delivery?" ask for something)
+            second = lead[1].low if len(lead) > 1 else ""
+            suggests = proposes or (bool(new) and len(toks) <= 4) or (
+                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_MODALS
+                and second not in _ASKING_SUBJECTS)
             return SpeechAct.PROPOSAL if suggests else SpeechAct.QUESTION
         if old and new and "not sure" not in low:
             return SpeechAct.CORRECTION
@@ -646,6 +654,9 @@ def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
 
 # ", not the SU steps": a place named as turned down right after another (a short phrase
 # up to the end of its part).
+# Who a modal question asks of rather than what it changes ("can *I* grab …").
+_ASKING_SUBJECTS = frozenset({"i", "we", "you", "u", "someone", "somebody", "anyone", "anybody",
+                              "they", "he", "she", "me", "us", "ya", "ye"})
 _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"
                         r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
 

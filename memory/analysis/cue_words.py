@@ -82,7 +82,8 @@ PROPOSAL_CUES: tuple[str, ...] = (
     "any chance", "is it ok if", "is it okay if", "would it work", "would that work",
     "does that work", "thoughts on", "wdyt", "what do you think", "how does", "i'd vote for",
     "i vote for", "vote for", "why not", "or maybe", "alternatively", "idea:", "option:",
-    "we could", "you could", "let's consider", "open to", "might be", "ideally", "we can",
+    "we could", "you could", "why don't we", "why dont we", "let's consider", "open to",
+    "might be", "ideally", "we can",
     "we might", "could also", "can someone", "could someone", "can anyone", "could anyone",
     "would anyone", "anyone want", "who wants", "who can", "who could", "any volunteers",
     "need volunteers", "volunteers?", "volunteers needed", "i'd like to", "i'd like",
@@ -400,6 +401,9 @@ close ship launch cut take""".split())
 
 #: Openers of a request: it asks someone to act and decides nothing.
 REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
+#: Modals that, opening a question which names a new value, put that value forward ("can
+#: the reset go thursday?", "should the party be on the 12th?").
+SUGGESTING_MODALS: frozenset[str] = frozenset({"can", "could", "shall", "should"})
 
 
 #: Words about a decision rather than the decision itself ("lunch poll", "launch draft"):
@@ -538,6 +542,8 @@ ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",
     "suite", "office", "studio", "auditorium", "scope", "bay", "lab", "gate", "court", "lane",
     "booth", "rack", "stage", "desk",
+    # numbered places things or people are put in ("container 9", "plot 12", "pitch 2")
+    "container", "unit", "pitch", "plot", "locker", "dock", "platform", "stall", "ward",
 )
 
 

@@ -176,6 +176,20 @@ def same_grain(a: str, b: str) -> bool:
     return is_build(a) == is_build(b)
 
 
+def clock_for_day(clock_only: bool, value: str) -> bool:
+    """Whether a clock time said alone (``clock_only``) would stand in for a value naming
+    a day and no time ("ok 6:30" after "Thursday 12th"): it is the time of something, not
+    a new day. A bare number or range of them may be hours and does not count as a day."""
+    if not clock_only or _CLOCK_IN.search(value) or _BARE_HOURS.fullmatch(value.strip()):
+        return False
+    return True
+
+
+_CLOCK_IN = re.compile(r"\d[:.]\d{2}\b|\d\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midday|midnight)\b",
+                       re.IGNORECASE)
+_BARE_HOURS = re.compile(r"\d{1,2}(?:\s?[-–]\s?\d{1,2})?")
+
+
 def is_build(value: str) -> bool:
     """Whether a version value names a build or a candidate ("rc1", "build 418")."""
     return _BUILD.search(value.strip()) is not None

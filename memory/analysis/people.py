@@ -27,6 +27,40 @@ _ING = frozenset({"driving", "leading", "running", "handling", "covering", "pres
                   "hosting", "taking", "owning", "doing", "managing", "chairing"})
 
 
+def _stands_in(toks: Sequence[Token], i: int, known: set[str]) -> bool:
+    """Whether the name at ``i`` stands in for a person named just after it ("Marek from
+    the agency instead of you", "Jo rather than Sam")."""
+    for k in range(i + 1, min(len(toks) - 1, i + 6)):
+        low = toks[k].low
+        if low in {".", ";"} or toks[k].text in {".", ";"}:
+            return False
+        if low == "instead" and k + 2 < len(toks) and toks[k + 1].low == "of":
+            other = toks[k + 2].low
+        elif low == "rather" and k + 2 < len(toks) and toks[k + 1].low == "than":
+            other = toks[k + 2].low
+        else:
+            continue
+        doing = k + 3 < len(toks) and toks[k + 3].low.endswith("ing")
+        # "Zoom instead of them coming in": what replaces a person's doing is no person
+        return (other in _PRONOUNS_OF and not doing) or _strip_possessive(other) in known
+    return False
+
+
+def _opens_phrase(toks: Sequence[Token], i: int) -> bool:
+    """Whether the word at ``i`` opens what is said, after nothing but a word of assent
+    ("ok Marek from the agency instead of you"), not the object of a verb ("let's use
+    Zoom instead")."""
+    return i == 0 or toks[i - 1].low in _ASSENT or toks[i].start - toks[i - 1].end > 1
+
+
+_ASSENT = frozenset({"ok", "okay", "k", "so", "then", "right", "fine", "sure", "alright",
+                     "yes", "yeah", "yep", "cool"})
+
+
+# The people a name can stand in for without being named ("instead of *you*").
+_PRONOUNS_OF = frozenset({"you", "me", "him", "her", "them"})
+
+
 def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
     """Whether the words after a name make it the doer of a task: a third-person owner verb
     ("owns", "drives"), a modal and an owner verb ("will drive"), "is driving" / "is on", "is
@@ -176,6 +210,11 @@ def people_values(text: str, *, speaker: str = "",
                 begin = toks[i - 1].start  # "rhys campbell is taking over sponsorship"
             out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
                              tok.start + len(name)))
+            continue
+        if (_name_like(tok, known, sentence_start=False) and low not in _PRONOUNS_OF
+                and (low in known or _opens_phrase(toks, i)) and _stands_in(toks, i, known)):
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
         held = None if any(o.start == tok.start for o in out) else _held_by(toks, i, known)
         if held is not None:

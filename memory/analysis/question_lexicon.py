@@ -370,6 +370,9 @@ RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", 
 REJECT_OPENERS = (
     "no", "nah", "nope", "not", "let's not", "lets not", "don't", "dont", "i'd rather not",
     "rather not", "i don't think", "i dont think", "hard no", "veto", "-1", "meh",
+    # keeping what holds turns a change down ("I'd rather keep 10", "let's stick with 75")
+    "i'd rather keep", "id rather keep", "rather keep", "let's keep", "lets keep",
+    "let's stick", "lets stick", "stick with", "i'd stick", "id stick",
 )
 # Prepositions naming the value a change left ("moved *off* Thursday", "slipped *from* the
 # 15th"), as against the one it reached ("moved *to* the 22nd").

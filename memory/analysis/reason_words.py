@@ -96,7 +96,8 @@ CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
 # its reason is in the reply that turned the proposal down.
 NOT_DONE_WORDS = ("couldn't", "couldnt", "could not", "didn't", "didnt", "did not", "wasn't",
                   "wasnt", "weren't", "werent", "not", "never", "won't", "wont", "can't",
-                  "cant", "cannot", "no")
+                  "cant", "cannot", "no", "aren't", "arent", "isn't", "isnt", "don't", "dont",
+                  "doesn't", "doesnt")
 # A reply saying a proposal cannot be done ("Nordpack can't mold V-0 grade").
 REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "doesn't",
                  "doesnt", "don't", "dont", "no way")

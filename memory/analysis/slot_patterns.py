@@ -273,6 +273,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "1545 now, not 1510", "1030 instead of 1100": two four-digit times, one for the other
     ("time", r"(?<![\w$£€#.,:/-])(?P<v>" + NOT_YEAR + HHMM + r")(?:\s(?:now|then))?,?\s(?:not|"
              r"instead of|rather than|→|->)\s" + HHMM + r"\b"),
+    # a bare hour said for a clock time: "yard opens 7 not 7:30", "8 instead of 7.30pm"
+    # (quarter hours only: "4 not 4.50" is a price; not before a count's noun: "7 not 6:30
+    # ppl")
+    ("time", r"(?<![\w$£€#.,:/-])(?P<v>(?:[01]?\d|2[0-3]))(?:\s(?:now|then))?,?\s(?:not|"
+             r"instead of|rather than)\s(?:[01]?\d|2[0-3])(?:[:.](?:00|15|30|45)|\s?(?:am|pm))"
+             r"\b(?!\s(?:ppl|people|staff|kids|guests|of|per|each)\b)"),
     # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
     ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
               r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),

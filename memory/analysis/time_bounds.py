@@ -16,7 +16,7 @@ from memory.text import STOPWORDS
 #: Question words asking for the end of a span ("finish", "wrap up", "how late").
 END_CUES = frozenset(
     "finish finishes finished finishing end ends ended ending wrap wraps over done until "
-    "till close closes closed late".split())
+    "till close closes closed late shut shuts".split())
 #: Question words asking for its start ("start", "kick off", "doors").
 START_CUES = frozenset(
     "start starts starting begin begins beginning kick kicks kickoff doors open opens "
@@ -40,7 +40,8 @@ _RANGE = re.compile(
     re.IGNORECASE)
 _ENDS_AT = re.compile(
     rf"\b(?P<w>done|finish(?:es|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|till|til|until|"
-    rf"close|closes|closing|stops|stopping|to stop)\s{{1,3}}(?:(?:time|time's|time is)\s{{1,3}})?"
+    rf"close|closes|closing|shut|shuts|shutting|stops|stopping|to stop)\s{{1,3}}"
+    rf"(?:(?:time|time's|time is)\s{{1,3}})?"
     rf"(?:(?:by|at|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
 _STARTS_AT = re.compile(

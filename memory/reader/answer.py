@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.lexicon import default_lexicon
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.features import QUESTION_WORDS, passage_terms, relevance_terms
@@ -162,6 +163,18 @@ def _share(keys: Sequence[frozenset[str]], own: set[str]) -> float:
     return sum(1 for forms in keys if forms & own) / len(keys) if keys else 0.0
 
 
+def puts_forward(text: str) -> bool:
+    """Whether a message asks or puts something forward ("could we open at 10:30?", "why
+    don't we use code 100, I've got boxes of it")."""
+    return ("?" in text or default_lexicon().proposal.search(text) is not None
+            or _URGES.search(text) is not None)
+
+
+# Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
+# do the lake").
+_URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
+
+
 def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | None:
     """The message that first put ``phrase`` forward, judged on each node's own text (not
     the turn it answers): the nodes holding the largest share of the phrase's names (a
@@ -172,14 +185,16 @@ def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | Non
     words = _forms([t for t in tokens(phrase) if t not in STOPWORDS and len(t) > 1])
     if not words:
         return None
-    best: tuple[float, float, datetime, int] | None = None
+    best: tuple[float, float, bool, datetime, int] | None = None
     found: EvidenceNode | None = None
     for node in {n.node_id: n for n in nodes}.values():
         own = set(content_terms(node.text)) | passage_terms(node.text)
         by_name, by_word = _share(names, own), _share(words, own)
         if (by_name if names else by_word) < SAID_MIN_COVERAGE:
             continue
-        rank = (-by_name, -by_word, node.ts, node.seq)
+        # of those saying it alike, one putting it forward suggested it ("Lantern Weather
+        # as the opener?"), not an earlier mention of it as something else
+        rank = (-by_name, -by_word, not puts_forward(node.text), node.ts, node.seq)
         if best is None or rank < best:
             best, found = rank, node
     return found

@@ -40,8 +40,10 @@ from memory.reader.coverage_days import (
 )
 from memory.reader.coverage_values import (
     asks_a_count,
+    asks_a_length,
     asks_a_percent,
     says_a_clock,
+    says_a_length,
     says_a_number,
     says_a_percent,
     says_a_rate,
@@ -312,6 +314,8 @@ class CoverageTest:
         family = qa.family
         if qa.kind is QuestionKind.WHY:
             return True
+        if asks_a_length(qa):
+            return says_a_length(unit)  # "how long is the film" / "98 mins", not "Saturday"
         if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone, nor by
             # an amount of money ("how many swirls a day" / "£2.80 each")

@@ -19,8 +19,8 @@ from memory.text import find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["asks_a_count", "said", "says_a_clock", "says_a_number", "says_a_percent",
-           "says_a_record_number"]
+__all__ = ["asks_a_count", "asks_a_length", "said", "says_a_clock", "says_a_length",
+           "says_a_number", "says_a_percent", "says_a_record_number"]
 
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
@@ -113,6 +113,26 @@ def says_a_rate(unit: Unit) -> bool:
 # An amount by a unit of time or of people ("£20/hr", "14.50 an hour", "£80 pp").
 _PER_UNIT = re.compile(r"\d\s?(?:/|per\s|an?\s|p)(?:hr|hour|h|day|d|wk|week|month|mo|year|yr|"
                        r"night|head|person|p|session|class|lesson)\b", re.IGNORECASE)
+
+
+def asks_a_length(qa: QuestionAnalysis) -> bool:
+    """Whether the question asks how long something lasts or is ("how long is the film",
+    "how long is the route"): a duration or a distance answers it, never a day."""
+    return "how long" in qa.cues
+
+
+def says_a_length(unit: Unit) -> bool:
+    """Whether ``unit`` states a duration or a distance ("98 mins", "an hour and a half",
+    "two weeks", "10k", "6 miles")."""
+    return _LENGTH.search(said(unit)) is not None
+
+
+_LENGTH = re.compile(
+    r"(?:\d|\b(?:an?|half|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|"
+    r"thirty|forty|fifty|sixty|ninety|few|couple(?: of)?)\b)[\s-]?(?:\+\s?)?(?:mins?|minutes?|"
+    r"hrs?|hours?|h|days?|nights?|weeks?|wks?|fortnights?|months?|years?|yrs?|secs?|seconds?|"
+    r"km|k|kms|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|yards?)\b"
+    r"|\b(?:all day|all night|overnight|half an hour|an hour)\b", re.IGNORECASE)
 
 
 def says_a_clock(unit: Unit) -> bool:

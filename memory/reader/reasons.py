@@ -61,7 +61,13 @@ def refuses(text: str, lexicon: QuestionLexicon) -> bool:
     """Whether ``text`` opens by turning something down ("not keen on 30 …", "nah"), not
     with a "no" that agrees ("no worries, makes sense", "not gonna lie, thursdays would be
     great")."""
-    return accepts(text, lexicon.reject, lexicon.fillers) and not _AGREEING_NO.match(text)
+    return (accepts(text, lexicon.reject, lexicon.fillers)
+            or _POLITE_NO.match(text) is not None) and not _AGREEING_NO.match(text)
+
+
+# A refusal after a word of thanks or regret ("ta Frank but no, …", "sorry but nah").
+_POLITE_NO = re.compile(r"\W{0,3}(?:[\w'’]{1,20}\s){0,4}but\s(?:no|nah|nope|not\s(?:for|this|"
+                        r"now|yet|keen))\b", re.IGNORECASE)
 
 
 # Replies opening with "no"/"not" that agree.

@@ -13,6 +13,7 @@ from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode, State
+from memory.reader.answer import puts_forward
 from memory.reader.answer_parts import (
     Composed,
     _anchors,
@@ -22,7 +23,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Coverage, Unit
 from memory.reader.extract import relayed, reports_blocker, says
-from memory.reader.reasons import Reasons, accepts, names_reached, reached_values, refuses
+from memory.reader.reasons import Reasons, names_reached, reached_values, refuses
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import names_value
@@ -140,7 +141,7 @@ class WhyReader(StateChoice):
             source = self._pushed_back(left, self.covering(verdict, wide=True), follow)
             reason = self._reply_reason(source, nodes)
         if not reason and says(qa.text, NOT_DONE_WORDS):
-            source = self._turned_down(covering)
+            source = self._turned_down(covering, follow)
             reason = self._reply_reason(source, nodes)
         if not reason and order:
             # no reason in so many words: the covering message that reports what stood in
@@ -222,14 +223,21 @@ class WhyReader(StateChoice):
                     return turn
         return None
 
-    def _turned_down(self, covering: Sequence[Unit]) -> EvidenceNode | None:
+    def _turned_down(self, covering: Sequence[Unit],
+                     follow: Callable[[EvidenceNode], Sequence[EvidenceNode]] | None = None
+                     ) -> EvidenceNode | None:
         """"why couldn't we do it at Blue Door?": the reply that turned the proposal down
         ("nah, we need a wall to pin the boards") says why it did not happen."""
         for unit in covering:
-            if unit.node is None or "?" not in unit.node.text:
+            node = unit.node
+            if node is None or not puts_forward(node.text):
                 continue
-            for answer in unit.answers:
-                if accepts(answer.text, self.lexicon.reject) or says(answer.text, REFUSAL_WORDS):
+            # a suggestion without a question mark has no answers of its own: the turns
+            # after it by others
+            replies = unit.answers or [t for t in (follow(node) if follow else ())
+                                       [:_PUSHBACK_TURNS] if t.speaker_id != node.speaker_id]
+            for answer in replies:
+                if refuses(answer.text, self.lexicon) or says(answer.text, REFUSAL_WORDS):
                     return answer
         return None
 

@@ -1,0 +1,32 @@
+""""Who suggested X": of the messages naming X alike, the one putting it forward, not an
+earlier mention of X as something else.
+
+Real write path (offline proposer, HashingEmbedder) and the offline reader.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memory.reader.answer import puts_forward
+from tests.support.chat_reader import channel_chat
+
+START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+ASKED = datetime(2026, 6, 20, 9, 0, tzinfo=UTC)
+
+
+def test_a_message_putting_something_forward() -> None:
+    assert puts_forward("Harbour Lights to close the weekend? it's short")
+    assert puts_forward("why don't we use the big urn, it's free")
+    assert not puts_forward("Harbour Lights director is coming on sunday")
+
+
+def test_who_suggested_is_who_put_it_forward(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "rani", "guests: the Harbour Lights director is coming on sunday for a Q&A"),
+        (600, "tao", "closing film fell through, the distributor pulled it"),
+        (620, "mia", "Harbour Lights to close the weekend then? she's here anyway"),
+        (640, "tao", "yes, closing film is Harbour Lights"),
+    ], start=START, asked=ASKED)
+    assert "mia" in chat.first("who suggested harbour lights for the closing film").lower()
