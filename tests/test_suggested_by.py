@@ -22,6 +22,23 @@ def test_a_message_putting_something_forward() -> None:
     assert not puts_forward("Harbour Lights director is coming on sunday")
 
 
+def test_a_question_about_a_thing_or_a_request_puts_nothing_forward() -> None:
+    assert not puts_forward("Does Harbour Lights come with subtitles?")
+    assert not puts_forward("ok Harbour Lights it is. can u tell the projectionist?",
+                            [frozenset({"harbour"}), frozenset({"lights"})])
+    assert puts_forward("what about Harbour Lights?", [frozenset({"harbour"})])
+
+
+def test_who_suggested_is_not_who_asked_about_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "tao", "closing film shortlist is up. does Harbour Lights have english subtitles?"),
+        (300, "rani", "yes it does"),
+        (600, "mia", "Harbour Lights to close the weekend, we should book it"),
+        (640, "tao", "ok closing film is Harbour Lights. can u tell the projectionist?"),
+    ], start=START, asked=ASKED)
+    assert "mia" in chat.first("whose idea was harbour lights").lower()
+
+
 def test_who_suggested_is_who_put_it_forward(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "rani", "guests: the Harbour Lights director is coming on sunday for a Q&A"),

@@ -163,16 +163,35 @@ def _share(keys: Sequence[frozenset[str]], own: set[str]) -> float:
     return sum(1 for forms in keys if forms & own) / len(keys) if keys else 0.0
 
 
-def puts_forward(text: str) -> bool:
+def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
     """Whether a message asks or puts something forward ("could we open at 10:30?", "why
-    don't we use code 100, I've got boxes of it")."""
-    return ("?" in text or default_lexicon().proposal.search(text) is not None
-            or _URGES.search(text) is not None)
+    don't we use code 100, I've got boxes of it"). A question only puts forward what it
+    holds, and a question about a thing ("does Fernleigh allow outside caterers?") or a
+    request ("can u let blackbird know?") puts nothing forward; given ``about`` (word
+    forms), the question must hold one of them."""
+    if default_lexicon().proposal.search(text) is not None or _URGES.search(text) is not None:
+        return True
+    for sentence in _QUESTION.findall(text):
+        if _ASKS_ABOUT.match(sentence):
+            continue
+        own = set(content_terms(sentence)) | passage_terms(sentence) if about else set()
+        if not about or any(forms & own for forms in about):
+            return True
+    return False
 
 
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
 # do the lake").
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
+# one sentence ending in a question mark
+_QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
+# a question opening by asking about something, or asking someone to do something
+_ASKS_ABOUT = re.compile(
+    r"\s*(?:(?:ok|okay|so|and|but|also|hey|oh)\W{1,3})?"
+    r"(?:do|does|did|is|are|was|were|am|has|have|had|where|when|who|whom|whose|which"
+    r"|what(?!\s+about)|how(?!\s+about)|why(?!\s+(?:not|don'?t))"
+    r"|(?:can|could|will|would)\s+(?:you|u|someone|somebody|anyone))\b",
+    re.IGNORECASE)
 
 
 def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | None:
@@ -194,7 +213,8 @@ def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | Non
             continue
         # of those saying it alike, one putting it forward suggested it ("Lantern Weather
         # as the opener?"), not an earlier mention of it as something else
-        rank = (-by_name, -by_word, not puts_forward(node.text), node.ts, node.seq)
+        rank = (-by_name, -by_word, not puts_forward(node.text, names or words), node.ts,
+                node.seq)
         if best is None or rank < best:
             best, found = rank, node
     return found
