@@ -177,8 +177,14 @@ def _matchable(terms: set[str]) -> set[str]:
     only of them keeps them."""
     out = {t for t in terms if t not in KIND_NOUNS}
     out = out or set(terms)
-    # "check-in" is "check in": a hyphenated word counts by its parts too
-    return out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
+    # "check-in" is "check in": a hyphenated word counts by its parts too, and a closed
+    # compound by its verb ("kickoff" is "kick off", "handover" is "hand over")
+    return (out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
+            | {m.group(1) for t in out if (m := _COMPOUND.fullmatch(t)) is not None})
+
+
+# a verb and its particle written as one word
+_COMPOUND = re.compile(r"([a-z]{3,20}?)(?:off|up|over|out|down|through)")
 
 
 def _same_subject(a: set[str], b: set[str]) -> bool:

@@ -8,7 +8,6 @@ A proposal never changes memory by itself.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -23,8 +22,6 @@ from memory.decisions import (
     _RECENT_TURNS,
     _RECURRING,
     _SUGGESTING,
-    _SUGGESTION_CUES,
-    _WE_CUES,
     RegistryTool,
     SubjectSimilarity,
     WriteItem,
@@ -41,8 +38,8 @@ from memory.decisions import (
 )
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
-from memory.terse_replies import TerseReplies
 from memory.text import content_terms, names_value
+from memory.uptake import ProposalUptake
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
            "derive_topic"]
@@ -85,7 +82,7 @@ class _Draft:
                          match.state, match.score, self.change)
 
 
-class OfflineProposer(TerseReplies):
+class OfflineProposer(ProposalUptake):
     """Deterministic proposer over the :class:`~memory.analysis.message.MessageAnalyzer`.
 
     Each value a message states is matched against the channel's active states by a score
@@ -153,7 +150,8 @@ class OfflineProposer(TerseReplies):
         asked = ctx.anchor_analysis.asks if ctx.anchor_analysis is not None else frozenset()
         primary = _primary(decisions, asked)
         facets = _facets(decisions, primary)
-        if primary.answers and not base.answers:
+        if primary.answers and (not base.answers or primary.verdict is Verdict.ESTABLISH):
+            # a new state named from an earlier turn is grounded there
             base = base.model_copy(update={"answers": primary.answers})
         reason = a.reason or (a.explanation if primary.verdict is Verdict.REVISE else "")
         return base.model_copy(update={
@@ -262,13 +260,14 @@ class OfflineProposer(TerseReplies):
             if ctx.suggested is not None and values_match(quote, ctx.suggested.value.text):
                 target = self._suggestion_target(ctx, item, registry)
                 if target is not None:
-                    return on(target, Verdict.REVISE)
+                    return (self._time_of(quote, target.state, item, registry)
+                            or on(target, Verdict.REVISE))
                 return establish()
             if best is not None:
                 return on(best, Verdict.REVISE if best.strong else Verdict.RESTATE)
             if claim.subject and claim.stated and not a.question and claim.value.family == "who":
                 return establish()  # "Felix still owns delivery": news to the memory
-            return None
+            return self._timed_near(claim, ctx, item, registry) if not claim.subject else None
         return self._changing(draft, claim, clause, ctx, item, registry)
 
 
@@ -283,7 +282,12 @@ class OfflineProposer(TerseReplies):
             target = self._suggestion_target(ctx, item, registry)
             if target is not None:
                 same = same_value(quote, target.state.value)
-                return on(target, Verdict.RESTATE if same else Verdict.REVISE)
+                return (self._time_of(quote, target.state, item, registry)
+                        or on(target, Verdict.RESTATE if same else Verdict.REVISE))
+        if best is None and not claim.subject:
+            timed = self._timed_near(claim, ctx, item, registry)
+            if timed is not None:
+                return timed
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
                 and _RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not
@@ -352,96 +356,6 @@ class OfflineProposer(TerseReplies):
         if ctx.suggested is not None and compatible(family, ctx.suggested.value.family):
             return True
         return any(compatible(family, s.value_family) for s in ctx.strong) or not aa.question
-
-    def _suggests(self, clause: Clause) -> bool:
-        """Whether a proposal clause puts a value forward ("how about X", "proposing X",
-        "maybe X", a bare "X?") rather than asking someone to act."""
-        m = self.analyzer.lexicon.proposal.search(clause.text)
-        cue = m.group(0).lower() if m is not None else ""
-        # "can we do 11 to 3 instead?" puts a value forward; "can someone take primary?"
-        # asks someone to act
-        we = cue in _WE_CUES and any(c.value.family != "who" for c in clause.claims)
-        return cue in _SUGGESTION_CUES or we or (
-            not cue and clause.text.rstrip().endswith("?") and len(clause.text.split()) <= 4)
-
-    def _suggestion_target(self, ctx: _Context, item: WriteItem,
-                           registry: RegistryTool) -> _Match | None:
-        """The state the proposal this message answers would change, if any."""
-        claim, clause = ctx.suggested, ctx.suggested_clause
-        if claim is None or clause is None:
-            for rec in ctx.strong:
-                return _Match(rec, 1.0, True, True)
-            return None
-        inner = _Context(strong=ctx.strong, weak=ctx.weak, subject=ctx.subject)
-        matches = self._matches(claim, clause, inner, item, registry)
-        return next((m for m in matches if m.qualifies), None)
-
-    def _acceptance(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
-                    registry: RegistryTool) -> _Decision | None:
-        """"ok let's do that", "sure", "+1", "ok moving it": agreeing with the proposal it
-        answers carries that proposal's value; agreeing with a decision restates it."""
-        if not (a.agrees or a.changes >= 0.5) or ctx.anchor is None:
-            return None
-        if any(c.act in _SUGGESTING or c.act is SpeechAct.REJECTION for c in a.clauses):
-            return None
-        suggested = ctx.suggested
-        anchor = ctx.anchor
-        if suggested is not None and not self._accepts(a):
-            return None  # "+1" to a proposal supports it; it does not decide it
-        if suggested is not None:
-            if anchor.state_id and anchor.verdict is Verdict.ESTABLISH:
-                rec = registry.get_state(item, anchor.state_id)
-                if rec is not None:
-                    return _Decision(Verdict.RESTATE, rec.topic, "", rec.value_family,
-                                     SpeechAct.CONFIRMATION, rec, 1.0)
-            target = self._suggestion_target(ctx, item, registry)
-            quote = suggested.value.text
-            if target is not None:
-                verdict = (Verdict.RESTATE if same_value(quote, target.state.value)
-                           else Verdict.REVISE)
-                return _Decision(verdict, target.state.topic, quote, suggested.value.family,
-                                 SpeechAct.DECISION, target.state, target.score)
-            topic = suggested.subject or self._asked_before(ctx, item) or ctx.subject
-            if topic:
-                return _Decision(Verdict.ESTABLISH, topic, quote, suggested.value.family,
-                                 SpeechAct.DECISION)
-            return None
-        if a.agrees and ctx.strong and len(a.text) <= 80:
-            rec = ctx.strong[0]
-            return _Decision(Verdict.RESTATE, rec.topic, "", rec.value_family,
-                             SpeechAct.CONFIRMATION, rec, 1.0)
-        return None
-
-    def _asked_before(self, ctx: _Context, item: WriteItem) -> str:
-        """What the question a counter-proposal answers was about ("raffle idea: grand prize
-        an iPad??" → "how about a family movie night basket" → "ok fair, basket it is")."""
-        anchor = ctx.anchor
-        asked = anchor.proposal.answers if anchor is not None and anchor.proposal else None
-        if not asked:
-            return ""
-        node = next((n for n in item.recent if n.message_id == asked), None)
-        if node is None:
-            return ""
-        if node.topic and node.state_id:
-            return node.topic
-        qa = self.analysis(node.text, node.speaker)
-        clause = next((c for c in qa.clauses if c.subject and c.act in (
-            SpeechAct.PROPOSAL, SpeechAct.QUESTION)), None)
-        label = next((c.subject for c in qa.clauses if c.subject), "")
-        if clause is not None:
-            # "grand prize an iPad??": what is asked about, not the value put forward
-            clause = dataclasses.replace(clause, subject=re.split(
-                r"\s(?:a|an)\s", clause.subject)[0])
-        if clause is not None and label and label != clause.subject and not set(
-                content_terms(label)) & set(content_terms(clause.subject)):
-            return f"{label} {clause.subject}"
-        return clause.subject if clause is not None else label
-
-    def _accepts(self, a: MessageAnalysis) -> bool:
-        """Whether a reply takes a proposal on ("ok let's do that", "sure", "moving it",
-        "invite updated"), rather than only supporting it ("+1", "same", "agreed")."""
-        opening = " ".join(a.text.split()[:4])
-        return bool(self.analyzer.lexicon.accept.match(opening)) or a.changes >= 0.5
 
     def _reason_for(self, a: MessageAnalysis, ctx: _Context,
                     item: WriteItem) -> StateRecord | None:

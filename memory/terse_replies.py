@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memory.analysis.definitions import SpeechAct
+from memory.analysis.definitions import TIME_FACET, SpeechAct
 from memory.analysis.lexicon import QUANTITY_VERBS
-from memory.analysis.matching import measure, same_value
+from memory.analysis.matching import clock_for_day, measure, same_value
 from memory.analysis.message import Clause, MessageAnalysis
 from memory.analysis.said_alone import UNITLESS, Bare, bare_value, is_unitless
 from memory.decisions import RegistryTool, WriteItem, _Context, _Decision, _matchable, _states_of
@@ -64,10 +64,40 @@ class TerseReplies(StateMatcher):
             if state is None:
                 continue
             taken.add(state.state_id)
+            timed = self._time_of(bare.text, state, item, registry)
+            if timed is not None:
+                out.append(timed)
+                continue
             verdict = Verdict.RESTATE if same_value(bare.text, state.value) else Verdict.REVISE
             out.append(_Decision(verdict, state.topic, bare.text, state.value_family,
                                  SpeechAct.DECISION, state, 1.0, 0.5))
         return out
+
+    @staticmethod
+    def _time_of(value: str, state: StateRecord, item: WriteItem,
+                 registry: RegistryTool) -> _Decision | None:
+        """A clock time said alone for a plan that holds a day and no time ("team dinner
+        thursday 12th?" … "ok 6:30") is the plan's time, kept beside the day as a state of
+        its own ("team dinner time"), not a new day."""
+        if not _CLOCK_ONLY.fullmatch(value.strip()) or not clock_for_day(
+                True, held_value(state)):
+            return None
+        set_by = next((n for n in item.recent if n.node_id == state.active_node_id), None)
+        if set_by is not None and not clock_for_day(True, set_by.text):
+            # a time said with the day ("thurs 10 april, 6.30 call") is not held apart, so
+            # a clock after it would be no first time of the plan
+            return None
+        topic = f"{state.topic} {TIME_FACET}"
+        held = next((hit.state for hit in registry.search_registry(item, topic, k=5)
+                     if hit.state.topic == topic), None)
+        if held is None:
+            # named by the plan's words: the turn that set the plan is what it answers
+            return _Decision(Verdict.ESTABLISH, topic, value, state.value_family,
+                             SpeechAct.DECISION, None, 1.0, 0.5,
+                             answers=set_by.message_id if set_by is not None else "")
+        verdict = Verdict.RESTATE if same_value(value, held.value) else Verdict.REVISE
+        return _Decision(verdict, topic, value, held.value_family, SpeechAct.DECISION,
+                         held, 1.0, 0.5)
 
     def _turns_before(self, item: WriteItem) -> list[_Turn]:
         """The turns of the message's thread (or top level) just before it, closest first."""
@@ -157,6 +187,9 @@ def _with_unit(bare: Bare, turns: Sequence[_Turn]) -> Bare:
 
 
 _CURRENCY = r"[$€£¥]"
+#: A clock time and nothing else ("6:30", "at 8pm", "7.15"); a bare number may be anything.
+_CLOCK_ONLY = re.compile(r"(?:at\s)?\d{1,2}(?:[:.]\d{2}\s?(?:am|pm)?|\s?(?:am|pm))",
+                         re.IGNORECASE)
 
 
 def _bare_of(clause: Clause) -> Bare | None:

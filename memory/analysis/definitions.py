@@ -49,12 +49,16 @@ class Definition:
 SPEECH_ACTS: dict[SpeechAct, Definition] = {
     SpeechAct.PROPOSAL: Definition(
         "suggests or asks for a value without deciding it",
-        "context: no state changes until someone accepts it",
+        "context: no state changes until someone else takes it on (\"ok let's do that\", or "
+        "saying the value back: \"12th 👍\"); it then revises the state whose value the "
+        "proposal called a problem (\"5th is bad. shall we do the 12th?\")",
         ("could we move standup to 10?", "how about The Lake?", "maybe Thursday works better"),
     ),
     SpeechAct.DECISION: Definition(
         "states a value now in force, first time or replacing the old one",
-        "establish a state, or revise the state whose subject it names",
+        "establish a state, or revise the state whose subject it names; a clock time agreed "
+        "for a plan that holds only a day is the plan's time (a state '<plan> time' beside "
+        "it), never a new day",
         ("Atlas design review is Thursday 3 pm", "Outing decided: bowling alley",
          "moved again: Friday at 11 am", "the upgrade is postponed until January"),
     ),
@@ -128,7 +132,8 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
     ),
     QuestionKind.WHEN: Definition(
         "the date or time something happens or happened",
-        "answer with the date or time, resolved to a calendar date where it is relative",
+        "answer with the date or time, resolved to a calendar date where it is relative; a "
+        "plan's day with the time held beside it ('<plan> time')",
         ("when is the launch?", "when was the budget cut?"),
     ),
     QuestionKind.WHY: Definition(
@@ -170,3 +175,9 @@ def render_question_kinds() -> str:
         + "; ".join(f'"{e}"' for e in d.examples)
         for kind, d in QUESTION_KINDS.items()
     )
+
+
+#: What the state holding a plan's time of day is called beside the plan's own ("team
+#: dinner time"): written when a time is agreed for a plan that holds only a day, read
+#: back when the plan's day is asked.
+TIME_FACET = "time"

@@ -40,7 +40,7 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
         if at >= 0 and res.start == res.end and WEEKDAY.search(expr) and (
                 pin := _PINNED_DAY.match(text, at + len(expr))) is not None:
             # "next Friday (the 15th)": the speaker spelled out which one they meant.
-            res = _pin_day(res, int(pin.group(1)))
+            res = _pin_day(res, int(pin.group(1) or pin.group(2)))
             pinned_end = pin.end()
         out.append((expr, res))
         if len(out) == 4:
@@ -48,15 +48,18 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
     return out
 
 
-# A day of the month in parentheses right after a weekday says which one it means.
-_PINNED_DAY = re.compile(r"\s{0,10}\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)", re.IGNORECASE)
+# A day of the month right after a weekday says which one it means: "next Friday (the
+# 15th)", "thursday 11th", "sat the 5th".
+_PINNED_DAY = re.compile(
+    r"\s{0,10}(?:\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)"
+    r"|,?\s{0,3}(?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)\b)", re.IGNORECASE)
 
 
 def _pin_day(res: DateResolution, day: int) -> DateResolution:
-    """The occurrence of ``res``'s weekday a week before, at, or a week after it that falls
-    on the ``day``-th of its month: which Friday "next Friday (the 15th)" means. Else
-    ``res`` unchanged."""
-    for weeks in (0, 1, -1):
+    """The occurrence of ``res``'s weekday nearest it (two weeks before to four after) that
+    falls on the ``day``-th of its month: which Friday "next Friday (the 15th)" means, which
+    Thursday "thursday 11th". Else ``res`` unchanged."""
+    for weeks in (0, 1, -1, 2, -2, 3, 4):
         d = res.start + timedelta(weeks=weeks)
         if d.day == day:
             return DateResolution(start=d, end=d, granularity="day", text=res.text)

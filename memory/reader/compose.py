@@ -28,7 +28,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -37,7 +37,7 @@ from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.alternatives import alternative_answer, alternatives
-from memory.reader.answer import best_clause, citation, day_label
+from memory.reader.answer import best_clause, citation, current_value, day_label
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
     EVIDENCE_LINES,
@@ -58,7 +58,7 @@ from memory.reader.answer_parts import (
 from memory.reader.before_anchor import said_before_anchor
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit
-from memory.reader.extract import Person, has_day, reason_in
+from memory.reader.extract import Person, has_clock, has_day, reason_in
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
@@ -110,7 +110,8 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         if state is not None and not self._overridden(qa, state, verdict, people):
             if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
                 state = self._with_plan_before(qa, state, verdict, people)
-            composed = self.from_state(qa, state, nodes, people)
+            composed = self._with_time(qa, state, self.from_state(qa, state, nodes, people),
+                                       verdict, nodes)
         else:
             composed = self.from_units(qa, verdict, people, nodes)
         composed = self._with_later_change(qa, composed, verdict, people, nodes)
@@ -272,6 +273,28 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             if n is not None:
                 cites.append(citation(n))
         return Composed(lines, short, cites, [state])
+
+    def _with_time(self, qa: QuestionAnalysis, state: State, composed: Composed,
+                   verdict: Coverage, nodes: dict[str, EvidenceNode]) -> Composed:
+        """"when is the pt session?": a day said with the time kept beside it ("pt
+        session time", written when a time was agreed for a plan holding only a day)."""
+        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN) or qa.past \
+                or qa.family != "when" or qa.asks_clock or not state.chain \
+                or has_clock(current_value(state)):
+            return composed
+        facet = f"{state.topic} {TIME_FACET}"
+        timed = next((u.state for _, u in verdict.units if u.state is not None
+                      and u.state.topic == facet and u.state.channel == state.channel
+                      and u.state.chain and has_clock(current_value(u.state))), None)
+        if timed is None:
+            return composed
+        clock = entry_value(timed.chain[-1])
+        lines = [f"{composed.lines[0]}, {clock}", *composed.lines[1:2], chain_line(timed),
+                 *composed.lines[2:]]
+        node = nodes.get(timed.chain[-1].node_id)
+        cites = [*composed.citations, *([citation(node)] if node is not None else [])]
+        return dataclasses.replace(composed, lines=lines, short=f"{composed.short}, {clock}",
+                                   citations=cites, states=[*composed.states, timed])
 
     def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                           people: Sequence[Person]) -> State:

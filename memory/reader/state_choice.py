@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.matching import (
     measure,
     other_of_kind,
@@ -117,15 +117,17 @@ class StateChoice(StatementReader):
             # the thing asked about, not a thing of it ("playtest" over "playtest feedback
             # survey" for "when is the playtest?")
             same = not (qa.subject and siblings(qa.subject, state.topic))
-            candidates.append((round(score * 20) / 20, changed, named, same, state.updated_at,
-                               state))
+            # a day asked: the plan, not the time kept beside it ("pt session time")
+            plan = qa.asks_clock or not state.topic.endswith(f" {TIME_FACET}")
+            candidates.append((round(score * 20) / 20, changed, named, same, plan,
+                               state.updated_at, state))
         if not candidates:
             return None
         # the better cover, then the change asked about, then the topic naming more of the
         # question ("release planning atlas" over "release branch"), then the thing itself,
         # then the newer
-        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4]), reverse=True)
-        return candidates[0][5]
+        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4], c[5]), reverse=True)
+        return candidates[0][6]
 
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
