@@ -21,7 +21,7 @@ from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Message, Verdict
 from memory.registry import RegistryHit, StateRecord
-from memory.text import content_terms, value_key
+from memory.text import content_terms, stem, value_key
 
 
 @dataclass
@@ -177,14 +177,19 @@ def _matchable(terms: set[str]) -> set[str]:
     only of them keeps them."""
     out = {t for t in terms if t not in KIND_NOUNS}
     out = out or set(terms)
-    # "check-in" is "check in": a hyphenated word counts by its parts too, and a closed
-    # compound by its verb ("kickoff" is "kick off", "handover" is "hand over")
-    return (out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
-            | {m.group(1) for t in out if (m := _COMPOUND.fullmatch(t)) is not None})
+    # "check-in" is "check in": a hyphenated word counts by its parts too
+    return out | {part for t in out if "-" in t for part in content_terms(t.replace("-", " "))}
 
 
-# a verb and its particle written as one word
-_COMPOUND = re.compile(r"([a-z]{3,20}?)(?:off|up|over|out|down|through)")
+def closed_compounds(text: str) -> set[str]:
+    """A verb and its particle said apart, written as one word ("kick off" is "kickoff",
+    "hands over" is "handover"): the particle alone is no subject word, the compound is."""
+    return {stem(m.group(1).lower()) + m.group(2).lower() for m in _OPEN_COMPOUND.finditer(text)}
+
+
+# a verb and the particle after it ("kick off", "set up", "hand over")
+_OPEN_COMPOUND = re.compile(r"\b([a-z]{2,20})[\s-](off|up|over|out|down|through|in)\b",
+                            re.IGNORECASE)
 
 
 def _same_subject(a: set[str], b: set[str]) -> bool:

@@ -39,7 +39,7 @@ from memory.decisions import (
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
 from memory.text import content_terms, names_value
-from memory.uptake import ProposalUptake
+from memory.uptake import ProposalUptake, doubts, only_approval
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
            "derive_topic"]
@@ -257,7 +257,8 @@ class OfflineProposer(ProposalUptake):
         if act is SpeechAct.CONFIRMATION:
             if best is not None and same_value(quote, best.state.value):
                 return on(best, Verdict.RESTATE)
-            if ctx.suggested is not None and values_match(quote, ctx.suggested.value.text):
+            if ctx.suggested is not None and values_match(
+                    quote, ctx.suggested.value.text) and only_approval(a.text, quote):
                 target = self._suggestion_target(ctx, item, registry)
                 if target is not None:
                     return (self._time_of(quote, target.state, item, registry)
@@ -277,7 +278,8 @@ class OfflineProposer(ProposalUptake):
         act, quote, family, matches = draft.act, draft.quote, draft.family, draft.matches
         best, establish, on = draft.best, draft.establish, draft.on
         if (best is None and not claim.subject and ctx.suggested is not None
-                and compatible(family, ctx.suggested.value.family)):
+                and compatible(family, ctx.suggested.value.family)
+                and not doubts(item.message.text, quote)):
             # "ok 11-3 it is" after "can we do 11 to 3 instead?": the state it would change.
             target = self._suggestion_target(ctx, item, registry)
             if target is not None:

@@ -39,6 +39,7 @@ from memory.decisions import (
     _states_of,
     _without_people,
     _without_values,
+    closed_compounds,
 )
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
@@ -239,6 +240,7 @@ class StateMatcher:
         """Active states that this claim could be about, scored, best first."""
         subject = claim.subject or (ctx.subject if clause.pointer or not claim.terms else "")
         terms = _matchable(set(claim.terms) or set(content_terms(ctx.subject)))
+        terms |= closed_compounds(claim.subject if claim.terms else ctx.subject)
         scope = _matchable(set(claim.scope)) - terms if claim.scope else set()
         # A subject that names a thing ("Beacon 2.9 launch") is about that thing only.
         proper = bool(claim.terms) and any(
@@ -296,7 +298,7 @@ class StateMatcher:
         claim, clause, ctx, subject, terms = c.claim, c.clause, c.ctx, c.subject, c.terms
         scope, proper, now, states = c.scope, c.proper, c.now, c.states
         family = claim.value.family
-        topic_terms = _matchable(set(content_terms(s.topic)))
+        topic_terms = _matchable(set(content_terms(s.topic)) | closed_compounds(s.topic))
         lex_topic = overlap(terms, topic_terms)
         if not lex_topic and abbreviates(subject, s.topic):
             lex_topic = 1.0  # "reg close" is "registration close", cut short

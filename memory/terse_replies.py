@@ -25,7 +25,7 @@ from memory.decisions import RegistryTool, WriteItem, _Context, _Decision, _matc
 from memory.models import EvidenceNode, Verdict
 from memory.registry import StateRecord
 from memory.state_match import StateMatcher, held_value
-from memory.text import content_terms, has_time_of_day, names_value, overlap
+from memory.text import content_terms, has_time_of_day, is_calendar_word, names_value, overlap
 
 __all__ = ["TerseReplies"]
 
@@ -64,9 +64,11 @@ class TerseReplies(StateMatcher):
             if state is None:
                 continue
             taken.add(state.state_id)
-            timed = self._time_of(bare.text, state, item, registry)
-            if timed is not None:
-                out.append(timed)
+            if _CLOCK_ONLY.fullmatch(bare.text.strip()) and clock_for_day(
+                    True, held_value(state)):
+                # a clock is never a new day: the plan's time, or nothing
+                timed = self._time_of(bare.text, state, item, registry)
+                out.extend([timed] if timed is not None else [])
                 continue
             verdict = Verdict.RESTATE if same_value(bare.text, state.value) else Verdict.REVISE
             out.append(_Decision(verdict, state.topic, bare.text, state.value_family,
@@ -90,6 +92,12 @@ class TerseReplies(StateMatcher):
         topic = f"{state.topic} {TIME_FACET}"
         held = next((hit.state for hit in registry.search_registry(item, topic, k=5)
                      if hit.state.topic == topic), None)
+        last = [n for n in item.recent if held is not None and n.node_id == held.active_node_id
+                or n is set_by]
+        if not last or _raised_since(last[-1], item, state.topic):
+            # the plan's own talk only: "what time works for the vendor call?" → "2pm?" →
+            # "ok 2pm" is the call's time, not the offsite's
+            return None
         if held is None:
             # named by the plan's words: the turn that set the plan is what it answers
             return _Decision(Verdict.ESTABLISH, topic, value, state.value_family,
@@ -158,6 +166,29 @@ class TerseReplies(StateMatcher):
             if found:
                 return min(found, key=lambda f: (f[0], f[1]))[2]
         return None
+
+
+def _raised_since(since: EvidenceNode, item: WriteItem, topic: str) -> bool:
+    """Whether a turn after ``since`` in the message's thread, or the message itself, names
+    a thing other than ``topic`` (words besides clock times, approval and time talk)."""
+    own = _matchable(set(content_terms(topic)))
+    texts = [n.text for n in item.recent if n.seq > since.seq
+             and n.thread_id == item.message.thread_id]
+    for text in [*texts, item.message.text]:
+        words = {t for t in content_terms(text)
+                 if not t[:1].isdigit() and not is_calendar_word(t)}
+        if words - own - _TIME_TALK:
+            return True
+    return False
+
+
+#: Words of a turn agreeing a time that name no other thing ("6:30 ok?", "what time?").
+_TIME_TALK = frozenset({
+    "time", "start", "pm", "am", "ok", "okay", "work", "fine", "yes", "yep", "yeah",
+    "sure", "good", "great", "perfect", "then", "that", "sound", "suit", "me", "us",
+    "everyone", "agre", "cool", "lovely", "ta", "thank", "thx", "pls", "please", "earlier",
+    "later", "instead", "make", "let", "we", "go", "say", "how", "about", "what", "shall",
+})
 
 
 def _names_number(text: str, value: str) -> bool:

@@ -27,14 +27,16 @@ from memory.decisions import (
     _Context,
     _Decision,
     _Match,
+    _matchable,
+    _states_of,
 )
 from memory.models import Verdict
 from memory.registry import StateRecord
 from memory.subject_marks import of_another
 from memory.terse_replies import TerseReplies
-from memory.text import content_terms
+from memory.text import content_terms, names_value
 
-__all__ = ["ProposalUptake"]
+__all__ = ["ProposalUptake", "doubts", "only_approval"]
 
 
 class ProposalUptake(TerseReplies):
@@ -76,34 +78,53 @@ class ProposalUptake(TerseReplies):
 
     def _named_by_proposal(self, claim: Claim, ctx: _Context, item: WriteItem,
                            registry: RegistryTool) -> _Match | None:
-        """The state a proposal naming no subject would change: the one whose value it
-        calls a problem ("the 12th doesn't work any more. could we do the 19th?"), else
-        the only state of its kind the turns just before it touched ("quiz night is on the
-        12th" … "could we do the 19th?")."""
-        assert ctx.anchor is not None
-        if of_another(ctx.anchor.text, claim.value.text):
-            return None  # "can the 6pm people still come?": the time of other things
+        """The state a proposal naming no subject would change, taken up by a short reply
+        ("ok weds", "yes", "sure, 25th"): the one whose value it calls a problem ("the 12th
+        doesn't work any more. could we do the 19th?"), else the state the turn right
+        before it set, when that is the only one of its kind the turns before it touched
+        ("quiz night is on the 12th" → "could we do the 19th?"). Not a value of other
+        things ("can the 6pm people still come?"), a request, a proposal beside another
+        subject ("also need a date for the bake sale. could we do the 19th?") or beside a
+        state it names as what is in the way ("tues is bad, ofsted are in")."""
+        anchor = ctx.anchor
+        assert anchor is not None
+        if of_another(anchor.text, claim.value.text) or len(
+                item.message.text.split()) > _SHORT_REPLY:
+            return None
         family = claim.value.family
         aa = ctx.anchor_analysis
-        named = [v.text for c in (aa.clauses if aa is not None else ())
+        clauses = aa.clauses if aa is not None else ()
+        named = [v.text for c in clauses
                  for v in (*c.values, *c.old) if not same_value(v.text, claim.value.text)]
+        # "tues is bad": a day or time the rest of the message calls a problem, said alone
+        named += [w for c in clauses if c is not ctx.suggested_clause and not c.values
+                  for w in _VALUE_WORD.findall(c.text)]
+        said = set(content_terms(_POSSESSIVE.sub("", anchor.text)))
         near = [*ctx.strong, *ctx.weak,
-                *(hit.state for hit in registry.search_registry(item, ctx.anchor.text, k=6))]
+                *(hit.state for hit in registry.search_registry(item, anchor.text, k=6))]
         kin: dict[str, StateRecord] = {}
         for rec in near:
-            if compatible(family, rec.value_family):
+            if compatible(family, rec.value_family) and not said & _matchable(
+                    set(content_terms(rec.topic))):
                 kin.setdefault(rec.state_id, rec)
         for rec in kin.values():
             if any(values_match(v, rec.value) for v in named):
                 return _Match(rec, 1.0, True, True)
-        if claim.value.kind is Kind.CHOICE or is_unitless(claim.value.text):
+        if claim.value.kind is Kind.CHOICE or is_unitless(claim.value.text) or named:
             return None  # "can we do 30 on those?": a number or a word alone could be anything
-        if ctx.suggested_clause is None or not self._suggests(ctx.suggested_clause):
-            return None  # asking someone to act ("can someone grab the 2pm delivery?")
+        clause = ctx.suggested_clause
+        if clause is None or not self._suggests(clause) or any(
+                c is not clause and content_terms(c.text) for c in clauses):
+            return None  # a request, or a proposal beside something else said
         recent = {r.state_id: r for r in ctx.weak if compatible(family, r.value_family)}
-        if len(recent) == 1 and not named:
-            return _Match(next(iter(recent.values())), 0.5, True, False)
-        return None
+        if len(recent) != 1:
+            return None
+        rec = next(iter(recent.values()))
+        before = [n for n in item.recent if n.seq < anchor.seq][-1:]
+        if not any(rec.state_id in _states_of(n) or names_value(n.text, rec.value)
+                   for n in before):
+            return None  # another subject was raised in between
+        return _Match(rec, 0.5, True, False)
 
     def _acceptance(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
                     registry: RegistryTool) -> _Decision | None:
@@ -155,8 +176,11 @@ class ProposalUptake(TerseReplies):
             return False
         said = [v.text for c in a.clauses for v in c.values]
         said += [b.text for c in a.clauses if (b := bare_value(c.text)) is not None]
-        return any(same_value(v, suggested.value.text) and same_value(suggested.value.text, v)
-                   for v in said)
+        back = next((v for v in said if same_value(v, suggested.value.text)
+                     and same_value(suggested.value.text, v)), None)
+        if back is None:
+            return False
+        return only_approval(a.text, back)
 
     def _asked_before(self, ctx: _Context, item: WriteItem) -> str:
         """What the question a counter-proposal answers was about ("raffle idea: grand prize
@@ -188,3 +212,34 @@ class ProposalUptake(TerseReplies):
         "invite updated"), rather than only supporting it ("+1", "same", "agreed")."""
         opening = " ".join(a.text.split()[:4])
         return bool(self.analyzer.lexicon.accept.match(opening)) or a.changes >= 0.5
+
+
+#: What may be said beside a proposal's value said back for it to take the proposal on.
+_APPROVAL = frozenset({
+    "👍", "✅", "👌", "🙌", "💯", "✔", "✔️", "🎉", "👏", "🙂", "😊", "😀", "🤝", "!",
+    "then", "it", "is", "works", "ok", "okay", "fine", "great", "perfect", "please",
+    "pls", "yes", "yep", "yeah", "sure", "good", "the", "on", "for", "me", "by",
+})
+# a word, or one symbol, of what is said beside the value
+_REST_WORD = re.compile(r"[a-z']{1,20}|[^\sa-z0-9.,;:?'\-–—()\ufe0f\u200d]")
+#: The most words a reply taking up a proposal that names no subject may say.
+_SHORT_REPLY = 3
+# a word that may be a day, a date or a time of day said alone ("tues", "5th", "2pm")
+_VALUE_WORD = re.compile(
+    r"\b(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th|am|pm)\b|\b\d{1,2}[:.]\d{2}\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+
+def only_approval(text: str, value: str) -> bool:
+    """Whether ``text`` says ``value`` and nothing but approval ("12th 👍", "thursday
+    then"); "29th 👎", "thursday 🤔" say it back to doubt it."""
+    rest = text.lower().replace(value.lower(), " ", 1)
+    return all(w in _APPROVAL for w in _REST_WORD.findall(rest))
+
+
+def doubts(text: str, value: str) -> bool:
+    """Whether a reply saying ``value`` reacts to it with anything but approval ("thursday
+    🤔", "sunday 😬", "29th 👎")."""
+    rest = text.lower().replace(value.lower(), " ", 1)
+    return any(not w[0].isalpha() and w not in _APPROVAL for w in _REST_WORD.findall(rest))

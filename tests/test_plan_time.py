@@ -53,6 +53,12 @@ def test_a_weekday_with_its_day_of_month_is_that_day() -> None:
     found = resolved_dates("team dinner thursday 11th?", START)
     assert [r.start.day for _, r in found] == [11]
     assert [r.start.day for _, r in resolved_dates("sat the 27th", START)] == [27]
+    # the next such day, not one just gone; an ordinal of something else is no date
+    said = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    assert [str(r.start) for _, r in resolved_dates("open mic saturday 28th", said)] == [
+        "2026-03-28"]
+    assert [r.start.day for _, r in resolved_dates("interviews thursday, 2nd floor", said)
+            ] != [2]
 
 
 def test_a_time_said_with_the_day_is_no_plan_without_one(tmp_path: Path) -> None:

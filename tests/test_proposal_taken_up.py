@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.decisions import _matchable
+from memory.decisions import closed_compounds
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -67,9 +67,12 @@ def test_a_turned_down_or_asked_back_proposal_changes_nothing(tmp_path: Path) ->
         assert "12th" in chat.first("when is quiz night?").lower()
 
 
-def test_a_closed_compound_is_its_verb_and_particle() -> None:
-    assert "kick" in _matchable({"match", "kickoff"})
-    assert "hand" in _matchable({"handover"})
+def test_a_verb_and_its_particle_said_apart_are_the_closed_compound() -> None:
+    assert closed_compounds("kick off moved to 3pm") == {"kickoff"}
+    assert closed_compounds("Dana hands over on friday") == {"handover"}
+    # the verb alone is no compound: "work drinks" is no "workout", "check-in" no checkout
+    assert closed_compounds("work drinks moved to 7pm") == set()
+    assert "checkout" not in closed_compounds("check-in is 3pm")
 
 
 def test_kick_off_revises_the_kickoff(tmp_path: Path) -> None:
@@ -101,3 +104,14 @@ def test_a_value_of_other_things_or_a_request_is_no_proposal_for_the_plan(
     ]:
         chat = channel_chat(tmp_path / name, turns, start=START, asked=ASKED)
         assert held in chat.first(question).lower()
+
+
+def test_a_compound_sharing_only_its_verb_is_another_thing(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "check-in is 3pm"),
+        (30, "ben", "checkout is 11am"),
+        (60, "cat", "workout 7am tomorrow"),
+        (90, "dan", "work drinks moved to 7pm"),
+    ], start=START, asked=ASKED)
+    assert "3pm" in chat.first("what time is check-in?").lower()
+    assert "7am" in chat.first("what time is the workout?").lower()

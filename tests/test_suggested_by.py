@@ -22,17 +22,20 @@ def test_a_message_putting_something_forward() -> None:
     assert not puts_forward("Harbour Lights director is coming on sunday")
 
 
-def test_a_question_about_a_thing_or_a_request_puts_nothing_forward() -> None:
-    assert not puts_forward("Does Harbour Lights come with subtitles?")
+def test_a_request_or_a_question_about_something_else_puts_nothing_forward() -> None:
+    assert not puts_forward("can you ring Harbour Lights' distributor about the print?")
     assert not puts_forward("ok Harbour Lights it is. can u tell the projectionist?",
                             [frozenset({"harbour"}), frozenset({"lights"})])
     assert puts_forward("what about Harbour Lights?", [frozenset({"harbour"})])
+    # a question about the thing, worded as asking, may well put it forward
+    assert puts_forward("is Harbour Lights an option for the closer?", [frozenset({"harbour"})])
+    assert puts_forward("would u be up for Harbour Lights?")
 
 
-def test_who_suggested_is_not_who_asked_about_it(tmp_path: Path) -> None:
+def test_who_suggested_is_not_who_asked_for_a_favour(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
-        (0, "tao", "closing film shortlist is up. does Harbour Lights have english subtitles?"),
-        (300, "rani", "yes it does"),
+        (0, "tao", "closing film shortlist is up. can you ring Harbour Lights' distributor?"),
+        (300, "rani", "yes done, the print is free"),
         (600, "mia", "Harbour Lights to close the weekend, we should book it"),
         (640, "tao", "ok closing film is Harbour Lights. can u tell the projectionist?"),
     ], start=START, asked=ASKED)

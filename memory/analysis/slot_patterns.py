@@ -240,8 +240,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              + NUMERIC_DAY + ")"),
     # "sat 15th", "Tuesday the 12th", "fri 28th", "Monday 28"
     # (not the hour of a dotted time: "thurs 7.30am")
+    # (nor an ordinal of a thing: "friday 3rd floor kitchen")
     ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![/.]\d)"
-             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"),
+             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"
+             r"(?!\s(?:place|year|line|floor|round|grade|heat|team|row|seat|tier|level|gen|"
+             r"century|quarter|period|half|set|leg|stage|division|string)s?\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
     # "Mondays", "every Tuesday", "every other Friday"

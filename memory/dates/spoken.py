@@ -40,7 +40,7 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
         if at >= 0 and res.start == res.end and WEEKDAY.search(expr) and (
                 pin := _PINNED_DAY.match(text, at + len(expr))) is not None:
             # "next Friday (the 15th)": the speaker spelled out which one they meant.
-            res = _pin_day(res, int(pin.group(1) or pin.group(2)))
+            res = _pin_day(res, int(pin.group(1) or pin.group(2)), ts)
             pinned_end = pin.end()
         out.append((expr, res))
         if len(out) == 4:
@@ -52,15 +52,21 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
 # 15th)", "thursday 11th", "sat the 5th".
 _PINNED_DAY = re.compile(
     r"\s{0,10}(?:\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)"
-    r"|,?\s{0,3}(?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)\b)", re.IGNORECASE)
+    r"|,?\s{0,3}(?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)\b"
+    # ... of a month, not of something else ("thursday, 2nd floor boardroom")
+    r"(?=\s{0,3}(?:$|[^\w\s]|(?:of|at|in|for|from|to|and|or|then|pls|please|instead|is|"
+    r"works|ok|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w{0,10}\b)))", re.IGNORECASE)
 
 
-def _pin_day(res: DateResolution, day: int) -> DateResolution:
-    """The occurrence of ``res``'s weekday nearest it (two weeks before to four after) that
-    falls on the ``day``-th of its month: which Friday "next Friday (the 15th)" means, which
-    Thursday "thursday 11th". Else ``res`` unchanged."""
-    for weeks in (0, 1, -1, 2, -2, 3, 4):
-        d = res.start + timedelta(weeks=weeks)
-        if d.day == day:
-            return DateResolution(start=d, end=d, granularity="day", text=res.text)
-    return res
+def _pin_day(res: DateResolution, day: int, ts: datetime) -> DateResolution:
+    """The occurrence of ``res``'s weekday (two weeks before it to five after) that falls on
+    the ``day``-th of its month: which Friday "next Friday (the 15th)" means, which Saturday
+    "saturday 28th". The first on or after the day it was said, else the latest before.
+    Else ``res`` unchanged."""
+    found = [d for weeks in range(-2, 6)
+             if (d := res.start + timedelta(weeks=weeks)).day == day]
+    if not found:
+        return res
+    ahead = [d for d in found if d >= ts.date()]
+    d = ahead[0] if ahead else found[-1]
+    return DateResolution(start=d, end=d, granularity="day", text=res.text)

@@ -165,14 +165,17 @@ def _share(keys: Sequence[frozenset[str]], own: set[str]) -> float:
 
 def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
     """Whether a message asks or puts something forward ("could we open at 10:30?", "why
-    don't we use code 100, I've got boxes of it"). A question only puts forward what it
-    holds, and a question about a thing ("does Fernleigh allow outside caterers?") or a
-    request ("can u let blackbird know?") puts nothing forward; given ``about`` (word
-    forms), the question must hold one of them."""
-    if default_lexicon().proposal.search(text) is not None or _URGES.search(text) is not None:
+    don't we use code 100, I've got boxes of it", "is Nandos an option?"). A question only
+    puts forward what it holds (given ``about``, word forms, it must hold one of them), and
+    a request ("can u let blackbird know?") puts nothing forward."""
+    if _URGES.search(text) is not None:
+        return True
+    proposal = default_lexicon().proposal
+    if any(proposal.search(s) is not None and not _REQUEST.match(s)
+           for s in _SENTENCE.split(text)):
         return True
     for sentence in _QUESTION.findall(text):
-        if _ASKS_ABOUT.match(sentence):
+        if _REQUEST.match(sentence):
             continue
         own = set(content_terms(sentence)) | passage_terms(sentence) if about else set()
         if not about or any(forms & own for forms in about):
@@ -183,15 +186,14 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
 # do the lake").
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 # one sentence ending in a question mark
 _QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
-# a question opening by asking about something, or asking someone to do something
-_ASKS_ABOUT = re.compile(
-    r"\s*(?:(?:ok|okay|so|and|but|also|hey|oh)\W{1,3})?"
-    r"(?:do|does|did|is|are|was|were|am|has|have|had|where|when|who|whom|whose|which"
-    r"|what(?!\s+about)|how(?!\s+about)|why(?!\s+(?:not|don'?t))"
-    r"|(?:can|could|will|would)\s+(?:you|u|someone|somebody|anyone))\b",
-    re.IGNORECASE)
+# asking someone to do something ("can u let blackbird know?", "could you ring Bella
+# Italia"), not whether they would like it ("could you do friday?", "would u be up for")
+_REQUEST = re.compile(
+    r"\s*(?:[\w'’]{1,20}\W{1,3})?(?:can|could)\s+(?:you|u|someone|somebody|anyone)\s+"
+    r"(?!be\b|do\b|fancy\b|make\b|manage\b)", re.IGNORECASE)
 
 
 def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | None:

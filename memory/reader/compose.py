@@ -286,8 +286,8 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         timed = next((u.state for _, u in verdict.units if u.state is not None
                       and u.state.topic == facet and u.state.channel == state.channel
                       and u.state.chain and has_clock(current_value(u.state))), None)
-        if timed is None:
-            return composed
+        if timed is None or timed.chain[-1].ts < state.chain[-1].ts:
+            return composed  # a time agreed before the day moved is not known to hold
         clock = entry_value(timed.chain[-1])
         lines = [f"{composed.lines[0]}, {clock}", *composed.lines[1:2], chain_line(timed),
                  *composed.lines[2:]]
