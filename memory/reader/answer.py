@@ -192,7 +192,8 @@ _QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
 # asking someone to do something ("can u let blackbird know?", "could you ring Bella
 # Italia"), not whether they would like it ("could you do friday?", "would u be up for")
 _REQUEST = re.compile(
-    r"\s*(?:[\w'’]{1,20}\W{1,3})?(?:can|could)\s+(?:you|u|someone|somebody|anyone)\s+"
+    r"\s{0,3}(?:[\w'’]{1,20}\W{1,3})?(?:can|could)\s{1,3}(?:you|u|someone|somebody|anyone)"
+    r"\s{1,3}"
     r"(?!be\b|do\b|fancy\b|make\b|manage\b)", re.IGNORECASE)
 
 
