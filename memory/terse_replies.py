@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memory.analysis.definitions import TIME_FACET, SpeechAct
-from memory.analysis.lexicon import QUANTITY_VERBS
+from memory.analysis.lexicon import ACK_CUES, QUANTITY_VERBS
 from memory.analysis.matching import clock_for_day, measure, same_value
 from memory.analysis.message import Clause, MessageAnalysis
 from memory.analysis.said_alone import UNITLESS, Bare, bare_value, is_unitless
@@ -64,8 +64,7 @@ class TerseReplies(StateMatcher):
             if state is None:
                 continue
             taken.add(state.state_id)
-            if _CLOCK_ONLY.fullmatch(bare.text.strip()) and clock_for_day(
-                    True, held_value(state)):
+            if _time_for_day(bare.text, state):
                 # a clock is never a new day: the plan's time, or nothing
                 timed = self._time_of(bare.text, state, item, registry)
                 out.extend([timed] if timed is not None else [])
@@ -81,8 +80,7 @@ class TerseReplies(StateMatcher):
         """A clock time said alone for a plan that holds a day and no time ("team dinner
         thursday 12th?" … "ok 6:30") is the plan's time, kept beside the day as a state of
         its own ("team dinner time"), not a new day."""
-        if not _CLOCK_ONLY.fullmatch(value.strip()) or not clock_for_day(
-                True, held_value(state)):
+        if not _time_for_day(value, state):
             return None
         set_by = next((n for n in item.recent if n.node_id == state.active_node_id), None)
         if set_by is not None and not clock_for_day(True, set_by.text):
@@ -168,6 +166,12 @@ class TerseReplies(StateMatcher):
         return None
 
 
+def _time_for_day(value: str, state: StateRecord) -> bool:
+    """Whether ``value`` is a clock time and nothing else, said for a state holding a day
+    and no time."""
+    return bool(_CLOCK_ONLY.fullmatch(value.strip())) and clock_for_day(True, held_value(state))
+
+
 def _raised_since(since: EvidenceNode, item: WriteItem, topic: str) -> bool:
     """Whether a turn after ``since`` in the message's thread, or the message itself, names
     a thing other than ``topic`` (words besides clock times, approval and time talk)."""
@@ -182,13 +186,12 @@ def _raised_since(since: EvidenceNode, item: WriteItem, topic: str) -> bool:
     return False
 
 
-#: Words of a turn agreeing a time that name no other thing ("6:30 ok?", "what time?").
-_TIME_TALK = frozenset({
-    "time", "start", "pm", "am", "ok", "okay", "work", "fine", "yes", "yep", "yeah",
-    "sure", "good", "great", "perfect", "then", "that", "sound", "suit", "me", "us",
-    "everyone", "agre", "cool", "lovely", "ta", "thank", "thx", "pls", "please", "earlier",
-    "later", "instead", "make", "let", "we", "go", "say", "how", "about", "what", "shall",
-})
+#: Words of a turn agreeing a time that name no other thing ("6:30 ok?", "what time?",
+#: "does 7:30 suit everyone?"): the one-word acknowledgements and the talk of a time.
+_TIME_TALK = frozenset({t for c in ACK_CUES if " " not in c for t in content_terms(c)} | {
+    "time", "start", "pm", "am", "then", "that", "sound", "suit", "everyone", "good",
+    "lovely", "thank", "pls", "please", "earlier", "later", "instead", "make", "let", "go",
+    "say", "how", "about", "what", "shall", "us", "ta"})
 
 
 def _names_number(text: str, value: str) -> bool:

@@ -14,7 +14,8 @@ import dataclasses
 import re
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.matching import compatible, same_value, values_match
+from memory.analysis.lexicon import ACK_CUES
+from memory.analysis.matching import compatible, parts, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.said_alone import bare_value, is_unitless
 from memory.analysis.value_types import Kind
@@ -98,7 +99,7 @@ class ProposalUptake(TerseReplies):
                  for v in (*c.values, *c.old) if not same_value(v.text, claim.value.text)]
         # "tues is bad": a day or time the rest of the message calls a problem, said alone
         named += [w for c in clauses if c is not ctx.suggested_clause and not c.values
-                  for w in _VALUE_WORD.findall(c.text)]
+                  for w in _day_or_time_words(c.text)]
         said = set(content_terms(_POSSESSIVE.sub("", anchor.text)))
         near = [*ctx.strong, *ctx.weak,
                 *(hit.state for hit in registry.search_registry(item, anchor.text, k=6))]
@@ -214,20 +215,16 @@ class ProposalUptake(TerseReplies):
         return bool(self.analyzer.lexicon.accept.match(opening)) or a.changes >= 0.5
 
 
-#: What may be said beside a proposal's value said back for it to take the proposal on.
-_APPROVAL = frozenset({
-    "👍", "✅", "👌", "🙌", "💯", "✔", "✔️", "🎉", "👏", "🙂", "😊", "😀", "🤝", "!",
-    "then", "it", "is", "works", "ok", "okay", "fine", "great", "perfect", "please",
-    "pls", "yes", "yep", "yeah", "sure", "good", "the", "on", "for", "me", "by",
-})
+#: What may be said beside a proposal's value said back for it to take the proposal on:
+#: the one-word acknowledgements, and the words that carry a value ("12th it is", "the
+#: 19th for me then").
+_APPROVAL = frozenset({c for c in ACK_CUES if " " not in c} | {
+    "✔", "🎉", "👏", "🙂", "😊", "😀", "🤝", "!", "then", "it", "is", "the", "on", "for", "me",
+    "by", "good", "please", "pls"})
 # a word, or one symbol, of what is said beside the value
 _REST_WORD = re.compile(r"[a-z']{1,20}|[^\sa-z0-9.,;:?'\-–—()\ufe0f\u200d]")
 #: The most words a reply taking up a proposal that names no subject may say.
 _SHORT_REPLY = 3
-# a word that may be a day, a date or a time of day said alone ("tues", "5th", "2pm")
-_VALUE_WORD = re.compile(
-    r"\b(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th|am|pm)\b|\b\d{1,2}[:.]\d{2}\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
@@ -243,3 +240,10 @@ def doubts(text: str, value: str) -> bool:
     🤔", "sunday 😬", "29th 👎")."""
     rest = text.lower().replace(value.lower(), " ", 1)
     return any(not w[0].isalpha() and w not in _APPROVAL for w in _REST_WORD.findall(rest))
+
+
+def _day_or_time_words(text: str) -> list[str]:
+    """The words of ``text`` that are a day, a date or a time of day said alone ("tues",
+    "5th", "2pm"): those whose every part is one (:func:`memory.analysis.matching.parts`)."""
+    words = (w.strip(".,;:!?()'\"") for w in text.split())
+    return [w for w in words if (p := parts(w)) and all(":" in x for x in p)]

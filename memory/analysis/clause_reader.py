@@ -652,11 +652,11 @@ def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
     return replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
 
 
-# ", not the SU steps": a place named as turned down right after another (a short phrase
-# up to the end of its part).
 # Who a modal question asks of rather than what it changes ("can *I* grab …").
 _ASKING_SUBJECTS = frozenset({"i", "we", "you", "u", "someone", "somebody", "anyone", "anybody",
                               "they", "he", "she", "me", "us", "ya", "ye"})
+# ", not the SU steps": a place named as turned down right after another (a short phrase
+# up to the end of its part).
 _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"
                         r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
 

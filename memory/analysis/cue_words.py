@@ -401,6 +401,10 @@ close ship launch cut take""".split())
 
 #: Openers of a request: it asks someone to act and decides nothing.
 REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
+#: Things an ordinal counts, so that it is no day of the month ("3rd floor", "2nd round",
+#: "22nd-30th place"): a regex alternation.
+ORDINAL_THINGS = (r"(?:place|year|line|floor|round|grade|heat|team|row|seat|tier|level|gen|"
+                  r"century|quarter|period|half|set|leg|stage|division|string)s?")
 #: Modals that, opening a question which names a new value, put that value forward ("can
 #: the reset go thursday?", "should the party be on the 12th?").
 SUGGESTING_MODALS: frozenset[str] = frozenset({"can", "could", "shall", "should"})

@@ -180,9 +180,7 @@ def clock_for_day(clock_only: bool, value: str) -> bool:
     """Whether a clock time said alone (``clock_only``) would stand in for a value naming
     a day and no time ("ok 6:30" after "Thursday 12th"): it is the time of something, not
     a new day. A bare number or range of them may be hours and does not count as a day."""
-    if not clock_only or _CLOCK_IN.search(value) or _BARE_HOURS.fullmatch(value.strip()):
-        return False
-    return True
+    return clock_only and not (_CLOCK_IN.search(value) or _BARE_HOURS.fullmatch(value.strip()))
 
 
 _CLOCK_IN = re.compile(r"\d[:.]\d{2}\b|\d\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midday|midnight)\b",

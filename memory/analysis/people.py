@@ -32,7 +32,7 @@ def _stands_in(toks: Sequence[Token], i: int, known: set[str]) -> bool:
     the agency instead of you", "Jo rather than Sam")."""
     for k in range(i + 1, min(len(toks) - 1, i + 6)):
         low = toks[k].low
-        if low in {".", ";"} or toks[k].text in {".", ";"}:
+        if low in {".", ";"}:
             return False
         if low == "instead" and k + 2 < len(toks) and toks[k + 1].low == "of":
             other = toks[k + 2].low

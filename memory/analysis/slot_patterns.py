@@ -10,6 +10,7 @@ from memory.analysis.cue_words import (
                                    COUNT_NOUNS,
                                    EMOJI_CHARS,
                                    MONTH_WORDS,
+                                   ORDINAL_THINGS,
                                    PLACE_NOUNS,
                                    QUANTITY_VERBS,
                                    ROOM_NOUNS,
@@ -208,9 +209,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("range", r"\b\d{1,2}(?:st|nd|rd|th)?\s?(?:-|–|—)\s?\d{1,2}(?:st|nd|rd|th)?\s(?:of\s)?"
               + _SPAN_MONTH),
     ("range", r"\b(?:the\s)?\d{1,2}(?:st|nd|rd|th)\s?(?:-|–|—|to|until|till)\s?(?:the\s)?"
-              r"\d{1,2}(?:st|nd|rd|th)(?:\s(?:of\s)?" + _SPAN_MONTH + r")?\b(?!\s(?:place|year|"
-              r"line|floor|round|grade|heat|team|row|seat|tier|level|gen|century|quarter|"
-              r"period|half|set|leg|stage|division|string)s?\b)"),
+              r"\d{1,2}(?:st|nd|rd|th)(?:\s(?:of\s)?" + _SPAN_MONTH + r")?\b(?!\s"
+              + ORDINAL_THINGS + r"\b)"),
     # "thu-sun", "Mon–Wed"
     ("range", rf"\b{_WDX}\s?(?:-|–|—|through|thru)\s?{_WDX}\b"),
     # times: "3 pm", "10:30", "noon", "eod"
@@ -243,8 +243,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # (nor an ordinal of a thing: "friday 3rd floor kitchen")
     ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![/.]\d)"
              rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"
-             r"(?!\s(?:place|year|line|floor|round|grade|heat|team|row|seat|tier|level|gen|"
-             r"century|quarter|period|half|set|leg|stage|division|string)s?\b)"),
+             r"(?!\s" + ORDINAL_THINGS + r"\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
     # "Mondays", "every Tuesday", "every other Friday"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from memory.analysis.lexicon import ORDINAL_THINGS
 from memory.dates.days import DateResolution, Prefer
 from memory.dates.resolve import find_date_expressions, resolve_date
 from memory.text import WEEKDAY
@@ -53,9 +54,8 @@ def resolved_dates(text: str, ts: datetime, *, prefer: Prefer | None = None
 _PINNED_DAY = re.compile(
     r"\s{0,10}(?:\((?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)?\)"
     r"|,?\s{0,3}(?:the\s{1,10})?(\d{1,2})(?:st|nd|rd|th)\b"
-    # ... of a month, not of something else ("thursday, 2nd floor boardroom")
-    r"(?=\s{0,3}(?:$|[^\w\s]|(?:of|at|in|for|from|to|and|or|then|pls|please|instead|is|"
-    r"works|ok|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w{0,10}\b)))", re.IGNORECASE)
+    # ... of a month, not of a thing ("thursday, 2nd floor boardroom")
+    r"(?!\s" + ORDINAL_THINGS + r"\b))", re.IGNORECASE)
 
 
 def _pin_day(res: DateResolution, day: int, ts: datetime) -> DateResolution:

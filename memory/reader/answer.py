@@ -171,14 +171,14 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
     if _URGES.search(text) is not None:
         return True
     proposal = default_lexicon().proposal
-    if any(proposal.search(s) is not None and not _REQUEST.match(s)
-           for s in _SENTENCE.split(text)):
-        return True
-    for sentence in _QUESTION.findall(text):
+    for sentence in _SENTENCE.split(text):
         if _REQUEST.match(sentence):
             continue
-        own = set(content_terms(sentence)) | passage_terms(sentence) if about else set()
-        if not about or any(forms & own for forms in about):
+        if proposal.search(sentence) is not None:
+            return True
+        if "?" in sentence and (not about or any(
+                forms & (set(content_terms(sentence)) | passage_terms(sentence))
+                for forms in about)):
             return True
     return False
 
@@ -186,9 +186,8 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
 # do the lake").
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
+# where one sentence ends and the next begins
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
-# one sentence ending in a question mark
-_QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
 # asking someone to do something ("can u let blackbird know?", "could you ring Bella
 # Italia"), not whether they would like it ("could you do friday?", "would u be up for")
 _REQUEST = re.compile(

@@ -128,8 +128,9 @@ def says_a_length(unit: Unit) -> bool:
 
 
 _LENGTH = re.compile(
-    r"(?:\d|\b(?:an?|half|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|"
-    r"thirty|forty|fifty|sixty|ninety|few|couple(?: of)?)\b)[\s-]?(?:\+\s?)?(?:mins?|minutes?|"
+    r"(?:\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "an?", "half", "forty", "sixty", "ninety",
+                                        "few", "couple(?: of)?"})) +
+    r")\b)[\s-]?(?:\+\s?)?(?:mins?|minutes?|"
     r"hrs?|hours?|h|days?|nights?|weeks?|wks?|fortnights?|months?|years?|yrs?|secs?|seconds?|"
     r"km|k|kms|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|yards?)\b"
     r"|\b(?:all day|all night|overnight|half an hour|an hour)\b", re.IGNORECASE)

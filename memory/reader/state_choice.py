@@ -126,8 +126,8 @@ class StateChoice(StatementReader):
         # the better cover, then the change asked about, then the topic naming more of the
         # question ("release planning atlas" over "release branch"), then the thing itself,
         # then the newer
-        candidates.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4], c[5]), reverse=True)
-        return candidates[0][6]
+        candidates.sort(key=lambda c: c[:-1], reverse=True)
+        return candidates[0][-1]
 
 
     def _holds(self, qa: QuestionAnalysis, state: State) -> bool:
