@@ -171,16 +171,14 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
     if _URGES.search(text) is not None:
         return True
     proposal = default_lexicon().proposal
-    for sentence in _SENTENCE.split(text):
-        if _REQUEST.match(sentence):
-            continue
-        if proposal.search(sentence) is not None:
-            return True
-        if "?" in sentence and (not about or any(
-                forms & (set(content_terms(sentence)) | passage_terms(sentence))
-                for forms in about)):
-            return True
-    return False
+    if any(proposal.search(s) is not None and not _REQUEST.match(s)
+           for s in _SENTENCE.split(text)):
+        return True
+    # the words just before a question mark are what it asks (a dotted time ends them:
+    # "toolbox talk today still 7.30?" asks about 7.30, it does not put toolbox forward)
+    return any(not _REQUEST.match(q) and (not about or any(
+        forms & (set(content_terms(q)) | passage_terms(q)) for forms in about))
+        for q in _QUESTION.findall(text))
 
 
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
@@ -188,6 +186,8 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
 # where one sentence ends and the next begins
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
+# the words before a question mark, back to the last stop
+_QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
 # asking someone to do something ("can u let blackbird know?", "could you ring Bella
 # Italia"), not whether they would like it ("could you do friday?", "would u be up for")
 _REQUEST = re.compile(
