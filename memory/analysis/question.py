@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.named_choice import named_choice
+from memory.analysis.question_asks import asked_noun, possessors
 from memory.analysis.question_family import family as family_of_question
 from memory.analysis.question_family import (
     family_of_kind,
@@ -83,6 +84,9 @@ class QuestionAnalysis:
     cues: tuple[str, ...] = ()
     dates: tuple[str, ...] = ()
     key: tuple[tuple[str, ...], ...] = ()
+    #: The noun a "what/which N" question asks a value of ("what *size* are the flyers"),
+    #: one of the ``key`` groups.
+    asked: tuple[str, ...] = ()
     changes: tuple[str, ...] = ()
     #: A *who* question asks who made the call: a decision word, with or without a change
     #: ("who signed off on X", "who decided to drop X").
@@ -192,11 +196,17 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
                               when=False)
         key = tuple(g for g in role_key if not set(g) & set(lexicon.attributes)
                     and _ends_phrase(lows, g[-1]))
+    asked = asked_noun(lows, opening, subject_idx, lexicon) \
+        if kind is not QuestionKind.WHY else ()
+    if kind is not QuestionKind.WHY:
+        key = (*key, *(g for g in (*asked, *possessors(ws, lows, opening, subject_idx))
+                       if g not in key))
     return QuestionAnalysis(
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
-        key=key, changes=changes, polar=_polar(lows, opening, lexicon),
+        key=key, asked=asked[0] if asked else (), changes=changes,
+        polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
         measure=measure(family, lows, lexicon),
         record=lexicon.record_numbers.search(text) is not None,
@@ -505,7 +515,9 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
         rest = lows[start: start + lexicon.before_span]
         if not rest:
             return start, start
-        if any(any(_matches(w, c) for c in lexicon.change) for w in rest):
+        if any(any(_matches(w, c) for c in lexicon.change) for w in rest) or any(
+                w == "back" and nxt == "to" for w, nxt in zip(rest, rest[1:], strict=False)):
+            # (a return is a change: "before going back to 1000")
             return start, start + len(rest)
         if rest[0].endswith("ing") and len(rest[0]) > 4:
             continue

@@ -31,6 +31,7 @@ from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
+from memory.reader.asked_value import fills, name_candidates, spoke
 from memory.reader.coverage_days import (
     dated_score,
     numeric_days,
@@ -215,9 +216,12 @@ class CoverageTest:
 
     # ---- units ---------------------------------------------------------------------------
     def cover(self, qa: QuestionAnalysis, terms: Sequence[Term], unit: Unit, *,
-              reference: datetime | None = None) -> float:
+              reference: datetime | None = None, people: frozenset[str] = frozenset()
+              ) -> float:
         """The weighted share of ``terms`` that ``unit`` covers; 0 when it lacks the kind
-        of value asked for or misses a named thing."""
+        of value asked for or misses a named thing. ``people``: the name words of the
+        scope's speakers among the names the units say (no person is a value a "which N"
+        asks)."""
         if not terms:
             return 0.0
         if not self.holds_family(qa, unit):
@@ -230,6 +234,7 @@ class CoverageTest:
         got = 0.0
         missing: list[Term] = []
         persons = {t.word for t in terms if t.person}
+        absent = {t.word for t in terms if t.absent}
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
         groups = [set(g) - persons or set(g) for g in qa.key
@@ -241,7 +246,7 @@ class CoverageTest:
             # ship" / "rc2 released"), not as a subject ("how did the deploy go")
             f = forms(t.word) | (self._event_forms(t.word) if qa.family == "when"
                                  else frozenset()) | ({t.closed} if t.closed else set())
-            if f & told or (t.person and t.word in unit.speakers) or (
+            if f & told or (t.person and spoke(t.word, unit.speakers)) or (
                     t.attribute in self.lexicon.value_named
                     and (t.attribute in families or qa.family in families)) or (
                     qa.family == "when" and t.word in self.lexicon.when_events
@@ -271,7 +276,20 @@ class CoverageTest:
             syn, matched = self._synonyms(missing, unit)
             got += syn
             stated |= matched
+        # an owner the question names may be the unit's speaker by a longer name ("tom's
+        # leave" / tomasz: "i'm off on paternity leave")
+        stated |= {w for g in groups for w in g if spoke(w, unit.speakers)}
         unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
+        # the noun asked a value of, never said where the asker can read and unmatched,
+        # weighs twice ("which *hotel*", "what *brand*"): nothing there speaks of it
+        asked_noun = set(qa.asked) - persons
+        if asked_noun and not asked_noun & stated and not _valued(asked_noun, qa):
+            if fills(unit, qa, people):
+                # a value set for the rest of the question is what the noun asks
+                # ("which room is the recording in?" / "the annex")
+                unstated -= sum(1 for g in groups if g == asked_noun)
+            elif asked_noun <= absent:
+                unstated += 1
         # a yes/no question asks its verb: one never said in the scope is not answered
         unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched)
         return got / total * w.headless ** unstated
@@ -419,6 +437,11 @@ class CoverageTest:
         """The best-covering unit and whether it covers enough to answer."""
         terms = self.terms(qa, scope)
         pool = list(units)
+        # the people among the names the units say (a person is no value a "which N" asks)
+        people = frozenset(self.store.speaker_words(
+            {w.lower() for u in pool if u.node is not None for n in (u.node, *u.answers)
+             for m in name_candidates(n.text) for w in m.group().split()}, scope)) \
+            if qa.asked else frozenset()
         absent = [t for t in terms if t.absent]
         if _misses_a_name(qa, terms, absent):
             return Coverage(False, None, 0.0, [], terms, reason="a named thing is not in scope")
@@ -430,7 +453,8 @@ class CoverageTest:
                 u, [d for d, _ in days])) else 0.0, u) for u in pool]
         else:
             self._prefetch(terms, pool)
-            scored = [(self.cover(qa, terms, u, reference=reference), u) for u in pool]
+            scored = [(self.cover(qa, terms, u, reference=reference, people=people), u)
+                      for u in pool]
         days = question_days(qa, reference) if scoped_by_days(qa) else []
         if days:
             scored = [(dated_score(s, u, days), u) for s, u in scored]

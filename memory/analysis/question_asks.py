@@ -1,0 +1,53 @@
+"""What a "what/which N" question asks a value of, and whose: the noun it asks ("what
+*size* are the flyers", "which *hotel* is tom in") and the owner it names by a possessive
+("what's *gina's* number"). An answer must speak of them (see the coverage test)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.question_words import Word
+
+__all__ = ["asked_noun", "possessors"]
+
+
+def asked_noun(lows: Sequence[str], opening: int, subject_idx: Sequence[int],
+                lexicon: QuestionLexicon) -> tuple[tuple[str, ...], ...]:
+    """The noun a "what/which N …" question asks a value of ("what *size* are the
+    bookmarks", "which *hotel* is tom in"): an answer must state it (or, for a value noun
+    like "date" or "brand", a value of its kind: see the coverage test). The run of
+    subject words it opens is one group ("what *size jacket*"); a value noun of the "when"
+    family is left to the family ("what night": a day answers it)."""
+    start = opening + 1
+    if opening >= len(lows) or lows[opening] not in ("what", "which") \
+            or start not in subject_idx:
+        return ()
+    run = [start]
+    while run[-1] + 1 in subject_idx:
+        run.append(run[-1] + 1)
+    if any(lexicon.attributes.get(lows[i]) in _FAMILY_ASKED for i in (start, run[-1])) or (
+            len(run) > 1 and lexicon.attributes.get(lows[run[-1]]) in lexicon.value_named):
+        # "what date", "what phone number", "what kafka version": a value of the family
+        # answers (the words before it name the thing)
+        return ()
+    return (tuple(lows[i] for i in run if lexicon.attributes.get(lows[i]) not in _FAMILY_ASKED),)
+
+
+# Value nouns whose family a value answers, said or not ("what *time*", "what phone *number*").
+_FAMILY_ASKED = frozenset({"when", "count", "money", "price"})
+
+
+def possessors(ws: Sequence[Word], lows: Sequence[str], opening: int,
+                subject_idx: Sequence[int]) -> tuple[tuple[str, ...], ...]:
+    """The owners a question names by a possessive before what it asks ("what's *gina's*
+    phone number"; not "while the van was at gus's"): the value asked is theirs, so an
+    answer must name them (or be said by them)."""
+    return tuple((lows[i],) for i in subject_idx
+                 if i > opening and i + 1 in subject_idx
+                 and _POSSESSIVE.search(ws[i].text) is not None)
+
+
+# A word in the possessive ("gina's", "the okafors'"); not "it's", "what's".
+_POSSESSIVE = re.compile(r"(?<=[a-z])(?:['’]s|s['’])$", re.IGNORECASE)
