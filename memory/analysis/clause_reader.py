@@ -104,6 +104,7 @@ from memory.analysis.subjects import (
     _strip_question,
     _verb_at_start,
     after_report,
+    strip_change_of_mind,
     topic_opened,
 )
 from memory.analysis.values import Kind, Token, Value, tokenize
@@ -372,7 +373,7 @@ class ClauseReader:
                  heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
         words = after_report(_skip_proposal(self._strip_retraction(_strip_openers(
-            _skip_reason(list(toks)))), self.lexicon), values)
+            _skip_reason(strip_change_of_mind(list(toks))))), self.lexicon), values)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)

@@ -42,7 +42,14 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "→": 0.8, "->": 0.8, "=>": 0.8, "takes over": 0.9, "take over": 0.7, "taking over": 0.9,
     "took over": 0.9, "handing": 0.8, "handed": 0.8, "hand over": 0.7, "handover": 0.7,
     "reassigned": 0.9, "reassigning": 0.9, "passing": 0.5, "renewed": 0.6, "new one": 0.5,
-    "make it": 0.6, "make that": 0.6, "changed my mind": 0.9, "change my mind": 0.8,
+    "make it": 0.6, "make that": 0.6,
+    # someone's mind changed: theirs or the speaker's ("Mrs Okonkwo changed her mind on
+    # colour", "library changed their mind again")
+    **{f"{verb} {whose} {mind}": weight
+       for verb, weight in (("changed", 0.9), ("change", 0.8), ("changing", 0.8))
+       for whose in ("my", "her", "his", "their", "our", "your", "the client's")
+       for mind in ("mind", "minds")},
+    "change of heart": 0.9, "had a rethink": 0.8,
     "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
     "drops to": 0.8, "dropped to": 0.8, "dropping to": 0.8, "goes up to": 0.8,
     "went up to": 0.8, "going up to": 0.7, "goes down to": 0.8, "went down to": 0.8,
@@ -53,7 +60,7 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "strike that": 0.9, "wait no": 0.8,
     # a return to an earlier value ("going back to Green Valley from the 23rd")
     "going back to": 0.8, "went back to": 0.8, "go back to": 0.6, "reverting to": 0.9,
-    "reverted to": 0.9, "revert to": 0.6,
+    "reverted to": 0.9, "revert to": 0.6, "now back to": 0.9, "back to the original": 0.9,
     # booked or placed again: somewhere or some time else ("rebooked: premier inn …")
     "rebooked": 0.8, "re-booked": 0.8, "rebooking": 0.6, "relocated": 0.8,
     "relocating": 0.7, "rearranged": 0.8, "re-arranged": 0.8,
@@ -487,6 +494,12 @@ WEEKDAY_WORDS: tuple[str, ...] = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     "mon", "tue", "tues", "wed", "weds", "thu", "thur", "thurs", "fri", "sat", "sun",
 )
+
+
+#: Each way of writing a weekday, to its full name ("weds" is "wednesday").
+WEEKDAY_NAMES: Mapping[str, str] = MappingProxyType({
+    w: next(full for full in WEEKDAY_WORDS[:7] if full.startswith(w[:2]))
+    for w in WEEKDAY_WORDS})
 
 
 MONTH_WORDS: tuple[str, ...] = (

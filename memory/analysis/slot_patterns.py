@@ -256,8 +256,13 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"
              r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b"),
     # a bare hour where a time is moved or agreed: "move standup to 10?", "10 it is"
-    ("time", r"\b(?:at|to|till|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
-             r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b))"),
+    # (or when a day word or a replaced hour follows: "close at 2 tmrw", "open til 3 not 2")
+    ("time", r"\b(?:at|to|till|til|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
+             r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b|"
+             r"tmrw?\b|tmw\b|today\b|tonight\b|latest\b|not\s(?:[01]?\d|2[0-4])\b"
+             # (not a count: "cut to 5 not 6 players", "down to 15 not 16 children")
+             r"(?!\s?(?:ppl|people|staff|kids|children|guests|adults|men|women|of|per|each|%|x"
+             r"|[a-z]{2,20}s)\b)))"),
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
     # a bare hour said to be when something starts: "start is 9", "call time's 6 now"
     ("time", r"\b(?:start|start time|call|call time|doors|kick-?off|finish|finish time|end time|"

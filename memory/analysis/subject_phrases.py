@@ -51,6 +51,7 @@ from memory.analysis.subjects import (
     _reporter,
     _strip_openers,
     before_be,
+    strip_change_of_mind,
 )
 from memory.analysis.values import Kind, Token, Value
 from memory.text import STOPWORDS, is_calendar_word
@@ -196,7 +197,7 @@ def _label_subject(masked: str, label: tuple[int, int],
     inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
                    and v.kind is not Kind.VERSION and not v.is_year
                    and not _QUARTER.fullmatch(v.text))
-    toks = _strip_openers(tokenize_at(masked, *label))
+    toks = _strip_openers(strip_change_of_mind(tokenize_at(masked, *label)))
     toks = [t for i, t in enumerate(toks) if t.low.removesuffix("'s") not in PROCEDURAL or (
         t.low.endswith("ing") and i + 1 < len(toks) and toks[i + 1].low not in PROCEDURAL
         and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"

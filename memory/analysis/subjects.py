@@ -47,6 +47,39 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
     return toks[i:]
 
 
+def strip_change_of_mind(toks: list[Token]) -> list[Token]:
+    """Drop "changed her mind (again)", "had a change of heart": a change said of someone,
+    naming no subject ("library changed their mind again, back to 1000": the library's)."""
+    lows = [t.low for t in toks]
+    for i, low in enumerate(lows):
+        end = 0
+        if low in _MIND_VERBS and i + 2 < len(lows) and lows[i + 1] in _MIND_OWNERS \
+                and lows[i + 2] in ("mind", "minds"):
+            end = i + 3
+        elif low == "change" and lows[i + 1: i + 3] == ["of", "heart"]:
+            end = i + 3
+        if end:
+            start = i
+            while start and lows[start - 1] in _MIND_AUX:
+                start -= 1
+            end += 1 if end < len(lows) and lows[end] == "again" else 0
+            if lows[i + 1] in _PERSONAL or low == "change":
+                # a person's mind ("Ana changed her mind", "Mrs Okonkwo changed her
+                # mind"): they are no subject either
+                while start and (toks[start - 1].text[:1].isupper()
+                                 or lows[start - 1].rstrip(".") in _TITLES):
+                    start -= 1
+            return [*toks[:start], *toks[end:]]
+    return toks
+
+
+_MIND_VERBS = frozenset({"changed", "change", "changes", "changing"})
+_MIND_OWNERS = frozenset({"my", "her", "his", "their", "our", "your", "its"})
+_PERSONAL = frozenset({"her", "his"})
+_TITLES = frozenset({"mrs", "mr", "ms", "miss", "dr"})
+_MIND_AUX = frozenset({"has", "have", "had", "'s", "'ve", "is", "are", "was", "were", "a"})
+
+
 def _skip_reason(toks: list[Token]) -> list[Token]:
     """Drop a leading "given that", "because", "since", "so" (the clause's own subject
     follows)."""

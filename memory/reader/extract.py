@@ -161,6 +161,12 @@ def _speaks_of_self(text: str) -> bool:
     return any(w.low in SELF_WORDS for w in words(text[:200]))
 
 
+# A short sentence naming a kind of reason ("budget thing.", "staffing issues", "insurance
+# reasons"): said beside a decision, it is its reason.
+_KIND_OF_REASON = re.compile(r"\W{0,3}(?:[\w'’-]{2,20}\s){1,2}(?:thing|things|issue|issues|"
+                             r"reasons?|problems?|constraints?)\W{0,4}$", re.IGNORECASE)
+
+
 def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset(),
               blockers: Sequence[str] = ()) -> str:
     """The reason ``text`` gives: the clause after a reason word ("because…", "since…",
@@ -203,7 +209,7 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
         return ""
     beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
                                                     *range(at - 1, -1, -1)]
-              if len(words(told[i])) >= 4
+              if (len(words(told[i])) >= 4 or _KIND_OF_REASON.match(told[i]))
               and not _states(_unheaded(told[i]), value, decision)]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
