@@ -50,3 +50,34 @@ def test_who_suggested_is_who_put_it_forward(tmp_path: Path) -> None:
         (640, "tao", "yes, closing film is Harbour Lights"),
     ], start=START, asked=ASKED)
     assert "mia" in chat.first("who suggested harbour lights for the closing film").lower()
+
+
+def test_who_suggested_a_day_is_who_said_that_day(tmp_path: Path) -> None:
+    # the day is what the proposal is known by; the thing may be in the turn it answers
+    chat = channel_chat(tmp_path, [
+        (0, "priti", "first aid refresher for the juniors - thurs 9th after training?"),
+        (15, "hannah", "half of them have exams that week. weds 15th 6pm?"),
+        (20, "priti", "ok weds 15th 6pm"),
+    ], start=START, asked=ASKED)
+    assert chat.first("who suggested doing the refresher on the wednesday").lower(
+        ).startswith("hannah")
+    assert chat.first("who suggested 6pm for the first aid refresher").lower(
+        ).startswith("hannah")
+
+
+def test_the_value_replaced_is_not_what_was_asked_for(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "Staff briefing thursday 8am in the back office"),
+        (10, "tom", "8 is tricky for me with the school run. could we make it 8:20?"),
+        (14, "priya", "ok 8:20 then"),
+    ], start=START, asked=ASKED)
+    assert chat.first("who asked for 8:20 instead of 8").lower().startswith("tom")
+
+
+def test_a_number_in_words_is_the_number(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "fred", "U9s training numbers are huge now, 22 kids"),
+        (5, "dan", "could we split them into two groups?"),
+        (9, "fred", "2 groups then, I'll take one"),
+    ], start=START, asked=ASKED)
+    assert chat.first("who suggested splitting the U9s into 2 groups").lower().startswith("dan")

@@ -47,6 +47,19 @@ DECLINING: re.Pattern[str] = re.compile(
     r"i'm out|im out|pass|skip|skipping|not this time)\b", re.IGNORECASE)
 
 
+#: A reply taking over what the turn before it offered to do ("wide format cyan is low, ill
+#: order" → "ill do it, I have the HP account open"): it opens by committing to "it".
+TAKING_OVER: re.Pattern[str] = re.compile(
+    r"^\W{0,3}(?:(?:nah|no|actually|oh|ok|okay|np|don'?t worry|dw|wait)\W{1,4}){0,2}"
+    r"(?:(?:i'll|i’ll|ill|i will|i can|let me|lemme) (?:do|take|sort|handle|grab|cover)"
+    r"(?: it| that| this| care of it)?|(?:i'll|i’ll|ill) go on|leave it with me|"
+    r"i(?:'ve|ve)? got this)"
+    # the offer ends there: not "i'll take it home after", "I can do that next week"
+    r"(?=\s{0,3}(?:[,.!;:)]|$|(?:then|instead|for you|no worries|np|later|now|asap|today|"
+    r"tonight|x{1,4}|[^\w\s]{1,4})"
+    r"(?:\W|$)))", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class TakingWords:
     """The words above as one frozen object (a field of the question lexicon)."""
@@ -55,3 +68,4 @@ class TakingWords:
     openers: tuple[str, ...] = TAKING_OPENERS
     committing: re.Pattern[str] = COMMITTING
     declining: re.Pattern[str] = DECLINING
+    taking_over: re.Pattern[str] = TAKING_OVER

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.cue_words import NUMBER_WORDS, WEEKDAY_NAMES
 from memory.analysis.lexicon import default_lexicon
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
@@ -116,9 +117,12 @@ _WHO_SAID = re.compile(
     r"[\s?.!]*$",
     re.IGNORECASE)
 # Where the thing said ends and its circumstances begin ("X for the team lunch").
+# (A day or time after "on" or "at" is what was put forward: "doing it on the sunday",
+# "toolbox at 3.30"; "8:30 for sundays" is 8:30.)
 _CIRCUMSTANCE = re.compile(
-    r"\s{1,40}(?:for|at|in|during|on|as|when|while|before|after|because|since|last|yesterday|"
-    r"earlier)\b", re.IGNORECASE)
+    r"\s{1,40}(?:(?:for|in|during|as|when|while|before|after|because|since|last|yesterday|"
+    r"earlier)\b|(?:on|at)\b(?!\s{1,3}(?:the\s{1,3})?(?:\d|(?:" + "|".join(WEEKDAY_NAMES)
+    + r")s?\b)))", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]*")
 # Capitalised words that name no proposal (besides weekdays and months).
 _NOT_NAMES = frozenset({"i", "today", "tomorrow"})
@@ -196,6 +200,29 @@ _REQUEST = re.compile(
     r"(?!be\b|do\b|fancy\b|make\b|manage\b)", re.IGNORECASE)
 
 
+def _said_forms(text: str) -> set[str]:
+    own = set(content_terms(text)) | passage_terms(text)
+    return own | {WEEKDAY_NAMES[w] for w in own if w in WEEKDAY_NAMES}  # "sun 26th": sunday
+
+
+def _marks(text: str) -> frozenset[str]:
+    """The days, times and amounts ``text`` says, written one way ("Sun 26th 8am" →
+    sunday, 26, 8; "two teams" → 2)."""
+    return frozenset(WEEKDAY_NAMES.get(m.group("day").lower(), "") if m.group("day")
+                     else str(NUMBER_WORDS[m.group("word").lower()]) if m.group("word")
+                     else m.group("num").replace(".", ":") for m in _VALUE_WORD.finditer(text))
+
+
+_REPLACED = re.compile(r"\b(?:instead of|rather than|not|over|vs)\b", re.IGNORECASE)
+# A weekday, or a number (a day, a time, an amount) without its suffix or currency.
+_VALUE_WORD = re.compile(r"(?<![\w:.])(?:[£$€])?(?P<num>\d{1,6}(?:[:.]\d{2})?)"
+                         r"(?:st|nd|rd|th|am|pm|k)?(?![\w:.]?\d)|"
+                         r"\b(?P<day>" + "|".join(WEEKDAY_NAMES) + r")s?\b|"
+                         # ("one" is as often a pronoun: "the blue one")
+                         r"\b(?P<word>" + "|".join(w for w in NUMBER_WORDS if w != "one")
+                         + r")\b", re.IGNORECASE)
+
+
 def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | None:
     """The message that first put ``phrase`` forward, judged on each node's own text (not
     the turn it answers): the nodes holding the largest share of the phrase's names (a
@@ -208,8 +235,16 @@ def first_said(phrase: str, nodes: Sequence[EvidenceNode]) -> EvidenceNode | Non
         return None
     best: tuple[float, float, bool, datetime, int] | None = None
     found: EvidenceNode | None = None
+    # a day, a time or a number put forward is what the proposal is known by: the message
+    # must say it, while the rest may be the turn it answers ("novice assessment … sat
+    # 25th?" → "everyone will be knackered. sun 26th 8am?")
+    marks = _marks(_REPLACED.split(phrase)[0])  # (not the value it replaced: "8:15 instead of 8")
     for node in {n.node_id: n for n in nodes}.values():
-        own = set(content_terms(node.text)) | passage_terms(node.text)
+        own = _said_forms(node.text)
+        if marks:
+            if not marks <= _marks(node.text):
+                continue
+            own = own | _said_forms(node.context)
         by_name, by_word = _share(names, own), _share(words, own)
         if (by_name if names else by_word) < SAID_MIN_COVERAGE:
             continue

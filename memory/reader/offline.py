@@ -47,7 +47,7 @@ from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, stat
 from memory.reader.extract import Person, people_of
 from memory.reader.named_again import Mentions
 from memory.reader.rerank import Hit
-from memory.reader.taking import is_request, taken, taker_of
+from memory.reader.taking import is_request, taken, taken_over, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.reader.word_forms import forms, unit_forms
 from memory.store.filters import Window
@@ -304,8 +304,21 @@ class OfflineReader:
                         turn, self.lexicon) and all(r.node_id != cid for r in requests):
                     requests.append(turn)
                     about[cid] = u.text  # (with the thread's first message, as covered)
+        after = self.tools.replies_after(node, session.scope, n=TAKING_TURNS,
+                                         within=TAKING_WITHIN)
+        # its speaker giving the answer's message up is about it ("I can do it" … "I'm
+        # away that weekend, can someone else do it?")
+        for r in after:
+            if r.speaker_id == node.speaker_id and is_request(r, self.lexicon) and all(
+                    x.node_id != r.node_id for x in requests):
+                requests.append(r)
+                about[r.node_id] = node.text
         answers = session.answers_to(requests)
         best: tuple[EvidenceNode, EvidenceNode] | None = None
+        if not is_request(node, self.lexicon):
+            over = taken_over(node, after, self.lexicon)
+            if over is not None:
+                best = (node, over)
         for request in requests:
             following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
                                                within=TAKING_WITHIN)

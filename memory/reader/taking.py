@@ -29,6 +29,8 @@ REQUEST_CHARS = 90
 # A request listing this many slots ("• 1 person with a pickup • 1-2 on sign-in") is taken
 # slot by slot: only a reply naming the slot asked about takes it.
 LIST_SLOTS = 2
+# An offer to do something ("ill order") is taken over only in the turns right after it.
+OFFER_TURNS = 3
 
 _ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}(?:can|could|would|will)"
                       r"\s{1,3}(?:you|u)\b", re.IGNORECASE)
@@ -111,6 +113,24 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
                 return reply  # the one asked said yes
             bare = reply  # a later reply naming the task outranks a bare "ok"
     return bare
+
+
+def taken_over(offer: EvidenceNode, following: Sequence[EvidenceNode],
+               lexicon: QuestionLexicon, *, turns: int = OFFER_TURNS) -> EvidenceNode | None:
+    """The reply by which someone else took over what ``offer`` committed its speaker to
+    ("ill order" → "ill do it, I have the HP account open"), among the next ``turns``
+    turns; None when ``offer`` commits to nothing or nobody took it over."""
+    words = lexicon.taking
+    if words.request.search(offer.text) or not words.committing.search(offer.text):
+        return None
+    later = sorted((n for n in following if (n.ts, n.seq) > (offer.ts, offer.seq)),
+                   key=lambda n: (n.ts, n.seq))[:turns]
+    for reply in later:
+        if reply.speaker_id != offer.speaker_id and words.taking_over.search(reply.text):
+            return reply
+        if words.request.search(reply.text):
+            return None  # a task asked for in between: an "i'll do it" after it is for that
+    return None
 
 
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,

@@ -279,6 +279,20 @@ class ReaderTools:
         about ("why?") and explained."""
         return self._turns(node, scope, n=n, within=within, after=True)
 
+    def replies_after(self, node: EvidenceNode, scope: Scope, *, n: int,
+                      within: timedelta) -> list[EvidenceNode]:
+        """Up to ``n`` turns just after ``node`` in its talk, oldest first: the turns after
+        it at its level and, for a thread's first message, the thread's replies."""
+        turns = self._turns(node, scope, n=n, within=within, after=True)
+        if node.thread_id or (scope.channels is not None and node.channel not in scope.channels):
+            return turns
+        narrowed = scope.model_copy(update={"channels": (node.channel,)})
+        replies = [x for x in self.store.find_nodes(
+            narrowed, Window(ts_from=node.ts, ts_to=node.ts + within), limit=200)
+            if x.thread_id == node.message_id and (x.ts, x.seq) > (node.ts, node.seq)]
+        merged = {x.node_id: x for x in [*turns, *replies]}.values()
+        return sorted(merged, key=lambda x: (x.ts, x.seq))[:n]
+
     def _turns(self, node: EvidenceNode, scope: Scope, *, n: int, within: timedelta,
                after: bool) -> list[EvidenceNode]:
         if scope.channels is not None and node.channel not in scope.channels:
