@@ -58,7 +58,8 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
         "states a value now in force, first time or replacing the old one",
         "establish a state, or revise the state whose subject it names; a clock time agreed "
         "for a plan that holds only a day is the plan's time (a state '<plan> time' beside "
-        "it), never a new day",
+        "it), never a new day; someone's change of mind ('the library changed their mind, "
+        "back to 1000') revises the thing it is about, it names no subject and no owner",
         ("Atlas design review is Thursday 3 pm", "Outing decided: bowling alley",
          "moved again: Friday at 11 am", "the upgrade is postponed until January"),
     ),
@@ -74,7 +75,8 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
     ),
     SpeechAct.REASSIGNMENT: Definition(
         "hands a task or ownership to someone else",
-        "revise the owner of that task",
+        "revise the owner of that task; someone taking over what the turn before offered "
+        "to do ('toner's low, ill order' -> 'nah i'll do it') is its new owner",
         ("handing the release notes over to Marcus", "Priya takes over on-call from Sam"),
     ),
     SpeechAct.CANCELLATION: Definition(
@@ -127,7 +129,9 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "answer with the person (the speaker of the deciding message, or the owner named); "
         "who decided or signed off on a proposal is whoever approved it, not who proposed "
         "it; who is doing a task someone asked to be taken is whoever took it on in a reply "
-        "(the one asked saying yes, a volunteer naming it), not who asked",
+        "(the one asked saying yes, a volunteer naming it, someone taking over an offer: "
+        "'ill order' -> 'i'll do it'), not who asked; who suggested a value is who first "
+        "said that value, even when the thing it is for was named in the turn before",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(
@@ -153,7 +157,9 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
 
 ABSTAIN_RULE = (
     "Answer only when the evidence you were given covers what the question is about: its "
-    "named things and its subject. Otherwise abstain: say that the memory (within what the "
+    "named things and its subject, the thing a 'what/which X' question asks (a size, a "
+    "hotel, a brand) and the owner it names ('gina's number'). Otherwise abstain: say "
+    "that the memory (within what the "
     "asker may read) holds no answer. Never answer with a different subject's value, and never "
     "hint whether an answer exists somewhere the asker cannot read."
 )
