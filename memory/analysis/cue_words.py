@@ -47,7 +47,7 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     # colour", "library changed their mind again")
     **{f"{verb} {whose} {mind}": weight
        for verb, weight in (("changed", 0.9), ("change", 0.8), ("changing", 0.8))
-       for whose in ("my", "her", "his", "their", "our", "your", "the client's")
+       for whose in ("my", "her", "his", "their", "our", "your")
        for mind in ("mind", "minds")},
     "change of heart": 0.9, "had a rethink": 0.8,
     "on second thought": 0.9, "second thoughts": 0.7, "rethink": 0.5, "rethinking": 0.6,
@@ -497,7 +497,7 @@ WEEKDAY_WORDS: tuple[str, ...] = (
 
 
 #: Each way of writing a weekday, to its full name ("weds" is "wednesday").
-WEEKDAY_NAMES: Mapping[str, str] = MappingProxyType({
+WEEKDAY_SPELLINGS: Mapping[str, str] = MappingProxyType({
     w: next(full for full in WEEKDAY_WORDS[:7] if full.startswith(w[:2]))
     for w in WEEKDAY_WORDS})
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.named_choice import named_choice
-from memory.analysis.question_asks import asked_noun, possessors
+from memory.analysis.question_asks import asked_noun, possessors, subject_run
 from memory.analysis.question_family import family as family_of_question
 from memory.analysis.question_family import (
     family_of_kind,
@@ -304,9 +304,7 @@ def _key_words(lows: Sequence[str], subject_idx: Sequence[int], lexicon: Questio
     (the last subject word: "when does dune go *live*")."""
     if not subject_idx:
         return ()
-    run = [subject_idx[0]]
-    while run[-1] + 1 in subject_idx:
-        run.append(run[-1] + 1)
+    run = subject_run(subject_idx[0], subject_idx)
     words_ = [lows[i] for i in run]
     if when:
         last = [lows[i] for i in subject_idx]

@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.question_words import Word
 
-__all__ = ["asked_noun", "possessors"]
+__all__ = ["asked_noun", "possessors", "subject_run"]
+
+
+def subject_run(start: int, subject_idx: Sequence[int]) -> list[int]:
+    """The positions of the run of consecutive subject words from ``start``."""
+    run = [start]
+    while run[-1] + 1 in subject_idx:
+        run.append(run[-1] + 1)
+    return run
 
 
 def asked_noun(lows: Sequence[str], opening: int, subject_idx: Sequence[int],
@@ -24,9 +32,7 @@ def asked_noun(lows: Sequence[str], opening: int, subject_idx: Sequence[int],
     if opening >= len(lows) or lows[opening] not in ("what", "which") \
             or start not in subject_idx:
         return ()
-    run = [start]
-    while run[-1] + 1 in subject_idx:
-        run.append(run[-1] + 1)
+    run = subject_run(start, subject_idx)
     if any(lexicon.attributes.get(lows[i]) in _FAMILY_ASKED for i in (start, run[-1])) or (
             len(run) > 1 and lexicon.attributes.get(lows[run[-1]]) in lexicon.value_named):
         # "what date", "what phone number", "what kafka version": a value of the family

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory.analysis.cue_words import NUMBER_WORDS, WEEKDAY_NAMES
+from memory.analysis.cue_words import NUMBER_WORDS, WEEKDAY_SPELLINGS
 from memory.analysis.lexicon import default_lexicon
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
@@ -121,7 +121,7 @@ _WHO_SAID = re.compile(
 # "toolbox at 3.30"; "8:30 for sundays" is 8:30.)
 _CIRCUMSTANCE = re.compile(
     r"\s{1,40}(?:(?:for|in|during|as|when|while|before|after|because|since|last|yesterday|"
-    r"earlier)\b|(?:on|at)\b(?!\s{1,3}(?:the\s{1,3})?(?:\d|(?:" + "|".join(WEEKDAY_NAMES)
+    r"earlier)\b|(?:on|at)\b(?!\s{1,3}(?:the\s{1,3})?(?:\d|(?:" + "|".join(WEEKDAY_SPELLINGS)
     + r")s?\b)))", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]*")
 # Capitalised words that name no proposal (besides weekdays and months).
@@ -202,13 +202,13 @@ _REQUEST = re.compile(
 
 def _said_forms(text: str) -> set[str]:
     own = set(content_terms(text)) | passage_terms(text)
-    return own | {WEEKDAY_NAMES[w] for w in own if w in WEEKDAY_NAMES}  # "sun 26th": sunday
+    return own | {WEEKDAY_SPELLINGS[w] for w in own if w in WEEKDAY_SPELLINGS}  # "sun 26th": sunday
 
 
 def _marks(text: str) -> frozenset[str]:
     """The days, times and amounts ``text`` says, written one way ("Sun 26th 8am" →
     sunday, 26, 8; "two teams" → 2)."""
-    return frozenset(WEEKDAY_NAMES.get(m.group("day").lower(), "") if m.group("day")
+    return frozenset(WEEKDAY_SPELLINGS.get(m.group("day").lower(), "") if m.group("day")
                      else str(NUMBER_WORDS[m.group("word").lower()]) if m.group("word")
                      else m.group("num").replace(".", ":") for m in _VALUE_WORD.finditer(text))
 
@@ -217,7 +217,7 @@ _REPLACED = re.compile(r"\b(?:instead of|rather than|not|over|vs)\b", re.IGNOREC
 # A weekday, or a number (a day, a time, an amount) without its suffix or currency.
 _VALUE_WORD = re.compile(r"(?<![\w:.])(?:[£$€])?(?P<num>\d{1,6}(?:[:.]\d{2})?)"
                          r"(?:st|nd|rd|th|am|pm|k)?(?![\w:.]?\d)|"
-                         r"\b(?P<day>" + "|".join(WEEKDAY_NAMES) + r")s?\b|"
+                         r"\b(?P<day>" + "|".join(WEEKDAY_SPELLINGS) + r")s?\b|"
                          # ("one" is as often a pronoun: "the blue one")
                          r"\b(?P<word>" + "|".join(w for w in NUMBER_WORDS if w != "one")
                          + r")\b", re.IGNORECASE)

@@ -25,10 +25,9 @@ def spoke(word: str, speakers: frozenset[str]) -> bool:
 
 def fills(unit: Unit, qa: QuestionAnalysis, people: frozenset[str] = frozenset()) -> bool:
     """Whether ``unit`` gives a value the question does not already name: a state's
-    current value, or a name said inside a sentence, not a person's (``people``: the
-    scope's speakers' name words) ("which room
-    is the recording in?" / "the annex"; "which pub" / "the Star Inn has space"): that
-    value is what the asked noun asks."""
+    current value ("which room is the recording in?" / "the annex"), or a name said inside
+    a sentence that is no person's (``people``: the scope's speakers' name words; "which
+    pub" / "the Star Inn has space"). That value is what the asked noun asks."""
     if unit.state is not None:
         said = {w.low for w in words(unit.state.value or "")} - STOPWORDS
         return bool(said) and not said <= set(qa.terms)
@@ -42,6 +41,7 @@ def fills(unit: Unit, qa: QuestionAnalysis, people: frozenset[str] = frozenset()
 def name_candidates(text: str) -> list[re.Match[str]]:
     """The capitalised names said inside the sentences of ``text``."""
     return list(_NAME_INSIDE.finditer(text))
+
 
 # A capitalised name inside a sentence (not its first word, not an acronym): "the Star Inn
 # has space", "going with The Crown instead".

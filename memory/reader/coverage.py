@@ -279,17 +279,16 @@ class CoverageTest:
         # an owner the question names may be the unit's speaker by a longer name ("tom's
         # leave" / tomasz: "i'm off on paternity leave")
         stated |= {w for g in groups for w in g if spoke(w, unit.speakers)}
-        unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa))
-        # the noun asked a value of, never said where the asker can read and unmatched,
-        # weighs twice ("which *hotel*", "what *brand*"): nothing there speaks of it
+        # the noun asked a value of ("which *hotel*", "what *brand*"), unmatched, is given
+        # by a value set for the rest of the question ("which room is the recording in?" /
+        # "the annex"); else, never said where the asker can read, it weighs twice
         asked_noun = set(qa.asked) - persons
-        if asked_noun and not asked_noun & stated and not _valued(asked_noun, qa):
-            if fills(unit, qa, people):
-                # a value set for the rest of the question is what the noun asks
-                # ("which room is the recording in?" / "the annex")
-                unstated -= sum(1 for g in groups if g == asked_noun)
-            elif asked_noun <= absent:
-                unstated += 1
+        open_ask = bool(asked_noun) and not asked_noun & stated and not _valued(asked_noun, qa)
+        filled = open_ask and fills(unit, qa, people)
+        unstated = sum(1 for g in groups if g and not g & stated and not _valued(g, qa)
+                       and not (filled and g == asked_noun))
+        if open_ask and not filled and asked_noun <= absent:
+            unstated += 1
         # a yes/no question asks its verb: one never said in the scope is not answered
         unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched)
         return got / total * w.headless ** unstated

@@ -315,10 +315,9 @@ class OfflineReader:
                 about[r.node_id] = node.text
         answers = session.answers_to(requests)
         best: tuple[EvidenceNode, EvidenceNode] | None = None
-        if not is_request(node, self.lexicon):
-            over = taken_over(node, after, self.lexicon)
-            if over is not None:
-                best = (node, over)
+        over = taken_over(node, after, self.lexicon)  # (None for a request)
+        if over is not None:
+            best = (node, over)
         for request in requests:
             following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
                                                within=TAKING_WITHIN)

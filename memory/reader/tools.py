@@ -283,18 +283,10 @@ class ReaderTools:
                       within: timedelta) -> list[EvidenceNode]:
         """Up to ``n`` turns just after ``node`` in its talk, oldest first: the turns after
         it at its level and, for a thread's first message, the thread's replies."""
-        turns = self._turns(node, scope, n=n, within=within, after=True)
-        if node.thread_id or (scope.channels is not None and node.channel not in scope.channels):
-            return turns
-        narrowed = scope.model_copy(update={"channels": (node.channel,)})
-        replies = [x for x in self.store.find_nodes(
-            narrowed, Window(ts_from=node.ts, ts_to=node.ts + within), limit=200)
-            if x.thread_id == node.message_id and (x.ts, x.seq) > (node.ts, node.seq)]
-        merged = {x.node_id: x for x in [*turns, *replies]}.values()
-        return sorted(merged, key=lambda x: (x.ts, x.seq))[:n]
+        return self._turns(node, scope, n=n, within=within, after=True, replies=True)
 
     def _turns(self, node: EvidenceNode, scope: Scope, *, n: int, within: timedelta,
-               after: bool) -> list[EvidenceNode]:
+               after: bool, replies: bool = False) -> list[EvidenceNode]:
         if scope.channels is not None and node.channel not in scope.channels:
             return []
         narrowed = scope.model_copy(update={"channels": (node.channel,)})
@@ -303,9 +295,11 @@ class ReaderTools:
         at = (node.ts, node.seq)
         # (a thread's first message is the thread's turn before its replies, whatever
         # thread id the platform gave it)
+        # (with ``replies``, a thread's first message is followed by its replies too)
         found = [x for x in self.store.find_nodes(narrowed, window, limit=200)
                  if (x.thread_id == node.thread_id or (
-                     not after and bool(node.thread_id) and x.message_id == node.thread_id))
+                     not after and bool(node.thread_id) and x.message_id == node.thread_id)
+                     or (replies and not node.thread_id and x.thread_id == node.message_id))
                  and ((x.ts, x.seq) > at if after else (x.ts, x.seq) < at)]
         found.sort(key=lambda x: (x.ts, x.seq), reverse=not after)
         return found[:n]

@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
-from memory.analysis.cue_words import WEEKDAY_NAMES
+from memory.analysis.cue_words import WEEKDAY_SPELLINGS
 from memory.analysis.question import words
 from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CHAT_SHORTHAND
@@ -30,7 +30,7 @@ def forms(word: str) -> frozenset[str]:
         hour = int(clock.group(1))
         pm = clock.group(2).startswith("p") and hour < 12
         extra += (str(hour), str(hour + 12)) if pm else (str(hour),)
-    full = CHAT_SHORTHAND.get(low) or (WEEKDAY_NAMES.get(low) if low != "sat" else None)
+    full = CHAT_SHORTHAND.get(low) or (WEEKDAY_SPELLINGS.get(low) if low != "sat" else None)
     if full is not None:  # "ppl" is people, "sun" sunday ("sat" is as often a verb)
         extra += (full, stem(full), *relevance_terms(full))
     return frozenset({low, stem(low), *relevance_terms(low), *extra})
