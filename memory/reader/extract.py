@@ -166,6 +166,15 @@ def _speaks_of_self(text: str) -> bool:
 _KIND_OF_REASON = re.compile(r"\W{0,3}(?:[\w'’-]{2,20}\s){1,2}(?:thing|things|issue|issues|"
                              r"reasons?|problems?|constraints?)\W{0,4}$", re.IGNORECASE)
 
+# A sentence saying what stays as it was ("same time same headcount", "time's the same",
+# "still finishing at 9:30", "everything else as before"): no reason for a change.
+_SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours?|price|"
+                       r"prices|headcount|numbers?|room|spot|location|plan|menu|as\s)\b|"
+                       r"still\s(?:finish|start|end|meet|open|clos|on\b|at\b|in\b)|"
+                       r"everything\selse\b|nothing\selse\b|"
+                       r"(?:[\w'’]{1,20}\s){0,3}[\w'’]{0,20}(?:'s|’s|\sis|\sstays?|"
+                       r"\sremains?)\s(?:the\s)?(?:same|unchanged)\b)", re.IGNORECASE)
+
 
 def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset(),
               blockers: Sequence[str] = ()) -> str:
@@ -210,12 +219,14 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     beside = [str(told[i]).rstrip(".!") for i in [*range(at + 1, len(told)),
                                                     *range(at - 1, -1, -1)]
               if (len(words(told[i])) >= 4 or _KIND_OF_REASON.match(told[i]))
-              and not _states(_unheaded(told[i]), value, decision)]
+              and not _states(_unheaded(told[i]), value, decision)
+              and not _SAMENESS.match(told[i])]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
     others = sorted((c for c in parts if len(words(c)) >= 3
-                     and not _states(c, value, decision)), key=len, reverse=True)
+                     and not _states(c, value, decision) and not _SAMENESS.match(c)),
+                    key=len, reverse=True)
     # what stood in the way comes first ("the water bill went way up", "truck broke
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
     # decision, said last
@@ -250,8 +261,10 @@ _JOINED_CHARS = 220
 
 _HEADER = re.compile(r"^[^:.!?\n]{1,40}:\s")
 # "so he can …", "so that we could …": a purpose, not a consequence.
-_PURPOSE = re.compile(r"(?:that\s{1,3})?(?:[\w']{1,20}\s{1,3}){1,3}"
-                      r"(?:can|could|will|would|won't|don't|doesn't|has time|have time)\b",
+_PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
+                      r"(?:can|could|will|would|won't|don't|doesn't|has time|have time)\b"
+                      # "so everyone's had a pay day first"
+                      r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b)",
                       re.IGNORECASE)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
-from memory.analysis.question import QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode, State
 from memory.reader.answer import puts_forward
@@ -26,7 +26,7 @@ from memory.reader.extract import relayed, reports_blocker, says
 from memory.reader.reasons import Reasons, names_reached, reached_values, refuses
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import names_value
+from memory.text import STOPWORDS, names_value
 
 __all__ = ["WhyReader"]
 
@@ -146,8 +146,11 @@ class WhyReader(StateChoice):
         if not reason and order:
             # no reason in so many words: the covering message that reports what stood in
             # the way ("GreenCycle's truck broke down") over one that only restates the plan
-            source = next((n for n in order if reports_blocker(n.text, self.lexicon.blockers)),
-                          order[0])
+            # (among those saying as many of the question's words as the first)
+            ranked = self._by_question_words(qa, order, verdict)
+            level = self._question_words_said(qa, ranked[0])
+            source = next((n for n in ranked if reports_blocker(n.text, self.lexicon.blockers)
+                           and self._question_words_said(qa, n) >= level), ranked[0])
             reason = self.reasons.whole(source)
         if source is None:
             return Composed([], "")
@@ -155,6 +158,45 @@ class WhyReader(StateChoice):
             source is entry_node or source.node_id in entry_node.context_ids)
         return why_answer(relayed(reason, source.text), source,
                                 state if shown else None, order)
+
+    def _by_question_words(self, qa: QuestionAnalysis, order: list[EvidenceNode],
+                           verdict: Coverage) -> list[EvidenceNode]:
+        """The candidates ordered by how many of the question's own words they say ("why
+        are we *opening* the *phones* earlier" → "phones will open at 8:00 instead of 8:30
+        - …", not "wait is it from today??"), a message changing something first among
+        equals; a message covering the question less well than the best joins when it says
+        more of the question's words than any of them (the subject alone ties many)."""
+        if not self._asked_forms(qa):
+            return order
+
+        def said(node: EvidenceNode) -> int:
+            return self._question_words_said(qa, node)
+
+        best = max((said(n) for n in order), default=0)
+        seen = {n.node_id for n in order}
+        wider = [n for u in self.covering(verdict, wide=True)
+                 if (n := self.reasons.speaker_of(u)) is not None and n.node_id not in seen
+                 and said(n) > max(best, 1)]
+        pool = list({n.node_id: n for n in order + wider}.values())
+        place = {n.node_id: i for i, n in enumerate(pool)}
+
+        return sorted(pool, key=lambda n: (-said(n), not self._changing(n),
+                                           place[n.node_id]))
+
+    def _changing(self, node: EvidenceNode) -> bool:
+        """Whether ``node`` says something changes."""
+        return self.analyzer.analyze(node.text, speaker=node.speaker).changes > 0
+
+    def _asked_forms(self, qa: QuestionAnalysis) -> list[frozenset[str]]:
+        """The forms of each of the question's own words (not question words or
+        stopwords)."""
+        return [f for w in words(qa.text) if w.low not in self.lexicon.question_words
+                and w.low not in STOPWORDS and (f := forms(w.low))]
+
+    def _question_words_said(self, qa: QuestionAnalysis, node: EvidenceNode) -> int:
+        """How many of the question's own words ``node`` says."""
+        told = unit_forms(node.text)
+        return sum(1 for f in self._asked_forms(qa) if f & told)
 
     def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
                        nodes: dict[str, EvidenceNode], *, left: set[str],
