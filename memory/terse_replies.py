@@ -239,6 +239,12 @@ def _bare_of(clause: Clause) -> Bare | None:
     return bare_value(clause.text) or bare_value(clause.text.split(",")[0])
 
 
+# Words saying how many of something there are ("9 confirmed", "12 ppl so far").
+_COUNTED = re.compile(r"\d{1,5}\s{1,3}(?:[a-z]{2,20}ed|people|ppl|persons|spots|seats|tickets|"
+                      r"players|kids|adults|each|total|so\sfar|of\sus|in|going|coming)\b",
+                      re.IGNORECASE)
+
+
 def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
     """Whether a value said alone can be a value of ``state``: a number replaces a count, an
     amount or a clock time; words replace a place or a choice, or a person when they name
@@ -255,6 +261,8 @@ def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
             bare.text.replace(",", ".")) <= 24
     if any(ch.isdigit() for ch in value) and family != "where":
         return False
+    if _COUNTED.match(bare.text):
+        return False  # "9 confirmed", "12 ppl": how many, never a place or a name
     if family == "who":
         return bool(set(content_terms(bare.text)) & people)
     return family in ("where", "name")

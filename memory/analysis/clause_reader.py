@@ -104,6 +104,7 @@ from memory.analysis.subjects import (
     _strip_question,
     _verb_at_start,
     after_report,
+    event_verb,
     strip_change_of_mind,
     topic_opened,
 )
@@ -427,6 +428,9 @@ class ClauseReader:
             return _render(own, masked), False
         if lab:
             return _render(lab, masked), pointer
+        timed = event_verb(toks, values)
+        if timed:
+            return timed, False
         return "", pointer
 
     def _claims(self, toks: Sequence[Token], new: Sequence[Value],

@@ -562,10 +562,13 @@ _SPAN_COUNTS = frozenset({"the", "a", "an", "one", "two", "three", "four", "five
 
 
 def _is_date_like(lows: Sequence[str]) -> bool:
-    # "before the 21st", "before 2024" are days; "before draft 3" is a label's number
+    # "before the 21st", "before 2024" are days; "before draft 3" is a label's number, and
+    # "before the 14 deal" a number's thing
     return any(is_calendar_word(w) or (
         re.fullmatch(r"\d{4}|\d{1,2}(?:st|nd|rd|th)?", w) is not None
-        and not (i and lows[i - 1].isalpha() and not is_calendar_word(lows[i - 1])))
+        and not (i and lows[i - 1].isalpha() and not is_calendar_word(lows[i - 1]))
+        and not (w.isdigit() and i + 1 < len(lows) and lows[i + 1].isalpha()
+                 and not is_calendar_word(lows[i + 1])))
         for i, w in enumerate(lows))
 
 

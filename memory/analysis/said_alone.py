@@ -59,6 +59,7 @@ get got go going gone went come coming take took make made let lets say said thi
 sounds looks works need needs want wants love like hate know knew try wait hold check add
 send ask tell call use keep feel guess hope mean worked fun awesome amazing weird bad
 hard easy late early noted yikes oops ugh wow damn dang huh hmm bit lot little few
+correct exactly absolutely perfect confirmed indeed precisely yup roger understood alright
 """.split())
 
 _ARTICLE = frozenset({"the", "a", "an"})

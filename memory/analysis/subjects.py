@@ -405,3 +405,35 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
             continue
         out.append(t)
     return out
+
+
+
+# Verbs naming when a gathering happens ("we start at 7", "we meet at 6:30am"), each with
+# its plain form: with no other subject, the verb is what a time after it is the time of.
+EVENT_VERBS: dict[str, str] = {
+    "start": "start", "starts": "start", "starting": "start", "begin": "start",
+    "begins": "start", "finish": "finish", "finishes": "finish", "finishing": "finish",
+    "meet": "meet", "meets": "meet", "meeting": "meet", "open": "open", "opens": "open",
+    "close": "close", "closes": "close", "leave": "leave", "leaving": "leave",
+    "depart": "leave", "kick": "kick off", "wrap": "finish",
+}
+# Words of the event's people before its verb ("we", "doors").
+_EVENT_DOERS = frozenset({"we", "we'll", "we're", "you", "they", "everyone", "u", "doors",
+                          "rehearsals", "rehearsal", "practice", "training", "session"})
+# How many words may stand between the verb and its time ("we start at 7:00pm").
+_EVENT_REACH = 3
+
+
+def event_verb(toks: Sequence[Token], values: Sequence[Value]) -> str:
+    """The event a subjectless clause times by its verb ("From Tuesday 17 March we start at
+    7:00pm" → "start"), "" when it does not: a word of its people, one of the verbs, and a
+    time or date within a few words after it."""
+    for i in range(1, len(toks)):
+        verb = toks[i]
+        if verb.low not in EVENT_VERBS or toks[i - 1].low not in _EVENT_DOERS:
+            continue
+        reach = toks[i + 1:i + 2 + _EVENT_REACH]
+        if reach and any(v.family in ("when", "where")
+                         and reach[0].start <= v.start <= reach[-1].end for v in values):
+            return EVENT_VERBS[verb.low]
+    return ""
