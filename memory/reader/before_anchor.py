@@ -7,14 +7,15 @@ hold the earlier value.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from memory.analysis.question import QuestionAnalysis, words
 from memory.reader.coverage import Coverage, CoverageTest, Unit
-from memory.reader.word_forms import forms, unit_forms
+from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import STOPWORDS
 
-__all__ = ["said_before_anchor"]
+__all__ = ["said_before_anchor", "said_left"]
 
 
 def said_before_anchor(qa: QuestionAnalysis, verdict: Coverage, covering: Sequence[Unit],
@@ -36,3 +37,31 @@ def said_before_anchor(qa: QuestionAnalysis, verdict: Coverage, covering: Sequen
     have = {u.key for u in covering}
     return [u for _, u in verdict.units if u.node is not None and u.key not in have
             and u.node.ts < max(named) and coverage.cover(bare, terms, u) >= threshold]
+
+
+# A number, time or day a change says it replaced ("deposit is £20 pp not 15", "2:30 instead
+# of 3", "thursday rather than friday").
+_LEFT_SAID = re.compile(
+    r"\b(?:not|instead\sof|rather\sthan)\s{1,3}(?:the\s{1,3})?"
+    r"(?P<v>[£$€]?\d{1,6}(?:[.,:]\d{1,3})?\s?(?:am|pm|st|nd|rd|th|k)?(?![\w%])"
+    r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b)", re.IGNORECASE)
+
+
+def said_left(text: str, current: str) -> str:
+    """The value ``text`` (the message making the latest change) says it replaced, of the
+    kind of ``current`` (a number for a number, a day for a day); "" when it says none."""
+    has_digit = any(ch.isdigit() for ch in current)
+    for m in _LEFT_SAID.finditer(text):
+        left = m.group("v").strip()
+        if any(ch.isdigit() for ch in left) != has_digit:
+            continue
+        if part_of(left, current) if has_digit else left.lower() in current.lower():
+            continue
+        meridiem = _MERIDIEM.search(current)
+        if left.isdigit() and int(left) <= 12 and meridiem is not None:
+            left += meridiem.group(1).lower()  # "5pm not 6": six in the evening
+        return left
+    return ""
+
+
+_MERIDIEM = re.compile(r"\d\s?(am|pm)\b", re.IGNORECASE)

@@ -55,7 +55,7 @@ from memory.reader.answer_parts import (
     last_move,
     release_grain,
 )
-from memory.reader.before_anchor import said_before_anchor
+from memory.reader.before_anchor import said_before_anchor, said_left
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.extract import Person, has_clock, has_day, reason_in
@@ -64,7 +64,7 @@ from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.why_answer import WhyReader
-from memory.reader.word_forms import forms, unit_forms
+from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import names_value, shorten
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
@@ -239,6 +239,16 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             entry = self.previous_entry(qa, state)
             first = short = (self._person_of(entry, people) if qa.family == "person"
                              else entry_value(entry))
+            latest = nodes.get(chain[-1].node_id)
+            left = said_left(latest.text, chain[-1].value) if (
+                latest is not None and len(chain) > 1 and entry is chain[-2]
+                and qa.family != "person") else ""
+            if left and not values_match(left, entry.value) and not part_of(left,
+                                                                                entry.value):
+                # who changed it said what it was ("£20 pp not 15"): their word over a
+                # value the chain may have misread
+                first = short = left
+                entry = chain[-1]
         elif kind is QuestionKind.WHO:
             entry = self.deciding_entry(qa, state)
             person = (self._person_of(chain[-1], people) if qa.role not in ("changer",

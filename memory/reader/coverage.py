@@ -43,16 +43,18 @@ from memory.reader.coverage_values import (
     asks_a_count,
     asks_a_length,
     asks_a_percent,
+    numbered_noun,
     says_a_clock,
     says_a_length,
     says_a_number,
+    says_a_numbered,
     says_a_percent,
     says_a_rate,
     says_a_record_number,
 )
 from memory.reader.word_forms import closed_compounds, forms, unit_forms
 from memory.store.ports import SearchStore
-from memory.text import STOPWORDS, find_slots
+from memory.text import STOPWORDS, family_of, find_slots
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -343,10 +345,18 @@ class CoverageTest:
         if qa.record:
             # "what's our dentaid account number": a number a record is known by
             return says_a_record_number(unit)
+        numbered = numbered_noun(qa.text)
+        if numbered and not asks_a_count(qa):
+            # "whats our site number": the site's label number ("site 14"), not "2 sites"
+            return says_a_numbered(unit, numbered)
         if family == "count" and self.lexicon.number_noun in qa.attributes:
             # "what's the planning ref number", "what number is on my jersey": a number
             # that is neither a day, a time nor an amount
             return says_a_number(unit, money=False)
+        if family in ("name", "where") and unit.state is not None and unit.state.value:
+            # "which company does the inspections": a state holding a day, a time or an
+            # amount names no company
+            return family_of(unit.state.value) not in ("when", "amount", "version")
         if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
 __all__ = ["asks_a_count", "asks_a_length", "said", "says_a_clock", "says_a_length",
-           "says_a_number", "says_a_percent", "says_a_record_number"]
+           "numbered_noun", "says_a_number", "says_a_numbered", "says_a_percent",
+           "says_a_record_number"]
 
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
@@ -149,3 +150,30 @@ def _has_clock(text: str) -> bool:
         return True
     lex = default_lexicon()
     return any(v.kind is Kind.TIME for v in find_values(mask(text, lex), lex))
+
+
+# "what's our *site* number", "which room no.": the thing a label number is asked of.
+_NUMBERED = re.compile(r"\b([a-z]{3,20})\s{1,3}(?:number|no\.|num|#)(?!\w)", re.IGNORECASE)
+# Things known by a label number said after their name ("site 14", "pitch 7", "room 3");
+# "the guest number", "the backpack number" ask how many instead.
+_LABELLED = frozenset({"site", "pitch", "room", "table", "seat", "locker", "booth", "gate",
+                       "platform", "bay", "stall", "plot", "desk", "court", "lane", "berth",
+                       "cabin"})
+
+
+def numbered_noun(question: str) -> str:
+    """The thing a question asks the label number of ("whats our site number at alice lake"
+    → "site"), "" when it asks none."""
+    m = _NUMBERED.search(question)
+    if m is None or m.group(1).lower() not in _LABELLED:
+        return ""
+    return m.group(1).lower()
+
+
+def says_a_numbered(unit: Unit, noun: str) -> bool:
+    """Whether ``unit`` gives ``noun`` a label number ("site 14", "pitch #7", "locker at the
+    gym is no. 9"; not "2 sites")."""
+    return re.search(rf"\b{re.escape(noun)}s?(?:\s{{0,3}}#?\d|(?:\s{{1,3}}[\w']{{1,15}}){{0,5}}?"
+                     rf"\s{{1,3}}(?:number|no\.?|num|#)(?:\s{{1,3}}is)?\s{{0,3}}#?\d)",
+                     said(unit),
+                     re.IGNORECASE) is not None

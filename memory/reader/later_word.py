@@ -44,7 +44,7 @@ from memory.reader.coverage import Coverage, Term, node_unit
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.reasons import refuses
 from memory.reader.statements import StatementReader
-from memory.reader.word_forms import forms, unit_forms
+from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import content_terms, family_of, find_slots, has_revision_cue, names_value
 
 __all__ = ["LaterWord", "subject_forms"]
@@ -325,6 +325,8 @@ def _another_value(qa: QuestionAnalysis, value: str, held: str, kinds: set[str],
     what ``qa`` asks."""
     if not value or values_match(value, held) or not same_measure(value, held):
         return False
+    if part_of(value, held):
+        return False  # "5:30 is better for me" after "now Tue 20 Oct, 5:30pm" says it again
     if "version" in kinds and not same_grain(value, held):
         return False  # "rc1 today" is a build of 2.4, not the next version
     if kinds and not kinds & {sl.family for sl in find_slots(value)} and \

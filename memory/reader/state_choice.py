@@ -21,7 +21,7 @@ from memory.analysis.matching import (
     siblings,
     values_match,
 )
-from memory.analysis.question import QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, words
 from memory.models import State
 from memory.reader.answer import current_value
 from memory.reader.answer_parts import (
@@ -43,7 +43,7 @@ from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statement_choice import names_numbers
 from memory.reader.statements import StatementReader
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import family_of, find_slots, has_revision_cue, stem
+from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
 
 __all__ = ["StateChoice", "names_anchor"]
 
@@ -73,6 +73,28 @@ def _numbered_as_asked(qa: QuestionAnalysis, state: State) -> bool:
 # now"); "who covered primary when …" asks about a past moment.
 _PRESENT = re.compile(r"\b(?:is|are|who's|whos|has|have|does|do|now|currently|these days|right now|"
                       r"at the moment|rn)\b", re.IGNORECASE)
+
+
+# Words of a recurring day or part of one, which slots do not type ("fridays", "weekday
+# mornings", "every other tuesday").
+_DAY_PARTS = frozenset({"weekday", "weekend", "morning", "afternoon", "evening", "night",
+                        "lunchtime", "every", "other", "next", "this", "week", "and", "on"})
+
+
+def _days_only(value: str) -> bool:
+    """Whether ``value`` names only days or parts of them ("fridays", "weekday mornings"):
+    no place or name, however untyped."""
+    ws = [w.removesuffix("s") for w in re.findall(r"[a-z]{1,30}", value.lower())]
+    return bool(ws) and all(is_calendar_word(w) or w in _DAY_PARTS for w in ws)
+
+
+def _asked_of(qa: QuestionAnalysis, value: str) -> bool:
+    """Whether ``value`` is only a person the question itself names ("Joel" for "who's
+    sitting in on Joel's interview with Priya?"): the one asked about, not the answer."""
+    named = {w.low.removesuffix("'s").removesuffix("’s") for w in words(qa.text)
+             if w.text[:1].isupper() or w.low.endswith(("'s", "’s"))}
+    said = [w.low for w in words(value)]
+    return bool(said) and len(said) <= 2 and all(w in named for w in said)
 
 
 class StateChoice(StatementReader):
@@ -111,6 +133,8 @@ class StateChoice(StatementReader):
             if qa.family == "person" and qa.role not in ("changer", "decider") and \
                     not _names_someone(state, people):
                 continue  # who holds it: the state's value must name someone
+            if qa.kind is QuestionKind.WHO and _asked_of(qa, current_value(state)):
+                continue  # "who's sitting in on Joel's interview": not Joel
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
             topic = unit_forms(state.topic)
             named = len(wanted & topic)
@@ -156,7 +180,8 @@ class StateChoice(StatementReader):
             return True
         # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
         # a date or amount is not
-        return family in ("where", "name") and held not in ("when", "amount", "version")
+        return family in ("where", "name") and held not in ("when", "amount", "version") \
+            and not _days_only(current_value(state))
 
 
     def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import measure, other_of_kind, values_match
@@ -31,7 +31,7 @@ from memory.reader.extract import (
     has_day,
 )
 from memory.reader.reasons import accepts
-from memory.reader.word_forms import forms, unit_forms
+from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
     STOPWORDS,
     family_of,
@@ -114,6 +114,18 @@ def _said_at(st: Statement) -> tuple[datetime, int]:
 # trivia?" asks the event's date).
 _DID = re.compile(r"\b(?:did|didn't)\b", re.IGNORECASE)
 
+# How soon after a value a reply saying part of it again is read as restating it.
+RESTATED_WITHIN = timedelta(hours=1)
+
+
+def _restates(reply: Statement, said: Statement) -> bool:
+    """Whether ``reply`` is someone else's quick reply saying part of ``said``'s value
+    again."""
+    return (reply.node.speaker_id != said.node.speaker_id
+            and timedelta(0) <= reply.node.ts - said.node.ts <= RESTATED_WITHIN
+            and part_of(reply.value, said.value))
+
+
 class StatementChoice:
     """A base of :class:`memory.reader.statements.StatementReader`: which of the covering
     messages' statements answers."""
@@ -129,6 +141,11 @@ class StatementChoice:
             wanted = {f for t in qa.terms for f in forms(t)}
             about = [st for st in statements if names_numbers(qa, st.unit.text)] or list(
                 statements)
+            # a later message naming none of the question's words, nor answering one that
+            # does, is about something else ("CPR training moving … Now Tue 20 Oct, 5:30pm"
+            # is no new time for the phones)
+            about = [st for st in about if wanted & unit_forms(
+                f"{st.unit.text} {st.unit.context}")] or about
             # a reaction ("🍻", "👍") answers nothing, however late
             about = [st for st in about if any(ch.isalnum() for ch in st.node.text)] or about
             if qa.kind is QuestionKind.WHO:
@@ -165,7 +182,12 @@ class StatementChoice:
                           or self._typed_clock(st)] or valued
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
-            return max(valued, key=_said_at)
+            ordered = sorted(valued, key=_said_at)
+            if len(ordered) > 1 and _restates(ordered[-1], ordered[-2]):
+                # a reply saying part of the value just before it again ("5:30 is better
+                # for me" after "now Tue 20 Oct, 5:30pm") adds nothing to it
+                return ordered[-2]
+            return ordered[-1]
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
             turned = [st for st in statements if any(
                 accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]

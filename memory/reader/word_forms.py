@@ -15,7 +15,7 @@ from memory.analysis.reason_words import CHAT_SHORTHAND
 from memory.reader.features import relevance_terms
 from memory.text import STOPWORDS, stem
 
-__all__ = ["closed_compounds", "forms", "unit_forms"]
+__all__ = ["closed_compounds", "forms", "part_of", "unit_forms"]
 
 
 @functools.lru_cache(maxsize=8192)
@@ -81,3 +81,11 @@ def closed_compounds(text: str) -> dict[str, str]:
         out.setdefault(a, a + b)
         out.setdefault(b, a + b)
     return out
+
+
+def part_of(value: str, held: str) -> bool:
+    """Whether ``value`` is said inside ``held`` whole ("5:30" of "Tue 20 Oct, 5:30pm"; not
+    "10" of "10:30")."""
+    return any(ch.isdigit() for ch in value) and re.search(
+        rf"(?<![\w:.]){re.escape(value.strip())}(?![:.]?\d)", held, re.IGNORECASE) is not None \
+        and value.strip().lower() != held.strip().lower()
