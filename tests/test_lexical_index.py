@@ -1,4 +1,4 @@
-"""The Tantivy index: stable ranking of equal scores and the speaker dictionary."""
+"""The Tantivy index: stable ranking of equal scores, the speaker dictionary, clock times."""
 
 from __future__ import annotations
 
@@ -37,3 +37,13 @@ def test_speaker_words_are_first_names_or_ids_within_the_filter(tmp_path: Path) 
     assert index.speaker_words(words, LexicalFilter(space="T2")) == {"o'neil", "u-2", "natalie"}
     assert index.speaker_words(words, LexicalFilter()) == {
         "nate", "u_nate", "o'neil", "u-2", "natalie"}
+
+
+def test_a_time_is_found_whether_or_not_its_am_pm_is_glued_on(tmp_path: Path) -> None:
+    index = LexicalIndex(tmp_path)
+    index.upsert([doc("n1", "change of plan for the meet - 6:30am not 7"),
+                  doc("n2", "lunch order is in"),
+                  doc("n3", "bbq at 3 pm on the roof")])
+    flt = LexicalFilter(space="T1")
+    assert [nid for nid, _ in index.search("why are we leaving at 6:30", flt, 1)] == ["n1"]
+    assert [nid for nid, _ in index.search("is it 3pm", flt, 1)] == ["n3"]

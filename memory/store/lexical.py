@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
 import threading
 from collections.abc import Iterable
@@ -21,8 +22,17 @@ from memory.text import tokens
 
 logger = logging.getLogger(__name__)
 
-# Bump when the schema changes: an index of another version is rebuilt from LanceDB.
-SCHEMA_VERSION = "3"
+# Bump when the schema or what is indexed changes: an index of another version is rebuilt
+# from LanceDB.
+SCHEMA_VERSION = "4"
+# A clock time written against its am/pm ("6:30am", "3pm"): indexed and looked up with the
+# two apart, so "6:30" finds "6:30am" and "3" finds "3pm".
+_GLUED_MERIDIEM = re.compile(r"(?<=\d)(am|pm|a\.m\.|p\.m\.)(?![a-z])", re.IGNORECASE)
+
+
+def apart(text: str) -> str:
+    """``text`` with each clock time's am/pm set apart from its digits."""
+    return _GLUED_MERIDIEM.sub(r" \1", text)
 # Deferred documents are committed at the latest when this many are pending.
 MAX_UNCOMMITTED = 50_000
 # Where the highest committed node seq is recorded, beside the index files.
@@ -167,7 +177,7 @@ class LexicalIndex:
                         channel=d.channel,
                         thread=d.thread,
                         speaker=[s.lower() for s in d.speakers if s] or [""],
-                        body=d.body,
+                        body=apart(d.body),
                         ts=d.ts,
                     )
                 )
@@ -265,7 +275,7 @@ class LexicalIndex:
 
     def search(self, query: str, flt: LexicalFilter, k: int) -> list[tuple[str, float]]:
         """BM25 top-k for free text; user text never reaches the query parser unescaped."""
-        terms = [t for t in tokens(query) if t.strip("'._-")]
+        terms = [t for t in tokens(apart(query)) if t.strip("'._-")]
         terms = [t for t in terms if t not in QUERY_STOPWORDS] or terms
         if not terms or k <= 0:
             return []
