@@ -129,4 +129,4 @@ def test_the_llm_reader_is_told_the_same() -> None:
 
     told = " ".join(SYSTEM_PROMPT.split())
     assert "settled in the turns right after it without naming its subject again" in told
-    assert "a hypothetical or someone's own plans is not" in told
+    assert "a hypothetical, someone's own plans or part of the value said again" in told

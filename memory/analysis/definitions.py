@@ -59,7 +59,10 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
         "establish a state, or revise the state whose subject it names; a clock time agreed "
         "for a plan that holds only a day is the plan's time (a state '<plan> time' beside "
         "it), never a new day; someone's change of mind ('the library changed their mind, "
-        "back to 1000') revises the thing it is about, it names no subject and no owner",
+        "back to 1000') revises the thing it is about, it names no subject and no owner; "
+        "with no other subject, a gathering's verb names what its time is of ('from the "
+        "17th we start at 7pm' sets the start); a count ('9 confirmed') never replaces a "
+        "place or a name",
         ("Atlas design review is Thursday 3 pm", "Outing decided: bowling alley",
          "moved again: Friday at 11 am", "the upgrade is postponed until January"),
     ),
@@ -86,7 +89,8 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
     ),
     SpeechAct.CONFIRMATION: Definition(
         "agrees with or repeats the value in force",
-        "restate the existing state",
+        "restate the existing state; a reply that only agrees ('Correct', 'exactly') is no "
+        "value",
         ("+1, 3 pm works", "yes, still Thursday"),
     ),
     SpeechAct.REMINDER: Definition(
@@ -112,12 +116,15 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "answer with the latest value of the chain; a value settled in the turns right "
         "after it without naming its subject again (a change said, or a short reply to a "
         "change asked for about it) is newer still; a turn about another thing, a "
-        "hypothetical or someone's own plans is not",
+        "hypothetical, someone's own plans or part of the value said again ('5:30 is "
+        "better for me' after 'now Tue 20 Oct, 5:30pm') is not; a later message naming "
+        "nothing of the question is about something else",
         ("when is the design review?", "where is the offsite?"),
     ),
     QuestionKind.PREVIOUS: Definition(
         "the value just before the latest change",
-        "answer with the value the latest revision replaced",
+        "answer with the value the latest revision replaced; when that message says what it "
+        "replaced ('£20 pp not 15'), that value",
         ("what was the review time before it slipped?", "what did it used to be?"),
     ),
     QuestionKind.ORIGINAL: Definition(
@@ -131,7 +138,9 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "it; who is doing a task someone asked to be taken is whoever took it on in a reply "
         "(the one asked saying yes, a volunteer naming it, someone taking over an offer: "
         "'ill order' -> 'i'll do it'), not who asked; who suggested a value is who first "
-        "said that value, even when the thing it is for was named in the turn before",
+        "said that value, even when the thing it is for was named in the turn before; a "
+        "person the question names ('who is sitting in on Joel's interview') is not the "
+        "answer",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(
@@ -142,7 +151,10 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
     ),
     QuestionKind.WHY: Definition(
         "the reason given for a decision or change",
-        "answer with the reason stated in or beside the revising message",
+        "answer with the reason stated in or beside the revising message: the message "
+        "saying the question's own words first, a clause beside the change without a "
+        "reason word counting ('moved to thurs, their ceo is flying out fri'); what stays "
+        "the same ('same time same headcount') is no reason",
         ("why did the release slip?", "why are we switching regions?"),
     ),
     QuestionKind.LIST: Definition(
