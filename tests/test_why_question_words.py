@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.reader.extract import reason_in
+from memory.reader.extract import explains, reason_in
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -50,3 +50,13 @@ def test_so_everyone_has_had_is_a_changes_purpose() -> None:
                       "day first. I've edited the pinned post", value="the 6th",
                       decision=frozenset({"move"}))
     assert "pay day" in found
+
+
+@pytest.mark.parametrize(("text", "more"), [
+    ("we're staying at St Peter's till the concert - the grand is too good to give up", True),
+    ("ok, migration moves to sat 26 july then. same window", False),
+    ("phones will open at 8:00 instead of 8:30 - we're missing loads of calls first thing",
+     True),
+])
+def test_a_message_saying_more_than_its_change(text: str, more: bool) -> None:
+    assert explains(text) is more

@@ -248,6 +248,16 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     return best
 
 
+def explains(text: str) -> bool:
+    """Whether ``text`` says something beside one statement: two or more parts of four
+    words or more (sentences, or clauses set off by commas, dashes or brackets), none only
+    saying what stays the same ("we're staying at St Peter's till the concert - the grand
+    is too good to give up"; not "ok, migration moves to sat 26 july then. same window")."""
+    parts = [p for s in split_sentences(text[:MAX_TEXT]) for p in _CLAUSES.split(s)
+             if len(words(p)) >= 4 and not _SAMENESS.match(p.strip())]
+    return len(parts) >= 2
+
+
 def _unheaded(sentence: str) -> str:
     """``sentence`` without a header that names no value ("furnace update: …"); a header
     holding one ("retro friday 4pm: half the team is away") is the decision itself."""

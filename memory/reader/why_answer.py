@@ -22,7 +22,7 @@ from memory.reader.answer_parts import (
     why_answer,
 )
 from memory.reader.coverage import Coverage, Unit
-from memory.reader.extract import relayed, reports_blocker, says
+from memory.reader.extract import explains, relayed, reports_blocker, says
 from memory.reader.reasons import Reasons, names_reached, reached_values, refuses
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
@@ -148,9 +148,11 @@ class WhyReader(StateChoice):
             # the way ("GreenCycle's truck broke down") over one that only restates the plan
             # (among those saying as many of the question's words as the first)
             ranked = self._by_question_words(qa, order, verdict)
-            level = self._question_words_said(qa, ranked[0])
-            source = next((n for n in ranked if reports_blocker(n.text, self.lexicon.blockers)
-                           and self._question_words_said(qa, n) >= level), ranked[0])
+            # (the message saying most of the question's words first when it says more
+            # than its change: "… staying at St Peter's - the grand is too good to give up")
+            source = ranked[0] if explains(ranked[0].text) else next(
+                (n for n in ranked if reports_blocker(n.text, self.lexicon.blockers)),
+                ranked[0])
             reason = self.reasons.whole(source)
         if source is None:
             return Composed([], "")
