@@ -39,21 +39,14 @@ def said_before_anchor(qa: QuestionAnalysis, verdict: Coverage, covering: Sequen
             and u.node.ts < max(named) and coverage.cover(bare, terms, u) >= threshold]
 
 
-# A number, time or day a change says it replaced ("deposit is £20 pp not 15", "2:30 instead
-# of 3", "thursday rather than friday").
-_LEFT_SAID = re.compile(
-    r"\b(?:not|instead\sof|rather\sthan)\s{1,3}(?:the\s{1,3})?"
-    r"(?P<v>[£$€]?\d{1,6}(?:[.,:]\d{1,3})?\s?(?:am|pm|st|nd|rd|th|k)?(?![\w%])"
-    r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b)", re.IGNORECASE)
-
-
-def said_left(text: str, current: str) -> str:
-    """The value ``text`` (the message making the latest change) says it replaced, of the
-    kind of ``current`` (a number for a number, a day for a day); "" when it says none."""
+def said_left(replaced: Sequence[str], current: str) -> str:
+    """Which of the values a change says it replaced (``replaced``: the message analyzer's
+    reading of "£20 pp not 15", "2:30 instead of 3", "thursday rather than friday") is of
+    the kind of ``current`` (a number for a number, a day for a day); "" when none is."""
     has_digit = any(ch.isdigit() for ch in current)
-    for m in _LEFT_SAID.finditer(text):
-        left = m.group("v").strip()
-        if any(ch.isdigit() for ch in left) != has_digit:
+    for text in replaced:
+        left = text.strip()
+        if not left or any(ch.isdigit() for ch in left) != has_digit:
             continue
         if part_of(left, current) if has_digit else left.lower() in current.lower():
             continue

@@ -240,7 +240,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             first = short = (self._person_of(entry, people) if qa.family == "person"
                              else entry_value(entry))
             latest = nodes.get(chain[-1].node_id)
-            left = said_left(latest.text, chain[-1].value) if (
+            left = said_left(self._replaced_in(latest), chain[-1].value) if (
                 latest is not None and len(chain) > 1 and entry is chain[-2]
                 and qa.family != "person") else ""
             if left and not values_match(left, entry.value) and not part_of(left,
@@ -312,6 +312,11 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         (see :func:`memory.reader.before_first.with_value_before`)."""
         earlier = [u.node for u in self.covering(verdict, wide=True) if u.node is not None]
         return with_value_before(qa, state, earlier, self.analyzer)
+
+    def _replaced_in(self, node: EvidenceNode) -> list[str]:
+        """The values ``node`` says it replaced, as the writer reads them ("not 15")."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        return [v.text for c in analysis.clauses for v in c.old]
 
     def previous_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
         """The value before the first one naming the question's anchor ("before it moved

@@ -40,6 +40,7 @@ from memory.reader.coverage_days import (
     scoped_by_days,
 )
 from memory.reader.coverage_values import (
+    NAMELESS_FAMILIES,
     asks_a_count,
     asks_a_length,
     asks_a_percent,
@@ -356,7 +357,7 @@ class CoverageTest:
         if family in ("name", "where") and unit.state is not None and unit.state.value:
             # "which company does the inspections": a state holding a day, a time or an
             # amount names no company
-            return family_of(unit.state.value) not in ("when", "amount", "version")
+            return family_of(unit.state.value) not in NAMELESS_FAMILIES
         if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:

@@ -19,9 +19,13 @@ from memory.text import find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["asks_a_count", "asks_a_length", "said", "says_a_clock", "says_a_length",
-           "numbered_noun", "says_a_number", "says_a_numbered", "says_a_percent",
+__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "said", "says_a_clock",
+           "says_a_length", "numbered_noun", "says_a_number", "says_a_numbered", "says_a_percent",
            "says_a_record_number"]
+
+#: Value families that are never a place or a name ("which company" is not answered by a
+#: day, an amount or a version).
+NAMELESS_FAMILIES = frozenset({"when", "amount", "version"})
 
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
@@ -161,6 +165,7 @@ _LABELLED = frozenset({"site", "pitch", "room", "table", "seat", "locker", "boot
                        "cabin"})
 
 
+@functools.lru_cache(maxsize=1024)
 def numbered_noun(question: str) -> str:
     """The thing a question asks the label number of ("whats our site number at alice lake"
     → "site"), "" when it asks none."""

@@ -39,6 +39,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit
+from memory.reader.coverage_values import NAMELESS_FAMILIES
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.statement_choice import names_numbers
 from memory.reader.statements import StatementReader
@@ -180,7 +181,7 @@ class StateChoice(StatementReader):
             return True
         # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
         # a date or amount is not
-        return family in ("where", "name") and held not in ("when", "amount", "version") \
+        return family in ("where", "name") and held not in NAMELESS_FAMILIES \
             and not _days_only(current_value(state))
 
 

@@ -168,11 +168,17 @@ class WhyReader(StateChoice):
         - …", not "wait is it from today??"), a message changing something first among
         equals; a message covering the question less well than the best joins when it says
         more of the question's words than any of them (the subject alone ties many)."""
-        if not self._asked_forms(qa):
+        asked = [f for w in words(qa.text) if w.low not in self.lexicon.question_words
+                 and w.low not in STOPWORDS and (f := forms(w.low))]
+        if not asked:
             return order
+        counted: dict[str, int] = {}
 
         def said(node: EvidenceNode) -> int:
-            return self._question_words_said(qa, node)
+            if node.node_id not in counted:
+                told = unit_forms(node.text)
+                counted[node.node_id] = sum(1 for f in asked if f & told)
+            return counted[node.node_id]
 
         best = max((said(n) for n in order), default=0)
         seen = {n.node_id for n in order}
@@ -181,24 +187,12 @@ class WhyReader(StateChoice):
                  and said(n) > max(best, 1)]
         pool = list({n.node_id: n for n in order + wider}.values())
         place = {n.node_id: i for i, n in enumerate(pool)}
-
         return sorted(pool, key=lambda n: (-said(n), not self._changing(n),
                                            place[n.node_id]))
 
     def _changing(self, node: EvidenceNode) -> bool:
         """Whether ``node`` says something changes."""
         return self.analyzer.analyze(node.text, speaker=node.speaker).changes > 0
-
-    def _asked_forms(self, qa: QuestionAnalysis) -> list[frozenset[str]]:
-        """The forms of each of the question's own words (not question words or
-        stopwords)."""
-        return [f for w in words(qa.text) if w.low not in self.lexicon.question_words
-                and w.low not in STOPWORDS and (f := forms(w.low))]
-
-    def _question_words_said(self, qa: QuestionAnalysis, node: EvidenceNode) -> int:
-        """How many of the question's own words ``node`` says."""
-        told = unit_forms(node.text)
-        return sum(1 for f in self._asked_forms(qa) if f & told)
 
     def _change_reason(self, entry: ChainEntry, node: EvidenceNode,
                        nodes: dict[str, EvidenceNode], *, left: set[str],
