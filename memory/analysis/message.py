@@ -46,6 +46,7 @@ from memory.analysis.message_patterns import (
     _QUARTER,
     _QUESTION_FAMILIES,
 )
+from memory.analysis.reason_words import BLOCKER_WORDS
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
     _cut_reason,
@@ -225,7 +226,10 @@ class MessageAnalyzer(ClauseReader):
                 # reason ("her train got changed. so keynote shifts to 10:45" gives one)
                 # ("raffle draw moved to 4:45 so it's before KDC go on": a "so" going on
                 # about the changed thing by a pronoun sums up the change too)
-                if before and (clauses[i - 1].change <= 0 or (
+                # ("first wednesday of the month from march, so wed 4th": a value worked
+                # out from the one before, nothing in its way, is no reason either)
+                if before and not _derived(clauses[i - 1], c) and (
+                        clauses[i - 1].change <= 0 or (
                         c.subject and not _GOES_ON.match(text[3:]))):
                     # "the supplier's changing their delivery run — from next week stuff
                     # arrives thursday, so …": the part before "so" and the one before it in
@@ -349,3 +353,19 @@ def _signed_by_integration(text: str, speaker: str) -> bool:
     name = speaker.strip()
     return (len(name) > 2 and " " not in name and any(c.isupper() for c in name[1:])
             and text.lstrip().lower().startswith(name.lower() + ":"))
+
+
+# How long a "so" clause working a value out is at most ("so wed 4th", "so that's the 14th").
+_WORKED_OUT_WORDS = 5
+
+
+def _derived(before: Clause, after: Clause) -> bool:
+    """Whether ``after`` (a "so …" clause) only works a value out of the one ``before``
+    states: both state values of one family and nothing stands in the way before."""
+    families = {c.value.family for c in before.claims}
+    if len(after.text.split()) > _WORKED_OUT_WORDS or not families & {
+            c.value.family for c in after.claims}:
+        return False  # ("… now arrives 10:20. so keynote shifts to 10:45": a reason)
+    low = before.text.lower()
+    return not any(re.search(rf"(?<![\w'’]){re.escape(w)}(?![\w'’])", low)
+                   for w in BLOCKER_WORDS)

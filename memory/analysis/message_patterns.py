@@ -37,7 +37,10 @@ _NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|
 
 # The speaker's own affairs: "I have a dentist appointment at 2", "I'm flying to Austin".
 _PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need|"
-                       r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my)\b", re.IGNORECASE)
+                       r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my|"
+                       # "i'll be there after evensong, about 6:30": where the speaker is
+                       r"i(?:'ll|’ll|\swill)\sbe\s(?:there|here|around|back|over|home|free|"
+                       r"late|away|out|off|in)\b)", re.IGNORECASE)
 
 
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"

@@ -49,6 +49,7 @@ from memory.analysis.question_words import (
     words,
 )
 from memory.analysis.reason_words import PAST_EVENT_VERBS
+from memory.analysis.supplier_words import asks_supplier, supply_word
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
@@ -179,12 +180,22 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
                  when=bool(when_open) and not current, listing=bool(listing),
                  current=bool(current or family or choice))
     family = family_of_kind(kind, family, who=bool(who_open), lows=lows, lexicon=lexicon)
+    # (not "who switched the hire company": who made the change)
+    supplier = bool(who_open) and role not in ("changer", "decider", "proposer", "rejecter") \
+        and asks_supplier(lows, opening)
+    if supplier:
+        # "who are we getting our logs from": a business, in force now unless asked before
+        role, family = "supplier", "name"
+        kind = QuestionKind.CURRENT if kind is QuestionKind.WHO else kind
     anchor = (text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
               if anchor_span is not None and anchor_span[1] > anchor_span[0] else "")
     dated = _date_words(text, ws)
     subject_idx = _subject_indices(lows, lexicon, cue_spans, dated, kind=kind,
                                    who=bool(who_open))
     changes = tuple(dict.fromkeys(w for w in lows if _is_role_verb(w, lexicon)))
+    if supplier:
+        # what is bought is the subject; the buying and the supplier are the question's
+        subject_idx = [i for i in subject_idx if not supply_word(lows[i])] or subject_idx
     terms = tuple(dict.fromkeys(lows[i] for i in subject_idx))
     subject = " ".join(ws[i].text for i in subject_idx)
     key = _key_words(lows, subject_idx, lexicon, family=family,
@@ -640,4 +651,15 @@ def _first_said(lows: Sequence[str], lexicon: QuestionLexicon) -> list[tuple[int
             continue
         if any(x in lexicon.past for x in lows[max(0, i - 4):i - 1]):
             return [(i, i + 1, "first")]
+    if len(lows) > 3 and lows[-1] == "first" and lows[-2] not in lexicon.determiners \
+            and lows[-2] not in _ORDER_VERBS and any(x in lexicon.past for x in lows[:-2]):
+        # "what ribbon colour did walt have first": what the past verb first had (not
+        # "who went first": an order)
+        return [(len(lows) - 1, len(lows), "first")]
     return []
+
+
+# Verbs of an order, which "first" after them ranks ("who went first").
+_ORDER_VERBS = frozenset("go goes went gone going come came finish finished finishes place "
+                         "placed rank ranked speak spoke play played bat batted start "
+                         "started".split())

@@ -114,4 +114,6 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
                 nxt in lexicon.generic:
             return w
+        if i > 0 and lows[i - 1] in ("what", "which") and lexicon.attributes[w] == "colour":
+            return w  # "what colour ribbon …": the colour of the ribbon
     return ""

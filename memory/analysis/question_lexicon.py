@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.analysis.colour_words import COLOUR_NOUNS
 from memory.analysis.decision_words import (
     APPROVAL_OPENERS,
     ASSENT_OPENERS,
@@ -179,6 +180,7 @@ WHO_NOUN_OPENERS = (
     "which developer", "which member", "which one of us", "which of us",
     "what's the name of the person", "name of the person",
 )
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHEN_OPENERS = (
     "when", "when's", "whens", "what time", "what date", "what day", "which day", "which date",
     "what year", "which year", "what month", "which month", "what week", "which week",
@@ -186,6 +188,8 @@ WHEN_OPENERS = (
     "at what time", "on what day", "on which day", "on what date", "what hour",
     "what night", "which night", "what evening", "which evening", "what weekend",
     "which weekend", "what morning", "which morning",
+    # "which sunday's the gala on": a weekday asks the date
+    *(f"{w} {d}" for w in ("which", "what") for d in _WEEKDAYS),
 )
 # A *when* question that asks the time of day, not the day: by its opener ("what time") or
 # a clock noun it asks about ("the start time").
@@ -194,7 +198,8 @@ CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
 # ... and that ask the day, which a time of day alone does not answer ("what date is the
 # vaccination day" is not "2pm").
 DAY_CUES = frozenset({"what date", "which date", "what day", "which day", "what night",
-                      "which night", "what weekday", "which weekday"})
+                      "which night", "what weekday", "which weekday",
+                      *(f"{w} {d}" for w in ("which", "what") for d in _WEEKDAYS)})
 DAY_NOUNS = frozenset({"date", "dates", "day", "days", "night", "nights", "weekday"})
 WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")
@@ -256,6 +261,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
+    **{noun: "colour" for noun in COLOUR_NOUNS},
 }
 # What a secret looks like when someone writes it down: a quoted string, a run of at least
 # five characters mixing letters with digits or symbols ("vT9#kq2!Lm", "4471-B"), or the
@@ -303,11 +309,12 @@ CLAIM_WORDS = frozenset(HANDOVER_VERBS | ROLE_NOUNS | {"mine", "me", "over", "ta
 # date" by "Oct 29", "what does it cost" by "$7"); a noun naming a particular sum must
 # itself be matched ("the budget" is not any amount: "$275 for the bouncy castle" is no
 # budget). "price" is the family of the generic money nouns; it asks for money.
-VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count", "price"})
+VALUE_NAMED_FAMILIES = frozenset({"when", "version", "where", "person", "count", "price",
+                                  "colour"})
 # Families a unit must hold a value of to answer: "what's the budget" needs an amount of
 # money, "when is…" a date or time. A count is often spelled in words ("twice a year", "a
 # few"), so it is not required.
-REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret"})
+REQUIRED_FAMILIES = frozenset({"when", "version", "money", "price", "secret", "colour"})
 # The value slots (memory.text / the message analyzer) that answer each family.
 ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
     "name": ("name",),
@@ -319,6 +326,7 @@ ANSWERING_SLOTS: dict[str, tuple[str, ...]] = {
     "money": ("money",),
     "count": ("number", "money", "count"),
     "person": ("person", "owner", "name"),
+    "colour": ("colour",),  # read by memory.analysis.colour_words, not by the analyzer
 }
 # The value kinds of the message analyzer (memory.analysis.values.Kind) that answer each
 # family; a status ("called off") answers whatever is asked of a plan.

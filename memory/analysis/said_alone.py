@@ -36,6 +36,9 @@ BARE_LEADS: tuple[str, ...] = (
     "make it", "make that", "let's say", "lets say", "let's do", "lets do", "let's go with",
     "lets go with", "go with", "going with", "we'll do", "we'll go with", "then",
     "switch to", "switching to", "change to", "changed to", "booked", "booking", "settled",
+    # agreeing to the value a counter-offer named ("£2. £3 feels steep" → "fair, £2")
+    "fair", "fair enough", "agreed", "deal", "good call", "sounds good", "happy with",
+    "go on then", "righto",
 )
 
 #: Words after a value said alone that settle it ("6 then", "12 it is", "navy it'll be").
@@ -66,8 +69,8 @@ _ARTICLE = frozenset({"the", "a", "an"})
 
 #: A whole or decimal number written without a unit ("12", "4.5").
 UNITLESS = re.compile(r"\d{1,6}(?:[.,]\d{1,3})?")
-# "&" joins a name ("benson & daughters it is")
-_WORD = re.compile(r"[\w][\w'’&.-]{0,40}|&")
+# "&" joins a name ("benson & daughters it is"); a currency sign opens an amount ("fair, £2")
+_WORD = re.compile(r"[£$€]?[\w][\w'’&.-]{0,40}|&")
 # Emoji, symbols and punctuation that end a short reply ("ok op 1 👍", "6 then!").
 _TRAILING = re.compile(r"[\s.,;:!)\-–—]{0,20}(?:[^\w\s$£€%'’]{1,20}[\s.,;:!)]{0,20}){0,10}$")
 _LEADING = re.compile(r"^[\s,.;:!(\-–—]{1,20}")

@@ -264,6 +264,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"(?!\s?(?:ppl|people|staff|kids|children|guests|adults|men|women|of|per|each|%|x"
              r"|[a-z]{2,20}s)\b)))"),
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
+    # a bare hour something starts or ends at: "classes start at 3 now", "doors open at 7"
+    # (not a count: "start at 3 people", nor a day: "start at 3rd")
+    ("time", r"\b(?:start|starts|starting|begin|begins|kicks?\soff|finish|finishes|ends?|"
+             r"opens?|closes?|meets?|doors)\s(?:at|@)\s(?P<v>(?:[01]?\d|2[0-4]))\b"
+             r"(?![:.,]\d|\s?(?:am|pm|a\.m|p\.m|h|hrs?|ppl|people|of|per|each|%|x|st|nd|rd|th|"
+             r"[a-z]{2,20}s)\b)"),
     # a bare hour said to be when something starts: "start is 9", "call time's 6 now"
     ("time", r"\b(?:start|start time|call|call time|doors|kick-?off|finish|finish time|end time|"
              r"pickup time)(?:'s|’s|\sis|\sis now|\snow)\s(?P<v>(?:[01]?\d|2[0-4])"
@@ -401,7 +407,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
     # "at the gym", "at the east car park", "at the back lot of Millbrook Elementary", "at
     # the skatepark end of Riverside Park" (a part of a named place is in that place)
-    r"(?i:\b(?:in|at|on|to)\s(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:(?:"
+    # (not "in that church": a place said again by pointing at it)
+    r"(?i:\b(?:in|at|on|to)\s(?!(?:that|this|these|those|which|every|each)\s)"
+    r"(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:(?:"
     + _alternation(PLACE_NOUNS) + r")\b(?:" + _OF_NAMED + r")?|(?-i:end|side|entrance|corner)"
     + _OF_NAMED + r")))",
     # "moving the fair inside", "back outside", "the standup goes remote"

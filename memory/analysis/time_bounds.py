@@ -27,6 +27,11 @@ _AFTER_CUE = re.compile(
     r"(?:time|times|up|off|on|at|by|till|until|tonight|today|tomorrow|now|then|again|each|"
     r"every|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends|sat|sun)$")
 
+# Words opening a clause of the question about something else ("what time are juniors on
+# sundays while kingsmere's closed", "what time does it start once the hall shuts").
+_SUBORDINATE = frozenset("while whilst once since because cos as if unless though although "
+                         "whereas".split())
+
 # A clock time: "7pm", "3:30", "19:00", "7.30pm", or a bare hour where a span word says it
 # is one. Not a price ("7.50"), a duration ("2-3 hours") or a date ("14 june").
 _CLOCK = r"\d{1,2}(?::\d{2}|\.\d{2}\s?(?:am|pm))?\s?(?:am|pm|a\.m\.|p\.m\.)?"
@@ -64,6 +69,8 @@ def bound_cue(question: str) -> tuple[str, str]:
     time does the shop close on sundays"; ("", "") when it asks for neither."""
     ws = [w.low for w in words(question)]
     for i, w in enumerate(ws):
+        if i > 1 and w in _SUBORDINATE:
+            break  # "… on sundays while the pool's closed": the closing is another thing's
         after = ws[i + 1] if i + 1 < len(ws) else ""
         if after == "of" or (after and after not in STOPWORDS and not _AFTER_CUE.match(after)):
             continue  # "the closing meeting", "the end of year party": a name
@@ -117,3 +124,12 @@ def _plausible(clock: str) -> bool:
     if _TIMELIKE.search(clock):
         return True
     return clock.isdigit() and 1 <= int(clock) <= 24
+
+
+def clock_span(text: str, start: int, end: int) -> str:
+    """The clock range of ``text`` that the time at ``start``..``end`` ends or opens
+    ("sundays 9–10am" for the "10am"); "" when that time is no end of a range."""
+    for m in _RANGE.finditer(text):
+        if m.start() <= start and end <= m.end():
+            return m.group().strip()
+    return ""

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
@@ -312,6 +313,8 @@ class CoverageTest:
         kinds = set(self._told_kinds(unit.told))
         if unit.state is not None and unit.state.value:
             kinds |= _slot_kinds(unit.state.value)
+            if colours_in(unit.state.value):
+                kinds.add("colour")
         return {fam for fam, slots in self.lexicon.answering_slots.items()
                 if kinds.intersection(slots)}
 
@@ -321,6 +324,8 @@ class CoverageTest:
             kinds = set(_slot_kinds(told))
             if self.lexicon.secret.search(told):
                 kinds.add("secret")
+            if colours_in(told):
+                kinds.add("colour")
             if find_date_expressions(told) or numeric_days(told, _ANY_DAY):
                 kinds.add("date")
             hit = self._kinds[told] = frozenset(kinds)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory.analysis.colour_words import colours_in
 from memory.analysis.cue_words import DURATION_WORDS, EMOJI_CHARS
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
@@ -20,7 +21,7 @@ from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_W
 from memory.analysis.question_words import Word
 from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
-from memory.analysis.time_bounds import bound_cue
+from memory.analysis.time_bounds import bound_cue, clock_span
 from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
@@ -201,9 +202,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                     return f"{before} so {after}"
                 # "moving it to wednesday, so it's wed + thu": what comes before "so" is
                 # the change itself, not its reason
+                # ("raffle draw moved to 4:45 so …" is the change too, and so is a value
+                # said with nothing in its way: "first wednesday from march, so wed 4th")
                 if len(words(before)) >= 3 and not _states(before, value, decision) and \
-                        not (has_revision_cue(before) and find_slots(before)):
-                    return before  # ("raffle draw moved to 4:45 so …" is the change too)
+                        not (find_slots(before) and (has_revision_cue(before)
+                                                     or not says(before, blockers))):
+                    return before
                 continue
             after = sentence[m.end():].strip(" ,;:-—")
             if len(words(after)) >= 2:
@@ -457,6 +461,8 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     slots = [sl for sl in find_slots(sentence) if sl.kind.value in kinds]
     if "name" in kinds or "place" in kinds:
         slots += places_in(sentence)
+    if "colour" in kinds:
+        slots += colours_in(sentence)
     # a bare year ("FROSTBYTE CUP 2024") is a value only when nothing else is
     slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
                                                         if "date" not in kinds or
@@ -511,7 +517,9 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
 
         slots.sort(key=lambda sl: min((part(sl.start) != part(a), abs(sl.start - a))
                                       for a in anchors))
-    times = [sl.text for sl in slots if sl.kind.value == "time"]
+    # a time that ends or opens a range is said as that range ("sundays 9–10am")
+    times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in slots
+             if sl.kind.value == "time"]
     recurring = RECURRING_DAYS.search(sentence)
     if recurring is not None:
         clock = times[0] if times else ""

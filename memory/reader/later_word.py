@@ -43,9 +43,17 @@ from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
 from memory.reader.coverage import Coverage, Term, node_unit
 from memory.reader.extract import Person, has_clock, has_day
 from memory.reader.reasons import refuses
+from memory.reader.statement_choice import other_weekday
 from memory.reader.statements import StatementReader
 from memory.reader.word_forms import forms, part_of, unit_forms
-from memory.text import content_terms, family_of, find_slots, has_revision_cue, names_value
+from memory.text import (
+    STOPWORDS,
+    content_terms,
+    family_of,
+    find_slots,
+    has_revision_cue,
+    names_value,
+)
 
 __all__ = ["LaterWord", "subject_forms"]
 
@@ -87,7 +95,8 @@ class LaterWord(StatementReader):
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node.text):
                 continue
             st = self.statement(qa, unit, people)
-            if not _another_value(qa, st.value, held, kinds, node.ts):
+            if not _another_value(qa, st.value, held, kinds, node.ts) or other_weekday(
+                    qa, st.value):
                 continue
             if not _said_of(analysis, st.value, subject) or not _own_subject_asked(
                     analysis, st.value, subject, asked, plain):
@@ -118,10 +127,19 @@ class LaterWord(StatementReader):
         # fee to $30" → "not keen on 30 … leave it at $20") holds what the refusal says
         proposed = self._only_proposes(answer)
         found: Statement | None = None
+        offered: list[EvidenceNode] = []  # the turns read so far, each a possible offer
         prompted = 0  # turns left in which a value said alone answers a change asked for
         elsewhere = -1  # turns left in which a value said alone answers another question
         for node in following:
             analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+            taken = None if analysis.system else _offer_taken(analysis.clauses, offered, kinds,
+                                                                answer)
+            offered.append(node)
+            if taken is not None:
+                # "ok refurb sanremo" takes up "a refurb sanremo for £3,900" said just before
+                found = dataclasses.replace(self.statement(qa, node_unit(taken[0]), people),
+                                            value=taken[1])
+                continue
             if analysis.question or analysis.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION):
                 # "can we bump the monday meeting?" → "11:30": a value alone answers it when
                 # what is asked is what the talk is on ("breakfast is 7am then?" → "yep
@@ -161,7 +179,7 @@ class LaterWord(StatementReader):
                 if number and not values_match(number, held):
                     found = dataclasses.replace(st, value=number)
                 continue
-            if not _another_value(qa, value, held, kinds, node.ts):
+            if not _another_value(qa, value, held, kinds, node.ts) or other_weekday(qa, value):
                 continue
             noun = _counted(value) or _noun_after(node.text, value)
             if counted and noun and not forms(noun) & forms(counted):
@@ -281,6 +299,36 @@ def _without(phrase: str, value: str) -> str:
 
 def _in_clauses(value: str, clauses: Sequence[Clause]) -> bool:
     return bool(value) and any(value.lower() in c.text.lower() for c in clauses)
+
+
+# A reply taking up what an earlier turn offered, by its name ("ok refurb sanremo", "go with
+# the hampton").
+_TAKES_UP = re.compile(r"^\W{0,3}(?:ok|okay|yes|yep|yeah|fine|sure|right|agreed|go with|"
+                       r"let's go with|lets go with|let's do|lets do)\W{1,3}(?:the\s)?"
+                       r"(?P<n>[a-z][\w'’-]{1,30}(?:\s[a-z][\w'’-]{1,30}){0,2})\W{0,5}$",
+                       re.IGNORECASE)
+
+
+def _offer_taken(clauses: Sequence[Clause], offered: Sequence[EvidenceNode],
+                 kinds: set[str], answer: EvidenceNode) -> tuple[EvidenceNode, str] | None:
+    """The turn a message (its ``clauses``) takes up by its name in its first clause ("ok
+    refurb sanremo" → "the engineer's got a refurb sanremo for £3,900") and that turn's
+    one value of ``kinds``, when another speaker than the answer's said it; None when it
+    names no such turn."""
+    names = [m.group("n").lower() for c in clauses[:1]
+             if (m := _TAKES_UP.match(c.text)) is not None
+             and not set(m.group("n").lower().split()) <= STOPWORDS]
+    if not names or not kinds:
+        return None
+    for turn in reversed(offered):
+        low = turn.text.lower()
+        if turn.speaker_id == answer.speaker_id or not any(
+                re.search(rf"(?<!\w){re.escape(n)}(?!\w)", low) for n in names):
+            continue
+        values = {sl.text for sl in find_slots(turn.text) if sl.family in kinds}
+        if len(values) == 1:
+            return turn, values.pop()
+    return None
 
 
 def _alone(text: str) -> list[Bare]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.matching import (
     measure,
@@ -41,7 +42,7 @@ from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.coverage_values import NAMELESS_FAMILIES
 from memory.reader.extract import Person, has_clock, has_day
-from memory.reader.statement_choice import names_numbers
+from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
@@ -172,6 +173,10 @@ class StateChoice(StatementReader):
                 return False
         if not family or family in ("count", "person") or not state.chain:
             return True
+        if family == "colour":
+            return bool(colours_in(current_value(state)))
+        if other_weekday(qa, current_value(state)):
+            return False  # the sundays' time is no answer to "… on saturdays"
         if qa.asks_clock and not has_clock(current_value(state)):
             return False  # the time of day is asked; the state holds a day
         if qa.asks_day and not any(has_day(e.value) for e in state.chain):
@@ -259,8 +264,9 @@ class StateChoice(StatementReader):
         wanted = {f for t in qa.terms for f in forms(t)}
         for _, unit in verdict.units:
             state = unit.state
-            if state is None or len(state.chain) < 2:
-                continue
+            if state is None or len(state.chain) < 2 or other_weekday(
+                    qa, current_value(state)):
+                continue  # (the sundays' time did not replace the saturdays')
             asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
             now = entry_value(state.chain[-1])
             for entry in state.chain[:-1]:

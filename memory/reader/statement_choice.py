@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.matching import measure, other_of_kind, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
@@ -105,6 +105,31 @@ _PLAIN_MODIFIERS = DETERMINERS | {"next", "last", "first", "second", "new", "old
                                   "other", "final", "latest", "upcoming", "usual"}
 
 
+# A message asking for something: a question, or a request opening it ("can we get teal").
+_REQUEST = re.compile(r"\?|^\W{0,3}(?:(?:can|could|shall|should|would)\s(?:we|i|u|you)|"
+                      r"how about|what about)\b", re.IGNORECASE)
+
+
+_WEEKDAY = re.compile(r"\b(mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b",
+                      re.IGNORECASE)
+
+
+def _weekdays(text: str) -> set[str]:
+    return {m.group(1).lower()[:3] for m in _WEEKDAY.finditer(text[:500])}
+
+
+def other_weekday(qa: QuestionAnalysis, value: str) -> bool:
+    """Whether ``value`` names weekdays and none of those a question asking a time of day
+    names ("sundays 9–10am" for "what time's junior squad on saturdays"). (A question
+    asking the day may name the one it moved off: "what day is standup now it's off
+    mondays".)"""
+    if not qa.asks_clock:
+        return False
+    asked = _weekdays(qa.text)
+    said = _weekdays(value)
+    return bool(asked) and bool(said) and not said & asked
+
+
 def _said_at(st: Statement) -> tuple[datetime, int]:
     """When a statement was said, for ordering (its message's time, then its place)."""
     return st.node.ts, st.node.seq
@@ -182,6 +207,13 @@ class StatementChoice:
                           or self._typed_clock(st)] or valued
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
+            # "what time's junior squad on saturdays": not the sundays' time
+            valued = [st for st in valued if not other_weekday(qa, st.value)] or valued
+            # "can we get teal 🥺" puts a value forward; nobody taking it up, what was
+            # said before it stands
+            # (who holds it may be who offered: "I can do it")
+            if qa.kind is not QuestionKind.WHO:
+                valued = [st for st in valued if not self._only_asked(st)] or valued
             ordered = sorted(valued, key=_said_at)
             if len(ordered) > 1 and _restates(ordered[-1], ordered[-2]):
                 # a reply saying part of the value just before it again ("5:30 is better
@@ -213,6 +245,21 @@ class StatementChoice:
                  and measure(v) == measure(said) and not values_match(v, said)
                  and self.analyzer.analyze(st.node.text).changes >= OVERRIDE_CHANGE]
         return max(later, key=_said_at) if later else chosen
+
+    def _only_asked(self, st: Statement) -> bool:
+        """Whether ``st``'s message only asks for its value ("can we get teal 🥺", "teal?":
+        a request or a question in every clause stating one; not an offer, "we can start
+        thursday") and no reply linked to it accepts it."""
+        if not _REQUEST.search(st.node.text[:300]):
+            return False
+        analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
+        stating = [c for c in analysis.clauses if c.claims] or list(analysis.clauses)
+        asking = (SpeechAct.PROPOSAL, SpeechAct.QUESTION)
+        if not (stating and all(c.act in asking for c in stating)):
+            return False
+        return not any(accepts(a.text, self.lexicon.approve, self.lexicon.fillers)
+                       or accepts(a.text, self.lexicon.accept, self.lexicon.fillers)
+                       for a in st.unit.answers if a.speaker_id != st.node.speaker_id)
 
     def _typed_clock(self, st: Statement) -> bool:
         """Whether the statement's value is one the analyzer read as a time of day ("close

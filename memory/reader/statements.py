@@ -15,6 +15,7 @@ from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
+from memory.analysis.supplier_words import supplier_replaced, suppliers_in
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.analysis.value_types import Kind, Value
 from memory.dates import weekday_day
@@ -35,6 +36,7 @@ from memory.reader.extract import (
     has_clock,
     has_day,
     person_answer,
+    term_positions,
     time_range_end,
     value_in,
     when_in,
@@ -42,7 +44,7 @@ from memory.reader.extract import (
 from memory.reader.reasons import accepts
 from memory.reader.statement_choice import StatementChoice
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, time_of_day
+from memory.text import STOPWORDS, Slot, time_of_day
 
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
@@ -107,6 +109,24 @@ def _counts_else(value: Value, wanted: AbstractSet[str]) -> bool:
 _COUNTED_WORDS = re.compile(r"(?<=[\d\s])([a-z]{3,20})\b", re.IGNORECASE)
 
 
+def _supplier(qa: QuestionAnalysis, text: str, people: Sequence[Person]) -> tuple[str, str]:
+    """(the business ``text`` gets what ``qa`` asks from, the one it drops): the name
+    nearest the question's words ("get a pallet from ashdown and we'll drop hodges")."""
+    skip = {*qa.terms, *(k for p in people for k in p.keys)}
+    slots = suppliers_in(text, skip=skip)
+    anchors = term_positions(qa, text)
+
+    def nearest(cands: Sequence[Slot]) -> str:
+        if not cands:
+            return ""
+        if not anchors:
+            return cands[0].text
+        return min(cands, key=lambda sl: min(abs(sl.start - a) for a in anchors)).text
+
+    return (nearest([sl for sl in slots if not supplier_replaced(text, sl)]),
+            nearest([sl for sl in slots if supplier_replaced(text, sl)]))
+
+
 class StatementReader(StatementChoice):
     """A base of :class:`memory.reader.compose.Composer`."""
 
@@ -135,6 +155,9 @@ class StatementReader(StatementChoice):
                       person_answer(sentence, node.speaker, people, qa))
             return Statement(unit, node, claimed[2] if claimed else sentence, person,
                              claimed[1] if claimed else "")
+        if qa.role == "supplier":
+            value, replaced = _supplier(qa, source, people)
+            return Statement(unit, node, sentence, value, replaced)
         kinds = self.lexicon.claim_kinds.get(qa.family, ())
         if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             kinds = ()
@@ -190,7 +213,7 @@ class StatementReader(StatementChoice):
         # "… from january": the period asked sits beside the value too ("£630 from jan")
         beside = wanted | unit_forms(" ".join(qa.dates))
         asked = unit_forms(" ".join([*qa.named, *qa.terms]))
-        best: tuple[int, int, bool, int, str, str, str] | None = None
+        best: tuple[int, int, bool, bool, int, str, str, str] | None = None
         now = not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.WHEN)
         counting = "how many" in qa.cues
         whole_told = unit_forms(analysis.text)
@@ -244,11 +267,14 @@ class StatementReader(StatementChoice):
                 # on from, for what holds now ("CPR training is OFF tonight … rebooked
                 # for thu 30 april")
                 moved = now and clause.change >= OVERRIDE_CHANGE and claim.stated
-                rank = (score, near, moved, -i, claim.value.text, old, clause.text)
-                if best is None or rank[:4] > best[:4]:
+                # at an equal score, a value said of the question's own words outranks one
+                # said of nothing ("thanks all for tonight … pizza on saturdays")
+                named = bool(wanted & own)
+                rank = (score, near, moved, named, -i, claim.value.text, old, clause.text)
+                if best is None or rank[:5] > best[:5]:
                     best = rank
         if best is not None:
-            return best[4].strip(_TRAILING), best[5].strip(_TRAILING), best[6]
+            return best[5].strip(_TRAILING), best[6].strip(_TRAILING), best[7]
         if found and wanted & whole:
             # the message is about the question's subject and a clause that names no
             # subject of its own goes on about it ("workshop deadline got extended!! now
@@ -405,6 +431,7 @@ class StatementReader(StatementChoice):
                 return f"{clock}, {day}" if clock else day
             return day
         if bound and clock:
+            clock = _hour(clock)
             return f"{clock} ({day})" if day else clock
         said = chosen.value.split(" (")[0]
         spans = SPAN_OF_DAYS.search(said)
@@ -416,8 +443,15 @@ class StatementReader(StatementChoice):
             clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
             text = f"{text} {clock}" if clock else text
         if text:
+            text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
+
+
+def _hour(clock: str) -> str:
+    """A bare hour said as a time of day reads as one ("3" → "3:00": "classes start at 3
+    now"); any other value as it is."""
+    return f"{clock}:00" if clock.isdigit() and 0 < int(clock) <= 24 else clock
 
 
 # Words that qualify a bill without naming another thing ("final bill").
