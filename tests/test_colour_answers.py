@@ -27,6 +27,10 @@ ASKED = datetime(2026, 6, 20, 9, 0, tzinfo=UTC)
     ("navy with the orange otter, £28 each", ["navy", "orange"]),
     ("off-white or light grey?", ["off-white", "light grey"]),
     ("the review is on friday at 3", []),
+    ("got the green light for the new aprons", []),
+    ("we're in the red this month", []),
+    ("Sage is bringing the cake", []),
+    ("meet at the Red Lion", []),
 ])
 def test_colours_in(text: str, found: list[str]) -> None:
     assert [sl.text for sl in colours_in(text)] == found
@@ -44,8 +48,8 @@ def test_the_colour_changed_to_answers(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "chloe", "poster draft v1 attached — yellow & green, thoughts?"),
         (20, "margaret", "lovely chloe. maybe a bit less clip art"),
-        (4000, "chloe", "poster v2 with the new date. also went blue & white instead of the yellow, "
-                        "the yellow came out mustard on the test print"),
+        (4000, "chloe", "poster v2 with the new date. also went blue & white instead of the "
+                        "yellow, the yellow came out mustard on the test print"),
     ], start=START, asked=ASKED, channel_name="publicity")
     first = chat.first("what colours are the posters?")
     assert "blue & white" in first

@@ -55,6 +55,12 @@ def test_where_the_speaker_will_be_decides_nothing(text: str) -> None:
     assert not analysis.claims
 
 
+def test_an_absence_moving_a_plan_still_moves_it() -> None:
+    analysis = ANALYZER.analyze("I'll be away that weekend so the skills test is moving to "
+                                "sat 20th june", speaker="x")
+    assert any("20th" in c.value.text for c in analysis.claims)
+
+
 def test_the_speakers_arrival_does_not_move_the_plan(tmp_path: Path) -> None:
     say = chat_author(space="T1", channel="C1", channel_name="general", start=START)
     plan = say(0, "pete", "setup's friday 3 july from 5pm, wessex are putting the marquees "

@@ -39,6 +39,7 @@ def test_a_supplier_question(question: str, kind: QuestionKind) -> None:
     "who got the shirt supplier to speed up",
     "who swapped on-call with sofia",
     "who did you hear that from?",
+    "who did Chloe get the spare keys from?",
 ])
 def test_not_a_supplier_question(question: str) -> None:
     assert analyze_question(question).role != "supplier"

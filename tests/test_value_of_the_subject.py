@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.analysis.message import MessageAnalyzer
 from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from memory.analysis.time_bounds import bound_cue, clock_span
 from tests.support.chat_reader import channel_chat
@@ -46,6 +46,8 @@ def test_the_weekday_asked_scopes_the_time(tmp_path: Path) -> None:
 def test_a_closing_in_passing_is_not_the_end_asked() -> None:
     assert bound_cue("what time are juniors on sundays while kingsmere's closed?") == ("", "")
     assert bound_cue("what time does the shop close on sundays") == ("end", "close")
+    assert bound_cue("on tuesdays, once hockey are off, what time do we finish?") == (
+        "end", "finish")
 
 
 @pytest.mark.parametrize(("text", "at", "span"), [
@@ -62,6 +64,8 @@ def test_a_weekday_asked_is_the_day_asked() -> None:
     qa = analyze_question("which sunday's the gala on now?")
     assert qa.family == "when"
     assert qa.asks_day
+    # a thing named by its day is no day asked
+    assert analyze_question("which saturday team is Josh in?").family != "when"
 
 
 @pytest.mark.parametrize(("text", "place"), [

@@ -48,8 +48,36 @@ _PHRASE = re.compile(rf"(?<![\w-])(?:{_ONE})(?:\s{{0,2}}(?:&|/|\+)\s{{0,2}}(?:{_
 _MAX_TEXT = 4000
 
 
+# A colour word meaning something else ("the green light", "we're in the red", "black
+# friday", "red tape").
+_IDIOM = re.compile(r"\b(?:in|into|out of)\s(?:the\s)?(?:red|black)\b|"
+                    r"\b(?:green|red)\s(?:light|lit|flag|flags|tape|card|cards|herring)\b|"
+                    r"\bblack\s(?:friday|eye|market|out)\b|\bwhite\s(?:paper|lie|noise|board)\b|"
+                    r"\bgold\s(?:medal|star|standard)\b|\bblue\smoon\b", re.IGNORECASE)
+
+
 def colours_in(text: str) -> list[Slot]:
     """The colour phrases of ``text`` in reading order, as slots ("blue & white", "pale
-    blue", "sage green")."""
-    return [Slot(SlotKind.NAME, m.group(), m.start(), m.end())
-            for m in _PHRASE.finditer(text[:_MAX_TEXT])]
+    blue", "sage green"): not a colour word meaning something else ("green light", "in the
+    red") nor a capitalised one inside a sentence, a name ("Sage", "the Red Lion")."""
+    text = text[:_MAX_TEXT]
+    idioms = [(m.start(), m.end()) for m in _IDIOM.finditer(text)]
+    out: list[Slot] = []
+    for m in _PHRASE.finditer(text):
+        if any(s <= m.start() < e for s, e in idioms):
+            continue
+        if m.group()[:1].isupper() and not m.group().isupper() and (
+                _inside(text, m.start()) or _ACTS.match(text, m.end())):
+            continue  # a name ("Sage is bringing the cake")
+        out.append(Slot(SlotKind.NAME, m.group(), m.start(), m.end()))
+    return out
+
+
+# What follows a person's name opening a sentence ("Sage is …", "Olive said …").
+_ACTS = re.compile(r"\s(?:is|was|will|says|said|can|has|had|thinks|wants|and\s[A-Z])\b|['’]s\b")
+
+
+def _inside(text: str, at: int) -> bool:
+    """Whether ``at`` is inside a sentence, not at its start."""
+    before = text[:at].rstrip()
+    return bool(before) and before[-1] not in ".!?:;—–-\n(\"'"

@@ -39,8 +39,9 @@ _NEGATED = re.compile(r"\b(?:won't|wont|isn't|isnt|aren't|can't|cannot|couldn't|
 _PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|was|got|need|"
                        r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my|"
                        # "i'll be there after evensong, about 6:30": where the speaker is
-                       r"i(?:'ll|’ll|\swill)\sbe\s(?:there|here|around|back|over|home|free|"
-                       r"late|away|out|off|in)\b)", re.IGNORECASE)
+                       # (not an absence, which is a reason: "i'll be away, so …")
+                       r"i(?:'ll|’ll|\swill)\sbe\s(?:there|here|around|back|over|home|in)\b)",
+                       re.IGNORECASE)
 
 
 _PERIOD = re.compile(r"(?:this|next|last)\s(?:week|month|sprint|shift|rotation)|today|"

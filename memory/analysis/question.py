@@ -146,6 +146,10 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     opening = _opening(lows, lexicon)
     who_open, when_open, where_open, money_open, count_open, version_open = openers(
         lows, opening, lexicon, cue_spans)
+    if when_open and _names_by_weekday(lows, opening, when_open):
+        # "which saturday team is josh in": a team, not a date
+        cue_spans[:] = [sp for sp in cue_spans if sp[2] != when_open]
+        when_open = ""
     why = found(lexicon.why)
     original = found(lexicon.original) or _first_said(lows, lexicon)
     if not original:
@@ -657,6 +661,19 @@ def _first_said(lows: Sequence[str], lexicon: QuestionLexicon) -> list[tuple[int
         # "who went first": an order)
         return [(len(lows) - 1, len(lows), "first")]
     return []
+
+
+def _names_by_weekday(lows: Sequence[str], opening: int, when_open: str) -> bool:
+    """Whether a "which <weekday>" opener names a thing by its day ("which saturday team",
+    "which sunday session") rather than asking the day ("which sunday's the gala on")."""
+    parts = when_open.split()
+    if len(parts) != 2 or parts[1] not in _WEEKDAY_WORDS:
+        return False
+    at = opening + len(parts)
+    return at < len(lows) and lows[at] not in STOPWORDS
+
+
+_WEEKDAY_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 # Verbs of an order, which "first" after them ranks ("who went first").

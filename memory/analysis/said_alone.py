@@ -37,8 +37,7 @@ BARE_LEADS: tuple[str, ...] = (
     "lets go with", "go with", "going with", "we'll do", "we'll go with", "then",
     "switch to", "switching to", "change to", "changed to", "booked", "booking", "settled",
     # agreeing to the value a counter-offer named ("£2. £3 feels steep" → "fair, £2")
-    "fair", "fair enough", "agreed", "deal", "good call", "sounds good", "happy with",
-    "go on then", "righto",
+    "fair", "fair enough", "agreed", "deal", "good call", "sounds good",
 )
 
 #: Words after a value said alone that settle it ("6 then", "12 it is", "navy it'll be").

@@ -269,7 +269,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("time", r"\b(?:start|starts|starting|begin|begins|kicks?\soff|finish|finishes|ends?|"
              r"opens?|closes?|meets?|doors)\s(?:at|@)\s(?P<v>(?:[01]?\d|2[0-4]))\b"
              r"(?![:.,]\d|\s?(?:am|pm|a\.m|p\.m|h|hrs?|ppl|people|of|per|each|%|x|st|nd|rd|th|"
-             r"[a-z]{2,20}s)\b)"),
+             r"for|quid|k|p|[a-z]{2,20}s)\b)"),
     # a bare hour said to be when something starts: "start is 9", "call time's 6 now"
     ("time", r"\b(?:start|start time|call|call time|doors|kick-?off|finish|finish time|end time|"
              r"pickup time)(?:'s|’s|\sis|\sis now|\snow)\s(?P<v>(?:[01]?\d|2[0-4])"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from memory.analysis.colour_words import colours_in
 from memory.text import STOPWORDS, Slot, SlotKind, is_calendar_word
 
 __all__ = ["asks_supplier", "supplier_replaced", "suppliers_in", "supply_word"]
@@ -68,10 +69,13 @@ def asks_supplier(lows: Sequence[str], opening: int) -> bool:
     rest = [w for w in lows[opening + 1:] if w not in _TAIL_WORDS]
     if not rest:
         return False
-    if rest[-1] in ("from", "with") and any(w.rstrip("s") in SUPPLY_VERBS or w in SUPPLY_VERBS
-                                             for w in rest):
+    # the team gets it ("who are we getting …", "who was … booked with"), not one of its
+    # people ("who did Chloe get the spare keys from": a person)
+    ours = bool(_OURS & set(rest)) or rest[0] in ("was", "were", "is", "are")
+    if ours and rest[-1] in ("from", "with") and any(
+            w.rstrip("s") in SUPPLY_VERBS or w in SUPPLY_VERBS for w in rest):
         return True
-    if "use" in rest or "used" in rest:
+    if ours and ("use" in rest or "used" in rest):
         i = max(i for i, w in enumerate(rest) if w in ("use", "used"))
         if i + 1 < len(rest) and rest[i + 1] == "for":
             return True
@@ -82,6 +86,10 @@ def asks_supplier(lows: Sequence[str], opening: int) -> bool:
 def supply_word(low: str) -> bool:
     """Whether ``low`` is a verb of getting something or a noun for who supplies it."""
     return low in SUPPLY_VERBS or low in SUPPLIER_NOUNS
+
+
+# Words saying the team is who gets something.
+_OURS = frozenset({"we", "us", "our", "ours", "we're", "we've", "we'll", "y'all"})
 
 
 # Words that may close the question after its "from" ("… from these days", "… from now").
@@ -101,8 +109,8 @@ def suppliers_in(text: str, *, skip: Iterable[str] = ()) -> list[Slot]:
     for pattern in (_AFTER_LEAD, _NAMED, _BUSINESS_VERBS):
         for m in pattern.finditer(text):
             name = _trim(m.group("v"), skipped)
-            if not name:
-                continue
+            if not name or colours_in(name):
+                continue  # ("navy with gold trim": a colour is no business)
             start = m.start("v")
             end = start + len(name)
             if any(start < te and end > ts for ts, te in taken):

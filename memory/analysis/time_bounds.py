@@ -67,10 +67,8 @@ _SPAN_WORDS = re.compile(r"\b(?:open|opens|from|between|hours|runs?|running)\s{0
 def bound_cue(question: str) -> tuple[str, str]:
     """(the bound ``question`` asks for, the word asking it): ("end", "close") for "what
     time does the shop close on sundays"; ("", "") when it asks for neither."""
-    ws = [w.low for w in words(question)]
+    ws = [w.low for w in words(_main_clause(question))]
     for i, w in enumerate(ws):
-        if i > 1 and w in _SUBORDINATE:
-            break  # "… on sundays while the pool's closed": the closing is another thing's
         after = ws[i + 1] if i + 1 < len(ws) else ""
         if after == "of" or (after and after not in STOPWORDS and not _AFTER_CUE.match(after)):
             continue  # "the closing meeting", "the end of year party": a name
@@ -124,6 +122,19 @@ def _plausible(clock: str) -> bool:
     if _TIMELIKE.search(clock):
         return True
     return clock.isdigit() and 1 <= int(clock) <= 24
+
+
+def _main_clause(question: str) -> str:
+    """``question`` without its clauses about something else: a comma-separated part
+    opened by a subordinating word, and the rest of a part from such a word on ("what time
+    are juniors on sundays while kingsmere's closed", "on tuesdays, once hockey are off,
+    what time do we finish")."""
+    kept: list[str] = []
+    for part in question.split(","):
+        ws = part.split()
+        at = next((i for i, w in enumerate(ws) if w.lower() in _SUBORDINATE), len(ws))
+        kept.append(" ".join(ws[:at]))
+    return ", ".join(k for k in kept if k)
 
 
 def clock_span(text: str, start: int, end: int) -> str:

@@ -27,6 +27,7 @@ from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage_days import numeric_days
 from memory.reader.coverage_values import asks_a_count
+from memory.reader.role_named import role_named, with_self
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import (
     STOPWORDS,
@@ -74,8 +75,8 @@ def named_people(text: str, people: Sequence[Person]) -> list[tuple[int, Person]
     return out
 
 
-def person_answer(text: str, speaker: str, people: Sequence[Person], qa: QuestionAnalysis
-                  ) -> str:
+def person_answer(text: str, speaker: str, people: Sequence[Person], qa: QuestionAnalysis,
+                  *, whole: str = "") -> str:
     """Who ``text`` (said by ``speaker``) says does what ``qa`` asks about: the person it
     names nearest to the question's words ("primary ana, secondary bjorn" → Ana for
     "who's primary"), the speaker when they speak of themselves ("me, I'll do it") or name
@@ -92,6 +93,11 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _vocative(text, ws, i)]
     if not others:
+        # "judge is my mate carol": a person the chat's speakers do not cover, named
+        # anywhere in the message (``whole``) the sentence is from
+        named = role_named(whole or text, qa)
+        if named:
+            return with_self(text, named, speaker)
         names = _NAMES.findall(text[:MAX_TEXT])
         return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
             else speaker
@@ -106,8 +112,9 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
     wanted = {f for t in qa.terms for f in forms(t)}
     anchors = [i for i, w in enumerate(lows) if forms(w) & wanted]
     if not anchors:
-        return others[0][1].name
-    return min(others, key=lambda ip: min(abs(ip[0] - a) for a in anchors))[1].name
+        return with_self(text, others[0][1].name, speaker)
+    return with_self(text, min(others, key=lambda ip: min(abs(ip[0] - a) for a in anchors)
+                               )[1].name, speaker)
 
 
 # Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").

@@ -208,7 +208,8 @@ class StatementChoice:
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
             # "what time's junior squad on saturdays": not the sundays' time
-            valued = [st for st in valued if not other_weekday(qa, st.value)] or valued
+            valued = [st for st in valued if not other_weekday(qa, st.value) and not (
+                not _weekdays(st.value) and other_weekday(qa, st.sentence))] or valued
             # "can we get teal 🥺" puts a value forward; nobody taking it up, what was
             # said before it stands
             # (who holds it may be who offered: "I can do it")
@@ -298,7 +299,16 @@ class StatementChoice:
             timeline = [st for st in timeline
                         if has_clock(st.value) or self._typed_clock(st)] or timeline
         if qa.kind is QuestionKind.ORIGINAL:
-            return timeline[0]
+            # the first of those naming the most of the question's words ("wiring session
+            # … first": not an earlier "cutting session")
+            wanted = [forms(t) for t in qa.terms]
+
+            def naming(st: Statement) -> int:
+                told = unit_forms(f"{st.unit.text} {st.unit.context}")
+                return sum(1 for f in wanted if f & told)
+
+            most = max(naming(st) for st in timeline)
+            return next(st for st in timeline if naming(st) == most)
         way = direction(qa.anchor, self.lexicon)
         if way:
             # "before the increase": the value the latest change that way left, named by

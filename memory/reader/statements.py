@@ -152,7 +152,7 @@ class StatementReader(StatementChoice):
         if qa.family == "person" or qa.kind is QuestionKind.WHO:
             claimed = self._claim(qa, analysis, ("person",))
             person = (claimed[0] if claimed and claimed[0] else
-                      person_answer(sentence, node.speaker, people, qa))
+                      person_answer(sentence, node.speaker, people, qa, whole=source))
             return Statement(unit, node, claimed[2] if claimed else sentence, person,
                              claimed[1] if claimed else "")
         if qa.role == "supplier":
