@@ -62,7 +62,9 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
         "back to 1000') revises the thing it is about, it names no subject and no owner; "
         "with no other subject, a gathering's verb names what its time is of ('from the "
         "17th we start at 7pm' sets the start); a count ('9 confirmed') never replaces a "
-        "place or a name",
+        "place or a name; where the speaker will be ('i'll be there after evensong, about 6:30') "
+        "decides nothing for the team; a counter-offer taken up ('£2. £3 feels steep' -> "
+        "'fair, £2') or an offer named in a reply ('ok refurb sanremo') settles its value",
         ("Atlas design review is Thursday 3 pm", "Outing decided: bowling alley",
          "moved again: Friday at 11 am", "the upgrade is postponed until January"),
     ),
@@ -118,7 +120,10 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "change asked for about it) is newer still; a turn about another thing, a "
         "hypothetical, someone's own plans or part of the value said again ('5:30 is "
         "better for me' after 'now Tue 20 Oct, 5:30pm') is not; a later message naming "
-        "nothing of the question is about something else",
+        "nothing of the question is about something else; a request nobody took up ('can "
+        "we get teal?') replaces nothing; a time asked for a weekday ('on saturdays') is "
+        "not another weekday's; a colour asked is answered by the colour, who a team buys "
+        "or books from ('who are we getting our logs from?') by the business's name",
         ("when is the design review?", "where is the offsite?"),
     ),
     QuestionKind.PREVIOUS: Definition(
@@ -140,7 +145,8 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "'ill order' -> 'i'll do it'), not who asked; who suggested a value is who first "
         "said that value, even when the thing it is for was named in the turn before; a "
         "person the question names ('who is sitting in on Joel's interview') is not the "
-        "answer",
+        "answer; a person the message gives the role to answers even if they never speak "
+        "in the chat ('judge is my mate carol'), and 'priya and me' names both",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(
@@ -154,7 +160,8 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "answer with the reason stated in or beside the revising message: the message "
         "saying the question's own words first, a clause beside the change without a "
         "reason word counting ('moved to thurs, their ceo is flying out fri'); what stays "
-        "the same ('same time same headcount') is no reason",
+        "the same ('same time same headcount') is no reason, nor a value worked out before "
+        "'so' ('first wednesday from march, so wed 4th')",
         ("why did the release slip?", "why are we switching regions?"),
     ),
     QuestionKind.LIST: Definition(

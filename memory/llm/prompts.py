@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v5"
+WRITER_PROMPT_VERSION = "writer-v6"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"

@@ -27,6 +27,10 @@ _DOES = re.compile(rf"(?:^|[^\w\s'’]\s?|\b(?:so|and|but|now|then)\s)(?P<name>{
                    r"(?P<verb>[a-z]{2,20})(?=(?P<rest>[^.!?,;\n]{0,40}))", re.IGNORECASE)
 # What a verb of doing means otherwise ("sue is running late", "we're running low").
 _NOT_A_TASK = re.compile(r"^\s(?:late|behind|over|out|low|short|away|off|ill|sick)\b")
+# Nouns of a role whose holder is named after them ("judge is carol"); with any noun of
+# a doer ("opener", "referee", "organiser").
+_ROLE_NOUNS = frozenset("judge ref host chair lead coach captain chef cook mc dj dri "
+                        "speaker guest".split())
 # Light verbs whose object names the task ("doing the cakes", "on the raffle").
 _LIGHT = frozenset("doing running taking covering handling sorting on".split())
 # Words that name no person.
@@ -47,8 +51,12 @@ def role_named(text: str, qa: QuestionAnalysis) -> str:
     wanted = {f for t in qa.terms for f in forms(t)}
     if not wanted:
         return ""
+    if qa.role in ("proposer", "rejecter", "changer", "decider"):
+        return ""  # who put it forward, turned it down or changed it spoke
     for m in _ROLE_IS.finditer(text):
-        if forms(m.group("role").lower()) & wanted and (name := _person(m.group("name"), qa)):
+        role = m.group("role").lower()
+        if (role in _ROLE_NOUNS or role.endswith(("er", "or", "ee", "ist"))) and \
+                forms(role) & wanted and (name := _person(m.group("name"), qa)):
             return name
     for m in _DOES.finditer(text):
         verb = m.group("verb").lower()

@@ -299,16 +299,7 @@ class StatementChoice:
             timeline = [st for st in timeline
                         if has_clock(st.value) or self._typed_clock(st)] or timeline
         if qa.kind is QuestionKind.ORIGINAL:
-            # the first of those naming the most of the question's words ("wiring session
-            # … first": not an earlier "cutting session")
-            wanted = [forms(t) for t in qa.terms]
-
-            def naming(st: Statement) -> int:
-                told = unit_forms(f"{st.unit.text} {st.unit.context}")
-                return sum(1 for f in wanted if f & told)
-
-            most = max(naming(st) for st in timeline)
-            return next(st for st in timeline if naming(st) == most)
+            return timeline[0]
         way = direction(qa.anchor, self.lexicon)
         if way:
             # "before the increase": the value the latest change that way left, named by
