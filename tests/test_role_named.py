@@ -32,6 +32,7 @@ ASKED = datetime(2026, 6, 20, 9, 0, tzinfo=UTC)
      "who's opening the fête now?", "dan fairley"),
     ("sue is running late, i'll do the raffle", "who's running the raffle?", ""),
     ("i can do the raffle", "who's running the raffle?", ""),
+    ("toner's nearly out, ill order", "who is ordering the toner", ""),
 ])
 def test_role_named(text: str, question: str, named: str) -> None:
     assert role_named(text, analyze_question(question)) == named

@@ -45,7 +45,8 @@ def test_a_bare_hour_read_as_a_time_answers_what_time(tmp_path: Path) -> None:
         (0, "tess", "sunday hours change starting this week: we close at 7 instead of 8"),
         (3000, "jo", "someone left the walk-in open last night, cooler alarm went off at 2am"),
     ], start=T0, asked=ASKED)
-    assert chat.first("what time do we close on sundays now").split()[0] == "7"
+    # (a bare hour is shown as a time of day)
+    assert chat.first("what time do we close on sundays now").split()[0] == "7:00"
 
 
 @pytest.mark.parametrize(("question", "value", "other"), [

@@ -47,16 +47,20 @@ def role_named(text: str, qa: QuestionAnalysis) -> str:
     after a role noun of the question's words ("judge is … carol"), or before a verb of
     them or a light verb whose object is one ("sue whitlock … will referee", "mrs
     pattinson's doing the cakes")."""
-    text = re.sub(r"\s{2,}", " ", text[:_MAX_TEXT])
+    text = re.sub(r"\s{2,20}", " ", text[:_MAX_TEXT])
     wanted = {f for t in qa.terms for f in forms(t)}
     if not wanted:
         return ""
     if qa.role in ("proposer", "rejecter", "changer", "decider"):
         return ""  # who put it forward, turned it down or changed it spoke
+    # the question's verbs ("judging", "opening"): a doer noun ("opener") must be theirs,
+    # not the thing asked about ("toner's nearly out")
+    doing = {f for t in qa.terms if t.endswith("ing") for f in forms(t)}
     for m in _ROLE_IS.finditer(text):
         role = m.group("role").lower()
-        if (role in _ROLE_NOUNS or role.endswith(("er", "or", "ee", "ist"))) and \
-                forms(role) & wanted and (name := _person(m.group("name"), qa)):
+        if ((role in _ROLE_NOUNS and forms(role) & wanted) or (
+                role.endswith(("er", "or", "ee", "ist")) and forms(role) & doing)) and \
+                (name := _person(m.group("name"), qa)):
             return name
     for m in _DOES.finditer(text):
         verb = m.group("verb").lower()
