@@ -456,6 +456,13 @@ def names(text: str) -> list[str]:
 
 _CALENDAR_WORD = re.compile(f"{_WEEKDAYS}|{_MONTHS}", re.IGNORECASE)
 WEEKDAY = re.compile(rf"\b{_WEEKDAYS}\b", re.IGNORECASE)
+_WEEKDAY_SAID = re.compile(rf"\b({_WEEKDAYS})s?\b", re.IGNORECASE)
+
+
+def weekdays_in(text: str) -> set[str]:
+    """The weekdays ``text`` names, by their first three letters ("sundays 9–10am" →
+    {"sun"}; "tues", "Thursday", "weds" alike)."""
+    return {m.group(1).lower()[:3] for m in _WEEKDAY_SAID.finditer(text[:500])}
 
 
 def is_calendar_word(word: str) -> bool:

@@ -18,6 +18,7 @@ from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from memory.analysis.time_bounds import bound_cue, clock_span
+from memory.text import weekdays_in
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 9, 7, 9, 0, tzinfo=UTC)
@@ -77,3 +78,12 @@ def test_a_place_named_by_its_kind(text: str, place: str | None) -> None:
     analysis = MessageAnalyzer(Lexicon()).analyze(text, speaker="x")
     places = [c.value.text for c in analysis.claims if c.value.kind.value == "place"]
     assert places == ([place] if place else [])
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("sundays 9–10am", {"sun"}),
+    ("Thursday nets, tues and weds", {"thu", "tue", "wed"}),
+    ("the sundae bar", set()),
+])
+def test_weekdays_in(text: str, days: set[str]) -> None:
+    assert weekdays_in(text) == days

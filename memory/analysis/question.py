@@ -35,6 +35,7 @@ from memory.analysis.question_lexicon import (
     DAY_CUES,
     DAY_NOUNS,
     DEFAULT_LEXICON,
+    WEEKDAYS,
     QuestionLexicon,
 )
 from memory.analysis.question_words import (
@@ -667,13 +668,10 @@ def _names_by_weekday(lows: Sequence[str], opening: int, when_open: str) -> bool
     """Whether a "which <weekday>" opener names a thing by its day ("which saturday team",
     "which sunday session") rather than asking the day ("which sunday's the gala on")."""
     parts = when_open.split()
-    if len(parts) != 2 or parts[1] not in _WEEKDAY_WORDS:
+    if len(parts) != 2 or parts[1] not in WEEKDAYS:
         return False
     at = opening + len(parts)
     return at < len(lows) and lows[at] not in STOPWORDS
-
-
-_WEEKDAY_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 # Verbs of an order, which "first" after them ranks ("who went first").

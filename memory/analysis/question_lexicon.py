@@ -180,7 +180,7 @@ WHO_NOUN_OPENERS = (
     "which developer", "which member", "which one of us", "which of us",
     "what's the name of the person", "name of the person",
 )
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHEN_OPENERS = (
     "when", "when's", "whens", "what time", "what date", "what day", "which day", "which date",
     "what year", "which year", "what month", "which month", "what week", "which week",
@@ -189,7 +189,7 @@ WHEN_OPENERS = (
     "what night", "which night", "what evening", "which evening", "what weekend",
     "which weekend", "what morning", "which morning",
     # "which sunday's the gala on": a weekday asks the date
-    *(f"{w} {d}" for w in ("which", "what") for d in _WEEKDAYS),
+    *(f"{w} {d}" for w in ("which", "what") for d in WEEKDAYS),
 )
 # A *when* question that asks the time of day, not the day: by its opener ("what time") or
 # a clock noun it asks about ("the start time").
@@ -199,7 +199,7 @@ CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
 # vaccination day" is not "2pm").
 DAY_CUES = frozenset({"what date", "which date", "what day", "which day", "what night",
                       "which night", "what weekday", "which weekday",
-                      *(f"{w} {d}" for w in ("which", "what") for d in _WEEKDAYS)})
+                      *(f"{w} {d}" for w in ("which", "what") for d in WEEKDAYS)})
 DAY_NOUNS = frozenset({"date", "dates", "day", "days", "night", "nights", "weekday"})
 WHERE_OPENERS = ("where", "where's", "wheres", "at what place", "in which city",
                  "which city", "what city", "which country", "what country")

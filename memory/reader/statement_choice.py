@@ -38,6 +38,7 @@ from memory.text import (
     find_slots,
     has_revision_cue,
     is_calendar_word,
+    weekdays_in,
 )
 
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
@@ -110,23 +111,15 @@ _REQUEST = re.compile(r"\?|^\W{0,3}(?:(?:can|could|shall|should|would)\s(?:we|i|
                       r"how about|what about)\b", re.IGNORECASE)
 
 
-_WEEKDAY = re.compile(r"\b(mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b",
-                      re.IGNORECASE)
-
-
-def _weekdays(text: str) -> set[str]:
-    return {m.group(1).lower()[:3] for m in _WEEKDAY.finditer(text[:500])}
-
-
-def other_weekday(qa: QuestionAnalysis, value: str) -> bool:
-    """Whether ``value`` names weekdays and none of those a question asking a time of day
-    names ("sundays 9–10am" for "what time's junior squad on saturdays"). (A question
-    asking the day may name the one it moved off: "what day is standup now it's off
-    mondays".)"""
+def other_weekday(qa: QuestionAnalysis, value: str, sentence: str = "") -> bool:
+    """Whether ``value`` (else, when it names no weekday, the ``sentence`` it was said in)
+    names weekdays and none of those a question asking a time of day names ("sundays
+    9–10am" for "what time's junior squad on saturdays"). (A question asking the day may
+    name the one it moved off: "what day is standup now it's off mondays".)"""
     if not qa.asks_clock:
         return False
-    asked = _weekdays(qa.text)
-    said = _weekdays(value)
+    asked = weekdays_in(qa.text)
+    said = weekdays_in(value) or weekdays_in(sentence)
     return bool(asked) and bool(said) and not said & asked
 
 
@@ -208,8 +201,8 @@ class StatementChoice:
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
             # "what time's junior squad on saturdays": not the sundays' time
-            valued = [st for st in valued if not other_weekday(qa, st.value) and not (
-                not _weekdays(st.value) and other_weekday(qa, st.sentence))] or valued
+            valued = [st for st in valued
+                      if not other_weekday(qa, st.value, st.sentence)] or valued
             # "can we get teal 🥺" puts a value forward; nobody taking it up, what was
             # said before it stands
             # (who holds it may be who offered: "I can do it")
