@@ -177,7 +177,10 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
 ABSTAIN_RULE = (
     "Answer only when the evidence you were given covers what the question is about: its "
     "named things and its subject, the thing a 'what/which X' question asks (a size, a "
-    "hotel, a brand) and the owner it names ('gina's number'). Otherwise abstain: say "
+    "hotel, a brand) and the owner it names ('gina's number'). A thing the chat writes as "
+    "a name ('Durham Open') is not answered by a message naming another one ('Maiden Cup "
+    "sign-ups … £2'), and a question asking an amount ('how much', 'how many') is not "
+    "answered by a line holding none ('on it'). Otherwise abstain: say "
     "that the memory (within what the "
     "asker may read) holds no answer. Never answer with a different subject's value, and never "
     "hint whether an answer exists somewhere the asker cannot read."

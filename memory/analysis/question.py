@@ -171,6 +171,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         or named_choice(ws, lows, opening, lexicon)
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
+        anchor_span = _clause_of(text, ws, anchor_span)
         cue_spans.append((anchor_span[0] - 1, anchor_span[0], "before"))
     listing = found(lexicon.listing)
     current = found(lexicon.current)
@@ -551,10 +552,22 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
                  and start < len(lows) and lows[start] in lexicon.determiners)
         if not (past or terse or any(w.endswith("ed") for w in lows[:i])):
             continue  # "what needs doing before the launch": no earlier value asked
-        if _is_date_like(tail) and not (family == "when" and past):
+        if _is_date_like(tail) and not (family == "when" and past) and not (
+                past and family not in ("", "when", "person")):
+            # (but "what was the labour rate before march" asks the value in force then)
             continue
         return start, min(len(lows), start + len(rest))
     return None
+
+
+def _clause_of(text: str, ws: Sequence[Word], span: tuple[int, int]) -> tuple[int, int]:
+    """``span`` cut where its clause ends: a *before* clause put first ends at its comma
+    ("before the final move, what day was …" names "the final move")."""
+    start, end = span
+    for j in range(start + 1, end):
+        if "," in text[ws[j - 1].end: ws[j].start]:
+            return start, j
+    return span
 
 
 def _span_before(lows: Sequence[str], i: int) -> bool:

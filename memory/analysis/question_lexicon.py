@@ -296,7 +296,7 @@ WHEN_EVENT_WORDS = frozenset(
     """start starts started starting begin begins began end ends ended finish finishes
     finished open opens opened close closes closed expire expires expired due kick kicks
     kickoff launch launches go-live planned scheduled happening happen happens set booked
-    held""".split()
+    held pickup collection delivery dropoff arrival departure""".split()
 )
 # Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
 # *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
@@ -496,7 +496,7 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend went gone settle agree
-    decide""".split())
+    decide held""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",

@@ -424,8 +424,9 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "library car park", "the Oak Street bridge parking lot"
     r"\b(?P<v>(?:the\s)?(?:[A-Z][\w'’-]{1,24}\s){0,3}[a-z]{3,16}\s(?:car\spark|parking\slot))\b",
     # "Bathurst Community Centre", "Riverside Park"
+    # (with the letter telling two apart: "Lecture Theatre B", not "… Park I think")
     r"\b(?P<v>(?:[A-Z][a-z]{2,16}\s){1,3}(?:Centre|Center|Arena|Stadium|Hall|Park|Library|"
-    r"Hotel|Theatre|Theater|Gardens|Square))\b",
+    r"Hotel|Theatre|Theater|Gardens|Square)(?:\s[A-HJ-Z](?![\w'’]))?)(?![\w'’])",
     # "at Rowan's place", "to Maya's house": someone's home
     r"\b(?:at|to|in)\s(?P<v>[A-Z][\w-]{1,24}['’]s\s(?:place|house|flat|apartment|home|garden|"
     r"backyard|cabin|cottage|studio|loft))\b",

@@ -40,6 +40,12 @@ from memory.reader.coverage_days import (
     question_days,
     scoped_by_days,
 )
+from memory.reader.coverage_names import (
+    WrittenNames,
+    capitalised_words,
+    misses_a_written_name,
+    written_names,
+)
 from memory.reader.coverage_values import (
     NAMELESS_FAMILIES,
     asks_a_count,
@@ -220,12 +226,13 @@ class CoverageTest:
 
     # ---- units ---------------------------------------------------------------------------
     def cover(self, qa: QuestionAnalysis, terms: Sequence[Term], unit: Unit, *,
-              reference: datetime | None = None, people: frozenset[str] = frozenset()
-              ) -> float:
+              reference: datetime | None = None, people: frozenset[str] = frozenset(),
+              names: WrittenNames | None = None) -> float:
         """The weighted share of ``terms`` that ``unit`` covers; 0 when it lacks the kind
         of value asked for or misses a named thing. ``people``: the name words of the
         scope's speakers among the names the units say (no person is a value a "which N"
-        asks)."""
+        asks); ``names``: the question's words the chat writes as names (a message saying
+        none of one while naming another thing is about that thing)."""
         if not terms:
             return 0.0
         if not self.holds_family(qa, unit):
@@ -233,6 +240,12 @@ class CoverageTest:
         w = self.weights
         told = unit_forms(unit.told)
         asked = unit_forms(unit.context)
+        if names is not None and names.runs and unit.node is not None \
+                and misses_a_written_name(names.runs, frozenset(
+                    t.word for t in terms if forms(t.word) & (told | asked))
+                | self._typos([t for t in terms if t.word in names.words], unit)) \
+                and names.another(qa.text, [unit.node, *unit.answers]):
+            return 0.0
         families = self.families(unit)
         total = sum(t.weight for t in terms)
         got = 0.0
@@ -446,6 +459,23 @@ class CoverageTest:
                 self._vectors[x] = np.asarray(v, dtype=np.float32)
         return {x: self._vectors[x] for x in ws}
 
+    def _written_names(self, qa: QuestionAnalysis, terms: Sequence[Term],
+                       pool: Sequence[Unit], scope: Scope) -> WrittenNames:
+        """The question's words the scope's messages write as a name (people aside, and
+        the value a *before* question names as the one that came after), with the
+        speakers among the names those messages say."""
+        persons = frozenset(t.word for t in terms if t.person)
+        named = frozenset(t.word for t in terms if t.named)
+        anchor = frozenset(w.low for w in words(qa.anchor))
+        skip = persons | anchor | named | self.lexicon.question_words
+        texts = [n.text for u in pool if u.node is not None for n in (u.node, *u.answers)]
+        kept = {t.word for t in terms}
+        runs = written_names([w.low if w.low in kept else "" for w in words(qa.text)], texts,
+                             skip=skip)
+        said = {w for t in texts for w in capitalised_words(t)} if runs else set()
+        return WrittenNames(tuple(runs), frozenset(
+            self.store.speaker_words(said, scope)) if said else frozenset())
+
     # ---- verdict -------------------------------------------------------------------------
     def judge(self, qa: QuestionAnalysis, units: Iterable[Unit], scope: Scope, *,
               reference: datetime | None = None) -> Coverage:
@@ -458,6 +488,7 @@ class CoverageTest:
              for m in name_candidates(n.text) for w in m.group().split()}, scope)) \
             if qa.asked else frozenset()
         absent = [t for t in terms if t.absent]
+        names = self._written_names(qa, terms, pool, scope)
         if _misses_a_name(qa, terms, absent):
             return Coverage(False, None, 0.0, [], terms, reason="a named thing is not in scope")
         if not terms:
@@ -468,7 +499,8 @@ class CoverageTest:
                 u, [d for d, _ in days])) else 0.0, u) for u in pool]
         else:
             self._prefetch(terms, pool)
-            scored = [(self.cover(qa, terms, u, reference=reference, people=people), u)
+            scored = [(self.cover(qa, terms, u, reference=reference, people=people,
+                                  names=names), u)
                       for u in pool]
         days = question_days(qa, reference) if scoped_by_days(qa) else []
         if days:

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from memory.analysis.cue_words import NUMBER_WORDS
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.value_types import Kind
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "said", "says_a_clock",
            "says_a_length", "numbered_noun", "says_a_number", "says_a_numbered", "says_a_percent",
-           "says_a_record_number"]
+           "says_a_record_number", "is_a_percent", "tells_an_amount"]
 
 #: Value families that are never a place or a name ("which company" is not answered by a
 #: day, an amount or a version).
@@ -30,6 +31,14 @@ NAMELESS_FAMILIES = frozenset({"when", "amount", "version"})
 # A number in digits or words, or a word standing for one ("a dozen", "a couple").
 _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted({*NUMBER_WORDS, "forty", "dozen", "half",
                                                       "couple"})) + r")\b", re.IGNORECASE)
+# An amount as an answer's first line gives it: a number, or a word for an amount, a price
+# or a rate ("a tenner", "free", "nothing", "a few", "fortnightly").
+_AMOUNT = re.compile(r"\d|\b(?:" + "|".join(sorted({
+    *NUMBER_WORDS, "forty", "dozen", "dozens", "half", "couple", "few", "several", "handful",
+    "hundred", "hundreds", "thousand", "thousands", "grand", "tenner", "fiver", "quid",
+    "free", "nothing", "zero", "none", "daily", "weekly", "fortnightly", "monthly", "yearly",
+    "annually", "nightly", "hourly", "once", "twice"}))
+    + r")\b", re.IGNORECASE)
 # A share in digits ("9%", "8.5 percent").
 _PERCENT = re.compile(r"\d\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # The slots whose digits count nothing: a day, a time, a version.
@@ -46,12 +55,29 @@ def asks_a_count(qa: QuestionAnalysis) -> bool:
     return qa.measure == "count" or (qa.family == "count" and "how much" in qa.cues)
 
 
+def tells_an_amount(qa: QuestionAnalysis, short: str) -> bool:
+    """Whether ``short``, an answer's value, gives the amount ``qa`` asks for, if it asks
+    one ("how much is a pint of pink slip" is not answered by "on it"; a *who* or *why*
+    question asks no amount, however it is worded)."""
+    if qa.kind in (QuestionKind.WHO, QuestionKind.WHY) or qa.family not in _AMOUNT_FAMILIES:
+        return True
+    return _AMOUNT.search(short) is not None
+
+
+_AMOUNT_FAMILIES = frozenset({"money", "price", "count"})
+
+
 def asks_a_percent(qa: QuestionAnalysis) -> bool:
     """Whether the question asks a share ("what fee % did we put in", "what percentage")."""
     return _ASKS_PERCENT.search(qa.text) is not None
 
 
 _ASKS_PERCENT = re.compile(r"%|\bper\s?cent(?:age)?\b", re.IGNORECASE)
+
+
+def is_a_percent(value: str) -> bool:
+    """Whether ``value`` is a share ("75%", "8.5 percent")."""
+    return _PERCENT.search(value) is not None
 
 
 def said(unit: Unit) -> str:

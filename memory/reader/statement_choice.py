@@ -26,6 +26,7 @@ from memory.reader.answer_parts import (
     last_move,
     moved,
 )
+from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.extract import (
     has_clock,
     has_day,
@@ -195,6 +196,9 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
+            if asks_a_percent(qa):
+                # "what % of the reg is the soc paying": the share, not the sum it comes to
+                valued = [st for st in valued if is_a_percent(st.value)] or valued
             if qa.asks_clock:
                 valued = [st for st in valued if has_clock(st.value or st.sentence)
                           or self._typed_clock(st)] or valued
@@ -291,6 +295,9 @@ class StatementChoice:
             # "what start time did lena give before …" is not answered by a day alone
             timeline = [st for st in timeline
                         if has_clock(st.value) or self._typed_clock(st)] or timeline
+        if qa.asks_day:
+            # nor "what day was the brew set for before the move" by a time alone
+            timeline = [st for st in timeline if has_day(st.value)] or timeline
         if qa.kind is QuestionKind.ORIGINAL:
             return timeline[0]
         way = direction(qa.anchor, self.lexicon)

@@ -30,6 +30,7 @@ from memory.reader.answer_parts import (
     best_answer,
 )
 from memory.reader.coverage import Unit, asked_part, told_part
+from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -46,6 +47,8 @@ from memory.reader.statement_choice import StatementChoice
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, Slot, time_of_day
 
+# The acts that set a value (the clause tells what holds, not only asks or reacts).
+_SETTING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.REASSIGNMENT})
 # Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
 _WORDS_BEFORE = 3
 
@@ -85,6 +88,8 @@ def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
 # Café?", "who beat us, Harlow FC?"): the named one may well be the answer.
 _NAMES_WHO = re.compile(r"^\s{0,5}who(?:'s|’s|\s{1,3}(?:is|was|are|were))\s{1,3}[A-Z]|[,—–-]\s{0,3}"
                         r"[\w'’ &.]{2,60}\?\s{0,5}$")
+# A value's words going on to name what it is of ("75% *of warwick reg*").
+_OF = re.compile(r"\s{0,3}of\s", re.IGNORECASE)
 # How many of the question's words the words leading up to a value must hold.
 _LEAD_WORDS = 2
 
@@ -201,6 +206,13 @@ class StatementReader(StatementChoice):
         a time of day with ``clock``, a day with ``day``) whose subject shares the most
         words with the question; ("", "", "") when the message states such values only
         about other things; None when it states none."""
+        if asks_a_percent(qa) and any(is_a_percent(cl.value.text)
+                                      for c in analysis.clauses for cl in c.claims):
+            # "what % of the reg is the soc paying": the share, not the sum it comes to
+            analysis = dataclasses.replace(analysis, clauses=tuple(
+                dataclasses.replace(c, claims=tuple(
+                    cl for cl in c.claims if is_a_percent(cl.value.text)))
+                for c in analysis.clauses))
         if clock or day:
             held = has_clock if clock else has_day
             # a bare hour the analyzer read as a time ("we close at 7 instead of 8") is one
@@ -241,6 +253,10 @@ class StatementReader(StatementChoice):
                 # the words leading up to the value in its clause ("i'm off on paternity
                 # leave from mon 23rd") name what it is of when its subject does not
                 led = unit_forms(analysis.text[clause.start:claim.value.start])
+                # and so do the words after "of" it ("75% of warwick reg")
+                after = analysis.text[claim.value.end:clause.end]
+                if _OF.match(after):
+                    led |= unit_forms(after)
                 lead = sum(1 for t in qa.terms if forms(t) & led)
                 score = len(wanted & own) or (
                     1 if (bare or self._names_a_bill(claim.subject, qa))
@@ -398,7 +414,9 @@ class StatementReader(StatementChoice):
         # field til 12:30. could the fair start at 1?" tells the league's time)
         # (who: only a person said of the question's thing, "i'll sort the food!"; a request
         # names the one asked and its answer says who took it: "I'll drop it at yours")
-        return any(cl.value.kind.value in kinds and c.act is SpeechAct.DECISION
+        # (a correction or a hand-over sets the value as much as a decision does:
+        # "crooked fence pints go from $7 to $7.50. luis can you redo the chalkboard?")
+        return any(cl.value.kind.value in kinds and c.act in _SETTING
                    and (not (cl.subject or who) or bool(wanted & unit_forms(cl.subject)))
                    for c in analysis.clauses for cl in c.claims)
 
