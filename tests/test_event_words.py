@@ -1,6 +1,6 @@
 """A question may name its thing by the event ("garbage *pickup*", where's training
 *held*") while the chat names it by the day or the room: the event word is said by the
-value, not by the message's words.
+value, not by the message's words. A past event is shown with the time said with its day.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -34,3 +34,15 @@ def test_when_an_event_named_by_its_day(tmp_path: Path) -> None:
         (20, "omar", "yep both wednesdays"),
     ], start=datetime(2026, 3, 7, 10, 0, tzinfo=UTC), asked=ASKED, channel_name="general")
     assert "wednesday" in chat.first("what day's garbage pickup").lower()
+
+
+def test_a_past_event_is_shown_with_the_time_said(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "josh", "motion prep for warwick teams: sun 22 feb 3pm at mine (14 Crookes Rd), "
+                    "not 2 — i have a shift til 2:30. snacks provided"),
+        (30, "harriet", "see you there"),
+    ], start=datetime(2026, 2, 18, 10, 0, tzinfo=UTC), asked=ASKED,
+        channel_name="competitions")
+    first = chat.first("when was the warwick prep session at josh's")
+    assert "3pm" in first
+    assert "22 February 2026" in first

@@ -174,6 +174,11 @@ def _speaks_of_self(text: str) -> bool:
 _KIND_OF_REASON = re.compile(r"\W{0,3}(?:[\w'’-]{2,20}\s){1,2}(?:thing|things|issue|issues|"
                              r"reasons?|problems?|constraints?)\W{0,4}$", re.IGNORECASE)
 
+# A sentence asking its readers to do something ("please update your calendars", "don't
+# forget your kit"): what to do about a change, not why it was made.
+_ASKS_OF_READERS = re.compile(r"\W{0,3}(?:please|pls|plz|kindly|don'?t\sforget|remember\sto|"
+                              r"make\ssure|let\sme\sknow|lmk)\b", re.IGNORECASE)
+
 # A sentence saying what stays as it was ("same time same headcount", "time's the same",
 # "still finishing at 9:30", "everything else as before"): no reason for a change.
 _SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours?|price|"
@@ -231,12 +236,13 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                                                     *range(at - 1, -1, -1)]
               if (len(words(told[i])) >= 4 or _KIND_OF_REASON.match(told[i]))
               and not _states(_unheaded(told[i]), value, decision)
-              and not _SAMENESS.match(told[i])]
+              and not _SAMENESS.match(told[i]) and not _ASKS_OF_READERS.match(told[i])]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
     others = sorted((c for c in parts if len(words(c)) >= 3
-                     and not _states(c, value, decision) and not _SAMENESS.match(c)),
+                     and not _states(c, value, decision) and not _SAMENESS.match(c)
+                     and not _ASKS_OF_READERS.match(c)),
                     key=len, reverse=True)
     # what stood in the way comes first ("the water bill went way up", "truck broke
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
@@ -257,6 +263,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
         if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
             return joined
     return best
+
+
+def says_no_reason(text: str) -> bool:
+    """Whether ``text`` only says what stays the same ("same times, sign-ups still open")
+    or asks its readers to do something ("please update your calendars"): no reason."""
+    return bool(_SAMENESS.match(text) or _ASKS_OF_READERS.match(text))
 
 
 def explains(text: str) -> bool:

@@ -22,7 +22,7 @@ from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
-from memory.reader.extract import reason_in, says
+from memory.reader.extract import reason_in, says, says_no_reason
 from memory.text import find_slots, names_value, shorten
 
 # Words before a value that make it the value a change left ("instead of the 27th").
@@ -108,8 +108,10 @@ class Reasons:
         self.analyzer = analyzer
 
     def noted(self, entry: ChainEntry) -> str:
-        """The reason the writer noted on a chain entry."""
-        return str(getattr(entry, "reason", "") or "")
+        """The reason the writer noted on a chain entry (none when it only says what stays
+        the same or asks readers to act: the message may give the reason elsewhere)."""
+        noted = str(getattr(entry, "reason", "") or "")
+        return "" if says_no_reason(noted) else noted
 
     def cued(self, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> str:
         """A reason ``node`` gives in so many words: the analyzer's, or one after a reason

@@ -447,6 +447,9 @@ class StatementReader(StatementChoice):
                     # "fire alarm test wednesday 11am": the time said with the day
                     clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
                 return f"{clock}, {day}" if clock else day
+            if text and has_clock(text) and has_day(text):
+                # "sun 22 feb 3pm at mine": the time said with the day is part of when
+                return f"{text} ({day})"
             return day
         if bound and clock:
             clock = _hour(clock)
