@@ -20,7 +20,7 @@ from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import analyze_question
 from memory.analysis.values import find_values
 from memory.reader.coverage_names import capitalised_words, misses_a_written_name, written_names
-from memory.reader.coverage_values import tells_an_amount
+from memory.reader.coverage_values import tells_a_sum
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 2, 16, 9, 0, tzinfo=UTC)
@@ -103,12 +103,14 @@ def test_the_named_thing_still_answers(tmp_path: Path) -> None:
     ("how often do invoices go out", "fortnightly", True),
     ("how much is entry", "free entry", True),
     ("how much is entry", "a fiver on the door", True),
+    ("how much is entry", "the usual, see the poster", False),
+    ("how much do we owe the hall", "nothing, it's paid", True),
     ("how many volunteers have we got", "a handful so far", True),
     ("when is the release party", "soon", True),  # no amount asked
     ("why did the price go up", "the malt costs more", True),
 ])
-def test_tells_an_amount(question: str, short: str, told: bool) -> None:
-    assert tells_an_amount(analyze_question(question), short) is told
+def test_tells_a_sum(question: str, short: str, told: bool) -> None:
+    assert tells_a_sum(analyze_question(question), short) is told
 
 
 def test_an_amount_asked_is_not_answered_without_one(tmp_path: Path) -> None:

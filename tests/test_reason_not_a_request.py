@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.reader.extract import reason_in, says_no_reason
+from memory.analysis.reason_words import says_no_reason
+from memory.reader.extract import reason_in
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 2, 3, 10, 0, tzinfo=UTC)

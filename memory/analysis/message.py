@@ -46,7 +46,7 @@ from memory.analysis.message_patterns import (
     _QUARTER,
     _QUESTION_FAMILIES,
 )
-from memory.analysis.reason_words import BLOCKER_WORDS
+from memory.analysis.reason_words import BLOCKER_WORDS, says_no_reason
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
     _cut_reason,
@@ -134,10 +134,13 @@ class MessageAnalyzer(ClauseReader):
         explanation = " ".join(
             c.text.strip() for c in clauses
             # a clause deciding nothing ("Pixel Pit could only fit 10 setups", "Prairie is $2
-            # cheaper") explains; a header ("update on flour: …") names the news
+            # cheaper") explains; a header ("update on flour: …") names the news, and what
+            # stays the same or what readers are asked to do ("same times", "please update
+            # your calendars") explains nothing
             if not any(cl.stated and not _COMPARED.match(masked, cl.value.end)
                        for cl in c.claims) and c.act is not SpeechAct.QUESTION
             and len(tokenize(c.text)) > 2 and c.text.strip().lower() not in labels
+            and not says_no_reason(c.text.strip())
         )[:300] if act in CHANGING else ""
         # What a question asks for is in its asking sentences ("Big items: venue, raffle,
         # volunteers. Time: 10am-2pm like last year?" asks a time, not a person).

@@ -552,9 +552,9 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
                  and start < len(lows) and lows[start] in lexicon.determiners)
         if not (past or terse or any(w.endswith("ed") for w in lows[:i])):
             continue  # "what needs doing before the launch": no earlier value asked
-        if _is_date_like(tail) and not (family == "when" and past) and not (
-                past and family not in ("", "when", "person")):
-            # (but "what was the labour rate before march" asks the value in force then)
+        if _is_date_like(tail) and not (past and family not in ("", "person")):
+            # (but a past question asking a kind of value asks it as it was then: "when
+            # was it before the 21st", "what was the labour rate before march")
             continue
         return start, min(len(lows), start + len(rest))
     return None

@@ -296,7 +296,7 @@ WHEN_EVENT_WORDS = frozenset(
     """start starts started starting begin begins began end ends ended finish finishes
     finished open opens opened close closes closed expire expires expired due kick kicks
     kickoff launch launches go-live planned scheduled happening happen happens set booked
-    held pickup collection delivery dropoff arrival departure""".split()
+    held pickup pick-up collection delivery dropoff drop-off arrival departure""".split()
 )
 # Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
 # *lead*"): in a *who* question, a message that hands a task over, claims it or names a role

@@ -1,9 +1,12 @@
-"""Words the reader uses to read why something changed and what a question's words cover,
-as data: what stands in the way of a plan, how a change says it follows from it, the verbs
-of a change, and chat shorthand. Extend freely.
+"""Words the reader (and the writer, noting a change's reason) use to read why something
+changed and what a question's words cover, as data: what stands in the way of a plan, how
+a change says it follows from it, the verbs of a change, chat shorthand, and the sentences
+that give no reason (what stays the same, what readers are asked to do). Extend freely.
 """
 
 from __future__ import annotations
+
+import re
 
 from memory.analysis.cue_words import CHANGE_VERBS
 from memory.dates.days import MONTH_NAMES
@@ -11,7 +14,7 @@ from memory.dates.days import MONTH_NAMES
 __all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
-           "RISE_PHRASES"]
+           "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "says_no_reason"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -119,3 +122,23 @@ REPORT_VERBS = ("emailed", "e-mailed", "mailed", "called", "rang", "phoned", "te
                 "told us", "told me", "got back", "came back", "heard back", "got in touch",
                 "reached out", "let us know", "let me know", "confirmed", "announced")
 
+# A sentence asking its readers to do something ("please update your calendars", "don't
+# forget your kit"): what to do about a change, not why it was made.
+ASKS_OF_READERS = re.compile(r"\W{0,3}(?:please|pls|plz|kindly|don'?t\sforget|remember\sto|"
+                             r"make\ssure|let\sme\sknow|lmk)\b", re.IGNORECASE)
+
+# A sentence saying what stays as it was ("same time same headcount", "time's the same",
+# "still finishing at 9:30", "everything else as before"): no reason for a change.
+SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours?|price|"
+                      r"prices|headcount|numbers?|room|spot|location|plan|menu|as\s)\b|"
+                      r"still\s(?:finish|start|end|meet|open|clos|on\b|at\b|in\b)|"
+                      r"everything\selse\b|nothing\selse\b|"
+                      r"(?:[\w'’]{1,20}\s){0,3}[\w'’]{0,20}(?:'s|’s|\sis|\sstays?|"
+                      r"\sremains?)\s(?:the\s)?(?:same|unchanged)\b)", re.IGNORECASE)
+
+
+def says_no_reason(text: str) -> bool:
+    """Whether ``text`` only says what stays the same ("same times, sign-ups still open")
+    or asks its readers to do something ("please update your calendars"): said beside a
+    change, it is no reason for it."""
+    return bool(SAMENESS.match(text) or ASKS_OF_READERS.match(text))

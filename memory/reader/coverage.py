@@ -40,12 +40,7 @@ from memory.reader.coverage_days import (
     question_days,
     scoped_by_days,
 )
-from memory.reader.coverage_names import (
-    WrittenNames,
-    capitalised_words,
-    misses_a_written_name,
-    written_names,
-)
+from memory.reader.coverage_names import WrittenNames, misses_a_written_name, question_names
 from memory.reader.coverage_values import (
     NAMELESS_FAMILIES,
     asks_a_count,
@@ -240,11 +235,7 @@ class CoverageTest:
         w = self.weights
         told = unit_forms(unit.told)
         asked = unit_forms(unit.context)
-        if names is not None and names.runs and unit.node is not None \
-                and misses_a_written_name(names.runs, frozenset(
-                    t.word for t in terms if forms(t.word) & (told | asked))
-                | self._typos([t for t in terms if t.word in names.words], unit)) \
-                and names.another(qa.text, [unit.node, *unit.answers]):
+        if names is not None and self._about_another(terms, unit, told | asked, names):
             return 0.0
         families = self.families(unit)
         total = sum(t.weight for t in terms)
@@ -309,6 +300,20 @@ class CoverageTest:
         # a yes/no question asks its verb: one never said in the scope is not answered
         unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched)
         return got / total * w.headless ** unstated
+
+    def _about_another(self, terms: Sequence[Term], unit: Unit, said: frozenset[str],
+                       names: WrittenNames) -> bool:
+        """Whether the message ``unit`` leaves one of the question's written ``names``
+        unsaid (``said``: its word forms; a misspelling counts as said) while naming
+        another thing."""
+        if not names.runs or unit.node is None:
+            return False
+        hit = frozenset(t.word for t in terms if forms(t.word) & said)
+        if not misses_a_written_name(names.runs, hit):
+            return False
+        lost = [t for t in terms if t.word in names.words and t.word not in hit]
+        return misses_a_written_name(names.runs, hit | self._typos(lost, unit)) and \
+            names.another([unit.node, *unit.answers])
 
     def _claims(self, told: frozenset[str]) -> bool:
         """Whether a unit hands a task over, claims it or names a role (its word forms)."""
@@ -459,23 +464,6 @@ class CoverageTest:
                 self._vectors[x] = np.asarray(v, dtype=np.float32)
         return {x: self._vectors[x] for x in ws}
 
-    def _written_names(self, qa: QuestionAnalysis, terms: Sequence[Term],
-                       pool: Sequence[Unit], scope: Scope) -> WrittenNames:
-        """The question's words the scope's messages write as a name (people aside, and
-        the value a *before* question names as the one that came after), with the
-        speakers among the names those messages say."""
-        persons = frozenset(t.word for t in terms if t.person)
-        named = frozenset(t.word for t in terms if t.named)
-        anchor = frozenset(w.low for w in words(qa.anchor))
-        skip = persons | anchor | named | self.lexicon.question_words
-        texts = [n.text for u in pool if u.node is not None for n in (u.node, *u.answers)]
-        kept = {t.word for t in terms}
-        runs = written_names([w.low if w.low in kept else "" for w in words(qa.text)], texts,
-                             skip=skip)
-        said = {w for t in texts for w in capitalised_words(t)} if runs else set()
-        return WrittenNames(tuple(runs), frozenset(
-            self.store.speaker_words(said, scope)) if said else frozenset())
-
     # ---- verdict -------------------------------------------------------------------------
     def judge(self, qa: QuestionAnalysis, units: Iterable[Unit], scope: Scope, *,
               reference: datetime | None = None) -> Coverage:
@@ -488,7 +476,14 @@ class CoverageTest:
              for m in name_candidates(n.text) for w in m.group().split()}, scope)) \
             if qa.asked else frozenset()
         absent = [t for t in terms if t.absent]
-        names = self._written_names(qa, terms, pool, scope)
+        # (people, the question's own capitalised words and the later value a *before*
+        # question names are never required)
+        names = question_names(
+            qa.text, [n for u in pool if u.node is not None for n in (u.node, *u.answers)],
+            kept=[t.word for t in terms],
+            skip=frozenset(t.word for t in terms if t.person or t.named)
+            | frozenset(w.low for w in words(qa.anchor)) | self.lexicon.question_words,
+            speakers=lambda said: self.store.speaker_words(said, scope))
         if _misses_a_name(qa, terms, absent):
             return Coverage(False, None, 0.0, [], terms, reason="a named thing is not in scope")
         if not terms:

@@ -3,23 +3,23 @@
 People type questions in lower case ("how much is durham open registration"), while the
 chat writes the thing they name with capitals ("Durham Open is 18-19 april"). A question
 word the evidence writes as a name inside its sentences, most of the times it says it,
-names a thing; a unit that says too little of that name is about another thing ("Maiden
-Cup sign-ups … £2/person" does not answer what the Durham Open costs), however many of
-the question's other words it shares.
+names a thing; a unit that says too little of that name while naming another thing is
+about that other thing ("Maiden Cup sign-ups … £2/person" does not answer what the Durham
+Open costs), however many of the question's other words it shares.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from memory.analysis.question_words import Word, words
 from memory.models import EvidenceNode
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["WrittenNames", "capitalised_words", "misses_a_written_name", "name_counts",
-           "names_of", "written_names"]
+__all__ = ["WrittenNames", "capitalised_words", "misses_a_written_name", "question_names",
+           "written_names"]
 
 # A word is written as a name when its capitalised mentions inside a sentence are at least
 # as many as its lower-case ones (a common word capitalised now and then is no name).
@@ -30,48 +30,43 @@ _ACRONYM_MAX = 4
 
 @dataclass(frozen=True)
 class WrittenNames:
-    """A question's words the chat writes as names (``runs``, see :func:`written_names`)
-    and the speakers' name words among the names its messages say (``speaking``)."""
+    """A question's words the chat writes as names (``runs``, see :func:`written_names`),
+    the question's own words (``asked``), the names each message says (``said_by``, by node
+    id) and the speakers' name words among them (``speaking``)."""
 
     runs: tuple[tuple[str, ...], ...] = ()
+    asked: frozenset[str] = frozenset()
+    said_by: Mapping[str, frozenset[str]] = field(default_factory=dict)
     speaking: frozenset[str] = frozenset()
 
     @property
     def words(self) -> frozenset[str]:
         return frozenset(w for run in self.runs for w in run)
 
-    def another(self, question: str, nodes: Iterable[EvidenceNode]) -> bool:
-        """Whether ``nodes`` name a thing ``question`` does not (a capitalised word that
+    def another(self, nodes: Iterable[EvidenceNode]) -> bool:
+        """Whether ``nodes`` name a thing the question does not (a capitalised word that
         is no speaker's name): they are about that thing, not the one asked."""
-        asked = {w.low for w in words(question)}
-        return any(w not in asked and w not in self.speaking
-                   for n in nodes for w in capitalised_words(n.text))
+        return any(w not in self.asked and w not in self.speaking
+                   for n in nodes
+                   for w in self.said_by.get(n.node_id) or capitalised_words(n.text))
 
 
-def name_counts(texts: Iterable[str], wanted: Callable[[str], bool] = lambda w: True
-                ) -> tuple[Counter[str], Counter[str]]:
-    """How often ``texts`` write each word ``wanted`` keeps as a name (capitalised inside a
-    sentence, or opening a run of capitalised words) and in lower case."""
-    capital: Counter[str] = Counter()
-    lower: Counter[str] = Counter()
-    for text in texts:
-        ws = words(text)
-        for i, w in enumerate(ws):
-            if not _candidate(w.low) or not wanted(w.low):
-                continue
-            if w.text[:1].islower():
-                lower[w.low] += 1
-            elif (w.text.isupper() and len(w.text) > _ACRONYM_MAX) or not w.text.isalpha():
-                continue
-            elif _inside_sentence(text, w.start) or (
-                    i + 1 < len(ws) and _opens_name(text, w, ws[i + 1])):
-                capital[w.low] += 1
-    return capital, lower
-
-
-def names_of(capital: Counter[str], lower: Counter[str]) -> frozenset[str]:
-    """The words written as a name at least as often as in lower case."""
-    return frozenset(w for w, n in capital.items() if n >= _CAPITAL_SHARE * lower[w])
+def question_names(question: str, nodes: Iterable[EvidenceNode], *, kept: Iterable[str],
+                   skip: frozenset[str], speakers: Callable[[set[str]], Iterable[str]]
+                   ) -> WrittenNames:
+    """The names of ``question`` as ``nodes`` (the covering messages) write them: among its
+    ``kept`` words (its terms), those not in ``skip`` (people, question words); ``speakers``
+    tells which name words are the scope's speakers'."""
+    nodes = list(nodes)  # (a message both a unit and an answer counts twice, as it did)
+    keep = set(kept)
+    runs = written_names([w.low if w.low in keep else "" for w in words(question)],
+                         [n.text for n in nodes], skip=skip)
+    if not runs:
+        return WrittenNames()
+    said_by = {n.node_id: frozenset(capitalised_words(n.text)) for n in nodes}
+    said = set().union(*said_by.values())
+    return WrittenNames(tuple(runs), frozenset(w.low for w in words(question)), said_by,
+                        frozenset(speakers(said)) if said else frozenset())
 
 
 def written_names(question_words: Sequence[str], texts: Iterable[str], *,
@@ -82,13 +77,23 @@ def written_names(question_words: Sequence[str], texts: Iterable[str], *,
     wanted = {w for w in question_words if _candidate(w) and w not in skip}
     if not wanted:
         return []
-    capital, lower = name_counts(texts, wanted.__contains__)
-    names = names_of(capital, lower)
+    capital: Counter[str] = Counter()
+    lower: Counter[str] = Counter()
+    for text in texts:
+        ws = words(text)
+        for i, w in enumerate(ws):
+            if w.low not in wanted:
+                continue
+            if w.text[:1].islower():
+                lower[w.low] += 1
+            elif _as_name(text, ws, i):
+                capital[w.low] += 1
+    names = {w for w, n in capital.items() if n >= _CAPITAL_SHARE * lower[w]}
     runs: list[list[str]] = []
     run: list[str] = []
-    for w in [*question_words, ""]:
-        if w in names:
-            run.append(w)
+    for q in [*question_words, ""]:
+        if q in names:
+            run.append(q)
         elif run:
             runs.append(run)
             run = []
@@ -111,11 +116,18 @@ def capitalised_words(text: str) -> set[str]:
     """The words ``text`` writes with a capital inside a sentence or opening a run of them
     (lower-cased): the names it says."""
     ws = words(text)
-    return {w.low for i, w in enumerate(ws)
-            if w.text[:1].isupper() and w.text.isalpha() and _candidate(w.low)
-            and not (w.text.isupper() and len(w.text) > _ACRONYM_MAX)
-            and (_inside_sentence(text, w.start)
-                 or (i + 1 < len(ws) and _opens_name(text, w, ws[i + 1])))}
+    return {w.low for i, w in enumerate(ws) if _candidate(w.low) and _as_name(text, ws, i)}
+
+
+def _as_name(text: str, ws: Sequence[Word], i: int) -> bool:
+    """Whether ``ws[i]`` is written as a name: capitalised (an acronym, not shouting)
+    inside its sentence, or opening a run of capitalised words."""
+    w = ws[i]
+    if not w.text[:1].isupper() or not w.text.isalpha() or (
+            w.text.isupper() and len(w.text) > _ACRONYM_MAX):
+        return False
+    return _inside_sentence(text, w.start) or (
+        i + 1 < len(ws) and _opens_name(text, w, ws[i + 1]))
 
 
 def _candidate(word: str) -> bool:

@@ -19,7 +19,12 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
 from memory.analysis.question_words import Word
-from memory.analysis.reason_words import CALENDAR_QUALIFIERS, REPORT_VERBS
+from memory.analysis.reason_words import (
+    CALENDAR_QUALIFIERS,
+    REPORT_VERBS,
+    SAMENESS,
+    says_no_reason,
+)
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
 from memory.analysis.time_bounds import bound_cue, clock_span
 from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
@@ -174,19 +179,6 @@ def _speaks_of_self(text: str) -> bool:
 _KIND_OF_REASON = re.compile(r"\W{0,3}(?:[\w'’-]{2,20}\s){1,2}(?:thing|things|issue|issues|"
                              r"reasons?|problems?|constraints?)\W{0,4}$", re.IGNORECASE)
 
-# A sentence asking its readers to do something ("please update your calendars", "don't
-# forget your kit"): what to do about a change, not why it was made.
-_ASKS_OF_READERS = re.compile(r"\W{0,3}(?:please|pls|plz|kindly|don'?t\sforget|remember\sto|"
-                              r"make\ssure|let\sme\sknow|lmk)\b", re.IGNORECASE)
-
-# A sentence saying what stays as it was ("same time same headcount", "time's the same",
-# "still finishing at 9:30", "everything else as before"): no reason for a change.
-_SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours?|price|"
-                       r"prices|headcount|numbers?|room|spot|location|plan|menu|as\s)\b|"
-                       r"still\s(?:finish|start|end|meet|open|clos|on\b|at\b|in\b)|"
-                       r"everything\selse\b|nothing\selse\b|"
-                       r"(?:[\w'’]{1,20}\s){0,3}[\w'’]{0,20}(?:'s|’s|\sis|\sstays?|"
-                       r"\sremains?)\s(?:the\s)?(?:same|unchanged)\b)", re.IGNORECASE)
 
 
 def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozenset(),
@@ -236,13 +228,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                                                     *range(at - 1, -1, -1)]
               if (len(words(told[i])) >= 4 or _KIND_OF_REASON.match(told[i]))
               and not _states(_unheaded(told[i]), value, decision)
-              and not _SAMENESS.match(told[i]) and not _ASKS_OF_READERS.match(told[i])]
+              and not says_no_reason(told[i])]
     # a header before a colon ("update on flour: switching to …") names the news, not why
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
     others = sorted((c for c in parts if len(words(c)) >= 3
-                     and not _states(c, value, decision) and not _SAMENESS.match(c)
-                     and not _ASKS_OF_READERS.match(c)),
+                     and not _states(c, value, decision) and not says_no_reason(c)),
                     key=len, reverse=True)
     # what stood in the way comes first ("the water bill went way up", "truck broke
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
@@ -265,19 +256,13 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     return best
 
 
-def says_no_reason(text: str) -> bool:
-    """Whether ``text`` only says what stays the same ("same times, sign-ups still open")
-    or asks its readers to do something ("please update your calendars"): no reason."""
-    return bool(_SAMENESS.match(text) or _ASKS_OF_READERS.match(text))
-
-
 def explains(text: str) -> bool:
     """Whether ``text`` says something beside one statement: two or more parts of four
     words or more (sentences, or clauses set off by commas, dashes or brackets), none only
     saying what stays the same ("we're staying at St Peter's till the concert - the grand
     is too good to give up"; not "ok, migration moves to sat 26 july then. same window")."""
     parts = [p for s in split_sentences(text[:MAX_TEXT]) for p in _CLAUSES.split(s)
-             if len(words(p)) >= 4 and not _SAMENESS.match(p.strip())]
+             if len(words(p)) >= 4 and not SAMENESS.match(p.strip())]
     return len(parts) >= 2
 
 

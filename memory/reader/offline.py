@@ -44,7 +44,7 @@ from memory.reader.answer import (
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
-from memory.reader.coverage_values import tells_an_amount
+from memory.reader.coverage_values import tells_a_sum
 from memory.reader.extract import Person, people_of
 from memory.reader.named_again import Mentions
 from memory.reader.rerank import Hit
@@ -164,7 +164,7 @@ class OfflineReader:
             composed = self._rejected(session, composed)
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
             composed = self._taken(qa, session, composed, verdict, people)
-        if not composed.lines or not tells_an_amount(qa, composed.short):
+        if not composed.lines or not tells_a_sum(qa, composed.short):
             # "how much is a pint of pink slip" answered "on it": no amount, no answer
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(

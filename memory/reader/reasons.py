@@ -17,12 +17,12 @@ from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
-from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS
+from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS, says_no_reason
 from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.coverage import Unit, told_part
-from memory.reader.extract import reason_in, says, says_no_reason
+from memory.reader.extract import reason_in, says
 from memory.text import find_slots, names_value, shorten
 
 # Words before a value that make it the value a change left ("instead of the 27th").
@@ -109,7 +109,9 @@ class Reasons:
 
     def noted(self, entry: ChainEntry) -> str:
         """The reason the writer noted on a chain entry (none when it only says what stays
-        the same or asks readers to act: the message may give the reason elsewhere)."""
+        the same or asks readers to act: the offline writer no longer notes those, but an
+        LLM writer or a store written before may have; the message may give the reason
+        elsewhere)."""
         noted = str(getattr(entry, "reason", "") or "")
         return "" if says_no_reason(noted) else noted
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
-from memory.analysis.message import Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
@@ -75,6 +75,13 @@ def _only_clock(analysis: MessageAnalysis) -> str:
     clocks = {time_of_day(c.value.text) for clause in analysis.clauses for c in clause.claims
               if has_clock(c.value.text)} - {""}
     return clocks.pop() if len(clocks) == 1 else ""
+
+
+def _keeping(analysis: MessageAnalysis, keep: Callable[[Claim], bool]) -> MessageAnalysis:
+    """``analysis`` with only the claims ``keep`` keeps."""
+    return dataclasses.replace(analysis, clauses=tuple(
+        dataclasses.replace(c, claims=tuple(cl for cl in c.claims if keep(cl)))
+        for c in analysis.clauses))
 
 
 def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
@@ -209,18 +216,12 @@ class StatementReader(StatementChoice):
         if asks_a_percent(qa) and any(is_a_percent(cl.value.text)
                                       for c in analysis.clauses for cl in c.claims):
             # "what % of the reg is the soc paying": the share, not the sum it comes to
-            analysis = dataclasses.replace(analysis, clauses=tuple(
-                dataclasses.replace(c, claims=tuple(
-                    cl for cl in c.claims if is_a_percent(cl.value.text)))
-                for c in analysis.clauses))
+            analysis = _keeping(analysis, lambda cl: is_a_percent(cl.value.text))
         if clock or day:
             held = has_clock if clock else has_day
             # a bare hour the analyzer read as a time ("we close at 7 instead of 8") is one
-            analysis = dataclasses.replace(analysis, clauses=tuple(
-                dataclasses.replace(c, claims=tuple(
-                    cl for cl in c.claims if held(cl.value.text)
-                    or (clock and cl.value.kind is Kind.TIME)))
-                for c in analysis.clauses))
+            analysis = _keeping(analysis, lambda cl: held(cl.value.text)
+                                or (clock and cl.value.kind is Kind.TIME))
         wanted = {f for t in qa.terms for f in forms(t)}
         # "… from january": the period asked sits beside the value too ("£630 from jan")
         beside = wanted | unit_forms(" ".join(qa.dates))
