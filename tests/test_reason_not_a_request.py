@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.reason_words import says_no_reason
 from memory.reader.extract import reason_in
 from tests.support.chat_reader import channel_chat
@@ -45,3 +47,11 @@ def test_what_stays_the_same_is_no_reason_even_noted(tmp_path: Path) -> None:
     first = chat.first("why did maiden cup move to the 21st")
     assert "maintenance" in first
     assert "Same times" not in first
+
+
+def test_the_writer_notes_no_sameness_as_a_reason() -> None:
+    analysis = MessageAnalyzer(Lexicon()).analyze(
+        "⚠️ Maiden Cup moved to SAT 21 MARCH — Kingsley is closed on the 14th for "
+        "maintenance. Same times, sign-ups still open", speaker="aisha")
+    assert "Same times" not in analysis.explanation
+    assert "Same times" not in analysis.reason
