@@ -31,6 +31,7 @@ from memory.analysis.message_patterns import (
     _SUBJECT_PRONOUNS,
     _TAKEN_BEFORE,
     _VALUE_PREPS,
+    NO_OCCURRENCE,
     _in_value,
     tokenize_at,
 )
@@ -157,6 +158,9 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
     before = re.sub(r"\s(?:the|a|an|our)$", "", before)
     after = text[value.end:value.end + 12].lower().lstrip()
     if any(before.endswith(w) for w in _OLD_BEFORE) or _TAKEN_BEFORE.search(before):
+        return True
+    if value.family == "when" and NO_OCCURRENCE.search(before) and not text[
+            :value.start].rstrip().endswith(","):
         return True
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
         return moved or value.family != "when" or not after.startswith("to")
@@ -336,8 +340,9 @@ _ANNOUNCES = re.compile(r"\b(?:official|officially|final|decided|decision|confir
 _IT_IS = re.compile(r",?\s(?:it is|it's|its)\b", re.IGNORECASE)
 # "ok thursday 7pm then", "friday 10am works": a value settled by the words closing its
 # clause.
-_THEN_CLOSES = re.compile(r",?\s(?:" + _alternation(SETTLING_PHRASES) + r")\W{0,4}$",
-                          re.IGNORECASE)
+_THEN_CLOSES = re.compile(r",?\s(?:" + _alternation(SETTLING_PHRASES) + r")\W{0,4}$"
+                          # "$8 then, still way under the $12 regular"
+                          r"|\sthen,\s", re.IGNORECASE)
 
 
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
@@ -400,6 +405,9 @@ def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
     return max(ends, default=-1)
 
 
+# How a thing put out on a day is said: "is going out mondays", "goes live thursday".
+_GOES_OUT = re.compile(r"\b(?:go|goes|going|went|gone)\s(?:out|live|up|online)$")
+
 #: The words a reply takes a value up with ("ok", "yeah", "make it").
 _REPLY_LEADS = frozenset(w for lead in BARE_LEADS for w in lead.split())
 
@@ -425,6 +433,8 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     if before and set(re.findall(r"[\w'’]{1,40}", before)) <= _REPLY_LEADS and not re.search(
             r"\w", part[value.end - start:]):
         return True  # a reply that is the value: "yeah 60s", "ok thursday"
+    if value.family == "when" and _GOES_OUT.search(before):
+        return True  # "lineup post is going out mondays", "ep goes live thursday"
     last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
     if not last:
         return False
@@ -457,6 +467,31 @@ def _label_led(part: str, start: int, values: tuple[Value, ...]) -> Value | None
         return None
     at = start + led.start("v")
     return Value(Kind.CHOICE, led.group("v"), at, at + len(led.group("v")))
+
+
+#: Words a label names a head count by ("final wedding count: 148", "headcount update:
+#: 152, they added the cousins"): the bare number after such a label is that count.
+_COUNT_LABEL_WORDS = frozenset({"count", "headcount", "numbers", "attendance", "rsvps",
+                                "covers", "guests", "turnout", "pax", "attendees",
+                                "signups", "sign-ups", "registrations"})
+
+_BARE_COUNT = re.compile(r"\s{0,3}(?:~\s?|about\s|around\s)?(?P<v>\d{1,5})(?![\d.:/,-]?\d)"
+                         r"(?=\s{0,3}(?:[,.;!)]|$))")
+
+
+def label_count(part: str, start: int, values: tuple[Value, ...], label: str) -> Value | None:
+    """The count a head-count label gives: the bare number opening the part after it, when
+    no slot already reads that number (a time, an amount)."""
+    if not label or not {w.lower().removesuffix("'s") for w in re.findall(
+            r"[\w'’-]{1,40}", label)} & _COUNT_LABEL_WORDS:
+        return None
+    m = _BARE_COUNT.match(part)
+    if m is None:
+        return None
+    at = start + m.start("v")
+    if any(v.start <= at < v.end for v in values):
+        return None
+    return Value(Kind.COUNT, m.group("v"), at, at + len(m.group("v")))
 
 
 def _counted_subject(value: Value, subject: str) -> str:

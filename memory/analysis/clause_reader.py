@@ -27,6 +27,7 @@ from memory.analysis.clause_parts import (
     _unjoin_moved,
     _value_before,
     _verb_after,
+    label_count,
     moved_on,
 )
 from memory.analysis.cue_words import off_calls_off
@@ -256,6 +257,9 @@ class ClauseReader:
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)
         new = [v for v in new if v not in modifiers]
+        counted = label_count(part, start, values, label_text)
+        if counted is not None:
+            values, new = (*values, counted), [*new, counted]
         choice = self._choice(part, start, tuple(v for v in values if v not in modifiers),
                               label_text)
         if choice is not None:

@@ -95,7 +95,9 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "can't use", "cant use", "can't have", "cant have", "won't do",
                # a value said to be taken is what a plan leaves ("is sold out on the 7th";
                # "double-booked" below)
-               "sold out", "sold out on", "fully booked", "fully booked on")
+               "sold out", "sold out on", "fully booked", "fully booked on",
+               # a supplier backing out leaves the value it backed out of
+               "bailed on", "backed out of", "pulled out of", "dropped out of")
 
 
 # A value a double booking takes, whoever it was taken from: "double-booked booth 3",
@@ -104,6 +106,14 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
 _TAKEN_BEFORE = re.compile(
     r"\bdouble[- ]?booked(?:\s(?:us|them|me|you|it))?"
     r"(?:\s(?:for|on|at|in))?$")
+
+
+# A day said of a thing that does not happen then: "no meeting today, first wednesday one
+# is this wed 9:30", "no class on the 5th" (not "no worries, thursday works").
+NO_OCCURRENCE = re.compile(
+    r"(?:^|[\s.;!(])no\s(?!(?:problem|problems|prob|probs|worries|worry|rush|biggie|idea|way|"
+    r"pressure|stress|doubt|chance|need|matter|change|changes|news|reply|answer|word)\b)"
+    r"[a-z][\w'’-]{1,20}(?:\s(?:on|this))?$")  # ("no ridge till thurs": it is on thursday)
 
 
 # A question offering alternatives: "black or purple?", "holloway manor or ashcombe barn?".

@@ -24,7 +24,14 @@ _MODALS = frozenset({"will", "'ll", "ll", "can", "to", "gonna", "should", "shall
 
 
 _ING = frozenset({"driving", "leading", "running", "handling", "covering", "presenting",
-                  "hosting", "taking", "owning", "doing", "managing", "chairing"})
+                  "hosting", "taking", "owning", "doing", "managing", "chairing",
+                  # what a person does at an event ("Hal Brodsky playing", "Ines
+                  # moderating")
+                  "playing", "moderating", "compering", "emceeing", "mcing", "djing",
+                  "teaching", "coaching", "refereeing", "umpiring", "judging", "organising",
+                  "organizing", "coordinating", "supervising", "editing", "recording",
+                  "photographing", "filming", "cooking", "bartending", "catering", "building",
+                  "helping"})
 
 
 def _stands_in(toks: Sequence[Token], i: int, known: set[str]) -> bool:
@@ -260,7 +267,7 @@ def _addressed(toks: Sequence[Token], i: int) -> bool:
     """Whether the known name at ``i`` is asked to take a task: it opens a request ("priya
     could you take over badges?") or closes one ("can you cover saturday, megan?")."""
     after = [t.low for t in toks[i + 1:i + 7]]
-    if _asks_to_take(after, 0):
+    if _asks_to_take(after, 0) or _told_to_do(after):
         return True
     before = [t.low for t in toks[max(0, i - 7):i]]
     return i + 1 == len(toks) and any(_asks_to_take(before, k) for k in range(len(before)))
@@ -274,6 +281,18 @@ def _asks_to_take(lows: Sequence[str], k: int) -> bool:
     return bool(rest) and (rest[0] in OWNER_VERBS or rest[0] in _TAKING)
 
 
+def _told_to_do(lows: Sequence[str]) -> bool:
+    """Whether ``lows`` tells the one just named what they do ("ravi you're building it up w
+    me wed", "megan you'll cover the desk")."""
+    if lows[:2] in (["you", "are"], ["you", "will"]):
+        lows = ["you're", *lows[2:]]
+    if len(lows) < 2 or lows[0] not in _YOU_DO:
+        return False
+    return lows[1] in _ING or lows[1] in OWNER_VERBS or lows[1] in _TAKING or (
+        lows[1] == "on" and len(lows) > 2 and lows[2] not in {"your", "my", "the"})
+
+
+_YOU_DO = frozenset({"you're", "you’re", "youre", "you'll", "you’ll", "youll"})
 _ASKING = frozenset({"can", "could", "would", "will", "wanna"})
 _SOFTENERS = frozenset({"just", "please", "pls", "plz", "maybe", "also", "possibly", "still"})
 # Verbs of taking a task on besides the owner verbs ("grab the van", "pick up the keys").

@@ -63,7 +63,16 @@ def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> s
     asks a person)."""
     if opening >= len(lows) or lows[opening] not in lexicon.what_openers:
         return ""
-    return "price" if any(w in lexicon.money_verbs for w in lows[opening + 1:]) else ""
+    rest = lows[opening + 1:]
+    # (or by what it is paid per: "what did aisha first quote the wedding *per head*")
+    per = any(w in {"per", "a", "an"} and nxt in _PAID_PER
+              for w, nxt in zip(rest, rest[1:], strict=False))
+    return "price" if per or any(w in lexicon.money_verbs for w in rest) else ""
+
+
+# What a price is said per ("per head", "an hour").
+_PAID_PER = frozenset({"head", "person", "guest", "kid", "child", "hour", "night", "ticket",
+                       "seat", "cover", "plate", "month", "week"})
 
 
 def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],
@@ -97,7 +106,8 @@ def family(opened: Sequence[tuple[str, str]], head: str,
 
 # Words making a value noun a period the question is scoped to ("next year", "this week").
 _RELATIVE = frozenset({"next", "last", "this", "every", "each", "per", "a"})
-_PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "term", "season"})
+_PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "term", "season",
+                      "hour", "night"})
 
 
 def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:

@@ -367,6 +367,7 @@ ACCEPT_OPENERS = (
     "agreed", "agree", "good catch", "good point", "fair point", "fair", "makes sense",
     "you're right", "youre right", "true", "yes", "yep", "yeah", "ok", "okay", "sure",
     "+1", "sounds good", "works for me", "right", "indeed", "good call", "ack", "done",
+    "fine",
 )
 # Words a reply may open with before it accepts or turns down ("*honestly* yeah, i'd rather
 # push it a week"): skipped when reading how it opens.
@@ -496,12 +497,13 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend went gone settle agree
-    decide held""".split())
+    decide held earn""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
                          "paid", "cost", "costs", "costing", "spend", "spends", "spending",
-                         "spent", "owe", "owes", "owed"})
+                         "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned",
+                         "making"})
 WHAT_OPENERS = frozenset({"what", "what's", "whats"})
 # What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
 # what its message is about. ("quote" is as often words quoted; "total" sums other prices.)

@@ -124,8 +124,11 @@ REPORT_VERBS = ("emailed", "e-mailed", "mailed", "called", "rang", "phoned", "te
 
 # A sentence asking its readers to do something ("please update your calendars", "don't
 # forget your kit"): what to do about a change, not why it was made.
+# (or one of them, named: "aisha can you tell them")
 ASKS_OF_READERS = re.compile(r"\W{0,3}(?:please|pls|plz|kindly|don'?t\sforget|remember\sto|"
-                             r"make\ssure|let\sme\sknow|lmk)\b", re.IGNORECASE)
+                             r"make\ssure|let\sme\sknow|lmk|"
+                             r"(?:[\w'’]{1,20}[,\s]\s?)?(?:can|could|would|will)\syou\s"
+                             r"(?:pls\s|please\s)?(?!believe\b)[a-z])", re.IGNORECASE)
 
 # A sentence saying what stays as it was ("same time same headcount", "time's the same",
 # "still finishing at 9:30", "everything else as before"): no reason for a change.

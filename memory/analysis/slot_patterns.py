@@ -257,8 +257,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b"),
     # a bare hour where a time is moved or agreed: "move standup to 10?", "10 it is"
     # (or when a day word or a replaced hour follows: "close at 2 tmrw", "open til 3 not 2")
+    # (not the first digits of a number: "is at 2,900 hrs")
     ("time", r"\b(?:at|to|till|til|until|from|around|@)\s(?P<v>(?:[01]?\d|2[0-4]))"
-             r"(?=\s?(?:[?.!,;)]|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b|"
+             r"(?=\s?(?:[?.!,;)](?!\d)|$|instead\b|then\b|pls\b|please\b|sharp\b|tomorrow\b|"
              r"tmrw?\b|tmw\b|today\b|tonight\b|latest\b|not\s(?:[01]?\d|2[0-4])\b"
              # (not a count: "cut to 5 not 6 players", "down to 15 not 16 children")
              r"(?!\s?(?:ppl|people|staff|kids|children|guests|adults|men|women|of|per|each|%|x"

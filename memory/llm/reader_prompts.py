@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v7"
+READER_PROMPT_VERSION = "reader-v8"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.

@@ -15,7 +15,7 @@ from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.value_types import Kind
 from memory.analysis.values import find_values, mask
-from memory.text import find_slots, has_time_of_day
+from memory.text import STOPWORDS, find_slots, has_time_of_day
 
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
@@ -36,6 +36,17 @@ _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted(_NUMBER_WORDS)) + r")\b", re.
 _SUM = re.compile(r"\d|\b(?:" + "|".join(sorted({
     *_NUMBER_WORDS, "few", "hundreds", "thousand", "thousands", "grand", "tenner", "fiver",
     "quid", "free", "nothing", "zero", "none"})) + r")\b", re.IGNORECASE)
+# What makes a time a time of day and not an amount written like one ("10am", "18:30").
+_CLOCK_WORDS = re.compile(r":|\d\s?(?:am|pm|a\.m\.|p\.m\.)|noon|midnight|o'?clock",
+                          re.IGNORECASE)
+# A number of things ("2 fewer classes", "one show"), not of money ("20 quid", "5 each").
+_COUNTED = re.compile(r"\b(?:\d{1,9}|" + "|".join(sorted(_NUMBER_WORDS)) + r")\s"
+                      r"(?:(?:more|fewer|less|extra|other)\s)?"
+                      r"(?!(?:quid|grand|bucks?|dollars?|pounds?|euros?|pence|cents?|each|pp|"
+                      r"per|a|an|off|for|total|k|p)\b)(?P<noun>[a-z]{3,20})\b", re.IGNORECASE)
+# Words after a number that count nothing ("50 yeah", "20 tops").
+_NOT_THINGS = frozenset({"yeah", "yep", "yes", "yup", "ok", "okay", "then", "now", "tops",
+                         "max", "min", "ish", "flat", "cash", "even", "all", "including"})
 # A share in digits ("9%", "8.5 percent").
 _PERCENT = re.compile(r"\d\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # The slots whose digits count nothing: a day, a time, a version.
@@ -64,7 +75,28 @@ def tells_a_sum(qa: QuestionAnalysis, short: str) -> bool:
     *why* question asks no sum, however it is worded)."""
     if qa.kind in (QuestionKind.WHO, QuestionKind.WHY) or qa.family not in _SUM_FAMILIES:
         return True
-    return _SUM.search(short) is not None
+    asked = frozenset(t.lower().removesuffix("s") for t in qa.terms)
+    return _sum_in(short, asked)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sum_in(text: str, asked: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` holds a sum: an amount, or a number that is no day, time or count of
+    things other than those ``asked`` of ("one show won't fit … w 2 fewer classes" holds
+    none; "80 animals" is the animal cap asked), or a word for one."""
+    slots = find_slots(text)
+    if any(s.kind.value == "money" for s in slots):
+        return True
+    for sl in sorted(slots, key=lambda x: -x.start):
+        if sl.kind.value == "date" or (
+                sl.kind.value == "time" and _CLOCK_WORDS.search(sl.text)):  # not "12.50"
+            text = text[:sl.start] + " " + text[sl.end:]
+
+    def other_things(m: re.Match[str]) -> str:
+        noun = m.group("noun").lower()
+        kept = noun in STOPWORDS or noun in _NOT_THINGS or noun.removesuffix("s") in asked
+        return m.group(0) if kept else " "
+    return _SUM.search(_COUNTED.sub(other_things, text)) is not None
 
 
 def asks_a_percent(qa: QuestionAnalysis) -> bool:

@@ -373,8 +373,9 @@ class OfflineReader:
         why just after."""
         out: dict[str, EvidenceNode] = {}
         for node in changes:
-            turns = self.tools.turns_after(node, session.scope, n=REASON_TURNS + 1,
-                                           within=REASON_WITHIN)
+            # (in its thread too: "adult tickets going up to £14" → "why the jump?")
+            turns = self.tools.replies_after(node, session.scope, n=REASON_TURNS + 1,
+                                             within=REASON_WITHIN)
             told = self.composer.reasons.asked_after(node, turns)
             if told is not None:
                 session.nodes.setdefault(told.node_id, told)

@@ -238,19 +238,30 @@ class Reasons:
         return shorten(" ".join(node.text.split()), WHOLE_CHARS)
 
     def accepted(self, text: str, node: EvidenceNode | None,
-                 nodes: dict[str, EvidenceNode]) -> str:
+                 nodes: dict[str, EvidenceNode], turns: Sequence[EvidenceNode] = (), *,
+                 strict: bool = False) -> str:
         """When ``text`` accepts what the turn before said, the reason is in that turn: its
-        cued reason, else what it states."""
+        cued reason, else what it states. The turn is one the writer linked it to, else the
+        latest of ``turns`` (the turns just before it, newest first) by someone else. With
+        ``strict`` (the change asked about is not known to be this one), the turn must give
+        a reason in so many words or say what stands in the way ("… means i need 10.
+        someone *has to* shuck"), not only state a plan."""
         if node is None or not accepts(text, self.lexicon.accept, self.lexicon.fillers):
             return ""
-        for i in node.context_ids:
-            turn = nodes.get(i)
-            if turn is None or turn.speaker_id == node.speaker_id:
+        linked = [t for i in node.context_ids if (t := nodes.get(i)) is not None]
+        if not linked:
+            linked = [t for t in turns[:1] if timedelta(0) <= node.ts - t.ts <= timedelta(
+                seconds=BEFORE_SECONDS)]
+        for turn in linked:
+            if turn.speaker_id == node.speaker_id:
                 continue
             told = " ".join(s for s in split_sentences(turn.text)
                             if not s.rstrip().endswith("?"))
-            if len(words(told)) >= 4:
-                return reason_in(told) or told
+            if len(words(told)) < 4:
+                continue
+            cued = reason_in(told)
+            if cued or not strict or says(told, self.lexicon.blockers):
+                return cued or told
         return ""
 
 

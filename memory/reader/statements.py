@@ -385,9 +385,13 @@ class StatementReader(StatementChoice):
                 return node.text, node
             answer = max(deciding, key=lambda a: (a.ts, a.seq)) if deciding else best_answer(
                 told, node, qa)
-            if any(ch.isalnum() for ch in answer.text):
+            if any(ch.isalnum() for ch in answer.text) and not (
+                    not deciding and not qa.confirm and qa.kind is not QuestionKind.WHO
+                    and _assents_only(answer.text, self.lexicon.accept)
+                    and self._holds_kind(qa, node)):
                 return answer.text, answer
-            # a reaction ("🍻") takes the suggestion up: the suggestion says what it is
+            # a reaction ("🍻") or a bare yes ("yessss") takes the suggestion up: the
+            # suggestion says what it is
         return node.text, node
 
     @staticmethod
@@ -420,6 +424,13 @@ class StatementReader(StatementChoice):
         return any(cl.value.kind.value in kinds and c.act in _SETTING
                    and (not (cl.subject or who) or bool(wanted & unit_forms(cl.subject)))
                    for c in analysis.clauses for cl in c.claims)
+
+    def _holds_kind(self, qa: QuestionAnalysis, node: EvidenceNode) -> bool:
+        """Whether ``node``, asking or not, names a value of the kind asked ("staff drinks fri
+        19 june after close at the crown?" for "when are staff drinks")."""
+        kinds = self.lexicon.claim_kinds.get(qa.family, ()) if qa.family else ()
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        return any(cl.value.kind.value in kinds for c in analysis.clauses for cl in c.claims)
 
     def _prefer(self, qa: QuestionAnalysis) -> str:
         """How a relative day in an answer resolves: back for a past event, forward for a
@@ -477,4 +488,15 @@ def _hour(clock: str) -> str:
 
 
 # Words that qualify a bill without naming another thing ("final bill").
+_DRAWN_OUT = re.compile(r"(\w)\1{2,}")
+
+
+def _assents_only(text: str, openers: Sequence[str]) -> bool:
+    """Whether ``text`` only says yes ("yessss", "ok!", "sounds good 👍"): a few words, no
+    number, opening with a word of assent (its letters drawn out or not)."""
+    plain = _DRAWN_OUT.sub(r"\1", text)
+    return len(words(plain)) <= 3 and not any(ch.isdigit() for ch in plain) and accepts(
+        plain, openers)
+
+
 _BILL_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})

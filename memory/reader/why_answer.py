@@ -13,7 +13,7 @@ from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode, State
-from memory.reader.answer import puts_forward
+from memory.reader.answer import puts_forward, split_sentences
 from memory.reader.answer_parts import (
     Composed,
     _anchors,
@@ -42,6 +42,18 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
     low = reason.lower()
     return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
                  and low in t.text.lower()), node)
+
+
+def _short_assent(text: str) -> bool:
+    """Whether ``text`` opens by agreeing in a few words ("fair.", "ok convinced.", "agreed,
+    book wessex pete"): what it takes up is what the turn before argued, reason or not
+    (not "yes L3 PM Sat 8.3: conveyor drive bearings + …", an answer of its own)."""
+    sentences = split_sentences(text)
+    return bool(sentences) and len(words(sentences[0])) <= _ASSENT_WORDS
+
+
+# Most words of a sentence that only agrees.
+_ASSENT_WORDS = 6
 
 
 class WhyReader(StateChoice):
@@ -121,13 +133,24 @@ class WhyReader(StateChoice):
         if not reason:
             for n in order:
                 named = bool(decision & unit_forms(n.text))
+                # (the best covering message taking up the turn before it: "fair. 10
+                # servers for the gala" after "raw bar + passed means i need 10")
+                # (not when the question names a value it does not reach: "why did the
+                # migration slip to the 26th" is not asked of the move to the 19th)
+                first = n is order[0] and not (reached and not any(
+                    names_reached(n.text, v) for v in reached))
                 reason = self.reasons.cued(n, nodes) or (
-                    self.reasons.accepted(n.text, n, nodes) if named else "")
+                    self.reasons.accepted(n.text, n, nodes,
+                                          before.get(n.node_id, ()) if first else (),
+                                          strict=not named and not _short_assent(n.text))
+                    if named or first else "")
                 if reason:
                     source = _teller(reason, n, nodes)
                     break
+                # someone asked why right after it, and was told: the answer to that "why?"
+                # is the reason, in whatever words the question names the change
                 told = (asked or {}).get(n.node_id)
-                if named and told is not None:
+                if told is not None:
                     reason, source = self.reasons.cued(told, nodes) or self.reasons.whole(
                         told), told
                     break
@@ -204,7 +227,7 @@ class WhyReader(StateChoice):
         in the turn it accepts; else a problem ``reported`` with what it left; else as the
         writer noted it, beside its decision, or in the turns just before it."""
         reason = (self.reasons.blocking(node.text, left) or self.reasons.cued(node, nodes)
-                  or self.reasons.accepted(node.text, node, nodes))
+                  or self.reasons.accepted(node.text, node, nodes, turns))
         if reason:
             return reason, _teller(reason, node, nodes)
         if explained is not None:  # "why?" asked right after it, and answered
