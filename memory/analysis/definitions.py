@@ -124,9 +124,7 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "we get teal?') replaces nothing; a time asked for a weekday ('on saturdays') is "
         "not another weekday's; a colour asked is answered by the colour, who a team buys "
         "or books from ('who are we getting our logs from?') by the business's name; a "
-        "bare yes ('yessss', 'ok!') takes a suggestion up, so the suggestion holds the "
-        "value; the dates a supplier backed out of ('bailed on june 8-12') are left, not "
-        "kept",
+        "bare 'yessss' takes a suggestion's value up",
         ("when is the design review?", "where is the offsite?"),
     ),
     QuestionKind.PREVIOUS: Definition(
@@ -149,9 +147,8 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "said that value, even when the thing it is for was named in the turn before; a "
         "person the question names ('who is sitting in on Joel's interview') is not the "
         "answer; a person the message gives the role to answers even if they never speak "
-        "in the chat ('judge is my mate carol'), and 'priya and me' names both; so does "
-        "one said to do a part ('Hal Brodsky playing', 'ravi you're building it up w me', "
-        "'luis is in!')",
+        "in the chat ('judge is my mate carol'), and 'priya and me' names both, as does "
+        "'Hal Brodsky playing'",
         ("who moved the release date?", "who suggested Taqueria Luna?"),
     ),
     QuestionKind.WHEN: Definition(
@@ -166,10 +163,9 @@ QUESTION_KINDS: dict[QuestionKind, Definition] = {
         "saying the question's own words first, a clause beside the change without a "
         "reason word counting ('moved to thurs, their ceo is flying out fri'); what stays "
         "the same ('same time same headcount') is no reason, nor a value worked out before "
-        "'so' ('first wednesday from march, so wed 4th'), nor a request ('aisha can you "
-        "tell them'); a 'why?' asked right after a change, in its thread too, is answered "
-        "by its reason ('why the jump?' -> 'plaza's added a 10% booking fee'), and a change "
-        "taking up the turn before it ('fair. 10 servers') has that turn's reason",
+        "'so' ('first wednesday from march, so wed 4th'), nor a request ('can you tell "
+        "them'); the reply to a 'why?' asked right after a change (in its thread too) is "
+        "its reason",
         ("why did the release slip?", "why are we switching regions?"),
     ),
     QuestionKind.LIST: Definition(

@@ -488,7 +488,7 @@ def _hour(clock: str) -> str:
 
 
 # Words that qualify a bill without naming another thing ("final bill").
-_DRAWN_OUT = re.compile(r"(\w)\1{2,}")
+_DRAWN_OUT = re.compile(r"(\w)\1{2,20}")
 
 
 def _assents_only(text: str, openers: Sequence[str]) -> bool:

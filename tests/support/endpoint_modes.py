@@ -62,7 +62,8 @@ class EndpointMode:
 
 MODES: dict[str, EndpointMode] = {
     "ideal": EndpointMode(),
-    "small-context": EndpointMode(name="small-context", context_tokens=1900),
+    # (2048: llama.cpp's old default window)
+    "small-context": EndpointMode(name="small-context", context_tokens=2048),
     "no-tools": EndpointMode(name="no-tools", tools=False),
     "one-call": EndpointMode(name="one-call", one_call=True),
     "calls-in-content": EndpointMode(name="calls-in-content", calls_in_content=True),
