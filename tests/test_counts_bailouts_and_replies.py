@@ -189,3 +189,13 @@ def test_a_sum_is_no_count_of_things_nor_a_day(short: str, holds: bool) -> None:
 ])
 def test_a_count_of_what_is_asked_or_a_bare_number_is_a_sum(question: str, short: str) -> None:
     assert tells_a_sum(analyze_question(question), short)
+
+
+def test_a_labelled_count_is_no_new_price(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "mei", "ISMB hotel is $189/night, booking 4 rooms for jul 12-16"),
+        (60 * 25, "mei", "headcount update: 25"),
+    ], start=START, asked=ASKED, channel_name="general")
+    first = chat.first("what's the ISMB hotel rate per night?")
+    assert "189" in first
+    assert "25" not in first

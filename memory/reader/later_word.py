@@ -436,6 +436,10 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
     or one that cannot be such a value."""
     said: set[str] = set()
     for clause in analysis.clauses:
+        labelled = [forms(w) for w in content_terms(clause.label)
+                    if not forms(w) & plain and w.lower() not in FILLERS]
+        if labelled and not any(f & asked for f in labelled):
+            continue  # "headcount update: 25" is no new hotel rate
         for m in BARE_NUMBER.finditer(clause.text):
             before = clause.text[:m.start()]
             if not TAKES_NUMBER.search(before):
