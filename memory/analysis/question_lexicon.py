@@ -497,13 +497,12 @@ PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend went gone settle agree
-    decide held earn""".split())
+    decide held""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
                          "paid", "cost", "costs", "costing", "spend", "spends", "spending",
-                         "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned",
-                         "making"})
+                         "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned"})
 WHAT_OPENERS = frozenset({"what", "what's", "whats"})
 # What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
 # what its message is about. ("quote" is as often words quoted; "total" sums other prices.)

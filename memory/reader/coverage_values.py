@@ -36,9 +36,6 @@ _NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted(_NUMBER_WORDS)) + r")\b", re.
 _SUM = re.compile(r"\d|\b(?:" + "|".join(sorted({
     *_NUMBER_WORDS, "few", "hundreds", "thousand", "thousands", "grand", "tenner", "fiver",
     "quid", "free", "nothing", "zero", "none"})) + r")\b", re.IGNORECASE)
-# What makes a time a time of day and not an amount written like one ("10am", "18:30").
-_CLOCK_WORDS = re.compile(r":|\d\s?(?:am|pm|a\.m\.|p\.m\.)|noon|midnight|o'?clock",
-                          re.IGNORECASE)
 # A number of things ("2 fewer classes", "one show"), not of money ("20 quid", "5 each").
 _COUNTED = re.compile(r"\b(?:\d{1,9}|" + "|".join(sorted(_NUMBER_WORDS)) + r")\s"
                       r"(?:(?:more|fewer|less|extra|other)\s)?"
@@ -89,7 +86,7 @@ def _sum_in(text: str, asked: frozenset[str] = frozenset()) -> bool:
         return True
     for sl in sorted(slots, key=lambda x: -x.start):
         if sl.kind.value == "date" or (
-                sl.kind.value == "time" and _CLOCK_WORDS.search(sl.text)):  # not "12.50"
+                sl.kind.value == "time" and has_time_of_day(sl.text)):  # not "12.50"
             text = text[:sl.start] + " " + text[sl.end:]
 
     def other_things(m: re.Match[str]) -> str:

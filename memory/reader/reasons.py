@@ -100,6 +100,30 @@ def accepts(text: str, openers: Sequence[str], fillers: frozenset[str] = frozens
     return text.lstrip().startswith(tuple(o for o in openers if not o[:1].isalpha()))
 
 
+def assents_only(text: str, openers: Sequence[str]) -> bool:
+    """Whether ``text`` only says yes ("yessss", "ok!", "sounds good 👍"): a few words, no
+    number, opening with a word of assent (its letters drawn out or not)."""
+    plain = _DRAWN_OUT.sub(r"\1", text)
+    return len(words(plain)) <= _YES_WORDS and not any(ch.isdigit() for ch in plain) and \
+        accepts(plain, openers)
+
+
+def opens_agreeing(text: str) -> bool:
+    """Whether ``text``'s first sentence is short enough to only agree ("fair.", "ok
+    convinced.", "agreed, book wessex pete"; not "yes L3 PM Sat 8.3: conveyor drive bearings
+    + …", an answer of its own). Whether it opens with a word of assent is
+    :func:`accepts`'s to say."""
+    sentences = split_sentences(text)
+    return bool(sentences) and len(words(sentences[0])) <= _AGREEING_WORDS
+
+
+# A letter said three times or more ("yessss"): a drawn-out word.
+_DRAWN_OUT = re.compile(r"(\w)\1{2,20}")
+# Most words of a reply that only says yes, and of a first sentence that only agrees.
+_YES_WORDS = 3
+_AGREEING_WORDS = 6
+
+
 class Reasons:
     """Finds reasons over the nodes a reader session has read."""
 
@@ -242,7 +266,8 @@ class Reasons:
                  strict: bool = False) -> str:
         """When ``text`` accepts what the turn before said, the reason is in that turn: its
         cued reason, else what it states. The turn is one the writer linked it to, else the
-        latest of ``turns`` (the turns just before it, newest first) by someone else. With
+        latest of ``turns`` (the turns just before it, newest first) when someone else said
+        it. With
         ``strict`` (the change asked about is not known to be this one), the turn must give
         a reason in so many words or say what stands in the way ("… means i need 10.
         someone *has to* shuck"), not only state a plan."""

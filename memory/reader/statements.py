@@ -42,7 +42,7 @@ from memory.reader.extract import (
     value_in,
     when_in,
 )
-from memory.reader.reasons import accepts
+from memory.reader.reasons import accepts, assents_only
 from memory.reader.statement_choice import StatementChoice
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, Slot, time_of_day
@@ -387,7 +387,7 @@ class StatementReader(StatementChoice):
                 told, node, qa)
             if any(ch.isalnum() for ch in answer.text) and not (
                     not deciding and not qa.confirm and qa.kind is not QuestionKind.WHO
-                    and _assents_only(answer.text, self.lexicon.accept)
+                    and assents_only(answer.text, self.lexicon.accept)
                     and self._holds_kind(qa, node)):
                 return answer.text, answer
             # a reaction ("🍻") or a bare yes ("yessss") takes the suggestion up: the
@@ -406,8 +406,7 @@ class StatementReader(StatementChoice):
         asked ("brilliant, ditchley common it is. meet 8pm?" tells the place; its answer
         is about the time)."""
         who = qa.family == "person" or qa.kind is QuestionKind.WHO
-        kinds = ("person",) if who else (
-            self.lexicon.claim_kinds.get(qa.family, ()) if qa.family else ())
+        kinds = self._kinds_asked(qa)
         told = told_part(node.text)
         if not kinds or not told:
             return False
@@ -425,10 +424,16 @@ class StatementReader(StatementChoice):
                    and (not (cl.subject or who) or bool(wanted & unit_forms(cl.subject)))
                    for c in analysis.clauses for cl in c.claims)
 
+    def _kinds_asked(self, qa: QuestionAnalysis) -> tuple[str, ...]:
+        """The value kinds that answer ``qa``: a person for *who*, else its family's."""
+        if qa.family == "person" or qa.kind is QuestionKind.WHO:
+            return ("person",)
+        return tuple(self.lexicon.claim_kinds.get(qa.family, ())) if qa.family else ()
+
     def _holds_kind(self, qa: QuestionAnalysis, node: EvidenceNode) -> bool:
         """Whether ``node``, asking or not, names a value of the kind asked ("staff drinks fri
         19 june after close at the crown?" for "when are staff drinks")."""
-        kinds = self.lexicon.claim_kinds.get(qa.family, ()) if qa.family else ()
+        kinds = self._kinds_asked(qa)
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
         return any(cl.value.kind.value in kinds for c in analysis.clauses for cl in c.claims)
 
@@ -488,15 +493,4 @@ def _hour(clock: str) -> str:
 
 
 # Words that qualify a bill without naming another thing ("final bill").
-_DRAWN_OUT = re.compile(r"(\w)\1{2,20}")
-
-
-def _assents_only(text: str, openers: Sequence[str]) -> bool:
-    """Whether ``text`` only says yes ("yessss", "ok!", "sounds good 👍"): a few words, no
-    number, opening with a word of assent (its letters drawn out or not)."""
-    plain = _DRAWN_OUT.sub(r"\1", text)
-    return len(words(plain)) <= 3 and not any(ch.isdigit() for ch in plain) and accepts(
-        plain, openers)
-
-
 _BILL_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})

@@ -13,7 +13,7 @@ from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
 from memory.models import ChainEntry, EvidenceNode, State
-from memory.reader.answer import puts_forward, split_sentences
+from memory.reader.answer import puts_forward
 from memory.reader.answer_parts import (
     Composed,
     _anchors,
@@ -23,7 +23,13 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Coverage, Unit
 from memory.reader.extract import explains, relayed, reports_blocker, says
-from memory.reader.reasons import Reasons, names_reached, reached_values, refuses
+from memory.reader.reasons import (
+    Reasons,
+    names_reached,
+    opens_agreeing,
+    reached_values,
+    refuses,
+)
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, names_value
@@ -42,18 +48,6 @@ def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> 
     low = reason.lower()
     return next((t for i in node.context_ids if (t := nodes.get(i)) is not None
                  and low in t.text.lower()), node)
-
-
-def _short_assent(text: str) -> bool:
-    """Whether ``text`` opens by agreeing in a few words ("fair.", "ok convinced.", "agreed,
-    book wessex pete"): what it takes up is what the turn before argued, reason or not
-    (not "yes L3 PM Sat 8.3: conveyor drive bearings + …", an answer of its own)."""
-    sentences = split_sentences(text)
-    return bool(sentences) and len(words(sentences[0])) <= _ASSENT_WORDS
-
-
-# Most words of a sentence that only agrees.
-_ASSENT_WORDS = 6
 
 
 class WhyReader(StateChoice):
@@ -142,7 +136,7 @@ class WhyReader(StateChoice):
                 reason = self.reasons.cued(n, nodes) or (
                     self.reasons.accepted(n.text, n, nodes,
                                           before.get(n.node_id, ()) if first else (),
-                                          strict=not named and not _short_assent(n.text))
+                                          strict=not named and not opens_agreeing(n.text))
                     if named or first else "")
                 if reason:
                     source = _teller(reason, n, nodes)
