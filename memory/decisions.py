@@ -21,7 +21,7 @@ from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Message, Verdict
 from memory.registry import RegistryHit, StateRecord
-from memory.text import content_terms, stem, value_key
+from memory.text import content_terms, stem, tokens, value_key
 
 
 @dataclass
@@ -206,15 +206,17 @@ def _same_subject(a: set[str], b: set[str]) -> bool:
 _ASKED_WORDS = 8
 
 
-def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
+def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "") -> Claim:
     """A claim that names no subject takes the message's own earlier one: the nearest clause
     before it that states something about a subject, else the header that opened the message
-    ("Bad news on lunch: ... Switching to Taqueria Luna")."""
+    ("Bad news on lunch: ... Switching to Taqueria Luna"). A short clause only picking one of
+    the alternatives ``answered`` offered ("per car." to "per car or per room?") names no
+    subject: it is an answer."""
     if not before:
         return claim
     subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
     last = before[-1]
-    if not subject and last.subject and not last.claims and (
+    if not subject and last.subject and not last.claims and not _picks(last, answered) and (
             len(last.text.split()) <= 4
             # "font for the landing page? i vote Inter": what it asked, answered at once
             or (last.act is SpeechAct.QUESTION and len(last.text.split()) <= _ASKED_WORDS)):
@@ -226,6 +228,16 @@ def _inherit(claim: Claim, before: Sequence[Clause]) -> Claim:
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+def _picks(clause: Clause, answered: str) -> bool:
+    """Whether ``clause`` only repeats one alternative of a choice the turn it answers
+    offered."""
+    low = answered.lower()
+    if not re.search(r"\bor\b", low):
+        return False
+    words = tokens(clause.text)
+    return bool(words) and all(re.search(rf"\b{re.escape(w)}\b", low) for w in words)
 
 
 def _qualify(claim: Claim, before: Sequence[Clause]) -> Claim:

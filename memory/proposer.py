@@ -180,7 +180,7 @@ class OfflineProposer(ProposalUptake):
                     claim.terms and claim.terms <= claim.scope
                     and not claim.terms & set(content_terms(clause.text))))
                 if not claim.subject:
-                    claim = _inherit(claim, a.clauses[:i])
+                    claim = _inherit(claim, a.clauses[:i], answered=ctx.replying)
                 d = self._decide(claim, clause, a, ctx, item, registry)
                 if (i and claim.terms and claim.terms <= FACET_NOUNS
                         and (d is None or d.verdict is Verdict.ESTABLISH)):
@@ -357,6 +357,9 @@ class OfflineProposer(ProposalUptake):
             return True
         if ctx.suggested is not None and compatible(family, ctx.suggested.value.family):
             return True
+        if any(compatible(family, v.family) for c in aa.clauses if c.act is SpeechAct.QUESTION
+               for v in (*c.values, *c.old)):
+            return True  # "is the £12 a night per car?" — "per car, and it's £15 now"
         return any(compatible(family, s.value_family) for s in ctx.strong) or not aa.question
 
     def _reason_for(self, a: MessageAnalysis, ctx: _Context,

@@ -35,7 +35,16 @@ from memory.store import Span
 from memory.store.ports import Store
 from memory.store.rows import to_epoch
 from memory.text import family_of, find_slots
-from memory.write_support import Recent, own_reasons, reground, says, view, whole
+from memory.write_support import (
+    Recent,
+    own_reasons,
+    reground,
+    replacement_of,
+    says,
+    still_holds,
+    view,
+    whole,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -127,12 +136,15 @@ class Repair:
         seen = analysis_text(text)
         verdict, value = node.verdict, node.value
         reasons = ["re-verified after an edit"]
-        found = self.analyzer.analyze(seen, speaker=node.speaker).values
-        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not says(seen, value):
+        analysis = self.analyzer.analyze(seen, speaker=node.speaker)
+        found = analysis.values
+        replaced = [o.text for c in analysis.clauses for o in c.old]
+        if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not still_holds(
+                seen, value, replaced):
             old_family = (node.proposal.value_family if node.proposal is not None
                           and node.proposal.value_family else
                           next((s.family for s in find_slots(value)), None))
-            replacement = next((s for s in found if s.family == old_family), None)
+            replacement = replacement_of(value, old_family, found, replaced=replaced)
             if replacement is not None:
                 value = replacement.text
             else:
@@ -162,7 +174,8 @@ class Repair:
             act=old_proposal.act, value_family=old_proposal.value_family,
             reason=old_proposal.reason if says(seen, old_proposal.reason) else "",
             answers=old_proposal.answers,
-            facets=[reground(f, seen, found, taken={value}) for f in old_proposal.facets],
+            facets=[reground(f, seen, found, taken={value}, replaced=replaced)
+                    for f in old_proposal.facets],
         )
         return node.model_copy(update={
             "text": text, "edited": True, "verdict": verdict, "value": value, "topic": topic,

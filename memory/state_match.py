@@ -74,6 +74,8 @@ class _Claimed:
     #: Whether an active state of another kind of value is about exactly this subject:
     #: the thing is known, so a state naming only part of it is another thing.
     known: bool = False
+    #: The words of the channel's name: every state's description says where it was said.
+    channel_terms: frozenset[str] = frozenset()
 
 
 class StateMatcher:
@@ -173,6 +175,8 @@ class StateMatcher:
             ctx.subject = (asked_clause.subject if asked_clause is not None else next(
                 (cl.subject for cl in aa.claims if cl.subject),
                 "" if aa.question else aa.subject)) or heading(aa)
+            # "parking q: guest asking if …" asks about parking
+            ctx.subject = _ASKING_LABEL.sub("", ctx.subject)
         for clause in aa.clauses:
             if clause.act is SpeechAct.PROPOSAL and clause.claims:
                 ctx.suggested, ctx.suggested_clause = clause.claims[0], clause
@@ -257,7 +261,8 @@ class StateMatcher:
                                  [_without_people(s.topic, ctx.people) for s in states])
         c = _Claimed(claim, clause, ctx, subject, terms, scope, proper,
                      set(content_terms(_without_values(clause))), item.message.ts.timestamp(),
-                     states, beside, known)
+                     states, beside, known,
+                     frozenset(content_terms(item.message.channel_name or "")))
         out = [self._match_one(c, s, cos) for s, cos in zip(states, dense, strict=True)]
         out.sort(key=lambda m: -m.score)
         return out
@@ -311,6 +316,15 @@ class StateMatcher:
         old = old or (_replaces_beside(claim, clause) and family in _DISTINCTIVE
                       and names_value(c.beside, s.value)
                       and not values_match(claim.value.text, s.value))
+        # A clause naming a subject in its own words that shares none with the state's
+        # topic or evidence, and is not near it in meaning, speaks of another thing
+        # whatever value they share: "delivery fee … from $15 to $18" is no revision of a
+        # "$15" single stem, nor "their weekly standing order from Monday to Tuesday" of a
+        # cutoff "from Monday". (A subject borrowed from an earlier sentence — "power
+        # problem SOLVED. Jordan got us the gym instead of room B" — is less sure.)
+        foreign = (bool(claim.terms & c.clause_terms)
+                   and not terms & ((topic_terms | s.terms) - c.channel_terms)
+                   and cos < w.min_subject_dense)
         score = self._score(c, s, cos, lex_topic=lex_topic, old=old, named=named)
         # Shared words count when one subject contains the other ("the review" / "Atlas
         # design review") or most words are shared; "quarterly budget for zanzibar" is
@@ -353,9 +367,9 @@ class StateMatcher:
                      claim.value.text, s.value)))
                  # "calling it 2.4 instead of 2.3": a distinctive value named as replaced
                  # is the value of the state it replaces, whatever header the message has
-                 or (old and family in _DISTINCTIVE and not sibling)
+                 or (old and family in _DISTINCTIVE and not sibling and not foreign)
                  or (not elsewhere and (
-                     old
+                     (old and not foreign)
                      or (not _answers_other(claim, ctx, topic_terms) and (
                          (weak and not claim.terms and clause.change >= 0.5)
                          or (not claim.terms and self._latest_of_kind(
@@ -459,4 +473,5 @@ def held_value(state: StateRecord) -> str:
 
 # Kinds of value specific enough that naming one as replaced identifies its state (dates and
 # times are not: many plans share a day).
+_ASKING_LABEL = re.compile(r"\s(?:q|qs|question|query)$", re.IGNORECASE)
 _DISTINCTIVE = frozenset({"version", "amount", "where", "name", "who"})

@@ -12,6 +12,7 @@ from typing import overload
 
 import numpy as np
 
+from memory.analysis.matching import measure, same_measure, values_match
 from memory.analysis.values import Value
 from memory.budget import analysis_text
 from memory.embeddings import Embedder
@@ -150,13 +151,35 @@ def says(text: str, phrase: str) -> bool:
     words = tokens(phrase)
     have = set(tokens(text))
     return bool(words) and all(w in have for w in words)
-def reground(facet: Facet, text: str, found: Sequence[Value], *, taken: set[str]) -> Facet:
-    """``facet`` as the edited ``text`` still supports it: its value if every word is still
-    said, else the new value of the same kind, else no root; an opened state's topic only if
-    the text still names it (a revised state's topic is its chain's)."""
-    if not says(text, facet.source_quote):
-        new = next((v for v in found
-                    if v.family == facet.value_family and v.text not in taken), None)
+
+
+def still_holds(text: str, value: str, replaced: Sequence[str]) -> bool:
+    """Whether an edited ``text`` still states ``value``: every word said, and not named as
+    what the new value replaces ("goes to $135 (not 153, fat fingers)" no longer holds
+    "$153")."""
+    return says(text, value) and not any(values_match(r, value) for r in replaced)
+
+
+def replacement_of(value: str, family: str | None, found: Sequence[Value], *,
+                   replaced: Sequence[str] = (), taken: Iterable[str] = ()) -> Value | None:
+    """The value of an edited text that takes ``value``'s place: of its family, not named as
+    replaced, and of its measure when one has it ("$153" edited gives "$135", not "20%")."""
+    pool = [v for v in found if v.family == family and v.text not in taken
+            and not any(values_match(r, v.text) for r in replaced)]
+    own = measure(value)
+    return next((v for v in pool if own and measure(v.text) == own), None) or next(
+        (v for v in pool if same_measure(v.text, value)), None)
+
+
+def reground(facet: Facet, text: str, found: Sequence[Value], *, taken: set[str],
+             replaced: Sequence[str] = ()) -> Facet:
+    """``facet`` as the edited ``text`` still supports it: its value if still held (see
+    :func:`still_holds`), else the new value of the same kind, else no root; an opened
+    state's topic only if the text still names it (a revised state's topic is its
+    chain's)."""
+    if not still_holds(text, facet.source_quote, replaced):
+        new = replacement_of(facet.source_quote, facet.value_family, found,
+                             replaced=replaced, taken=taken)
         if new is None:
             return facet.model_copy(update={"source_quote": "", "topic": ""})
         taken.add(new.text)

@@ -29,6 +29,8 @@ from memory.analysis.clause_parts import (
     _verb_after,
     label_count,
     moved_on,
+    raised_count,
+    raises_team_number,
 )
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
@@ -112,6 +114,20 @@ from memory.analysis.subjects import (
 from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
+# A question reported rather than asked: "guest asking if …", "wondering whether …".
+_ASKED_IF = re.compile(r"\b(?:asking|asks|asked|wondering|wonders|wants to know|checking)"
+                       r"\s{0,3}$", re.IGNORECASE)
+_IF_OPEN = re.compile(r"\s{0,3}(?:if|whether)\b", re.IGNORECASE)
+
+
+_SHOUTED_OFF = re.compile(r"(?<=[a-z]\s)OFF\b")
+
+
+def _acts_on_value(doer: Sequence[Token], values: Sequence[Value]) -> bool:
+    """Whether the thing a doer acted on is itself a value (past its determiner)."""
+    first = next((t for t in doer if t.low not in _DETERMINERS), None)
+    return first is not None and _in_value(first, tuple(values)) is not None
+
 
 class ClauseReader:
     """The clause-level half of the message analyzer; it reads with ``lexicon``."""
@@ -155,7 +171,10 @@ class ClauseReader:
             # frames the value that follows it
             claims = tuple(c for c in claims if not _PERIOD.fullmatch(c.value.text))
         act = self._act(part, toks, new, old, change, label=label_text, header=header)
-        act, new, claims = self._for_the_team(part, act, new, claims)
+        if _ASKED_IF.search(masked[max(0, start - 40):start]) and _IF_OPEN.match(part):
+            act = SpeechAct.QUESTION  # "guest asking if the £12 a night is per car or per room"
+        else:
+            act, new, claims = self._for_the_team(part, act, new, claims)
         # A clause about a value ("room B is booked all day friday", "Nov 5 is election day")
         # says something about it; it decides nothing.
         # The value must open the clause: in "scrims vs leeds are wed 7pm" the place only
@@ -230,6 +249,7 @@ class ClauseReader:
                                                              SpeechAct.CANCELLATION)
                     and not any(v.kind is Kind.PERSON for v in new)
                     and not self.lexicon.decision.search(part)
+                    and not raises_team_number(part)
                     # "I have arranged for Brook Stables to deliver instead": the team's
                     and not (self.lexicon.change_strength(part) >= 0.8
                              and any(v.kind is Kind.CHOICE for v in new)))
@@ -257,11 +277,16 @@ class ClauseReader:
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)
         new = [v for v in new if v not in modifiers]
-        counted = label_count(part, start, values, label_text)
+        counted = (label_count(part, start, values, label_text)
+                   or raised_count(part, start, values))
         if counted is not None:
             values, new = (*values, counted), [*new, counted]
-        choice = self._choice(part, start, tuple(v for v in values if v not in modifiers),
-                              label_text)
+        # what is replaced, or who opens the clause as its doer ("Jordan got us the gym
+        # instead of room B"), is no choice already found
+        agent = re.match(r"\s{0,3}", part).end() + start  # type: ignore[union-attr]
+        choice = self._choice(part, start, tuple(
+            v for v in values if v not in modifiers and v not in old
+            and not (v.kind is Kind.PERSON and v.start == agent)), label_text)
         if choice is not None:
             new.append(choice)
         status = self._status(part, start, new)
@@ -341,9 +366,11 @@ class ClauseReader:
     def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
-        m = self.lexicon.cancel.search(part)
+        # "match OFF tomorrow": shouted, it needs no verb
+        m = self.lexicon.cancel.search(part) or _SHOUTED_OFF.search(part)
         if m is not None and m.group(0).lower().endswith("off") and not off_calls_off(
-                (part[:m.start()].split() or [""])[-1], part[m.end():]):
+                (part[:m.start()].split() or [""])[-1], part[m.end():],
+                shouted=m.group(0) == "OFF"):
             m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
                                       re.IGNORECASE):
@@ -394,6 +421,8 @@ class ClauseReader:
             phrase = _object_of(words[1:], values)
         elif doer is not None and _content(_object_of(doer, values)):
             phrase = _object_of(doer, values)  # "I'll draft [the regression plan] today"
+        elif doer is not None and _acts_on_value(doer, values):
+            phrase = []  # "Jordan got us [the gym] instead of room B": the value is the thing
         else:
             phrase = _before_predicate(words, values, self.lexicon, masked)
             if not _content(phrase):

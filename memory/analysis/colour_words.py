@@ -17,13 +17,14 @@ __all__ = ["COLOUR_NOUNS", "colours_in"]
 
 #: Question nouns asking a colour.
 COLOUR_NOUNS: frozenset[str] = frozenset(
-    "colour colours color colors shade shades colourway colorway".split())
+    "colour colours color colors shade shades colourway colorway palette palettes".split())
 
 #: Words naming a colour on their own.
 COLOUR_WORDS: frozenset[str] = frozenset("""
 red blue green yellow orange purple pink black white grey gray brown navy teal turquoise
 maroon burgundy gold silver cream beige mustard lilac lavender magenta cyan olive khaki
 coral charcoal sage aqua mint violet indigo scarlet crimson ochre terracotta tan
+peach ivory apricot blush champagne mauve plum rust taupe salmon copper bronze amber jade
 """.split())
 
 #: Words that make a colour more precise ("pale blue", "forest green").

@@ -33,7 +33,8 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "rescheduling": 0.8, "reschedule": 0.6, "changed": 0.8, "changing": 0.7, "change": 0.5,
     "switch to": 0.9, "switching to": 0.9, "switched to": 0.9, "switching": 0.7,
     "swapped": 0.8, "swapping": 0.7, "replaced": 0.8, "replacing": 0.8, "renamed": 0.8,
-    "calling it": 0.7, "revised": 0.8, "updated": 0.5, "update": 0.4, "brought forward": 0.9,
+    "calling it": 0.7, "revised": 0.8, "revising": 0.8, "revise": 0.6,
+    "updated": 0.5, "update": 0.4, "brought forward": 0.9,
     "pulled in": 0.8, "pulled forward": 0.9, "moved up": 0.9, "extended": 0.7,
     "raised": 0.6, "raising": 0.6, "lowered": 0.6, "lowering": 0.6, "increased": 0.6,
     "increasing": 0.6, "reduced": 0.6, "reducing": 0.6, "cut": 0.5, "cutting": 0.5,
@@ -76,7 +77,8 @@ shifted shifts shifting reschedule rescheduled reschedules rescheduling change c
 changing switch switched switches switching swap swapped swapping replace replaced replacing
 rename renamed renaming raise raised raising lower lowered lowering increase increased
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
-brought pull pulled update updated updating revise revised set drops dropped dropping rises
+brought pull pulled update updated updating revise revised revises revising set drops dropped
+dropping rises
 rose rising climbs climbed falls fell lift lifted lifting upped upping boost boosted hike
 hiked double doubled halve halved""".split())
 
@@ -212,12 +214,14 @@ calculation tone vibe fit spacing font kerning focus ratio scale formatting""".s
 OFF_STILL_ENDS: frozenset[str] = frozenset({"for", "again", "now", "this", "too"})
 
 
-def off_calls_off(thing: str, rest: str) -> bool:
+def off_calls_off(thing: str, rest: str, *, shouted: bool = False) -> bool:
     """Whether "``thing`` is off``rest``" calls a plan off: not of a thing whose being off
     means wrong ("the timing's off"), nor when a word other than :data:`OFF_STILL_ENDS`
     follows ("Callum is off on paternity leave")."""
     if thing.lower().removesuffix("'s").removesuffix("’s") in OFF_MEANS_WRONG:
         return False
+    if shouted:
+        return True  # "match OFF tomorrow": no one shouts a day off
     nxt = re.match(r"\s{0,2}([a-z0-9]{1,20})", rest, re.IGNORECASE)
     return nxt is None or nxt.group(1).lower() in OFF_STILL_ENDS
 

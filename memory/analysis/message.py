@@ -120,8 +120,8 @@ class MessageAnalyzer(ClauseReader):
         values = find_values(masked, lex, speaker=speaker, people=known)
         people_low = frozenset(w for p in known for w in (
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
-        clauses = _lend_old([_schedule_item(c, masked) for c in
-                             self._read_clauses(masked, values, people_low)])
+        clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
+                                          self._read_clauses(masked, values, people_low)]))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -302,6 +302,25 @@ def _lend_old(clauses: list[Clause]) -> list[Clause]:
                 out[j] = replace(out[j], old=(*out[j].old, *lent))
                 break
     return out
+
+
+def _lend_change(clauses: list[Clause]) -> list[Clause]:
+    """A clause that only says something moved ("ok moving it.", "change of plan:") lends
+    the change to the next clause when that one only states a value ("Thursday 12th,
+    2pm."): the value is where it moved to, of whatever the conversation was about."""
+    out = list(clauses)
+    for i, c in enumerate(clauses[:-1]):
+        nxt = out[i + 1]
+        if (c.claims or c.change < 0.5 or c.subject or c.act in _ASKING
+                or not nxt.claims or nxt.change >= c.change or nxt.act in _ASKING
+                or any(cl.subject for cl in nxt.claims)):
+            continue
+        out[i + 1] = replace(nxt, change=c.change, pointer=True, stated=True,
+                             claims=tuple(replace(cl, stated=True) for cl in nxt.claims))
+    return out
+
+
+_ASKING = (SpeechAct.QUESTION, SpeechAct.PROPOSAL)
 
 
 def _schedule_item(clause: Clause, masked: str) -> Clause:

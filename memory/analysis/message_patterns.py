@@ -158,8 +158,8 @@ _CHOICE_AFTER = re.compile(
 # of something else.
 _INSTEAD_CHOICE = re.compile(
     r"\b(?:got|getting|booking|booked|book|asking|asked|ordering|ordered|order|hiring|hired|"
-    r"hire|using|use|taking|took|trying|doing|going to|heading to)\s(?P<v>[^.,;!?()\n]{1,40}?)\s"
-    r"instead\b(?!\s{1,3}of)", re.IGNORECASE)
+    r"hire|using|use|taking|took|trying|doing|going to|heading to)\s(?:(?:us|me|them)\s)?"
+    r"(?P<v>[^.,;!?()\n]{1,40}?)\sinstead\b", re.IGNORECASE)
 
 
 # "switching wheels to andymark", "moving the whole order to patterson": the thing switched
@@ -168,7 +168,9 @@ _INSTEAD_CHOICE = re.compile(
 _SWITCHED_TO = re.compile(
     r"\b(?:switch(?:ing|ed)?|mov(?:ing|ed|e))\s(?:(?:the|our)\s(?:whole\s)?)?"
     r"(?!(?:it|that|this|them|us|over|back|up|down)\b)[a-z]{3,15}(?:\s[a-z]{3,15})?\sto\s"
-    r"(?P<v>[a-z][\w'’&-]{2,20})(?=\s?(?:[,.;!]|$))", re.IGNORECASE)
+    r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?)"
+    # ("switched the palette to peach + ivory after seeing the dresses")
+    r"(?=\s?(?:[,.;!(]|$)|\s(?:after|because|since|cos|cuz|as|now)\b)", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".

@@ -258,6 +258,8 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "company": "name", "vendor": "name", "supplier": "name", "provider": "name",
     "caterer": "name", "brand": "name", "codename": "name", "name": "name",
     "firm": "name", "contractor": "name", "agency": "name", "tool": "name", "app": "name",
+    "suppliers": "name", "vendors": "name", "providers": "name", "caterers": "name",
+    "contractors": "name", "firms": "name", "companies": "name", "agencies": "name",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",

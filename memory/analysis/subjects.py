@@ -158,11 +158,22 @@ def _agent_verb(toks: list[Token]) -> list[Token] | None:
         if len(toks) <= n + 1:
             return None
         verb, det = toks[n], toks[n + 1]
-        if (verb.low.endswith("ed") and len(verb.low) > 4 and verb.low not in _NOT_ACTS
+        # "Jordan got us the gym": who it was got for comes before the thing
+        dative = det.low in _DATIVES and len(toks) > n + 2
+        if dative:
+            det = toks[n + 2]
+        if ((verb.low.endswith("ed") and len(verb.low) > 4 and verb.low not in _NOT_ACTS
+             or verb.low in _IRREGULAR_ACTS)
                 and det.low in _DETERMINERS
                 and not any(t.low in _PRONOUNS for t in toks[:n])):
-            return toks[n + 1:]
+            return toks[n + 1 + dative:]
     return None
+
+
+# Irregular past forms that act on a thing ("Sam found a van", "Jordan got us the gym").
+_IRREGULAR_ACTS = frozenset({"got", "found", "took", "chose", "picked", "bought", "sold",
+                             "brought", "sent", "won", "made"})
+_DATIVES = frozenset({"us", "me", "them", "you"})
 
 
 # Past forms that do not act on a thing ("need", "based", "interested").

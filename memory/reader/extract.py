@@ -498,6 +498,24 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     return nearest(stated), nearest(replaced)
 
 
+def time_near(qa: QuestionAnalysis, sentence: str) -> str:
+    """The time of day ``sentence`` says nearest the question's words ("ceremony at 3" in
+    "setup: 10am Sat 28th, ceremony at 3" for "what time was the ceremony?"), as said with
+    its range; empty when it says none or the question names nothing in it."""
+    anchors = term_positions(qa, sentence)
+    if not anchors:
+        return ""
+    slots = [sl for sl in find_slots(sentence) if sl.kind is SlotKind.TIME
+             and not replaced_at(sentence, sl.start, sl.end)]
+    slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
+              for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
+              if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
+    if not slots:
+        return ""
+    best = min(slots, key=lambda sl: min(abs(sl.start - a) for a in anchors))
+    return clock_span(sentence, best.start, best.end) or best.text
+
+
 def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
             ) -> tuple[str, str]:
     """The when-value ``sentence`` states nearest the question's words, as written with the
@@ -505,6 +523,11 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     resolves to against ``said`` ("17 September 2025"; empty for a recurring day)."""
     slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
              and not replaced_at(sentence, sl.start, sl.end)]
+    if qa.asks_clock:
+        # "ceremony at 3": a bare hour after "at" is a time of day when one is asked
+        slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
+                  for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
+                  if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
     if prefer == "past":
         # a date something lasts until is not the day it happened ("good until apr 14")
         slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
@@ -554,6 +577,11 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     return (times[0], "") if times else ("", "")
 
 
+# A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
+_AT_HOUR = re.compile(r"\b(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
+                      r"(?!\s[a-z]{3,})", re.IGNORECASE)
+
+
 # A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
 # analyzer reads it where a time is proposed or agreed.
 _HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|till|until)\s?"
@@ -568,6 +596,13 @@ def _said(res: DateResolution, text: str) -> str:
     """A resolved day with its weekday unless ``text`` names it ("Friday 6 June 2025"); a
     range as spoken."""
     return weekday_day(res.start, text) if res.start == res.end else res.spoken()
+
+
+def coarser_than_a_day(value: str, said: datetime) -> bool:
+    """Whether every date ``value`` names is a week, a month or longer ("this week"; the
+    day it was resolved to, in brackets, is left out)."""
+    found = resolved_dates(value.split(" (")[0], said)
+    return bool(found) and all(res.granularity != "day" for _, res in found)
 
 
 def has_clock(text: str) -> bool:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis
 from memory.models import EvidenceNode
 from memory.reader.answer_parts import Statement
@@ -22,7 +23,7 @@ from memory.reader.extract import replaced_at
 from memory.reader.later_word import _another_value, _asks_now
 from memory.reader.reasons import refuses
 from memory.reader.statements import StatementReader
-from memory.text import SlotKind, find_slots, names_value
+from memory.text import SlotKind, content_terms, find_slots, names_value
 
 __all__ = ["Mentions", "NamedAgain", "mention_key"]
 
@@ -98,6 +99,19 @@ def _names_number(text: str, key: str) -> bool:
     return _number(key).search(text) is not None
 
 
+def _of_another(analysis: MessageAnalysis, value: str, qa: QuestionAnalysis,
+                answer: EvidenceNode) -> bool:
+    """Whether the clause changing ``value`` names a subject in its own words that neither
+    the question nor the answer's message speaks of ("delivery fee within 5km going from $15
+    to $18" is no later price of the single stem held at $15)."""
+    clause = next((c for c in analysis.clauses if value in c.text), None)
+    if clause is None:
+        return False
+    own = set(content_terms(clause.subject)) & set(content_terms(clause.text))
+    known = set(content_terms(answer.text)) | set(qa.terms) | set(content_terms(qa.text))
+    return bool(own) and not own & known
+
+
 class NamedAgain(StatementReader):
     """A base of :class:`memory.reader.compose.Composer`."""
 
@@ -129,6 +143,8 @@ class NamedAgain(StatementReader):
                 continue
             slot = next((sl for sl in reached if _REACHED.search(node.text[:sl.start])),
                         reached[0])
+            if _of_another(analysis, slot.text, qa, answer):
+                continue
             value = _in_unit(slot.text, held)
             sentence = next((c.text for c in analysis.clauses
                              if slot.text in c.text), node.text)

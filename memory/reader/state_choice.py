@@ -41,7 +41,7 @@ from memory.reader.answer_parts import (
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.coverage_values import NAMELESS_FAMILIES
-from memory.reader.extract import Person, has_clock, has_day
+from memory.reader.extract import Person, coarser_than_a_day, has_clock, has_day
 from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
 from memory.reader.word_forms import forms, unit_forms
@@ -62,6 +62,17 @@ def _one_value(text: str, state: State) -> bool:
     """Whether ``text`` states at most one value of the kind ``state`` holds."""
     held = family_of(entry_value(state.chain[-1]))
     return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
+
+
+def _said_beside(text: str, value: str, wanted: set[str]) -> bool:
+    """Whether ``text`` says ``value`` right after a word of the question ("adult £120" in
+    "Subs for 2026: adult £120, student £60" for "adult subs?"): of the message's several
+    values, that one is the thing asked."""
+    at = text.find(value)
+    if at < 0 or not wanted:
+        return False
+    before = re.findall(r"[\w'’/-]{1,40}", text[max(0, at - 40):at])[-2:]
+    return bool({f for w in before for f in forms(w.lower())} & wanted)
 
 
 def _numbered_as_asked(qa: QuestionAnalysis, state: State) -> bool:
@@ -222,6 +233,8 @@ class StateChoice(StatementReader):
                 continue  # a price is no new count ("1 NEO $60" of "7" NEOs)
             if "version" in kinds and not same_grain(st.value, held):
                 continue  # "rc1 today" is a build of 2.4, not the next version
+            if qa.asks_day and day and coarser_than_a_day(st.value, st.node.ts):
+                continue  # a date asked: "this week" is no new day of "Saturday 9 May"
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
                 continue  # a mention ("still UK first"), not a change the writer missed
@@ -274,7 +287,9 @@ class StateChoice(StatementReader):
                     continue  # said again since, not replaced
                 same = values_match(entry_value(entry), chosen.value) if chosen.value else False
                 if entry.node_id == chosen.node.node_id and (same or (
-                        asked and not chosen.value and _one_value(chosen.node.text, state))):
+                        asked and not chosen.value and (
+                            _one_value(chosen.node.text, state)
+                            or _said_beside(chosen.sentence, entry_value(entry), wanted)))):
                     # the message set a value a later one replaced; without a value read
                     # from it, the state must be what is asked about, and the message say
                     # no other value of its kind

@@ -28,6 +28,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.extract import (
+    coarser_than_a_day,
     has_clock,
     has_day,
 )
@@ -204,6 +205,9 @@ class StatementChoice:
                           or self._typed_clock(st)] or valued
             if qa.asks_day:
                 valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
+                # "what date": not "this week" when a day is said
+                valued = [st for st in valued if not coarser_than_a_day(
+                    st.value, st.node.ts)] or valued
             # "what time's junior squad on saturdays": not the sundays' time
             valued = [st for st in valued
                       if not other_weekday(qa, st.value, st.sentence)] or valued

@@ -38,6 +38,7 @@ from memory.reader.extract import (
     has_day,
     person_answer,
     term_positions,
+    time_near,
     time_range_end,
     value_in,
     when_in,
@@ -459,7 +460,8 @@ class StatementReader(StatementChoice):
             day = day or weekday_day(node.ts)
             if asks_time or ending:
                 clock = clock or (text if text and not any(ch.isalpha() for ch in text)
-                                  else "")
+                                  else "") or (time_near(qa, chosen.sentence) if asks_time
+                                               else "")
                 if asks_time and not clock:
                     # "fire alarm test wednesday 11am": the time said with the day
                     clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
