@@ -469,60 +469,6 @@ def _label_led(part: str, start: int, values: tuple[Value, ...]) -> Value | None
     return Value(Kind.CHOICE, led.group("v"), at, at + len(led.group("v")))
 
 
-#: Words a label names a head count by ("final wedding count: 148", "headcount update:
-#: 152, they added the cousins"): the bare number after such a label is that count.
-_COUNT_LABEL_WORDS = frozenset({"count", "headcount", "numbers", "attendance", "rsvps",
-                                "covers", "guests", "turnout", "pax", "attendees",
-                                "signups", "sign-ups", "registrations"})
-
-_BARE_COUNT = re.compile(r"\s{0,3}(?:~\s?|about\s|around\s)?(?P<v>\d{1,5})(?![\d.:/,-]?\d)"
-                         r"(?=\s{0,3}(?:[,.;!)]|$))")
-
-
-def label_count(part: str, start: int, values: tuple[Value, ...], label: str) -> Value | None:
-    """The count a head-count label gives: the bare number opening the part after it, when
-    no slot already reads that number (a time, an amount)."""
-    if not label or not {w.lower().removesuffix("'s") for w in re.findall(
-            r"[\w'’-]{1,40}", label)} & _COUNT_LABEL_WORDS:
-        return None
-    m = _BARE_COUNT.match(part)
-    if m is None:
-        return None
-    at = start + m.start("v")
-    if any(v.start <= at < v.end for v in values):
-        return None
-    return Value(Kind.COUNT, m.group("v"), at, at + len(m.group("v")))
-
-
-# A quantity raised or lowered to a bare number: "raising the Smash cap to 48", "cutting
-# the guest list to 60". (Moving verbs are left out: "moving it to 3" is a time.)
-_RAISED_TO = re.compile(
-    r"\b(?:rais(?:e|es|ed|ing)|increas(?:e|es|ed|ing)|bump(?:s|ed|ing)?|upp(?:ed|ing)|"
-    r"lower(?:s|ed|ing)?|cut(?:s|ting)?|reduc(?:e|es|ed|ing)|capp(?:ed|ing)|"
-    r"extend(?:s|ed|ing)?|expand(?:s|ed|ing)?)"
-    r"\s(?:[\w'’-]{1,20}\s){1,4}?to\s(?P<v>\d{1,5})(?![\d.:/,%-]?\d)(?!\s?(?:%|am|pm)\b)"
-    r"(?=\s{0,3}(?:[,.;!)]|$)|\s(?:because|since|as|now|from|for|so|and|then)\b)",
-    re.IGNORECASE)
-
-
-def raises_team_number(part: str) -> bool:
-    """Whether ``part`` raises or lowers something not the speaker's own to a number ("I'm
-    raising the Smash cap to 48", not "I'm cutting my hours to 20")."""
-    m = _RAISED_TO.search(part)
-    return m is not None and not re.search(r"\bmy\b", m.group(0), re.IGNORECASE)
-
-
-def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
-    """The bare number a quantity is raised or lowered to, when no slot reads it."""
-    m = _RAISED_TO.search(part)
-    if m is None:
-        return None
-    at = start + m.start("v")
-    if any(v.start <= at < v.end for v in values):
-        return None
-    return Value(Kind.COUNT, m.group("v"), at, at + len(m.group("v")))
-
-
 def _counted_subject(value: Value, subject: str) -> str:
     """What a count is about: the thing it counts where the subject is only a verb of
     getting or another item's count ("ordering 3 mics", "7 eng, 3 sales"); the subject with

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from memory.analysis.bare_counts import label_count, raised_count, raises_team_number
 from memory.analysis.claims import Claim, Clause
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
@@ -27,10 +28,7 @@ from memory.analysis.clause_parts import (
     _unjoin_moved,
     _value_before,
     _verb_after,
-    label_count,
     moved_on,
-    raised_count,
-    raises_team_number,
 )
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
