@@ -10,7 +10,7 @@ import pytest
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import analyze_question
-from memory.reader.extract import has_day
+from memory.reader.when_values import has_day
 from tests.support.chat_reader import channel_chat
 
 T0 = datetime(2025, 5, 12, 9, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory.analysis.question import analyze_question
-from memory.reader.extract import when_in
+from memory.reader.when_values import when_in
 from tests.support.chat_reader import ChannelChat, channel_chat
 
 T0 = datetime(2025, 4, 7, 9, 0, tzinfo=UTC)

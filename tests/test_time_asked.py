@@ -9,7 +9,7 @@ from pathlib import Path
 
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import DEFAULT_LEXICON
-from memory.reader.extract import when_in
+from memory.reader.when_values import when_in
 from tests.support.chat_reader import channel_chat
 
 T0 = datetime(2025, 2, 10, 9, 0, tzinfo=UTC)

@@ -1,5 +1,6 @@
 """Extractive pieces of an answer: the reason a message gives, the people it names, the
-sentence and clause that answer, the time a *when* question asks for.
+sentence and clause that answer (the time a *when* question asks for is read by
+:mod:`memory.reader.when_values`).
 
 Pure functions over text; the words they look for are data in
 :mod:`memory.analysis.question_lexicon` (reasons) and the speakers of the scope (people).
@@ -7,17 +8,15 @@ Pure functions over text; the words they look for are data in
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from memory.analysis.colour_words import colours_in
 from memory.analysis.cue_words import DURATION_WORDS, EMOJI_CHARS
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import REASON_CUES, RECURRING_DAYS, SELF_WORDS
+from memory.analysis.question_lexicon import REASON_CUES, SELF_WORDS
 from memory.analysis.question_words import Word
 from memory.analysis.reason_words import (
     CALENDAR_QUALIFIERS,
@@ -25,12 +24,9 @@ from memory.analysis.reason_words import (
     SAMENESS,
     says_no_reason,
 )
-from memory.analysis.slot_patterns import HHMM, NOT_YEAR
-from memory.analysis.time_bounds import bound_cue, clock_span
-from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
+from memory.analysis.time_bounds import bound_cue
 from memory.models import EvidenceNode
 from memory.reader.answer import split_sentences
-from memory.reader.coverage_days import numeric_days
 from memory.reader.coverage_values import asks_a_count
 from memory.reader.role_named import role_named, with_self
 from memory.reader.word_forms import forms, unit_forms
@@ -40,7 +36,6 @@ from memory.text import (
     SlotKind,
     find_slots,
     has_revision_cue,
-    has_time_of_day,
     is_calendar_word,
     is_year,
 )
@@ -496,130 +491,3 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
         return best.text.strip(_TRAILING)
 
     return nearest(stated), nearest(replaced)
-
-
-def time_near(qa: QuestionAnalysis, sentence: str) -> str:
-    """The time of day ``sentence`` says nearest the question's words ("ceremony at 3" in
-    "setup: 10am Sat 28th, ceremony at 3" for "what time was the ceremony?"), as said with
-    its range; empty when it says none or the question names nothing in it."""
-    anchors = term_positions(qa, sentence)
-    if not anchors:
-        return ""
-    slots = [sl for sl in find_slots(sentence) if sl.kind is SlotKind.TIME
-             and not replaced_at(sentence, sl.start, sl.end)]
-    slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
-              for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
-              if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
-    if not slots:
-        return ""
-    best = min(slots, key=lambda sl: min(abs(sl.start - a) for a in anchors))
-    return clock_span(sentence, best.start, best.end) or best.text
-
-
-def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
-            ) -> tuple[str, str]:
-    """The when-value ``sentence`` states nearest the question's words, as written with the
-    clock range that follows it ("wed 8-18", "wednesdays 15:00"), and the calendar day it
-    resolves to against ``said`` ("17 September 2025"; empty for a recurring day)."""
-    slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
-             and not replaced_at(sentence, sl.start, sl.end)]
-    if qa.asks_clock:
-        # "ceremony at 3": a bare hour after "at" is a time of day when one is asked
-        slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
-                  for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
-                  if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
-    if prefer == "past":
-        # a date something lasts until is not the day it happened ("good until apr 14")
-        slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
-                                                                   sl.start])]
-    anchors = term_positions(qa, sentence)
-    if anchors and slots:
-        # the value in the part naming the thing asked, then the nearest ("stencil
-        # arrives wed the 12th, so the workshop … to saturday the 15th"); a part that is
-        # only a moment belongs to the part it opens ("Thursday 6pm, the book club meets")
-        parts = _part_ends(sentence, slots)
-
-        def part(at: int) -> int:
-            return bisect.bisect_right(parts, at)
-
-        slots.sort(key=lambda sl: min((part(sl.start) != part(a), abs(sl.start - a))
-                                      for a in anchors))
-    # a time that ends or opens a range is said as that range ("sundays 9–10am")
-    times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in slots
-             if sl.kind.value == "time"]
-    recurring = RECURRING_DAYS.search(sentence)
-    if recurring is not None:
-        clock = times[0] if times else ""
-        return f"{recurring.group()} {clock}".strip(), ""
-    for sl in slots:
-        if sl.kind.value != "date":
-            continue
-        res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
-        if res is None:
-            found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
-                                   else "future")
-            res = found[0][1] if found else None
-        if res is None:
-            continue
-        text = sl.text.strip(_TRAILING)
-        tail = _RANGE_AFTER.match(sentence, sl.end)
-        if tail is not None:
-            text = f"{text} {tail.group(1)}"
-        elif times and not has_clock(text):
-            text = f"{text} {times[0]}"
-        return text, _said(res, text)
-    if recurring is not None:
-        clock = times[0] if times else ""
-        return f"{recurring.group()} {clock}".strip(), ""
-    numeric = numeric_days(sentence, said)
-    if numeric:  # "LAV lease ends 31/1"
-        return numeric[0][0], _said(numeric[0][1], numeric[0][0])
-    return (times[0], "") if times else ("", "")
-
-
-# A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
-_AT_HOUR = re.compile(r"\b(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
-                      r"(?!\s[a-z]{3,})", re.IGNORECASE)
-
-
-# A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
-# analyzer reads it where a time is proposed or agreed.
-_HOUR_RANGE = re.compile(r"\s{0,3}(?:[01]?\d|2[0-4])(?::\d{2})?\s?(?:-|–|to|till|until)\s?"
-                         r"(?:[01]?\d|2[0-4])(?::\d{2})?\s{0,3}")
-
-
-# a value the analyzer read as a 24-hour time ("2130")
-_FOUR_DIGITS = re.compile(NOT_YEAR + HHMM)
-
-
-def _said(res: DateResolution, text: str) -> str:
-    """A resolved day with its weekday unless ``text`` names it ("Friday 6 June 2025"); a
-    range as spoken."""
-    return weekday_day(res.start, text) if res.start == res.end else res.spoken()
-
-
-def coarser_than_a_day(value: str, said: datetime) -> bool:
-    """Whether every date ``value`` names is a week, a month or longer ("this week"; the
-    day it was resolved to, in brackets, is left out)."""
-    found = resolved_dates(value.split(" (")[0], said)
-    return bool(found) and all(res.granularity != "day" for _, res in found)
-
-
-def has_clock(text: str) -> bool:
-    """Whether ``text`` holds a time of day (also inside a date: "Thu Feb 25, 6:30pm"), or
-    is a range of hours ("11 to 3")."""
-    return has_time_of_day(text) or _HOUR_RANGE.fullmatch(text) is not None or \
-        _FOUR_DIGITS.fullmatch(text.strip()) is not None
-
-
-def has_day(text: str) -> bool:
-    """Whether ``text`` names a day (a date, a weekday, "tomorrow", "fridays"), not only a
-    time."""
-    return RECURRING_DAYS.search(text[:MAX_TEXT]) is not None or any(
-        s.kind.value == "date" for s in find_slots(text[:MAX_TEXT]))
-
-
-def time_range_end(text: str) -> str:
-    """The end of the first clock range in ``text`` ("14:03-14:38" → "14:38")."""
-    times = [s.text for s in find_slots(text[:MAX_TEXT]) if s.kind.value == "time"]
-    return times[1] if len(times) > 1 else ""

@@ -41,10 +41,11 @@ from memory.dates import find_date_expressions, resolve_date
 from memory.models import EvidenceNode
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
 from memory.reader.coverage import Coverage, Term, node_unit
-from memory.reader.extract import Person, has_clock, has_day
+from memory.reader.extract import Person
 from memory.reader.reasons import refuses
 from memory.reader.statement_choice import other_weekday
 from memory.reader.statements import StatementReader
+from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
     STOPWORDS,

@@ -41,9 +41,10 @@ from memory.reader.answer_parts import (
 from memory.reader.before_first import left_by_first
 from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.coverage_values import NAMELESS_FAMILIES
-from memory.reader.extract import Person, coarser_than_a_day, has_clock, has_day
+from memory.reader.extract import Person
 from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
+from memory.reader.when_values import coarser_than_a_day, has_clock, has_day
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
 

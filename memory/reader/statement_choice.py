@@ -27,12 +27,8 @@ from memory.reader.answer_parts import (
     moved,
 )
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
-from memory.reader.extract import (
-    coarser_than_a_day,
-    has_clock,
-    has_day,
-)
 from memory.reader.reasons import accepts
+from memory.reader.when_values import coarser_than_a_day, has_clock, has_day
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
     STOPWORDS,

@@ -31,20 +31,10 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Unit, asked_part, told_part
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
-from memory.reader.extract import (
-    Person,
-    best_sentence,
-    has_clock,
-    has_day,
-    person_answer,
-    term_positions,
-    time_near,
-    time_range_end,
-    value_in,
-    when_in,
-)
+from memory.reader.extract import Person, best_sentence, person_answer, term_positions, value_in
 from memory.reader.reasons import accepts, assents_only
 from memory.reader.statement_choice import StatementChoice
+from memory.reader.when_values import has_clock, has_day, time_near, time_range_end, when_in
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, Slot, time_of_day
 
