@@ -10,6 +10,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import FACET_NOUNS, SETTLED_CHANGE, Weights
@@ -26,6 +27,7 @@ from memory.analysis.matching import (
 )
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.value_types import Kind
+from memory.dates import resolved_dates
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
@@ -295,6 +297,8 @@ class StateMatcher:
                 and (family != "version" or same_grain(claim.value.text, s.value))
                 and (family != "amount" or same_measure(claim.value.text, held_value(s)))
                 and not clock_for_day(claim.value.kind is Kind.TIME, held_value(s))
+                and not (clause.change < 0.5 and _week_for_day(claim.value.text, held_value(s),
+                                                               item.message.ts))
                 ], known
 
     def _match_one(self, c: _Claimed, s: StateRecord, cos: float) -> _Match:
@@ -322,8 +326,16 @@ class StateMatcher:
         # "$15" single stem, nor "their weekly standing order from Monday to Tuesday" of a
         # cutoff "from Monday". (A subject borrowed from an earlier sentence — "power
         # problem SOLVED. Jordan got us the gym instead of room B" — is less sure.)
-        foreign = (bool(claim.terms & c.clause_terms)
-                   and not terms & ((topic_terms | s.terms) - c.channel_terms)
+        # A change said outright ("scratch the 19th — new date for the ledger cutover is
+        # sat 26 july") may rename its subject; so may a header ("ok tasting menu: meeting
+        # elena halfway, £72 not 75").
+        said = (terms | scope | c.clause_terms
+                | _matchable(set(content_terms(clause.label)))) - c.channel_terms
+        # Only a thing said to go "from" the old value "to" the new one is named for sure
+        # ("pete make it mon 4th for the strike not fri" names no thing).
+        foreign = (bool(claim.terms & c.clause_terms) and clause.change < _RENAMING_CHANGE
+                   and _from_to(clause)
+                   and not said & ((topic_terms | s.terms) - c.channel_terms)
                    and cos < w.min_subject_dense)
         score = self._score(c, s, cos, lex_topic=lex_topic, old=old, named=named)
         # Shared words count when one subject contains the other ("the review" / "Atlas
@@ -424,6 +436,27 @@ class StateMatcher:
 _SETTLED_WINDOW_S = 2 * 3600
 
 
+def _from_to(clause: Clause) -> bool:
+    """Whether the clause moves its thing "from" a value it names as replaced "to" another
+    ("delivery fee within 5km going from $15 to $18")."""
+    return any(re.search(rf"\bfrom\s{{1,3}}{re.escape(o.text)}\b.{{0,40}}?(?:\bto\b|→|->)",
+                         clause.text, re.IGNORECASE) for o in clause.old)
+
+
+def _week_for_day(value: str, held: str, said: datetime) -> bool:
+    """Whether ``value`` only names a week or longer ("next week") where the state holds a
+    day ("tuesdays"): said without a change, it is when something happens, not a new day
+    ("first wed without ortho next week, gonna feel weird")."""
+    found = resolved_dates(value, said)
+    coarse = bool(found) and all(res.granularity != "day" for _, res in found)
+    return coarse and (_WEEKDAYS_SAID.search(held) is not None or any(
+        res.granularity == "day" for _, res in resolved_dates(held, said)))
+
+
+# A weekday, said alone or as a habit ("tuesdays", "wed").
+_WEEKDAYS_SAID = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b", re.IGNORECASE)
+
+
 def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:
     """Whether a claim with no subject answers a turn that asked about something else,
     naming the value among its options ("lunch: thai or the burrito place?" → "burrito it
@@ -473,5 +506,7 @@ def held_value(state: StateRecord) -> str:
 
 # Kinds of value specific enough that naming one as replaced identifies its state (dates and
 # times are not: many plans share a day).
+# How strongly a clause must say a change for a subject of other words to be a new name.
+_RENAMING_CHANGE = 0.8
 _ASKING_LABEL = re.compile(r"\s(?:q|qs|question|query)$", re.IGNORECASE)
 _DISTINCTIVE = frozenset({"version", "amount", "where", "name", "who"})

@@ -99,17 +99,21 @@ def _names_number(text: str, key: str) -> bool:
     return _number(key).search(text) is not None
 
 
-def _of_another(analysis: MessageAnalysis, value: str, qa: QuestionAnalysis,
+def _of_another(analysis: MessageAnalysis, value: str, key: str, qa: QuestionAnalysis,
                 answer: EvidenceNode) -> bool:
-    """Whether the clause changing ``value`` names a subject in its own words that neither
-    the question nor the answer's message speaks of ("delivery fee within 5km going from $15
-    to $18" is no later price of the single stem held at $15)."""
-    clause = next((c for c in analysis.clauses if value in c.text), None)
-    if clause is None:
-        return False
-    own = set(content_terms(clause.subject)) & set(content_terms(clause.text))
+    """Whether the clause moving ``key`` to ``value`` names, in its own words, a subject
+    neither the question nor the answer's message speaks of ("delivery fee within 5km
+    going from $15 to $18" is no later price of the single stem held at $15)."""
     known = set(content_terms(answer.text)) | set(qa.terms) | set(content_terms(qa.text))
-    return bool(own) and not own & known
+    for clause in analysis.clauses:
+        if not any(_names_number(o.text, key) for o in clause.old):
+            continue
+        for claim in clause.claims:
+            if claim.value.text.strip() != value.strip():
+                continue
+            own = set(content_terms(claim.subject)) & set(content_terms(clause.text))
+            return bool(own) and not own & known
+    return False
 
 
 class NamedAgain(StatementReader):
@@ -143,7 +147,7 @@ class NamedAgain(StatementReader):
                 continue
             slot = next((sl for sl in reached if _REACHED.search(node.text[:sl.start])),
                         reached[0])
-            if _of_another(analysis, slot.text, qa, answer):
+            if _of_another(analysis, slot.text, key, qa, answer):
                 continue
             value = _in_unit(slot.text, held)
             sentence = next((c.text for c in analysis.clauses

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import timedelta
 
 from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import TIME_FACET, QuestionKind
@@ -63,6 +64,10 @@ def _one_value(text: str, state: State) -> bool:
     """Whether ``text`` states at most one value of the kind ``state`` holds."""
     held = family_of(entry_value(state.chain[-1]))
     return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
+
+
+# How soon after a value was set a message saying it again is an echo of it.
+_ECHO_WITHIN = timedelta(hours=1)
 
 
 def _said_beside(text: str, value: str, wanted: set[str]) -> bool:
@@ -298,5 +303,11 @@ class StateChoice(StatementReader):
                 if same and asked and chosen.node.ts <= state.chain[-1].ts:
                     # another message restating a value the chain has since left ("12 hires
                     # before the A closes" after the plan's "12 hires" became 10)
+                    return state
+                echo = entry.ts <= chosen.node.ts <= entry.ts + _ECHO_WITHIN
+                if same and echo and chosen.node.channel == state.channel \
+                        and chosen.node.ts < state.chain[-1].ts:
+                    # the value said again right after it was set ("motion will be £8
+                    # then" → "👍 £8 going to the AGM vote") moved on with it
                     return state
         return None
