@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from memory.analysis.colour_words import COLOUR_NOUNS, colours_in
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
@@ -233,3 +234,29 @@ def test_a_shouted_off_calls_it_off() -> None:
     assert any(kind is Kind.STATUS for _, _, kind in _claims(
         "their ground's waterlogged, match OFF tomorrow."))
     assert not any(kind is Kind.STATUS for _, _, kind in _claims("callum is off tomorrow"))
+
+
+def test_a_password_given_after_pw(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "rory", "Wifi — there's a review that literally quotes our guest password and the "
+                    "flat next door is on it, bandwidth dies every night. I've changed it. New "
+                    "guest wifi pw: LeithTide26 (capital L and T)"),
+    ], start=datetime(2026, 3, 4, 23, 0, tzinfo=UTC), asked=ASKED, channel_name="desk")
+    assert "LeithTide26" in chat.first("guest wifi password atm?")
+
+
+@pytest.mark.parametrize("question", ["what was the old guest wifi pw?",
+                                      "what were the old opening hours?"])
+def test_the_old_one_asked_in_the_past_is_the_previous(question: str) -> None:
+    assert analyze_question(question).kind is QuestionKind.PREVIOUS
+
+
+def test_the_old_thing_asked_now_is_current() -> None:
+    assert analyze_question("where is the old van parked?").kind is not QuestionKind.PREVIOUS
+
+
+@pytest.mark.parametrize("question", ["who was unhappy with the 1pm cutoff?",
+                                      "who complained about the parking?"])
+def test_who_was_unhappy_raised_it(question: str) -> None:
+    qa = analyze_question(question)
+    assert qa.role == "proposer" and not {"unhappy", "complained"} & set(qa.terms)

@@ -121,7 +121,7 @@ PREVIOUS_CUES = (
     "switched from", "were we going to", "were we gonna", "was it going to",
     "was it gonna", "was it supposed to", "were we supposed to", "we were going to",
     "we were gonna", "was gonna", "were gonna", "was meant", "were meant", "supposed to",
-    "meant to",
+    "meant to", "was the old", "were the old", "was our old", "were our old",
 )
 # Previous-value cues that ask for the value before only in a question in the past tense:
 # "when was the demo supposed to be?" asks the old plan, "how long is my read supposed to be
@@ -261,6 +261,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "suppliers": "name", "vendors": "name", "providers": "name", "caterers": "name",
     "contractors": "name", "firms": "name", "companies": "name", "agencies": "name",
     "password": "secret", "passwords": "secret", "passcode": "secret", "code": "secret",
+    "pw": "secret", "pwd": "secret", "passwd": "secret",
     "pin": "secret", "combo": "secret", "combination": "secret", "login": "secret",
     "credentials": "secret", "creds": "secret", "token": "secret", "passphrase": "secret",
     **{noun: "colour" for noun in COLOUR_NOUNS},

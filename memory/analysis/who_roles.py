@@ -30,6 +30,9 @@ class WhoRoles:
         "nominat*", "wanted", "want", "wants", "push for", "pushed for", "pushing for",
         # who found or spotted something said it first
         "found", "find", "spotted", "spot", "discovered", "noticed", "flagged", "caught",
+        # who was unhappy with something raised it first ("who complained about the 1pm
+        # cutoff")
+        "complain*", "moan*", "unhappy", "grumbl*", "upset",
     )
     rejecter: tuple[str, ...] = (
         "shot down", "shoot down", "shoots down", "turned down", "turn down", "said no",

@@ -451,6 +451,11 @@ _DURATION_AFTER = re.compile(r"\s?" + _DURATION_WORDS + r"(?!-)", re.IGNORECASE)
 _DURATION_ASKED = re.compile(r"\b" + _DURATION_WORDS, re.IGNORECASE)
 
 
+# A secret as a value: the token SECRET_VALUE finds, without the words leading to it.
+_SECRET_TOKEN = re.compile(r"(?<![\w@#])(?=[^\s,;]{0,40}[A-Za-z])(?=[^\s,;]{0,40}\d)"
+                           r"[A-Za-z\d][^\s,;()]{4,39}(?<![.!?])")
+
+
 def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
     """The value of one of the slot ``kinds`` that ``sentence`` states nearest the
     question's words, and a value it names as replaced ("not $18k", "instead of
@@ -462,6 +467,12 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
         slots += places_in(sentence)
     if "colour" in kinds:
         slots += colours_in(sentence)
+    if "secret" in kinds:
+        # "New guest wifi pw: LeithTide26": the code or password itself, as written
+        # (a time, a date, a price or a version written so is no secret: "9:30pm")
+        slots += [Slot(SlotKind.NAME, m.group(0), m.start(), m.end())
+                  for m in _SECRET_TOKEN.finditer(sentence[:MAX_TEXT])
+                  if not find_slots(m.group(0))]
     # a bare year ("FROSTBYTE CUP 2024") is a value only when nothing else is
     slots = [sl for sl in slots if not is_year(sl)] or [sl for sl in slots
                                                         if "date" not in kinds or
