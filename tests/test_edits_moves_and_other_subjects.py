@@ -260,3 +260,12 @@ def test_the_old_thing_asked_now_is_current() -> None:
 def test_who_was_unhappy_raised_it(question: str) -> None:
     qa = analyze_question(question)
     assert qa.role == "proposer" and not {"unhappy", "complained"} & set(qa.terms)
+
+
+def test_a_day_someone_will_do_it_is_the_one_after(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "bex", "ugh fine. $60 it is, i'll open applications thursday"),
+    ], start=datetime(2026, 4, 6, 19, 50, tzinfo=UTC), asked=datetime(2026, 4, 20, 9, 0,
+                                                                      tzinfo=UTC),
+        channel_name="vendors")
+    assert "9 April" in chat.first("what day did applications open?")

@@ -64,6 +64,8 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         # a date something lasts until is not the day it happened ("good until apr 14")
         slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
                                                                    sl.start])]
+        if _WILL.search(sentence):
+            prefer = "future"  # "i'll open applications thursday": the thursday after
     anchors = term_positions(qa, sentence)
     if anchors and slots:
         # the value in the part naming the thing asked, then the nearest ("stencil
@@ -107,6 +109,11 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     if numeric:  # "LAV lease ends 31/1"
         return numeric[0][0], _said(numeric[0][1], numeric[0][0])
     return (times[0], "") if times else ("", "")
+
+
+# The speaker's own plan ahead ("i'll open applications thursday", "we're going to …").
+_WILL = re.compile(r"\b(?:i'll|i’ll|we'll|we’ll|i will|we will|i'm going to|we're going to|"
+                   r"gonna)\b", re.IGNORECASE)
 
 
 # A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
