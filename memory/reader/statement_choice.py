@@ -193,6 +193,12 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
+            if qa.family == "count" and qa.attributes:
+                # "what was the preorder cap in the end": the number said to be the cap,
+                # not a later count of the preorders themselves ("147 preorders")
+                capped = [st for st in valued if st.value and any(
+                    forms(a) & unit_forms(st.sentence) for a in qa.attributes)]
+                valued = capped or valued
             if asks_a_percent(qa):
                 # "what % of the reg is the soc paying": the share, not the sum it comes to
                 valued = [st for st in valued if is_a_percent(st.value)] or valued

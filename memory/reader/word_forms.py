@@ -55,6 +55,8 @@ def unit_forms(text: str) -> frozenset[str]:
             for part in re.split(r"[-_]", w.low):
                 if part:
                     out |= forms(part)
+            if "-" in w.low:
+                out |= forms(w.low.replace("-", ""))  # "pre-orders" is "preorders" closed
     return frozenset(out)
 
 
