@@ -118,7 +118,7 @@ _WILL = re.compile(r"\b(?:i'll|i’ll|we'll|we’ll|i will|we will|i'm going to|
 
 # A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
 _AT_HOUR = re.compile(r"\b(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
-                      r"(?!\s[a-z]{3,})", re.IGNORECASE)
+                      r"(?!\s[a-z]{3,20})", re.IGNORECASE)
 
 
 # A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
