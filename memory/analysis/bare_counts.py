@@ -29,13 +29,7 @@ def label_count(part: str, start: int, values: tuple[Value, ...], label: str) ->
     if not label or not {w.lower().removesuffix("'s") for w in re.findall(
             r"[\w'’-]{1,40}", label)} & _COUNT_LABEL_WORDS:
         return None
-    m = _BARE_COUNT.match(part)
-    if m is None:
-        return None
-    at = start + m.start("v")
-    if any(v.start <= at < v.end for v in values):
-        return None
-    return Value(Kind.COUNT, m.group("v"), at, at + len(m.group("v")))
+    return _count_at(_BARE_COUNT.match(part), start, values)
 
 
 # A quantity raised or lowered to a bare number: "raising the Smash cap to 48", "cutting
@@ -58,7 +52,11 @@ def raises_team_number(part: str) -> bool:
 
 def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
     """The bare number a quantity is raised or lowered to, when no slot reads it."""
-    m = _RAISED_TO.search(part)
+    return _count_at(_RAISED_TO.search(part), start, values)
+
+
+def _count_at(m: re.Match[str] | None, start: int, values: tuple[Value, ...]) -> Value | None:
+    """The count ``m`` found (group ``v``, offsets from ``start``), when no slot reads it."""
     if m is None:
         return None
     at = start + m.start("v")
