@@ -170,7 +170,7 @@ _SWITCHED_TO = re.compile(
     r"(?!(?:it|that|this|them|us|over|back|up|down)\b)[a-z]{3,15}(?:\s[a-z]{3,15})?\sto\s"
     r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?)"
     # ("switched the palette to peach + ivory after seeing the dresses")
-    r"(?=\s?(?:[,.;!(]|$)|\s(?:after|because|since|cos|cuz|as|now)\b)", re.IGNORECASE)
+    r"(?=\s?(?:[,.;!]|$)|\s(?:after|because|since|cos|cuz|as|now)\b)", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".
