@@ -444,13 +444,18 @@ def _from_to(clause: Clause) -> bool:
 
 
 def _week_for_day(value: str, held: str, said: datetime) -> bool:
-    """Whether ``value`` only names a week or longer ("next week") where the state holds a
-    day ("tuesdays"): said without a change, it is when something happens, not a new day
-    ("first wed without ortho next week, gonna feel weird")."""
+    """Whether ``value`` only names a week or longer ("next week", "this week") where the
+    state holds something finer (a day, "tuesdays", or a time): said without a change, it
+    is when something happens or starts, not a new value ("first wed without ortho next
+    week", "let's go Wednesday 1:15 then, starting this week")."""
+    return _coarse(value, said) and not _coarse(held, said)
+
+
+def _coarse(value: str, said: datetime) -> bool:
+    """Whether every date ``value`` names is a week or longer (none: not coarse)."""
     found = resolved_dates(value, said)
-    coarse = bool(found) and all(res.granularity != "day" for _, res in found)
-    return coarse and (_WEEKDAYS_SAID.search(held) is not None or any(
-        res.granularity == "day" for _, res in resolved_dates(held, said)))
+    return bool(found) and all(res.granularity != "day" for _, res in found) and not (
+        _WEEKDAYS_SAID.search(value))
 
 
 # A weekday, said alone or as a habit ("tuesdays", "wed").
