@@ -118,9 +118,6 @@ _ASKED_IF = re.compile(r"\b(?:asking|asks|asked|wondering|wonders|wants to know|
 _IF_OPEN = re.compile(r"\s{0,3}(?:if|whether)\b", re.IGNORECASE)
 
 
-_SHOUTED_OFF = re.compile(r"(?<=[a-z]\s)OFF\b")
-
-
 def _acts_on_value(doer: Sequence[Token], values: Sequence[Value]) -> bool:
     """Whether the thing a doer acted on is itself a value (past its determiner)."""
     first = next((t for t in doer if t.low not in _DETERMINERS), None)
@@ -364,11 +361,9 @@ class ClauseReader:
     def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
-        # "match OFF tomorrow": shouted, it needs no verb
-        m = self.lexicon.cancel.search(part) or _SHOUTED_OFF.search(part)
+        m = self.lexicon.cancel.search(part)
         if m is not None and m.group(0).lower().endswith("off") and not off_calls_off(
-                (part[:m.start()].split() or [""])[-1], part[m.end():],
-                shouted=m.group(0) == "OFF"):
+                (part[:m.start()].split() or [""])[-1], part[m.end():]):
             m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
                                       re.IGNORECASE):

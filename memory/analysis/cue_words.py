@@ -214,14 +214,12 @@ calculation tone vibe fit spacing font kerning focus ratio scale formatting""".s
 OFF_STILL_ENDS: frozenset[str] = frozenset({"for", "again", "now", "this", "too"})
 
 
-def off_calls_off(thing: str, rest: str, *, shouted: bool = False) -> bool:
+def off_calls_off(thing: str, rest: str) -> bool:
     """Whether "``thing`` is off``rest``" calls a plan off: not of a thing whose being off
     means wrong ("the timing's off"), nor when a word other than :data:`OFF_STILL_ENDS`
     follows ("Callum is off on paternity leave")."""
     if thing.lower().removesuffix("'s").removesuffix("’s") in OFF_MEANS_WRONG:
         return False
-    if shouted:
-        return True  # "match OFF tomorrow": no one shouts a day off
     nxt = re.match(r"\s{0,2}([a-z0-9]{1,20})", rest, re.IGNORECASE)
     return nxt is None or nxt.group(1).lower() in OFF_STILL_ENDS
 

@@ -348,24 +348,8 @@ def _bare_year(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
 
 
 def _bare_weekday_findable(m: re.Match[str]) -> bool:
-    # Abbreviations alone ("sat", "sun", "wed", "mon") are ordinary words too often, unless
-    # capitalised ("arrivals from 2pm Sat"); "fri", "thurs", "tues" are no other word.
-    said = m.group("wd")
-    key = _key(said)
-    return (key in {name.lower() for name in WEEKDAY_NAMES}
-            or said.lower().rstrip(".") in _PLAIN_ABBREVIATIONS
-            or (said[:1].isupper() and not said.isupper()
-                and _mid_sentence(m.string[max(0, m.start() - 12):m.start()])))
-
-
-def _mid_sentence(before: str) -> bool:
-    """Whether a capitalised word after ``before`` is inside a sentence, not opening one
-    ("Sun is out.") nor a name ("the Sun")."""
-    prev = re.search(r"(\w{1,12}),?\s{1,3}$", before)
-    return prev is not None and prev.group(1).lower() not in {"the", "a"}
-
-
-_PLAIN_ABBREVIATIONS = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri"})
+    # Abbreviations alone ("sat", "sun", "wed") are ordinary words too often.
+    return _key(m.group("wd")) in {name.lower() for name in WEEKDAY_NAMES}
 
 
 @_rule(_WD, findable=_bare_weekday_findable)

@@ -199,10 +199,7 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
     low = qa.text.lower()
     left: set[str] = set()
     reached: set[str] = set()
-    # a weekday said as a habit ("moved off *tuesdays*") is no date the analyzer reads
-    days = [t for t in qa.terms if t.removesuffix("s") in _WEEKDAYS
-            and not any(t in d.lower() for d in qa.dates)]
-    for expr in [*qa.dates, *days, *qa.named, qa.anchor]:
+    for expr in [*qa.dates, *qa.named, qa.anchor]:
         if not expr:
             continue
         at = low.find(expr.lower())
