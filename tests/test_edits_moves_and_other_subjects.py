@@ -18,7 +18,7 @@ an earlier one:
 - the reader: the time beside the thing asked ("ceremony at 3"), no week for a date asked,
   the number said to be the cap, a password after "pw", "what was the old X" (previous),
   who was unhappy (raised it first), "i'll open applications thursday" (the one after),
-  a value said again within the hour follows its chain, "called off" is the change.
+  a value said again within the hour follows its chain.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -199,11 +199,6 @@ def test_why_suppliers_were_switched(tmp_path: Path) -> None:
                           "Switching to Northbridge Sports, same prices"),
     ], start=datetime(2026, 4, 7, 9, 0, tzinfo=UTC), asked=ASKED, channel_name="general")
     assert "sponsor print" in chat.first("why did we switch kit suppliers?")
-
-
-def test_called_off_is_the_change_not_the_thing() -> None:
-    qa = analyze_question("why was the Fernhill game called off?")
-    assert "called" not in qa.terms and "game" in qa.terms
 
 
 def test_a_password_given_after_pw(tmp_path: Path) -> None:

@@ -291,15 +291,10 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
     if kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
                 QuestionKind.WHO):
         role_words |= {i for i, w in enumerate(lows)
-                       if any(_matches(w, c) for c in lexicon.change)
-                       # "called off", "call it off": a change said with its particle
-                       or (w in _CALL and "off" in lows[i + 1:i + 3])}
+                       if any(_matches(w, c) for c in lexicon.change)}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
             and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
             and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
-
-
-_CALL = frozenset({"call", "called", "calling", "calls"})
 
 
 def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:

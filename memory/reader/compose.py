@@ -315,7 +315,10 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         return with_value_before(qa, state, earlier, self.analyzer)
 
     def _replaced_in(self, node: EvidenceNode) -> list[str]:
-        """The values ``node`` says it replaced, as the writer reads them ("not 15")."""
+        """The values ``node`` says it replaced, as the writer reads them ("not 15"); none
+        when it was edited to name its own typo ("£14 (typo before, 14 not 41)")."""
+        if node.edited:
+            return []
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
         return [v.text for c in analysis.clauses for v in c.old]
 

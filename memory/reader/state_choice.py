@@ -164,8 +164,11 @@ class StateChoice(StatementReader):
             plan = qa.asks_clock or not state.topic.endswith(f" {TIME_FACET}")
             # the attribute asked said along the chain ("raising the Smash cap to 48" for
             # "what's the smash cap", over "smash entry: $5")
-            attribute = any(forms(a) & unit_forms(e.quote) for a in qa.attributes
-                            for e in state.chain)
+            # (beside another word of the question: "the bus company bumped their August
+            # rates" is no room block rate)
+            others_asked = wanted - {f for a in qa.attributes for f in forms(a)}
+            attribute = any(forms(a) & unit_forms(e.quote) and others_asked & unit_forms(e.quote)
+                            for a in qa.attributes for e in state.chain)
             candidates.append((round(score * 20) / 20, changed, attribute, named, same, plan,
                                state.updated_at, state))
         if not candidates:

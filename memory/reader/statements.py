@@ -142,6 +142,13 @@ class StatementReader(StatementChoice):
 
     def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                   ) -> Statement:
+        """See :meth:`_statement`; a message edited to name its own typo ("$135 (not 153, fat
+        fingers)") names no value that was in force before."""
+        st = self._statement(qa, unit, people)
+        return dataclasses.replace(st, replaced="") if st.node.edited else st
+
+    def _statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
+                   ) -> Statement:
         """What ``unit`` states in answer to ``qa``: its answering sentence, the value of the
         kind asked that the message states *about the question's subject* (the message
         analyzer gives each value its subject: in "Honk Squad takes the Frostbyte Cup, full
