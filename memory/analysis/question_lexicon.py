@@ -246,7 +246,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "version": "version", "versions": "version", "build": "version", "release": "version",
     "budget": "money", "cost": "price", "costs": "price", "price": "price",
     "prices": "price", "spend": "money", "spending": "money", "salary": "money",
-    "fee": "price", "fees": "price", "rate": "money", "cap": "count", "charge": "price",
+    "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
     "invoice": "price",
     "limit": "count", "number": "count", "count": "count", "total": "count",

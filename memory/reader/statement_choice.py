@@ -193,9 +193,11 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
-            if qa.family == "count" and qa.attributes:
+            if qa.family == "count" and qa.attributes and not any(
+                    measure(st.value) == "money" for st in valued):
                 # "what was the preorder cap in the end": the number said to be the cap,
-                # not a later count of the preorders themselves ("147 preorders")
+                # not a later count of the preorders themselves ("147 preorders"); (a cap
+                # of money is raised in words that need not say "cap": "set budget's £750")
                 capped = [st for st in valued if st.value and any(
                     forms(a) & unit_forms(st.sentence) for a in qa.attributes)]
                 valued = capped or valued
