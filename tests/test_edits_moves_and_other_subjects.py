@@ -38,9 +38,10 @@ from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
 from memory.models import Edit, Scope
 from memory.pipeline import Pipeline
+from memory.reader.statements import typo_named
 from memory.reader.word_forms import unit_forms
 from memory.store.inbox import Inbox
-from tests.support.chat_reader import channel_chat
+from tests.support.chat_reader import channel_chat, turn_node
 from tests.support.memory import T0, msg, open_memory
 
 START = datetime(2026, 2, 4, 9, 0, tzinfo=UTC)
@@ -240,3 +241,16 @@ def test_a_day_someone_will_do_it_is_the_one_after(tmp_path: Path) -> None:
 def test_a_hyphenated_word_covers_its_closed_form() -> None:
     assert "preorders" in unit_forms("pre-orders capped at 120 bouquets")
     assert "preorder" in unit_forms("pre-order")
+
+
+@pytest.mark.parametrize(("text", "replaced", "typo"), [
+    ("non-resident breakfast going to £14 from next Monday (typo before, 14 not 41)", "41",
+     True),
+    ("dozen reds goes to $135 (not 153, fat fingers), half dozen $79", "153", True),
+    ("from thursday 1st Oct white sourdough goes up from £4.20 to £4.50", "£4.20", False),
+])
+def test_an_edit_names_its_typo_not_an_earlier_value(text: str, replaced: str,
+                                                     typo: bool) -> None:
+    node = turn_node(1, "cole", text, start=START)
+    assert not typo_named(node, replaced)  # (not edited: any value named is an earlier one)
+    assert typo_named(node.model_copy(update={"edited": True}), replaced) is typo

@@ -63,6 +63,7 @@ from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
+from memory.reader.statements import typo_named
 from memory.reader.when_values import has_clock, has_day
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms
@@ -315,12 +316,10 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         return with_value_before(qa, state, earlier, self.analyzer)
 
     def _replaced_in(self, node: EvidenceNode) -> list[str]:
-        """The values ``node`` says it replaced, as the writer reads them ("not 15"); none
-        when it was edited to name its own typo ("£14 (typo before, 14 not 41)")."""
-        if node.edited:
-            return []
+        """The values ``node`` says it replaced, as the writer reads them ("not 15"), but for
+        the typo an edit names ("£14 (typo before, 14 not 41)")."""
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
-        return [v.text for c in analysis.clauses for v in c.old]
+        return [v.text for c in analysis.clauses for v in c.old if not typo_named(node, v.text)]
 
     def previous_entry(self, qa: QuestionAnalysis, state: State) -> ChainEntry:
         """The value before the first one naming the question's anchor ("before it moved

@@ -143,9 +143,11 @@ class StatementReader(StatementChoice):
     def statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                   ) -> Statement:
         """See :meth:`_statement`; a message edited to name its own typo ("$135 (not 153, fat
-        fingers)") names no value that was in force before."""
+        fingers)") names no value that was in force before (one edited to say "from £4.20 to
+        £4.50" still does)."""
         st = self._statement(qa, unit, people)
-        return dataclasses.replace(st, replaced="") if st.node.edited else st
+        return dataclasses.replace(st, replaced="") if (
+            st.replaced and typo_named(st.node, st.replaced)) else st
 
     def _statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
                    ) -> Statement:
@@ -483,6 +485,16 @@ class StatementReader(StatementChoice):
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
+
+
+def typo_named(node: EvidenceNode, replaced: str) -> bool:
+    """Whether ``node`` was edited and names ``replaced`` after "not" ("14 not 41", "(not
+    153, fat fingers)"): the typo the edit corrected, not an earlier value."""
+    if not node.edited:
+        return False
+    digits = re.sub(r"[^\d.:]", "", replaced) or replaced
+    return re.search(rf"\bnot\s{{1,3}}\W?{re.escape(digits)}(?![\d])", node.text,
+                     re.IGNORECASE) is not None
 
 
 def _hour(clock: str) -> str:
