@@ -233,11 +233,9 @@ def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "") -> C
 def _picks(clause: Clause, answered: str) -> bool:
     """Whether ``clause`` only repeats one alternative of a choice the turn it answers
     offered."""
-    low = answered.lower()
-    if not re.search(r"\bor\b", low):
-        return False
-    words = tokens(clause.text)
-    return bool(words) and all(re.search(rf"\b{re.escape(w)}\b", low) for w in words)
+    offered = set(tokens(answered))
+    said = set(tokens(clause.text))
+    return "or" in offered and bool(said) and said <= offered
 
 
 def _qualify(claim: Claim, before: Sequence[Clause]) -> Claim:

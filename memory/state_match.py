@@ -27,7 +27,7 @@ from memory.analysis.matching import (
 )
 from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
 from memory.analysis.value_types import Kind
-from memory.dates import resolved_dates
+from memory.dates import coarser_than_a_day
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
@@ -448,18 +448,7 @@ def _week_for_day(value: str, held: str, said: datetime) -> bool:
     state holds something finer (a day, "tuesdays", or a time): said without a change, it
     is when something happens or starts, not a new value ("first wed without ortho next
     week", "let's go Wednesday 1:15 then, starting this week")."""
-    return _coarse(value, said) and not _coarse(held, said)
-
-
-def _coarse(value: str, said: datetime) -> bool:
-    """Whether every date ``value`` names is a week or longer (none: not coarse)."""
-    found = resolved_dates(value, said)
-    return bool(found) and all(res.granularity != "day" for _, res in found) and not (
-        _WEEKDAYS_SAID.search(value))
-
-
-# A weekday, said alone or as a habit ("tuesdays", "wed").
-_WEEKDAYS_SAID = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b", re.IGNORECASE)
+    return coarser_than_a_day(value, said) and not coarser_than_a_day(held, said)
 
 
 def _answers_other(claim: Claim, ctx: _Context, topic_terms: set[str]) -> bool:

@@ -38,7 +38,7 @@ from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
 from memory.models import Edit, Scope
 from memory.pipeline import Pipeline
-from memory.reader.statements import typo_named
+from memory.reader.extract import typo_named
 from memory.reader.word_forms import unit_forms
 from memory.store.inbox import Inbox
 from tests.support.chat_reader import channel_chat, turn_node

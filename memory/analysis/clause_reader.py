@@ -278,7 +278,7 @@ class ClauseReader:
             values, new = (*values, counted), [*new, counted]
         # what is replaced, or who opens the clause as its doer ("Jordan got us the gym
         # instead of room B"), is no choice already found
-        agent = re.match(r"\s{0,3}", part).end() + start  # type: ignore[union-attr]
+        agent = start + len(part) - len(part.lstrip())
         choice = self._choice(part, start, tuple(
             v for v in values if v not in modifiers and v not in old
             and not (v.kind is Kind.PERSON and v.start == agent)), label_text)

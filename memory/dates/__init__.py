@@ -56,9 +56,10 @@ from memory.dates.days import (
     weekday_day,
 )
 from memory.dates.resolve import find_date_expressions, resolve_date
-from memory.dates.spoken import resolved_dates
+from memory.dates.spoken import coarser_than_a_day, resolved_dates
 
 __all__ = [
+    "coarser_than_a_day",
     "MONTH_NAMES",
     "WEEKDAY_NAMES",
     "DateResolution",

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from memory.analysis.lexicon import ORDINAL_THINGS
 from memory.dates.days import DateResolution, Prefer
 from memory.dates.resolve import find_date_expressions, resolve_date
-from memory.text import WEEKDAY
+from memory.text import WEEKDAY, weekdays_in
 
 _FUTURE = re.compile(
     r"\b(will|won't|'ll|shall|going to|gonna|let's|lets|plan|planning|next|upcoming|"
@@ -70,3 +70,13 @@ def _pin_day(res: DateResolution, day: int, ts: datetime) -> DateResolution:
     ahead = [d for d in found if d >= ts.date()]
     d = ahead[0] if ahead else found[-1]
     return DateResolution(start=d, end=d, granularity="day", text=res.text)
+
+
+def coarser_than_a_day(value: str, said: datetime) -> bool:
+    """Whether every date ``value`` names is a week, a month or longer ("this week", "next
+    month"; the day it was resolved to, in brackets, is left out). A value naming a weekday
+    ("tuesdays") or none at all ("2", "3pm") is not."""
+    text = value.split(" (")[0]
+    found = resolved_dates(text, said)
+    return bool(found) and all(res.granularity != "day" for _, res in found) and not (
+        weekdays_in(text))

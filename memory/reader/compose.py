@@ -58,12 +58,11 @@ from memory.reader.answer_parts import (
 from memory.reader.before_anchor import said_before_anchor, said_left
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit
-from memory.reader.extract import Person, reason_in
+from memory.reader.extract import Person, reason_in, typo_named
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
-from memory.reader.statements import typo_named
 from memory.reader.when_values import has_clock, has_day
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms

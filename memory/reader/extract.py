@@ -422,6 +422,16 @@ _PART_END = re.compile(r"[,;!?→]|\.(?=\s)|\s[—–-]\s")
 _UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
 
 
+def typo_named(node: EvidenceNode, replaced: str) -> bool:
+    """Whether ``node`` was edited and names ``replaced`` after "not" ("14 not 41", "(not
+    153, fat fingers)"): the typo the edit corrected, not an earlier value."""
+    if not node.edited:
+        return False
+    digits = re.sub(r"[^\d.:]", "", replaced) or replaced
+    return re.search(rf"\bnot\s{{1,3}}\W?{re.escape(digits)}(?![\d])", node.text,
+                     re.IGNORECASE) is not None
+
+
 def _part_ends(sentence: str, slots: Sequence[Slot]) -> list[int]:
     """Where the parts of ``sentence`` end, a part holding nothing but a moment and
     linking words joined to the next."""

@@ -24,6 +24,7 @@ from memory.analysis.matching import (
     values_match,
 )
 from memory.analysis.question import QuestionAnalysis, words
+from memory.dates import coarser_than_a_day
 from memory.models import State
 from memory.reader.answer import current_value
 from memory.reader.answer_parts import (
@@ -45,7 +46,7 @@ from memory.reader.coverage_values import NAMELESS_FAMILIES
 from memory.reader.extract import Person
 from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
-from memory.reader.when_values import coarser_than_a_day, has_clock, has_day
+from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
 
@@ -162,20 +163,13 @@ class StateChoice(StatementReader):
             same = not (qa.subject and siblings(qa.subject, state.topic))
             # a day asked: the plan, not the time kept beside it ("pt session time")
             plan = qa.asks_clock or not state.topic.endswith(f" {TIME_FACET}")
-            # the attribute asked said along the chain ("raising the Smash cap to 48" for
-            # "what's the smash cap", over "smash entry: $5")
-            # (beside another word of the question: "the bus company bumped their August
-            # rates" is no room block rate)
-            others_asked = wanted - {f for a in qa.attributes for f in forms(a)}
-            attribute = any(forms(a) & unit_forms(e.quote) and others_asked & unit_forms(e.quote)
-                            for a in qa.attributes for e in state.chain)
-            candidates.append((round(score * 20) / 20, changed, attribute, named, same, plan,
+            candidates.append((round(score * 20) / 20, changed, named, same, plan,
                                state.updated_at, state))
         if not candidates:
             return None
-        # the better cover, then the change asked about, then the attribute asked, then the
-        # topic naming more of the question ("release planning atlas" over "release
-        # branch"), then the thing itself, then the newer
+        # the better cover, then the change asked about, then the topic naming more of the
+        # question ("release planning atlas" over "release branch"), then the thing itself,
+        # then the newer
         candidates.sort(key=lambda c: c[:-1], reverse=True)
         return candidates[0][-1]
 

@@ -16,6 +16,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import DETERMINERS, QuestionLexicon
 from memory.analysis.value_types import Kind
+from memory.dates import coarser_than_a_day
 from memory.reader.answer_parts import (
     OVERRIDE_CHANGE,
     Statement,
@@ -28,7 +29,7 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.reasons import accepts
-from memory.reader.when_values import coarser_than_a_day, has_clock, has_day
+from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
     STOPWORDS,
@@ -193,14 +194,6 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
-            if qa.family == "count" and qa.attributes and not any(
-                    measure(st.value) == "money" for st in valued):
-                # "what was the preorder cap in the end": the number said to be the cap,
-                # not a later count of the preorders themselves ("147 preorders"); (a cap
-                # of money is raised in words that need not say "cap": "set budget's £750")
-                capped = [st for st in valued if st.value and any(
-                    forms(a) & unit_forms(st.sentence) for a in qa.attributes)]
-                valued = capped or valued
             if asks_a_percent(qa):
                 # "what % of the reg is the soc paying": the share, not the sum it comes to
                 valued = [st for st in valued if is_a_percent(st.value)] or valued

@@ -31,7 +31,14 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.coverage import Unit, asked_part, told_part
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
-from memory.reader.extract import Person, best_sentence, person_answer, term_positions, value_in
+from memory.reader.extract import (
+    Person,
+    best_sentence,
+    person_answer,
+    term_positions,
+    typo_named,
+    value_in,
+)
 from memory.reader.reasons import accepts, assents_only
 from memory.reader.statement_choice import StatementChoice
 from memory.reader.when_values import has_clock, has_day, time_near, time_range_end, when_in
@@ -485,16 +492,6 @@ class StatementReader(StatementChoice):
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
-
-
-def typo_named(node: EvidenceNode, replaced: str) -> bool:
-    """Whether ``node`` was edited and names ``replaced`` after "not" ("14 not 41", "(not
-    153, fat fingers)"): the typo the edit corrected, not an earlier value."""
-    if not node.edited:
-        return False
-    digits = re.sub(r"[^\d.:]", "", replaced) or replaced
-    return re.search(rf"\bnot\s{{1,3}}\W?{re.escape(digits)}(?![\d])", node.text,
-                     re.IGNORECASE) is not None
 
 
 def _hour(clock: str) -> str:

@@ -26,8 +26,15 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day
 
-__all__ = ["coarser_than_a_day", "has_clock", "has_day", "time_near", "time_range_end",
-           "when_in"]
+__all__ = ["has_clock", "has_day", "time_near", "time_range_end", "when_in"]
+
+
+def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
+    """``slots`` and the bare hours after "at" no slot reads ("ceremony at 3"): a time of
+    day where one is asked."""
+    return slots + [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
+                    for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
+                    if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
 
 
 def time_near(qa: QuestionAnalysis, sentence: str) -> str:
@@ -37,11 +44,9 @@ def time_near(qa: QuestionAnalysis, sentence: str) -> str:
     anchors = term_positions(qa, sentence)
     if not anchors:
         return ""
-    slots = [sl for sl in find_slots(sentence) if sl.kind is SlotKind.TIME
-             and not replaced_at(sentence, sl.start, sl.end)]
-    slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
-              for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
-              if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
+    slots = _with_bare_hours(sentence, [sl for sl in find_slots(sentence)
+                                        if sl.kind is SlotKind.TIME
+                                        and not replaced_at(sentence, sl.start, sl.end)])
     if not slots:
         return ""
     best = min(slots, key=lambda sl: min(abs(sl.start - a) for a in anchors))
@@ -56,10 +61,7 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     slots = [sl for sl in find_slots(sentence) if sl.kind.value in ("date", "time")
              and not replaced_at(sentence, sl.start, sl.end)]
     if qa.asks_clock:
-        # "ceremony at 3": a bare hour after "at" is a time of day when one is asked
-        slots += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
-                  for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
-                  if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
+        slots = _with_bare_hours(sentence, slots)
     if prefer == "past":
         # a date something lasts until is not the day it happened ("good until apr 14")
         slots = [sl for sl in slots if not _UNTIL.search(sentence[max(0, sl.start - 12):
@@ -135,13 +137,6 @@ def _said(res: DateResolution, text: str) -> str:
     """A resolved day with its weekday unless ``text`` names it ("Friday 6 June 2025"); a
     range as spoken."""
     return weekday_day(res.start, text) if res.start == res.end else res.spoken()
-
-
-def coarser_than_a_day(value: str, said: datetime) -> bool:
-    """Whether every date ``value`` names is a week, a month or longer ("this week"; the
-    day it was resolved to, in brackets, is left out)."""
-    found = resolved_dates(value.split(" (")[0], said)
-    return bool(found) and all(res.granularity != "day" for _, res in found)
 
 
 def has_clock(text: str) -> bool:
