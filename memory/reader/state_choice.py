@@ -163,13 +163,19 @@ class StateChoice(StatementReader):
             same = not (qa.subject and siblings(qa.subject, state.topic))
             # a day asked: the plan, not the time kept beside it ("pt session time")
             plan = qa.asks_clock or not state.topic.endswith(f" {TIME_FACET}")
-            candidates.append((round(score * 20) / 20, changed, named, same, plan,
+            # the attribute asked said along the chain beside another word of the question
+            # ("what slot did we end up with at velvet"; not "the bus company bumped their
+            # August rates" for the room block rate)
+            others_asked = wanted - {f for a in qa.attributes for f in forms(a)}
+            attribute = any(forms(a) & unit_forms(e.quote) and others_asked & unit_forms(e.quote)
+                            for a in qa.attributes for e in state.chain)
+            candidates.append((round(score * 20) / 20, changed, attribute, named, same, plan,
                                state.updated_at, state))
         if not candidates:
             return None
-        # the better cover, then the change asked about, then the topic naming more of the
-        # question ("release planning atlas" over "release branch"), then the thing itself,
-        # then the newer
+        # the better cover, then the change asked about, then the attribute asked, then the
+        # topic naming more of the question ("release planning atlas" over "release
+        # branch"), then the thing itself, then the newer
         candidates.sort(key=lambda c: c[:-1], reverse=True)
         return candidates[0][-1]
 

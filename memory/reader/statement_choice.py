@@ -194,6 +194,14 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
+            if qa.family == "count" and qa.attributes and not any(
+                    measure(st.value) == "money" for st in valued):
+                # "what's the playtest build number": the number said beside that word, not
+                # a later count of something else ("1000 keys"); (an amount of money is
+                # raised in words that need not name it: "set budget's £750")
+                named = [st for st in valued if st.value and any(
+                    forms(a) & unit_forms(st.sentence) for a in qa.attributes)]
+                valued = named or valued
             if asks_a_percent(qa):
                 # "what % of the reg is the soc paying": the share, not the sum it comes to
                 valued = [st for st in valued if is_a_percent(st.value)] or valued
