@@ -14,7 +14,13 @@ from typing import Protocol
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import FACET_NOUNS
 from memory.analysis.matching import compatible, same_value, values_match
-from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.message import (
+    Claim,
+    Clause,
+    MessageAnalysis,
+    MessageAnalyzer,
+    absence_of_another,
+)
 from memory.analysis.said_alone import is_unitless
 from memory.analysis.values import STATUS_FAMILY
 from memory.decisions import (
@@ -210,9 +216,13 @@ class OfflineProposer(ProposalUptake):
             # An answer's other values ("me, I'll do it next wed" to "who's got it?") say
             # nothing about what the question was about.
             return None
-        matches = self._matches(claim, clause, ctx, item, registry)
-        draft = _Draft(self._topic(claim, ctx), claim.value.text, family, act, clause.change,
-                       matches)
+        speaker = item.message.speaker
+        matches = [m for m in self._matches(claim, clause, ctx, item, registry)
+                   if not absence_of_another(m.state.topic, speaker)]
+        topic = self._topic(claim, ctx)
+        if absence_of_another(topic, speaker):
+            topic = ""  # a reply in the thread of someone's absence is not about it
+        draft = _Draft(topic, claim.value.text, family, act, clause.change, matches)
         return self._verdict(draft, claim, clause, a, ctx, item, registry)
 
     def _topic(self, claim: Claim, ctx: _Context) -> str:

@@ -55,7 +55,8 @@ class TerseReplies(StateMatcher):
         taken: set[str] = set()
         for i, bare in said:
             earlier = [_Turn(c.text) for c in reversed(a.clauses[:i]) if c.subject]
-            if not (bare.settled or prompted or earlier):
+            # (a number said of a thing named, "candles 22", is bound by that name)
+            if not (bare.settled or prompted or earlier or bare.subject):
                 continue
             if bare.numeric:
                 bare = _with_unit(bare, [*earlier, *turns])
@@ -150,6 +151,9 @@ class TerseReplies(StateMatcher):
             for s in pool.values():
                 if s.state_id in taken or not _fits(bare, s, ctx.people):
                     continue
+                if bare.subject and not set(content_terms(bare.subject)) <= set(
+                        content_terms(s.topic)):
+                    continue  # "mugs 48" is said of the mugs, not of the bowls
                 if names_value(turn.text, s.value) or overlap(
                         set(content_terms(s.value)), said) >= share or (
                         bare.numeric and _names_number(turn.text, s.value)):

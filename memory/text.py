@@ -143,7 +143,12 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
                                   r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
     (SlotKind.DATE, re.compile(
         # longer forms first: an alternation takes the first that matches, not the longest
-        rf"\b(?:{_WEEKDAYS}\.?,?\s{{1,3}}(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\b|"
+        # (a span of days in a month is one: "16-27 march", "feb 16-20")
+        rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)?\s{{1,3}}(?:of\s)?"
+        rf"(?!may\s[a-z])(?:{_MONTHS})\b|"
+        rf"(?:{_MONTHS})\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)?"
+        rf"\b(?![:.]\d)|"
+        rf"{_WEEKDAYS}\.?,?\s{{1,3}}(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\b|"
         rf"(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
         rf"the\s\d{{1,2}}\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
         rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
@@ -434,12 +439,17 @@ def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
 # Weekdays listed as one recurring set ("mon/wed/fri", "wed + thu", "tue & thu", "mon, wed
 # and fri"): one value, so a revision replaces the whole set. "or" lists alternatives.
 _DAY_SET_GAP = re.compile(r"\s{0,2}(?:/|\+|&|,|,?\s{1,2}and)\s{0,2}", re.IGNORECASE)
-_ENDS_WEEKDAY = re.compile(rf"\b{_WEEKDAYS}s?$", re.IGNORECASE)
+# (a weekday with its date: "mon 23 + tue 24 feb")
+_ENDS_WEEKDAY = re.compile(rf"\b{_WEEKDAYS}s?(?:\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?)?$",
+                           re.IGNORECASE)
+_ENDS_DATED = re.compile(r"\d(?:st|nd|rd|th)?$", re.IGNORECASE)
 _STARTS_WEEKDAY = re.compile(rf"{_WEEKDAYS}s?\b", re.IGNORECASE)
 
 
 def joins_day_set(before: str, gap: str, after: str) -> bool:
     """Whether the value ``after`` continues a set of weekdays ending ``before``."""
+    if _ENDS_DATED.search(before) is not None and gap.strip() in (",", "/"):
+        return False  # "moved to tue 3rd, fri 6th stays": two days said apart
     return (_DAY_SET_GAP.fullmatch(gap) is not None and _ENDS_WEEKDAY.search(before) is not None
             and _STARTS_WEEKDAY.match(after) is not None)
 

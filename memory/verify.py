@@ -280,8 +280,9 @@ def _wrong_message(p: Proposal, message: Message
 def _topic_grounded(topic: str, message: Message, ctx: VerifyContext) -> bool:
     if message.reply_to or (message.thread_id and message.thread_id != message.id):
         return True
+    # (the speaker is the message's too: "i'm on leave 16-27 march" is "Ollie away")
     said = (set(content_terms(message.text)) | set(content_terms(ctx.text))
-            | set(content_terms(ctx.asked)))
+            | set(content_terms(ctx.asked)) | set(content_terms(message.user_name)))
     return bool(set(content_terms(topic)) & said)
 
 

@@ -164,7 +164,8 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
         return True
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
         return moved or value.family != "when" or not after.startswith("to")
-    return bool(re.match(r"(?:→|->|=>)", after))
+    # (a rate's unit may sit between: "35/h → 40/h")
+    return bool(re.match(r"(?:/[a-z]{1,5}\s?)?(?:→|->|=>)", after))
 
 
 def moved_on(text: str, values: Sequence[Value]) -> tuple[Value, ...]:
@@ -408,6 +409,10 @@ def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
 # How a thing put out on a day is said: "is going out mondays", "goes live thursday".
 _GOES_OUT = re.compile(r"\b(?:go|goes|going|went|gone)\s(?:out|live|up|online)$")
 
+# How a visit or a delivery on a day is said ("coming", "arriving", "dropping by").
+_COMES = re.compile(r"\b(?:coming|arriving|landing|visiting|delivering|dropping\sby|"
+                    r"popping\sin)(?=$|\s)")
+
 #: The words a reply takes a value up with ("ok", "yeah", "make it").
 _REPLY_LEADS = frozenset(w for lead in BARE_LEADS for w in lead.split())
 
@@ -435,6 +440,10 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True  # a reply that is the value: "yeah 60s", "ok thursday"
     if value.family == "when" and _GOES_OUT.search(before):
         return True  # "lineup post is going out mondays", "ep goes live thursday"
+    if value.family == "when" and (_COMES.search(before) or (
+            _COMES.match(value.text) and re.search(r"\w['’](?:s|re)$", before))):
+        # a visit planned: "he's coming wed between 1 and 3", "courier arriving friday 10am"
+        return True
     last = re.findall(r"[\w'’→>=:-]{1,200}$", before)
     if not last:
         return False

@@ -186,7 +186,8 @@ class ClauseReader:
             strong or _states(part, new[0], start))
         claims = tuple(
             replace(c, stated=not about_value and not negated and (
-                strong or _states(part, c.value, start, after=_value_before(claims, c))))
+                strong or c.subject == ABSENCE_SUBJECT
+                or _states(part, c.value, start, after=_value_before(claims, c))))
             for c in claims)
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         claims = _effective_from(claims, part, start)
@@ -248,6 +249,13 @@ class ClauseReader:
                     # "I have arranged for Brook Stables to deliver instead": the team's
                     and not (self.lexicon.change_strength(part) >= 0.8
                              and any(v.kind is Kind.CHOICE for v in new)))
+        if personal and _OWN_ABSENCE.match(part):
+            # "i'm away 20 feb - 2 mar (skiing)": when the speaker is away is the team's
+            # to know; the message analyzer names it after them
+            away = [v for v in new if v.family == "when"]
+            if away:
+                return SpeechAct.DECISION, away, tuple(
+                    Claim(v, ABSENCE_SUBJECT, frozenset()) for v in away)
         if _CONDITIONAL.match(part) or personal:
             return SpeechAct.CHATTER, [], ()
         if any(c.value.kind is Kind.PERSON for c in claims):
@@ -362,7 +370,8 @@ class ClauseReader:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
         m = self.lexicon.cancel.search(part)
-        if m is not None and m.group(0).lower().endswith("off") and not off_calls_off(
+        if m is not None and m.group(0).lower().endswith("off") and not m.group(
+                0).lower().startswith("call") and not off_calls_off(
                 (part[:m.start()].split() or [""])[-1], part[m.end():]):
             m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
@@ -642,6 +651,17 @@ def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[C
 _JOINED = re.compile(r"\b(?:so|but|because|since|and then|which means)\b", re.IGNORECASE)
 _EFFECTIVE_FROM = re.compile(r"\W{0,3}(?:from|as of|starting(?: from)?|beginning|effective"
                              r"(?: from)?)\s{1,3}", re.IGNORECASE)
+
+
+#: The subject of the speaker's own absence, named after them by the message analyzer.
+ABSENCE_SUBJECT = "away"
+# The speaker saying they are away ("heads up i'm on leave 16-27 march", "i'll be off
+# mon-wed", "im ooo from the 3rd").
+_OWN_ABSENCE = re.compile(r"^\W{0,3}(?:(?:heads\s?up|fyi|btw|so|also|reminder)\W{1,3}){0,2}"
+                          r"(?:(?:i'm|i’m|im|i\sam|i'll\sbe|i’ll\sbe|i\swill\sbe)\s(?:away|off|"
+                          r"out|ooo|on\s(?:leave|holiday|vacation|hols|annual\sleave|paternity\s"
+                          r"leave|maternity\sleave)|out\sof\s(?:office|town))|i\swon['’]?t\sbe\s"
+                          r"in)\b", re.IGNORECASE)
 
 
 def _claim_of(value: Value, subject: str) -> Claim:

@@ -263,7 +263,8 @@ _AFTER_HEAD = re.compile(r"\s(?:with|for|of|at|on|in|about|from|by|before|after)
 _TRAILING_VERBS = frozenset(stem(w) for w in (*CHANGE_VERBS, *"""
 slide slides slid close closes closed open opens opened start starts started end ends
 ended land lands landed ship ships shipped run runs go goes went happen happens lock
-locks locked come comes arrive arrives due""".split()))
+locks locked come comes arrive arrives due fire fires fired meet meets collect collects
+deliver delivers leave leaves depart departs""".split()))
 _FACETS = frozenset(stem(w) for w in FACET_NOUNS)
 _CONTRASTS = tuple(frozenset(stem(w) for w in g) for g in CONTRASTING_MODIFIERS)
 

@@ -33,7 +33,7 @@ from memory.analysis.clause_parts import (
     _message_act,
     _split,
 )
-from memory.analysis.clause_reader import ClauseReader
+from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -122,6 +122,7 @@ class MessageAnalyzer(ClauseReader):
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
+        clauses = _named_absence(clauses, speaker)
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -365,6 +366,45 @@ def _without_system_lines(text: str, lex: Lexicon) -> str:
             shared = _SHARED.match(text, end)
             end = shared.end() if shared is not None else len(text)
         out = out[:m.start()] + " " * (end - m.start()) + out[end:]
+    return out
+
+
+def absent_one(topic: str) -> str:
+    """Whose own absence a state's topic names ("Marco away on leave" → "marco"), else
+    ""."""
+    m = _ABSENCE_TOPIC.fullmatch(topic.strip())
+    return m.group(1).lower() if m else ""
+
+
+def absence_of_another(topic: str, speaker: str) -> bool:
+    """Whether ``topic`` is someone's own absence and ``speaker`` is not them: only they
+    say when they are away ("i can do tue 17th" in the thread of "i'm away feb 16-20"
+    covers a class, it moves no absence)."""
+    who = absent_one(topic)
+    return bool(who) and who != (speaker.split()[0].lower() if speaker.strip() else "")
+
+
+# How the state of someone's absence is named: the words people ask it by ("when is
+# marco away", "when's ollie on leave").
+_ABSENCE_TAIL = "away on leave"
+_ABSENCE_TOPIC = re.compile(r"(\S{1,40})\s" + re.escape(_ABSENCE_TAIL))
+
+
+def _named_absence(clauses: list[Clause], speaker: str) -> list[Clause]:
+    """The speaker's own absence ("i'm away 20 feb - 2 mar") named after them ("Marco
+    away on leave"), as the team asks of it ("what dates is marco away"); without a
+    speaker, none."""
+    first = speaker.split()[0] if speaker.strip() else ""
+    out = []
+    for c in clauses:
+        if any(cl.subject == ABSENCE_SUBJECT for cl in c.claims):
+            subject = f"{first} {_ABSENCE_TAIL}" if first else ""
+            c = replace(c, subject=subject, terms=frozenset(content_terms(subject)),
+                        claims=tuple(replace(cl, subject=subject,
+                                             terms=frozenset(content_terms(subject)))
+                                     if cl.subject == ABSENCE_SUBJECT else cl
+                                     for cl in c.claims))
+        out.append(c)
     return out
 
 

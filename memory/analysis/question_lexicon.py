@@ -68,6 +68,11 @@ DECIDED_VERBS = frozenset({"agree", "decide", "settle", "land", "pick", "choose"
 GROUP_SUBJECTS = frozenset({"we", "you", "u", "they", "yall", "y'all"})
 # Words naming an amount per something: a unit stating one ("£20/hr", "9%") names them.
 RATE_WORDS = frozenset({"rate", "rates", "wage", "wages"})
+# Words naming what something is sold or hired for ("price", "fee", "rate"): a bare number
+# said with one prices it ("half day rate for the hall too?" → "hall half day 140"). (Not
+# "cap" or "budget": a limit or a pot, not a price.)
+PRICE_WORDS = frozenset({"price", "prices", "priced", "pricing", "cost", "costs", "fee", "fees",
+                         "rate", "rates", "charge", "charges", "charging", "pay", "paying"})
 # Words before a noun: "first" after them is an ordinal of a thing ("the first shipment"),
 # not said of when something was said or planned ("did tom first announce").
 DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
@@ -251,7 +256,8 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "invoice": "price",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
-    "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
+    "venue": "where", "point": "where", "room": "where", "city": "where", "country": "where",
+    "spot": "where",
     "restaurant": "where", "address": "where", "venues": "where", "places": "where",
     "locations": "where", "rooms": "where",
     "owner": "person", "lead": "person", "person": "person", "assignee": "person",
@@ -593,6 +599,7 @@ class QuestionLexicon:
     decided_verbs: frozenset[str] = DECIDED_VERBS
     group_subjects: frozenset[str] = GROUP_SUBJECTS
     rate_words: frozenset[str] = RATE_WORDS
+    price_words: frozenset[str] = PRICE_WORDS
     determiners: frozenset[str] = DETERMINERS
     first_verbs: frozenset[str] = FIRST_VERBS
     system_asked: frozenset[str] = SYSTEM_ASKED

@@ -27,6 +27,8 @@ class Bare:
     settled: bool
     #: For a number: what the turn that put it forward measured ("money", "count"), if said.
     unit: str = ""
+    #: The thing a number is said of, named before it ("mugs 48" to "mugs $45, bowls $60?").
+    subject: str = ""
 
 
 #: Words before a value said alone that take it up ("ok op 1", "make it 5", "let's say 6").
@@ -76,6 +78,13 @@ _LEADING = re.compile(r"^[\s,.;:!(\-–—]{1,20}")
 
 _MAX_WORDS = 3
 
+# Things in the plural, which a number prices or counts ("mugs 48"); a label in the singular
+# names one of them ("bay 2", "op 1").
+_PLURAL = re.compile(r"[a-z](?<!s)s$", re.IGNORECASE)
+# A thing's name in a word or two, then a number alone ("mugs 48", "large tees 20").
+_NAMED_NUMBER = re.compile(r"(?P<s>[a-z][a-z'’-]{1,20}(?:\s[a-z][a-z'’-]{1,20})?)\s"
+                           r"(?P<n>" + UNITLESS.pattern + r")", re.IGNORECASE)
+
 # "25's fine": the clitic of "is" before a word that settles a value
 _CLITIC_IS = re.compile(r"(?<=\w)['’]s\s(?=(?:fine|ok|good)\b)", re.IGNORECASE)
 
@@ -121,6 +130,11 @@ def bare_value(text: str) -> Bare | None:
         return None
     if UNITLESS.fullmatch(rest):
         return Bare(rest, numeric=True, settled=settled)
+    of = _NAMED_NUMBER.fullmatch(rest)
+    if of is not None and _PLURAL.search(of.group("s")) and not any(
+            w.lower() in _NOT_VALUE | _ARTICLE for w in of.group("s").split()):
+        # "mugs 48" answering "mugs $45, bowls $60?": a number for the thing named
+        return Bare(of.group("n"), numeric=True, settled=settled, subject=of.group("s"))
     content = words[1:] if words[0].lower() in _ARTICLE else words
     if not content or any(w.lower().rstrip(".") in _NOT_VALUE | _ARTICLE for w in content):
         return None

@@ -132,10 +132,13 @@ MONEY_PATTERN = (
     r"\d{2,3}(?=\s?(?:ph|p/h)\b))|"
     # dues, rent, fees and rates said by the period ("475/month", "1,200/yr", "495/day")
     # (not a count by the period: "300/month orders", "50/day new trials")
-    # (by the day, hour or week only three digits or pence: "40/day" is as often a count)
+    # (by the day, hour or week only three digits or pence: "40/day" is as often a count;
+    # "/h" and "/hr" abbreviate only a rate)
     r"(?<![\w$€£¥./])(?:\d[\d,.]{1,9}(?=/(?:month|mo|year|yr|annum|night|head)\b"
     + _NOT_COUNTED + r")|(?:\d[\d,]{2,9}|\d{1,3}\.\d\d)(?=/(?:day|hr|hour|wk|week)\b"
-    + _NOT_COUNTED + r"))|"
+    + _NOT_COUNTED + r")|"
+    # by the hour in two digits too: "spree room 35/h → 40/h" (nothing is counted so)
+    r"\d{2}(?=/(?:h|hr)\b" + _NOT_COUNTED + r"))|"
     + _SCALED + r"(?!" + _COUNTED + r"))"
 )
 
@@ -405,7 +408,9 @@ _OF_NAMED = (r"(?-i:\sof\s(?:the\s)?[A-Z][\w'’-]{0,24}"
 
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
-    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}|[a-z]\b)",
+    # (not a rate: "spree room 35/h")
+    r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}"
+    r"(?![\w'’.-]{0,24}/[a-z])|[a-z]\b)",
     # "at the gym", "at the east car park", "at the back lot of Millbrook Elementary", "at
     # the skatepark end of Riverside Park" (a part of a named place is in that place)
     # (not "in that church": a place said again by pointing at it)

@@ -131,10 +131,16 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                 break
             after.append(t)
         item = _clean_subject(after, values) or _priced_per(toks, values, v, masked)
-        lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
+        lead = _OPENER.sub("", masked[max(prev_end, toks[0].start if toks else 0):v.start]
+                           .strip())
         if item and (not lead or lead.endswith(",")):
             out = item
     return out
+
+
+# Words opening a clause before its value that name nothing ("ok cancelling pizza night").
+_OPENER = re.compile(r"^(?:(?:ok|okay|so|right|alright|yeah|yep|sadly|unfortunately|update)"
+                     r"\W{0,3}){1,3}$", re.IGNORECASE)
 
 
 def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
@@ -299,12 +305,19 @@ def _trim(out: list[Token]) -> list[Token]:
                    or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
                    or out[-1].low in {"now", "again", "and", "then", "til", "till", "w",
                                       "thru"}
+                   or (out[-1].low in _PRONOUN_IS and len(out) > 1)
                    or out[-1].low in CLAUSE_VERBS):  # "custom ink wants", "comes w"
         if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
                 and out[-2].low in _PHRASAL):
             break  # "check in 18th 3pm", "sign up closes friday"
         out = out[:-1]
     return out
+
+
+#: A pronoun with its verb, which ends no subject ("the hvac guy, he's coming wed").
+_PRONOUN_IS = frozenset({f"{p}{a}{v}" for p, v in (("he", "s"), ("she", "s"), ("it", "s"),
+                                                   ("they", "re"), ("we", "re"))
+                         for a in ("'", "’")})
 
 
 #: Verbs whose particle makes a noun: "check in", "sign up", "kick off", "drop off".

@@ -174,6 +174,8 @@ def _agent_verb(toks: list[Token]) -> list[Token] | None:
 _IRREGULAR_ACTS = frozenset({"got", "found", "took", "chose", "picked", "bought", "sold",
                              "brought", "sent", "won", "made"})
 _DATIVES = frozenset({"us", "me", "them", "you"})
+# Irregular past forms of reaching someone ("rang the plumber", "rang round the cleaners").
+_IRREGULAR_REACHED = frozenset({"rang", "spoke", "met", "told", "saw", "heard"})
 
 
 # Past forms that do not act on a thing ("need", "based", "interested").
@@ -187,6 +189,8 @@ def _verb_at_start(words: Sequence[Token], values: tuple[Value, ...]) -> bool:
     first = words[0].low
     if first.endswith("ed") and len(first) > 4 and first not in DISCOURSE and len(words) > 1:
         return True  # "Resubmitted 2.4 to Apple", "Planned maintenance at 3pm"
+    if first in _IRREGULAR_REACHED and len(words) > 1 and words[1].low in _DETERMINERS:
+        return True  # "rang the hvac guy, he's coming wed"
     if (first.endswith("ing") and first not in _NOUN_ING and len(words) > 1
             and words[1].low in _DETERMINERS):
         return True  # "setting the november alert at $8,000"

@@ -19,7 +19,8 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
     r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
     r"grab|take|do|cover|covering|free|able|available|[a-z]{2,15}ing\b[^.!\n]{0,60}\?)|"
     r"\bvolunteers?\b|\bany takers\b|\bup for grabs\b|\bneed (?:someone|somebody|a volunteer|"
-    r"a hand|help|people|one person|\d{1,4} (?:people|person|volunteers?))\b|\bneed:",
+    r"a hand|help|people|one person|\d{1,4} (?:people|person|volunteers?)|(?:a |some )?cover|"
+    r"(?:a )?sub)\b|\bneed:",
     re.IGNORECASE)
 
 #: How a reply taking the task on opens ("on it", "yep", "sure, i'll grab the files").

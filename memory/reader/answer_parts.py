@@ -15,12 +15,12 @@ from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES, resolved_dates, weekday_day
-from memory.models import ChainEntry, Citation, EvidenceNode, State
+from memory.models import ChainEntry, Citation, EvidenceNode, State, Verdict
 from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, shorten
+from memory.text import STOPWORDS, content_terms, shorten
 
 # How much a state may cover less than the best message and still be the answer.
 STATE_MARGIN = 0.15
@@ -89,11 +89,18 @@ def entry_value(entry: ChainEntry) -> str:
 def calendar_day(value: str, said: datetime) -> str:
     """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
     empty when it names none, or a range or month."""
+    if _DAY_SPAN.search(value):
+        return ""  # "16-27 march": a span, not its last day
     found = resolved_dates(value, said, prefer="future")
     if not found:
         return ""
     res = found[0][1]
     return weekday_day(res.start, value) if res.start == res.end else ""
+
+
+# Two days of a month joined by a dash ("16-27 march", "feb 16-20"), not a clock range.
+_DAY_SPAN = re.compile(r"(?<![\d:.])\d{1,2}(?:st|nd|rd|th)?\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?"
+                       r"(?![\d:.]|\s?(?:am|pm)\b)", re.IGNORECASE)
 
 
 def entry_label(entry: ChainEntry) -> str:
@@ -345,3 +352,14 @@ def release_grain(qa: QuestionAnalysis, statements: list[Statement]) -> list[Sta
     if qa.family != "version" or _BUILD_ASKED.search(qa.text):
         return statements
     return [st for st in statements if not st.value or not is_build(st.value)] or statements
+
+
+def revises_another(node: EvidenceNode, answer: EvidenceNode) -> bool:
+    """Whether the writer committed ``node`` as a change of another state than the one
+    ``answer`` set: a turn moving the heating engineer's visit off wednesday is no new day
+    for the newsletter held on wednesday."""
+    # (only when the turn names that other thing: "fine by me, friday 15th" linked to the
+    # scouts' booking by a writer's slip names nothing, and may still move the plan)
+    return (node.verdict is Verdict.REVISE and node.state_id is not None
+            and answer.state_id is not None and node.state_id != answer.state_id
+            and bool(set(content_terms(node.topic)) & set(content_terms(node.text))))

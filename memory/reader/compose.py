@@ -63,7 +63,7 @@ from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
-from memory.reader.when_values import has_clock, has_day
+from memory.reader.when_values import clock_beside, has_clock, has_day
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import names_value, shorten
@@ -298,7 +298,15 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                       and u.state.topic == facet and u.state.channel == state.channel
                       and u.state.chain and has_clock(current_value(u.state))), None)
         if timed is None or timed.chain[-1].ts < state.chain[-1].ts:
-            return composed  # a time agreed before the day moved is not known to hold
+            # a time agreed before the day moved is not known to hold; the one said with
+            # the day is ("sun 3 may, meet 4:30am")
+            node = nodes.get(state.chain[-1].node_id)
+            clock = clock_beside(node.text, state.chain[-1].value) if node is not None else ""
+            if not clock:
+                return composed
+            return dataclasses.replace(composed, lines=[f"{composed.lines[0]}, {clock}",
+                                                        *composed.lines[1:]],
+                                       short=f"{composed.short}, {clock}")
         clock = entry_value(timed.chain[-1])
         lines = [f"{composed.lines[0]}, {clock}", *composed.lines[1:2], chain_line(timed),
                  *composed.lines[2:]]

@@ -47,6 +47,7 @@ from memory.reader.coverage_values import (
     asks_a_length,
     asks_a_percent,
     numbered_noun,
+    says_a_bare_sum,
     says_a_clock,
     says_a_length,
     says_a_number,
@@ -395,6 +396,11 @@ class CoverageTest:
             return says_a_clock(unit)
         if family == "price" and says_a_percent(unit):
             return True  # a fee or a rate set as a share ("let's go 9%"), not "how much"
+        if family in ("price", "money") and (says_a_rate(unit) or says_a_bare_sum(
+                unit, self.lexicon.price_words)):
+            # a price written without its currency: "spree room 35/h → 40/h", "half day
+            # spree 140" answering "half day rate for spree too?"
+            return True
         return family in self.families(unit)
 
     def _typos(self, absent: Sequence[Term], unit: Unit) -> set[str]:

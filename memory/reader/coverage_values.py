@@ -20,9 +20,9 @@ from memory.text import STOPWORDS, find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "said", "says_a_clock",
-           "says_a_length", "numbered_noun", "says_a_number", "says_a_numbered", "says_a_percent",
-           "says_a_record_number", "is_a_percent", "tells_a_sum"]
+__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "said", "says_a_bare_sum",
+           "says_a_clock", "says_a_length", "numbered_noun", "says_a_number", "says_a_numbered",
+           "says_a_percent", "says_a_record_number", "is_a_percent", "tells_a_sum"]
 
 #: Value families that are never a place or a name ("which company" is not answered by a
 #: day, an amount or a version).
@@ -161,6 +161,19 @@ _RECORD = re.compile(r"#\d{3,20}|(?<![\w.,])(?:(?!(?:19|20)\d\d(?!\d))\d{4,20}|\
 def says_a_percent(unit: Unit) -> bool:
     """Whether ``unit`` states a percentage ("9%", "8.5 percent")."""
     return _PERCENT.search(said(unit)) is not None
+
+
+def says_a_bare_sum(unit: Unit, price_words: frozenset[str]) -> bool:
+    """Whether ``unit`` prices something in a bare number: it says a word for a price
+    ("rate", "price", "fee"), in its own words or in the question it answers, and a number
+    that is no day, time or count of other things ("half day rate for spree too?" → "half
+    day spree 140")."""
+    if unit.node is None:
+        return False
+    said_words = set(re.findall(r"[a-z]{2,20}", f"{unit.told} {unit.context}".lower()))
+    if not said_words & price_words:
+        return False
+    return _sum_in(unit.told)
 
 
 def says_a_rate(unit: Unit) -> bool:

@@ -169,6 +169,11 @@ def _speaks_of_self(text: str) -> bool:
     return any(w.low in SELF_WORDS for w in words(text[:200]))
 
 
+# A "so" that says how much, after a verb of being or seeming ("was so sweet").
+_INTENSIFIED = re.compile(r"\b(?:is|was|are|were|be|been|being|it['’]s|that['’]s|too|not|"
+                          r"feels?|felt|looks?|looked|seems?|seemed)$", re.IGNORECASE)
+
+
 # A short sentence naming a kind of reason ("budget thing.", "staffing issues", "insurance
 # reasons"): said beside a decision, it is its reason.
 _KIND_OF_REASON = re.compile(r"\W{0,3}(?:[\w'’-]{2,20}\s){1,2}(?:thing|things|issue|issues|"
@@ -194,6 +199,8 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 continue
             if cue in ("so", "so that"):
                 before = sentence[: m.start()].strip(" ,;:-—")
+                if cue == "so" and _INTENSIFIED.search(before):
+                    continue  # "partner flow was so sweet": a degree, no consequence
                 after = sentence[m.end():].strip(" ,;:-—").rstrip(".!")
                 if _PURPOSE.match(after) and len(words(before)) >= 2:
                     # "Kai asked to step back so he can focus on entry": the purpose is

@@ -39,7 +39,7 @@ from memory.analysis.question import QuestionAnalysis
 from memory.analysis.said_alone import Bare, bare_value
 from memory.dates import find_date_expressions, resolve_date
 from memory.models import EvidenceNode
-from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of
+from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of, revises_another
 from memory.reader.coverage import Coverage, Term, node_unit
 from memory.reader.extract import Person
 from memory.reader.reasons import refuses
@@ -155,6 +155,8 @@ class LaterWord(StatementReader):
             prompted, elsewhere = prompted - 1, elsewhere - 1
             if analysis.system or analysis.noise or analysis.act is SpeechAct.REMINDER:
                 continue
+            if revises_another(node, answer):
+                continue  # "heating guy called, can't make wed. coming thu instead"
             if found is not None and _mentions(node.text, held):
                 found = None  # "sorry no, ignore me, 10:30 stands": back to the value held
             terse = len(node.text.split()) <= _TERSE_WORDS

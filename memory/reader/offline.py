@@ -50,9 +50,10 @@ from memory.reader.named_again import Mentions
 from memory.reader.rerank import Hit
 from memory.reader.taking import is_request, taken, taken_over, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
+from memory.reader.when_values import has_clock
 from memory.reader.word_forms import forms, unit_forms
 from memory.store.filters import Window
-from memory.text import shorten
+from memory.text import find_slots, shorten
 
 logger = logging.getLogger(__name__)
 
@@ -288,9 +289,12 @@ class OfflineReader:
         messages = [(s, u.node, u) for s, u in verdict.units
                     if u.node is not None][:TAKING_SOURCES]
         covering = [n for s, n, _ in messages if s >= threshold]
-        asked = frozenset(f for t in qa.terms if t not in self.lexicon.predicates
+        # (the slot a cover is asked for names the task: "who's covering my thursday 7am")
+        slots = [*qa.dates, *(sl.text.lower() for sl in find_slots(qa.text)
+                              if sl.kind.value == "time" and has_clock(sl.text))]
+        asked = frozenset(f for t in [*qa.terms, *slots] if t not in self.lexicon.predicates
                           and not t.endswith("ing") for f in forms(t))
-        asked_terms = [t for t in qa.terms if forms(t) & asked]
+        asked_terms = [t for t in [*qa.terms, *slots] if forms(t) & asked]
         if not asked_terms:
             return composed
         requests = [n for n in {n.node_id: n for n in [node, *covering]}.values()

@@ -97,7 +97,16 @@ def accepts(text: str, openers: Sequence[str], fillers: frozenset[str] = frozens
         parts = opener.split()
         if lows[: len(parts)] == parts:
             return True
+    if _VALUE_TAKEN.match(text[:80]):
+        return True  # "9 is fine, more people will make it anyway"
     return text.lstrip().startswith(tuple(o for o in openers if not o[:1].isalpha()))
+
+
+# A reply taking up the value put to it ("9 is fine", "wed works", "10 it is", "8:30 then").
+_VALUE_TAKEN = re.compile(
+    r"\s{0,3}(?:the\s)?(?:\d{1,2}(?:[:.]\d\d)?\s?(?:am|pm)?|(?:mon|tue|tues|wed|thu|thur|thurs|fri|"
+    r"sat|sun)(?:day|nesday|sday|rsday|urday)?)\s(?:is\s(?:fine|good|ok|okay|great|perfect)|"
+    r"works|it\sis|then|sounds\s(?:good|great|fine))\b", re.IGNORECASE)
 
 
 def assents_only(text: str, openers: Sequence[str]) -> bool:
@@ -281,13 +290,28 @@ class Reasons:
             if turn.speaker_id == node.speaker_id:
                 continue
             told = " ".join(s for s in split_sentences(turn.text)
-                            if not s.rstrip().endswith("?"))
+                            for s in _put_apart(s) if not s.rstrip().endswith("?"))
             if len(words(told)) < 4:
                 continue
             cued = reason_in(told)
             if cued or not strict or says(told, self.lexicon.blockers):
                 return cued or told
         return ""
+
+
+# An emoji between two clauses ends the first ("lindner can't deliver before 8:45 on fridays
+# anymore 😩 move the breakfast to 9:00?").
+_EMOJI_BREAK = re.compile(r"\s{0,3}[\U0001F300-\U0001FAFF\u2600-\u27BF]{1,6}\s{1,3}(?=\w)")
+
+
+def _put_apart(sentence: str) -> list[str]:
+    """``sentence``, or its parts either side of an emoji when the part after it puts a
+    value forward ("… anymore 😩 move the breakfast to 9:00?"; not "… again 😩 spoke &
+    chain still our repair place?", which asks and proposes nothing)."""
+    parts = _EMOJI_BREAK.split(sentence)
+    if len(parts) > 1 and parts[-1].rstrip().endswith("?") and find_slots(parts[-1]):
+        return parts
+    return [sentence]
 
 
 def _first_value(text: str) -> str:

@@ -37,6 +37,7 @@ from memory.text import (
     find_slots,
     has_revision_cue,
     is_calendar_word,
+    names_value,
     weekdays_in,
 )
 
@@ -163,6 +164,14 @@ class StatementChoice:
             # is no new time for the phones)
             about = [st for st in about if wanted & unit_forms(
                 f"{st.unit.text} {st.unit.context}")] or about
+            if qa.family == "when" and not qa.asks_clock:
+                # "from which saturday does the 9:15 start kick in": the time the question
+                # names the thing by is said where that thing is
+                clocks = [sl.text for sl in find_slots(qa.text)
+                          if sl.kind.value == "time" and has_clock(sl.text)]
+                timed = [st for st in statements
+                         if any(names_value(st.sentence, c) for c in clocks)]
+                about = timed or about
             # a reaction ("🍻", "👍") answers nothing, however late
             about = [st for st in about if any(ch.isalnum() for ch in st.node.text)] or about
             if qa.kind is QuestionKind.WHO:

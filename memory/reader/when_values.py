@@ -26,7 +26,7 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day
 
-__all__ = ["has_clock", "has_day", "time_near", "time_range_end", "when_in"]
+__all__ = ["clock_beside", "has_clock", "has_day", "time_near", "time_range_end", "when_in"]
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
@@ -80,6 +80,10 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
 
         slots.sort(key=lambda sl: min((part(sl.start) != part(a), abs(sl.start - a))
                                       for a in anchors))
+    if _FROM_WHEN.match(qa.text):
+        # "from which saturday does it kick in": the day it runs from ("from the 25th")
+        slots.sort(key=lambda sl: _FROM.search(sentence[max(0, sl.start - 14):sl.start])
+                   is None)
     # a time that ends or opens a range is said as that range ("sundays 9–10am")
     times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in slots
              if sl.kind.value == "time"]
@@ -113,6 +117,14 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     return (times[0], "") if times else ("", "")
 
 
+# A question asking the day something runs from ("from when", "from which saturday",
+# "starting when", "as of when").
+_FROM_WHEN = re.compile(r"\W{0,3}(?:from|starting|as of|beginning)\s(?:when|which|what)\b",
+                        re.IGNORECASE)
+# The word opening the day something runs from ("from the 25th", "starting mon 4th").
+_FROM = re.compile(r"\b(?:from|starting|as of|beginning|effective)\s(?:the\s)?$", re.IGNORECASE)
+
+
 # The speaker's own plan ahead ("i'll open applications thursday", "we're going to …").
 _WILL = re.compile(r"\b(?:i'll|i’ll|we'll|we’ll|i will|we will|i'm going to|we're going to|"
                    r"gonna)\b", re.IGNORECASE)
@@ -137,6 +149,29 @@ def _said(res: DateResolution, text: str) -> str:
     """A resolved day with its weekday unless ``text`` names it ("Friday 6 June 2025"); a
     range as spoken."""
     return weekday_day(res.start, text) if res.start == res.end else res.spoken()
+
+
+def clock_beside(text: str, day: str) -> str:
+    """The time of day ``text`` gives right after the day ``day`` it states, with only a
+    word of meeting or starting between ("dawn chorus walk: sun 3 may, meet 4:30am at the
+    north gate" → "4:30am"); "" when it gives none there."""
+    at = text[:MAX_TEXT].lower().find(day.lower()) if day else -1
+    if at < 0:
+        return ""
+    end = at + len(day)
+    for sl in find_slots(text[:MAX_TEXT]):
+        if sl.start < end or sl.kind is not SlotKind.TIME or not has_clock(sl.text):
+            continue
+        if _BESIDE.fullmatch(text[end:sl.start]) is None:
+            return ""
+        return clock_span(text, sl.start, sl.end) or sl.text
+    return ""
+
+
+# What may stand between a day and its time ("sun 3 may, meet 4:30am", "fri from 6pm").
+_BESIDE = re.compile(r"[\s,;(-]{0,4}(?:(?:meet(?:ing)?|start(?:s|ing)?|kick-?off|doors(?:\s"
+                     r"open)?|from|arrive|arrival)\s{1,3})?(?:at\s{1,3}|@\s?)?",
+                     re.IGNORECASE)
 
 
 def has_clock(text: str) -> bool:

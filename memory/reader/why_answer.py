@@ -7,6 +7,7 @@ question's change word, or that decide the value it names, come first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
@@ -35,6 +36,28 @@ from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, names_value
 
 __all__ = ["WhyReader"]
+
+# "why did it move in the first place": an idiom, naming nothing the answer says.
+_FIRST_PLACE = re.compile(r"\bin the first place\b", re.IGNORECASE)
+# A reply putting another number with its reason ("10, people lose keys constantly").
+_COUNTER = re.compile(r"\W{0,3}(?:(?:nah|no|hmm)\W{1,3})?(?P<v>\d{1,6}(?:[.,:]\d{1,3})?)\s?"
+                      r"(?:[€£$%]|pm|am|k)?\s?[,;:—–-]\s?[a-z'’]{1,20}(?:\s[\w'’]{1,20}){2,40}",
+                      re.IGNORECASE)
+
+
+def _names_number(text: str, value: str) -> bool:
+    """Whether ``text`` says the short number ``value`` on its own ("5€ deposit?" says 5),
+    a value too short for :func:`memory.text.names_value`."""
+    return value.isdigit() and len(value) <= 2 and re.search(
+        rf"(?<![\d.,:/]){value}(?![\d]|[.,:/]\d)", text[:2000]) is not None
+
+
+def _counters(text: str, left: set[str]) -> bool:
+    """Whether ``text`` answers a value put forward with another number and why."""
+    m = _COUNTER.match(text[:200])
+    return m is not None and not any(m.group("v") in unit_forms(v) or m.group("v") == v
+                                     for v in left)
+
 
 # How many turns after a value was put forward a reply pushing back on it is looked for.
 _PUSHBACK_TURNS = 3
@@ -185,7 +208,8 @@ class WhyReader(StateChoice):
         - …", not "wait is it from today??"), a message changing something first among
         equals; a message covering the question less well than the best joins when it says
         more of the question's words than any of them (the subject alone ties many)."""
-        asked = [f for w in words(qa.text) if w.low not in self.lexicon.question_words
+        asked = [f for w in words(_FIRST_PLACE.sub(" ", qa.text))
+                 if w.low not in self.lexicon.question_words
                  and w.low not in STOPWORDS and (f := forms(w.low))]
         if not asked:
             return order
@@ -269,12 +293,14 @@ class WhyReader(StateChoice):
         around half 8")."""
         for unit in covering:
             node = unit.node
-            if node is None or not any(names_value(node.text, v) for v in left):
+            if node is None or not any(names_value(node.text, v) or _names_number(node.text, v)
+                                       for v in left):
                 continue
             for turn in list(follow(node))[:_PUSHBACK_TURNS]:
                 if turn.speaker_id == node.speaker_id:
                     continue
-                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS):
+                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or (
+                        _counters(turn.text, left)):
                     return turn
         return None
 
