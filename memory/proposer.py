@@ -297,6 +297,10 @@ class OfflineProposer(ProposalUptake):
                 return (self._time_of(quote, target.state, item, registry)
                         or on(target, Verdict.RESTATE if same else Verdict.REVISE))
         if best is None and not claim.subject:
+            pointed = self._pointed_at(claim, ctx, item, registry)
+            if pointed is not None:
+                same = same_value(quote, pointed.state.value)
+                return on(pointed, Verdict.RESTATE if same else Verdict.REVISE)
             timed = self._timed_near(claim, ctx, item, registry)
             if timed is not None:
                 return timed

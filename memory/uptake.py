@@ -127,6 +127,30 @@ class ProposalUptake(TerseReplies):
             return None  # another subject was raised in between
         return _Match(rec, 0.5, True, False)
 
+    def _pointed_at(self, claim: Claim, ctx: _Context, item: WriteItem,
+                    registry: RegistryTool) -> _Match | None:
+        """"copy deadline is fri 20th" → "can we push it a week?" → "ok 27th then": a
+        value with no subject answering a proposal that moves "it" without a value of its
+        own is the new value of what the turn before the proposal set (a state of the
+        value's kind, set by someone's turn no longer than the link gap before it)."""
+        anchor, aa = ctx.anchor, ctx.anchor_analysis
+        if anchor is None or aa is None or claim.subject or ctx.suggested is not None:
+            return None
+        pointing = [c for c in aa.clauses if c.act in _SUGGESTING and not c.claims
+                    and c.change >= 0.5 and (c.pointer or _MOVES_IT.search(c.text))]
+        if not pointing or len(item.message.text.split()) > _SHORT_REPLY + 2:
+            return None
+        gap = self.weights.link_gap_s
+        before = [n for n in item.recent if n.seq < anchor.seq
+                  and n.thread_id == anchor.thread_id
+                  and 0 <= (anchor.ts - n.ts).total_seconds() <= gap][-1:]
+        for n in before:
+            for sid in _states_of(n):
+                rec = registry.get_state(item, sid)
+                if rec is not None and compatible(claim.value.family, rec.value_family):
+                    return _Match(rec, 1.0, True, True)
+        return None
+
     def _acceptance(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,
                     registry: RegistryTool) -> _Decision | None:
         """"ok let's do that", "sure", "+1", "ok moving it": agreeing with the proposal it
@@ -225,6 +249,9 @@ _APPROVAL = frozenset({c for c in ACK_CUES if " " not in c} | {
 _REST_WORD = re.compile(r"[a-z']{1,20}|[^\sa-z0-9.,;:?'\-–—()\ufe0f\u200d]")
 #: The most words a reply taking up a proposal that names no subject may say.
 _SHORT_REPLY = 3
+# A change put to what was just said ("can we push it a week?", "could we move that?").
+_MOVES_IT = re.compile(r"\b(?:push|move|bump|shift|slide|delay|postpone|bring|pull)\s"
+                       r"(?:it|that|this|them)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 

@@ -202,3 +202,13 @@ def test_calling_off_a_thing_named_after_an_opener_cancels_it() -> None:
                         ("calling off the bbq, forecast is awful", "bbq")):
         claims = _claims(text)
         assert any(s == thing and k is Kind.STATUS for s, _, k, _ in claims), claims
+
+
+def test_a_value_answering_move_it_moves_what_was_just_set(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "bea", "newsletter copy deadline is fri 17th. reports and photos pls 📸"),
+        (30, "gus", "can we push it a week? the treasurer's report isn't finished"),
+        (40, "bea", "ok 24th then"),
+    ], start=START, asked=ASKED, channel_name="newsletter")
+    first = chat.first("when's the newsletter copy deadline now?")
+    assert "24" in first and "17" not in first.split("(")[0]
