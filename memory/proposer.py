@@ -216,12 +216,19 @@ class OfflineProposer(ProposalUptake):
             # An answer's other values ("me, I'll do it next wed" to "who's got it?") say
             # nothing about what the question was about.
             return None
+        if _echoed(claim, a, ctx):
+            return None  # "5:45 😵" after "… be there by 5:45": a reaction, not a decision
         speaker = item.message.speaker
         matches = [m for m in self._matches(claim, clause, ctx, item, registry)
                    if not absence_of_another(m.state.topic, speaker)]
         topic = self._topic(claim, ctx)
         if absence_of_another(topic, speaker):
-            topic = ""  # a reply in the thread of someone's absence is not about it
+            # a reply to someone's absence is not about it: about what that turn asked, if
+            # it asked ("i'm off the week of may 26 … who writes the tuesday one?")
+            aa = ctx.anchor_analysis
+            topic = next((c.subject for c in (aa.clauses if aa is not None else ())
+                          if c.act is SpeechAct.QUESTION and c.subject
+                          and not absence_of_another(c.subject, speaker)), "")
         draft = _Draft(topic, claim.value.text, family, act, clause.change, matches)
         return self._verdict(draft, claim, clause, a, ctx, item, registry)
 
@@ -420,3 +427,16 @@ def _option_subject(clauses: Sequence[Clause], value: str) -> str:
                 set(content_terms(subject)) & set(content_terms(value))):
             return subject
     return ""
+
+
+def _echoed(claim: Claim, a: MessageAnalysis, ctx: _Context) -> bool:
+    """Whether a short reply only says again a value of the turn it follows, someone
+    else's statement (not a question or a proposal it would answer), with no change."""
+    aa = ctx.anchor_analysis
+    return (not claim.subject and bool(ctx.replying) and len(a.text.split()) <= _ECHO_WORDS
+            and a.changes < 0.5 and names_value(ctx.replying, claim.value.text)
+            and (aa is None or not (aa.question or aa.act in _SUGGESTING)))
+
+
+# How short a reply saying a value of the turn before it again is an echo.
+_ECHO_WORDS = 2

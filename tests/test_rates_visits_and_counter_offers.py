@@ -32,6 +32,8 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.said_alone import bare_value
 from memory.analysis.taking_words import TASK_REQUEST
 from memory.analysis.value_types import Kind
+from memory.decisions import _Context
+from memory.proposer import _echoed
 from memory.reader.extract import reason_in
 from memory.reader.reasons import accepts
 from memory.reader.when_values import clock_beside
@@ -212,3 +214,18 @@ def test_a_value_answering_move_it_moves_what_was_just_set(tmp_path: Path) -> No
     ], start=START, asked=ASKED, channel_name="newsletter")
     first = chat.first("when's the newsletter copy deadline now?")
     assert "24" in first and "17" not in first.split("(")[0]
+
+
+def test_a_reaction_saying_a_value_again_decides_nothing() -> None:
+    said = "so the coach leaves at 7:00 sharp — be there by 6:40 ☕"
+    asked = "meet at the coach 6:40 ok?"
+
+    def echoed(reply: str, before: str) -> bool:
+        a = ANALYZER.analyze(reply, speaker="sam")
+        claim = next(c for cl in a.clauses for c in cl.claims)
+        ctx = _Context(replying=before, anchor_analysis=ANALYZER.analyze(before, speaker="dana"))
+        return _echoed(claim, a, ctx)
+
+    assert echoed("6:40 😵", said)
+    assert not echoed("6:50 😵", said)  # another value: a counter, not an echo
+    assert not echoed("6:40 👍", asked)  # an answer to a question takes it up

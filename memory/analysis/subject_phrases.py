@@ -131,8 +131,9 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                 break
             after.append(t)
         item = _clean_subject(after, values) or _priced_per(toks, values, v, masked)
-        lead = _OPENER.sub("", masked[max(prev_end, toks[0].start if toks else 0):v.start]
-                           .strip())
+        lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
+        if v.kind is Kind.STATUS:
+            lead = _OPENER.sub("", lead)  # "ok cancelling pizza night"
         if item and (not lead or lead.endswith(",")):
             out = item
     return out

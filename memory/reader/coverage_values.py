@@ -173,7 +173,25 @@ def says_a_bare_sum(unit: Unit, price_words: frozenset[str]) -> bool:
     said_words = set(re.findall(r"[a-z]{2,20}", f"{unit.told} {unit.context}".lower()))
     if not said_words & price_words:
         return False
+    # (a short answer is the number asked; in a longer message the number must be said
+    # by the price word: "we have 6, two are from 2022" prices nothing)
+    told = unit.told.lower()
+    if _ASKING.match(told):
+        return False  # "whats the price on 2.4 CLS now" asks, without its question mark
+    if len(told.split()) > _SHORT_PRICE_WORDS:
+        near = re.search(r"\b(?:" + "|".join(sorted(price_words)) + r")\b[\s:=]{1,3}"
+                         r"(?:\w{1,15}\s){0,2}\d|\d[\d.,]{0,9}\s(?:\w{1,15}\s){0,2}"
+                         r"(?:" + "|".join(sorted(price_words)) + r")\b", told[:MAX_TOLD])
+        if near is None:
+            return False
     return _sum_in(unit.told)
+
+
+# A question written without its question mark ("whats the price on …").
+_ASKING = re.compile(r"\s{0,3}(?:what|whats|what's|how|hows|how's|is|are|does|do|any)\b")
+# How many words an answer holding a bare price may have; the longest text read for one.
+_SHORT_PRICE_WORDS = 6
+MAX_TOLD = 2000
 
 
 def says_a_rate(unit: Unit) -> bool:
