@@ -34,6 +34,7 @@ from memory.analysis.taking_words import TASK_REQUEST
 from memory.analysis.value_types import Kind
 from memory.decisions import _Context
 from memory.proposer import _echoed
+from memory.reader.coverage_values import other_period
 from memory.reader.extract import reason_in
 from memory.reader.reasons import accepts
 from memory.reader.when_values import clock_beside
@@ -229,3 +230,10 @@ def test_a_reaction_saying_a_value_again_decides_nothing() -> None:
     assert echoed("6:40 😵", said)
     assert not echoed("6:50 😵", said)  # another value: a counter, not an echo
     assert not echoed("6:40 👍", asked)  # an answer to a question takes it up
+
+
+def test_a_rate_by_another_period_answers_no_rate_asked() -> None:
+    assert other_period("what's the day rate for the small room?", "small room now 22/h")
+    assert not other_period("what's the hourly rate for the hall?", "main hall 35/h → 40/h")
+    assert not other_period("how much is the room per night?", "room is £80 a night")
+    assert not other_period("how much is the room?", "room is £80 a night")  # none asked

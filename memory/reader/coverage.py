@@ -47,6 +47,8 @@ from memory.reader.coverage_values import (
     asks_a_length,
     asks_a_percent,
     numbered_noun,
+    other_period,
+    said,
     says_a_bare_sum,
     says_a_clock,
     says_a_length,
@@ -394,6 +396,8 @@ class CoverageTest:
             if bound == "end" and not bound_time(unit.told, "end", cue):
                 return False
             return says_a_clock(unit)
+        if family in ("price", "money") and other_period(qa.text, said(unit)):
+            return False  # "the day rate for the small room" is no "22/h"
         if family == "price" and says_a_percent(unit):
             return True  # a fee or a rate set as a share ("let's go 9%"), not "how much"
         if family in ("price", "money") and (says_a_rate(unit) or says_a_bare_sum(

@@ -20,9 +20,10 @@ from memory.text import STOPWORDS, find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "said", "says_a_bare_sum",
-           "says_a_clock", "says_a_length", "numbered_noun", "says_a_number", "says_a_numbered",
-           "says_a_percent", "says_a_record_number", "is_a_percent", "tells_a_sum"]
+__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "other_period", "said",
+           "says_a_bare_sum", "says_a_clock", "says_a_length", "numbered_noun", "says_a_number",
+           "says_a_numbered", "says_a_percent", "says_a_record_number", "is_a_percent",
+           "tells_a_sum"]
 
 #: Value families that are never a place or a name ("which company" is not answered by a
 #: day, an amount or a version).
@@ -192,6 +193,32 @@ _ASKING = re.compile(r"\s{0,3}(?:what|whats|what's|how|hows|how's|is|are|does|do
 # How many words an answer holding a bare price may have; the longest text read for one.
 _SHORT_PRICE_WORDS = 6
 MAX_TOLD = 2000
+
+
+def other_period(question: str, told: str) -> bool:
+    """Whether ``question`` asks a rate by one period ("day rate", "hourly", "a night") and
+    ``told`` gives rates by other periods only ("35/h → 40/h" answers no day rate)."""
+    asked = {_PERIODS[(m.group(1) or m.group(2)).lower()]
+             for m in _PERIOD_ASKED.finditer(question[:300])}
+    if len(asked) != 1:
+        return False
+    given = {_PERIODS[m.group(1).lower()] for m in _PERIOD_GIVEN.finditer(told[:MAX_TOLD])}
+    return bool(given) and not given & asked
+
+
+# The period a rate is by, as asked ("day rate", "hourly", "per night") and as given
+# ("40/h", "£80 a night", "495/day").
+_PERIODS = {"h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hourly": "hour",
+            "day": "day", "daily": "day", "night": "night", "nightly": "night",
+            "week": "week", "wk": "week", "weekly": "week", "month": "month", "mo": "month",
+            "monthly": "month", "year": "year", "yr": "year", "yearly": "year",
+            "annual": "year"}
+_PERIOD_ASKED = re.compile(r"\b(hourly|daily|nightly|weekly|monthly|yearly|annual|"
+                           r"(?:hour|day|night|week|month|year)(?=\s(?:rate|price|fee|charge|"
+                           r"hire|cost)))\b|\b(?:per|an?|by\sthe)\s(hour|day|night|week|"
+                           r"month|year)\b", re.IGNORECASE)
+_PERIOD_GIVEN = re.compile(r"\d\s?(?:/|per\s|an?\s)(h|hr|hrs|hour|day|night|wk|week|mo|month|"
+                           r"yr|year)\b", re.IGNORECASE)
 
 
 def says_a_rate(unit: Unit) -> bool:
