@@ -19,6 +19,7 @@ from memory.models import ChainEntry, Citation, EvidenceNode, State, Verdict
 from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
+from memory.reader.when_values import is_day_span
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, content_terms, shorten
 
@@ -89,7 +90,7 @@ def entry_value(entry: ChainEntry) -> str:
 def calendar_day(value: str, said: datetime) -> str:
     """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
     empty when it names none, or a range or month."""
-    if _DAY_SPAN.search(value):
+    if is_day_span(value):
         return ""  # "16-27 march": a span, not its last day
     found = resolved_dates(value, said, prefer="future")
     if not found:
@@ -97,10 +98,6 @@ def calendar_day(value: str, said: datetime) -> str:
     res = found[0][1]
     return weekday_day(res.start, value) if res.start == res.end else ""
 
-
-# Two days of a month joined by a dash ("16-27 march", "feb 16-20"), not a clock range.
-_DAY_SPAN = re.compile(r"(?<![\d:.])\d{1,2}(?:st|nd|rd|th)?\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?"
-                       r"(?![\d:.]|\s?(?:am|pm)\b)", re.IGNORECASE)
 
 
 def entry_label(entry: ChainEntry) -> str:

@@ -26,7 +26,8 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day
 
-__all__ = ["clock_beside", "has_clock", "has_day", "time_near", "time_range_end", "when_in"]
+__all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "time_near", "time_range_end",
+           "when_in"]
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
@@ -102,6 +103,8 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         if res is None:
             continue
         text = sl.text.strip(_TRAILING)
+        if is_day_span(text):
+            return text, ""  # "5-31 oct": a span, not its last day
         tail = _RANGE_AFTER.match(sentence, sl.end)
         if tail is not None:
             text = f"{text} {tail.group(1)}"
@@ -172,6 +175,16 @@ def clock_beside(text: str, day: str) -> str:
 _BESIDE = re.compile(r"[\s,;(-]{0,4}(?:(?:meet(?:ing)?|start(?:s|ing)?|kick-?off|doors(?:\s"
                      r"open)?|from|arrive|arrival)\s{1,3})?(?:at\s{1,3}|@\s?)?",
                      re.IGNORECASE)
+
+
+def is_day_span(value: str) -> bool:
+    """Whether ``value`` joins two days of a month by a dash ("16-27 march", "feb 16-20"),
+    not two clock times."""
+    return _DAY_SPAN.search(value) is not None
+
+
+_DAY_SPAN = re.compile(r"(?<![\d:.])\d{1,2}(?:st|nd|rd|th)?\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?"
+                       r"(?![\d:.]|\s?(?:am|pm)\b)", re.IGNORECASE)
 
 
 def has_clock(text: str) -> bool:
