@@ -103,8 +103,6 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         if res is None:
             continue
         text = sl.text.strip(_TRAILING)
-        if is_day_span(text):
-            return text, ""  # "5-31 oct": a span, not its last day
         tail = _RANGE_AFTER.match(sentence, sl.end)
         if tail is not None:
             text = f"{text} {tail.group(1)}"
