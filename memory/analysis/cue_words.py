@@ -555,8 +555,7 @@ kitchen lobby cafeteria canteen office lounge rooftop roof garden park library a
 atrium boardroom basement patio terrace bar pub cafe restaurant hall studio warehouse
 courtyard field gym gymnasium lawn playground parking lot backyard beach
 school church chapel hotel inn tavern bistro diner brewery taproom cinema theatre theater
-museum gallery rink pavilion clubhouse barn farm lodge station layby lay-by pier jetty quay
-marina harbour harbor bandstand footbridge""".split())
+museum gallery rink pavilion clubhouse barn farm lodge station""".split())
 
 
 #: Nouns that a capitalised or coded name after them makes a place ("room Vega").

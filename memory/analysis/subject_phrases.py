@@ -132,16 +132,12 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
             after.append(t)
         item = _clean_subject(after, values) or _priced_per(toks, values, v, masked)
         lead = masked[max(prev_end, toks[0].start if toks else 0):v.start].strip()
-        if v.kind is Kind.STATUS:
-            lead = _OPENER.sub("", lead)  # "ok cancelling pizza night"
+        if v.kind is Kind.STATUS and all(w in DISCOURSE for w in re.findall(
+                r"[\w'’]{1,20}", lead.lower())):
+            lead = ""  # "ok cancelling pizza night": discourse words name nothing
         if item and (not lead or lead.endswith(",")):
             out = item
     return out
-
-
-# Words opening a clause before its value that name nothing ("ok cancelling pizza night").
-_OPENER = re.compile(r"^(?:(?:ok|okay|so|right|alright|yeah|yep|sadly|unfortunately|update)"
-                     r"\W{0,3}){1,3}$", re.IGNORECASE)
 
 
 def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:

@@ -182,7 +182,7 @@ def says_a_bare_sum(unit: Unit, price_words: frozenset[str]) -> bool:
     if len(told.split()) > _SHORT_PRICE_WORDS:
         near = re.search(r"\b(?:" + "|".join(sorted(price_words)) + r")\b[\s:=]{1,3}"
                          r"(?:\w{1,15}\s){0,2}\d|\d[\d.,]{0,9}\s(?:\w{1,15}\s){0,2}"
-                         r"(?:" + "|".join(sorted(price_words)) + r")\b", told[:MAX_TOLD])
+                         r"(?:" + "|".join(sorted(price_words)) + r")\b", told[:_MAX_TOLD])
         if near is None:
             return False
     return _sum_in(unit.told)
@@ -192,7 +192,7 @@ def says_a_bare_sum(unit: Unit, price_words: frozenset[str]) -> bool:
 _ASKING = re.compile(r"\s{0,3}(?:what|whats|what's|how|hows|how's|is|are|does|do|any)\b")
 # How many words an answer holding a bare price may have; the longest text read for one.
 _SHORT_PRICE_WORDS = 6
-MAX_TOLD = 2000
+_MAX_TOLD = 2000
 
 
 def other_period(question: str, told: str) -> bool:
@@ -202,13 +202,14 @@ def other_period(question: str, told: str) -> bool:
              for m in _PERIOD_ASKED.finditer(question[:300])}
     if len(asked) != 1:
         return False
-    given = {_PERIODS[m.group(1).lower()] for m in _PERIOD_GIVEN.finditer(told[:MAX_TOLD])}
+    given = {_PERIODS[u] for m in _PER_UNIT.finditer(told[:_MAX_TOLD])
+             if (u := m.group("unit").lower()) in _PERIODS}
     return bool(given) and not given & asked
 
 
-# The period a rate is by, as asked ("day rate", "hourly", "per night") and as given
-# ("40/h", "£80 a night", "495/day").
-_PERIODS = {"h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hourly": "hour",
+# The period a rate is by, as asked ("day rate", "hourly", "per night") and as given after
+# an amount (:data:`_PER_UNIT`: "40/h", "£80 a night", "495/day").
+_PERIODS = {"h": "hour", "hr": "hour", "hour": "hour", "hourly": "hour", "d": "day",
             "day": "day", "daily": "day", "night": "night", "nightly": "night",
             "week": "week", "wk": "week", "weekly": "week", "month": "month", "mo": "month",
             "monthly": "month", "year": "year", "yr": "year", "yearly": "year",
@@ -217,8 +218,6 @@ _PERIOD_ASKED = re.compile(r"\b(hourly|daily|nightly|weekly|monthly|yearly|annua
                            r"(?:hour|day|night|week|month|year)(?=\s(?:rate|price|fee|charge|"
                            r"hire|cost)))\b|\b(?:per|an?|by\sthe)\s(hour|day|night|week|"
                            r"month|year)\b", re.IGNORECASE)
-_PERIOD_GIVEN = re.compile(r"\d\s?(?:/|per\s|an?\s)(h|hr|hrs|hour|day|night|wk|week|mo|month|"
-                           r"yr|year)\b", re.IGNORECASE)
 
 
 def says_a_rate(unit: Unit) -> bool:
@@ -229,8 +228,8 @@ def says_a_rate(unit: Unit) -> bool:
 
 
 # An amount by a unit of time or of people ("£20/hr", "14.50 an hour", "£80 pp").
-_PER_UNIT = re.compile(r"\d\s?(?:/|per\s|an?\s|p)(?:hr|hour|h|day|d|wk|week|month|mo|year|yr|"
-                       r"night|head|person|p|session|class|lesson)\b", re.IGNORECASE)
+_PER_UNIT = re.compile(r"\d\s?(?:/|per\s|an?\s|p)(?P<unit>hr|hour|h|day|d|wk|week|month|mo|year|"
+                       r"yr|night|head|person|p|session|class|lesson)\b", re.IGNORECASE)
 
 
 def asks_a_length(qa: QuestionAnalysis) -> bool:
