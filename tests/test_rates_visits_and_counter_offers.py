@@ -38,7 +38,7 @@ from memory.reader.coverage_values import other_period
 from memory.reader.extract import reason_in
 from memory.reader.reasons import accepts
 from memory.reader.when_values import clock_beside
-from memory.text import find_slots
+from memory.text import find_slots, joins_day_set
 from tests.support.chat_reader import channel_chat
 
 START = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
@@ -81,8 +81,10 @@ def test_a_visit_planned_on_a_day_is_stated() -> None:
 def test_weekdays_with_dates_joined_by_plus_are_one_value() -> None:
     assert "thu 9 + fri 10 july" in [v for _, v, _, _ in _claims(
         "the sander is booked for thu 9 + fri 10 july")]
-    assert [v for _, v, _, _ in _claims("gutters booked mon 6, roof survey wed 8")] != [
-        "mon 6, roof survey wed 8"]
+    assert joins_day_set("mon 23", " + ", "tue 24 feb")
+    # two dated days said apart by a slash are two values, as before ("tue 3rd / fri 6th")
+    assert not joins_day_set("tue 3rd", " / ", "fri 6th")
+    assert joins_day_set("mon", " / ", "wed")  # a set of weekdays still joins
 
 
 def test_a_number_against_a_proposed_thing_is_its_value() -> None:
