@@ -21,7 +21,7 @@ from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Message, Verdict
 from memory.registry import RegistryHit, StateRecord
-from memory.text import content_terms, stem, tokens, value_key
+from memory.text import SlotKind, content_terms, find_slots, stem, tokens, value_key
 
 
 @dataclass
@@ -274,11 +274,20 @@ def _consistent(decisions: list[_Decision]) -> list[_Decision]:
     """A message that states a state's current value again does not, in the same breath,
     replace it by another value of that kind without saying so: that other value is about
     something else ("lunch at the usual place; meet in the lobby" keeps the place)."""
-    restated = {(d.state.state_id, d.family) for d in decisions
-                if d.verdict is Verdict.RESTATE and d.state is not None}
+    restated: dict[tuple[str, str], list[str]] = {}
+    for d in decisions:
+        if d.verdict is Verdict.RESTATE and d.state is not None:
+            restated.setdefault((d.state.state_id, d.family), []).append(d.quote)
+    # (a day said beside the time kept is the plan's new day: "sat 22nd then, same 10am")
     return [d for d in decisions
             if not (d.verdict is Verdict.REVISE and d.state is not None
-                    and (d.state.state_id, d.family) in restated and d.change < 0.5)]
+                    and (d.state.state_id, d.family) in restated and d.change < 0.5
+                    and not (_names_day(d.quote) and not any(
+                        _names_day(q) for q in restated[(d.state.state_id, d.family)])))]
+
+
+def _names_day(quote: str) -> bool:
+    return any(s.kind is SlotKind.DATE for s in find_slots(quote))
 
 
 def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:

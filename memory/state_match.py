@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS, SETTLED_CHANGE, Weights
+from memory.analysis.lexicon import CHANGE_LABEL_NOUNS, FACET_NOUNS, SETTLED_CHANGE, Weights
 from memory.analysis.matching import (
     abbreviates,
     clock_for_day,
@@ -361,7 +361,9 @@ class StateMatcher:
         # rules out a state about another thing, whatever values they share.
         in_scope = bool(scope & topic_terms) and (
             not terms or bool(terms & (topic_terms | s.terms)))
-        elsewhere = (bool(claim.scope) or proper) and not (scope | terms) & topic_terms
+        # (a header naming only a facet — "correction on the venue news" — names no thing)
+        elsewhere = (bool(set(claim.scope) - FACET_NOUNS - CHANGE_LABEL_NOUNS) or proper) \
+            and not (scope | terms) & topic_terms
         if in_scope:
             score += w.subject_topic * 0.5
         # two names of one thing are near in meaning; two things of one talk ("account",

@@ -40,6 +40,12 @@ def other_codes(subject: str, topic: str) -> bool:
     return bool({p for p, _ in mine} & {p for p, _ in theirs})
 
 
+# A day or time a plan cannot keep: a negated verb of being able, then the value after
+# "on"/"at"/"for" in the same clause.
+_BLOCKED_ON = (r"\b(?:can't|cant|cannot|can not|won't|wont|unable to|no way)\s[^.!?;]{0,80}?"
+               r"\b(?:on|at|for)\s(?:the\s)?%s(?![\w:])")
+
+
 # A value spoken of as the thing itself: it opens the message or a clause, or follows
 # "the", and a verb of how it suits follows it.
 _SPOKEN_OF = (r"(?:^|[.!?,;:]\s{0,3}|\bthe\s)%s\s{1,3}(?:is|isn't|isnt|was|doesn't|doesnt|"
@@ -48,8 +54,11 @@ _SPOKEN_OF = (r"(?:^|[.!?,;:]\s{0,3}|\bthe\s)%s\s{1,3}(?:is|isn't|isnt|was|doesn
 
 def spoken_of(text: str, value: str) -> bool:
     """Whether ``text`` speaks of ``value`` as the thing that holds it ("the 8:15 is a bit
-    tricky for me")."""
-    return re.search(_SPOKEN_OF % re.escape(value), text[:2000], re.IGNORECASE) is not None
+    tricky for me") or as the day something can no longer happen on ("can't have 12 people
+    in a freezing office on the 15th")."""
+    said = re.escape(value)
+    return re.search(_SPOKEN_OF % said, text[:2000], re.IGNORECASE) is not None or re.search(
+        _BLOCKED_ON % said, text[:2000], re.IGNORECASE) is not None
 
 
 _NEXT_WORD = re.compile(r"\s{1,3}([a-z][a-z'’]{2,20})\b")

@@ -417,6 +417,21 @@ _COMES = re.compile(r"\b(?:coming|arriving|landing|visiting|delivering|dropping\
 _REPLY_LEADS = frozenset(w for lead in BARE_LEADS for w in lead.split())
 
 
+# Someone's coming or going told as it happened, right before its time ("they came down at",
+# "guests turned up around", "he left at").
+_NARRATED = re.compile(r"\b(?:they|he|she|we|i|guests?|people|everyone|someone|somebody)\s"
+                       r"(?:came|arrived|turned\sup|showed\sup|got\s(?:there|in|here|back)|left|"
+                       r"woke\sup|rolled\sin)(?:\s(?:down|up|in|back|out))?\s(?:at|on|around|"
+                       r"about)$")
+
+
+def narrated(part: str, value: Value, start: int) -> bool:
+    """Whether ``value`` is the time of someone's coming or going told as it happened ("3
+    reviews moaning they came down at 10:05"): no value of anything planned."""
+    return _NARRATED.search(part[max(0, value.start - start - 60):value.start - start]
+                            .rstrip().lower()) is not None
+
+
 def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
     """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
     only at the words since the value before it, when ``after`` says where that ended)."""

@@ -29,6 +29,7 @@ from memory.analysis.clause_parts import (
     _value_before,
     _verb_after,
     moved_on,
+    narrated,
 )
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
@@ -106,11 +107,12 @@ from memory.analysis.subjects import (
     _verb_at_start,
     after_report,
     event_verb,
+    skip_effective_day,
     strip_change_of_mind,
     topic_opened,
 )
 from memory.analysis.values import Kind, Token, Value, tokenize
-from memory.text import STOPWORDS, content_terms, is_calendar_word
+from memory.text import STOPWORDS, content_terms, has_time_of_day, is_calendar_word
 
 # A question reported rather than asked: "guest asking if …", "wondering whether …".
 _ASKED_IF = re.compile(r"\b(?:asking|asks|asked|wondering|wonders|wants to know|checking)"
@@ -191,6 +193,8 @@ class ClauseReader:
             for c in claims)
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         claims = _effective_from(claims, part, start)
+        claims = _effective_day_yields(claims, part, start)
+        claims = tuple(c for c in claims if not narrated(part, c.value, start))
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -360,8 +364,10 @@ class ClauseReader:
             first = phrase.split()[0] if phrase else ""
             named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
                      and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
-            if phrase and (named or (first.lower() not in STOPWORDS
-                                     and first.lower() not in _PRONOUNS)):
+            # (nor a word of talk: "to cover hall hire tbh")
+            if phrase and not all(w in DISCOURSE for w in phrase.lower().split()) and (
+                    named or (first.lower() not in STOPWORDS
+                              and first.lower() not in _PRONOUNS)):
                 at = start + m.start("v") + skip
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
@@ -406,8 +412,9 @@ class ClauseReader:
                  people: frozenset[str] = frozenset(),
                  heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
-        words = after_report(_skip_proposal(self._strip_retraction(_strip_openers(
-            _skip_reason(strip_change_of_mind(list(toks))))), self.lexicon), values)
+        words = after_report(_skip_proposal(self._strip_retraction(skip_effective_day(
+            _strip_openers(_skip_reason(strip_change_of_mind(list(toks)))), values)),
+            self.lexicon), values)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
@@ -644,6 +651,30 @@ def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[C
         _claim_of(c.value, owner) if not c.subject and c.value.family == "when"
         and _EFFECTIVE_FROM.fullmatch(part[:c.value.start - start]) else c
         for c in claims)
+
+
+def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
+                          ) -> tuple[Claim, ...]:
+    """Without the day a change takes effect when the clause names the thing's new day or
+    time too ("from may club night moves … wednesdays from 7pm", "it's THURSDAYS at the
+    royal oak from may": the weekday is the club night's, may only when it starts)."""
+    def effective(c: Claim) -> bool:
+        at = c.value.start - start
+        # (a day, not a time: "load-in from 6:30am" is when it starts)
+        return (c.value.kind is Kind.DATE and not has_time_of_day(c.value.text)
+                and 0 <= at <= len(part)
+                and _EFFECTIVE_BEFORE.search(part[max(0, at - 24):at]) is not None
+                and _RANGE_GOES_ON.match(part, at + len(c.value.text)) is None)
+
+    return tuple(c for c in claims if not (effective(c) and any(
+        d.value.family == "when" and d is not c and not effective(d) for d in claims)))
+
+
+# "… from may", "as of the 3rd", "starting monday" (not "from 9 to 10": a value replaced)
+_EFFECTIVE_BEFORE = re.compile(r"\b(?:from|as of|starting(?: from)?|effective(?: from)?)\s{1,3}$",
+                               re.IGNORECASE)
+_RANGE_GOES_ON = re.compile(r"\s{0,3}(?:to|until|till|til|through|thru|-|–|→|->)\s",
+                            re.IGNORECASE)
 
 
 # A clause joining two statements ("from thursday the canteen is closed so team lunch

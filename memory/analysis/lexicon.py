@@ -304,8 +304,12 @@ class Lexicon:
             re.IGNORECASE))
         # Slack/Discord markup: <@U123>, <#C123|name>, <https://...|label>, <!here>, and
         # bare URLs. Their text is never a subject or a value.
+        # ("forms.gle/kcc-spring", "canva.com/design/…", "eventbrite.com": a domain
+        # written without its scheme is a link too)
         put("markup", re.compile(r"<[@#!][^<>\s]{1,80}>|<https?://[^<>\s]{1,2000}>|"
-                                 r"https?://\S{1,2000}|www\.\S{1,2000}", re.IGNORECASE))
+                                 r"https?://\S{1,2000}|www\.\S{1,2000}|"
+                                 r"(?<![\w@./-])(?:[a-z\d][a-z\d-]{0,62}\.){1,4}(?:[a-z]{2,6}/"
+                                 r"\S{0,2000}|(?:com|org|net|io)\b(?![.-]\w))", re.IGNORECASE))
         # what a number counts: a counting noun, or any plural that is no unit or verb (not
         # a price: "£5 adults" is money for each adult)
         # ... also with one or two words describing it between ("150 forest green tees"):

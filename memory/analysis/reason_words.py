@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import CHANGE_VERBS
+from memory.analysis.cue_words import CHANGE_LABEL_NOUNS, CHANGE_LABELS, CHANGE_VERBS, DISCOURSE
 from memory.dates.days import MONTH_NAMES
 
 __all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
-           "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "says_no_reason"]
+           "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "PASSES_IT_ON", "says_no_reason"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
 # made just after it gives, even when the change does not repeat it ("heads up: the
@@ -130,6 +130,13 @@ ASKS_OF_READERS = re.compile(r"\W{0,3}(?:please|pls|plz|kindly|don'?t\sforget|re
                              r"(?:[\w'’]{1,20}[,\s]\s?)?(?:can|could|would|will)\syou\s"
                              r"(?:pls\s|please\s)?(?!believe\b)[a-z])", re.IGNORECASE)
 
+# The speaker saying what they will do about the change ("i'll tell the 9 who've booked",
+# "will update the poster"): a step taken after it, not why it happened.
+PASSES_IT_ON = re.compile(r"\W{0,3}(?:ok\W{1,3}|and\s)?(?:i'll|i’ll|ill|i\swill|will)\s(?:"
+                          r"tell|let|update|email|message|msg|ping|send|post|put|text|ring|"
+                          r"call|share|pass|change|amend|fix|add|note|sort|confirm|book|"
+                          r"rebook|move|redo)\b", re.IGNORECASE)
+
 # A sentence saying what stays as it was ("same time same headcount", "time's the same",
 # "still finishing at 9:30", "everything else as before"): no reason for a change.
 SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours?|price|"
@@ -141,7 +148,20 @@ SAMENESS = re.compile(r"\W{0,3}(?:same\s(?:time|times|day|date|place|venue|hours
 
 
 def says_no_reason(text: str) -> bool:
-    """Whether ``text`` only says what stays the same ("same times, sign-ups still open")
-    or asks its readers to do something ("please update your calendars"): said beside a
-    change, it is no reason for it."""
-    return bool(SAMENESS.match(text) or ASKS_OF_READERS.match(text))
+    """Whether ``text`` only says what stays the same ("same times, sign-ups still open"),
+    asks its readers to do something ("please update your calendars"), says what the
+    speaker will do about it ("i'll tell the 9 who've booked") or announces that a change
+    follows ("ok one more tweak", "bit of a change 😬"): said beside a change, it is no
+    reason for it."""
+    return bool(SAMENESS.match(text) or ASKS_OF_READERS.match(text)
+                or PASSES_IT_ON.match(text)) or _announces(text)
+
+
+def _announces(text: str) -> bool:
+    said = re.findall(r"[a-z']{1,30}", text.lower())
+    return any(w in CHANGE_LABEL_NOUNS for w in said) and all(
+        w in CHANGE_LABEL_NOUNS or w in CHANGE_LABELS or w in DISCOURSE or w in _LINKING
+        for w in said)
+
+
+_LINKING = frozenset({"a", "an", "the", "of", "bit", "on", "re", "quick", "just", "plan", "plans"})

@@ -406,6 +406,27 @@ Vilnius Kyiv
 _OF_NAMED = (r"(?-i:\sof\s(?:the\s)?[A-Z][\w'’-]{0,24}"
              r"(?:\s(?:[A-Z][\w'’-]{0,24}|\d{1,4}[A-Za-z]?)){0,2}\b)")
 
+# Words after "at the"/"to the" that say when or how much, never where ("at the moment",
+# "to the end", "moved to the afternoon", "at the latest").
+_NOT_A_PLACE = (r"(?:moment|end|latest|earliest|least|most|same|start|beginning|last|next|"
+                r"top|bottom|weekend|time|rest|whole|other|first|second|morning|afternoon|"
+                r"evening|night|week|month|year|day|slot|list|plan|team|group|channel|thread|"
+                r"doc|sheet|spreadsheet|calendar|agenda|budget|point|limit|max|minimum|"
+                r"maximum|front|back|following|previous|usual|final|deadline|date|dates|"
+                r"version|format|process|system|schedule|rota|meeting|call|chat|email)")
+
+# What a place's name may be said of instead of the place: its cost, keys or staff ("to
+# cover hall hire", "the church hall keys").
+_OF_THE_PLACE = (r"(?!\s(?:hire|rental|fee|fees|rent|costs?|bookings?|keys?|manager|staff)"
+                 r"\b)")
+
+#: A lower-case name after "at the" right after a day or time ("tue 16 sept at the crown,
+#: 7:45", "sat 12th at the lifeboat station"): where that happens.
+PLACE_AFTER_WHEN = (r"\s{1,2}(?:at|@)\s(?P<v>the\s(?!" + _NOT_A_PLACE + r"\b)[a-z][\w'’&-]{1,20}"
+                    r"(?:\s(?!(?:on|at|in|for|from|to|by|with|and|or|but|so|if|is|was|we|i|"
+                    r"then|now|this|that|it|instead)\b)[a-z][\w'’&-]{1,20}){0,2})"
+                    r"(?=\s{0,2}(?:[,.;!?)(]|$|\s(?:at|on|from|for|and|with|by|then|now)\b))")
+
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
     # (not a rate: "spree room 35/h")
@@ -416,8 +437,24 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # (not "in that church": a place said again by pointing at it)
     r"(?i:\b(?:in|at|on|to)\s(?!(?:that|this|these|those|which|every|each)\s)"
     r"(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:(?:"
-    + _alternation(PLACE_NOUNS) + r")\b(?:" + _OF_NAMED + r")?|(?-i:end|side|entrance|corner)"
+    + _alternation(PLACE_NOUNS) + r")\b" + _OF_THE_PLACE + r"(?:" + _OF_NAMED
+    + r")?|(?-i:end|side|entrance|corner)"
     + _OF_NAMED + r")))",
+    # "club night moves to the royal oak", "kit moved to the scout hut storeroom", "coffee
+    # is at the gull's rest": a lower-case name after a verb that puts something somewhere
+    # (not "at the moment", "to the end", "moved to the 14th", "moves to the afternoon";
+    # nor where people are: "geoff and i are at the trade show", "she is at the dentist")
+    r"(?i:\b(?:move|moves|moved|moving|relocat(?:e|ed|es|ing)|meet|"
+    r"meeting|meets|held|happening|now|it's|it’s|(?<!\bhe\s)(?<!\bshe\s)(?<!\bwho\s)is)"
+    r"\s(?:at|to)\s"
+    r"(?P<v>the\s(?!" + _NOT_A_PLACE + r"\b)(?-i:[a-z][\w'’&-]{1,20})"
+    r"(?:\s(?:&\s)?(?!(?:" + _NOT_A_PLACE + r"|on|at|in|for|from|to|by|with|instead|and|or|"
+    r"but|so|because|since|till|until|now|then|this|that|is|are|was|it|we|i|you|they|"
+    r"not|if|as)\b)(?-i:[a-z][\w'’&-]{1,20})){0,3})"
+    # (the name ends where the clause or a linking word does: "the new booking system" is
+    # no place cut short)
+    r"(?=\s{0,2}(?:[,.;:!?)(]|$)|\s(?:on|at|in|for|from|to|by|with|and|or|but|so|because|"
+    r"since|till|until|now|then|this|instead|not|-|—|–)(?:\s|$)))",
     # "moving the fair inside", "back outside", "the standup goes remote"
     r"(?i:\b(?:move|moving|moved|go|goes|going|back|stay|stays|staying|be|is|keep|keeping|"
     r"held|it)\s(?P<v>inside|outside|indoors|outdoors|online|remote|in person|"
@@ -426,7 +463,7 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # "in Lisbon", "held in Berlin", "kickoff in Copenhagen on 17 Sep" (tools are excluded)
     r"\bin\s(?P<v>[A-Z][a-z'’&]{2,24}(?:\s[A-Z][a-z'’&]{2,24}){0,2})\b(?!['’]s)",
     # "community centre", "the rec center", "city hall": a common place compound
-    r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b",
+    r"\b(?P<v>(?:the\s)?[a-z]{3,16}\s(?:centre|center|arena|stadium|hall))\b" + _OF_THE_PLACE,
     # "library car park", "the Oak Street bridge parking lot"
     r"\b(?P<v>(?:the\s)?(?:[A-Z][\w'’-]{1,24}\s){0,3}[a-z]{3,16}\s(?:car\spark|parking\slot))\b",
     # "Bathurst Community Centre", "Riverside Park"

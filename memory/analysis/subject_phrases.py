@@ -209,14 +209,21 @@ def _label_subject(masked: str, label: tuple[int, int],
     if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
         return []  # "Weekly roll-up:", "Morning notes:"
     said = tokenize_at(masked, *label)
-    if any(t.low in CHANGE_LABEL_NOUNS for t in said) and all(
+    # ("big one:", "quick one:": the pronoun heads it, naming nothing)
+    if (any(t.low in CHANGE_LABEL_NOUNS for t in said) or (said and said[-1].low == "one")) and all(
             t.low in CHANGE_LABELS or t.low in CHANGE_LABEL_NOUNS or t.low in STOPWORDS
             or t.low in DISCOURSE for t in said):
-        return []  # "Small change:", "minor tweak:" ("small:" alone is a size)
+        return []  # "Small change:", "minor tweak:", "big one:" ("small:" alone is a size)
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
                None)
+    if cut is not None and out[cut].low == "for" and all(
+            t.low in FACET_NOUNS or t.low in CHANGE_LABEL_NOUNS for t in out[:cut]):
+        # "venue change for the semi": the semi's (its value tells which facet)
+        thing = [t for t in out[cut + 1:] if t.low not in STOPWORDS]
+        if thing:
+            return thing
     return out[:cut] if cut is not None else out  # "Q4 budgets for sign-off" → "Q4 budgets"
 
 

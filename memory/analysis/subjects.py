@@ -90,6 +90,23 @@ def _skip_reason(toks: list[Token]) -> list[Token]:
     return toks[i:] if i < len(toks) else toks
 
 
+def skip_effective_day(toks: list[Token], values: tuple[Value, ...]) -> list[Token]:
+    """Drop a day the change takes effect on opening the clause ("from may club night
+    moves to the royal oak", "as of monday standup is at 10"): the subject follows it."""
+    n = 2 if len(toks) > 2 and toks[0].low == "as" and toks[1].low == "of" else (
+        1 if toks and toks[0].low in _EFFECTIVE_OPENERS else 0)
+    if not n or n >= len(toks):
+        return toks
+    day = _in_value(toks[n], values)
+    if day is None or day.family != "when":
+        return toks
+    rest = [t for t in toks[n:] if t.start >= day.end]
+    return rest if rest and _in_value(rest[0], values) is None else toks
+
+
+_EFFECTIVE_OPENERS = frozenset({"from", "starting", "effective", "beginning"})
+
+
 def _skip_proposal(toks: list[Token], lex: Lexicon) -> list[Token]:
     """Drop a leading proposal or request ("can we", "how about", "pls") and a light verb
     after it ("can we *start* the pg window at 01:00")."""

@@ -16,6 +16,8 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
     r"look at|ask|check if|check whether|double[- ]check)\b)|"
     r"\b(?:anyone|anybody|someone|somebody) (?:able|free|around|want|wants|willing|up for|"
     r"(?:got|have) time)\b|"
+    # "someone needs to bring the club laptop", "somebody has to lock up"
+    r"\b(?:someone|somebody|one of us) (?:needs|has|will need|will have) to\b|"
     r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
     r"grab|take|do|cover|covering|free|able|available|[a-z]{2,15}ing\b[^.!\n]{0,60}\?)|"
     r"\bvolunteers?\b|\bany takers\b|\bup for grabs\b|\bneed (?:someone|somebody|a volunteer|"

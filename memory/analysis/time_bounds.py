@@ -27,6 +27,9 @@ _AFTER_CUE = re.compile(
     r"(?:time|times|up|off|on|at|by|till|until|tonight|today|tomorrow|now|then|again|each|"
     r"every|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends|sat|sun)$")
 
+# Words before "out" asking when a place must be left ("be out of the hall by").
+_BEING = frozenset({"be", "get", "been", "being", "are", "is", "we're", "were"})
+
 # Words opening a clause of the question about something else ("what time are juniors on
 # sundays while kingsmere's closed", "what time does it start once the hall shuts").
 _SUBORDINATE = frozenset("while whilst once since because cos as if unless though although "
@@ -45,7 +48,8 @@ _RANGE = re.compile(
     re.IGNORECASE)
 _ENDS_AT = re.compile(
     rf"\b(?P<w>done|finish(?:es|ing)?|ends?|ending|wrap(?:s|ping)?(?: up)?|till|til|until|"
-    rf"close|closes|closing|shut|shuts|shutting|stops|stopping|to stop)\s{{1,3}}"
+    rf"close|closes|closing|shut|shuts|shutting|stops|stopping|to stop|"
+    rf"out(?:\sof(?:\s[\w'’]{{1,20}}){{1,4}}?)?(?=\s{{1,3}}(?:by|at)\b))\s{{1,3}}"
     rf"(?:(?:time|time's|time is)\s{{1,3}})?"
     rf"(?:(?:by|at|around)\s{{1,3}}|@\s?)?(?P<c>{_CLOCK}){_NOT_AFTER}",
     re.IGNORECASE)
@@ -70,6 +74,8 @@ def bound_cue(question: str) -> tuple[str, str]:
     ws = [w.low for w in words(_main_clause(question))]
     for i, w in enumerate(ws):
         after = ws[i + 1] if i + 1 < len(ws) else ""
+        if w == "out" and i and ws[i - 1] in _BEING:
+            return "end", w  # "what time do we have to be out of the hall"
         if after == "of" or (after and after not in STOPWORDS and not _AFTER_CUE.match(after)):
             continue  # "the closing meeting", "the end of year party": a name
         if w.startswith("end") and after == "up":

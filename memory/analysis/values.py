@@ -19,6 +19,7 @@ from memory.analysis.slot_patterns import (
     CLOCK_AFTER,
     CLOCK_BEFORE,
     DOTTED_CLOCK,
+    PLACE_AFTER_WHEN,
     PRICE_AFTER,
     QUARTER_CLOCK,
     SPAN_OF_DAYS,
@@ -112,7 +113,30 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
     found.extend(people_values(text, speaker=speaker, people=people))
     # "same hall", "same time": what stays as it was, not a value of its own
     found = [v for v in found if not _SAME.match(v.text)]
+    # "last tuesday at st barnabas will be 29 april": the last one of a series, which the
+    # date after it tells, not the week before
+    found = [v for v in found if not (_last_of_series(v, text)
+                                      and _TOLD_AFTER.match(text, v.end))]
+    for v in [v for v in found if v.kind in (Kind.DATE, Kind.TIME)]:
+        at = _PLACE_AFTER_WHEN.match(text, v.end)
+        if at is not None:
+            found.append(Value(Kind.PLACE, at.group("v"), at.start("v"), at.end("v")))
     return _join_when(_resolve(found), text, lexicon)
+
+
+_PLACE_AFTER_WHEN = re.compile(PLACE_AFTER_WHEN, re.IGNORECASE)
+_LAST_OF_SERIES = re.compile(r"(?:the\s)?(?:last|first|final)\s(?:mon|tues|wednes|thurs|fri|"
+                             r"satur|sun)day", re.IGNORECASE)
+def _last_of_series(v: Value, text: str) -> bool:
+    return _LAST_OF_SERIES.fullmatch(v.text) is not None or (
+        _WEEKDAY.fullmatch(v.text) is not None
+        and _ORDINAL_BEFORE.search(text[max(0, v.start - 8):v.start]) is not None)
+
+
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
+_ORDINAL_BEFORE = re.compile(r"\b(?:last|first|final)\s$", re.IGNORECASE)
+_TOLD_AFTER = re.compile(r"[^.!?;\n]{0,40}?\b(?:is|will\sbe|'ll\sbe|would\sbe|falls\son)\s"
+                         r"(?:the\s|on\s)?\d", re.IGNORECASE)
 
 
 _SAME = re.compile(r"(?:the\s)?same\b", re.IGNORECASE)

@@ -47,13 +47,14 @@ from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, stat
 from memory.reader.coverage_values import tells_a_sum
 from memory.reader.extract import Person, people_of
 from memory.reader.named_again import Mentions
+from memory.reader.reasons import accepts
 from memory.reader.rerank import Hit
 from memory.reader.taking import is_request, taken, taken_over, taker_of
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.reader.when_values import has_clock
 from memory.reader.word_forms import forms, unit_forms
 from memory.store.filters import Window
-from memory.text import find_slots, shorten
+from memory.text import find_slots, names_value, shorten
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,8 @@ FOLLOW_TURNS = 6
 FOLLOW_WITHIN = timedelta(days=3)
 # How many later turns naming a value held are read for a change of it.
 MENTION_K = 20
+#: How long before a turn taking a value up the turn putting it forward may be.
+PUT_FORWARD_WITHIN = timedelta(hours=2)
 # Closest messages offered (collapsed) with an abstention.
 CLOSEST = 3
 
@@ -200,7 +203,21 @@ class OfflineReader:
         found = first_said(said, pool) if said else None
         if found is None and covering:
             found = min(covering, key=lambda n: (n.ts, n.seq))
-        return found
+        return self._put_forward(found, question, pool + covering) if found else None
+
+    def _put_forward(self, found: EvidenceNode, question: str,
+                     seen: Sequence[EvidenceNode]) -> EvidenceNode:
+        """The turn that put forward the value ``found`` only takes up ("£6 and chuck in a
+        tea?" → "ok £6 incl a cuppa, done"): someone else's, shortly before, naming the
+        value the question names."""
+        if not accepts(found.text, self.lexicon.accept, self.lexicon.fillers):
+            return found
+        asked = [s.text for s in find_slots(question) if any(ch.isdigit() for ch in s.text)]
+        earlier = [n for n in seen if n.channel == found.channel
+                   and n.speaker_id != found.speaker_id
+                   and timedelta(0) < found.ts - n.ts <= PUT_FORWARD_WITHIN
+                   and any(names_value(n.text, v) for v in asked)]
+        return max(earlier, key=lambda n: (n.ts, n.seq)) if earlier else found
 
     def _context_turns(self, session: ReaderSession, states: Sequence[State],
                        verdict: Coverage) -> None:

@@ -21,6 +21,7 @@ from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS, says_no_
 from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
+from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
 from memory.text import find_slots, names_value, shorten
@@ -158,7 +159,7 @@ class Reasons:
                value: str = "", decision: frozenset[str] = frozenset()) -> str:
         """What ``node`` says beside its decision (known by ``value`` or its change words),
         else a reason its speaker gives just before or after."""
-        found = reason_in(node.text, value=value or _first_value(node.text),
+        found = reason_in(node.text, value=value or self._changed_value(node),
                           decision=decision, blockers=self.lexicon.blockers)
         if found:
             return found
@@ -171,6 +172,15 @@ class Reasons:
             if r:
                 return r
         return ""
+
+    def _changed_value(self, node: EvidenceNode) -> str:
+        """The value the message changes something to ("… tides on sat 12th are awful …
+        moving the cove cleanup to sunday 13th": the 13th), else its first value."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        changed = [c for c in analysis.clauses if c.claims and c.change >= OVERRIDE_CHANGE]
+        if changed:
+            return max(changed, key=lambda c: c.change).claims[0].value.text
+        return _first_value(node.text)
 
     def before(self, node: EvidenceNode, turns: Sequence[EvidenceNode], *,
                left: str = "") -> tuple[str, EvidenceNode | None]:

@@ -61,10 +61,24 @@ def _beside_value(text: str, clause: Clause, i: int) -> frozenset[str]:
         return frozenset()
     after = min([c.value.start for c in claims if c.value.start >= value.end
                  and not c.value.speaker] + [clause.end])
-    before = max([c.value.end for c in claims if c.value.end <= value.start
-                  and not c.value.speaker] + [clause.start])
-    lead = text[before:value.start].split()[-_WORDS_BEFORE:]
+    # (within its part of the clause: in "£41 an hour, block of 10 hours £390" the block
+    # is the £390's, named before it, not the £41's)
+    broken = _PART_BREAK.search(text, value.end, after)
+    after = broken.start() if broken is not None else after
+    start = max(clause.start, value.start - _LEAD_CHARS)
+    parts = _PART_BREAK.split(text[start:value.start])
+    lead = parts[-1].split()[-_WORDS_BEFORE:] if parts else []
+    if not lead:
+        # a value opening its part goes on from the words back to the value before it
+        # ("£20 deposit from now, £10 clearly isn't enough")
+        before = max([c.value.end for c in claims if c.value.end <= value.start
+                      and not c.value.speaker] + [clause.start])
+        lead = text[before:value.start].split()[-_WORDS_BEFORE:]
     return unit_forms(" ".join([*lead, text[value.start:after]]))
+
+
+_PART_BREAK = re.compile(r"[,;]\s|\.\s|\s[—–-]\s")
+_LEAD_CHARS = 80
 
 
 def _only_clock(analysis: MessageAnalysis) -> str:
@@ -377,13 +391,16 @@ class StatementReader(StatementChoice):
         node = unit.node
         assert node is not None
         if unit.answers and _asks(node.text) and qa.kind is not QuestionKind.WHY and \
-                not qa.asks_change and (qa.past or not self._tells_kind(qa, node)):
+                not qa.asks_change:
             # what holds now is the latest answer deciding a value of the kind asked
             # ("xmas social! … at The Plough?" → "plough's back room is taken …" → "ha.
-            # star inn it is")
+            # star inn it is"), also over a value the asking turn gave ("quiz thurs as
+            # usual? fox & hounds 8pm" → "quiz starts 8:30 from this week not 8")
             deciding = [a for a in unit.answers if self._tells_kind(qa, a)] if (
                 not qa.past and qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT,
                                             QuestionKind.WHEN)) else []
+            if not qa.past and not deciding and self._tells_kind(qa, node):
+                return node.text, node
             # (not a turn asking the question's thing itself: "the barn it is. and caterer,
             # Greens or Pinch?" is answered in its turn)
             told = [a for a in unit.answers if qa.kind is QuestionKind.WHO
@@ -476,10 +493,14 @@ class StatementReader(StatementChoice):
                 # "sun 22 feb 3pm at mine": the time said with the day is part of when
                 return f"{text} ({day})"
             return day
+        said = chosen.value.split(" (")[0]
+        if bound and clock and cue and cue[:4] not in chosen.sentence.lower() and has_clock(said) \
+                and time_of_day(said) != time_of_day(clock) and _led_by_terms(qa, chosen.sentence,
+                                                                              said):
+            clock = said  # "7pm start it is, doors 6:30": the doors' time, not the start's
         if bound and clock:
             clock = _hour(clock)
             return f"{clock} ({day})" if day else clock
-        said = chosen.value.split(" (")[0]
         spans = SPAN_OF_DAYS.search(said)
         if text and said != text and text.lower() in said.lower() and spans:
             return said  # a span of days holds the day found ("14–20 jul", not "20 jul")
@@ -488,10 +509,24 @@ class StatementReader(StatementChoice):
             # practice: … !! aux gym 10am")
             clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
             text = f"{text} {clock}" if clock else text
+        if asks_time and text and has_clock(said) and time_of_day(said) != time_of_day(text):
+            # the time the message says of the thing asked, not its first ("7pm start it
+            # is, doors 6:30" for the doors; "quiz starts 8:30 … not 8")
+            text = said
         if text:
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
+
+
+def _led_by_terms(qa: QuestionAnalysis, sentence: str, value: str) -> bool:
+    """Whether one of the two words right before ``value`` in ``sentence`` is one of the
+    question's own words ("doors 6:30" for "what time do doors open")."""
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return False
+    wanted = {f for t in qa.terms for f in forms(t)}
+    return any(forms(w.low) & wanted for w in words(sentence[:at])[-2:])
 
 
 def _hour(clock: str) -> str:
