@@ -1,24 +1,34 @@
-"""Places named in lower case, links without their scheme, and changes announced before
-they are said:
+"""Places named in lower case, links without their scheme, changes announced before they
+are said, and the turns around a decision:
 
 - a lower-case name after a verb that puts something somewhere ("moves to the red lion",
-  "chairs moved to the old scout hut", "the tasting is at the copper kettle") is a place;
-  "at the moment", "moved to the 14th" and "moves to the afternoon" name none;
-- a header whose head is a pronoun ("quick one:") names no subject, and a day the change
-  takes effect on opening the clause ("from march the yoga class moves …") neither is the
-  subject nor, beside the thing's new weekday, its value;
-- a correction under a header naming only a facet ("correction on the day: it's fridays,
-  not tuesdays") revises the state holding the value it names as replaced;
+  "chairs moved to the old scout hut", "the tasting is at the copper kettle") or after a
+  day or time ("tue 16 sept at the crown, 7:45") is a place; "at the moment", "moved to
+  the 14th", "moves to the afternoon", "switching to the new booking system", where people
+  are ("geoff and i are at the trade show") and what a place costs ("to cover hall hire")
+  name none, and a word of talk ("tbh") is no choice;
+- a header whose head is a pronoun ("quick one:") names no subject, a header naming a facet
+  "for" a thing ("venue change for the semi") names the thing, and a day the change takes
+  effect on opening the clause ("from march the yoga class moves …") neither is the subject
+  nor, beside the thing's new weekday, its value; "the last friday at the old hall will be
+  27 march" is no last week's friday;
+- a correction under a header naming only a facet ("correction on the venue news: it's
+  fridays …, not tuesdays") revises the state holding the value it names as replaced, and
+  the time asked of the day it moved to is the one kept ("still 6pm");
 - a link written without its scheme ("bit.ly/fair-signup-v3") is never a value;
 - a thread opened by a blocker naming a plan's day ("can't have 20 people in a freezing
-  hall on the 15th") is about that plan: "sat 22nd then, same 10am" moves its day (the
+  studio on the 14th") is about that plan: "sat 21st then, same 10am" moves its day (the
   time kept does not undo it), and the blocker is why;
+- a time told as something that happened ("moaning they came down at 10:05") is no value;
 - the reader: the time said right after the question's own word ("gates 6:45") over the
   first one; a value of a pass or a bundle named before it ("pass of 10 classes £100");
   the latest answer deciding the value asked over the value the asking turn gave; the
   reason beside the value the message changes to, not its first; an announcement ("ok one
   more tweak", "bit of a change") and the speaker's next step ("i'll tell the 9 who've
-  booked") are no reason.
+  booked") are no reason; whose idea a value was is who put it forward before someone took
+  it up; "someone needs to bring …" asks for a taker; "be out of the hall" asks when a
+  span ends; a day asked is read from the message that says it; who holds something is not
+  answered by a value naming nobody ("gym").
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -92,6 +102,8 @@ def test_a_correction_under_a_facet_header_revises_the_value_it_names(tmp_path: 
     assert "fri" in answer.answer.splitlines()[0].lower()
     assert [e.value for e in answer.states[0].chain] == [
         "mondays 7pm", "tuesdays at 6pm", "FRIDAYS"]
+    # the day moved keeps its time ("still 6pm")
+    assert "6pm" in chat.first("what time does the yoga class start now?")
 
 
 def test_a_link_without_its_scheme_is_no_value() -> None:
@@ -219,3 +231,23 @@ def test_a_time_told_in_passing_in_a_reply_changes_nothing(tmp_path: Path) -> No
     assert "10:30" in chat.first("what time does breakfast finish these days?")
     assert not any(v == "10:05" for _, v, _ in _claims(reply.text))
     assert any(v == "10:05" for _, v, _ in _claims("they'll come down at 10:05 from now on"))
+
+
+def test_a_day_asked_is_read_from_the_message_saying_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "yv", "right, charity quiz! village hall is booked fri 25 sept. thinking 7:30 "
+                  "start, tables of up to 6"),
+        (2 * DAY, "lin", "start at 7 then instead of 7:30?"),
+        (2 * DAY + 5, "yv", "7pm start it is, doors 6:30"),
+    ], start=START, asked=ASKED, channel_name="quiz")
+    assert "25" in chat.first("what's the date of the charity quiz?")
+
+
+def test_who_is_not_answered_by_a_value_naming_nobody(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "tariq", "gaming room: Room B, 32 players max"),
+        (DAY, "tariq", "ok power problem SOLVED. Jordan got us the gym instead of room B!! "
+                       "gaming room = the gym"),
+    ], start=START, asked=ASKED, channel_name="programming")
+    assert not chat.first("who got us the gym?").lower().startswith("gym")
+

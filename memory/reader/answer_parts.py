@@ -187,10 +187,10 @@ def _before(timeline: Sequence[Statement], i: int) -> Statement:
     return timeline[i]
 
 
-def _names_someone(state: State, people: Sequence[Person]) -> bool:
-    """Whether a state's values name a person the scope knows, a speaker speaking of
-    themselves, or a named party ("Prairie Gold Mills")."""
-    values = " ".join(e.value for e in state.chain if e.value)
+def _names_someone(state: State, people: Sequence[Person], *, latest: bool = False) -> bool:
+    """Whether a state's values (with ``latest``, its current one) name a person the scope
+    knows, a speaker speaking of themselves, or a named party ("Prairie Gold Mills")."""
+    values = " ".join(e.value for e in (state.chain[-1:] if latest else state.chain) if e.value)
     lows = {w.low for w in words(values)}
     if lows & SELF_WORDS or any(p.keys & lows for p in people):
         return True

@@ -151,8 +151,10 @@ class StateChoice(StatementReader):
             if reached and not any(names_anchor(reached, e.value) for e in state.chain):
                 continue
             if qa.family == "person" and qa.role not in ("changer", "decider") and \
-                    not _names_someone(state, people):
-                continue  # who holds it: the state's value must name someone
+                    not _names_someone(state, people, latest=not qa.past):
+                # who holds it: the state's value must name someone (its current one for
+                # who holds it now: "gym" after "Room B" names nobody)
+                continue
             if qa.kind is QuestionKind.WHO and _asked_of(qa, current_value(state)):
                 continue  # "who's sitting in on Joel's interview": not Joel
             changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None

@@ -218,7 +218,10 @@ class StatementChoice:
                 valued = [st for st in valued if has_clock(st.value or st.sentence)
                           or self._typed_clock(st)] or valued
             if qa.asks_day:
-                valued = [st for st in valued if has_day(st.value or st.sentence)] or valued
+                # (a day in another sentence of the message: "right, hospice quiz! hall is
+                # booked fri 26 sept. thinking 7:30 start" over a later "7pm start it is")
+                valued = [st for st in valued if has_day(st.value or st.sentence)] or [
+                    st for st in valued if has_day(st.node.text)] or valued
                 # "what date": not "this week" when a day is said
                 valued = [st for st in valued if not coarser_than_a_day(
                     st.value, st.node.ts)] or valued

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
-from memory.analysis.message import Claim, Clause, MessageAnalysis, MessageAnalyzer
+from memory.analysis.message import Claim, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
@@ -29,6 +29,7 @@ from memory.reader.answer_parts import (
     _asks,
     best_answer,
 )
+from memory.reader.beside_words import beside_value, led_by_terms
 from memory.reader.coverage import Unit, asked_part, told_part
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.extract import (
@@ -47,40 +48,6 @@ from memory.text import STOPWORDS, Slot, time_of_day
 
 # The acts that set a value (the clause tells what holds, not only asks or reacts).
 _SETTING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.REASSIGNMENT})
-# Words before a value that still speak of it ("new total ~$1,850", "for navy $14").
-_WORDS_BEFORE = 3
-
-
-def _beside_value(text: str, clause: Clause, i: int) -> frozenset[str]:
-    """The word forms of the ``i``-th claim of ``clause`` with the words beside it: its own
-    text, what follows it up to the next value, and the few words before it back to the
-    previous one."""
-    claims = clause.claims
-    value = claims[i].value
-    if value.speaker or not clause.start <= value.start <= value.end <= clause.end:
-        return frozenset()
-    after = min([c.value.start for c in claims if c.value.start >= value.end
-                 and not c.value.speaker] + [clause.end])
-    # (within its part of the clause: in "£41 an hour, block of 10 hours £390" the block
-    # is the £390's, named before it, not the £41's)
-    broken = _PART_BREAK.search(text, value.end, after)
-    after = broken.start() if broken is not None else after
-    start = max(clause.start, value.start - _LEAD_CHARS)
-    parts = _PART_BREAK.split(text[start:value.start])
-    lead = parts[-1].split()[-_WORDS_BEFORE:] if parts else []
-    if not lead:
-        # a value opening its part goes on from the words back to the value before it
-        # ("£20 deposit from now, £10 clearly isn't enough")
-        before = max([c.value.end for c in claims if c.value.end <= value.start
-                      and not c.value.speaker] + [clause.start])
-        lead = text[before:value.start].split()[-_WORDS_BEFORE:]
-    return unit_forms(" ".join([*lead, text[value.start:after]]))
-
-
-_PART_BREAK = re.compile(r"[,;]\s|\.\s|\s[—–-]\s")
-_LEAD_CHARS = 80
-
-
 def _only_clock(analysis: MessageAnalysis) -> str:
     """The one time of day a message states ("11am" of "fire alarm test wednesday 11am"),
     "" when it states none or several."""
@@ -300,7 +267,7 @@ class StatementReader(StatementChoice):
                 # beside ("$12 a month, $120 a year", "40 min for users, 25 for orders")
                 # (not people: "i'm primary, marco secondary" names the speaker by "i")
                 near = 0 if claim.value.family == "who" else len(
-                    (beside - own) & _beside_value(analysis.text, clause, i))
+                    (beside - own) & beside_value(analysis.text, clause, i))
                 # a clause changing the value outranks one of the same message it goes
                 # on from, for what holds now ("CPR training is OFF tonight … rebooked
                 # for thu 30 april")
@@ -473,6 +440,10 @@ class StatementReader(StatementChoice):
         it resolves to ("wed 8-18 (17 September 2025)")."""
         node = chosen.node
         text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
+        if qa.asks_day and not has_day(text) and not has_day(chosen.value) \
+                and not has_day(chosen.sentence) and has_day(node.text):
+            # the day said in another sentence of the message than the one answering
+            text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa))
         asks_time = qa.asks_clock
         bound, cue = bound_cue(qa.text)
         ending = bound == "end"
@@ -495,7 +466,7 @@ class StatementReader(StatementChoice):
             return day
         said = chosen.value.split(" (")[0]
         if bound and clock and cue and cue[:4] not in chosen.sentence.lower() and has_clock(said) \
-                and time_of_day(said) != time_of_day(clock) and _led_by_terms(qa, chosen.sentence,
+                and time_of_day(said) != time_of_day(clock) and led_by_terms(qa, chosen.sentence,
                                                                               said):
             clock = said  # "7pm start it is, doors 6:30": the doors' time, not the start's
         if bound and clock:
@@ -509,7 +480,9 @@ class StatementReader(StatementChoice):
             # practice: … !! aux gym 10am")
             clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
             text = f"{text} {clock}" if clock else text
-        if asks_time and text and has_clock(said) and time_of_day(said) != time_of_day(text):
+        if asks_time and text and has_clock(said) and time_of_day(said) != time_of_day(text) \
+                and led_by_terms(qa, chosen.sentence, said) \
+                and not led_by_terms(qa, chosen.sentence, text):
             # the time the message says of the thing asked, not its first ("7pm start it
             # is, doors 6:30" for the doors; "quiz starts 8:30 … not 8")
             text = said
@@ -517,16 +490,6 @@ class StatementReader(StatementChoice):
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
-
-
-def _led_by_terms(qa: QuestionAnalysis, sentence: str, value: str) -> bool:
-    """Whether one of the two words right before ``value`` in ``sentence`` is one of the
-    question's own words ("doors 6:30" for "what time do doors open")."""
-    at = sentence.lower().find(value.lower())
-    if at < 0:
-        return False
-    wanted = {f for t in qa.terms for f in forms(t)}
-    return any(forms(w.low) & wanted for w in words(sentence[:at])[-2:])
 
 
 def _hour(clock: str) -> str:
