@@ -42,18 +42,13 @@ from memory.reader.extract import typo_named
 from memory.reader.word_forms import unit_forms
 from memory.store.inbox import Inbox
 from tests.support.chat_reader import channel_chat, turn_node
+from tests.support.claims import claims_of
 from tests.support.memory import T0, msg, open_memory
 
 START = datetime(2026, 2, 4, 9, 0, tzinfo=UTC)
 ASKED = datetime(2026, 3, 20, 9, 0, tzinfo=UTC)
 ANALYZER = MessageAnalyzer(Lexicon())
 DAY = 60 * 24
-
-
-def _claims(text: str) -> list[tuple[str, str, Kind]]:
-    analysis = ANALYZER.analyze(text, speaker="x")
-    return [(c.subject, c.value.text, c.value.kind) for cl in analysis.clauses
-            for c in cl.claims]
 
 
 def test_a_value_replaced_under_another_subject_revises_nothing(tmp_path: Path) -> None:
@@ -136,12 +131,12 @@ def test_an_edit_naming_the_old_value_as_a_typo_drops_it(tmp_path: Path) -> None
     ("bumping the guest list to 60 since the hall is bigger", "60"),
 ])
 def test_a_quantity_raised_to_a_bare_number_is_a_count(text: str, value: str) -> None:
-    assert any(v == value and kind is Kind.COUNT for _, v, kind in _claims(text))
+    assert any(v == value and kind is Kind.COUNT for _, v, kind in claims_of(text))
 
 
 @pytest.mark.parametrize("text", ["moving it to 3", "I'm cutting my hours to 20"])
 def test_no_count_from_a_move_or_ones_own_hours(text: str) -> None:
-    assert not any(kind is Kind.COUNT for _, _, kind in _claims(text))
+    assert not any(kind is Kind.COUNT for _, _, kind in claims_of(text))
 
 
 def test_who_got_the_thing_is_no_subject() -> None:
@@ -152,7 +147,7 @@ def test_who_got_the_thing_is_no_subject() -> None:
 
 
 def test_a_thing_switched_to_two_words() -> None:
-    assert any(v == "peach + ivory" for _, v, _ in _claims(
+    assert any(v == "peach + ivory" for _, v, _ in claims_of(
         "Patel-Nguyen: bride's switched the palette to peach + ivory after seeing the "
         "bridesmaid dresses in person"))
 

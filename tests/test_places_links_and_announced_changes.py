@@ -39,7 +39,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memory.analysis.lexicon import Lexicon
-from memory.analysis.message import MessageAnalyzer
 from memory.analysis.reason_words import says_no_reason
 from memory.analysis.taking_words import TASK_REQUEST
 from memory.analysis.time_bounds import bound_cue, bound_time
@@ -48,21 +47,15 @@ from memory.models import Scope
 from memory.reader.extract import reason_in
 from memory.subject_marks import spoken_of
 from tests.support.chat_reader import ChannelChat, channel_chat, chat_author, written_reader
+from tests.support.claims import claims_of
 
 START = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
 ASKED = datetime(2026, 3, 20, 9, 0, tzinfo=UTC)
-ANALYZER = MessageAnalyzer(Lexicon())
 DAY = 60 * 24
 
 
-def _claims(text: str) -> list[tuple[str, str, Kind]]:
-    analysis = ANALYZER.analyze(text, speaker="x")
-    return [(c.subject, c.value.text, c.value.kind) for cl in analysis.clauses
-            for c in cl.claims]
-
-
 def _places(text: str) -> list[str]:
-    return [v for _, v, k in _claims(text) if k is Kind.PLACE]
+    return [v for _, v, k in claims_of(text) if k is Kind.PLACE]
 
 
 def test_a_lower_case_name_where_something_is_put_is_a_place() -> None:
@@ -72,7 +65,7 @@ def test_a_lower_case_name_where_something_is_put_is_a_place() -> None:
     assert "the crown" in _places("cup draw: us vs the owls, tue 16 sept at the crown, 7:45")
     assert "the copper kettle" in _places("venue change for the semi: it's at the copper "
                                           "kettle now")
-    assert ("semi", "the copper kettle", Kind.PLACE) in _claims(
+    assert ("semi", "the copper kettle", Kind.PLACE) in claims_of(
         "venue change for the semi: it's at the copper kettle now")
     for none in ("we're at the limit for this month", "standup moved to the 14th",
                  "see you friday at the latest", "geoff and i are at the trade show",
@@ -83,12 +76,12 @@ def test_a_lower_case_name_where_something_is_put_is_a_place() -> None:
 
 
 def test_an_announcing_header_and_an_effective_day_name_no_subject() -> None:
-    claims = _claims("📢 quick one: from march the yoga class moves to tuesdays at 6pm")
+    claims = claims_of("📢 quick one: from march the yoga class moves to tuesdays at 6pm")
     assert ("yoga class", "tuesdays at 6pm", Kind.DATE) in claims
     assert not any(v == "march" for _, v, _ in claims)  # only when the change starts
     assert not any(s in ("quick", "march") for s, _, _ in claims)
     # a day said "from" to "to" is a range of a change, not when it takes effect
-    assert ("standup", "10", Kind.TIME) in _claims("moving standup from 9 to 10")
+    assert ("standup", "10", Kind.TIME) in claims_of("moving standup from 9 to 10")
 
 
 def test_a_correction_under_a_facet_header_revises_the_value_it_names(tmp_path: Path) -> None:
@@ -112,7 +105,7 @@ def test_a_link_without_its_scheme_is_no_value() -> None:
         assert markup.search(f"sign up here {link} pls"), link
     for no_link in ("v2.3 ships friday", "e.g. the hall", "£6.50 each", "mail a@b.com"):
         assert not markup.search(no_link.replace("a@b.com", "")), no_link
-    assert not any(v == "v3" for _, v, _ in _claims("new sign-up form: bit.ly/fair-signup-v3"))
+    assert not any(v == "v3" for _, v, _ in claims_of("new sign-up form: bit.ly/fair-signup-v3"))
 
 
 def test_an_announcement_is_no_reason() -> None:
@@ -197,7 +190,7 @@ def test_someone_needs_to_asks_for_a_taker(tmp_path: Path) -> None:
 
 
 def test_a_places_cost_and_a_word_of_talk_are_no_values() -> None:
-    assert _claims("we need the entry money to cover hall hire tbh, free doesn't work") == []
+    assert claims_of("we need the entry money to cover hall hire tbh, free doesn't work") == []
     assert "the church hall" in _places("moving it to the church hall")
     assert _places("who has the church hall keys?") == []
 
@@ -213,11 +206,11 @@ def test_being_out_of_a_place_asks_when_it_ends() -> None:
 
 
 def test_the_last_of_a_series_told_by_a_date_is_no_date() -> None:
-    claims = _claims("last friday at the old hall will be 27 march, then the first friday at "
+    claims = claims_of("last friday at the old hall will be 27 march, then the first friday at "
                      "the new place is 3 april")
     assert not any(v.lower().endswith("friday") for _, v, _ in claims)
     assert any(v == "27 march" for _, v, _ in claims)
-    assert any(v == "last friday" for _, v, _ in _claims("we met last friday"))
+    assert any(v == "last friday" for _, v, _ in claims_of("we met last friday"))
 
 
 def test_a_time_told_in_passing_in_a_reply_changes_nothing(tmp_path: Path) -> None:
@@ -229,8 +222,8 @@ def test_a_time_told_in_passing_in_a_reply_changes_nothing(tmp_path: Path) -> No
     reader = written_reader(tmp_path, [root, reply.model_copy(update={"thread_id": root.id})])
     chat = ChannelChat(reader, Scope(platform="slack", space="T1", channels=("C1",)), ASKED)
     assert "10:30" in chat.first("what time does breakfast finish these days?")
-    assert not any(v == "10:05" for _, v, _ in _claims(reply.text))
-    assert any(v == "10:05" for _, v, _ in _claims("they'll come down at 10:05 from now on"))
+    assert not any(v == "10:05" for _, v, _ in claims_of(reply.text))
+    assert any(v == "10:05" for _, v, _ in claims_of("they'll come down at 10:05 from now on"))
 
 
 def test_a_day_asked_is_read_from_the_message_saying_it(tmp_path: Path) -> None:

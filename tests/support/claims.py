@@ -1,0 +1,17 @@
+"""What the message analyzer claims a message says: (subject, value, kind) for every value
+it states, the shape the analyzer tests compare."""
+
+from __future__ import annotations
+
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.value_types import Kind
+
+ANALYZER = MessageAnalyzer(Lexicon())
+
+
+def claims_of(text: str) -> list[tuple[str, str, Kind]]:
+    """(subject, value, kind) of every claim of ``text``, in reading order."""
+    analysis = ANALYZER.analyze(text, speaker="x")
+    return [(c.subject, c.value.text, c.value.kind) for cl in analysis.clauses
+            for c in cl.claims]
