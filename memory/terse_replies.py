@@ -249,6 +249,10 @@ _COUNTED = re.compile(r"\d{1,5}\s{1,3}(?:[a-z]{2,20}ed|people|ppl|persons|spots|
                       re.IGNORECASE)
 
 
+# An ordinal day said alone ("12th", "the 3rd").
+_A_DAY = re.compile(r"(?:the\s)?\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+
+
 def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
     """Whether a value said alone can be a value of ``state``: a number replaces a count, an
     amount or a clock time; words replace a place or a choice, or a person when they name
@@ -267,6 +271,8 @@ def _fits(bare: Bare, state: StateRecord, people: frozenset[str]) -> bool:
         return False
     if _COUNTED.match(bare.text):
         return False  # "9 confirmed", "12 ppl": how many, never a place or a name
+    if _A_DAY.fullmatch(bare.text.strip()):
+        return False  # "12th 👍" to "should the party be on the 12th?": a day, no place
     if family == "who":
         return bool(set(content_terms(bare.text)) & people)
     return family in ("where", "name")

@@ -218,9 +218,11 @@ def _label_subject(masked: str, label: tuple[int, int],
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
                None)
-    if cut is not None and out[cut].low == "for" and all(
+    if cut is not None and out[cut].low == "for" and any(
+            t.low in CHANGE_LABEL_NOUNS for t in said) and all(
             t.low in FACET_NOUNS or t.low in CHANGE_LABEL_NOUNS for t in out[:cut]):
-        # "venue change for the semi": the semi's (its value tells which facet)
+        # "venue change for the semi": the semi's (its value tells which facet; "pricing
+        # for the pro plan" is the pricing, announcing no change)
         thing = [t for t in out[cut + 1:] if t.low not in STOPWORDS]
         if thing:
             return thing
