@@ -104,7 +104,7 @@ def test_a_link_without_its_scheme_is_no_value() -> None:
     for link in ("bit.ly/fair-signup-v3", "forms.gle/kx-spring-rapid", "eventbrite.com"):
         assert markup.search(f"sign up here {link} pls"), link
     for no_link in ("v2.3 ships friday", "e.g. the hall", "£6.50 each", "mail a@b.com"):
-        assert not markup.search(no_link.replace("a@b.com", "")), no_link
+        assert not markup.search(no_link), no_link
     assert not any(v == "v3" for _, v, _ in claims_of("new sign-up form: bit.ly/fair-signup-v3"))
 
 

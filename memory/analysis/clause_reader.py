@@ -31,7 +31,7 @@ from memory.analysis.clause_parts import (
     moved_on,
     narrated,
 )
-from memory.analysis.cue_words import off_calls_off
+from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation, off_calls_off
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -671,8 +671,8 @@ def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
 
 
 # "… from may", "as of the 3rd", "starting monday" (not "from 9 to 10": a value replaced)
-_EFFECTIVE_BEFORE = re.compile(r"\b(?:from|as of|starting(?: from)?|effective(?: from)?)\s{1,3}$",
-                               re.IGNORECASE)
+_EFFECTIVE = r"(?:" + _alternation(EFFECTIVE_OPENERS) + r")"
+_EFFECTIVE_BEFORE = re.compile(r"\b" + _EFFECTIVE + r"\s{1,3}$", re.IGNORECASE)
 _RANGE_GOES_ON = re.compile(r"\s{0,3}(?:to|until|till|til|through|thru|-|–|→|->)\s",
                             re.IGNORECASE)
 
@@ -680,8 +680,7 @@ _RANGE_GOES_ON = re.compile(r"\s{0,3}(?:to|until|till|til|through|thru|-|–|→
 # A clause joining two statements ("from thursday the canteen is closed so team lunch
 # moves to fri"): its day may be the first one's.
 _JOINED = re.compile(r"\b(?:so|but|because|since|and then|which means)\b", re.IGNORECASE)
-_EFFECTIVE_FROM = re.compile(r"\W{0,3}(?:from|as of|starting(?: from)?|beginning|effective"
-                             r"(?: from)?)\s{1,3}", re.IGNORECASE)
+_EFFECTIVE_FROM = re.compile(r"\W{0,3}" + _EFFECTIVE + r"\s{1,3}", re.IGNORECASE)
 
 
 #: The subject of the speaker's own absence, named after them by the message analyzer.

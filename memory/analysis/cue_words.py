@@ -558,6 +558,12 @@ school church chapel hotel inn tavern bistro diner brewery taproom cinema theatr
 museum gallery rink pavilion clubhouse barn farm lodge station""".split())
 
 
+#: Words before the day a change takes effect on ("from may", "as of the 3rd", "starting
+#: monday").
+EFFECTIVE_OPENERS: tuple[str, ...] = ("from", "as of", "starting", "starting from", "beginning",
+                                      "effective", "effective from")
+
+
 #: Nouns that a capitalised or coded name after them makes a place ("room Vega").
 ROOM_NOUNS: tuple[str, ...] = (
     "conference room", "conf room", "meeting room", "room", "hall", "floor", "building",

@@ -158,6 +158,8 @@ def says_no_reason(text: str) -> bool:
 
 
 def _announces(text: str) -> bool:
+    """Whether ``text`` is only words announcing a change ("bit of a change", "ok one more
+    tweak", "change of plan")."""
     said = re.findall(r"[a-z']{1,30}", text.lower())
     return any(w in CHANGE_LABEL_NOUNS for w in said) and all(
         w in CHANGE_LABEL_NOUNS or w in CHANGE_LABELS or w in DISCOURSE or w in _LINKING

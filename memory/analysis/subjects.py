@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.analysis.cue_words import EFFECTIVE_OPENERS
 from memory.analysis.lexicon import (
     AGENT_NOUNS,
     ATTRIBUTE_NOUNS,
@@ -104,7 +105,7 @@ def skip_effective_day(toks: list[Token], values: tuple[Value, ...]) -> list[Tok
     return rest if rest and _in_value(rest[0], values) is None else toks
 
 
-_EFFECTIVE_OPENERS = frozenset({"from", "starting", "effective", "beginning"})
+_EFFECTIVE_OPENERS = frozenset(w for w in EFFECTIVE_OPENERS if " " not in w)
 
 
 def _skip_proposal(toks: list[Token], lex: Lexicon) -> list[Token]:

@@ -35,6 +35,7 @@ from memory.analysis.value_types import (
     Value,
     tokenize,
 )
+from memory.dates.days import WEEKDAY_NAMES
 from memory.text import STOPWORDS, is_calendar_word, joins_day_set
 
 __all__ = ["FAMILY", "STATUS_FAMILY", "Kind", "Token", "Value", "find_values", "mask",
@@ -115,7 +116,7 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
     found = [v for v in found if not _SAME.match(v.text)]
     # "last tuesday at st barnabas will be 29 april": the last one of a series, which the
     # date after it tells, not the week before
-    found = [v for v in found if not (_last_of_series(v, text)
+    found = [v for v in found if not (_LAST_OF_SERIES.search(text, max(0, v.start - 8), v.end)
                                       and _TOLD_AFTER.match(text, v.end))]
     for v in [v for v in found if v.kind in (Kind.DATE, Kind.TIME)]:
         at = _PLACE_AFTER_WHEN.match(text, v.end)
@@ -125,16 +126,9 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 
 _PLACE_AFTER_WHEN = re.compile(PLACE_AFTER_WHEN, re.IGNORECASE)
-_LAST_OF_SERIES = re.compile(r"(?:the\s)?(?:last|first|final)\s(?:mon|tues|wednes|thurs|fri|"
-                             r"satur|sun)day", re.IGNORECASE)
-def _last_of_series(v: Value, text: str) -> bool:
-    return _LAST_OF_SERIES.fullmatch(v.text) is not None or (
-        _WEEKDAY.fullmatch(v.text) is not None
-        and _ORDINAL_BEFORE.search(text[max(0, v.start - 8):v.start]) is not None)
-
-
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
-_ORDINAL_BEFORE = re.compile(r"\b(?:last|first|final)\s$", re.IGNORECASE)
+# "the last tuesday", "first thursday": one of a series, by its place in it
+_LAST_OF_SERIES = re.compile(r"\b(?:last|first|final)\s(?:" + "|".join(
+    d.lower() for d in WEEKDAY_NAMES) + r")$", re.IGNORECASE)
 _TOLD_AFTER = re.compile(r"[^.!?;\n]{0,40}?\b(?:is|will\sbe|'ll\sbe|would\sbe|falls\son)\s"
                          r"(?:the\s|on\s)?\d", re.IGNORECASE)
 

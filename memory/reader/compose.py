@@ -58,15 +58,15 @@ from memory.reader.answer_parts import (
 from memory.reader.before_anchor import said_before_anchor, said_left
 from memory.reader.before_first import with_value_before
 from memory.reader.coverage import Coverage, CoverageTest, Unit
-from memory.reader.extract import MAX_TEXT, Person, reason_in, typo_named
+from memory.reader.extract import Person, reason_in, typo_named
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
-from memory.reader.when_values import clock_beside, has_clock, has_day
+from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms
-from memory.text import SlotKind, find_slots, names_value, shorten
+from memory.text import names_value, shorten
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
 FOLLOW_HOPS = 2
@@ -276,7 +276,8 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                 first = short = clock
             elif qa.asks_clock and not has_clock(first):
                 # "it's THURSDAYS …, not wednesdays … still 7pm": a day moved keeps its time
-                kept = _kept_clock(node.text if node is not None else entry.quote, chain)
+                kept = kept_clock(node.text if node is not None else entry.quote,
+                                  [e.value for e in chain[:-1]])
                 first = short = f"{first}, {kept}" if kept else first
         lines = [first, chain_line(state)]
         cites: list[Citation] = []
@@ -454,21 +455,6 @@ class Composer(WhyReader, LaterWord, NamedAgain):
 
 
 __all__ = ["Composed", "Composer", "Follow", "Statement", "chain_line", "entry_label", "reason_in"]
-
-
-def _kept_clock(text: str, chain: Sequence[ChainEntry]) -> str:
-    """The time of day a day's move keeps: the one time the moving message says, else the
-    one the value before it held."""
-    said = {sl.text for sl in find_slots(text[:MAX_TEXT])
-            if sl.kind is SlotKind.TIME and has_clock(sl.text)}
-    if len(said) == 1:
-        return said.pop()
-    for entry in reversed(chain[:-1]):
-        held = [sl.text for sl in find_slots(entry.value)
-                if sl.kind is SlotKind.TIME and has_clock(sl.text)]
-        if held:
-            return held[0]
-    return ""
 
 
 def _held(composed: Composed) -> tuple[datetime, str] | None:

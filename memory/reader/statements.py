@@ -465,9 +465,8 @@ class StatementReader(StatementChoice):
                 return f"{text} ({day})"
             return day
         said = chosen.value.split(" (")[0]
-        if bound and clock and cue and cue[:4] not in chosen.sentence.lower() and has_clock(said) \
-                and time_of_day(said) != time_of_day(clock) and led_by_terms(qa, chosen.sentence,
-                                                                              said):
+        if bound and clock and cue and cue[:4] not in chosen.sentence.lower() \
+                and _said_of_asked(qa, chosen.sentence, said, clock):
             clock = said  # "7pm start it is, doors 6:30": the doors' time, not the start's
         if bound and clock:
             clock = _hour(clock)
@@ -480,8 +479,7 @@ class StatementReader(StatementChoice):
             # practice: … !! aux gym 10am")
             clock = _only_clock(self.analyzer.analyze(node.text, speaker=node.speaker))
             text = f"{text} {clock}" if clock else text
-        if asks_time and text and has_clock(said) and time_of_day(said) != time_of_day(text) \
-                and led_by_terms(qa, chosen.sentence, said) \
+        if asks_time and text and _said_of_asked(qa, chosen.sentence, said, text) \
                 and not led_by_terms(qa, chosen.sentence, text):
             # the time the message says of the thing asked, not its first ("7pm start it
             # is, doors 6:30" for the doors; "quiz starts 8:30 … not 8")
@@ -490,6 +488,13 @@ class StatementReader(StatementChoice):
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text
         return chosen.value or weekday_day(node.ts)
+
+
+def _said_of_asked(qa: QuestionAnalysis, sentence: str, said: str, found: str) -> bool:
+    """Whether ``said``, the value read as said of the question's thing, is another time
+    of day than ``found`` and one of the question's words leads up to it ("doors 6:30")."""
+    return has_clock(said) and time_of_day(said) != time_of_day(found) and led_by_terms(
+        qa, sentence, said)
 
 
 def _hour(clock: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.question import QuestionAnalysis
@@ -26,8 +27,8 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day
 
-__all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "time_near", "time_range_end",
-           "when_in"]
+__all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "kept_clock", "time_near",
+           "time_range_end", "when_in"]
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
@@ -173,6 +174,21 @@ def clock_beside(text: str, day: str) -> str:
 _BESIDE = re.compile(r"[\s,;(-]{0,4}(?:(?:meet(?:ing)?|start(?:s|ing)?|kick-?off|doors(?:\s"
                      r"open)?|from|arrive|arrival)\s{1,3})?(?:at\s{1,3}|@\s?)?",
                      re.IGNORECASE)
+
+
+def kept_clock(text: str, before: Sequence[str]) -> str:
+    """The time of day a day's move keeps: the one time ``text`` (the moving message) says,
+    else the latest one the values ``before`` it held ("THURSDAYS …, still 7pm")."""
+    said = {sl.text for sl in find_slots(text[:MAX_TEXT])
+            if sl.kind is SlotKind.TIME and has_clock(sl.text)}
+    if len(said) == 1:
+        return said.pop()
+    for value in reversed(before):
+        held = [sl.text for sl in find_slots(value) if sl.kind is SlotKind.TIME
+                and has_clock(sl.text)]
+        if held:
+            return held[0]
+    return ""
 
 
 def is_day_span(value: str) -> bool:
