@@ -22,6 +22,7 @@ from memory.analysis.matching import (
     same_grain,
     same_measure,
     same_value,
+    shared_verbs_only,
     siblings,
     values_match,
 )
@@ -348,7 +349,8 @@ class StateMatcher:
         named_same = not sibling and (_same_subject(terms, topic_terms)
                                       or abbreviates(subject, s.topic)) or (
             loose and overlap(terms - ctx.people, topic_terms - ctx.people)
-            >= w.min_subject_overlap)
+            >= w.min_subject_overlap
+            and not shared_verbs_only(terms - ctx.people, topic_terms - ctx.people))
         # The subject named in the state's own evidence ("2.4 slips to ..." where the
         # state's message said "Kicking off 2.4 planning ... release is Oct 24") counts
         # when the clause says the value changed.

@@ -156,8 +156,12 @@ class ClauseReader:
             lab = head_lab
         shown = tuple(v for v in tuple(values) + tuple(new) + old
                       if v not in modifiers and not v.is_year)
-        asking = part.rstrip().endswith("?") or (bool(toks) and toks[0].low in _QUESTION_OPENERS
-                                                 and toks[0].low not in {"any", "know"})
+        # (a quoted name opening the clause asks nothing: 'title: "When the River Came"')
+        asking = part.rstrip().endswith("?") or (
+            bool(toks) and toks[0].low in _QUESTION_OPENERS
+            and toks[0].low not in {"any", "know"}
+            and not any(v.kind is Kind.CHOICE and v.start <= toks[0].start < v.end
+                        for v in all_values))
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)
@@ -543,8 +547,10 @@ class ClauseReader:
         lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
                                                       "also", "btw", "oh", "hmm", "um"}]
         first = lead[0].low if lead else ""
-        asks = part.rstrip().endswith("?") or (first in _WH and len(toks) > 2 and not header
-                                               and not lex.decision.search(part))
+        asks = part.rstrip().endswith("?") or (
+            first in _WH and len(toks) > 2 and not header and not lex.decision.search(part)
+            and not any(v.kind is Kind.CHOICE and v.start <= lead[0].start < v.end
+                        for v in new))
         cue = lex.proposal.search(part)
         if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
                 r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):

@@ -209,9 +209,38 @@ def measure(value: str) -> str:
 
 def same_measure(a: str, b: str) -> bool:
     """Whether two amounts may replace one another: a price never replaces a count of
-    things ("150 tees" is no new price of "£6.80")."""
+    things ("150 tees" is no new price of "£6.80"), nor a count of one thing a count of
+    another ("7 heats" is no new "4 pilots" a heat; "6 weeks" may replace "3 months")."""
     x, y = measure(a), measure(b)
-    return not (x and y and x != y)
+    if x and y and x != y:
+        return False
+    if x == y == "count":
+        p, q = _counted_noun(a), _counted_noun(b)
+        return not (p and q and p != q)
+    return True
+
+
+def _counted_noun(value: str) -> str:
+    """What a count counts, stemmed, with every unit of time one ("duration") and every
+    word for people one ("people"); "" when it names nothing."""
+    for m in _COUNTED_NOUN.finditer(value.lower()):
+        word = m.group(1)
+        if word in _NOT_COUNTED:
+            continue
+        root = stem(word)
+        if root in _DURATIONS:
+            return "duration"
+        return "people" if root in _PEOPLE else root
+    return ""
+
+
+_COUNTED_NOUN = re.compile(r"\d[\d,.]{0,12}\s?([a-z]{3,20})\b")
+_NOT_COUNTED = frozenset("""per max tops each total more less extra instead then and not
+the for from with at in on to of or this that our their more""".split())
+_DURATIONS = frozenset(stem(w) for w in """day days week weeks wks month months hour hours
+hrs min mins minute minutes sec secs second seconds year years yrs""".split())
+_PEOPLE = frozenset(stem(w) for w in """people ppl person persons pax heads guests
+attendees""".split())
 
 
 def siblings(a: str, b: str) -> bool:
@@ -231,6 +260,17 @@ def siblings(a: str, b: str) -> bool:
     if x[-1] == y[-1] and _contrast(set(x) - set(y), set(y) - set(x)):
         return True  # "half plot" / "full plot": two kinds of one thing
     return x[-1] not in y and y[-1] not in x
+
+
+def shared_verbs_only(a: set[str], b: set[str]) -> bool:
+    """Whether two stemmed subjects share only words of what happens ("prints arriving" /
+    "dinghy arrives", "doors open" / "shop opens") while each names a thing of its own:
+    the shared verb makes them no one thing."""
+    shared = a & b
+    if not shared or not shared <= _TRAILING_VERBS:
+        return False
+    return bool(a - shared - _TRAILING_VERBS - _FACETS) and bool(
+        b - shared - _TRAILING_VERBS - _FACETS)
 
 
 def other_of_kind(a: str, b: str, *, asked: frozenset[str] = frozenset()) -> bool:

@@ -253,7 +253,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "prices": "price", "spend": "money", "spending": "money", "salary": "money",
     "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
-    "invoice": "price",
+    "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",

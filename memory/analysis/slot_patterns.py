@@ -317,6 +317,13 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
                r"southeast|northwest|southwest)-\d\b"),
     ("money", MONEY_PATTERN),
+    # a price set to nothing: "it's free with a gold coin donation", "entry is free now",
+    # "free entry" (not "I'm free tuesday", "the room is free at 3")
+    ("money", r"\b(?:it's|it’s|its|it is|it'll be|now|entry is|entry's|admission is|"
+              r"tickets are|going|goes|made it|make it|becomes?)\s(?P<v>free)\b"
+              r"(?!\s(?:to|on|at|this|that|tomorrow|tonight|today|now|until|till|after|before|"
+              r"from|all|in|up|for\s(?:a|an|the|me|us|you|him|her|them)\b))"),
+    ("money", r"\b(?P<v>free)(?=\s(?:entry|admission|of charge)\b)"),
     ("count", SCALED_COUNT_PATTERN),
     # amounts with a unit: "30%", "200ms", "3 nodes", "3-screen"
     ("count", r"\b\d[\d,]{0,12}(?:\.\d{1,3})?\s?(?:%|percent|ms|s|gb|tb|mb|x)(?![\w])"),
@@ -331,6 +338,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "standup is 15 min now" (not "takes 3 hours door to door": a unit is no count)
     ("count", r"(?:\b(?:to|at|is|was|now|be|of)\s)(?P<v>\d{1,3}(?:\.\d)?\s?(?:h|hr|hrs|hours?|"
               r"mins?|minutes?|secs?|seconds?))(?![\w])"),
+    # a period set or changed in days, weeks or months: "cut his probation from 3 months to
+    # 6 weeks", "extend it to 60 days" (not "moved to 2 weeks from now", a day)
+    ("count", r"(?:\b(?:to|is|was|be|from|now)\s)(?P<v>\d{1,3}\s?(?:days?|weeks?|wks?|months?))"
+              r"(?![\w])(?!\s(?:from|later|after|before|out|ago|away|time|on|of|in)\b)"),
+    # a temperature: "over 26°C", "25 degrees today"
+    ("count", r"\b\d{1,3}(?:\.\d)?\s?(?:°\s?[cf]?|degrees?(?:\s[cf]\b)?)(?![\w°])"),
     # a bare amount where it is set or changed: "cap goes up to 60", "capping at 98",
     # "budget = 400", "98 then", "60, not 40"
     ("count", r"(?:\b(?:to|at|is|was|of|now)\s|\b(?:make|makes|making|made)\s(?:it|that)\s|=\s?|"
@@ -343,6 +356,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"(?<!\btil\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bfor\s)"
               r"(?P<v>[1-9]\d?)(?=,?\s(?:not|instead of|rather than)\s(?:the\s)?[1-9]\d?\b"
               r"(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b|\w))"),
+    # a name in quotes, as titles and products are written: 'title: "When the River Came"',
+    # 'switching to "Slate"' (not words quoted lower-case: 'the suspension is "a joke"')
+    ("choice", r"[\"“](?P<v>[A-Z][\w'’&-]{0,30}(?:\s[\w'’&-]{1,30}){0,5})[\"”](?![\w])"),
     # match formats: "Bo5", "best of 7"
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"

@@ -69,10 +69,27 @@ def named_people(text: str, people: Sequence[Person]) -> list[tuple[int, Person]
     ws = words(text[:MAX_TEXT])
     for i, w in enumerate(ws):
         low = w.low[:-2] if w.low.endswith("'s") else w.low
-        for p in people:
-            if low in p.keys and not any(q is p for _, q in out):
+        found = [p for p in people if low in p.keys] or short_for(low, people)
+        for p in found:
+            if not any(q is p for _, q in out):
                 out.append((i, p))
     return out
+
+
+def short_for(low: str, people: Sequence[Person]) -> list[Person]:
+    """The one person whose first name ``low`` cuts short ("sky" for Skylar, "sam" for
+    Samira); none when it is a word of talk or cuts several names short."""
+    if len(low) < 3 or not low.isalpha() or low in STOPWORDS or low in _NOT_SHORT \
+            or is_calendar_word(low):
+        return []
+    found = [p for p in people if (first := p.name.split()[0].lower()).startswith(low)
+             and len(first) >= len(low) + 2]
+    return found if len(found) == 1 else []
+
+
+# Words that begin names but are said for themselves ("max 5 per heat", "art room").
+_NOT_SHORT = frozenset("""max min art pat mar kit van ray rob bill mark rose grace hope amber
+ash fin jack sol dom""".split())
 
 
 def person_answer(text: str, speaker: str, people: Sequence[Person], qa: QuestionAnalysis,
@@ -87,6 +104,9 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _possessive(
             [w.low for w in ws[i:i + 3]])]
+        # "got the Patels' key off craig": whom a thing came from no longer holds it
+        lows_all = [w.low for w in ws]
+        others = [(i, p) for i, p in others if not _given_by(lows_all, i)]
     if _PAST_DEED.search(qa.text) and _DID_IT.search(text[:MAX_TEXT]):
         # "who pulled the post?" over "Tam, I took your post down": the person addressed
         # is not the one who did it (but "Sam, I signed you up" makes Sam the one going)
@@ -141,6 +161,19 @@ def _vocative(text: str, ws: Sequence[Word], i: int) -> bool:
     w = ws[i]
     after = text[w.end:w.end + 1]
     return (w.start > 0 and text[w.start - 1] == "@") or (i == 0 and after in {",", ":"})
+
+
+def _given_by(lows: Sequence[str], i: int) -> bool:
+    """Whether the word at ``i`` names whom the speaker got something from ("got the key
+    off craig", "picked the van up from joel"): a getting verb a few words before "off" or
+    "from" right before it."""
+    if i < 2 or lows[i - 1] not in ("off", "from"):
+        return False
+    return any(w in _GETTING for w in lows[max(0, i - 8):i - 1])
+
+
+_GETTING = frozenset("""got get getting grabbed grab grabbing collected collect collecting
+borrowed borrow borrowing picked received bought took taken""".split())
 
 
 def _possessive(lows: Sequence[str]) -> bool:

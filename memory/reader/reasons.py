@@ -24,7 +24,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
-from memory.text import find_slots, names_value, shorten
+from memory.text import find_slots, names_value, shorten, weekdays_in
 
 # Words before a value that make it the value a change left ("instead of the 27th").
 _LEFT = re.compile(r"(?:\boff|\bfrom|\binstead of|\bnot|\bthan|\bover)\s{0,3}(?:the\s)?$",
@@ -332,6 +332,7 @@ def _first_value(text: str) -> str:
 
 def _names_part(text: str, value: str) -> bool:
     """Whether ``text`` names a time, amount or day with digits that is part of ``value``
-    ("the 8:15 is tricky" of "Thursday 8:15")."""
+    ("the 8:15 is tricky" of "Thursday 8:15"), or a weekday of it ("storytime tue + thu
+    mornings" of "tue + thu 10am")."""
     return any(any(ch.isdigit() for ch in sl.text) and values_match(sl.text, value)
-               for sl in find_slots(text))
+               for sl in find_slots(text)) or bool(weekdays_in(text) & weekdays_in(value))

@@ -42,7 +42,14 @@ from memory.reader.extract import (
 )
 from memory.reader.reasons import accepts, assents_only
 from memory.reader.statement_choice import StatementChoice
-from memory.reader.when_values import has_clock, has_day, time_near, time_range_end, when_in
+from memory.reader.when_values import (
+    clock_beside,
+    has_clock,
+    has_day,
+    time_near,
+    time_range_end,
+    when_in,
+)
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, Slot, time_of_day
 
@@ -484,6 +491,12 @@ class StatementReader(StatementChoice):
             # the time the message says of the thing asked, not its first ("7pm start it
             # is, doors 6:30" for the doors; "quiz starts 8:30 … not 8")
             text = said
+        if text and not asks_time and not qa.asks_day and not bound and has_day(text) \
+                and not has_clock(text):
+            # "when is karaoke" of "karaoke tonight! 7pm, Lucky Voice": the time given right
+            # after the day is part of when it is
+            clock = clock_beside(node.text, text)
+            text = f"{text} {clock}" if clock else text
         if text:
             text = _hour(text) if asks_time else text
             return f"{text} ({day})" if day and day not in text else text

@@ -18,7 +18,7 @@ from memory.analysis.taking_words import TASK_REQUEST
 from memory.models import EvidenceNode
 from memory.reader.answer import citation, day_label, split_sentences
 from memory.reader.answer_parts import Composed
-from memory.reader.extract import Person, named_people
+from memory.reader.extract import Person, named_people, short_for
 from memory.reader.reasons import accepts
 from memory.reader.word_forms import unit_forms
 from memory.text import shorten
@@ -52,7 +52,8 @@ def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
     named |= {w.lower() for w in _MENTION.findall(request.text)}
     named |= {w.lower() for w in _VOCATIVE.findall(request.text)}
     for _, person in named_people(request.text, people):
-        if person.name != request.speaker and person.keys & named:
+        if person.name != request.speaker and (
+                person.keys & named or any(short_for(n, [person]) for n in named)):
             return person
     return None
 

@@ -170,8 +170,9 @@ def clock_beside(text: str, day: str) -> str:
     return ""
 
 
-# What may stand between a day and its time ("sun 3 may, meet 4:30am", "fri from 6pm").
-_BESIDE = re.compile(r"[\s,;(-]{0,4}(?:(?:meet(?:ing)?|start(?:s|ing)?|kick-?off|doors(?:\s"
+# What may stand between a day and its time ("sun 3 may, meet 4:30am", "fri from 6pm",
+# "tonight! 7pm").
+_BESIDE = re.compile(r"[\s,;(!-]{0,4}(?:(?:meet(?:ing)?|start(?:s|ing)?|kick-?off|doors(?:\s"
                      r"open)?|from|arrive|arrival)\s{1,3})?(?:at\s{1,3}|@\s?)?",
                      re.IGNORECASE)
 

@@ -1,0 +1,114 @@
+"""Values written in ways the slot patterns did not read, and subjects that share only what
+happens to them:
+
+- a name in quotes, as titles and products are written ('title: "Under the Old Bridge"'),
+  is a named choice, and its first word ("Under", "When") opens no question; words quoted
+  in lower case ('the ban is "a joke"') are no name;
+- a price set to nothing ("it's free with a donation", "free entry") is an amount, and a
+  value said to be dropped ("dropping the $6") is the one replaced; being free to do
+  something ("are you free tuesday?", "the room is free at 3") is no price;
+- a period set or changed in days, weeks or months ("cut the trial from 3 months to 6
+  weeks") and a temperature ("over 28°C") are amounts;
+- two subjects sharing only a word of what happens ("prints arriving", "kayak arrives")
+  name two things: a new date for one never revises the other;
+- a turn just before a change naming the weekdays it leaves with what gets in their way
+  ("junior swim tue + thu afternoons … would clash") is why it changed;
+- whom the speaker got a thing from ("got the key off tom") no longer holds it.
+
+Real write path (offline proposer, HashingEmbedder) and the offline reader.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memory.analysis.matching import shared_verbs_only
+from memory.analysis.value_types import Kind
+from memory.text import content_terms
+from tests.support.chat_reader import channel_chat
+from tests.support.claims import ANALYZER, claims_of
+
+START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+ASKED = datetime(2026, 7, 20, 9, 0, tzinfo=UTC)
+DAY = 60 * 24
+
+
+def _values(text: str, kind: Kind) -> list[str]:
+    return [v for _, v, k in claims_of(text) if k is kind]
+
+
+def test_a_quoted_name_is_a_choice_and_asks_nothing() -> None:
+    text = 'final name: "When Lanterns Fall". moody but not grim'
+    assert ("name", "When Lanterns Fall", Kind.CHOICE) in claims_of(text)
+    analysis = ANALYZER.analyze(text, speaker="x")
+    assert not analysis.question and not analysis.asks
+    assert "Harbour Mist" in _values('going with "Harbour Mist" for the walls', Kind.CHOICE)
+    assert _values('he said the ban is "a joke" tbh', Kind.CHOICE) == []
+    # a real question still asks
+    assert ANALYZER.analyze("when is the launch party?", speaker="x").question
+
+
+def test_a_price_set_to_nothing_is_an_amount() -> None:
+    claims = claims_of("kids craft hour pricing: dropping the $6, it's free with a gold coin "
+                       "donation now")
+    assert _money(claims) == ["free"]
+    assert "free" in _values("museum late: free entry for members", Kind.MONEY)
+    for not_a_price in ("are you free tuesday?", "the room is free at 3",
+                        "i'm free all afternoon", "feel free to swap shifts"):
+        assert _values(not_a_price, Kind.MONEY) == [], not_a_price
+
+
+def _money(claims: list[tuple[str, str, Kind]]) -> list[str]:
+    return [v for _, v, k in claims if k is Kind.MONEY]
+
+
+def test_periods_and_temperatures_are_amounts() -> None:
+    assert "6 weeks" in _values("cut the trial period from 3 months to 6 weeks", Kind.COUNT)
+    assert "45 days" in _values("ban is now 45 days", Kind.COUNT)
+    assert "28°C" in _values("new rule: over 28°C, no midday sessions", Kind.COUNT)
+    assert "30 degrees" in _values("it's 30 degrees in the hall", Kind.COUNT)
+
+
+def test_subjects_sharing_only_what_happens_are_two_things(tmp_path: Path) -> None:
+    assert shared_verbs_only(set(content_terms("prints arriving")),
+                             set(content_terms("kayak arrives")))
+    assert not shared_verbs_only(set(content_terms("kayak arriving")),
+                                 set(content_terms("kayak arrives")))
+    chat = channel_chat(tmp_path, [
+        (0, "ruth", "Rowing Club said yes! kayak arrives 6 july, they'll drop it off"),
+        (9 * DAY, "ruth", "archive update: scanning finished early, prints arriving 13 july"),
+    ], start=START, asked=ASKED, channel_name="exhibition")
+    answer = chat.answer("when does the kayak arrive?")
+    assert "6 july" in answer.answer.splitlines()[0].lower()
+    assert "13 july" not in answer.answer.splitlines()[0].lower()
+
+
+def test_a_free_price_replaces_the_dropped_one(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "holiday workshops: tue + thu 10am, $8 a kid"),
+        (5 * DAY, "priya", "workshop pricing: dropping the $8, it's free with a gold coin "
+                           "donation. more families will come"),
+    ], start=START, asked=ASKED, channel_name="education")
+    first = chat.first("how much do the holiday workshops cost per kid now?")
+    assert "free" in first.lower() and "$8" not in first
+
+
+def test_a_clash_on_the_weekdays_left_is_why_they_moved(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "nell", "kids clay club: tue + thu 4pm, £5 a go"),
+        (2 * DAY, "nell", "hmm the leisure centre runs junior swim tue + thu afternoons. "
+                          "half our families would clash"),
+        (2 * DAY + 10, "nell", "moving kids clay club to mon + wed, still 4pm"),
+    ], start=START, asked=ASKED, channel_name="classes")
+    assert "swim" in chat.first("why did kids clay club change days?")
+
+
+def test_whom_a_thing_came_from_no_longer_holds_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "tom", "I've got the Greens' key. can't do their walks from next week so ana can "
+                   "you take them + the key?"),
+        (DAY, "ana", "sure, I'll grab it off you friday"),
+        (3 * DAY, "ana", "got the Greens' key off tom ✅"),
+    ], start=START, asked=ASKED, channel_name="keys")
+    assert chat.first("who's got the greens key now?").lower().startswith("ana")
