@@ -13,7 +13,11 @@ happens to them:
   name two things: a new date for one never revises the other;
 - a turn just before a change naming the weekdays it leaves with what gets in their way
   ("junior swim tue + thu afternoons … would clash") is why it changed;
-- whom the speaker got a thing from ("got the key off tom") no longer holds it.
+- whom the speaker got a thing from ("got the key off tom") no longer holds it;
+- a clause opened by what it is about ("re bar staff pay, …", "regarding the float, …")
+  names its subject as a header would;
+- "I'll do them, I've got the files already" takes on the task the talk is about (a
+  pronoun's task), not one named by the words after it.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -112,3 +116,20 @@ def test_whom_a_thing_came_from_no_longer_holds_it(tmp_path: Path) -> None:
         (3 * DAY, "ana", "got the Greens' key off tom ✅"),
     ], start=START, asked=ASKED, channel_name="keys")
     assert chat.first("who's got the greens key now?").lower().startswith("ana")
+
+
+def test_a_clause_opened_by_what_it_is_about_names_its_subject() -> None:
+    assert ("bar staff pay", "£12.50", Kind.MONEY) in claims_of(
+        "re bar staff pay, I'd like to go from £11.90 to £12.50 an hour from may")
+    assert any(s == "float" and v == "£200" for s, v, _ in claims_of(
+        "regarding the float, £200 from now on"))
+    # "re" as a word of its own is no header
+    assert not any(s == "doing" for s, _, _ in claims_of("we're re doing it, fine"))
+
+
+def test_taking_a_task_by_its_pronoun_names_no_other_task() -> None:
+    claims = claims_of("I'll do them, I've got the illustrator files already")
+    assert [(s, k) for s, _, k in claims] == [("", Kind.PERSON)]
+    assert [(s, k) for s, _, k in claims_of("I'll do it, I know the printer")] == [
+        ("", Kind.PERSON)]
+    assert ("poster", Kind.PERSON) in [(s, k) for s, _, k in claims_of("I'll do the poster")]

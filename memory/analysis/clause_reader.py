@@ -498,6 +498,11 @@ class ClauseReader:
                 if task is None:
                     task = _owner_object(toks, everything, person=v, masked=masked)
                 local = _clean_subject(task or [], everything) if task is not None else []
+                if task and all(t.low in _OBJECT_PRONOUNS for t in task):
+                    # "I'll do them, I've got the files already": the task is the one
+                    # the talk is about, whatever the words after it name
+                    out.append(Claim(v, "", frozenset()))
+                    continue
                 if not local:
                     local = _local_words(toks, everything, v, masked)
             else:
@@ -713,6 +718,8 @@ def _opens(lead: str) -> bool:
 
 # Settling on a value before another is kept ("let's settle on £42 then, with the discount
 # kept at 10%"); not "let's not move it, thursday stays".
+# Objects that stand for the task the talk is about ("I'll do *them*", "I'll take *it*").
+_OBJECT_PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these"})
 _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
                          r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
 
