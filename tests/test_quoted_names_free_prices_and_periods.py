@@ -17,7 +17,9 @@ happens to them:
 - a clause opened by what it is about ("re bar staff pay, …", "regarding the float, …")
   names its subject as a header would;
 - "I'll do them, I've got the files already" takes on the task the talk is about (a
-  pronoun's task), not one named by the words after it.
+  pronoun's task), not one named by the words after it;
+- a value naming the thing before the word of its change ("why was the course on the 16th
+  cancelled") is the value the change left, so the change asked is the one leaving it.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -133,3 +135,14 @@ def test_taking_a_task_by_its_pronoun_names_no_other_task() -> None:
     assert [(s, k) for s, _, k in claims_of("I'll do it, I know the printer")] == [
         ("", Kind.PERSON)]
     assert ("poster", Kind.PERSON) in [(s, k) for s, _, k in claims_of("I'll do the poster")]
+
+
+def test_a_value_naming_the_thing_before_its_change_word_is_the_one_left(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "hana", "also: dog first aid course sat 16 May 9am-1pm at the village hall. "
+                    "everyone's going, it's paid"),
+        (9 * DAY, "hana", "bad news, the first aid trainer's got flu so tomorrow's course is "
+                          "cancelled. she's offered sat 30th instead"),
+    ], start=START, asked=ASKED, channel_name="team")
+    assert "flu" in chat.first("why was the first aid course on the 16th cancelled?")

@@ -203,6 +203,9 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
     low = qa.text.lower()
     left: set[str] = set()
     reached: set[str] = set()
+    # where the question says the change ("why was the course on the 16th *cancelled*")
+    said = [at for c in qa.changes if (at := low.find(c.lower())) >= 0]
+    change_at = min(said) if said else -1
     for expr in [*qa.dates, *qa.named, qa.anchor]:
         if not expr:
             continue
@@ -214,8 +217,12 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
         negated = at >= 0 and _NEGATION.search(low[:at]) is not None
         known_as = at >= 0 and before.endswith("the ") and _NAMES_THING.match(
             low, at + len(expr)) is not None and expr.lower().removesuffix("s") in _WEEKDAYS
-        target = left if negated or known_as or any(before.rstrip().endswith(w)
-                                                    for w in lexicon.left_value) else reached
+        # a value naming the thing before the word of its change is what it was ("the
+        # course on the 16th cancelled", "saturday's meetup moved"; not "moved to the 22nd")
+        named_before = 0 <= at < change_at and not before.rstrip().endswith(("to", "until",
+                                                                             "till"))
+        target = left if negated or known_as or named_before or any(
+            before.rstrip().endswith(w) for w in lexicon.left_value) else reached
         target |= _value_words(expr, lexicon)
     return left, reached
 
