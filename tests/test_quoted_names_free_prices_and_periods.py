@@ -19,7 +19,10 @@ happens to them:
 - "I'll do them, I've got the files already" takes on the task the talk is about (a
   pronoun's task), not one named by the words after it;
 - a value naming the thing before the word of its change ("why was the course on the 16th
-  cancelled") is the value the change left, so the change asked is the one leaving it.
+  cancelled") is the value the change left, so the change asked is the one leaving it;
+- a change verb opening a question with its new value ("cut his trial from 3 months to 6
+  weeks?") puts the change forward, and a yes with a remark of its own ("yes. tell her on
+  friday") takes up the value put forward.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -146,3 +149,13 @@ def test_a_value_naming_the_thing_before_its_change_word_is_the_one_left(
                           "cancelled. she's offered sat 30th instead"),
     ], start=START, asked=ASKED, channel_name="team")
     assert "flu" in chat.first("why was the first aid course on the 16th cancelled?")
+
+
+def test_a_change_put_forward_as_a_question_and_taken_up_by_a_yes(tmp_path: Path) -> None:
+    for text in ("cut his trial from 3 months to 6 weeks?", "push the stocktake to friday?"):
+        assert ANALYZER.analyze(text, speaker="x").act.value == "proposal", text
+    chat = channel_chat(tmp_path, [
+        (0, "hana", "ola's doing really well. cut her trial period from 3 months to 6 weeks?"),
+        (5, "joel", "yes. tell her on friday"),
+    ], start=START, asked=ASKED, channel_name="owners")
+    assert "6 weeks" in chat.first("how long is ola's trial period now?")

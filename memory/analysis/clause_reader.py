@@ -46,6 +46,7 @@ from memory.analysis.lexicon import (
     REQUEST_OPENERS,
     ROLE_NOUNS,
     SETTLED_CHANGE,
+    SUGGESTING_CHANGES,
     SUGGESTING_MODALS,
     Lexicon,
 )
@@ -576,7 +577,9 @@ class ClauseReader:
             second = lead[1].low if len(lead) > 1 else ""
             suggests = proposes or (bool(new) and len(toks) <= 4) or (
                 bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_MODALS
-                and second not in _ASKING_SUBJECTS)
+                and second not in _ASKING_SUBJECTS) or (
+                # "cut his probation from 3 months to 6 weeks?": a change put forward
+                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_CHANGES)
             return SpeechAct.PROPOSAL if suggests else SpeechAct.QUESTION
         if old and new and "not sure" not in low:
             return SpeechAct.CORRECTION

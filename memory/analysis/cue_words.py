@@ -417,6 +417,10 @@ ORDINAL_THINGS = (r"(?:place|year|line|floor|round|grade|heat|team|row|seat|tier
 #: Modals that, opening a question which names a new value, put that value forward ("can
 #: the reset go thursday?", "should the party be on the 12th?").
 SUGGESTING_MODALS: frozenset[str] = frozenset({"can", "could", "shall", "should"})
+# Verbs that put a change forward when they open a question with the new value ("cut his
+# probation from 3 months to 6 weeks?", "push it to friday?", "bump the fee to £8?").
+SUGGESTING_CHANGES: frozenset[str] = frozenset("""move push bump shift change switch cut
+drop raise lower extend shorten swap bring make""".split())
 
 
 #: Words about a decision rather than the decision itself ("lunch poll", "launch draft"):

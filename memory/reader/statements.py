@@ -385,11 +385,13 @@ class StatementReader(StatementChoice):
                 told, node, qa)
             if any(ch.isalnum() for ch in answer.text) and not (
                     not deciding and not qa.confirm and qa.kind is not QuestionKind.WHO
-                    and assents_only(answer.text, self.lexicon.accept)
+                    and (assents_only(answer.text, self.lexicon.accept)
+                         or (accepts(answer.text, self.lexicon.accept)
+                             and not self._holds_kind(qa, answer)))
                     and self._holds_kind(qa, node)):
                 return answer.text, answer
-            # a reaction ("🍻") or a bare yes ("yessss") takes the suggestion up: the
-            # suggestion says what it is
+            # a reaction ("🍻") or a bare yes ("yessss", "yes. tell him friday" of the 6
+            # weeks put forward) takes the suggestion up: the suggestion says what it is
         return node.text, node
 
     @staticmethod
