@@ -20,6 +20,7 @@ from memory.analysis.matching import (
     compatible,
     measure,
     same_grain,
+    same_counted,
     same_measure,
     same_value,
     shared_verbs_only,
@@ -296,7 +297,8 @@ class StateMatcher:
         return [s for s in pool.values()
                 if s.value and compatible(family, s.value_family)
                 and (family != "version" or same_grain(claim.value.text, s.value))
-                and (family != "amount" or same_measure(claim.value.text, held_value(s)))
+                and (family != "amount" or (same_measure(claim.value.text, held_value(s))
+                                            and same_counted(claim.value.text, held_value(s))))
                 and not clock_for_day(claim.value.kind is Kind.TIME, held_value(s))
                 and not (clause.change < 0.5 and _week_for_day(claim.value.text, held_value(s),
                                                                item.message.ts))

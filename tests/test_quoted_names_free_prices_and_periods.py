@@ -54,6 +54,7 @@ def test_a_quoted_name_is_a_choice_and_asks_nothing() -> None:
     assert not analysis.question and not analysis.asks
     assert "Harbour Mist" in _values('going with "Harbour Mist" for the walls', Kind.CHOICE)
     assert _values('he said the ban is "a joke" tbh', Kind.CHOICE) == []
+    assert _values('tagline ideas: "Built to be handed down"', Kind.CHOICE) == []
     # a real question still asks
     assert ANALYZER.analyze("when is the launch party?", speaker="x").question
 

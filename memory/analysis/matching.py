@@ -17,7 +17,7 @@ from memory.analysis.cue_words import (
 )
 from memory.analysis.slot_patterns import MONEY_PATTERN
 from memory.analysis.values import STATUS_FAMILY
-from memory.text import clean, content_terms, stem, value_key
+from memory.text import STOPWORDS, clean, content_terms, is_calendar_word, stem, value_key
 
 _MONTHS = {m: i for i, names in enumerate((
     ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
@@ -209,32 +209,36 @@ def measure(value: str) -> str:
 
 def same_measure(a: str, b: str) -> bool:
     """Whether two amounts may replace one another: a price never replaces a count of
-    things ("150 tees" is no new price of "£6.80"), nor a count of one thing a count of
-    another ("7 heats" is no new "4 pilots" a heat; "6 weeks" may replace "3 months")."""
+    things ("150 tees" is no new price of "£6.80")."""
     x, y = measure(a), measure(b)
-    if x and y and x != y:
-        return False
-    if x == y == "count":
-        p, q = _counted_noun(a), _counted_noun(b)
-        return not (p and q and p != q)
-    return True
+    return not (x and y and x != y)
+
+
+def same_counted(a: str, b: str) -> bool:
+    """Whether two counts may be one thing's: not when each names what it counts and the
+    two differ ("7 heats" is no new "4 pilots" a heat; "6 weeks" may follow "3 months")."""
+    p, q = _counted_noun(a), _counted_noun(b)
+    return not (p and q and p != q)
 
 
 def _counted_noun(value: str) -> str:
     """What a count counts, stemmed, with every unit of time one ("duration") and every
     word for people one ("people"); "" when it names nothing."""
     for m in _COUNTED_NOUN.finditer(value.lower()):
-        word = m.group(1)
-        if word in _NOT_COUNTED:
+        run = m.group(1).split()
+        # the noun ends the words counted: "150 forest green tees", "600 race numbers"
+        cut = next((i for i, w in enumerate(run) if w in _NOT_COUNTED or w in STOPWORDS
+                    or is_calendar_word(w)), len(run))
+        if not cut:
             continue
-        root = stem(word)
+        root = stem(run[cut - 1])
         if root in _DURATIONS:
             return "duration"
         return "people" if root in _PEOPLE else root
     return ""
 
 
-_COUNTED_NOUN = re.compile(r"\d[\d,.]{0,12}\s?([a-z]{3,20})\b")
+_COUNTED_NOUN = re.compile(r"\d[\d,.]{0,12}\s?([a-z]{3,20}(?:\s[a-z]{1,20}){0,3})\b")
 _NOT_COUNTED = frozenset("""per max tops each total more less extra instead then and not
 the for from with at in on to of or this that our their more""".split())
 _DURATIONS = frozenset(stem(w) for w in """day days week weeks wks month months hour hours

@@ -90,7 +90,7 @@ _MAX_SUBJECT_WORDS = 6
 _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "used to be",
                "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
                "move off", "moved off", "moving off", "moves off",
-               "not doing", "cancel", "drop", "dropping", "scrapping", "ditching", "(was",
+               "not doing", "cancel", "drop", "dropping", "(was",
                "up from", "down from", "previously",
                "formerly", "originally", "can't do", "cant do", "can't make", "cant make",
                "can't use", "cant use", "can't have", "cant have", "won't do",

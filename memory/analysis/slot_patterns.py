@@ -350,15 +350,25 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
+    # a small cap: "max 5", "5 max.", "maximum of 8", "capped at 6" (not "max 5pm")
+    ("count", r"\b(?:max|maximum|max of|maximum of|capped at|cap at|cap of)\s(?P<v>[1-9]\d{0,3})"
+              r"\b(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b)"),
+    ("count", r"(?<![\w.,:/£$€#-])(?P<v>[1-9]\d{0,3})(?=\s(?:max|tops|maximum)\b)"),
     # a small number said for another: "we've got 14 not 16", "12 instead of 10" (not a
     # time or a day: "at 3 not 4", "the 14th not the 16th")
     ("count", r"(?<![\w.,:/£$€#-])(?<!\bat\s)(?<!\bby\s)(?<!\bthe\s)(?<!\bfrom\s)"
               r"(?<!\btil\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bfor\s)"
               r"(?P<v>[1-9]\d?)(?=,?\s(?:not|instead of|rather than)\s(?:the\s)?[1-9]\d?\b"
               r"(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b|\w))"),
-    # a name in quotes, as titles and products are written: 'title: "When the River Came"',
-    # 'switching to "Slate"' (not words quoted lower-case: 'the suspension is "a joke"')
-    ("choice", r"[\"“](?P<v>[A-Z][\w'’&-]{0,30}(?:\s[\w'’&-]{1,30}){0,5})[\"”](?![\w])"),
+    # a name in quotes, its words capitalised as titles and products are written: 'title:
+    # "When the River Came"', 'switching to "Slate"' (not words quoted as said: 'the
+    # suspension is "a joke"', a tagline "Built to be handed down")
+    ("choice", r"[\"“](?P<v>[A-Z][\w'’&-]{0,30}(?:\s(?:(?:the|a|an|of|to|in|on|and|with|for|"
+               r"at|by|from|or)\s){0,2}[A-Z0-9][\w'’&-]{0,30}){0,5})[\"”](?![\w])"
+               # (a quoted name before the noun it names is the thing's name: '"Flood
+               # Detectives" workshops')
+               r"(?!\s(?!(?:for|from|at|in|on|to|it|is|was|are|were|now|then|instead|and|or|"
+               r"as|with|by|this|next|not|but|so|if|until|till)\b)[a-z])"),
     # match formats: "Bo5", "best of 7"
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"

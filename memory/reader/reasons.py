@@ -335,4 +335,11 @@ def _names_part(text: str, value: str) -> bool:
     ("the 8:15 is tricky" of "Thursday 8:15"), or a weekday of it ("storytime tue + thu
     mornings" of "tue + thu 10am")."""
     return any(any(ch.isdigit() for ch in sl.text) and values_match(sl.text, value)
-               for sl in find_slots(text)) or bool(weekdays_in(text) & weekdays_in(value))
+               for sl in find_slots(text)) or (
+        # (weekdays held without a date: "thursday" of "thu 15th" may be any thursday)
+        bool(weekdays_in(text) & weekdays_in(value)) and not _DATED.search(value))
+
+
+# A day of the month or a month in a value ("15th", "3 june", "oct").
+_DATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b(?:jan|feb|mar|apr|may|"
+                    r"jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\b", re.IGNORECASE)
