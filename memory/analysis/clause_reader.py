@@ -426,7 +426,8 @@ class ClauseReader:
         doer = _pronoun_verb(list(toks))
         if doer is None:
             doer = _agent_verb(words)  # "IPC confirmed [the audit] for tue 24 june"
-        topic = topic_opened(words, masked)
+        # ("re" is also an opener the words above drop: "re GM pay, I'd like to go …")
+        topic = topic_opened(words, masked) or topic_opened(list(toks), masked)
         if topic is not None:
             phrase = topic  # "Regarding the manure, I propose we order from Hillside Farm"
         elif handover is not None:
@@ -499,7 +500,8 @@ class ClauseReader:
                 if task is None:
                     task = _owner_object(toks, everything, person=v, masked=masked)
                 local = _clean_subject(task or [], everything) if task is not None else []
-                if task and all(t.low in _OBJECT_PRONOUNS for t in task):
+                if task and all(t.low in _OBJECT_PRONOUNS for t in task) and not any(
+                        t.start < v.start and t.low not in STOPWORDS for t in toks):
                     # "I'll do them, I've got the files already": the task is the one
                     # the talk is about, whatever the words after it name
                     out.append(Claim(v, "", frozenset()))

@@ -165,7 +165,7 @@ class MessageAnalyzer(ClauseReader):
         # Nov.") names what its later sentences are about, as well as the one right after.
         heading: tuple[int, int] | None = None
         spans = [(s, e, colon, item) for start, end, colon in
-                 self._split_reasons(masked, _split_regarding(masked, _split(masked, values)))
+                 self._split_reasons(masked, _split(masked, values))
                  for s, e, colon, item in _items(masked, start, end, colon, values)]
         for start, end, colon, item in spans:
             part = masked[start:end]
@@ -266,36 +266,6 @@ class MessageAnalyzer(ClauseReader):
 
 
 # The words after "so" that go on about what the clause before it changed.
-def _split_regarding(text: str, spans: list[tuple[int, int, bool]]
-                     ) -> list[tuple[int, int, bool]]:
-    """A clause opened by what it is about ("re GM pay, I'd like to go from £11.44 to
-    £12", "regarding the van, …") splits at that comma: a header naming the subject, then
-    the clause it heads."""
-    out: list[tuple[int, int, bool]] = []
-    for start, end, colon in spans:
-        m = _REGARDING.match(text, start, end)
-        if m is None or _has_verb(m.group("h")) or len(tokenize(m.group("h"))) > 5:
-            alone = _REGARDING_ALONE.fullmatch(text, start, end)
-            # (split at its comma already: "re the venue" then the clause it heads)
-            out.append((start, end, colon or (
-                alone is not None and not _has_verb(alone.group("h"))
-                and text[end:end + 1] == ",")))
-            continue
-        out.append((m.start("h"), m.end("h"), True))
-        rest = m.end()
-        while rest < end and text[rest] == " ":
-            rest += 1
-        out.append((rest, end, colon))
-    return out
-
-
-# "re GM pay, …", "regarding the van, …": what the rest of the clause is about.
-_REGARDING = re.compile(r"\s{0,3}(?:re:?|regarding|reg)\s{1,3}(?P<h>[^,.;:!?\n]{2,40}),",
-                        re.IGNORECASE)
-_REGARDING_ALONE = re.compile(r"\s{0,3}(?:re:?|regarding|reg)\s{1,3}(?P<h>[^,.;:!?\n]{2,40})",
-                              re.IGNORECASE)
-
-
 _GOES_ON = re.compile(r"\s{0,5}(?:it|it's|it’s|its|that|that's|that’s|they|they're|they’re)\b",
                       re.IGNORECASE)
 

@@ -108,7 +108,8 @@ ORIGINAL_CUES = (
     "first wanted", "first want", "first said", "very first", "first put", "first booked",
     "first book", "first pick", "first went", "first go", "first quoted", "first quote",
     "first offered", "first asked", "first ask", "first suggested", "first suggest",
-    "first proposal", "first planned on", "first settled",
+    "first proposal", "first planned on", "first settled", "first deadline", "first cutoff",
+    "first cut-off", "first due date", "first price", "first fee",
     # the verb before "first" ("which engine did we pick first?")
     "pick first", "picked first", "chose first", "choose first", "book first",
     "booked first", "go with first", "went with first", "did we start with",
@@ -247,6 +248,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "date": "when", "dates": "when", "day": "when", "days": "when", "time": "when",
     "times": "when", "slot": "when", "deadline": "when", "eta": "when", "schedule": "when",
     "hour": "when", "week": "when", "month": "when", "year": "when", "timing": "when",
+    "cutoff": "when", "cut-off": "when",
 
     "version": "version", "versions": "version", "build": "version", "release": "version",
     "budget": "money", "cost": "price", "costs": "price", "price": "price",

@@ -350,8 +350,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
-    # a small cap: "max 5", "5 max.", "maximum of 8", "capped at 6" (not "max 5pm")
-    ("count", r"\b(?:max|maximum|max of|maximum of|capped at|cap at|cap of)\s(?P<v>[1-9]\d{0,3})"
+    # a small cap: "max 5", "5 max.", "maximum of 8" (not "max 5pm")
+    ("count", r"\b(?:max|maximum|max of|maximum of)\s(?P<v>[1-9]\d{0,3})"
               r"\b(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b)"),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>[1-9]\d{0,3})(?=\s(?:max|tops|maximum)\b)"),
     # a small number said for another: "we've got 14 not 16", "12 instead of 10" (not a

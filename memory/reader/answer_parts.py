@@ -219,8 +219,10 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
             low, at + len(expr)) is not None and expr.lower().removesuffix("s") in _WEEKDAYS
         # a value naming the thing before the word of its change is what it was ("the
         # course on the 16th cancelled", "saturday's meetup moved"; not "moved to the 22nd")
-        named_before = 0 <= at < change_at and not before.rstrip().endswith(("to", "until",
-                                                                             "till"))
+        # (a weekday before the thing's noun is part of its name: "why did tuesday
+        # circuits move off 6am")
+        named_before = 0 <= at < change_at and any(ch.isdigit() for ch in expr) \
+            and not before.rstrip().endswith(("to", "until", "till"))
         target = left if negated or known_as or named_before or any(
             before.rstrip().endswith(w) for w in lexicon.left_value) else reached
         target |= _value_words(expr, lexicon)
