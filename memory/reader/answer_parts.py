@@ -221,7 +221,8 @@ def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], 
         # course on the 16th cancelled", "saturday's meetup moved"; not "moved to the 22nd")
         # (a weekday before the thing's noun is part of its name: "why did tuesday
         # circuits move off 6am")
-        named_before = 0 <= at < change_at and any(ch.isdigit() for ch in expr) \
+        named_before = 0 <= at < change_at and expr in qa.dates \
+            and any(ch.isdigit() for ch in expr) \
             and not before.rstrip().endswith(("to", "until", "till"))
         target = left if negated or known_as or named_before or any(
             before.rstrip().endswith(w) for w in lexicon.left_value) else reached
