@@ -10,6 +10,8 @@ from dataclasses import replace
 
 from memory.analysis.bare_counts import label_count, raised_count, raises_team_number
 from memory.analysis.claims import Claim, Clause
+from memory.analysis.clause_acts import ClauseActs
+from memory.analysis.clause_choice import ClauseChoice
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
     _IT_IS,
@@ -19,7 +21,6 @@ from memory.analysis.clause_parts import (
     _counted_subject,
     _in_parentheses,
     _join_new_when,
-    _label_led,
     _modifiers,
     _named_as_old,
     _old_numbers,
@@ -31,50 +32,33 @@ from memory.analysis.clause_parts import (
     moved_on,
     narrated,
 )
-from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation, off_calls_off
+from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
     CHANGE_VERBS,
-    CHOICE_NOUNS,
     CLAUSE_VERBS,
     DISCOURSE,
     FACET_NOUNS,
-    HANDOVER_VERBS,
     OWNER_VERBS,
     OWNER_VERBS_S,
-    REQUEST_OPENERS,
     ROLE_NOUNS,
     SETTLED_CHANGE,
-    SUGGESTING_CHANGES,
-    SUGGESTING_MODALS,
     Lexicon,
 )
 from memory.analysis.message_patterns import (
-    _CHOICE_AFTER,
     _CONDITIONAL,
-    _COPULAS,
     _DETERMINERS,
-    _FROM_NAME,
-    _INSTEAD_CHOICE,
-    _IS_NAME,
     _NEGATED,
-    _NOT_NAME,
-    _NOW_VALUE,
     _PERIOD,
     _PERSONAL,
     _PRONOUNS,
     _QUARTER,
-    _SUBJECT_PRONOUNS,
-    _SWITCHED_TO,
-    _TO_NAME,
-    _WH,
     _content,
     _in_value,
     tokenize_at,
 )
 from memory.analysis.subject_phrases import (
-    _PROPER_WORDS,
     _TIME_WORD,
     _change_object,
     _clean_subject,
@@ -89,11 +73,9 @@ from memory.analysis.subject_phrases import (
     _relative_head,
     _render,
     _role_after,
-    _trim_phrase,
     _value_noun,
 )
 from memory.analysis.subjects import (
-    _CONFIRMS,
     _QUESTION_OPENERS,
     _agent_verb,
     _before_predicate,
@@ -112,8 +94,8 @@ from memory.analysis.subjects import (
     strip_change_of_mind,
     topic_opened,
 )
-from memory.analysis.values import Kind, Token, Value, tokenize
-from memory.text import STOPWORDS, content_terms, has_time_of_day, is_calendar_word
+from memory.analysis.values import Kind, Token, Value
+from memory.text import STOPWORDS, content_terms, has_time_of_day
 
 # A question reported rather than asked: "guest asking if …", "wondering whether …".
 _ASKED_IF = re.compile(r"\b(?:asking|asks|asked|wondering|wonders|wants to know|checking)"
@@ -127,7 +109,7 @@ def _acts_on_value(doer: Sequence[Token], values: Sequence[Value]) -> bool:
     return first is not None and _in_value(first, tuple(values)) is not None
 
 
-class ClauseReader:
+class ClauseReader(ClauseChoice, ClauseActs):
     """The clause-level half of the message analyzer; it reads with ``lexicon``."""
 
     lexicon: Lexicon
@@ -310,97 +292,6 @@ class ClauseReader:
                      and (o := _not_after(masked, v)) is not None)
         return values, old, _join_new_when(new, masked), modifiers
 
-    def _choice(self, part: str, start: int, values: tuple[Value, ...],
-                label: str) -> Value | None:
-        """A named choice that no pattern found: "Outing decided: bowling alley" (a short
-        slot-less phrase after a deciding label), "going with X", "X instead of Y"."""
-        if any(v.kind in (Kind.CHOICE, Kind.PERSON, Kind.PLACE) for v in values):
-            return None
-        toks = tokenize(part)
-        label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
-        led = _label_led(part, start, values) if label else None
-        if led is not None:
-            return led
-        if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
-                and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
-                     or self.lexicon.change_strength(label) >= 0.5)
-                and any(t.low not in STOPWORDS for t in toks)
-                and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
-            text = part.strip().rstrip(".!")
-            offset = start + part.find(text)
-            return Value(Kind.CHOICE, text, offset, offset + len(text))
-        strength = self.lexicon.change_strength(part)
-        change = strength >= 0.5 or self.lexicon.change_strength(label) >= 0.5
-        # a proposal or a decision names what it gets from somewhere as much as a change
-        # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
-        decides = change or strength >= self.lexicon.change_cues["now"] or bool(
-            self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
-        for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
-            found = pattern.search(part)
-            if found is None or not needs:
-                continue
-            name = found.group("v")
-            at = start + found.start("v")
-            if pattern is _FROM_NAME and _LEAVING.search(part[max(0, found.start() - 30):
-                                                             found.start()]):
-                continue  # "we stop ordering from Hillside Farm": the name is left
-            if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
-                    or name.split()[0].lower() in _PRONOUNS):
-                continue
-            return Value(Kind.CHOICE, name, at, at + len(name))
-        now = _now_value(part, start, values)
-        if now is not None:
-            return now
-        old_name = _NOT_NAME.search(part)
-        if old_name is not None:
-            other = next((n for n in _PROPER_WORDS.finditer(part)
-                          if n.start() != old_name.start("v") and not is_calendar_word(n.group(0))
-                          and n.start() > 0 and n.group(0).lower() not in DISCOURSE), None)
-            if other is not None:
-                return Value(Kind.CHOICE, other.group(0), start + other.start(),
-                             start + other.end())
-        m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part) or _SWITCHED_TO.search(part)
-        if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
-                                     for v in values):
-            phrase = _trim_phrase(m.group("v"))
-            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
-            skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
-            phrase = phrase[skip:]  # "how about a family movie night basket"
-            first = phrase.split()[0] if phrase else ""
-            named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
-                     and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
-            # (nor a word of talk: "to cover hall hire tbh")
-            if phrase and not all(w in DISCOURSE for w in phrase.lower().split()) and (
-                    named or (first.lower() not in STOPWORDS
-                              and first.lower() not in _PRONOUNS)):
-                at = start + m.start("v") + skip
-                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
-        return None
-
-    def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
-        """A cancellation is the clause's value unless the clause moves to a new value
-        ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
-        m = self.lexicon.cancel.search(part)
-        if m is not None and m.group(0).lower().endswith("off") and not m.group(
-                0).lower().startswith("call") and not off_calls_off(
-                (part[:m.start()].split() or [""])[-1], part[m.end():]):
-            m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
-        if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
-                                      re.IGNORECASE):
-            m = None  # "headcount dropped to 12": a new value, nothing ends
-        if m is None:
-            return None
-        for v in new:
-            lead = part[: v.start - start].rstrip().lower()
-            if v.family not in ("when", "who") or re.search(r"(?:\bto|\buntil|\btill|→|->)$",
-                                                              lead):
-                return None
-        s, e = start + m.start(), start + m.end()
-        copula = re.match(r"(?:is|are|'s|was|were|got|get)\s", m.group(0), re.IGNORECASE)
-        if copula is not None:
-            s += copula.end()
-        return Value(Kind.STATUS, part[s - start:e - start], s, e)
-
     def _strip_retraction(self, toks: list[Token]) -> list[Token]:
         """Drop a leading correction ("scrap that, make it £350", "my bad: thursday"): its
         words name what is corrected, never the subject."""
@@ -547,70 +438,6 @@ class ClauseReader:
             out.append(_claim_of(v, _counted_subject(v, subject)))
         return tuple(out)
 
-    def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
-             old: tuple[Value, ...], change: float, *, label: str,
-             header: bool = False) -> SpeechAct:
-        lex = self.lexicon
-        low = part.lower()
-        lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
-                                                      "also", "btw", "oh", "hmm", "um"}]
-        first = lead[0].low if lead else ""
-        asks = part.rstrip().endswith("?") or (
-            first in _WH and len(toks) > 2 and not header and not lex.decision.search(part)
-            and not any(v.kind is Kind.CHOICE and v.start <= lead[0].start < v.end
-                        for v in new))
-        cue = lex.proposal.search(part)
-        if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
-                r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
-            cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
-        proposes = cue is not None or any(
-            t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
-            and toks[i + 1].low not in {"yes", "thanks", "thank"}
-            for i, t in enumerate(toks[:3]))
-        label_low = label.lower()
-        if (lex.correction.search(part) or lex.correction.search(label_low)) and new \
-                and not part.rstrip().endswith("?"):
-            return SpeechAct.CORRECTION
-        if asks or proposes:
-            # A suggestion proposes ("how about 4?", "$12k?"); a question that mentions a
-            # value ("the invite still says 04:00, stale?") only asks.
-            # "can the reset go thursday?" puts a thing's new value forward ("can I grab 2
-            # tickets?", "can someone take the 2pm delivery?" ask for something)
-            second = lead[1].low if len(lead) > 1 else ""
-            suggests = proposes or (bool(new) and len(toks) <= 4) or (
-                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_MODALS
-                and second not in _ASKING_SUBJECTS) or (
-                # "cut his probation from 3 months to 6 weeks?": a change put forward
-                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_CHANGES)
-            return SpeechAct.PROPOSAL if suggests else SpeechAct.QUESTION
-        if old and new and "not sure" not in low:
-            return SpeechAct.CORRECTION
-        if any(v.kind is Kind.STATUS for v in new):
-            return SpeechAct.CANCELLATION
-        if lex.reminder.search(label_low) or lex.reminder.search(low[:40]):
-            return SpeechAct.REMINDER
-        person = any(v.kind is Kind.PERSON for v in new)
-        if person and (change >= 0.5 or any(t.low in HANDOVER_VERBS for t in toks)):
-            return SpeechAct.REASSIGNMENT
-        kept = lex.keep.search(part)
-        decided = _SETTLE_CUE.search(part)
-        at = part.find(new[0].text) if new else -1
-        # "let's settle on £42, with the discount kept at 10%": a value decided, then
-        # another kept
-        keeps = kept is not None and not (decided is not None and 0 <= decided.end() <= at
-                                          < kept.start())
-        if (lex.rejection_open.match(part) and (keeps or not new)) or (keeps and change < 0.5
-                                                                       and new):
-            return SpeechAct.REJECTION
-        if lex.ack.match(part) and not new:
-            return SpeechAct.CONFIRMATION
-        if new and change < SETTLED_CHANGE and not lex.decision.search(part) and \
-                _CONFIRMS.search(part):
-            return SpeechAct.CONFIRMATION
-        if new:
-            return SpeechAct.DECISION
-        return SpeechAct.CHATTER
-
 
 def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new: list[Value],
                       part: str, masked: str, head_lab: list[Token]) -> tuple[Claim, ...]:
@@ -630,25 +457,6 @@ def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new:
         claims = tuple(replace(c, scope=scope, heading=name) for c in claims)
     return claims
 
-
-def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
-    """What a thing is said to be *now* ("the venue is now Albion House", "caterer is
-    Saffron & Salt now"): a short phrase that is no pronoun, function word or day."""
-    now = _NOW_VALUE.search(part)
-    if now is None:
-        return None
-    group = "a" if now.group("a") else "b"
-    phrase = _trim_phrase(now.group(group).strip())
-    lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
-    phrase = phrase[lead.end():] if lead is not None else phrase
-    first = phrase.split()[0].lower() if phrase else ""
-    at = start + now.start(group) + now.group(group).find(phrase)
-    if (phrase and first not in STOPWORDS and first not in _PRONOUNS
-            and not is_calendar_word(first) and len(phrase.split()) <= 4
-            and not any(v.start < at + len(phrase) and at < v.end for v in values)):
-        # a phrase holding a value ("blueflame is coming fridays now") is that value's
-        return Value(Kind.CHOICE, phrase, at, at + len(phrase))
-    return None
 
 
 def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[Claim, ...]:
@@ -721,17 +529,10 @@ def _opens(lead: str) -> bool:
                for w in re.findall(r"[\w'’-]{1,200}", lead))
 
 
-# Settling on a value before another is kept ("let's settle on £42 then, with the discount
-# kept at 10%"); not "let's not move it, thursday stays".
 # Objects that stand for the task the talk is about ("I'll do *them*", "I'll take *it*").
 _OBJECT_PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these"})
-_SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
-                         r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
 
 
-# Words before "ordering from X" that leave X rather than choose it.
-_LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|never|quit|"
-                      r"won't|wont|avoid)\b", re.IGNORECASE)
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
@@ -751,9 +552,6 @@ def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
     return replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
 
 
-# Who a modal question asks of rather than what it changes ("can *I* grab …").
-_ASKING_SUBJECTS = frozenset({"i", "we", "you", "u", "someone", "somebody", "anyone", "anybody",
-                              "they", "he", "she", "me", "us", "ya", "ye"})
 # ", not the SU steps": a place named as turned down right after another (a short phrase
 # up to the end of its part).
 _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"

@@ -1,0 +1,126 @@
+"""The speech act a clause performs (decision, proposal, question, correction, rejection,
+reassignment, reminder, confirmation, cancellation) and the cancellation it states as its
+value: a base of :class:`~memory.analysis.clause_reader.ClauseReader`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.cue_words import off_calls_off
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import (
+    HANDOVER_VERBS,
+    REQUEST_OPENERS,
+    SETTLED_CHANGE,
+    SUGGESTING_CHANGES,
+    SUGGESTING_MODALS,
+    Lexicon,
+)
+from memory.analysis.message_patterns import _WH
+from memory.analysis.subjects import _CONFIRMS
+from memory.analysis.values import Kind, Token, Value
+
+__all__ = ["ClauseActs"]
+
+# Who a modal question asks of rather than what it changes ("can *I* grab …").
+_ASKING_SUBJECTS = frozenset({"i", "we", "you", "u", "someone", "somebody", "anyone", "anybody",
+                              "they", "he", "she", "me", "us", "ya", "ye"})
+# Settling on a value before another is kept ("let's settle on £42 then, with the discount
+# kept at 10%"); not "let's not move it, thursday stays".
+_SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
+                         r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
+
+
+class ClauseActs:
+    """What a clause does, read with ``lexicon``."""
+
+    lexicon: Lexicon
+
+    def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
+        """A cancellation is the clause's value unless the clause moves to a new value
+        ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
+        m = self.lexicon.cancel.search(part)
+        if m is not None and m.group(0).lower().endswith("off") and not m.group(
+                0).lower().startswith("call") and not off_calls_off(
+                (part[:m.start()].split() or [""])[-1], part[m.end():]):
+            m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
+        if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
+                                      re.IGNORECASE):
+            m = None  # "headcount dropped to 12": a new value, nothing ends
+        if m is None:
+            return None
+        for v in new:
+            lead = part[: v.start - start].rstrip().lower()
+            if v.family not in ("when", "who") or re.search(r"(?:\bto|\buntil|\btill|→|->)$",
+                                                              lead):
+                return None
+        s, e = start + m.start(), start + m.end()
+        copula = re.match(r"(?:is|are|'s|was|were|got|get)\s", m.group(0), re.IGNORECASE)
+        if copula is not None:
+            s += copula.end()
+        return Value(Kind.STATUS, part[s - start:e - start], s, e)
+
+    def _act(self, part: str, toks: Sequence[Token], new: Sequence[Value],
+             old: tuple[Value, ...], change: float, *, label: str,
+             header: bool = False) -> SpeechAct:
+        lex = self.lexicon
+        low = part.lower()
+        lead = [t for t in toks[:3] if t.low not in {"ok", "okay", "so", "and", "but", "hey",
+                                                      "also", "btw", "oh", "hmm", "um"}]
+        first = lead[0].low if lead else ""
+        asks = part.rstrip().endswith("?") or (
+            first in _WH and len(toks) > 2 and not header and not lex.decision.search(part)
+            and not any(v.kind is Kind.CHOICE and v.start <= lead[0].start < v.end
+                        for v in new))
+        cue = lex.proposal.search(part)
+        if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
+                r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
+            cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
+        proposes = cue is not None or any(
+            t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
+            and toks[i + 1].low not in {"yes", "thanks", "thank"}
+            for i, t in enumerate(toks[:3]))
+        label_low = label.lower()
+        if (lex.correction.search(part) or lex.correction.search(label_low)) and new \
+                and not part.rstrip().endswith("?"):
+            return SpeechAct.CORRECTION
+        if asks or proposes:
+            # A suggestion proposes ("how about 4?", "$12k?"); a question that mentions a
+            # value ("the invite still says 04:00, stale?") only asks.
+            # "can the reset go thursday?" puts a thing's new value forward ("can I grab 2
+            # tickets?", "can someone take the 2pm delivery?" ask for something)
+            second = lead[1].low if len(lead) > 1 else ""
+            suggests = proposes or (bool(new) and len(toks) <= 4) or (
+                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_MODALS
+                and second not in _ASKING_SUBJECTS) or (
+                # "cut his probation from 3 months to 6 weeks?": a change put forward
+                bool(new) and part.rstrip().endswith("?") and first in SUGGESTING_CHANGES)
+            return SpeechAct.PROPOSAL if suggests else SpeechAct.QUESTION
+        if old and new and "not sure" not in low:
+            return SpeechAct.CORRECTION
+        if any(v.kind is Kind.STATUS for v in new):
+            return SpeechAct.CANCELLATION
+        if lex.reminder.search(label_low) or lex.reminder.search(low[:40]):
+            return SpeechAct.REMINDER
+        person = any(v.kind is Kind.PERSON for v in new)
+        if person and (change >= 0.5 or any(t.low in HANDOVER_VERBS for t in toks)):
+            return SpeechAct.REASSIGNMENT
+        kept = lex.keep.search(part)
+        decided = _SETTLE_CUE.search(part)
+        at = part.find(new[0].text) if new else -1
+        # "let's settle on £42, with the discount kept at 10%": a value decided, then
+        # another kept
+        keeps = kept is not None and not (decided is not None and 0 <= decided.end() <= at
+                                          < kept.start())
+        if (lex.rejection_open.match(part) and (keeps or not new)) or (keeps and change < 0.5
+                                                                       and new):
+            return SpeechAct.REJECTION
+        if lex.ack.match(part) and not new:
+            return SpeechAct.CONFIRMATION
+        if new and change < SETTLED_CHANGE and not lex.decision.search(part) and \
+                _CONFIRMS.search(part):
+            return SpeechAct.CONFIRMATION
+        if new:
+            return SpeechAct.DECISION
+        return SpeechAct.CHATTER

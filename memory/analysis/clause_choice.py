@@ -1,0 +1,125 @@
+"""The named choice a clause states when no slot pattern found one ("Outing decided: bowling
+alley", "going with X", "X instead of Y", "the venue is now Albion House"): a base of
+:class:`~memory.analysis.clause_reader.ClauseReader`."""
+
+from __future__ import annotations
+
+import re
+
+from memory.analysis.clause_parts import _label_led
+from memory.analysis.lexicon import CHOICE_NOUNS, CLAUSE_VERBS, DISCOURSE, Lexicon
+from memory.analysis.message_patterns import (
+    _CHOICE_AFTER,
+    _COPULAS,
+    _FROM_NAME,
+    _INSTEAD_CHOICE,
+    _IS_NAME,
+    _NOT_NAME,
+    _NOW_VALUE,
+    _PRONOUNS,
+    _SUBJECT_PRONOUNS,
+    _SWITCHED_TO,
+    _TO_NAME,
+)
+from memory.analysis.subject_phrases import _PROPER_WORDS, _trim_phrase
+from memory.analysis.values import Kind, Value, tokenize
+from memory.text import STOPWORDS, is_calendar_word
+
+__all__ = ["ClauseChoice"]
+
+# Words before "ordering from X" that leave X rather than choose it.
+_LEAVING = re.compile(r"\b(?:stop|stopped|stopping|no longer|not|don't|dont|never|quit|"
+                      r"won't|wont|avoid)\b", re.IGNORECASE)
+
+
+class ClauseChoice:
+    """A clause's named choice, read with ``lexicon``."""
+
+    lexicon: Lexicon
+
+    def _choice(self, part: str, start: int, values: tuple[Value, ...],
+                label: str) -> Value | None:
+        """A named choice that no pattern found: "Outing decided: bowling alley" (a short
+        slot-less phrase after a deciding label), "going with X", "X instead of Y"."""
+        if any(v.kind in (Kind.CHOICE, Kind.PERSON, Kind.PLACE) for v in values):
+            return None
+        toks = tokenize(part)
+        label_words = {t.low.removesuffix("'s") for t in tokenize(label)}
+        led = _label_led(part, start, values) if label else None
+        if led is not None:
+            return led
+        if (label and not values and 1 <= len(toks) <= 5 and not part.rstrip().endswith("?")
+                and (label_words & CHOICE_NOUNS or self.lexicon.decision.search(label)
+                     or self.lexicon.change_strength(label) >= 0.5)
+                and any(t.low not in STOPWORDS for t in toks)
+                and not any(t.low in _COPULAS or t.low in CLAUSE_VERBS for t in toks)):
+            text = part.strip().rstrip(".!")
+            offset = start + part.find(text)
+            return Value(Kind.CHOICE, text, offset, offset + len(text))
+        strength = self.lexicon.change_strength(part)
+        change = strength >= 0.5 or self.lexicon.change_strength(label) >= 0.5
+        # a proposal or a decision names what it gets from somewhere as much as a change
+        # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
+        decides = change or strength >= self.lexicon.change_cues["now"] or bool(
+            self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
+        for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
+            found = pattern.search(part)
+            if found is None or not needs:
+                continue
+            name = found.group("v")
+            at = start + found.start("v")
+            if pattern is _FROM_NAME and _LEAVING.search(part[max(0, found.start() - 30):
+                                                             found.start()]):
+                continue  # "we stop ordering from Hillside Farm": the name is left
+            if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
+                    or name.split()[0].lower() in _PRONOUNS):
+                continue
+            return Value(Kind.CHOICE, name, at, at + len(name))
+        now = _now_value(part, start, values)
+        if now is not None:
+            return now
+        old_name = _NOT_NAME.search(part)
+        if old_name is not None:
+            other = next((n for n in _PROPER_WORDS.finditer(part)
+                          if n.start() != old_name.start("v") and not is_calendar_word(n.group(0))
+                          and n.start() > 0 and n.group(0).lower() not in DISCOURSE), None)
+            if other is not None:
+                return Value(Kind.CHOICE, other.group(0), start + other.start(),
+                             start + other.end())
+        m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part) or _SWITCHED_TO.search(part)
+        if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
+                                     for v in values):
+            phrase = _trim_phrase(m.group("v"))
+            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
+            skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
+            phrase = phrase[skip:]  # "how about a family movie night basket"
+            first = phrase.split()[0] if phrase else ""
+            named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
+                     and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
+            # (nor a word of talk: "to cover hall hire tbh")
+            if phrase and not all(w in DISCOURSE for w in phrase.lower().split()) and (
+                    named or (first.lower() not in STOPWORDS
+                              and first.lower() not in _PRONOUNS)):
+                at = start + m.start("v") + skip
+                return Value(Kind.CHOICE, phrase, at, at + len(phrase))
+        return None
+
+
+def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
+    """What a thing is said to be *now* ("the venue is now Albion House", "caterer is
+    Saffron & Salt now"): a short phrase that is no pronoun, function word or day."""
+    now = _NOW_VALUE.search(part)
+    if now is None:
+        return None
+    group = "a" if now.group("a") else "b"
+    phrase = _trim_phrase(now.group(group).strip())
+    lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
+    phrase = phrase[lead.end():] if lead is not None else phrase
+    first = phrase.split()[0].lower() if phrase else ""
+    at = start + now.start(group) + now.group(group).find(phrase)
+    if (phrase and first not in STOPWORDS and first not in _PRONOUNS
+            and not is_calendar_word(first) and len(phrase.split()) <= 4
+            and not any(v.start < at + len(phrase) and at < v.end for v in values)):
+        # a phrase holding a value ("blueflame is coming fridays now") is that value's
+        return Value(Kind.CHOICE, phrase, at, at + len(phrase))
+    return None
