@@ -248,7 +248,6 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "date": "when", "dates": "when", "day": "when", "days": "when", "time": "when",
     "times": "when", "slot": "when", "deadline": "when", "eta": "when", "schedule": "when",
     "hour": "when", "week": "when", "month": "when", "year": "when", "timing": "when",
-    "cutoff": "when", "cut-off": "when",
 
     "version": "version", "versions": "version", "build": "version", "release": "version",
     "budget": "money", "cost": "price", "costs": "price", "price": "price",
