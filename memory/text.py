@@ -475,6 +475,16 @@ def weekdays_in(text: str) -> set[str]:
     return {m.group(1).lower()[:3] for m in _WEEKDAY_SAID.finditer(text[:500])}
 
 
+def names_a_date(text: str) -> bool:
+    """Whether ``text`` names a day of the month or a month ("15th", "3/6", "june"), not
+    only weekdays ("tue + thu 10am")."""
+    return _DATED.search(text[:500]) is not None
+
+
+_DATED = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b\d{{1,2}}[/.]\d{{1,2}}\b|\b{_MONTHS}\b",
+                    re.IGNORECASE)
+
+
 def is_calendar_word(word: str) -> bool:
     """Whether ``word`` names a weekday or a month ("Fri", "Friday", "Sept")."""
     return _CALENDAR_WORD.fullmatch(word) is not None

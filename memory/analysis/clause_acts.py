@@ -17,7 +17,7 @@ from memory.analysis.lexicon import (
     SUGGESTING_MODALS,
     Lexicon,
 )
-from memory.analysis.message_patterns import _WH
+from memory.analysis.message_patterns import _WH, _in_choice
 from memory.analysis.subjects import _CONFIRMS
 from memory.analysis.values import Kind, Token, Value
 
@@ -71,8 +71,7 @@ class ClauseActs:
         first = lead[0].low if lead else ""
         asks = part.rstrip().endswith("?") or (
             first in _WH and len(toks) > 2 and not header and not lex.decision.search(part)
-            and not any(v.kind is Kind.CHOICE and v.start <= lead[0].start < v.end
-                        for v in new))
+            and not _in_choice(lead[0], new))
         cue = lex.proposal.search(part)
         if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
                 r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):

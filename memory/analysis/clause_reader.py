@@ -55,6 +55,7 @@ from memory.analysis.message_patterns import (
     _PRONOUNS,
     _QUARTER,
     _content,
+    _in_choice,
     _in_value,
     tokenize_at,
 )
@@ -139,12 +140,9 @@ class ClauseReader(ClauseChoice, ClauseActs):
             lab = head_lab
         shown = tuple(v for v in tuple(values) + tuple(new) + old
                       if v not in modifiers and not v.is_year)
-        # (a quoted name opening the clause asks nothing: 'title: "When the River Came"')
         asking = part.rstrip().endswith("?") or (
             bool(toks) and toks[0].low in _QUESTION_OPENERS
-            and toks[0].low not in {"any", "know"}
-            and not any(v.kind is Kind.CHOICE and v.start <= toks[0].start < v.end
-                        for v in all_values))
+            and toks[0].low not in {"any", "know"} and not _in_choice(toks[0], all_values))
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
         claims = self._claims(toks, new, shown, base, lab, masked)

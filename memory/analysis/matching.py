@@ -239,8 +239,8 @@ def _counted_noun(value: str) -> str:
 
 
 _COUNTED_NOUN = re.compile(r"\d[\d,.]{0,12}\s?([a-z]{3,20}(?:\s[a-z]{1,20}){0,3})\b")
-_NOT_COUNTED = frozenset("""per max tops each total more less extra instead then and not
-the for from with at in on to of or this that our their more""".split())
+# (besides the stopwords and calendar words)
+_NOT_COUNTED = frozenset("per max tops total less extra instead".split())
 _DURATIONS = frozenset(stem(w) for w in """day days week weeks wks month months hour hours
 hrs min mins minute minutes sec secs second seconds year years yrs""".split())
 _PEOPLE = frozenset(stem(w) for w in """people ppl person persons pax heads guests

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from memory.analysis.cue_words import EMOJI_CHARS
 from memory.analysis.lexicon import EVENT_BASE_FORMS, EVENT_NOUNS
-from memory.analysis.values import Token, Value, tokenize
+from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS
 
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
@@ -237,6 +237,12 @@ _SUBJECT_PRONOUNS = frozenset({"i", "i'll", "i'm", "i've", "i'd", "im", "ill", "
 
 def _in_value(tok: Token, values: Iterable[Value]) -> Value | None:
     return next((v for v in values if v.start <= tok.start < v.end), None)
+
+
+def _in_choice(tok: Token, values: Iterable[Value]) -> bool:
+    """Whether ``tok`` lies inside a named choice: a quoted name opening a clause ('title:
+    "When the River Came"') asks nothing."""
+    return any(v.kind is Kind.CHOICE and v.start <= tok.start < v.end for v in values)
 
 
 def _event_verb(toks: Sequence[Token], i: int) -> bool:

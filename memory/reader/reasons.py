@@ -24,7 +24,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
-from memory.text import find_slots, names_value, shorten, weekdays_in
+from memory.text import find_slots, names_a_date, names_value, shorten, weekdays_in
 
 # Words before a value that make it the value a change left ("instead of the 27th").
 _LEFT = re.compile(r"(?:\boff|\bfrom|\binstead of|\bnot|\bthan|\bover)\s{0,3}(?:the\s)?$",
@@ -337,9 +337,4 @@ def _names_part(text: str, value: str) -> bool:
     return any(any(ch.isdigit() for ch in sl.text) and values_match(sl.text, value)
                for sl in find_slots(text)) or (
         # (weekdays held without a date: "thursday" of "thu 15th" may be any thursday)
-        bool(weekdays_in(text) & weekdays_in(value)) and not _DATED.search(value))
-
-
-# A day of the month or a month in a value ("15th", "3 june", "oct").
-_DATED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b(?:jan|feb|mar|apr|may|"
-                    r"jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\b", re.IGNORECASE)
+        bool(weekdays_in(text) & weekdays_in(value)) and not names_a_date(value))
