@@ -22,7 +22,9 @@ happens to them:
   cancelled") is the value the change left, so the change asked is the one leaving it;
 - a change verb opening a question with its new value ("cut his trial from 3 months to 6
   weeks?") puts the change forward, and a yes with a remark of its own ("yes. tell her on
-  friday") takes up the value put forward.
+  friday") takes up the value put forward;
+- caps ("max 5", "5 max."), a short first name ("sky" for Skylar, not "max"), the time right
+  after a day ("tonight! 7pm") and "the first deadline" (the original value).
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -32,8 +34,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.analysis.matching import shared_verbs_only
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.matching import same_counted, shared_verbs_only
+from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
+from memory.reader.extract import Person, short_for
+from memory.reader.when_values import clock_beside
 from memory.text import content_terms
 from tests.support.chat_reader import channel_chat
 from tests.support.claims import ANALYZER, claims_of
@@ -160,3 +166,22 @@ def test_a_change_put_forward_as_a_question_and_taken_up_by_a_yes(tmp_path: Path
         (5, "joel", "yes. tell her on friday"),
     ], start=START, asked=ASKED, channel_name="owners")
     assert "6 weeks" in chat.first("how long is ola's trial period now?")
+
+
+def test_counts_caps_short_names_and_first_values() -> None:
+    # a count of one thing is no new count of another; units of time are one measure
+    assert not same_counted("7 heats", "4 pilots")
+    assert same_counted("6 weeks", "3 months")
+    assert same_counted("150 forest green tees", "100 black tees")
+    assert "5" in _values("group walks still max 5, licence is in", Kind.COUNT)
+    assert "5" in _values("5 max. I know the licence says 6", Kind.COUNT)
+    assert _values("doors close at max 5pm", Kind.COUNT) == []
+    sky = Person("Skylar Benton", frozenset({"skylar", "benton"}))
+    sam = [Person("Samira Haddad", frozenset({"samira", "haddad"})),
+           Person("Samuel Ito", frozenset({"samuel", "ito"}))]
+    assert short_for("sky", [sky, *sam]) == [sky]
+    assert short_for("sam", sam) == []  # two names it cuts short
+    assert short_for("max", [Person("Maxine Ruiz", frozenset({"maxine", "ruiz"}))]) == []
+    assert clock_beside("karaoke tonight! 7pm, Lucky Voice", "tonight") == "7pm"
+    assert analyze_question("what was the first deadline for the prop order?").kind is (
+        QuestionKind.ORIGINAL)
