@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.claims import Claim, Clause
-from memory.analysis.cue_words import _alternation
+from memory.analysis.cue_words import AMOUNT_VERBS, _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     CHANGE_VERBS,
@@ -183,6 +183,20 @@ def moved_on(text: str, values: Sequence[Value]) -> tuple[Value, ...]:
     return tuple(out)
 
 
+def ruled_out(text: str, values: Sequence[Value], later: Sequence[Value]) -> tuple[Value, ...]:
+    """Values said not to work when a value of their family follows in the message ("thu
+    22 doesn't work for them anymore. moved to tue jan 27"): the one replaced."""
+    return tuple(v for v in values if _RULED_OUT.match(text, v.end) and any(
+        w.start > v.end and w.family == v.family and w.kind is not Kind.PERSON
+        for w in later))
+
+
+_RULED_OUT = re.compile(r"\s(?:(?:doesn't|doesnt|does not|won't|wont|will not|can't|cant|"
+                        r"isn't|isnt)\s(?:work|happen|suit)|(?:clashes|conflicts)\b|"
+                        r"(?:is|'s)\s(?:out|off|a no(?:-go)?)\b|(?:no good|no longer works)\b)",
+                        re.IGNORECASE)
+
+
 _MOVED_ON = re.compile(r",?\s(?:(?:has been|is|was|got|been|now|then)\s)?(?:moved|pushed|bumped|"
                        r"changed|switched|shifted|postponed|swapped|put|brought|pulled|"
                        r"moving|pushing|changing|switching|shifting)(?:\s(?:back|forward|up|"
@@ -267,6 +281,8 @@ def _affair(toks: Sequence[Token], person: Token, values: tuple[Value, ...]) -> 
 
 
 _TIME_LIKE = re.compile(r"\d:\d|\d\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+_AMOUNT_CHANGED = re.compile(r"\b(?:" + _alternation(AMOUNT_VERBS) + r")\b", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"\d{1,5}")
 
 
 def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tuple[Value, ...]:
@@ -279,9 +295,13 @@ def _unjoin_moved(values: tuple[Value, ...], text: str, clause_start: int) -> tu
         if v.kind in (Kind.RANGE, Kind.DATE, Kind.TIME) and cut > 0 and before.rstrip().endswith(
                 "from"):
             first, second = v.text[:cut].strip(), v.text[cut + 4:].strip()
+            # "cut the fox order from 6 to 4": bare numbers an amount verb changes are
+            # counts, not hours ("moved dinner from 6 to 7" stays a time)
+            counted = _AMOUNT_CHANGED.search(text, clause_start, v.start) is not None and all(
+                _BARE_NUMBER.fullmatch(p) for p in (first, second))
             for part, at in ((first, v.start), (second, v.start + cut + 4)):
                 clock = _TIME_LIKE.search(part) or re.match(r"\d{1,2}(?::\d\d)?\b", part)
-                kind = Kind.TIME if clock and not re.search(
+                kind = Kind.COUNT if counted else Kind.TIME if clock and not re.search(
                     r"[A-Za-z]{3}\s?\d|\d(?:st|nd|rd|th)", part) else Kind.DATE
                 out.append(Value(kind, part, at, at + len(part)))
             continue
@@ -441,6 +461,8 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True  # "ok thursday 7pm then"
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
+    if after >= 0 and value.family == "when" and not before.strip(" ,"):
+        return True  # the time right after a place stated: "at the yard tues 28th 4pm"
     if value.kind is Kind.COUNT and {*before.split()[-1:], *part.lower().split()[:1]} & \
             QUANTITY_VERBS:
         # "ordering 3 mics", "we need 6 tents", "ordering model resin today, 4L": how many of

@@ -31,6 +31,7 @@ from memory.analysis.clause_parts import (
     _verb_after,
     moved_on,
     narrated,
+    ruled_out,
 )
 from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation
 from memory.analysis.definitions import SpeechAct
@@ -133,7 +134,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
         if label_text and _ANNOUNCES.search(label_text):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
         values, old, new, modifiers = self._separate(values, masked, start, end, toks,
-                                                     label_text, change)
+                                                     label_text, change, all_values)
         lab = _label_subject(masked, label, all_values) if label else []
         head_lab = _label_subject(masked, heading, all_values) if heading else []
         if not lab and heading != label:
@@ -253,7 +254,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         return act, new, claims
 
     def _separate(self, values: tuple[Value, ...], masked: str, start: int, end: int,
-                  toks: Sequence[Token], label_text: str, change: float
+                  toks: Sequence[Token], label_text: str, change: float,
+                  all_values: tuple[Value, ...] = ()
                   ) -> tuple[tuple[Value, ...], tuple[Value, ...], list[Value], set[Value]]:
         """A clause's values sorted out: those named as replaced (old), the new ones it
         states (with a choice or status it names), and those that only modify its subject
@@ -265,6 +267,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     if _named_as_old(masked, v, start, moved=change >= 0.5)) + _old_numbers(
             masked, start, end, values)
         old += tuple(v for v in moved_on(masked, values) if v not in old)
+        old += tuple(v for v in ruled_out(masked, values, all_values) if v not in old)
         new = [v for v in values if v not in old and not v.is_year
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)

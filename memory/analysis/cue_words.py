@@ -170,6 +170,13 @@ says said reckons reckon thinks think suggests suggested tells told claims claim
 """.split())
 
 
+#: Verbs of getting in touch closing a header that only says who did ("inspector's office
+#: called:", "kai emailed:"): what follows is about a thing of its own, not about them.
+CONTACT_VERBS: frozenset[str] = frozenset("""
+called emailed e-mailed texted rang phoned messaged replied wrote says said pinged
+""".split())
+
+
 #: Modal verbs that end a subject before "be" ("the AGM will be held on …").
 MODAL_VERBS: frozenset[str] = frozenset("""
 will would shall should can could must might won't wont can't cant shouldn't""".split())
@@ -413,7 +420,9 @@ REQUEST_OPENERS: tuple[str, ...] = ("pls", "please", "plz", "pleas", "kindly")
 #: Things an ordinal counts, so that it is no day of the month ("3rd floor", "2nd round",
 #: "22nd-30th place"): a regex alternation.
 ORDINAL_THINGS = (r"(?:place|year|line|floor|round|grade|heat|team|row|seat|tier|level|gen|"
-                  r"century|quarter|period|half|set|leg|stage|division|string)s?")
+                  r"century|quarter|period|half|set|leg|stage|division|string|"
+                  # streets named by an ordinal ("inkwell print on 3rd ave")
+                  r"ave|avenue|st|street|rd|road)s?")
 #: Modals that, opening a question which names a new value, put that value forward ("can
 #: the reset go thursday?", "should the party be on the 12th?").
 SUGGESTING_MODALS: frozenset[str] = frozenset({"can", "could", "shall", "should"})
@@ -553,13 +562,22 @@ expecting
 """.split())
 
 
+#: Verbs that change an amount: the bare numbers "from 6 to 4" after them are counts.
+AMOUNT_VERBS: frozenset[str] = frozenset("""
+cut cuts cutting reduce reduced reduces reducing raise raised raises raising increase
+increased increases increasing upped upping lower lowered lowering trim trimmed trimming
+drop dropped dropping double doubled halve halved grow grew shrink shrank scaled
+""".split())
+
+
 #: Places named by a common noun ("in the kitchen").
 PLACE_NOUNS: frozenset[str] = frozenset("""
 kitchen lobby cafeteria canteen office lounge rooftop roof garden park library auditorium
 atrium boardroom basement patio terrace bar pub cafe restaurant hall studio warehouse
 courtyard field gym gymnasium lawn playground parking lot backyard beach
 school church chapel hotel inn tavern bistro diner brewery taproom cinema theatre theater
-museum gallery rink pavilion clubhouse barn farm lodge station""".split())
+museum gallery rink pavilion clubhouse barn farm lodge station
+garage shop store yard depot market salon surgery""".split())
 
 
 #: Words before the day a change takes effect on ("from may", "as of the 3rd", "starting

@@ -84,6 +84,9 @@ def parts(value: str) -> set[str]:
         elif (w.isdigit() and len(w) <= 2 and i + 1 < len(words)
               and words[i + 1][0].strip(".") in _MONTHS):
             out.add(f"d:{int(w)}")  # "21 Oct"
+        elif (w.isdigit() and 1 <= int(w) <= 31 and i > 0
+              and words[i - 1][0].strip(".") in _WEEKDAYS):
+            out.add(f"d:{int(w)}")  # "thu 22"
         elif w not in _FILLER:
             out.add(w)
     return out

@@ -34,6 +34,7 @@ from memory.analysis.clause_parts import (
     _split,
 )
 from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
+from memory.analysis.cue_words import CONTACT_VERBS
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -181,6 +182,8 @@ class MessageAnalyzer(ClauseReader):
                              and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
+            if label is not None and tokenize(part)[-1].low in CONTACT_VERBS:
+                label = None  # "kai emailed: feb 9–13 clashes …" is about the dates
             if label is not None and not any(c.claims for c in clauses) and (
                     heading is None or _label_subject(masked, label, tuple(values))):
                 heading = label  # ("ok summer trip!! proposal: ..." keeps the trip)

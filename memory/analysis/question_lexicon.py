@@ -579,6 +579,10 @@ class QuestionLexicon:
     light_doing: frozenset[str] = LIGHT_DOING
     #: The value noun of an identifying number ("ref number", "what number is on …").
     number_noun: str = "number"
+    #: Words asking where to find a place or a person: only a street, postcode or email
+    #: written out answers them, never the place's own name.
+    address_nouns: frozenset[str] = frozenset({"address", "addr", "postcode", "zip",
+                                               "zipcode"})
     #: What a record's identifying number is of ("account number", "tracking no"): such a
     #: number is written in four digits or more, or as a code.
     record_numbers: re.Pattern[str] = re.compile(

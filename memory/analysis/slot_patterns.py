@@ -225,10 +225,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"(?:\s(?:morning|afternoon|evening|night))?"),
     ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),
-    ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b"),
+    # (not an ordinal of a thing or a street: "the 3rd floor", "on 3rd ave")
+    ("date", r"\bthe\s\d{1,2}(?:st|nd|rd|th)\b(?!\s" + ORDINAL_THINGS + r"\b)"),
     # "check in 18th 3pm", "on 19th": an ordinal day where a day is meant
     ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b(?=,?\s(?:at\s)?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b)|"
-             r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b"),
+             r"(?<=\bon\s)\d{1,2}(?:st|nd|rd|th)\b(?!\s" + ORDINAL_THINGS + r"\b)"),
     ("date", AGREED_ORDINAL),
     ("date", r"\b(?:today|tomorrow|tonight|yesterday|next week|this week|next wk|this wk|"
              r"next month|this month|"
@@ -257,7 +258,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", rf"\b(?:early|mid|late|end of|start of)\s(?:{_MO})\b"),
     # an ordinal day after a preposition or an arrow: "to the 22nd", "→ 22nd", "on the 5th"
     ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"
-             r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b"),
+             r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b(?!\s" + ORDINAL_THINGS + r"\b)"),
     # a bare hour where a time is moved or agreed: "move standup to 10?", "10 it is"
     # (or when a day word or a replaced hour follows: "close at 2 tmrw", "open til 3 not 2")
     # (not the first digits of a number: "is at 2,900 hrs")
@@ -394,7 +395,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"yep|yeah|right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")"
                r"(?<!double)(?<!fully)(?<!already)(?<!over)\s(?:"  # "the hall's double booked"
                r"instead\b|(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
-               r"(?!\s(?:for|by|on|at|to|in|out|up|solid)\b|\s?:))"),
+               # (not what is booked for a day: "health inspection booked thu jan 22")
+               r"(?!\s(?:for|by|on|at|to|in|out|up|solid|today|tomorrow|tonight|tmrw|next|this|"
+               r"(?:" + _WDX + r")|(?:" + _MO + r")\.?\s?\d|\d)\b|\s?:))"),
 )
 
 
@@ -462,7 +465,8 @@ PLACE_PATTERNS: tuple[str, ...] = (
     # the skatepark end of Riverside Park" (a part of a named place is in that place)
     # (not "in that church": a place said again by pointing at it)
     r"(?i:\b(?:in|at|on|to)\s(?!(?:that|this|these|those|which|every|each)\s)"
-    r"(?P<v>(?:the\s)?(?-i:[a-z]{3,15}\s){0,2}(?:(?:"
+    # (a saint's name too: "at st brendan's parish hall")
+    r"(?P<v>(?:the\s)?(?-i:st\s)?(?-i:(?:[a-z]{3,15}|[a-z]{2,15}['’]s)\s){0,2}(?:(?:"
     + _alternation(PLACE_NOUNS) + r")\b" + _OF_THE_PLACE + r"(?:" + _OF_NAMED
     + r")?|(?-i:end|side|entrance|corner)"
     + _OF_NAMED + r")))",
@@ -476,7 +480,8 @@ PLACE_PATTERNS: tuple[str, ...] = (
     r"(?P<v>the\s(?!" + _NOT_A_PLACE + r"\b)(?-i:[a-z][\w'’&-]{1,20})"
     r"(?:\s(?:&\s)?(?!(?:" + _NOT_A_PLACE + r"|on|at|in|for|from|to|by|with|instead|and|or|"
     r"but|so|because|since|till|until|now|then|this|that|is|are|was|it|we|i|you|they|"
-    r"not|if|as)\b)(?-i:[a-z][\w'’&-]{1,20})){0,3})"
+    # (a number inside the name: "the route 9 park")
+    r"not|if|as)\b)(?-i:[a-z][\w'’&-]{1,20}|\d{1,3}(?=\s[a-z]))){0,3})"
     # (the name ends where the clause or a linking word does: "the new booking system" is
     # no place cut short)
     r"(?=\s{0,2}(?:[,.;:!?)(]|$)|\s(?:on|at|in|for|from|to|by|with|and|or|but|so|because|"

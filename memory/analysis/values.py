@@ -122,6 +122,11 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
         at = _PLACE_AFTER_WHEN.match(text, v.end)
         if at is not None:
             found.append(Value(Kind.PLACE, at.group("v"), at.start("v"), at.end("v")))
+    # "feb 9–13 clashes with …": a span of days is not cut short by a count of its last day
+    spans = [v for v in found if v.kind is Kind.RANGE
+             and any(is_calendar_word(w) for w in v.text.split())]
+    found = [v for v in found if not (v.kind is Kind.COUNT and any(
+        r.start < v.start < r.end for r in spans))]
     return _join_when(_resolve(found), text, lexicon)
 
 

@@ -66,6 +66,9 @@ class WhoRoles:
         "assigned", "assignee", "point person", "dri", "host*", "present*", "organi*",
         "manag*", "look* after", "in charge of", "captain*",
     )
+    # Phrasal verbs of doing a task whose first word is also a decision or change word
+    # ("who set up the account" asks who did it, not who decided it)
+    doer: tuple[str, ...] = ("set up", "sets up", "setting up", "cut out", "cuts out")
     # Light verbs that name holding a task only when no change is named ("who has the
     # push work", "who's doing face painting"; but "who has moved the review").
     holder: tuple[str, ...] = (

@@ -35,6 +35,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.asked_value import fills, name_candidates, spoke
 from memory.reader.coverage_days import (
     dated_score,
+    days_named,
     numeric_days,
     on_days,
     question_days,
@@ -46,6 +47,8 @@ from memory.reader.coverage_values import (
     asks_a_count,
     asks_a_length,
     asks_a_percent,
+    asks_an_address,
+    common_place,
     numbered_noun,
     other_period,
     said,
@@ -57,6 +60,7 @@ from memory.reader.coverage_values import (
     says_a_percent,
     says_a_rate,
     says_a_record_number,
+    says_an_address,
 )
 from memory.reader.word_forms import closed_compounds, forms, unit_forms
 from memory.store.ports import SearchStore
@@ -97,15 +101,18 @@ def told_part(text: str) -> str:
 
 
 def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
-              score: float = 0.0) -> Unit:
+              score: float = 0.0, taken_up: bool = False) -> Unit:
     """A message as a unit: what it states (with the writer's notes in its rewrite: the
     speaker, the channel, resolved dates, the state it touches) and the answers it got;
-    its questions and the turn it answers are its context."""
+    its questions and the turn it answers are its context. With ``taken_up`` (someone else
+    said yes to it), what its questions put forward is stated too ("€109 → €119 per group
+    from april?" / "yes but announce it in march")."""
     rest = node.passage.replace(node.text, " ") if node.rewrite else ""
     notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
     borrowed = _NOTE.sub(" ", rest)
-    told = " ".join([told_part(node.text), notes, *(told_part(a.text) for a in answers)])
-    asked = " ".join([asked_part(node.text), node.context, borrowed,
+    own = node.text if taken_up else told_part(node.text)
+    told = " ".join([own, notes, *(told_part(a.text) for a in answers)])
+    asked = " ".join(["" if taken_up else asked_part(node.text), node.context, borrowed,
                       *(asked_part(a.text) for a in answers)])
     speakers = frozenset(w.low for n in (node, *answers) for w in words(n.speaker))
     return Unit(text=" ".join(p for p in (told, asked) if p), told=told.strip(),
@@ -197,7 +204,8 @@ class CoverageTest:
         persons = self.store.speaker_words(
             [t for t in qa.terms if t.isalpha()], scope) if qa.terms else set()
         out: list[Term] = []
-        dfs = {t: self._df(t, scope) for t in qa.terms}
+        days = days_named(qa.text)
+        dfs = {t: self._df(t, scope, day=t in days) for t in qa.terms}
         heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
         closed = closed_compounds(qa.text)
         for t in qa.terms:
@@ -218,8 +226,20 @@ class CoverageTest:
                             head=t in heads and not is_named, closed=closed.get(t, "")))
         return out
 
-    def _df(self, word: str, scope: Scope) -> int:
+    def _df(self, word: str, scope: Scope, *, day: bool = False) -> int:
+        """In how many messages of ``scope`` ``word`` is said (up to the cap); a day of the
+        month (``day``) also as written without its ordinal ending."""
         hits = self.store.lexical_search(word, scope, k=self.weights.df_cap)
+        if not hits and day:
+            # "the saturday 14th shift" where the chat wrote "sat 14 evening"
+            hits = self.store.lexical_search(word.rstrip("stndrh"), scope,
+                                             k=self.weights.df_cap)
+        if not hits and word.isdigit() and len(word) <= 6:
+            # "72 hours notice" where the chat wrote "72h"
+            for unit in _UNITS:
+                hits = self.store.lexical_search(word + unit, scope, k=self.weights.df_cap)
+                if hits:
+                    break
         return len(hits)
 
     # ---- units ---------------------------------------------------------------------------
@@ -362,6 +382,10 @@ class CoverageTest:
             return True
         if asks_a_length(qa):
             return says_a_length(unit)  # "how long is the film" / "98 mins", not "Saturday"
+        if asks_an_address(qa, self.lexicon.address_nouns):
+            # "what's the address for flynn's" is answered by a street or postcode written
+            # out, never by the pub's name or a day
+            return says_an_address(unit)
         if asks_a_count(qa):
             # "how many people…" is answered by a number, never by a name alone, nor by
             # an amount of money ("how many swirls a day" / "£2.80 each")
@@ -382,8 +406,9 @@ class CoverageTest:
             return says_a_number(unit, money=False)
         if family in ("name", "where") and unit.state is not None and unit.state.value:
             # "which company does the inspections": a state holding a day, a time or an
-            # amount names no company
-            return family_of(unit.state.value) not in NAMELESS_FAMILIES
+            # amount names no company, nor does a place said by its common noun ("the yard")
+            return family_of(unit.state.value) not in NAMELESS_FAMILIES and not (
+                family == "name" and common_place(unit.state.value))
         if family not in self.lexicon.required:
             return True
         if family == "when" and qa.past and unit.node is not None:
@@ -516,6 +541,8 @@ class CoverageTest:
                         terms)
 
 
+# Units a number is written against ("72h", "30min"), as the chat may write a measure.
+_UNITS = ("h", "hr", "hrs", "min", "mins", "k", "kg", "km", "x", "d", "wk", "wks")
 _KINDS_KEPT = 4096
 # Any day will do to tell whether numbers can be a calendar day at all.
 _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)

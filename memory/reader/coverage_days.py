@@ -131,3 +131,21 @@ def _numeric_days(text: str, ts: datetime) -> tuple[tuple[str, DateResolution], 
             told = ts.date()
             out.append((m.group(), min(readings, key=lambda r: abs((r.start - told).days))))
     return tuple(out)
+
+
+# A day of the month beside its weekday or month ("saturday 14th", "the 14th of march"),
+# not an ordinal of a thing ("4th place").
+_WEEKDAY_OR_MONTH = (r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|"
+                     r"rsday|urday)?|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|"
+                     r"january|february|march|april|june|july|august|september|october|"
+                     r"november|december")
+_ORD = r"((?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))"
+_DAY_ORDINALS = (
+    re.compile(r"\b(?:" + _WEEKDAY_OR_MONTH + r")\.?\s(?:the\s)?" + _ORD + r"\b", re.IGNORECASE),
+    re.compile(r"\b" + _ORD + r"\s(?:of\s)?(?:" + _WEEKDAY_OR_MONTH + r")\b", re.IGNORECASE),
+)
+
+
+def days_named(text: str) -> set[str]:
+    """The days of the month ``text`` names beside their weekday or month."""
+    return {m.group(1).lower() for p in _DAY_ORDINALS for m in p.finditer(text)}

@@ -9,7 +9,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from memory.analysis.cue_words import NUMBER_WORDS
+from memory.analysis.cue_words import NUMBER_WORDS, PLACE_NOUNS
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "other_period", "said",
            "says_a_bare_sum", "says_a_clock", "says_a_length", "numbered_noun", "says_a_number",
-           "says_a_numbered", "says_a_percent", "says_a_record_number", "is_a_percent",
-           "tells_a_sum"]
+           "says_a_numbered", "says_a_percent", "says_a_record_number", "says_an_address",
+           "is_a_percent", "address_in", "asks_an_address", "common_place", "tells_a_sum"]
 
 #: Value families that are never a place or a name ("which company" is not answered by a
 #: day, an amount or a version).
@@ -294,3 +294,44 @@ def says_a_numbered(unit: Unit, noun: str) -> bool:
                      rf"\s{{1,3}}(?:number|no\.?|num|#)(?:\s{{1,3}}is)?\s{{0,3}}#?\d)",
                      said(unit),
                      re.IGNORECASE) is not None
+
+
+def asks_an_address(qa: QuestionAnalysis, nouns: frozenset[str]) -> bool:
+    """Whether ``qa`` asks an address (one of ``nouns``: "address", "postcode")."""
+    return bool(nouns & set(_WORD.findall(qa.text.lower())))
+
+
+def address_in(text: str) -> str:
+    """The last address ``text`` writes out ("it's Lohmühlenstraße 56, not 65"), or ""."""
+    found = [m.group().strip(" ,.") for m in _ADDRESS.finditer(text)]
+    return found[-1] if found else ""
+
+
+def common_place(value: str) -> bool:
+    """Whether ``value`` is a place said by its common noun ("the yard", "the back
+    office"): a place, never the name of a company or a thing."""
+    ws = value.lower().split()
+    return len(ws) >= 2 and ws[0] == "the" and ws[-1] in PLACE_NOUNS and value == value.lower()
+
+
+def says_an_address(unit: Unit) -> bool:
+    """Whether ``unit`` writes out an address: a number and a street ("14 Mill Lane",
+    "Lohmühlenstraße 56"), a postcode ("BS1 4DJ") or an email address."""
+    return _ADDRESS.search(said(unit)) is not None
+
+
+_WORD = re.compile(r"[a-z]+")
+# (not a day: "sat 14 march st brendans")
+_MONTH = (r"(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|"
+          r"sep|sept|september|oct|october|nov|november|dec|december)\s")
+_STREETS = ("street|st|road|rd|avenue|ave|lane|ln|way|drive|dr|close|court|ct|place|pl|"
+            "boulevard|blvd|terrace|crescent|square|sq|row|parade|gardens|grove|mews|hwy|"
+            "highway")
+_ADDRESS = re.compile(
+    r"\b\d{1,5}[a-z]?,?\s(?:(?!" + _MONTH + r")[^\W\d_][\w'’.-]{0,20}\s){1,3}(?:" + _STREETS
+    + r")\b\.?"
+    r"|[^\W\d_]{3,30}(?:straße|strasse|str\.|weg|platz|gasse|allee|laan|gracht|straat|"
+    r"vej|gatan|gata|rue|via|calle)\s?\d{1,4}"
+    r"|\b(?:rue|via|calle|avenida|rua)\s[^\W\d_]{2,20}"
+    r"|(?-i:\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)"
+    r"|\b[\w.+-]{1,40}@[\w-]{1,40}\.[a-z]{2,10}\b", re.IGNORECASE)

@@ -41,6 +41,7 @@ from memory.reader.answer import (
     named_span,
     split_sentences,
 )
+from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
@@ -59,6 +60,8 @@ from memory.text import find_slots, names_value, shorten
 logger = logging.getLogger(__name__)
 
 # Reads the reply making the call on a proposal (approving or turning it down).
+# Where a reply's first say ends ("yes but announce it in march", "yeah $113, it's …").
+_REPLY_HEAD = re.compile(r"[,.;:!?]|\s(?:but|though|although)\s")
 CallFinder = Callable[[EvidenceNode, Sequence[EvidenceNode], Sequence[EvidenceNode],
                        QuestionLexicon, MessageAnalyzer], EvidenceNode | None]
 
@@ -139,7 +142,8 @@ class OfflineReader:
         # about the platform's own events ("who uploaded the flyer?")
         system_asked = bool({w.low for w in words(question)} & self.lexicon.system_asked)
         analyzer = self.composer.analyzer
-        units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score)
+        units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score,
+                            taken_up=self._taken_up(h.node, answers.get(h.node.node_id, ())))
                   for h in hits
                   if system_asked
                   or not analyzer.only_system(h.node.text, speaker=h.node.speaker)]
@@ -173,6 +177,24 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
             update={"coverage": round(verdict.score, 3)})
+
+    def _taken_up(self, node: EvidenceNode, answers: Sequence[EvidenceNode]) -> bool:
+        """Whether ``node`` puts a change forward as a question ("€109 → €119 per group from
+        april?") that someone else said yes to: not a yes naming a value of its own
+        ("yeah $113, it's tradition" to "i say $130?"), nor a yes to a question checking
+        what holds ("so those who paid at £38 stay on £38?")."""
+        if not answers or not any(
+                c.change >= OVERRIDE_CHANGE or c.old
+                for c in self.composer.analyzer.analyze(node.text, speaker=node.speaker).clauses):
+            return False
+        for a in answers:
+            if a.speaker_id == node.speaker_id or not accepts(
+                    a.text, self.lexicon.accept, self.lexicon.fillers):
+                continue
+            head = _REPLY_HEAD.split(a.text, maxsplit=1)[0]
+            if all(names_value(node.text, sl.text) for sl in find_slots(head)):
+                return True
+        return False
 
     def _states(self, qa: QuestionAnalysis, question: str, session: ReaderSession,
                 hits: Sequence[Hit]) -> list[State]:

@@ -15,6 +15,7 @@ from memory.analysis.matching import measure, other_of_kind, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, is_change_word, words
 from memory.analysis.question_lexicon import DETERMINERS, QuestionLexicon
+from memory.analysis.question_words import find_phrase
 from memory.analysis.value_types import Kind
 from memory.dates import coarser_than_a_day
 from memory.reader.answer_parts import (
@@ -320,7 +321,14 @@ class StatementChoice:
             # nor "what day was the brew set for before the move" by a time alone
             timeline = [st for st in timeline if has_day(st.value)] or timeline
         if qa.kind is QuestionKind.ORIGINAL:
-            return timeline[0]
+            # the first change found names what it replaced ("cut the order from 6 to 4"):
+            # that was there before it
+            # (not a value first put forward: "what did I first propose for dues" / "$45 →
+            # $55/mo" asks the $55)
+            first = timeline[0]
+            put_forward = any(find_phrase([w.low for w in words(qa.text)], p) >= 0
+                              for p in self.lexicon.roles.proposer)
+            return _replaced_of(first) if first.replaced and not put_forward else first
         way = direction(qa.anchor, self.lexicon)
         if way:
             # "before the increase": the value the latest change that way left, named by

@@ -31,7 +31,12 @@ from memory.reader.answer_parts import (
 )
 from memory.reader.beside_words import beside_value, led_by_terms
 from memory.reader.coverage import Unit, asked_part, told_part
-from memory.reader.coverage_values import asks_a_percent, is_a_percent
+from memory.reader.coverage_values import (
+    address_in,
+    asks_a_percent,
+    asks_an_address,
+    is_a_percent,
+)
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -162,6 +167,9 @@ class StatementReader(StatementChoice):
                       person_answer(sentence, node.speaker, people, qa, whole=source))
             return Statement(unit, node, claimed[2] if claimed else sentence, person,
                              claimed[1] if claimed else "")
+        if asks_an_address(qa, self.lexicon.address_nouns) and address_in(source):
+            # the street written out, not the city or the place's name
+            return Statement(unit, node, sentence, address_in(source), "")
         if qa.role == "supplier":
             value, replaced = _supplier(qa, source, people)
             return Statement(unit, node, sentence, value, replaced)
@@ -449,9 +457,11 @@ class StatementReader(StatementChoice):
         it resolves to ("wed 8-18 (17 September 2025)")."""
         node = chosen.node
         text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
-        if qa.asks_day and not has_day(text) and not has_day(chosen.value) \
+        if (qa.asks_day or (not text and not qa.asks_clock and self._prefer(qa) == "future")) \
+                and not has_day(text) and not has_day(chosen.value) \
                 and not has_day(chosen.sentence) and has_day(node.text):
             # the day said in another sentence of the message than the one answering
+            # ("shirts ordered! 30 navy, ready for pickup may 7")
             text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa))
         asks_time = qa.asks_clock
         bound, cue = bound_cue(qa.text)

@@ -57,7 +57,14 @@ def unit_forms(text: str) -> frozenset[str]:
                     out |= forms(part)
             if "-" in w.low:
                 out |= forms(w.low.replace("-", ""))  # "pre-orders" is "preorders" closed
+        measured = _MEASURED.fullmatch(w.low)
+        if measured is not None:
+            out.add(measured.group(1))  # "72h" says the 72 of "72 hours notice"
     return frozenset(out)
+
+
+# A number written against its unit.
+_MEASURED = re.compile(r"(\d{1,6})(?:h|hr|hrs|min|mins|k|kg|km|x|d|wk|wks)")
 
 
 def _open_compounds(ws: Sequence[Word]) -> Iterator[tuple[str, str]]:
