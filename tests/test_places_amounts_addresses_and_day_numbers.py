@@ -21,7 +21,9 @@ of value asked:
   22 doesn't work … moved to tue jan 27" after the guest spot's "feb 16–20"), does not
   revise the answer;
 - a place said by its common noun ("the yard") names no company;
-- "who set up the account" asks who did it.
+- "who set up the account" asks who did it;
+- a change put forward as a question ("€109 → €119 per group from april?") that someone else
+  says yes to is stated; a header saying only who got in touch ("…called:") labels nothing.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -167,3 +169,19 @@ def test_who_set_it_up_asks_who_did_it() -> None:
     assert analyze_question("who set up the black cat account?").role == "doer"
     assert analyze_question("who decided on black cat?").role == "decider"
 
+
+def test_a_change_put_as_a_question_and_taken_up_is_stated(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "lea", "thinking about weekend prices. we're the cheapest in town by far. "
+                   "€109 → €119 per group sat/sun from april?"),
+        (20, "jonas", "yes but announce it in march, not before valentine's"),
+    ], start=datetime(2026, 2, 9, 9, 0, tzinfo=UTC),
+        asked=datetime(2026, 2, 20, 9, 0, tzinfo=UTC))
+    assert "€119" in chat.first("what's the weekend group price going to be?")
+
+
+def test_a_header_saying_who_got_in_touch_labels_nothing() -> None:
+    analysis = ANALYZER.analyze("inspector's office called: thu 22 doesn't work for them "
+                                "anymore. moved to tue jan 27, 2pm", speaker="x")
+    assert [c.label for c in analysis.clauses] == ["", "", ""]
+    assert ANALYZER.analyze("Outing decided: bowling alley", speaker="x").clauses[1].label
