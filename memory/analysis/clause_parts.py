@@ -426,6 +426,12 @@ def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
     return max(ends, default=-1)
 
 
+def _place_before(claims: Sequence[Claim], claim: Claim) -> bool:
+    """Whether the value right before ``claim``'s is a place ("at the yard tues 28th")."""
+    before = [c for c in claims if c.value.end <= claim.value.start]
+    return bool(before) and max(before, key=lambda c: c.value.end).value.kind is Kind.PLACE
+
+
 # How a thing put out on a day is said: "is going out mondays", "goes live thursday".
 _GOES_OUT = re.compile(r"\b(?:go|goes|going|went|gone)\s(?:out|live|up|online)$")
 
@@ -452,7 +458,8 @@ def narrated(part: str, value: Value, start: int) -> bool:
                             .rstrip().lower()) is not None
 
 
-def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
+def _states(part: str, value: Value, start: int, *, after: int = -1,
+            after_place: bool = False) -> bool:
     """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
     only at the words since the value before it, when ``after`` says where that ended)."""
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
@@ -461,7 +468,7 @@ def _states(part: str, value: Value, start: int, *, after: int = -1) -> bool:
         return True  # "ok thursday 7pm then"
     lead = max(0, after - start) if after >= 0 else 0
     before = part[lead: value.start - start].rstrip().lower()
-    if after >= 0 and value.family == "when" and not before.strip(" ,"):
+    if after_place and value.family == "when" and not before.strip(" ,"):
         return True  # the time right after a place stated: "at the yard tues 28th 4pm"
     if value.kind is Kind.COUNT and {*before.split()[-1:], *part.lower().split()[:1]} & \
             QUANTITY_VERBS:

@@ -24,6 +24,7 @@ from memory.analysis.clause_parts import (
     _modifiers,
     _named_as_old,
     _old_numbers,
+    _place_before,
     _states,
     _strip_possessive,
     _unjoin_moved,
@@ -175,7 +176,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         claims = tuple(
             replace(c, stated=not about_value and not negated and (
                 strong or c.subject == ABSENCE_SUBJECT
-                or _states(part, c.value, start, after=_value_before(claims, c))))
+                or _states(part, c.value, start, after=_value_before(claims, c),
+                           after_place=_place_before(claims, c))))
             for c in claims)
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         claims = _effective_from(claims, part, start)

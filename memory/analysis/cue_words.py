@@ -577,7 +577,7 @@ atrium boardroom basement patio terrace bar pub cafe restaurant hall studio ware
 courtyard field gym gymnasium lawn playground parking lot backyard beach
 school church chapel hotel inn tavern bistro diner brewery taproom cinema theatre theater
 museum gallery rink pavilion clubhouse barn farm lodge station
-garage shop store yard depot market salon surgery""".split())
+garage yard depot salon""".split())
 
 
 #: Words before the day a change takes effect on ("from may", "as of the 3rd", "starting

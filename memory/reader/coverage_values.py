@@ -320,7 +320,7 @@ def says_an_address(unit: Unit) -> bool:
     return _ADDRESS.search(said(unit)) is not None
 
 
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[a-z]{1,40}")
 # (not a day: "sat 14 march st brendans")
 _MONTH = (r"(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|"
           r"sep|sept|september|oct|october|nov|november|dec|december)\s")
