@@ -38,26 +38,22 @@ from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
 from memory.reader.word_forms import unit_forms
 from tests.support.chat_reader import channel_chat
-from tests.support.claims import ANALYZER, claims_of
+from tests.support.claims import ANALYZER, claims_of, values_of
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ASKED = datetime(2026, 4, 20, 9, 0, tzinfo=UTC)
 DAY = 60 * 24
 
 
-def _values(text: str, kind: Kind) -> list[str]:
-    return [v for _, v, k in claims_of(text) if k is kind]
-
-
 def test_businesses_and_saints_halls_are_places_and_ordinal_streets_no_days() -> None:
-    assert "hillside garage" in _values("booked it in at hillside garage fri 13th 9am",
+    assert "hillside garage" in values_of("booked it in at hillside garage fri 13th 9am",
                                         Kind.PLACE)
-    assert "the depot" in _values("parcels go to the depot from monday", Kind.PLACE)
-    assert "st brendan's parish hall" in _values(
+    assert "the depot" in values_of("parcels go to the depot from monday", Kind.PLACE)
+    assert "st brendan's parish hall" in values_of(
         "auction is now sat may 16 at st brendan's parish hall", Kind.PLACE)
-    assert _values("ready for pickup may 7 at inkwell print on 3rd ave", Kind.DATE) == [
+    assert values_of("ready for pickup may 7 at inkwell print on 3rd ave", Kind.DATE) == [
         "may 7"]
-    assert _values("we moved to the 3rd floor", Kind.DATE) == []
+    assert values_of("we moved to the 3rd floor", Kind.DATE) == []
 
 
 def test_bare_numbers_an_amount_verb_changes_are_counts() -> None:
@@ -67,21 +63,21 @@ def test_bare_numbers_an_amount_verb_changes_are_counts() -> None:
     assert claims == [("fox order", "4", Kind.COUNT)]
     assert [(v.text, v.kind) for cl in analysis.clauses for v in cl.old] == [
         ("6", Kind.COUNT)]
-    assert _values("dinner moved from 6 to 7", Kind.COUNT) == []
+    assert values_of("dinner moved from 6 to 7", Kind.COUNT) == []
 
 
 def test_a_span_of_days_keeps_its_last_day() -> None:
     text = "kai emailed: feb 9–13 clashes with flash day so he'd rather come feb 16–20"
-    assert _values(text, Kind.COUNT) == []
+    assert values_of(text, Kind.COUNT) == []
     analysis = ANALYZER.analyze(text, speaker="x")
     assert [v.text for cl in analysis.clauses for v in cl.old] == ["feb 9–13"]
-    assert "feb 16–20" in _values(text, Kind.RANGE)
+    assert "feb 16–20" in values_of(text, Kind.RANGE)
 
 
 def test_what_is_booked_for_a_day_is_no_choice() -> None:
     assert claims_of("health inspection booked thu jan 22, 10am.") == [
         ("health inspection", "thu jan 22, 10am", Kind.DATE)]
-    assert _values("ok, galloway booked ✅", Kind.CHOICE) == ["galloway"]
+    assert values_of("ok, galloway booked ✅", Kind.CHOICE) == ["galloway"]
 
 
 def test_a_value_ruled_out_is_the_one_replaced(tmp_path: Path) -> None:

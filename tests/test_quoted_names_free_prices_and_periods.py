@@ -42,15 +42,11 @@ from memory.reader.extract import Person, short_for
 from memory.reader.when_values import clock_beside
 from memory.text import content_terms
 from tests.support.chat_reader import channel_chat
-from tests.support.claims import ANALYZER, claims_of
+from tests.support.claims import ANALYZER, claims_of, values_of
 
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 ASKED = datetime(2026, 7, 20, 9, 0, tzinfo=UTC)
 DAY = 60 * 24
-
-
-def _values(text: str, kind: Kind) -> list[str]:
-    return [v for _, v, k in claims_of(text) if k is kind]
 
 
 def test_a_quoted_name_is_a_choice_and_asks_nothing() -> None:
@@ -58,9 +54,9 @@ def test_a_quoted_name_is_a_choice_and_asks_nothing() -> None:
     assert ("name", "When Lanterns Fall", Kind.CHOICE) in claims_of(text)
     analysis = ANALYZER.analyze(text, speaker="x")
     assert not analysis.question and not analysis.asks
-    assert "Harbour Mist" in _values('going with "Harbour Mist" for the walls', Kind.CHOICE)
-    assert _values('he said the ban is "a joke" tbh', Kind.CHOICE) == []
-    assert _values('tagline ideas: "Built to be handed down"', Kind.CHOICE) == []
+    assert "Harbour Mist" in values_of('going with "Harbour Mist" for the walls', Kind.CHOICE)
+    assert values_of('he said the ban is "a joke" tbh', Kind.CHOICE) == []
+    assert values_of('tagline ideas: "Built to be handed down"', Kind.CHOICE) == []
     # a real question still asks
     assert ANALYZER.analyze("when is the launch party?", speaker="x").question
 
@@ -69,10 +65,10 @@ def test_a_price_set_to_nothing_is_an_amount() -> None:
     claims = claims_of("kids craft hour pricing: dropping the $6, it's free with a gold coin "
                        "donation now")
     assert _money(claims) == ["free"]
-    assert "free" in _values("museum late: free entry for members", Kind.MONEY)
+    assert "free" in values_of("museum late: free entry for members", Kind.MONEY)
     for not_a_price in ("are you free tuesday?", "the room is free at 3",
                         "i'm free all afternoon", "feel free to swap shifts"):
-        assert _values(not_a_price, Kind.MONEY) == [], not_a_price
+        assert values_of(not_a_price, Kind.MONEY) == [], not_a_price
 
 
 def _money(claims: list[tuple[str, str, Kind]]) -> list[str]:
@@ -80,10 +76,10 @@ def _money(claims: list[tuple[str, str, Kind]]) -> list[str]:
 
 
 def test_periods_and_temperatures_are_amounts() -> None:
-    assert "6 weeks" in _values("cut the trial period from 3 months to 6 weeks", Kind.COUNT)
-    assert "45 days" in _values("ban is now 45 days", Kind.COUNT)
-    assert "28°C" in _values("new rule: over 28°C, no midday sessions", Kind.COUNT)
-    assert "30 degrees" in _values("it's 30 degrees in the hall", Kind.COUNT)
+    assert "6 weeks" in values_of("cut the trial period from 3 months to 6 weeks", Kind.COUNT)
+    assert "45 days" in values_of("ban is now 45 days", Kind.COUNT)
+    assert "28°C" in values_of("new rule: over 28°C, no midday sessions", Kind.COUNT)
+    assert "30 degrees" in values_of("it's 30 degrees in the hall", Kind.COUNT)
 
 
 def test_subjects_sharing_only_what_happens_are_two_things(tmp_path: Path) -> None:
@@ -168,14 +164,14 @@ def test_a_change_put_forward_as_a_question_and_taken_up_by_a_yes(tmp_path: Path
     assert "6 weeks" in chat.first("how long is ola's trial period now?")
 
 
-def test_counts_caps_short_names_and_first_values() -> None:
+def test_counts_caps_short_names_and_firstvalues_of() -> None:
     # a count of one thing is no new count of another; units of time are one measure
     assert not same_counted("7 heats", "4 pilots")
     assert same_counted("6 weeks", "3 months")
     assert same_counted("150 forest green tees", "100 black tees")
-    assert "5" in _values("group walks still max 5, licence is in", Kind.COUNT)
-    assert "5" in _values("5 max. I know the licence says 6", Kind.COUNT)
-    assert _values("doors close at max 5pm", Kind.COUNT) == []
+    assert "5" in values_of("group walks still max 5, licence is in", Kind.COUNT)
+    assert "5" in values_of("5 max. I know the licence says 6", Kind.COUNT)
+    assert values_of("doors close at max 5pm", Kind.COUNT) == []
     sky = Person("Skylar Benton", frozenset({"skylar", "benton"}))
     sam = [Person("Samira Haddad", frozenset({"samira", "haddad"})),
            Person("Samuel Ito", frozenset({"samuel", "ito"}))]

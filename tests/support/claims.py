@@ -15,3 +15,8 @@ def claims_of(text: str) -> list[tuple[str, str, Kind]]:
     analysis = ANALYZER.analyze(text, speaker="x")
     return [(c.subject, c.value.text, c.value.kind) for cl in analysis.clauses
             for c in cl.claims]
+
+
+def values_of(text: str, kind: Kind) -> list[str]:
+    """The values of ``kind`` that ``text`` states, in reading order."""
+    return [v for _, v, k in claims_of(text) if k is kind]
