@@ -420,16 +420,11 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
     return out
 
 
-def _value_before(claims: Sequence[Claim], claim: Claim) -> int:
-    """Where the value before ``claim``'s ends (its statement starts after it), or -1."""
-    ends = [c.value.end for c in claims if c.value.end <= claim.value.start]
-    return max(ends, default=-1)
-
-
-def _place_before(claims: Sequence[Claim], claim: Claim) -> bool:
-    """Whether the value right before ``claim``'s is a place ("at the yard tues 28th")."""
+def _claim_before(claims: Sequence[Claim], claim: Claim) -> Claim | None:
+    """The claim whose value ends last before ``claim``'s starts (its statement starts
+    after it), if any."""
     before = [c for c in claims if c.value.end <= claim.value.start]
-    return bool(before) and max(before, key=lambda c: c.value.end).value.kind is Kind.PLACE
+    return max(before, key=lambda c: c.value.end) if before else None
 
 
 # How a thing put out on a day is said: "is going out mondays", "goes live thursday".
@@ -458,17 +453,17 @@ def narrated(part: str, value: Value, start: int) -> bool:
                             .rstrip().lower()) is not None
 
 
-def _states(part: str, value: Value, start: int, *, after: int = -1,
-            after_place: bool = False) -> bool:
+def _states(part: str, value: Value, start: int, *, prior: Claim | None = None) -> bool:
     """Whether the clause states the value of something: "X is/at/on/to/: VALUE" (looking
-    only at the words since the value before it, when ``after`` says where that ended)."""
+    only at the words since ``prior``'s value, the one before it)."""
     if value.kind in (Kind.CHOICE, Kind.STATUS, Kind.PERSON):
         return True
     if _THEN_CLOSES.match(part, value.end - start):
         return True  # "ok thursday 7pm then"
-    lead = max(0, after - start) if after >= 0 else 0
+    lead = max(0, prior.value.end - start) if prior is not None else 0
     before = part[lead: value.start - start].rstrip().lower()
-    if after_place and value.family == "when" and not before.strip(" ,"):
+    if prior is not None and prior.value.kind is Kind.PLACE and value.family == "when" \
+            and not before.strip(" ,"):
         return True  # the time right after a place stated: "at the yard tues 28th 4pm"
     if value.kind is Kind.COUNT and {*before.split()[-1:], *part.lower().split()[:1]} & \
             QUANTITY_VERBS:

@@ -18,17 +18,16 @@ from memory.analysis.clause_parts import (
     _THEN_CLOSES,
     _affair,
     _alone_in_parentheses,
+    _claim_before,
     _counted_subject,
     _in_parentheses,
     _join_new_when,
     _modifiers,
     _named_as_old,
     _old_numbers,
-    _place_before,
     _states,
     _strip_possessive,
     _unjoin_moved,
-    _value_before,
     _verb_after,
     moved_on,
     narrated,
@@ -176,8 +175,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
         claims = tuple(
             replace(c, stated=not about_value and not negated and (
                 strong or c.subject == ABSENCE_SUBJECT
-                or _states(part, c.value, start, after=_value_before(claims, c),
-                           after_place=_place_before(claims, c))))
+                or _states(part, c.value, start, prior=_claim_before(claims, c))))
             for c in claims)
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         claims = _effective_from(claims, part, start)

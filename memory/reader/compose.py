@@ -155,7 +155,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         after, value = held
         later = self.later_change(qa, verdict, people, after=after, held=value,
                                   plain=self.coverage.plain_forms)
-        if later is None or _revised_elsewhere(later, value):
+        if later is None or _replaces_another(later, value):
             return composed
         return self._now(qa, composed, later, value, verdict, nodes)
 
@@ -178,7 +178,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                 # a later turn naming the value held and changing it, about nothing else
                 later = self.named_again(qa, answer=answer, held=held[1], mentions=mentions,
                                          follow=follow)
-            if later is None or _revised_elsewhere(later, held[1]):
+            if later is None or _replaces_another(later, held[1]):
                 return composed
             nodes.setdefault(later.node.node_id, later.node)
             composed = self._now(qa, composed, later, held[1], verdict, nodes)
@@ -458,7 +458,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
 __all__ = ["Composed", "Composer", "Follow", "Statement", "chain_line", "entry_label", "reason_in"]
 
 
-def _revised_elsewhere(later: Statement, held: str) -> bool:
+def _replaces_another(later: Statement, held: str) -> bool:
     """Whether ``later`` names the value it replaced and that is not ``held``, the value
     answered ("thu 22 doesn't work … moved to tue jan 27" replaces the inspection's day,
     not the guest spot's "feb 16–20")."""

@@ -62,7 +62,7 @@ from memory.reader.coverage_values import (
     says_a_record_number,
     says_an_address,
 )
-from memory.reader.word_forms import closed_compounds, forms, unit_forms
+from memory.reader.word_forms import MEASURE_UNITS, closed_compounds, forms, unit_forms
 from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, family_of, find_slots
 
@@ -236,7 +236,7 @@ class CoverageTest:
                                              k=self.weights.df_cap)
         if not hits and word.isdigit() and len(word) <= 6:
             # "72 hours notice" where the chat wrote "72h"
-            for unit in _UNITS:
+            for unit in MEASURE_UNITS:
                 hits = self.store.lexical_search(word + unit, scope, k=self.weights.df_cap)
                 if hits:
                     break
@@ -541,8 +541,6 @@ class CoverageTest:
                         terms)
 
 
-# Units a number is written against ("72h", "30min"), as the chat may write a measure.
-_UNITS = ("h", "hr", "hrs", "min", "mins", "k", "kg", "km", "x", "d", "wk", "wks")
 _KINDS_KEPT = 4096
 # Any day will do to tell whether numbers can be a calendar day at all.
 _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from memory.analysis.cue_words import MONTH_WORDS, WEEKDAY_WORDS, _alternation
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.slot_patterns import NUMERIC_DAY
@@ -135,10 +136,7 @@ def _numeric_days(text: str, ts: datetime) -> tuple[tuple[str, DateResolution], 
 
 # A day of the month beside its weekday or month ("saturday 14th", "the 14th of march"),
 # not an ordinal of a thing ("4th place").
-_WEEKDAY_OR_MONTH = (r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|"
-                     r"rsday|urday)?|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|"
-                     r"january|february|march|april|june|july|august|september|october|"
-                     r"november|december")
+_WEEKDAY_OR_MONTH = _alternation((*WEEKDAY_WORDS, *MONTH_WORDS))
 _ORD = r"((?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))"
 _DAY_ORDINALS = (
     re.compile(r"\b(?:" + _WEEKDAY_OR_MONTH + r")\.?\s(?:the\s)?" + _ORD + r"\b", re.IGNORECASE),

@@ -9,10 +9,10 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from memory.analysis.cue_words import NUMBER_WORDS, PLACE_NOUNS
+from memory.analysis.cue_words import MONTH_WORDS, NUMBER_WORDS, PLACE_NOUNS, _alternation
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import default_lexicon
-from memory.analysis.question import QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.value_types import Kind
 from memory.analysis.values import find_values, mask
 from memory.text import STOPWORDS, find_slots, has_time_of_day
@@ -298,7 +298,7 @@ def says_a_numbered(unit: Unit, noun: str) -> bool:
 
 def asks_an_address(qa: QuestionAnalysis, nouns: frozenset[str]) -> bool:
     """Whether ``qa`` asks an address (one of ``nouns``: "address", "postcode")."""
-    return bool(nouns & set(_WORD.findall(qa.text.lower())))
+    return any(w.low in nouns for w in words(qa.text))
 
 
 def address_in(text: str) -> str:
@@ -320,10 +320,8 @@ def says_an_address(unit: Unit) -> bool:
     return _ADDRESS.search(said(unit)) is not None
 
 
-_WORD = re.compile(r"[a-z]{1,40}")
 # (not a day: "sat 14 march st brendans")
-_MONTH = (r"(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|"
-          r"sep|sept|september|oct|october|nov|november|dec|december)\s")
+_MONTH = r"(?:" + _alternation(MONTH_WORDS) + r")\s"
 _STREETS = ("street|st|road|rd|avenue|ave|lane|ln|way|drive|dr|close|court|ct|place|pl|"
             "boulevard|blvd|terrace|crescent|square|sq|row|parade|gardens|grove|mews|hwy|"
             "highway")

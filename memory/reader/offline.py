@@ -59,9 +59,9 @@ from memory.text import find_slots, names_value, shorten
 
 logger = logging.getLogger(__name__)
 
-# Reads the reply making the call on a proposal (approving or turning it down).
 # Where a reply's first say ends ("yes but announce it in march", "yeah $113, it's …").
 _REPLY_HEAD = re.compile(r"[,.;:!?]|\s(?:but|though|although)\s")
+# Reads the reply making the call on a proposal (approving or turning it down).
 CallFinder = Callable[[EvidenceNode, Sequence[EvidenceNode], Sequence[EvidenceNode],
                        QuestionLexicon, MessageAnalyzer], EvidenceNode | None]
 

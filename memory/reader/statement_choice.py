@@ -326,9 +326,11 @@ class StatementChoice:
             # (not a value first put forward: "what did I first propose for dues" / "$45 →
             # $55/mo" asks the $55)
             first = timeline[0]
-            put_forward = any(find_phrase([w.low for w in words(qa.text)], p) >= 0
-                              for p in self.lexicon.roles.proposer)
-            return _replaced_of(first) if first.replaced and not put_forward else first
+            if not first.replaced:
+                return first
+            lows = [w.low for w in words(qa.text)]
+            put_forward = any(find_phrase(lows, p) >= 0 for p in self.lexicon.roles.proposer)
+            return first if put_forward else _replaced_of(first)
         way = direction(qa.anchor, self.lexicon)
         if way:
             # "before the increase": the value the latest change that way left, named by

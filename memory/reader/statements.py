@@ -167,9 +167,10 @@ class StatementReader(StatementChoice):
                       person_answer(sentence, node.speaker, people, qa, whole=source))
             return Statement(unit, node, claimed[2] if claimed else sentence, person,
                              claimed[1] if claimed else "")
-        if asks_an_address(qa, self.lexicon.address_nouns) and address_in(source):
+        address = address_in(source) if asks_an_address(qa, self.lexicon.address_nouns) else ""
+        if address:
             # the street written out, not the city or the place's name
-            return Statement(unit, node, sentence, address_in(source), "")
+            return Statement(unit, node, sentence, address, "")
         if qa.role == "supplier":
             value, replaced = _supplier(qa, source, people)
             return Statement(unit, node, sentence, value, replaced)

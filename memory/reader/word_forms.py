@@ -63,8 +63,10 @@ def unit_forms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-# A number written against its unit.
-_MEASURED = re.compile(r"(\d{1,6})(?:h|hr|hrs|min|mins|k|kg|km|x|d|wk|wks)")
+#: Units a number is written against ("72h", "30min"), as a chat may write a measure.
+MEASURE_UNITS: tuple[str, ...] = ("h", "hr", "hrs", "min", "mins", "k", "kg", "km", "x", "d",
+                                  "wk", "wks")
+_MEASURED = re.compile(r"(\d{1,6})(?:" + "|".join(MEASURE_UNITS) + r")")
 
 
 def _open_compounds(ws: Sequence[Word]) -> Iterator[tuple[str, str]]:
