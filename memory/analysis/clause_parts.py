@@ -36,7 +36,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.said_alone import BARE_LEADS
-from memory.analysis.values import Kind, Token, Value
+from memory.analysis.values import BARE_HOURS, Kind, Token, Value
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
 #: Acts that change what is decided.
@@ -328,7 +328,8 @@ def _join_new_when(values: list[Value], text: str) -> list[Value]:
     out: list[Value] = []
     when = {Kind.DATE, Kind.TIME, Kind.RANGE}
     for v in sorted(values, key=lambda x: x.start):
-        if out and out[-1].kind in when and v.kind in when and not v.is_year:
+        if out and out[-1].kind in when and v.kind in when and not v.is_year \
+                and not BARE_HOURS.fullmatch(v.text):
             prev = out[-1]
             gap = text[prev.end:v.start]
             if len(gap) <= 24 and _WHEN_GAP.fullmatch(gap):
@@ -382,8 +383,9 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
         nxt = after[0] if after else None
         if v.kind is Kind.PERSON:
             continue  # found only as the doer or holder of something: always a value
-        if nxt is not None and nxt.low in _SUBJECT_COPULAS and (
-                len(after) < 2 or after[1].low not in _VALUE_AFTER_COPULA):
+        # (not a copula opening an aside: "8-2 (was 9-3)")
+        if nxt is not None and nxt.low in _SUBJECT_COPULAS and "(" not in text[
+                v.end:nxt.start] and (len(after) < 2 or after[1].low not in _VALUE_AFTER_COPULA):
             out.add(v)
             continue
         if text[v.end:v.end + 2] in ("'s", "’s"):

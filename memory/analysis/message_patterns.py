@@ -17,6 +17,8 @@ from memory.text import STOPWORDS
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
 _SPLIT = re.compile(
     r"(?<=[.!?])\s{1,8}|\n{1,8}|;\s{1,8}|(?P<colon>:)\s{1,8}|\s{1,4}[—–-]\s{1,4}|"
+    # the numbers of a list written on one line: "notes: 1) hours change … 2) PawBook …"
+    r"\s{0,4}(?<![\w.(-])\(?\d{1,2}\)\s{1,4}|"
     r"\s{1,4}[" + EMOJI_CHARS + r"]{1,8}(?:\s{1,4}|$)|"
     r",\s(?=(?:so|but|and|any chance|can we|could we|should we|how about|what about|pls|"
     r"please|plz)\b)|"

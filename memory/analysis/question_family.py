@@ -104,6 +104,8 @@ def family(opened: Sequence[tuple[str, str]], head: str,
     return lexicon.attributes.get(head, "") if head else ""
 
 
+# Words counting periods ("a few hours", "two weeks").
+_FEW = frozenset({"few", "couple", "two", "three", "four", "five", "six", "several", "many"})
 # Words making a value noun a period the question is scoped to ("next year", "this week").
 _RELATIVE = frozenset({"next", "last", "this", "every", "each", "per", "a"})
 _PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "term", "season",
@@ -120,6 +122,8 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
             continue  # "… on training *day*": which occasion, not what is asked
         if i > 0 and lows[i - 1] in _RELATIVE and w in _PERIODS:
             continue  # "the budget for the party *next year*": when, not what is asked
+        if i > 0 and (lows[i - 1].isdigit() or lows[i - 1] in _FEW) and w.rstrip("s") in _PERIODS:
+            continue  # "the deposit for a piece over *4 hours*": a length, not what is asked
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
                 nxt in lexicon.generic:

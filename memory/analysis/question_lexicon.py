@@ -200,7 +200,7 @@ WHEN_OPENERS = (
 # A *when* question that asks the time of day, not the day: by its opener ("what time") or
 # a clock noun it asks about ("the start time").
 CLOCK_CUES = frozenset({"what time", "at what time", "what hour", "by what time"})
-CLOCK_NOUNS = frozenset({"time", "times", "hour", "o'clock"})
+CLOCK_NOUNS = frozenset({"time", "times", "hour", "hours", "o'clock"})
 # ... and that ask the day, which a time of day alone does not answer ("what date is the
 # vaccination day" is not "2pm").
 DAY_CUES = frozenset({"what date", "which date", "what day", "which day", "what night",
@@ -247,7 +247,8 @@ CHOICE_WORD = "or"
 ATTRIBUTE_FAMILIES: dict[str, str] = {
     "date": "when", "dates": "when", "day": "when", "days": "when", "time": "when",
     "times": "when", "slot": "when", "deadline": "when", "eta": "when", "schedule": "when",
-    "hour": "when", "week": "when", "month": "when", "year": "when", "timing": "when",
+    "hour": "when", "hours": "when", "week": "when", "month": "when", "year": "when",
+    "timing": "when",
 
     "version": "version", "versions": "version", "build": "version", "release": "version",
     "budget": "money", "cost": "price", "costs": "price", "price": "price",

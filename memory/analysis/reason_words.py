@@ -13,6 +13,7 @@ from memory.dates.days import MONTH_NAMES
 
 __all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
+           "PREFERS_OTHER",
            "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
            "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "PASSES_IT_ON", "says_no_reason"]
 
@@ -110,6 +111,11 @@ REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "d
 CONCERN_WORDS = ("a lot", "alot", "too much", "too many", "too early", "too late", "too high",
                  "too low", "too far", "too long", "too short", "too steep", "steep", "pricey",
                  "expensive", "not sure", "unsure", "worried", "concerned", "risky", "not keen")
+# What a reply says when it would take another than the one put forward ("tariq's only been
+# here 2 months. I'd rather Lena").
+PREFERS_OTHER = ("i'd rather", "id rather", "i would rather", "rather have", "i'd prefer",
+                 "id prefer", "i'd go with", "id go with", "better to go with", "how about",
+                 "what about")
 # Past forms of verbs of events that do not end in -ed: "what was the goal before Northgate
 # came on board?" asks the value before that event.
 PAST_EVENT_VERBS = frozenset("came went got left took made won lost fell ran began broke "

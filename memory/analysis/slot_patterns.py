@@ -203,6 +203,9 @@ CLOCK_AFTER = (r"^(?:\s?(?:\?|am\b|pm\b|hrs\b)|\s(?:then|it is|it's|instead|shar
 SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # ranges: "02:00-04:00", "2-4pm", "10:00–11:30 cet", "9am to 5pm"
     ("range", rf"\b(?:{_CLOCK}|\d{{1,2}})\s?(?:-|–|—|to|till|until)\s?{_CLOCK}"),
+    # dotted clock times: "wed 6.30-7.30", "3.30 to 5.30" (British chat)
+    ("range", r"\b(?:[01]?\d|2[0-3])\.[0-5]\d\s?(?:-|–|—|to|till|until)\s?(?:[01]?\d|2[0-3])"
+              r"\.(?:00|15|30|45)\b(?![.\d])"),
     # "Nov 11-15", "Nov 11 – Nov 15"
     ("range", rf"\b(?:{_MO})\.?\s{_ORD}\s?(?:-|–|—|to|through|thru)\s?"
               rf"(?:(?:{_MO})\.?\s)?{_ORD}\b"),
@@ -246,7 +249,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # (not the hour of a dotted time: "thurs 7.30am")
     # (nor an ordinal of a thing: "friday 3rd floor kitchen")
     ("date", rf"\b(?:{_WD})\.?,?\s(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![/.]\d)"
-             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b)"
+             rf"(?!\s?(?::|am|pm|h\b)|\s(?:{_MO})\b|\s?[-–]\s?\d)"
              r"(?!\s" + ORDINAL_THINGS + r"\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
@@ -300,8 +303,19 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # a range of bare hours where it is proposed or agreed: "can we do 11 to 3 instead?"
     ("range", r"\b(?:do|from|at|make it|start at)\s(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–|to)\s?"
               r"(?:[01]?\d|2[0-4]))\b(?!\s?(?:days?|weeks?|months?|hours?|people|%|x))"),
-    ("range", r"(?P<v>\b(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))"
-              r"(?=\s(?:it is|it's|works|then|instead)\b)"),
+    ("range", r"(?P<v>\b(?:[01]?\d|2[0-4])(?:\s?(?:-|–)\s?|\s(?:to|till|until)\s)"
+              r"(?:[01]?\d|2[0-4]))(?=\s(?:it is|it's|works|then|instead)\b)"),
+    # bare hours said as opening hours or right after a day: "saturday hours change to 8-2",
+    # "sat mar 21, 10-2", "Saturday 14 June, 10-4", "weds 6-9", "open 9-3", "on shift 8-4",
+    # and the hours they replace ("8-2 (was 9-3)"; not "it was 3-1")
+    # (not a score after a day, "sat 3-1 win", nor a span of days, "3-5 july")
+    ("range", r"(?:\b" + _WDX + r"s?|\b\d{1,2}(?:st|nd|rd|th)|\b\d{1,2}\s(?:" + _MO
+              + r")|\b(?:" + _MO + r")\.?\s\d{1,2}(?:st|nd|rd|th)?|\bhours|\bopens?|\bopening"
+              r"|\bshift|\(was)(?:\s(?:are|is|will be|now|(?:change|changes|changing|"
+              r"changed|go|goes|going|move|moves|moving|moved|back) to|to|from))?,?\s"
+              r"(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))(?![\d:]|\.\d|\s?(?:days?|wks?|weeks?|months?|hours?|hrs?|"
+              r"people|ppl|%|x|win|wins|won|loss|lost|draw|victory|defeat|to us|to them)\b|"
+              r"\s(?:of\s)?" + _SPAN_MONTH + r")"),
     # a major version after a product name: "Postgres 16", "iOS 18", "node 20"
     ("version", r"\b(?:postgres|postgresql|pg|python|node|nodejs|java|ios|android|k8s|"
                 r"kubernetes|terraform|golang|ruby|rails|react|php|mysql|redis|ubuntu|debian|"

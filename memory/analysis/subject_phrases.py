@@ -303,12 +303,26 @@ _FRAGMENTS = frozenset({"n't", "'m", "'re", "'ll", "'ve", "'d", "na", "ta", "’
                         "’ve", "’d"})
 
 
+# Words counting hours rather than naming whose hours they are ("a few hours", "extra hours").
+_HOUR_COUNTS = frozenset({"few", "couple", "more", "many", "several", "some", "extra", "less",
+                          "fewer", "additional", "two", "three", "four", "five", "six", "seven",
+                          "eight", "nine", "ten", "twelve", "half", "all", "long"})
+
+
+def _hours_of(out: Sequence[Token]) -> bool:
+    """Whether a subject ends in the hours of something ("saturday hours", "opening
+    hours"), not in a number of hours."""
+    return len(out) > 1 and out[-1].low == "hours" and out[-2].low.isalpha() \
+        and out[-2].low not in _HOUR_COUNTS | _DETERMINERS | STOPWORDS | DURATION_WORDS
+
+
 def _trim(out: list[Token]) -> list[Token]:
     while out and (out[0].low in _DETERMINERS or out[0].low in DISCOURSE
                    or out[0].low in STOPWORDS or out[0].low in _VALUE_PREPS):
         out = out[1:]
     while out and (out[-1].low in STOPWORDS or out[-1].low in _VALUE_PREPS
-                   or out[-1].low in _DETERMINERS or out[-1].low in DURATION_WORDS
+                   or out[-1].low in _DETERMINERS or (out[-1].low in DURATION_WORDS
+                                                      and not _hours_of(out))
                    or out[-1].low in {"now", "again", "and", "then", "til", "till", "w",
                                       "thru"}
                    or (out[-1].low in _PRONOUN_IS and len(out) > 1)

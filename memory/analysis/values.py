@@ -38,7 +38,7 @@ from memory.analysis.value_types import (
 from memory.dates.days import WEEKDAY_NAMES
 from memory.text import STOPWORDS, is_calendar_word, joins_day_set
 
-__all__ = ["FAMILY", "STATUS_FAMILY", "Kind", "Token", "Value", "find_values", "mask",
+__all__ = ["BARE_HOURS", "FAMILY", "STATUS_FAMILY", "Kind", "Token", "Value", "find_values", "mask",
            "people_values", "tokenize", "value_family"]
 
 
@@ -161,6 +161,13 @@ _PRICE_AFTER = re.compile(PRICE_AFTER, re.IGNORECASE)
 _VERSION_BEFORE = re.compile(VERSION_BEFORE, re.IGNORECASE)
 
 
+# Words of software releases anywhere in a message: its dotted numbers are versions.
+_VERSION_TALK = re.compile(
+    r"\b(?:v\d|versions?|releases?|released|builds?|upgrade|upgrading|bump|patch|ios|android|"
+    r"python|node|firmware|k8s|kubernetes|terraform|postgres|milestone|rc\d?|sdk|api|"
+    r"deploy|deployed|tag|tagged|changelog|branch)\b", re.IGNORECASE)
+
+
 def _dotted_clock(text: str, start: int, end: int) -> bool:
     """Whether a dotted number is a time of day by the words around it: "thurs 8.15",
     "at 7.30", "8.30 then?" (British chat writes times with a dot; "v2.15", "release 3.10"
@@ -171,9 +178,14 @@ def _dotted_clock(text: str, start: int, end: int) -> bool:
     if _VERSION_BEFORE.search(before) is not None or _PRICE_AFTER.match(
             text[end:end + 14]) is not None:
         return False
-    return _CLOCK_BEFORE.search(before) is not None or (
-        _QUARTER.fullmatch(text[start:end]) is not None
-        and _CLOCK_AFTER.match(text[end:end + 14]) is not None)
+    if _CLOCK_BEFORE.search(before) is not None:
+        return True
+    if _QUARTER.fullmatch(text[start:end]) is None or text[start] == "0":
+        return False  # ("0.45 for the pilot": an amount)
+    # a quarter hour is a time unless the message speaks of software ("k8s 1.29 -> 1.30")
+    # or it measures something ("2.30m")
+    return _CLOCK_AFTER.match(text[end:end + 14]) is not None or (
+        _VERSION_TALK.search(text) is None and re.match(r"[\w%]", text[end:end + 1]) is None)
 
 
 def _every_weekday(word: str) -> bool:
@@ -209,8 +221,8 @@ def _plausible_span(value: str) -> bool:
     second, or a span across a month's end ("28-3"). Ranges of hours ("11 to 3") and of
     weekdays are not spans of days."""
     m = SPAN_OF_DAYS.search(value)
-    if m is None or not _SPAN_WORDS.search(value):
-        return True
+    if m is None or not _SPAN_WORDS.search(value) or BARE_HOURS.fullmatch(value):
+        return True  # ("9 till 2 then": a span of hours)
     first, last = int(m.group(1)), int(m.group(2))
     if not (1 <= first <= 31 and 1 <= last <= 31):
         return False
@@ -246,11 +258,17 @@ def _resolve(values: list[Value]) -> list[Value]:
     return sorted(kept, key=lambda v: v.start)
 
 
+#: A span of bare hours ("12-4", "9 till 2"): said after a day, it stays a value of its own.
+BARE_HOURS = re.compile(r"\d{1,2}(?:\s?[-–]\s?|\s(?:to|till|until)\s)\d{1,2}")
+
+
 def _join_when(values: list[Value], text: str, lexicon: Lexicon) -> list[Value]:
     """Join the parts of one moment into one value and take a trailing time zone along."""
     out: list[Value] = []
     for v in values:
-        if out and out[-1].kind in _WHEN and v.kind in _WHEN and not v.is_year:
+        # (bare hours after a day stay apart: "BBQ Sat 5 Sep, 12-4" is on the 5th, from 12)
+        if out and out[-1].kind in _WHEN and v.kind in _WHEN and not v.is_year \
+                and not BARE_HOURS.fullmatch(v.text):
             prev = out[-1]
             glue = _WHEN_GLUE.fullmatch(text[prev.end:v.start])
             # a parenthesis holding more than the moment is an aside ("Tue Oct 22, 2:30pm

@@ -160,9 +160,14 @@ def _not_modal_may(m: re.Match[str]) -> bool:
     return m.group("mon") != "may" or bool(m.groupdict().get("year"))
 
 
+_TOMORROW = frozenset({"tomorrow", "tmrw", "tmr", "tmw", "tomo", "2moro", "2morrow", "tmrow"})
+
+
 @_rule(
     r"(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday"
-    r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
+    r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening)"
+    # chat spellings ("training tmrw", "2moro", "tdy")
+    r"|tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy|2nite|tonite)"
 )
 def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     w = m.group("w").lower()
@@ -172,7 +177,7 @@ def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
         return day_span(ref + timedelta(days=2))
     if w == "yesterday" or w.startswith("last"):
         return day_span(ref - timedelta(days=1))
-    if w == "tomorrow":
+    if w in _TOMORROW:
         return day_span(ref + timedelta(days=1))
     return day_span(ref)
 

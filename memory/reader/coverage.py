@@ -33,9 +33,11 @@ from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
 from memory.reader.asked_value import fills, name_candidates, spoke
+from memory.reader.contrast import another_kind
 from memory.reader.coverage_days import (
     dated_score,
     days_named,
+    names_days,
     numeric_days,
     on_days,
     question_days,
@@ -253,7 +255,7 @@ class CoverageTest:
         none of one while naming another thing is about that thing)."""
         if not terms:
             return 0.0
-        if not self.holds_family(qa, unit):
+        if not self.holds_family(qa, unit) or another_kind(qa.text, unit.told, unit.context):
             return 0.0
         w = self.weights
         told = unit_forms(unit.told)
@@ -532,9 +534,17 @@ class CoverageTest:
             scored = [(self.cover(qa, terms, u, reference=reference, people=people,
                                   names=names), u)
                       for u in pool]
-        days = question_days(qa, reference) if scoped_by_days(qa) else []
-        if days:
+        days = question_days(qa, reference)
+        if days and scoped_by_days(qa):
             scored = [(dated_score(s, u, days), u) for s, u in scored]
+        elif days and terms:
+            # a day that is the value of the change asked about ("why did it move to the
+            # 18th") weighs as a word of the question for the units naming it
+            total = sum(t.weight for t in terms)
+            share = max(t.weight for t in terms)
+            scored = [(max(s, (s * total + share) / (total + share))
+                       if s > 0 and names_days(u, [d for d, _ in days]) else s, u)
+                      for s, u in scored]
         scored.sort(key=lambda x: (-x[0], -x[1].score))
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,

@@ -85,6 +85,14 @@ def on_days(unit: Unit, days: Sequence[DateResolution], *,
     told = ts.date()
     if any(d.start - margin <= told <= d.end + margin for d in days):
         return True
+    return names_days(unit, days)
+
+
+def names_days(unit: Unit, days: Sequence[DateResolution]) -> bool:
+    """Whether ``unit`` names one of ``days`` (read from when it was told)."""
+    ts = unit.ts
+    if ts is None:
+        return False
     for expr in day_expressions(unit.told)[:6]:
         for prefer in ("past", "future"):
             res = resolve_date(expr, ts, prefer=prefer)

@@ -53,6 +53,9 @@ _NOT_COUNTS = frozenset({"date", "time", "version"})
 _NOT_NUMBERS = frozenset({"date", "time", "money"})
 # A time written as four digits ("eta 1430", "PU 0630").
 _HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
+# a span of hours ending a range ("sat 21st, 10-5", "weds 6-9"), not of days ("3-5 july")
+_HOUR_SPAN = re.compile(r"(?<![\d/])(?:[01]?\d|2[0-4])(?:\s?[-–]\s?|\s(?:to|till|until)\s)"
+                        r"(?:[01]?\d|2[0-4])$")
 
 
 def asks_a_count(qa: QuestionAnalysis) -> bool:
@@ -265,7 +268,9 @@ def _has_clock(text: str) -> bool:
     if any(s.kind.value == "time" for s in find_slots(text)) or has_time_of_day(text):
         return True
     lex = default_lexicon()
-    return any(v.kind is Kind.TIME for v in find_values(mask(text, lex), lex))
+    # (a span of hours said as the hours kept: "ok sundays 1–6 then", "sat 21st, 10-5")
+    return any(v.kind is Kind.TIME or (v.kind is Kind.RANGE and _HOUR_SPAN.search(v.text))
+               for v in find_values(mask(text, lex), lex))
 
 
 # "what's our *site* number", "which room no.": the thing a label number is asked of.

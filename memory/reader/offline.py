@@ -383,7 +383,10 @@ class OfflineReader:
         handed = request.speaker == composed.short
         named = any(composed.short.lower() in p.name.lower().split() or p.name == composed.short
                     for p in people)
-        if request is not node and _named(qa, asked, node.text) and (
+        # (naming less of the task than the request does, it speaks of another part of
+        # it: "I'll get raffle tickets printed" beside "Theo can you run the raffle table?")
+        if request is not node and _named(qa, asked, node.text) >= min(
+                len(asked_terms), _named(qa, asked, request.text)) and (
                 composed.short != node.speaker or any(w.low in SELF_WORDS
                                                       for w in words(node.text))) and (
                 reply.ts < node.ts or (named and not handed)):

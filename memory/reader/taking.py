@@ -32,8 +32,10 @@ LIST_SLOTS = 2
 # An offer to do something ("ill order") is taken over only in the turns right after it.
 OFFER_TURNS = 3
 
-_ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}(?:can|could|would|will)"
-                      r"\s{1,3}(?:you|u)\b", re.IGNORECASE)
+_ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}"
+                      r"(?:(?:can|could|would|will)\s{1,3}(?:you|u)\b|"
+                      r"(?:do\s{1,3})?(?:you|u)\s{1,3}(?:want|wanna|fancy|up for)\b)",
+                      re.IGNORECASE)
 _MENTION = re.compile(r"@([\w.-]{2,40})")
 # A name ending the asking sentence ("could you take it over Sian?", "can you do it, sam?").
 _VOCATIVE = re.compile(r"\b(?:can|could|would|will)\s{1,3}(?:you|u)\b[^?.!\n]{0,80}?[,\s]\s?"
@@ -58,6 +60,10 @@ def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
     return None
 
 
+# A request naming its task by a pronoun: the task is what the message said before it.
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|them)\b", re.IGNORECASE)
+
+
 def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
              following: Sequence[EvidenceNode], asked: frozenset[str],
              lexicon: QuestionLexicon, people: Sequence[Person], *, about: str = ""
@@ -79,7 +85,9 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
         return None  # "can you ask raj to …", "confirm priya has it": a third person's task
     # a bare "yep" takes what the asking sentence names ("can u bring wine? I'll do snacks":
     # a yes to the wine is not the snacks)
-    bare_ok = bool(asked & unit_forms(f"{asking} {about}"))
+    # ("swap table in the corner. tariq you want to run it?": "it" is the sentence before)
+    told = request.text if _POINTS_BACK.search(asking) else asking
+    bare_ok = bool(asked & unit_forms(f"{told} {about}"))
     slots = request.text.count("•") + len(re.findall(r"\n\s{0,8}[-*]\s", request.text))
     listed = slots >= LIST_SLOTS
     tied = {n.node_id for n in linked}

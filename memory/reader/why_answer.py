@@ -12,7 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.reason_words import CONCERN_WORDS, NOT_DONE_WORDS, REFUSAL_WORDS
+from memory.analysis.reason_words import (
+    CONCERN_WORDS,
+    NOT_DONE_WORDS,
+    PREFERS_OTHER,
+    REFUSAL_WORDS,
+)
 from memory.models import ChainEntry, EvidenceNode, State
 from memory.reader.answer import puts_forward
 from memory.reader.answer_parts import (
@@ -33,7 +38,7 @@ from memory.reader.reasons import (
 )
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, names_value
+from memory.text import STOPWORDS, find_slots, names_value
 
 __all__ = ["WhyReader"]
 
@@ -57,6 +62,17 @@ def _counters(text: str, left: set[str]) -> bool:
     m = _COUNTER.match(text[:200])
     return m is not None and not any(m.group("v") in unit_forms(v) or m.group("v") == v
                                      for v in left)
+
+
+def _offers_another(put: str, reply: str) -> bool:
+    """Whether ``reply`` puts forward another value of a kind ``put`` put forward ("Fri Nov
+    14 8pm ET?" → "8pm ET is 1am for the EU people. saturday 3pm ET?")."""
+    if not reply.rstrip().endswith("?"):
+        return False
+    asked = find_slots(reply.rstrip().rsplit(".", 1)[-1])
+    put_slots = find_slots(put)
+    return any(a.kind is p.kind and not names_value(put, a.text)
+               for a in asked for p in put_slots)
 
 
 # How many turns after a value was put forward a reply pushing back on it is looked for.
@@ -300,7 +316,7 @@ class WhyReader(StateChoice):
                 if turn.speaker_id == node.speaker_id:
                     continue
                 if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or (
-                        _counters(turn.text, left)):
+                        _counters(turn.text, left)) or _offers_another(node.text, turn.text):
                     return turn
         return None
 
@@ -318,7 +334,9 @@ class WhyReader(StateChoice):
             replies = unit.answers or [t for t in (follow(node) if follow else ())
                                        [:_PUSHBACK_TURNS] if t.speaker_id != node.speaker_id]
             for answer in replies:
-                if refuses(answer.text, self.lexicon) or says(answer.text, REFUSAL_WORDS):
+                if refuses(answer.text, self.lexicon) or says(answer.text, REFUSAL_WORDS) \
+                        or says(answer.text, CONCERN_WORDS) or says(answer.text, PREFERS_OTHER) \
+                        or _offers_another(node.text, answer.text):
                     return answer
         return None
 
