@@ -1,9 +1,9 @@
 """Hours, times and kinds as team chats write them, and replies that settle who or why:
 
 - bare hours after a day or as opening hours ("sat mar 21, 10-2", "Saturday hours change
-  to 8-2 (was 9-3)", "ok 9 till 2 then") are a span of hours, kept apart from the day
-  ("BBQ Sat 5 Sep, 12-4" is on the 5th); a score after a day ("sat 3-1 win") and a span of
-  days ("3-5 july") are not;
+  to 8-2 (was 9-3)", "ok 9 till 2 then") are a span of hours: kept apart from a calendar
+  day ("BBQ Sat 5 Sep, 12-4" is on the 5th), said with a weekday as its hours ("weds 6-9");
+  a score after a day ("sat 3-1 win") and a span of days ("3-5 july") are not;
 - a dotted quarter hour is a time in chat ("lets say 6.45 to be safe"), a version where the
   message speaks of software ("k8s staging 1.29 -> 1.30");
 - a list numbered on one line ("notes: 1) … 2) …") is read item by item;
@@ -28,8 +28,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memory.analysis.question import analyze_question
+from memory.analysis.question_lexicon import QuestionLexicon
+from memory.analysis.question_words import swapped_letters
 from memory.analysis.value_types import Kind
 from memory.reader.answer import value_day
+from memory.reader.taking import _ADDRESS
 from tests.support.chat_reader import channel_chat
 from tests.support.claims import ANALYZER, claims_of, values_of
 
@@ -42,7 +45,7 @@ def test_bare_hours_after_a_day_are_a_span_of_hours() -> None:
     assert values_of("sat mar 21, 10-2. they said bring a table", Kind.RANGE) == ["10-2"]
     assert values_of("BBQ fundraiser Sat 5 Sep, 12-4 at the clubhouse", Kind.DATE) == [
         "Sat 5 Sep"]
-    assert values_of("weds 6-9 for the class", Kind.RANGE) == ["6-9"]
+    assert values_of("weds 6-9 for the class", Kind.RANGE) == ["weds 6-9"]
     assert values_of("ok 9 till 2 then, starting with the first one", Kind.RANGE) == [
         "9 till 2"]
     assert values_of("sat 3-1 win", Kind.RANGE) == []
@@ -89,6 +92,14 @@ def test_hours_asked_are_hours_and_a_length_is_no_time() -> None:
     assert not analyze_question("what's the deposit for a piece over 4 hours").asks_clock
 
 
+def test_an_offer_by_name_asks_that_person() -> None:
+    request = QuestionLexicon().taking.request
+    assert request.search("yes! swap table in the corner. tariq you want to run it?")
+    assert request.search("Lena you wanna host it?")
+    assert not request.search("do you want to see the photos?")
+    assert _ADDRESS.search("swap table in the corner. tariq you want to run it?")
+
+
 def test_the_one_asked_to_run_it_who_says_yes_runs_it(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
         (0, "benji", "should we do a swap table at the meetup? people bring stuff to trade"),
@@ -115,11 +126,14 @@ def test_why_not_is_the_reply_that_offered_another(tmp_path: Path) -> None:
 
 def test_the_day_a_why_names_counts_for_the_message_naming_it(tmp_path: Path) -> None:
     chat = channel_chat(tmp_path, [
-        (0, "ryo", "van's making that grinding noise again when I brake. booking it in for "
-                   "tue 16th"),
+        (0, "ryo", "van's making that grinding noise again when I brake. booking it in"),
+        (60, "ryo", "booked for tue 16th at Route 9 Auto"),
         (DAY, "ryo", "Route 9 Auto just called, they can't get the brake part till Wednesday. "
                      "van's booked in Thu 18th now instead of Tue 16th"),
+        (2 * DAY, "ryo", "van day done, 5 dogs. brake noise is worse, glad it's going in thurs"),
         (3 * DAY, "ryo", "van dropped at Route 9. they say it'll be ready by 4pm"),
+        (4 * DAY, "ryo", "van's back. new brake pads + rotors, $640"),
+        (5 * DAY, "bea", "sunday's better anyway, no van runs"),
     ], start=datetime(2025, 9, 8, 9, 0, tzinfo=UTC),
         asked=datetime(2025, 9, 25, 9, 0, tzinfo=UTC))
     assert "part" in chat.first("why did the van service move to the 18th?")
@@ -128,3 +142,48 @@ def test_the_day_a_why_names_counts_for_the_message_naming_it(tmp_path: Path) ->
 def test_chat_spellings_of_tomorrow_are_read() -> None:
     said = datetime(2026, 1, 12, 19, 0, tzinfo=UTC)
     assert value_day("tmrw", said) == value_day("tomorrow", said) == "Tuesday 13 January 2026"
+
+
+def test_a_count_ordered_is_no_new_price(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "kai", "update: vendor says shipping costs went up so the base kit is now $118"),
+        (10, "sven", "1 pls"),
+        (12, "mei", "2 for me"),
+    ], start=START, asked=ASKED)
+    first = chat.first("how much is the base kit now?")
+    assert "118" in first and "$1 " not in f"{first} " and "$2" not in first
+
+
+def test_a_dotted_time_with_its_day_answers_what_time(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "nadia", "first wed training tonight 6.30, westfield main hall"),
+        (6 * DAY, "marcus", "reminder no training tonight (tue) - its weds now at st annes 6.30"),
+    ], start=datetime(2026, 1, 21, 17, 0, tzinfo=UTC),
+        asked=datetime(2026, 2, 2, 9, 0, tzinfo=UTC))
+    assert "6.30" in chat.first("what time is training now?")
+
+
+def test_a_task_taken_is_not_another_part_of_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "carla", "costume contest: we're also doing a raffle for the shelter, $5 tickets. "
+                     "Theo can you run the raffle table?"),
+        (5, "theo", "yep"),
+        (30, "bea", "I'll get raffle tickets printed"),
+    ], start=START, asked=ASKED)
+    assert chat.first("who's running the raffle table?").startswith("theo")
+
+
+def test_a_question_asked_back_is_answered_by_the_asker(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ollie", "anyone watching the vendor's twitch stream tonight? they're showing "
+                     "production samples"),
+        (5, "sven", "what time"),
+        (6, "ollie", "9pm ET"),
+    ], start=START, asked=ASKED)
+    assert "9pm" in chat.answer("what time is the vendor twitch stream?").answer
+
+
+def test_a_word_with_two_letters_swapped_is_the_word() -> None:
+    assert swapped_letters("training", "trainign")
+    assert not swapped_letters("form", "from")
+    assert not swapped_letters("training", "trailing")

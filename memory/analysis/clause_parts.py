@@ -36,7 +36,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.said_alone import BARE_LEADS
-from memory.analysis.values import BARE_HOURS, Kind, Token, Value
+from memory.analysis.values import Kind, Token, Value, hours_after_a_day
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
 #: Acts that change what is decided.
@@ -329,7 +329,7 @@ def _join_new_when(values: list[Value], text: str) -> list[Value]:
     when = {Kind.DATE, Kind.TIME, Kind.RANGE}
     for v in sorted(values, key=lambda x: x.start):
         if out and out[-1].kind in when and v.kind in when and not v.is_year \
-                and not BARE_HOURS.fullmatch(v.text):
+                and not hours_after_a_day(out[-1].text, v.text):
             prev = out[-1]
             gap = text[prev.end:v.start]
             if len(gap) <= 24 and _WHEN_GAP.fullmatch(gap):

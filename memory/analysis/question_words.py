@@ -150,3 +150,13 @@ def expand_shorthand(text: str) -> str:
     out = _SHORTHAND.sub(spelled, text)
     return " ".join(out.split()) if out != text else text
 
+
+def swapped_letters(word: str, other: str, *, shortest: int = 6) -> bool:
+    """Whether ``other`` is ``word`` with two neighbouring letters swapped ("trainign" for
+    "training"): a slip of the keyboard. Words shorter than ``shortest`` are left alone
+    ("form" and "from" are both words)."""
+    if len(word) < shortest or len(other) != len(word) or not word.isalpha():
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == other[diff[1]] \
+        and word[diff[1]] == other[diff[0]]

@@ -39,7 +39,7 @@ from memory.dates.days import WEEKDAY_NAMES
 from memory.text import STOPWORDS, is_calendar_word, joins_day_set
 
 __all__ = ["BARE_HOURS", "FAMILY", "STATUS_FAMILY", "Kind", "Token", "Value", "find_values", "mask",
-           "people_values", "tokenize", "value_family"]
+           "hours_after_a_day", "people_values", "tokenize", "value_family"]
 
 
 # Between two parts of one moment: spaces, commas, "at", "@", "from", "on", "the", dashes.
@@ -258,17 +258,24 @@ def _resolve(values: list[Value]) -> list[Value]:
     return sorted(kept, key=lambda v: v.start)
 
 
-#: A span of bare hours ("12-4", "9 till 2"): said after a day, it stays a value of its own.
+#: A span of bare hours ("12-4", "9 till 2").
 BARE_HOURS = re.compile(r"\d{1,2}(?:\s?[-–]\s?|\s(?:to|till|until)\s)\d{1,2}")
+
+
+def hours_after_a_day(day: str, hours: str) -> bool:
+    """Whether ``hours`` is a span of bare hours said after a calendar day (one holding a
+    number: "Sat 5 Sep", "21st"): a value of its own, unlike a weekday's hours."""
+    return bool(BARE_HOURS.fullmatch(hours)) and any(ch.isdigit() for ch in day)
 
 
 def _join_when(values: list[Value], text: str, lexicon: Lexicon) -> list[Value]:
     """Join the parts of one moment into one value and take a trailing time zone along."""
     out: list[Value] = []
     for v in values:
-        # (bare hours after a day stay apart: "BBQ Sat 5 Sep, 12-4" is on the 5th, from 12)
+        # (bare hours after a calendar day stay apart: "BBQ Sat 5 Sep, 12-4" is on the 5th,
+        # from 12; after a weekday they are its hours: "sundays 1–6")
         if out and out[-1].kind in _WHEN and v.kind in _WHEN and not v.is_year \
-                and not BARE_HOURS.fullmatch(v.text):
+                and not hours_after_a_day(out[-1].text, v.text):
             prev = out[-1]
             glue = _WHEN_GLUE.fullmatch(text[prev.end:v.start])
             # a parenthesis holding more than the moment is an aside ("Tue Oct 22, 2:30pm

@@ -53,6 +53,8 @@ _NOT_COUNTS = frozenset({"date", "time", "version"})
 _NOT_NUMBERS = frozenset({"date", "time", "money"})
 # A time written as four digits ("eta 1430", "PU 0630").
 _HOURS = re.compile(r"(?<![\d/.:,-])(?:[01]\d|2[0-3])[0-5]\d(?![\d/.:,-]\d)")
+# a time of day inside a moment ("tonight 6.30", "sat 9:15")
+_CLOCK_IN = re.compile(r"\d:[0-5]\d|\d\.(?:00|15|30|45)\b|\d\s?(?:am|pm)\b", re.IGNORECASE)
 # a span of hours ending a range ("sat 21st, 10-5", "weds 6-9"), not of days ("3-5 july")
 _HOUR_SPAN = re.compile(r"(?<![\d/])(?:[01]?\d|2[0-4])(?:\s?[-–]\s?|\s(?:to|till|until)\s)"
                         r"(?:[01]?\d|2[0-4])$")
@@ -270,6 +272,7 @@ def _has_clock(text: str) -> bool:
     lex = default_lexicon()
     # (a span of hours said as the hours kept: "ok sundays 1–6 then", "sat 21st, 10-5")
     return any(v.kind is Kind.TIME or (v.kind is Kind.RANGE and _HOUR_SPAN.search(v.text))
+               or (v.kind in (Kind.DATE, Kind.RANGE) and _CLOCK_IN.search(v.text))
                for v in find_values(mask(text, lex), lex))
 
 

@@ -127,6 +127,7 @@ class LaterWord(StatementReader):
         # a value put forward and turned down by the next speaker ("thinking we bump the
         # fee to $30" → "not keen on 30 … leave it at $20") holds what the refusal says
         proposed = self._only_proposes(answer)
+        asks_another = self._asks_another(answer, held)
         found: Statement | None = None
         offered: list[EvidenceNode] = []  # the turns read so far, each a possible offer
         prompted = 0  # turns left in which a value said alone answers a change asked for
@@ -160,6 +161,8 @@ class LaterWord(StatementReader):
             if found is not None and _mentions(node.text, held):
                 found = None  # "sorry no, ignore me, 10:30 stands": back to the value held
             terse = len(node.text.split()) <= _TERSE_WORDS
+            if terse and asks_another:
+                continue  # "first game 9.30 not 10. still ok leaving at 7?" → "lets say 6.45"
             refused = (proposed and found is None and node.speaker_id != answer.speaker_id
                        and refuses(node.text, self.lexicon))
             # the clauses that settle a value: a change said, a value said alone with words
@@ -191,6 +194,15 @@ class LaterWord(StatementReader):
                 continue
             found = dataclasses.replace(st, value=value)
         return found
+
+    def _asks_another(self, node: EvidenceNode, held: str) -> bool:
+        """Whether ``node`` ends by asking about something other than ``held`` (a terse
+        reply answers that question, not the value stated before it)."""
+        clauses = self.analyzer.analyze(node.text, speaker=node.speaker).clauses
+        last = clauses[-1] if clauses else None
+        asking = [c for c in clauses if c.text.rstrip().endswith("?")]
+        return bool(asking) and asking[-1] is last and not any(
+            names_value(c.text, held) for c in asking)
 
     def _only_proposes(self, node: EvidenceNode) -> bool:
         """Whether ``node`` only puts a value forward (a proposal in every clause that
@@ -430,6 +442,11 @@ def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
     return any(f & spoken for f in said)
 
 
+# Words after a bare number asking for that many ("1 pls", "2 please", "1 for me").
+_ORDERED = re.compile(r"\s{0,3}(?:x\s{0,2})?(?:pls|plz|please|for me|for us|each for)\b",
+                      re.IGNORECASE)
+
+
 def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
                 plain: frozenset[str]) -> str:
     """The one number a turn says without a unit, as a value of ``held``'s kind: an hour
@@ -445,8 +462,8 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
             continue  # "headcount update: 25" is no new hotel rate
         for m in BARE_NUMBER.finditer(clause.text):
             before = clause.text[:m.start()]
-            if not TAKES_NUMBER.search(before):
-                continue
+            if not TAKES_NUMBER.search(before) or _ORDERED.match(clause.text, m.end()):
+                continue  # ("1 pls", "2 for me": how many are wanted)
             own = [forms(w) for w in content_terms(re.split(_PUNCT, before)[-1])
                    if not forms(w) & plain and w.lower() not in FILLERS]
             if any(not f & asked for f in own):

@@ -96,6 +96,10 @@ def answers_to(store: NodeStore, questions: Sequence[EvidenceNode], *, scope: Sc
             key=lambda n: (n.ts, n.seq))
         if not mine:
             mine = _next_turns(store, q, scope)
+        elif _ASKS_BACK.match(mine[-1].text) and mine[-1].speaker_id != q.speaker_id:
+            # the asker's answer to a question asked back ("what time" → "9pm ET")
+            mine += [n for n in _next_turns(store, mine[-1], scope)
+                     if n.speaker_id == q.speaker_id][:1]
         if mine:
             out[q.node_id] = mine[:ANSWER_TURNS]
     return out
@@ -113,11 +117,21 @@ def _next_turns(store: NodeStore, question: EvidenceNode, scope: Scope
     out: list[EvidenceNode] = []
     for n in after[: 2 * ANSWER_TURNS]:
         if n.speaker_id == question.speaker_id:
+            if out and _ASKS_BACK.match(out[-1].text):
+                # "anyone watching the stream tonight?" → "what time" → "9pm ET": the
+                # asker answering the question asked back is part of the answer
+                out.append(n)
+                break
             if out:
                 break  # the asker speaks again: what follows answers something else
             continue
         out.append(n)
     return out
+
+
+# A short question asked back ("what time", "where?", "which one?", "when is it").
+_ASKS_BACK = re.compile(r"\s{0,3}(?:what|when|where|which|who|how much|how many|what time)"
+                        r"\b[^.!\n]{0,25}\??\s{0,3}$", re.IGNORECASE)
 
 
 def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],

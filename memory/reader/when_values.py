@@ -10,10 +10,13 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.question_lexicon import RECURRING_DAYS
 from memory.analysis.slot_patterns import HHMM, NOT_YEAR
 from memory.analysis.time_bounds import clock_span
+from memory.analysis.value_types import Kind
+from memory.analysis.values import BARE_HOURS, find_values
 from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
 from memory.reader.coverage_days import numeric_days
 from memory.reader.extract import (
@@ -32,11 +35,21 @@ __all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "kept_clock", 
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
-    """``slots`` and the bare hours after "at" no slot reads ("ceremony at 3"): a time of
-    day where one is asked."""
-    return slots + [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
-                    for m in _AT_HOUR.finditer(sentence[:MAX_TEXT])
-                    if not any(sl.start < m.end() and m.start() < sl.end for sl in slots)]
+    """``slots`` and the bare hours after "at" no slot reads ("ceremony at 3"), and the
+    dotted times and spans of bare hours the analyzer reads ("its weds now at st annes
+    6.30", "sat 21st, 10-5"): a time of day where one is asked."""
+    text = sentence[:MAX_TEXT]
+    lex = default_lexicon()
+    extra = [Slot(SlotKind.TIME, v.text, v.start, v.end) for v in find_values(text, lex)
+             if (v.kind is Kind.TIME and "." in v.text)
+             or (v.kind is Kind.RANGE and BARE_HOURS.fullmatch(v.text))]
+    extra += [Slot(SlotKind.TIME, m.group(0), m.start(), m.end())
+              for m in _AT_HOUR.finditer(text)]
+    out = list(slots)
+    for sl in extra:
+        if not any(o.start < sl.end and sl.start < o.end for o in out):
+            out.append(sl)
+    return out
 
 
 def time_near(qa: QuestionAnalysis, sentence: str) -> str:
