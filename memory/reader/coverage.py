@@ -541,13 +541,14 @@ class CoverageTest:
         days = question_days(qa, reference)
         if days and scoped_by_days(qa):
             scored = [(dated_score(s, u, days), u) for s, u in scored]
-        elif days and terms:
+        elif terms and (moved_to := [d for d, _ in days if d.start == d.end]):
             # a day that is the value of the change asked about ("why did it move to the
-            # 18th") weighs as a word of the question for the units naming it
+            # 18th") weighs as a word of the question for the units naming it (not a
+            # period: "why are tickets dearer this year")
             total = sum(t.weight for t in terms)
             share = max(t.weight for t in terms)
             scored = [(max(s, (s * total + share) / (total + share))
-                       if s > 0 and names_days(u, [d for d, _ in days]) else s, u)
+                       if s > 0 and names_days(u, moved_to) else s, u)
                       for s, u in scored]
         scored.sort(key=lambda x: (-x[0], -x[1].score))
         best_score, best = scored[0] if scored else (0.0, None)
