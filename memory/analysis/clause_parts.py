@@ -340,16 +340,9 @@ def _join_new_when(values: list[Value], text: str) -> list[Value]:
     return out
 
 
+# Copulas after a value that make it what a clause speaks of ("Nov 5 is election day"),
+# unless a word saying the value is the one settled follows ("Friday is fine").
 _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
-
-
-_VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
-                                 "good", "better", "best", "now", "still", "official"})
-
-
-_SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
-
-
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
 

@@ -37,11 +37,11 @@ from memory.reader.contrast import another_kind
 from memory.reader.coverage_days import (
     dated_score,
     days_named,
-    names_days,
     numeric_days,
     on_days,
     question_days,
     scoped_by_days,
+    with_day_named,
 )
 from memory.reader.coverage_names import WrittenNames, misses_a_written_name, question_names
 from memory.reader.coverage_values import (
@@ -541,15 +541,8 @@ class CoverageTest:
         days = question_days(qa, reference)
         if days and scoped_by_days(qa):
             scored = [(dated_score(s, u, days), u) for s, u in scored]
-        elif terms and (moved_to := [d for d, _ in days if d.start == d.end]):
-            # a day that is the value of the change asked about ("why did it move to the
-            # 18th") weighs as a word of the question for the units naming it (not a
-            # period: "why are tickets dearer this year")
-            total = sum(t.weight for t in terms)
-            share = max(t.weight for t in terms)
-            scored = [(max(s, (s * total + share) / (total + share))
-                       if s > 0 and names_days(u, moved_to) else s, u)
-                      for s, u in scored]
+        elif terms:
+            scored = with_day_named([t.weight for t in terms], scored, days)
         scored.sort(key=lambda x: (-x[0], -x[1].score))
         best_score, best = scored[0] if scored else (0.0, None)
         return Coverage(best_score >= self.weights.min_coverage, best, best_score, scored,

@@ -155,3 +155,17 @@ _DAY_ORDINALS = (
 def days_named(text: str) -> set[str]:
     """The days of the month ``text`` names beside their weekday or month."""
     return {m.group(1).lower() for p in _DAY_ORDINALS for m in p.finditer(text)}
+
+
+def with_day_named(weights: Sequence[float], scored: Sequence[tuple[float, Unit]],
+                   days: Sequence[tuple[DateResolution, bool]]) -> list[tuple[float, Unit]]:
+    """``scored`` with the single days a question names as the value of the change it asks
+    about ("why did it move to the 18th") weighed as one of its words (of the question's
+    heaviest ``weights``) for the units naming them; not a period ("why are tickets dearer
+    this year")."""
+    moved_to = [d for d, _ in days if d.start == d.end]
+    if not moved_to or not weights:
+        return list(scored)
+    total, share = sum(weights), max(weights)
+    return [(max(s, (s * total + share) / (total + share))
+             if s > 0 and names_days(u, moved_to) else s, u) for s, u in scored]
