@@ -4,6 +4,7 @@ wildcards, and whom the question is addressed to (which is not what it asks).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,6 +53,13 @@ def words(text: str) -> list[Word]:
         w = m.group().replace("’", "'")
         out.append(Word(w, w.lower(), m.start(), m.end()))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def low_words(text: str) -> frozenset[str]:
+    """The lower-cased words of ``text`` (read once per text: the coverage test asks for
+    them of every unit it scores)."""
+    return frozenset(w.low for w in words(text))
 
 
 def _matches(word: str, pattern: str) -> bool:

@@ -160,14 +160,14 @@ def _not_modal_may(m: re.Match[str]) -> bool:
     return m.group("mon") != "may" or bool(m.groupdict().get("year"))
 
 
-_TOMORROW = frozenset({"tomorrow", "tmrw", "tmr", "tmw", "tomo", "2moro", "2morrow", "tmrow"})
+# Tomorrow and today as chat writes them too ("training tmrw", "2moro", "tdy", "tonite").
+_TOMORROW = ("tomorrow", "tmrw", "tmr", "tmw", "tomo", "2moro", "2morrow", "tmrow")
+_TODAY = ("today", "tonight", "2day", "tdy", "2nite", "tonite")
 
 
 @_rule(
     r"(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday"
-    r"|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening)"
-    # chat spellings ("training tmrw", "2moro", "tdy")
-    r"|tmrw|tmr|tmw|tomo|2moro|2morrow|tmrow|2day|tdy|2nite|tonite)"
+    r"|last\s+night|this\s+(?:morning|afternoon|evening)|" + "|".join(_TOMORROW + _TODAY) + ")"
 )
 def _simple(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     w = m.group("w").lower()

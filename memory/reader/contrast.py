@@ -5,7 +5,7 @@ answered by "large dog full groom $90", though every other word of it is said.""
 from __future__ import annotations
 
 from memory.analysis.contrast_words import CONTRAST_GROUPS, DECADE, WEEKDAY_CONTRASTS
-from memory.analysis.question_words import words
+from memory.analysis.question_words import low_words
 
 __all__ = ["another_kind"]
 
@@ -14,9 +14,8 @@ def another_kind(question: str, told: str, context: str = "") -> bool:
     """Whether ``told`` (what a unit states) or its ``context`` (the turn it answers) names
     a kind standing against one the ``question`` names, and neither names the question's
     own."""
-    asked = {w.low for w in words(question)}
-    said = {w.low for w in words(told)}
-    around = said | {w.low for w in words(context)}
+    asked, said = low_words(question), low_words(told)
+    around = said | low_words(context)
     for group in CONTRAST_GROUPS:
         for own in group:
             if not own & asked or own & around:

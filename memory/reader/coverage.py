@@ -26,7 +26,7 @@ from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
-from memory.analysis.question_words import edit_distance, swapped_letters
+from memory.analysis.question_words import edit_distance, low_words, swapped_letters
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
@@ -301,10 +301,9 @@ class CoverageTest:
                 missing.append(t)
         if missing:
             # (a word the scope says may still be mistyped: "trainign" for "training")
-            said = {x.low for x in words(unit.told)}
             typos = self._typos([m for m in missing if m.absent], unit) | {
                 m.word for m in missing if not m.absent and any(
-                    swapped_letters(m.word, c) for c in said)}
+                    swapped_letters(m.word, c) for c in low_words(unit.told))}
             got += sum(m.weight for m in missing if m.word in typos)
             stated |= typos
             missing = [m for m in missing if m.word not in typos]

@@ -96,8 +96,9 @@ def answers_to(store: NodeStore, questions: Sequence[EvidenceNode], *, scope: Sc
             key=lambda n: (n.ts, n.seq))
         if not mine:
             mine = _next_turns(store, q, scope)
-        elif _ASKS_BACK.match(mine[-1].text) and mine[-1].speaker_id != q.speaker_id:
-            # the asker's answer to a question asked back ("what time" → "9pm ET")
+        if mine and _ASKS_BACK.match(mine[-1].text) and mine[-1].speaker_id != q.speaker_id:
+            # "anyone watching the stream tonight?" → "what time" → "9pm ET": the asker's
+            # answer to the question asked back is part of the answer
             mine += [n for n in _next_turns(store, mine[-1], scope)
                      if n.speaker_id == q.speaker_id][:1]
         if mine:
@@ -117,11 +118,6 @@ def _next_turns(store: NodeStore, question: EvidenceNode, scope: Scope
     out: list[EvidenceNode] = []
     for n in after[: 2 * ANSWER_TURNS]:
         if n.speaker_id == question.speaker_id:
-            if out and _ASKS_BACK.match(out[-1].text):
-                # "anyone watching the stream tonight?" → "what time" → "9pm ET": the
-                # asker answering the question asked back is part of the answer
-                out.append(n)
-                break
             if out:
                 break  # the asker speaks again: what follows answers something else
             continue
