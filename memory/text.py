@@ -163,7 +163,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
         rf"(?:,?\s{{1,10}}\d{{4}})?|"
         r"the \d{1,2}(?:st|nd|rd|th)|today|tomorrow|tonight|yesterday|next week|this week|"
-        r"tmrw|tmr|tmw|tomo|tmrow|tonite|"
+        r"tmrw|tmr|tmw|tomo|tmrow|tonite|2moro|2morrow|2nite|tdy|"
         r"next wk|this wk|"
         r"next month|end of (?:the )?"
         r"(?:week|month|quarter|sprint)|q[1-4])\b", re.I)),

@@ -191,9 +191,19 @@ def ruled_out(text: str, values: Sequence[Value], later: Sequence[Value]) -> tup
         for w in later))
 
 
+def said_after(text: str, olds: Sequence[Value], start: int) -> int:
+    """Where what is said after the values ruled out in ``text`` begins (``start`` when
+    none is): "£10 isnt enough, raising it to £12" negates the £10, not the £12."""
+    ends = [m.end() for v in olds if (m := _RULED_OUT.match(text, v.end)) is not None]
+    return max(ends, default=start)
+
+
 _RULED_OUT = re.compile(r"\s(?:(?:doesn't|doesnt|does not|won't|wont|will not|can't|cant|"
                         r"isn't|isnt)\s(?:work|happen|suit)|(?:clashes|conflicts)\b|"
-                        r"(?:is|'s)\s(?:out|off|a no(?:-go)?)\b|(?:no good|no longer works)\b)",
+                        r"(?:is|'s)\s(?:out|off|a no(?:-go)?)\b|(?:no good|no longer works)\b"
+                        # an amount said to fall short ("£10 each a month isnt cutting it")
+                        r"|(?:[a-z/]{1,6}\s){0,3}(?:isn't|isnt|is not|wasn't|wasnt|won't|wont|"
+                        r"aren't|arent)\s(?:enough|cutting it|covering it|going to cover))",
                         re.IGNORECASE)
 
 

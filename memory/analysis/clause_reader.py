@@ -32,6 +32,7 @@ from memory.analysis.clause_parts import (
     moved_on,
     narrated,
     ruled_out,
+    said_after,
 )
 from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation
 from memory.analysis.definitions import SpeechAct
@@ -76,6 +77,7 @@ from memory.analysis.subject_phrases import (
     _render,
     _role_after,
     _value_noun,
+    announces_a_change,
 )
 from memory.analysis.subjects import (
     _QUESTION_OPENERS,
@@ -146,9 +148,11 @@ class ClauseReader(ClauseChoice, ClauseActs):
             and toks[0].low not in {"any", "know"} and not _in_choice(toks[0], all_values))
         base, pointer = self._subject(toks, shown, lab, masked, asking=asking, people=people,
                                       heading=bool(lab) and not label)
+        header = masked[end:end + 1] == ":"
+        if header and announces_a_change(toks):
+            base = ""  # "Slight change: BSAC put the fee up": the header names no subject
         claims = self._claims(toks, new, shown, base, lab, masked)
         claims = self._before_reason(claims, part, start, (*values, *new, *old))
-        header = masked[end:end + 1] == ":"
         if header:
             # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
             # frames the value that follows it
@@ -165,7 +169,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         about_value = any(v.family not in ("version",) and not v.is_year
                           and not _QUARTER.fullmatch(v.text) and _opens(masked[start:v.start])
                           for v in modifiers if v.start < (new[0].start if new else end))
-        negated = bool(new) and bool(_NEGATED.search(masked[start:new[0].start]))
+        negated = bool(new) and bool(_NEGATED.search(
+            masked[max(start, said_after(masked, old, start)):new[0].start]))
         if negated:
             claims = ()  # "then we can't use the 12th": not a value anyone decided
         strong = change >= 0.5 or label_change >= 0.5 or bool(label) or bool(
@@ -350,6 +355,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
         event = (_event_noun(words, phrase) if first_new is not None
                  and first_new.family == "when" else "") or _value_noun(words, phrase, values)
         own = _clean_subject(phrase, values)
+        if len(own) == 1 and own[0].low in CHANGE_VERBS:
+            # "£10 isnt cutting it, upping to £12": the verb names no subject; what it
+            # changes is the one spoken of before ("i'd propose cutting it to £3")
+            own, phrase = [], []
         if len(own) == 1 and own[0].low.removesuffix("'s").removesuffix("’s") in people:
             # "Callum is off on paternity leave from 1 Nov": the person's own affair
             affair = _affair(toks, own[0], values)

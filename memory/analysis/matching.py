@@ -118,7 +118,8 @@ def same_value(new: str, current: str) -> bool:
     return bool(pa) and pa <= pb
 
 
-_RELATIVE = frozenset({"today", "tomorrow", "tonight", "tmrw", "tmr", "tmw", "next", "this",
+_RELATIVE = frozenset({"today", "tomorrow", "tonight", "tmrw", "tmr", "tmw", "tomo", "2moro",
+                       "2morrow", "tmrow", "tdy", "tonite", "2nite", "next", "this",
                        "coming", "week", "pm", "am", "morning", "afternoon", "evening"})
 
 

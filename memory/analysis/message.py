@@ -123,7 +123,7 @@ class MessageAnalyzer(ClauseReader):
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
-        clauses = _named_absence(clauses, speaker)
+        clauses = _it_refers_back(_named_absence(clauses, speaker))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -391,6 +391,30 @@ def absence_of_another(topic: str, speaker: str) -> bool:
 # marco away", "when's ollie on leave").
 _ABSENCE_TAIL = "away on leave"
 _ABSENCE_TOPIC = re.compile(r"(\S{1,40})\s" + re.escape(_ABSENCE_TAIL))
+
+
+_IT = re.compile(r"\b(?:it|that|them)\b", re.IGNORECASE)
+
+
+def _it_refers_back(clauses: list[Clause]) -> list[Clause]:
+    """A clause saying "it" with nothing else for a subject ("bike store is £5/month. i'd
+    propose cutting it to £3") speaks of the subject of the last clause before it that
+    stated a value of the same family."""
+    out: list[Clause] = []
+    last: dict[str, str] = {}
+    for c in clauses:
+        if c.pointer and not c.subject and _IT.search(c.text) and any(
+                not cl.subject and cl.value.family in last for cl in c.claims):
+            claims = tuple(replace(cl, subject=last[cl.value.family],
+                                   terms=frozenset(content_terms(last[cl.value.family])))
+                           if not cl.subject and cl.value.family in last else cl
+                           for cl in c.claims)
+            c = replace(c, claims=claims)
+        for cl in c.claims:
+            if cl.subject:
+                last[cl.value.family] = cl.subject
+        out.append(c)
+    return out
 
 
 def _named_absence(clauses: list[Clause], speaker: str) -> list[Clause]:

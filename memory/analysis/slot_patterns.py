@@ -113,13 +113,17 @@ SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
 _NOT_COUNTED = r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b)"
 
 
+# The period or head written onto an amount ("£60pp", "£140pw", "£700pcm", "£12ph").
+_PER_SUFFIX = r"(?:pp|pppn|pn|pw|pcm|ph|pa)?"
+
+
 #: An amount of money, in every way it is written: a currency sign or code before it, a
 #: currency word or code after it (a scale word between: "4.2 million dollars"), or a
 #: scale alone where only money uses it ("40 grand", "1.5M", "$18k"), or a scale word
 #: with nothing counted after it ("budget is 7 million"; "4.2 million users" is a count).
 #: Linear: each alternative is a bounded run.
 MONEY_PATTERN = (
-    r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?\b|"
+    r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?" + _PER_SUFFIX + r"\b|"
     r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT
     + r"(?:\s?" + _SCALE + r")?\b|"
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
@@ -312,7 +316,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("range", r"(?:\b" + _WDX + r"s?|\b\d{1,2}(?:st|nd|rd|th)|\b\d{1,2}\s(?:" + _MO
               + r")|\b(?:" + _MO + r")\.?\s\d{1,2}(?:st|nd|rd|th)?|\bhours|\bopens?|\bopening"
               r"|\bshift|\(was)(?:\s(?:are|is|will be|now|(?:change|changes|changing|"
-              r"changed|go|goes|going|move|moves|moving|moved|back) to|to|from))?,?\s"
+              r"changed|go|goes|going|move|moves|moving|moved|back) to|to|from)){0,2},?\s"
               r"(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))(?![\d:]|\.\d|\s?(?:days?|wks?|weeks?|months?|hours?|hrs?|"
               r"people|ppl|%|x|win|wins|won|loss|lost|draw|victory|defeat|to us|to them)\b|"
               r"\s(?:of\s)?" + _SPAN_MONTH + r")"),
@@ -391,7 +395,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"moving to|moved to|picked|chose|renamed to|winner is|booked|rebooked us at|"
                r"booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
-    ("choice", r"(?P<v>[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
+    # (an opener before it is no part of the name: "Ok St Abbs it is")
+    ("choice", r"(?<![\w'’])(?P<v>(?!(?i:ok|okay|right|so|fine|alright|yes|yeah|yep|sure|then|"
+               r"great|cool)\s)[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
     # "kielder wins!!", "poll closed: arran wins": a lower-case choice a vote decided
     ("choice", r"(?:^|[,.!:;]\s{0,2})(?P<v>(?!(?:it|that|this|everyone|everybody|nobody|no one|"

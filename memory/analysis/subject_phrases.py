@@ -84,7 +84,14 @@ def _for_phrase(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]
 
 
 # Words settling the value before them ("friday 10am works"): never its subject.
-_SETTLING_WORDS = frozenset({"works", "work", "suits", "sounds", "then", "final", "fine"})
+_SETTLING_WORDS = frozenset({"works", "work", "suits", "sounds", "then", "final", "fine", "wins",
+                             "won"})
+
+
+# Verbs saying when a thing happens, with their particles ("kicks off", "starts at"): alone
+# before a value they name no subject of their own.
+_TIMING_WORDS = frozenset("""kick kicks kicked kicking off start starts started starting begin
+begins began beginning finish finishes finished finishing end ends ended ending at from""".split())
 
 
 def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
@@ -113,6 +120,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
         and (i + 1 >= len(seg) or _verb_like(seg, i)))]
     seg = [t for i, t in enumerate(seg) if t.low not in _COPULAS and not (
         (t.low in CHANGE_VERBS or t.low in OWNER_VERBS) and _verb_like(seg, i))]
+    if seg and all(t.low in _TIMING_WORDS for t in seg):
+        seg = []  # "talk tmrw kicks off 7.45": the verb times the clause's subject
     out = _clean_subject(seg, values)
     while out and ((out[-1].low.endswith(("ing", "ed")) and out[-1].low not in _NOUN_ING)
                    or out[-1].low in CLAUSE_VERBS):
@@ -195,6 +204,15 @@ def _head(base: str, masked: str, toks: Sequence[Token]) -> list[Token]:
     return [Token(w, 0, 0) for w in base.split()]
 
 
+def announces_a_change(said: Sequence[Token]) -> bool:
+    """Whether ``said`` only announces a change ("Small change", "minor tweak", "big one":
+    the pronoun heads it, naming nothing); "small" alone is a size."""
+    return (any(t.low in CHANGE_LABEL_NOUNS for t in said)
+            or (bool(said) and said[-1].low == "one")) and all(
+        t.low in CHANGE_LABELS or t.low in CHANGE_LABEL_NOUNS or t.low in STOPWORDS
+        or t.low in DISCOURSE for t in said)
+
+
 def _label_subject(masked: str, label: tuple[int, int],
                    values: tuple[Value, ...]) -> list[Token]:
     inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
@@ -209,11 +227,8 @@ def _label_subject(masked: str, label: tuple[int, int],
     if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
         return []  # "Weekly roll-up:", "Morning notes:"
     said = tokenize_at(masked, *label)
-    # ("big one:", "quick one:": the pronoun heads it, naming nothing)
-    if (any(t.low in CHANGE_LABEL_NOUNS for t in said) or (said and said[-1].low == "one")) and all(
-            t.low in CHANGE_LABELS or t.low in CHANGE_LABEL_NOUNS or t.low in STOPWORDS
-            or t.low in DISCOURSE for t in said):
-        return []  # "Small change:", "minor tweak:", "big one:" ("small:" alone is a size)
+    if announces_a_change(said):
+        return []
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
     out = _clean_subject(toks, inside, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),

@@ -45,6 +45,8 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
     while i < len(toks) and (toks[i].low in DISCOURSE or (
             toks[i].low.endswith("'s") and toks[i].low[:-2] in DISCOURSE)):
         i += 1
+    if i + 1 < len(toks) and toks[i].low == "looking" and toks[i + 1].low in ("at", "like"):
+        i += 2  # "Looking at Sat–Sun 12–13 April": a plan put forward, naming nothing
     return toks[i:]
 
 
@@ -388,6 +390,16 @@ def _noun_before_verb(toks: Sequence[Token], i: int, lex: Lexicon) -> bool:
             or lex.change_cues.get(nxt, 0.0) >= 0.5)
 
 
+def _names_go_on(toks: Sequence[Token], i: int) -> bool:
+    """Whether the comma before ``toks[i]`` only goes on with a list of names to the end
+    ("qualifiers for Dev, Harriet and Joe"): the list belongs to the phrase before it."""
+    if not toks[i - 1].text[:1].isupper():
+        return False
+    rest = toks[i:]
+    return any(t.low in {"and", "&"} for t in rest) and all(
+        t.text[:1].isupper() or t.low in {"and", "&"} for t in rest)
+
+
 def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lexicon,
                       masked: str = "") -> list[Token]:
     """The words before the clause's predicate; when a change verb follows a doer ("finance
@@ -396,7 +408,8 @@ def _before_predicate(toks: Sequence[Token], values: tuple[Value, ...], lex: Lex
     for i, t in enumerate(toks):
         if _in_value(t, values) is not None:
             break
-        if out and i > 0 and "," in masked[toks[i - 1].end:t.start]:
+        if out and i > 0 and "," in masked[toks[i - 1].end:t.start] \
+                and not _names_go_on(toks, i):
             out = []  # "runbook in confluence, pls review by wed": a new phrase
         low = t.low
         if out and low in CHANGE_VERBS and _noun_before_verb(toks, i, lex):

@@ -77,6 +77,9 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
                 continue
             if kind == "count" and len(value.split()) > 2 and _labelled(text, m.start(group)):
                 continue  # "level 2 support tickets": the number is a label's
+            if kind == "count" and _SPAN_BEFORE.search(text, max(0, m.start(group) - 8),
+                                                       m.start(group)):
+                continue  # "open 10-6 weekdays": the number ends a span, counting nothing
             if kind == "range" and not _plausible_span(value):
                 continue  # "4-0 jun 3" is a score and a day, "the 9th to the 3rd" no span
             if kind == "choice" and (is_calendar_word(value.split()[0]) or all(
@@ -259,6 +262,8 @@ def _resolve(values: list[Value]) -> list[Value]:
 
 
 #: A span of bare hours ("12-4", "9 till 2").
+# A number and a dash right before another number: the second ends a span ("10-6").
+_SPAN_BEFORE = re.compile(r"\d\s?[-–]\s?$")
 BARE_HOURS = re.compile(r"\d{1,2}(?:\s?[-–]\s?|\s(?:to|till|until)\s)\d{1,2}")
 
 

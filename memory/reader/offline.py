@@ -33,6 +33,7 @@ from memory.analysis.question import QuestionAnalysis, analyze_question, strip_a
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
+from memory.reader.acronyms import spell_out
 from memory.reader.answer import (
     attributed_phrase,
     citation,
@@ -133,6 +134,17 @@ class OfflineReader:
         session = self.tools.session(scope, reference=reference)
         found = session.search_question(question, k=self.k, dates=qa.dates,
                                         expansion_terms=self.expansion_terms)
+        spelled = spell_out(
+            question, [t for h in found.hits
+                       for t in (h.node.text, h.node.channel_name.replace("-", " "))],
+            lambda w: bool(self.tools.store.lexical_search(w, scope, k=1)))
+        if spelled != question:
+            # "FD shirts" where the chat says "field day": asked again as the chat says it
+            question = spelled
+            qa = analyze_question(question, self.lexicon)
+            session = self.tools.session(scope, reference=reference)
+            found = session.search_question(question, k=self.k, dates=qa.dates,
+                                            expansion_terms=self.expansion_terms)
         hits, rounds = found.hits, found.rounds
         states = self._states(qa, question, session, hits)
         literal = self._said(qa, question, session)
