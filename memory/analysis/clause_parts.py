@@ -191,10 +191,16 @@ def ruled_out(text: str, values: Sequence[Value], later: Sequence[Value]) -> tup
         for w in later))
 
 
+# An amount said to fall short ("£10 each a month isnt cutting it").
+_FALLS_SHORT = (r"(?:[a-z/]{1,6}\s){0,3}(?:isn't|isnt|is not|wasn't|wasnt|won't|wont|aren't|"
+                r"arent)\s(?:enough|cutting it|covering it|going to cover)")
+_SHORT_OF = re.compile(r"\s" + _FALLS_SHORT, re.IGNORECASE)
+
+
 def said_after(text: str, olds: Sequence[Value], start: int) -> int:
     """Where what is said after the values ruled out in ``text`` begins (``start`` when
     none is): "£10 isnt enough, raising it to £12" negates the £10, not the £12."""
-    ends = [m.end() for v in olds if (m := _RULED_OUT.match(text, v.end)) is not None]
+    ends = [m.end() for v in olds if (m := _SHORT_OF.match(text, v.end)) is not None]
     return max(ends, default=start)
 
 
@@ -202,8 +208,10 @@ _RULED_OUT = re.compile(r"\s(?:(?:doesn't|doesnt|does not|won't|wont|will not|ca
                         r"isn't|isnt)\s(?:work|happen|suit)|(?:clashes|conflicts)\b|"
                         r"(?:is|'s)\s(?:out|off|a no(?:-go)?)\b|(?:no good|no longer works)\b"
                         # an amount said to fall short ("£10 each a month isnt cutting it")
-                        r"|(?:[a-z/]{1,6}\s){0,3}(?:isn't|isnt|is not|wasn't|wasnt|won't|wont|"
-                        r"aren't|arent)\s(?:enough|cutting it|covering it|going to cover))",
+                        r"|" + _FALLS_SHORT +
+                        # a venue that cannot have us ("Crab House can't take 30 on a Saturday")
+                        r"|(?:can't|cant|cannot|can not|couldn't|couldnt)\s(?:take|fit|host|"
+                        r"accommodate|seat|have)\b)",
                         re.IGNORECASE)
 
 

@@ -79,6 +79,7 @@ from memory.analysis.cue_words import (
     _alternation,
     _phrase_pattern,
 )
+from memory.analysis.place_words import PLACE_NAMES
 from memory.analysis.slot_patterns import (
     _TZ,
     AGREED_ORDINAL,
@@ -87,7 +88,6 @@ from memory.analysis.slot_patterns import (
     MONEY_PATTERN,
     MONEY_SCALES,
     PLACE_NAME_PATTERN,
-    PLACE_NAMES,
     PLACE_PATTERNS,
     PLACE_WORDS_TOO,
     SCALED_COUNT_NOUNS,

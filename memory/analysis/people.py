@@ -107,6 +107,24 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
             and tok.text.replace("-", "").replace("'", "").isalpha())
 
 
+# Agreeing or offering to do a task ("Kit has kindly agreed to take over the qualifiers",
+# "Sam offered to run it"): the doer will do it.
+_AGREEING = re.compile(r"(?:(?:has|have|'s|s)\s)?(?:(?:kindly|very kindly)\s)?"
+                       r"(?:agreed|offered|volunteered)\sto\s")
+
+
+_AGREE_WORDS = frozenset({"has", "have", "kindly", "very", "agreed", "offered", "volunteered"})
+
+
+def _agreed(rest: Sequence[str]) -> list[str]:
+    """``rest`` with agreeing to do it read as "will" ("has kindly agreed to take over" →
+    "will take over")."""
+    m = _AGREEING.match(" ".join(rest) + " ")
+    if m is None:
+        return list(rest)
+    return ["will", *" ".join(rest)[m.end():].split()]
+
+
 def _takes_over(rest: Sequence[str]) -> bool:
     """Whether ``rest`` says its doer takes a task over ("'s taking over", "will take
     over"): whoever does that is a person or a team, known to the channel or not."""
@@ -199,8 +217,8 @@ def people_values(text: str, *, speaker: str = "",
             out.extend(_handed_to(toks, i, known))
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
-        rest = [t.low for t in toks[i + 1:i + 5]]
-        taker = (_takes_over(rest) and _unknown_name(tok)
+        rest = _agreed([t.low for t in toks[i + 1:i + 9]])[:4]
+        taker = (_takes_over(rest) and _unknown_name(tok) and low not in _AGREE_WORDS
                  # "the new hire will take over": a thing named with a determiner
                  and not _determined(toks, i)
                  and _task_after(toks, i))

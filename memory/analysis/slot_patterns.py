@@ -18,6 +18,7 @@ from memory.analysis.cue_words import (
                                    WEEKDAY_WORDS,
                                    _alternation,
 )
+from memory.analysis.place_words import PLACE_NAMES, VENUE_HEADS
 
 _WD = _alternation(WEEKDAY_WORDS)
 
@@ -111,6 +112,13 @@ SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
 
 # What may not follow an amount by the period: a plural noun it counts ("300/month orders").
 _NOT_COUNTED = r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b)"
+
+
+# Words that open no choice taken up by "then" ("see you then", "ok then", "and then").
+_NOT_TAKEN = (r"(?i:(?:ok|okay|fine|right|cool|good|great|sounds|see|talk|speak|bye|done|and|so|"
+              r"well|yes|yeah|yep|sure|alright|it|that|this|you|we|me|i|thanks|thx|ty|til|till|"
+              r"until|even|just|only|since|back|now|but|oh|ah|hmm|lol|perfect|lovely|sorted|"
+              r"agreed|deal|then|there|what|why|how|who|where|when|if|or|not|no|nah)\b)")
 
 
 # The period or head written onto an amount ("£60pp", "£140pw", "£700pcm", "£12ph").
@@ -276,6 +284,12 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"(?!\s?(?:ppl|people|staff|kids|children|guests|adults|men|women|of|per|each|%|x"
              r"|[a-z]{2,20}s)\b)))"),
     ("time", r"(?P<v>\b(?:[01]?\d|2[0-4])(?::\d{2})?)(?=,?\s(?:it is|it's)\b)"),
+    # a bare hour after a day and "at": "2moro at 8", "tmrw at 10", "sat at 2" (not a count
+    # or a measure after it: "sat at 2 people")
+    ("time", r"\b(?:" + _WDX + r"s?|tomorrow|tmrw|tmr|tmw|tomo|2moro|2morrow|today|tdy|"
+             r"tonight|tonite)\s(?:at|@)\s(?P<v>(?:[01]?\d|2[0-3]))\b(?![:.,]\d|\s?(?:am|pm|"
+             r"a\.m|p\.m|h|hrs?|ppl|people|of|per|each|%|x|st|nd|rd|th|quid|k|p|[a-z]{2,20}s)"
+             r"\b)"),
     # a bare hour something starts or ends at: "classes start at 3 now", "doors open at 7"
     # (not a count: "start at 3 people", nor a day: "start at 3rd")
     ("time", r"\b(?:start|starts|starting|begin|begins|kicks?\soff|finish|finishes|ends?|"
@@ -403,6 +417,13 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("choice", r"(?:^|[,.!:;]\s{0,2})(?P<v>(?!(?:it|that|this|everyone|everybody|nobody|no one|"
                r"we|they|he|she|who|which|team|house)\b)[a-z][\w'’-]{2,20}(?:\s[a-z][\w'’-]{2,20})?)"
                r"\swins\b(?!\s(?:the|a|an|by|at|in|on|over|against|\d))"),
+    # "Terrace then, same time.", "ok the Crown then": a name taken up by "then" opening
+    # its clause (not "see you then", "ok then", "fine by me then"; a lower-case reply,
+    # "bus loop then", is read against the turn it answers; "Mara's marshal then" says who)
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|yes|yep|yeah|right|sure)\s)"
+               r"(?:(?i:the)\s)?(?P<v>(?!" + _NOT_TAKEN + r")[A-Z][\w&-]{1,20}"
+               r"(?:\s(?!(?i:then|it|it's|its|is|was)\b)[A-Za-z][\w&-]{1,20}){0,2}),?\s(?i:then)"
+               r"(?=\s{0,2}(?:[.,!?;]|$)|\s(?i:same|it is|it's)\b)"),
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
                r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come)\b)[a-z][\w'’-]{1,20}"
@@ -421,33 +442,7 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 
 
-#: Countries, regions and large cities, which name a place without a preposition ("Norway
-#: goes first, not Sweden", "Ireland first"). Data, not grammar: extend freely.
-PLACE_NAMES: frozenset[str] = frozenset("""
-Afghanistan Albania Algeria Andorra Angola Argentina Armenia Australia Austria Azerbaijan
-Bahrain Bangladesh Belarus Belgium Belize Benin Bhutan Bolivia Bosnia Botswana Brazil Brunei
-Bulgaria Burundi Cambodia Cameroon Canada Chile China Colombia Croatia Cuba Cyprus Czechia
-Denmark Djibouti Ecuador Egypt Estonia Eswatini Ethiopia Fiji Finland France Gabon Gambia
-Germany Ghana Greece Guatemala Guinea Guyana Haiti Honduras Hungary Iceland India Indonesia
-Iran Iraq Ireland Israel Italy Jamaica Japan Kazakhstan Kenya Kosovo Kuwait Kyrgyzstan Laos
-Latvia Lebanon Lesotho Liberia Libya Liechtenstein Lithuania Luxembourg Madagascar Malawi
-Malaysia Maldives Mali Malta Mauritania Mauritius Mexico Moldova Monaco Mongolia Montenegro
-Morocco Mozambique Myanmar Namibia Nepal Netherlands Nicaragua Niger Nigeria Norway Oman
-Pakistan Panama Paraguay Peru Philippines Poland Portugal Qatar Romania Russia Rwanda Samoa
-Senegal Serbia Seychelles Singapore Slovakia Slovenia Somalia Spain Sudan Suriname Sweden
-Switzerland Syria Taiwan Tajikistan Tanzania Thailand Togo Tunisia Turkey Turkmenistan Uganda
-Ukraine Uruguay Uzbekistan Vanuatu Venezuela Vietnam Yemen Zambia Zimbabwe UK USA US UAE EU
-APAC EMEA LATAM Scandinavia Europe Asia Africa Oceania Benelux Nordics DACH Scotland Wales
-England Catalonia Bavaria Quebec Ontario California Texas Florida Oregon
-London Paris Berlin Madrid Lisbon Porto Rome Milan Dublin Amsterdam Rotterdam Brussels
-Copenhagen Stockholm Oslo Helsinki Reykjavik Vienna Zurich Geneva Munich Hamburg Frankfurt
-Prague Warsaw Krakow Budapest Bucharest Athens Istanbul Cairo Nairobi Lagos Johannesburg
-Dubai Mumbai Bangalore Bengaluru Delhi Singapore Tokyo Osaka Seoul Beijing Shanghai
-Shenzhen Sydney Melbourne Auckland Toronto Montreal Vancouver Boston Chicago Seattle
-Denver Atlanta Miami Manchester Birmingham Leeds Glasgow Edinburgh Bristol Cardiff Belfast
-Barcelona Valencia Seville Lyon Marseille Toulouse Bordeaux Gothenburg Malmo Tallinn Riga
-Vilnius Kyiv
-""".split())
+
 
 
 # "… of Millbrook Elementary", "… of Hall B", "… of Building 7": the named place a part of a
@@ -476,8 +471,13 @@ PLACE_AFTER_WHEN = (r"\s{1,2}(?:at|@)\s(?P<v>the\s(?!" + _NOT_A_PLACE + r"\b)[a-
                     r"then|now|this|that|it|instead)\b)[a-z][\w'’&-]{1,20}){0,2})"
                     r"(?=\s{0,2}(?:[,.;!?)(]|$|\s(?:at|on|from|for|and|with|by|then|now)\b))")
 
+
 #: A place: a room-like noun with its name, a common place noun, or a name after "at".
 PLACE_PATTERNS: tuple[str, ...] = (
+    # a venue named in capitals, ending in what it is: "Ocean Room can do Sat 8 March",
+    # "the Crab House" (its last word capitalised too: "Dev's house" is no venue's name)
+    r"(?<![\w'’])(?P<v>(?:[A-Z][\w'’&-]{1,20}\s){1,3}(?:" + _alternation(VENUE_HEADS)
+    + r"))\b(?![-'’])",
     # (not a rate: "spree room 35/h")
     r"\b(?i:" + _alternation(ROOM_NOUNS) + r")\s(?:[A-Z0-9](?:[\w'’-]|\.\d){0,24}"
     r"(?![\w'’.-]{0,24}/[a-z])|[a-z]\b)",
@@ -490,6 +490,10 @@ PLACE_PATTERNS: tuple[str, ...] = (
     + _alternation(PLACE_NOUNS) + r")\b" + _OF_THE_PLACE + r"(?:" + _OF_NAMED
     + r")?|(?-i:end|side|entrance|corner)"
     + _OF_NAMED + r")))",
+    # "party on Malvarrosa beach", "meet at Brighton station": a name before a common place
+    # noun, without "the"
+    r"(?i:\b(?:in|at|on)\s)(?P<v>(?-i:[A-Z][a-z]{2,14})\s(?:" + _alternation(PLACE_NOUNS)
+    + r"))\b(?![-'’])",
     # "club night moves to the royal oak", "kit moved to the scout hut storeroom", "coffee
     # is at the gull's rest": a lower-case name after a verb that puts something somewhere
     # (not "at the moment", "to the end", "moved to the 14th", "moves to the afternoon";

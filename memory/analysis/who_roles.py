@@ -11,7 +11,7 @@ from dataclasses import dataclass
 _CALL: tuple[str, ...] = (
     "decid*", "made the call", "make the call", "makes the call", "call the shot*", "approv*",
     "signed off", "sign off", "greenlit", "green-lit", "okayed", "ok'd", "agreed", "finaliz*",
-    "finalis*",
+    "finalis*", "whose call", "whose decision", "whose choice",
 )
 
 

@@ -213,7 +213,8 @@ class StateChoice(StatementReader):
         # a value slots do not type ("the gym", "Bounce Bros") may be a place or a name;
         # a date or amount is not
         return family in ("where", "name") and held not in NAMELESS_FAMILIES \
-            and not _days_only(current_value(state))
+            and not _days_only(current_value(state)) and not (
+                family == "where" and _self_named(state))
 
 
     def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
@@ -320,3 +321,11 @@ class StateChoice(StatementReader):
                     # then" → "👍 £8 going to the AGM vote") moved on with it
                     return state
         return None
+
+
+def _self_named(state: State) -> bool:
+    """Whether the state's current value is its speaker, who took the thing on ("I'll update
+    the exhibition list" holds sue.h): a person, no place."""
+    value = current_value(state).strip().lower()
+    speaker = state.chain[-1].speaker.strip().lower()
+    return bool(value) and value in (speaker, speaker.split()[0] if speaker else "")

@@ -28,7 +28,7 @@ from memory.reader.extract import (
     replaced_at,
     term_positions,
 )
-from memory.text import Slot, SlotKind, find_slots, has_time_of_day
+from memory.text import Slot, SlotKind, find_slots, has_time_of_day, weekdays_in
 
 __all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "kept_clock", "time_near",
            "time_range_end", "when_in"]
@@ -95,20 +95,31 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
 
         slots.sort(key=lambda sl: min((part(sl.start) != part(a), abs(sl.start - a))
                                       for a in anchors))
-    if _FROM_WHEN.match(qa.text):
+    started = _FROM_WHEN.match(qa.text) is not None or _ASKS_START.search(qa.text) is not None
+    if started:
         # "from which saturday does it kick in": the day it runs from ("from the 25th")
         slots.sort(key=lambda sl: _FROM.search(sentence[max(0, sl.start - 14):sl.start])
                    is None)
     # a time that ends or opens a range is said as that range ("sundays 9–10am")
-    times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in slots
-             if sl.kind.value == "time"]
-    recurring = RECURRING_DAYS.search(sentence)
+    timed = [sl for sl in slots if sl.kind.value == "time"]
+    times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in timed]
+    first_time = next((sl for sl in slots if sl.kind.value == "time"), None)
+    # the recurring day the time is said with ("open 10-6 weekdays, saturday hours go to
+    # 9-1, still closed sundays": 9-1 is no sunday's)
+    recurring = RECURRING_DAYS.search(sentence) if first_time is None else _said_with(
+        sentence, first_time.start, first_time.end)
+    if started and any(sl.kind.value == "date" and _FROM.search(
+            sentence[max(0, sl.start - 14):sl.start]) for sl in slots):
+        recurring = None  # "when did wednesday nights start": the day they run from
     if recurring is not None:
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
+    asked_days = _days_asked(qa.text)
     for sl in slots:
         if sl.kind.value != "date":
             continue
+        if asked_days and weekdays_in(sl.text) and not weekdays_in(sl.text) & asked_days:
+            continue  # "saturday hours go to 9-1" tells no weekday's hours
         res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
         if res is None:
             found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
@@ -118,10 +129,18 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
             continue
         text = sl.text.strip(_TRAILING)
         tail = _RANGE_AFTER.match(sentence, sl.end)
+        hour = _DAY_AT_HOUR.match(sentence, sl.end)
         if tail is not None:
             text = f"{text} {tail.group(1)}"
+        elif hour is not None and not has_clock(text):
+            text = f"{text} {hour.group().strip()}"  # "2moro at 8"
         elif times and not has_clock(text):
-            text = f"{text} {times[0]}"
+            # the time said in the day's own part ("saturday hours go to 9-1"), else the
+            # nearest the question's words
+            lo, hi = _part_at(sentence, sl.start)
+            own = [clock_span(sentence, t.start, t.end) or t.text for t in timed
+                   if lo <= t.start < hi]
+            text = f"{text} {(own or times)[0]}"
         return text, _said(res, text)
     if recurring is not None:
         clock = times[0] if times else ""
@@ -132,10 +151,61 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     return (times[0], "") if times else ("", "")
 
 
+# What joins the days of a list ("tuesdays + thursdays", "mondays and fridays").
+_LISTED = re.compile(r"\s{0,2}(?:[+&,/]|and|or)\s{0,2}", re.IGNORECASE)
+# Where a sentence ends inside a message's text.
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+# Where a part of a sentence ends: a comma, semicolon or stop not inside a number.
+_PART_BREAK = re.compile(r"[,;.!?](?!\d)")
+
+
+# The days a kind of day stands for ("weekdays", "weekends"), by their first three letters.
+_DAY_KINDS: dict[str, frozenset[str]] = {
+    "weekday": frozenset({"mon", "tue", "wed", "thu", "fri"}),
+    "weekend": frozenset({"sat", "sun"}),
+}
+
+
+def _days_asked(question: str) -> set[str]:
+    """The weekdays ``question`` names, by their first three letters, a kind of day
+    ("weekday hours") standing for its days."""
+    days = weekdays_in(question)
+    for word in re.findall(r"[a-z]{7,9}", question.lower()):
+        days |= _DAY_KINDS.get(word.removesuffix("s"), frozenset())
+    return days
+
+
+def _part_at(sentence: str, at: int) -> tuple[int, int]:
+    """The bounds of the part of ``sentence`` holding position ``at``."""
+    lo = max((m.end() for m in _PART_BREAK.finditer(sentence, 0, at)), default=0)
+    hi = next((m.start() for m in _PART_BREAK.finditer(sentence, at)), len(sentence))
+    return lo, hi
+
+
+def _said_with(sentence: str, start: int, end: int) -> re.Match[str] | None:
+    """The recurring day ("sundays") the time at ``start``..``end`` is said with: the last
+    one before it in its sentence with no other day between ("we're on Wednesdays,
+    7:30–9pm"; not "sundays" for the 9-1 of "saturday hours go to 9-1, still closed
+    sundays"), else one right after it ("9-10am sundays"); None when there is none."""
+    before = list(RECURRING_DAYS.finditer(sentence, 0, start))
+    if before:
+        between = sentence[before[-1].end():start]
+        if not weekdays_in(between) and not _SENTENCE_END.search(between):
+            at = len(before) - 1
+            while at and _LISTED.fullmatch(sentence[before[at - 1].end():before[at].start()]):
+                at -= 1  # "tuesdays + thursdays at 20:00": the list, from its first day
+            return before[at]
+    gap = re.match(r"\s{1,2}", sentence[end:])
+    return RECURRING_DAYS.match(sentence, end + gap.end()) if gap is not None else None
+
+
 # A question asking the day something runs from ("from when", "from which saturday",
 # "starting when", "as of when").
 _FROM_WHEN = re.compile(r"\W{0,3}(?:from|starting|as of|beginning)\s(?:when|which|what)\b",
                         re.IGNORECASE)
+# A question asking when something started ("when did the wednesday nights start").
+_ASKS_START = re.compile(r"\bwhen\b.{0,60}\b(?:start|started|begin|began|kick(?:ed)? off)\b",
+                         re.IGNORECASE)
 # The word opening the day something runs from ("from the 25th", "starting mon 4th").
 _FROM = re.compile(r"\b(?:from|starting|as of|beginning|effective)\s(?:the\s)?$", re.IGNORECASE)
 
@@ -146,6 +216,9 @@ _WILL = re.compile(r"\b(?:i'll|i’ll|we'll|we’ll|i will|we will|i'm going to|
 
 
 # A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
+# A bare hour right after a day, with "at" ("2moro at 8", "sat at 2"): that day's time.
+_DAY_AT_HOUR = re.compile(r"\s(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
+                          r"(?!\s(?:ppl|people|kids|adults|of|per|each)\b)", re.IGNORECASE)
 _AT_HOUR = re.compile(r"\b(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
                       r"(?!\s[a-z]{3,20})", re.IGNORECASE)
 
