@@ -53,6 +53,9 @@ def test_a_short_form_is_read_as_the_phrase_the_chat_spells() -> None:
     assert spell_out("when is the FD?", ["fixed deal ends"], lambda w: False) == \
         "when is the FD?"
     assert spell_out("when is the FD?", texts, lambda w: w == "fd") == "when is the FD?"
+    # a small word inside the phrase gives its letter too
+    assert spell_out("who's managing FOH?", ["front of house needs 2", "front of house: sue"],
+                     lambda w: False) == "who's managing front of house?"
 
 
 def test_a_question_in_short_form_finds_the_chat_in_full(tmp_path: Path) -> None:
@@ -169,6 +172,8 @@ def test_a_venue_named_in_capitals_is_a_place_and_one_that_cannot_take_us_is_rep
     assert values_of(text, Kind.PLACE) == ["Ocean Room"]
     assert values_of("Candidates: The Crab House or the Ocean Room", Kind.PLACE) == [
         "The Crab House", "Ocean Room"]
+    assert values_of("Rehearsal dinner update: the Oak Room only holds 20 and we're 26, so "
+                     "I've booked the Orchard Barn instead.", Kind.PLACE) == ["Orchard Barn"]
 
 
 def test_when_is_answered_with_the_bare_hour_after_the_day() -> None:
@@ -177,3 +182,17 @@ def test_when_is_answered_with_the_bare_hour_after_the_day() -> None:
                         "going to the timber yard 2moro at 8 for offcuts if anyone wants "
                         "anything", said, prefer="future")
     assert (when, day) == ("2moro at 8", "Tuesday 10 September 2024")
+
+
+def test_a_short_form_spelled_only_far_from_the_question_and_a_where_never_a_number(
+        tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "amara", "Venue is CONFIRMED: Fernhill House, Sat 13 Sept. Ceremony 1.30 in the "
+                     "Orangery, then the reception."),
+        (DAY, "chioma", "Maid of honour duty #1: a spreadsheet of everyone's dietary needs, "
+                        "send me yours"),
+        (2 * DAY, "amara", "Tiny change: ceremony's now at 2, the registrar can't do 1.30."),
+        (3 * DAY, "amara", "invites go out this week. Maid of honour Chioma is on stamp duty"),
+    ], start=START, asked=ASKED)
+    assert "chioma" in chat.first("Who's the MOH?").lower()
+    assert chat.first("Where's the ceremony?").split(" (")[0].strip() != "2"

@@ -211,7 +211,7 @@ _RULED_OUT = re.compile(r"\s(?:(?:doesn't|doesnt|does not|won't|wont|will not|ca
                         r"|" + _FALLS_SHORT +
                         # a venue that cannot have us ("Crab House can't take 30 on a Saturday")
                         r"|(?:can't|cant|cannot|can not|couldn't|couldnt)\s(?:take|fit|host|"
-                        r"accommodate|seat|have)\b)",
+                        r"accommodate|seat|have)\b|only\s(?:holds|takes|seats|fits)\b)",
                         re.IGNORECASE)
 
 

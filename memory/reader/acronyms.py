@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from memory.text import STOPWORDS
 
@@ -28,25 +28,39 @@ def _spellings(short: str, texts: Iterable[str]) -> Counter[str]:
     found: Counter[str] = Counter()
     for text in texts:
         ws = [w.lower() for w in _WORD.findall(text)]
+        # (a small word inside counts: "front of house" is FOH, "maid of honour" MOH)
         seen = {" ".join(ws[i:i + n]) for i in range(len(ws) - n + 1)
-                if all(w[0] == c and len(w) > 1 and w not in STOPWORDS
-                       for w, c in zip(ws[i:i + n], letters, strict=True))}
+                if all(w[0] == c and len(w) > 1
+                       for w, c in zip(ws[i:i + n], letters, strict=True))
+                and ws[i] not in STOPWORDS and ws[i + n - 1] not in STOPWORDS}
         found.update(seen)
     return found
 
 
-def spell_out(question: str, texts: Iterable[str], said: Callable[[str], bool]) -> str:
+def spell_out(question: str, texts: Iterable[str], said: Callable[[str], bool],
+              more: Callable[[], Iterable[str]] | None = None) -> str:
     """``question`` with each short form that nothing in scope says (``said`` tells) read
-    as the phrase the messages ``texts`` spell it with most often; unchanged when none
-    does."""
+    as the phrase the messages ``texts`` spell it with most often — or, when they spell
+    none, the texts ``more`` gives (read only then); unchanged when none does."""
     shorts = [m for m in _SHORT_FORM.finditer(question) if not said(m.group().lower())]
     if not shorts:
         return question
-    texts = list(texts)
+    sources = [list(texts)]
     out = question
     for m in reversed(shorts):
-        counts = _spellings(m.group(), texts)
-        best = max(counts.items(), key=lambda kv: (kv[1], kv[0]), default=None)
-        if best is not None and best[1] >= MIN_SPELLINGS:
-            out = out[:m.start()] + best[0] + out[m.end():]
+        best = _best(m.group(), sources[0])
+        if best is None and more is not None:
+            if len(sources) == 1:
+                sources.append(list(more()))
+            best = _best(m.group(), sources[1])
+        if best is not None:
+            out = out[:m.start()] + best + out[m.end():]
     return out
+
+
+def _best(short: str, texts: Sequence[str]) -> str | None:
+    """The phrase ``texts`` spell ``short`` with most often, if at least
+    :data:`MIN_SPELLINGS` of them do."""
+    counts = _spellings(short, texts)
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+    return best[0] if best is not None and best[1] >= MIN_SPELLINGS else None

@@ -60,6 +60,9 @@ from memory.text import find_slots, names_value, shorten
 
 logger = logging.getLogger(__name__)
 
+# How many of the scope's messages are read for a short form the search's hits do not spell
+# (the scope's own messages only; a bound on a large workspace).
+SHORT_FORM_SCAN = 5000
 # Where a reply's first say ends ("yes but announce it in march", "yeah $113, it's …").
 _REPLY_HEAD = re.compile(r"[,.;:!?]|\s(?:but|though|although)\s")
 # Reads the reply making the call on a proposal (approving or turning it down).
@@ -137,7 +140,9 @@ class OfflineReader:
         spelled = spell_out(
             question, [t for h in found.hits
                        for t in (h.node.text, h.node.channel_name.replace("-", " "))],
-            lambda w: bool(self.tools.store.lexical_search(w, scope, k=1)))
+            lambda w: bool(self.tools.store.lexical_search(w, scope, k=1)),
+            more=lambda: [n.text for n in self.tools.store.find_nodes(
+                scope, limit=SHORT_FORM_SCAN)])
         if spelled != question:
             # "FD shirts" where the chat says "field day": asked again as the chat says it
             question = spelled

@@ -214,7 +214,8 @@ class StateChoice(StatementReader):
         # a date or amount is not
         return family in ("where", "name") and held not in NAMELESS_FAMILIES \
             and not _days_only(current_value(state)) and not (
-                family == "where" and _self_named(state))
+                family == "where" and _self_named(state)) \
+            and not _BARE_NUMBER.fullmatch(current_value(state).strip())
 
 
     def _overridden(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
@@ -329,3 +330,7 @@ def _self_named(state: State) -> bool:
     value = current_value(state).strip().lower()
     speaker = state.chain[-1].speaker.strip().lower()
     return bool(value) and value in (speaker, speaker.split()[0] if speaker else "")
+
+
+# A value that is only a number ("2", "1.30"): no place and no name.
+_BARE_NUMBER = re.compile(r"[\d.:,]{1,12}")
