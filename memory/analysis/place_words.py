@@ -40,5 +40,5 @@ VENUE_HEADS: tuple[str, ...] = (
     "Bar", "Pub", "Hotel", "Club", "Tavern", "Lodge", "Barn", "Gardens", "Garden", "Bistro",
     "Kitchen", "Lounge", "Studios", "Theatre", "Theater", "Cinema", "Church", "Chapel",
     "Library", "Stadium", "Arena", "Fields", "Green", "Common", "Quay", "Marina", "Beach",
-    "Station", "Academy", "Brewery", "Taproom", "Works", "Leisure Centre",
+    "Station", "Academy", "Brewery", "Taproom", "Works",
 )

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory.analysis.contrast_words import WEEKDAY_CONTRASTS
 from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.question_lexicon import RECURRING_DAYS
@@ -98,18 +99,16 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     started = _FROM_WHEN.match(qa.text) is not None or _ASKS_START.search(qa.text) is not None
     if started:
         # "from which saturday does it kick in": the day it runs from ("from the 25th")
-        slots.sort(key=lambda sl: _FROM.search(sentence[max(0, sl.start - 14):sl.start])
-                   is None)
+        slots.sort(key=lambda sl: not _runs_from(sentence, sl))
     # a time that ends or opens a range is said as that range ("sundays 9–10am")
     timed = [sl for sl in slots if sl.kind.value == "time"]
     times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in timed]
-    first_time = next((sl for sl in slots if sl.kind.value == "time"), None)
+    first_time = timed[0] if timed else None
     # the recurring day the time is said with ("open 10-6 weekdays, saturday hours go to
     # 9-1, still closed sundays": 9-1 is no sunday's)
     recurring = RECURRING_DAYS.search(sentence) if first_time is None else _said_with(
         sentence, first_time.start, first_time.end)
-    if started and any(sl.kind.value == "date" and _FROM.search(
-            sentence[max(0, sl.start - 14):sl.start]) for sl in slots):
+    if started and any(sl.kind.value == "date" and _runs_from(sentence, sl) for sl in slots):
         recurring = None  # "when did wednesday nights start": the day they run from
     if recurring is not None:
         clock = times[0] if times else ""
@@ -161,9 +160,13 @@ _PART_BREAK = re.compile(r"[,;.!?](?!\d)")
 
 # The days a kind of day stands for ("weekdays", "weekends"), by their first three letters.
 _DAY_KINDS: dict[str, frozenset[str]] = {
-    "weekday": frozenset({"mon", "tue", "wed", "thu", "fri"}),
-    "weekend": frozenset({"sat", "sun"}),
-}
+    kind: frozenset(day[:3] for day in WEEKDAY_CONTRASTS[kind][0])
+    for kind in ("weekday", "weekend")}
+
+
+def _runs_from(sentence: str, sl: Slot) -> bool:
+    """Whether the slot ``sl`` is the day something runs from ("from the 25th")."""
+    return _FROM.search(sentence[max(0, sl.start - 14):sl.start]) is not None
 
 
 def _days_asked(question: str) -> set[str]:
