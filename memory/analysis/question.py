@@ -167,7 +167,10 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
          ("count", count_open), ("version", version_open), ("person", who_open)),
-        head_attribute(lows, lexicon), lexicon) or money_verb(lows, opening, lexicon) \
+        # (a value noun after "before" names the change it was before, not what is asked:
+        # "how long was the guest list before the *cap*")
+        head_attribute(lows[:_before_at(lows, opening)], lexicon), lexicon) \
+        or money_verb(lows, opening, lexicon) \
         or named_choice(ws, lows, opening, lexicon)
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
     if anchor_span is not None:
@@ -513,6 +516,12 @@ def _task_ahead(lows: Sequence[str], at: int, lexicon: QuestionLexicon) -> bool:
     # "who's updating …", "who is getting the valve replaced", "who's doing the handover"
     now = next((i for i, w in enumerate(before) if w in lexicon.task_now), -1)
     return 0 <= now < at and lows[now + 1].endswith("ing")
+
+
+def _before_at(lows: Sequence[str], opening: int) -> int:
+    """Where the words after "before" start, past the question's opening (their end when
+    it says no "before")."""
+    return next((i for i in range(opening + 2, len(lows)) if lows[i] == "before"), len(lows))
 
 
 def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str,

@@ -108,6 +108,11 @@ def family(opened: Sequence[tuple[str, str]], head: str,
 _FEW = frozenset({"few", "couple", "two", "three", "four", "five", "six", "several", "many"})
 # Words making a value noun a period the question is scoped to ("next year", "this week").
 _RELATIVE = frozenset({"next", "last", "this", "every", "each", "per", "a"})
+# Words saying which value of a chain is asked, after the value noun ("the pickup *date*
+# originally"): the noun still heads the question.
+_WHEN_SAID = frozenset({"originally", "initially", "previously", "first", "earlier", "now",
+                        "currently", "finally", "eventually", "ultimately", "these", "nowadays",
+                        "anymore", "atm", "rn"})
 _PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "term", "season",
                       "hour", "night"})
 
@@ -126,7 +131,7 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
             continue  # "the deposit for a piece over *4 hours*": a length, not what is asked
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
-                nxt in lexicon.generic:
+                nxt in lexicon.generic or nxt in _WHEN_SAID:
             return w
         if i > 0 and lows[i - 1] in ("what", "which") and lexicon.attributes[w] == "colour":
             return w  # "what colour ribbon …": the colour of the ribbon

@@ -53,7 +53,8 @@ QUESTION_WORDS = frozenset(
     anybody someone somebody remind remember recall happen happened happening actually exactly
     again we us our you your they them their it it's its this that there there's here any
     some ever gonna going can't cannot couldn't didn't doesn't don't isn't wasn't weren't
-    won't wouldn't shouldn't hasn't haven't hadn't aren't cant wont hows wheres""".split()
+    won't wouldn't shouldn't hasn't haven't hadn't aren't cant wont hows wheres roughly
+    approximately approx precisely exact ballpark allowed supposed permitted""".split()
 ) | BARE_NEGATIONS
 
 # Auxiliaries that put a question in the past ("when did…", "what was…").

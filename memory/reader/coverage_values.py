@@ -245,8 +245,10 @@ def asks_a_length(qa: QuestionAnalysis) -> bool:
 
 def says_a_length(unit: Unit) -> bool:
     """Whether ``unit`` states a duration or a distance ("98 mins", "an hour and a half",
-    "two weeks", "10k", "6 miles")."""
-    return _LENGTH.search(said(unit)) is not None
+    "two weeks", "10k", "6 miles"), or how many entries a list or a text runs to ("invite
+    list is at 250 names", "rulebook's 28 pages")."""
+    text = said(unit)
+    return _LENGTH.search(text) is not None or _ENTRIES.search(text) is not None
 
 
 _LENGTH = re.compile(
@@ -256,6 +258,12 @@ _LENGTH = re.compile(
     r"hrs?|hours?|h|days?|nights?|weeks?|wks?|fortnights?|months?|years?|yrs?|secs?|seconds?|"
     r"km|k|kms|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|yards?)\b"
     r"|\b(?:all day|all night|overnight|half an hour|an hour)\b", re.IGNORECASE)
+
+
+# What a list or a text is long in ("how long is the waiting list" / "40 names").
+_ENTRIES = re.compile(
+    r"\b\d[\d,]{0,8}\+?\s?(?:names|people|ppl|entries|items|pages|pp|words|lines|slots|"
+    r"signatures|guests|households|rows|tracks|songs|chapters|questions)\b", re.IGNORECASE)
 
 
 def says_a_clock(unit: Unit) -> bool:
