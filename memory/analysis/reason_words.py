@@ -82,7 +82,10 @@ CHAT_SHORTHAND: dict[str, str] = {
     "ops": "operations", "govt": "government", "approx": "approximately", "qty": "quantity",
     "amt": "amount", "addr": "address", "tix": "tickets",
     "uni": "university", "prof": "professor", "avg": "average",
-    "xmas": "christmas", "mgrs": "managers",
+    "xmas": "christmas", "mgrs": "managers", "dims": "dimensions", "pp": "pages",
+    "pgs": "pages", "specs": "specifications",
+    "docs": "documents", "temps": "temperatures", "accom": "accommodation",
+    "equip": "equipment", "certs": "certificates", "sched": "schedule",
     # months cut short ("£630 from jan" answers "from january"; not "mar", a verb too, and
     # weekdays are left to the date reading: "sat" is also a verb)
     **{m[:3].lower(): m.lower() for m in MONTH_NAMES if len(m) > 3 and m != "March"},

@@ -66,7 +66,7 @@ from memory.reader.coverage_values import (
 )
 from memory.reader.word_forms import MEASURE_UNITS, closed_compounds, forms, unit_forms
 from memory.store.ports import SearchStore
-from memory.text import STOPWORDS, family_of, find_slots
+from memory.text import STOPWORDS, family_of, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
@@ -449,6 +449,13 @@ class CoverageTest:
                     len(c) >= len(t.word) + 3 and c.startswith(t.word) for c in candidates):
                 found.add(t.word)
                 continue
+            # the same root made another word ("shearing" / "shearers")
+            root = stem(t.word)
+            if t.word.isalpha() and len(root) >= w.typo_min and any(
+                    c.startswith(root) and _DERIVED.fullmatch(c[len(root):])
+                    for c in candidates):
+                found.add(t.word)
+                continue
             # a compound ending in a word the unit states ("playtesters" / "testers"), or
             # one the unit states ending in the word ("powerflush" / "flush")
             if t.word.isalpha() and any(
@@ -549,6 +556,9 @@ class CoverageTest:
 
 
 _KINDS_KEPT = 4096
+# The endings that make another word of a root ("shear": "shearers", "shearing").
+_DERIVED = re.compile(r"(?:e?rs?|ing|ings|e?d|e?s|ations?|ments?|ors?|ists?|[ae]nces?|als?|"
+                      r"ies|y)")
 # Any day will do to tell whether numbers can be a calendar day at all.
 _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 

@@ -60,13 +60,16 @@ def unit_forms(text: str) -> frozenset[str]:
         measured = _MEASURED.fullmatch(w.low)
         if measured is not None:
             out.add(measured.group(1))  # "72h" says the 72 of "72 hours notice"
+            unit = CHAT_SHORTHAND.get(measured.group(2))
+            if unit is not None:  # "now 28pp" says the pages of "how many pages"
+                out |= forms(unit)
     return frozenset(out)
 
 
 #: Units a number is written against ("72h", "30min"), as a chat may write a measure.
 MEASURE_UNITS: tuple[str, ...] = ("h", "hr", "hrs", "min", "mins", "k", "kg", "km", "x", "d",
-                                  "wk", "wks")
-_MEASURED = re.compile(r"(\d{1,6})(?:" + "|".join(MEASURE_UNITS) + r")")
+                                  "wk", "wks", "pp", "pgs")
+_MEASURED = re.compile(r"(\d{1,6})(" + "|".join(MEASURE_UNITS) + r")")
 
 
 def _open_compounds(ws: Sequence[Word]) -> Iterator[tuple[str, str]]:

@@ -286,9 +286,9 @@ class LexicalIndex:
 
     def speaker_words(self, words: Iterable[str], flt: LexicalFilter) -> set[str]:
         """Those of ``words`` (lower-case) that begin some speaker's name, or are a speaker's
-        id, among the documents ``flt`` admits ("nate" for "Nate Smith"; a surname alone is
-        not looked up: listing every name to find it costs ~40 ms at 20k speakers, a prefix
-        lookup ~0.1 ms)."""
+        id, among the documents ``flt`` admits ("nate" for "Nate Smith", "lena" for the handle
+        "lenapark"; a surname alone is not looked up: listing every name to find it costs
+        ~40 ms at 20k speakers, a prefix lookup ~0.1 ms)."""
         found: dict[str, list[str]] = {}
         with self._lock:
             self._sync()
@@ -297,7 +297,10 @@ class LexicalIndex:
                 if not word:
                     continue
                 terms = [str(t) for t, _ in searcher.terms_with_prefix("speaker", word)]
-                named = [t for t in terms if t == word or t.startswith(word + " ")]
+                named = [t for t in terms if t == word or t.startswith(word + " ") or (
+                    # a handle the name begins ("dana" / "dana.w", "lena" / "lenapark";
+                    # not "nat" / "natalie")
+                    " " not in t and (not t[len(word)].isalpha() or len(word) >= 4))]
                 if named:
                     found[word] = named
         out: set[str] = set()
