@@ -243,7 +243,9 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     and not raises_team_number(part)
                     # "I have arranged for Brook Stables to deliver instead": the team's
                     and not (self.lexicon.change_strength(part) >= 0.8
-                             and any(v.kind is Kind.CHOICE for v in new)))
+                             and any(v.kind is Kind.CHOICE for v in new))
+                    # "I'm booking ArtMove": the speaker books the team's choice
+                    and not (_BOOKS.search(part) and any(v.kind is Kind.CHOICE for v in new)))
         if personal and _OWN_ABSENCE.match(part):
             # "i'm away 20 feb - 2 mar (skiing)": when the speaker is away is the team's
             # to know; the message analyzer names it after them
@@ -315,8 +317,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
                  heading: bool = False) -> tuple[str, bool]:
         """The clause's subject phrase and whether it only points back ("it")."""
         words = after_report(_skip_proposal(self._strip_retraction(skip_effective_day(
-            _strip_openers(_skip_reason(strip_change_of_mind(list(toks)))), values)),
-            self.lexicon), values)
+            _strip_openers(_skip_reason(strip_change_of_mind(_outside_asides(toks, masked)))),
+            values)), self.lexicon), values)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
@@ -513,6 +515,19 @@ _RANGE_GOES_ON = re.compile(r"\s{0,3}(?:to|until|till|til|through|thru|-|–|→
 
 # A clause joining two statements ("from thursday the canteen is closed so team lunch
 # moves to fri"): its day may be the first one's.
+def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
+    """``toks`` without the words of an aside in brackets ("because of the Vestland delay
+    (their conservator's off sick) we're moving the opening"): an aside of three words or
+    more names no subject (a word or two may name the thing: "rescheduled (Ortho)")."""
+    spans = [m.span() for m in _ASIDE.finditer(masked)]
+    if not spans:
+        return list(toks)
+    kept = [t for t in toks if not any(a <= t.start < b for a, b in spans)]
+    return kept if kept else list(toks)
+
+
+_BOOKS = re.compile(r"\b(?:booking|booked|book|hiring|hired|hire|ordering|ordered|order)\s[A-Z]")
+_ASIDE = re.compile(r"\((?=[^()]{0,200}?\w\s{1,5}\w[^()]{0,200}?\w\s{1,5}\w)[^()]{1,200}\)")
 _JOINED = re.compile(r"\b(?:so|but|because|since|and then|which means)\b", re.IGNORECASE)
 _EFFECTIVE_FROM = re.compile(r"\W{0,3}" + _EFFECTIVE + r"\s{1,3}", re.IGNORECASE)
 

@@ -171,13 +171,14 @@ NUMERIC_DAY = r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])"
 
 #: A bare amount (no unit word, no currency): 25 to 99999, never a year or an hour ("to 10"
 #: is a time), nor part of a decimal, a price or a percentage.
-_BARE = r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{2,4}|2[5-9]|[3-9]\d)(?![\d.,:%/-]?\d|%|\w)"
+_BARE = (r"(?!(?:19|20)\d\d\b)(?:[1-9]\d{0,2}(?:,\d{3}){1,3}|[1-9]\d{2,4}|2[5-9]|[3-9]\d)"
+         r"(?![\d.,:%/-]?\d|%|\w)")
 
 
 #: What may follow a bare amount that is set or changed: the clause ends, or a word that
 #: closes the setting ("… to 60 then", "… at 98 max", "… 60, not 40").
 _BARE_END = (r"(?=\s?(?:[?!;)]|[.,](?!\d)|$)|\s(?:instead|then|now|max|tops|total|not|and|but|"
-             r"for|from|each|a\s(?:head|night|day|week|month))\b|"
+             r"with|w|for|from|each|a\s(?:head|night|day|week|month))\b|"
              r"\s?[" + EMOJI_CHARS + r"])")  # "… up to 450 🤑"
 
 
@@ -350,6 +351,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("region", r"\b(?:us|eu|ap|ca|sa|me|af|il|mx)-(?:east|west|north|south|central|northeast|"
                r"southeast|northwest|southwest)-\d\b"),
     ("money", MONEY_PATTERN),
+    # an amount right after the word for it, its currency left out: "opening budget 2,600",
+    # "fee now 4,500" (three figures or more; not what it counts: "budget 200 copies")
+    ("money", r"\b(?:budget|fee|fees|price|cost|costs|deposit|overdraft|grant|quote|float)"
+              r"(?:\s(?:limit|cap|now|is|was|at|of|to|=)){0,2}:?\s(?P<v>\d{1,3}(?:,\d{3})+|"
+              r"[1-9]\d{2,5})(?![\d.,:%/-]?\d|%|\w|\s?[a-z]{2,15}s\b)"),
     # a price set to nothing: "it's free with a gold coin donation", "entry is free now",
     # "free entry" (not "I'm free tuesday", "the room is free at 3")
     ("money", r"\b(?:it's|it’s|its|it is|it'll be|now|entry is|entry's|admission is|"
@@ -383,6 +389,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"→\s?|->\s?)(?P<v>" + _BARE + r")" + _BARE_END),
     ("count", r"(?<![\w.,:/£$€#-])(?P<v>" + _BARE + r")(?=,?\s(?:(?:then|instead|it is|it's|max|"
               r"tops)\b|(?:not|rather than|instead of)\s\d))"),
+    # a number after the word for a count: "final rsvp count 176", "headcount now 42"
+    ("count", r"\b(?:count|tally|headcount|head count)(?:\s(?:is|now|at|of|=)){0,2}:?\s"
+              r"(?P<v>\d{1,3}(?:,\d{3})+|[1-9]\d{0,4})(?![\d.,:%/-]?\d|%|\w)"),
     # a small cap: "max 5", "5 max.", "maximum of 8" (not "max 5pm")
     ("count", r"\b(?:max|maximum|max of|maximum of)\s(?P<v>[1-9]\d{0,3})"
               r"\b(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b)"),
@@ -406,9 +415,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("choice", r"(?i:\b(?:bo[1-9]|best[\s-]of[\s-](?:[1-9]|three|five|seven))\b)"),
     # a choice named where a decision names it: "switching to Taqueria Luna", "Pho Saigon it is"
     ("choice", r"(?i:\b(?:switch(?:ing|ed)? to|go(?:ing)? with|went with|decided on|settled on|"
-               r"moving to|moved to|picked|chose|renamed to|winner is|booked|rebooked us at|"
-               r"booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
-               r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)){0,4})"),
+               r"moving to|moved to|picked|chose|renamed to|winner is|booked|booking|"
+               r"rebooked us at|booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
+               r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)\b){0,4})"),
     # (an opener before it is no part of the name: "Ok St Abbs it is")
     ("choice", r"(?<![\w'’])(?P<v>(?!(?i:ok|okay|right|so|fine|alright|yes|yeah|yep|sure|then|"
                r"great|cool)\s)[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
