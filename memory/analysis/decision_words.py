@@ -26,7 +26,9 @@ ASSENT_OPENERS: tuple[str, ...] = (
 PUT_FORWARD: re.Pattern[str] = re.compile(
     r"\b(?:i'd recommend|i would recommend|i recommend|recommend(?:ing)? we|my recommendation|"
     r"need(?:s)? (?:an? )?(?:approval|sign[- ]?off|ok|go-ahead)|for approval|ok to|okay to|"
-    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist)\b|\boptions?:",
+    r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist|"
+    # an offer made to the group, for it to take or turn down ("donation offered: £500")
+    r"offered|offering|offers? to)\b|\boptions?:",
     re.IGNORECASE)
 
 #: Words by which a proposer goes ahead on their own ("approving my own thing, going ahead"):

@@ -26,6 +26,8 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
     r"\b(?:someone|somebody|one of us) (?:needs|has|will need|will have) to\b|"
     r"\bwho(?:'s|’s| is| will| wants to| can| could|s)? (?:doing|taking|handling|on|up for|"
     r"grab|take|do|cover|covering|free|able|available|[a-z]{2,15}ing\b[^.!\n]{0,60}\?)|"
+    # "who has the loading bay keys?": whoever says "me" holds them
+    r"\bwho(?: has| has got|'s got|’s got| got)\b[^.!\n]{0,60}\?|"
     r"\bvolunteers?\b|\bany takers\b|\bup for grabs\b|\bneed (?:someone|somebody|a volunteer|"
     r"a hand|help|people|one person|\d{1,4} (?:people|person|volunteers?)|(?:a |some )?cover|"
     r"(?:a )?sub)\b|\bneed:",

@@ -16,9 +16,9 @@ from memory.reader.answer import citation, day_label
 from memory.reader.answer_parts import EVIDENCE_LINES, Composed, evidence_line
 from memory.reader.coverage import Unit
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS
+from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["Alternative", "alternative_answer", "alternatives", "named_alternative"]
+__all__ = ["Alternative", "alternative_answer", "alternatives", "chosen_over", "named_alternative"]
 
 # "a band or a dj", "pitched or flat", "bo3 or bo5": one word each side, after an optional
 # article.
@@ -34,6 +34,25 @@ _NO_CHOICE = frozenset({"not", "what", "something", "anything", "whatever", "els
 _NOT_PART = STOPWORDS | _NO_CHOICE
 
 Alternative = tuple[str, Unit]
+
+# "why ArtMove and not Nordvik", "why the Crown over the Star", "why red rather than blue":
+# the alternative taken, then the one left.
+_OVER = re.compile(r"\bwhy\b[^?]{0,60}?\b([A-Za-z][\w-]{1,30})\s{1,3}(?:and\s{1,3})?"
+                   r"(?:not|over|instead of|rather than)\s{1,3}(?:(?:a|an|the)\s{1,3})?"
+                   r"([A-Za-z][\w-]{1,30})\b", re.IGNORECASE)
+
+
+def chosen_over(text: str) -> tuple[str, str] | None:
+    """The alternative a *why* question says was taken and the one left ("ArtMove",
+    "Nordvik" of "why ArtMove and not Nordvik?"); None when it names no such pair."""
+    m = _OVER.search(text)
+    if m is None:
+        return None
+    a, b = m.group(1), m.group(2)
+    if {a.lower(), b.lower()} & _NOT_PART or a.lower() == b.lower() or any(
+            is_calendar_word(w.lower()) for w in (a, b)):
+        return None  # "why friday not thursday" asks why a day moved
+    return a, b
 
 
 def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:

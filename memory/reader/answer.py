@@ -187,7 +187,9 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
 # do the lake").
-_URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b", re.IGNORECASE)
+_URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b|"
+                    # an offer made to the group ("donation offered: £500 from Hartley")
+                    r"\b(?:offered|offering)\b", re.IGNORECASE)
 # where one sentence ends and the next begins
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 # the words before a question mark, back to the last stop

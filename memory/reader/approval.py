@@ -81,8 +81,11 @@ def rejection_of(node: EvidenceNode, linked: Sequence[EvidenceNode],
             continue
         # the refusal names what was put forward ("no, i can't do tonight's setup" right
         # after, even as its reply, is about something else)
+        # (a reply in its thread is about it whatever it names: "donation offered: £500
+        # from Hartley Homes" → "no. they've got a planning application in")
         near = bool(passage_terms(answer.text) & said) or bool(
-            set(_NUMBER.findall(answer.text)) & set(_NUMBER.findall(node.text)))
+            set(_NUMBER.findall(answer.text)) & set(_NUMBER.findall(node.text))) or (
+            answer.reply_to_node == node.node_id and answer.thread_id is not None)
         if near and not _elsewhere(answer.text, node.text) and refuses(answer.text, lexicon):
             return answer
     return None

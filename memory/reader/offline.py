@@ -34,6 +34,7 @@ from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, Questi
 from memory.dates import WEEKDAY_NAMES
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader.acronyms import spell_out
+from memory.reader.alternatives import chosen_over
 from memory.reader.answer import (
     attributed_phrase,
     citation,
@@ -171,7 +172,7 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
-        changes = (self._changes(session, states, verdict)
+        changes = (self._changes(qa, session, states, verdict)
                    if qa.kind is QuestionKind.WHY else [])
         before = self._turns_before(session, changes)
         explained = self._asked_after(session, changes)
@@ -289,10 +290,11 @@ class OfflineReader:
 
     def _follow(self, session: ReaderSession) -> Follow:
         """Reads the turns right after a message (where the talk that changed a value often
-        goes on without naming its subject again), inside the scope."""
+        goes on without naming its subject again), inside the scope: for a thread's first
+        message, its replies too."""
         def follow(node: EvidenceNode) -> list[EvidenceNode]:
-            return self.tools.turns_after(node, session.scope, n=FOLLOW_TURNS,
-                                          within=FOLLOW_WITHIN)
+            return self.tools.replies_after(node, session.scope, n=FOLLOW_TURNS,
+                                            within=FOLLOW_WITHIN)
         return follow
 
     def _mentions(self, session: ReaderSession) -> Mentions:
@@ -446,12 +448,18 @@ class OfflineReader:
         return out
 
     @staticmethod
-    def _changes(session: ReaderSession, states: Sequence[State],
+    def _changes(qa: QuestionAnalysis, session: ReaderSession, states: Sequence[State],
                  verdict: Coverage) -> list[EvidenceNode]:
-        """The changes a why may ask about: those of the states read, and the best covering
-        messages (a change the writer did not chain)."""
+        """The changes a why may ask about: those of the states read, the best covering
+        messages (a change the writer did not chain), and those naming the alternative a
+        question says was taken ("why ArtMove and not Nordvik")."""
         ids = [e.node_id for s in states for e in s.chain[1:]]
         ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
+        pair = chosen_over(qa.text)
+        if pair is not None:
+            taken = forms(pair[0].lower())
+            ids += [u.node.node_id for s, u in verdict.units
+                    if u.node is not None and s > 0 and taken & unit_forms(u.node.text)]
         return [n for i in dict.fromkeys(ids) if (n := session.nodes.get(i)) is not None]
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,

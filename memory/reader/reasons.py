@@ -90,17 +90,24 @@ WHOLE_CHARS = 300
 
 def accepts(text: str, openers: Sequence[str], fillers: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` opens with one of ``openers`` ("agreed.", "good catch", "no, …"),
-    after any of ``fillers`` ("honestly yeah")."""
+    after any of ``fillers`` ("honestly yeah"); a concession turned by "but" ("true but
+    ArtMove has the air-ride van") takes nothing up."""
     lows = [w.low for w in words(text[:80])]
     while lows and lows[0] in fillers:
         lows = lows[1:]
     for opener in openers:
         parts = opener.split()
         if lows[: len(parts)] == parts:
-            return True
+            return opener not in _CONCEDING or "but" not in lows[len(parts): len(parts) + 2]
     if _VALUE_TAKEN.match(text[:80]):
         return True  # "9 is fine, more people will make it anyway"
     return text.lstrip().startswith(tuple(o for o in openers if not o[:1].isalpha()))
+
+
+# Openers granting a point before a "but" that turns against it ("true but ArtMove has the
+# air-ride van"; not "yes but announce it in march", which agrees on a condition).
+_CONCEDING = frozenset({"true", "fair", "fair enough", "granted", "fair point", "good point",
+                        "i know", "i get that", "i hear you"})
 
 
 # A reply taking up the value put to it ("9 is fine", "wed works", "10 it is", "8:30 then").

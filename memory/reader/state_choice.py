@@ -117,6 +117,16 @@ def _asked_of(qa: QuestionAnalysis, value: str) -> bool:
     return bool(said) and len(said) <= 2 and all(w in named for w in said)
 
 
+def _reaches_numbers(anchor: str, state: State) -> bool:
+    """Whether the chain of ``state`` reaches every number a *before* question's anchor
+    names ("before it went to 10"; not "before draft 3", a label the chain never held)."""
+    numbers = set(_DIGITS.findall(anchor))
+    return not numbers or any(numbers <= set(_DIGITS.findall(e.value)) for e in state.chain)
+
+
+_DIGITS = re.compile(r"\d{1,12}")
+
+
 class StateChoice(StatementReader):
     """A base of :class:`memory.reader.compose.Composer`: the state that answers."""
 
@@ -136,9 +146,21 @@ class StateChoice(StatementReader):
         # "why did shipping slip *to the 18th*": only a chain that reached the 18th
         _, reached = _anchors(qa, self.lexicon) if qa.kind in (
             QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
+        # "what was the print run before Jules upped it": no state covers the question, but
+        # the best message is a revision in a chain; what it was before is that chain's
+        stated = any(u.state is not None and s >= threshold and s >= best_node - STATE_MARGIN
+                     for s, u in verdict.units)
+        revised = {u.node.node_id for s, u in verdict.units
+                   if u.node is not None and s >= best_node and s >= threshold} if qa.kind in (
+            QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and not stated else set()
         candidates = []
         for score, unit in verdict.units:
             state = unit.state
+            if state is not None and revised and any(
+                    e.node_id in revised for e in state.chain[1:]) and _reaches_numbers(
+                    qa.anchor, state) and wanted & unit_forms(state.topic):
+                # (a chain the question names a word of: the message may revise others)
+                score = max(score, best_node)
             if state is None or score < threshold or score < best_node - STATE_MARGIN:
                 continue
             if (qa.asks_change or qa.kind is QuestionKind.WHY) and len(state.chain) < 2 \

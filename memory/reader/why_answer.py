@@ -19,6 +19,7 @@ from memory.analysis.reason_words import (
     REFUSAL_WORDS,
 )
 from memory.models import ChainEntry, EvidenceNode, State
+from memory.reader.alternatives import chosen_over
 from memory.reader.answer import puts_forward
 from memory.reader.answer_parts import (
     Composed,
@@ -27,7 +28,7 @@ from memory.reader.answer_parts import (
     entry_value,
     why_answer,
 )
-from memory.reader.coverage import Coverage, Unit
+from memory.reader.coverage import Coverage, Unit, told_part
 from memory.reader.extract import explains, relayed, reports_blocker, says
 from memory.reader.reasons import (
     Reasons,
@@ -77,6 +78,11 @@ def _offers_another(put: str, reply: str) -> bool:
 
 # How many turns after a value was put forward a reply pushing back on it is looked for.
 _PUSHBACK_TURNS = 3
+# Words weighing one alternative against another ("they're 800 cheaper", "better for the
+# kids"): a message taking one that says them says why.
+_COMPARES = re.compile(r"\b(?:cheaper|dearer|pricier|better|worse|faster|quicker|slower|"
+                       r"closer|nearer|bigger|larger|smaller|easier|safer|nicer|more reliable|"
+                       r"less|fewer|than)\b", re.IGNORECASE)
 
 
 def _teller(reason: str, node: EvidenceNode, nodes: dict[str, EvidenceNode]) -> EvidenceNode:
@@ -147,6 +153,10 @@ class WhyReader(StateChoice):
         turns = list(before.get(entry_node.node_id, ())) if entry_node else []
         candidates = self._reason_pool(entry_node, turns, state, verdict)
         gone = self.reasons.gone(qa, left)
+        pair = chosen_over(qa.text) if entry is None else None
+        taken = self._taken_reason(pair, verdict, nodes, before) if pair else None
+        if taken is not None:
+            return taken
         if entry is not None and entry_node is not None:
             reason, source = self._change_reason(
                 entry, entry_node, nodes, left=left, decision=decision, turns=turns,
@@ -246,6 +256,48 @@ class WhyReader(StateChoice):
         place = {n.node_id: i for i, n in enumerate(pool)}
         return sorted(pool, key=lambda n: (-said(n), not self._changing(n),
                                            place[n.node_id]))
+
+    def _taken_reason(self, pair: tuple[str, str], verdict: Coverage,
+                      nodes: dict[str, EvidenceNode],
+                      before: Mapping[str, Sequence[EvidenceNode]]) -> Composed | None:
+        """"why ArtMove and not Nordvik": the reason the message taking the alternative
+        gives, or the turn it follows from ("BackerKit takes ~5% of add-on revenue tho" →
+        "PledgeBox then"), or what it says beside the choice; None without such a message
+        or reason."""
+        covering = self.covering(verdict)
+        taker = self._taker(pair, covering=self.covering(verdict, wide=True))
+        if taker is None:
+            return None
+        turns = list(before.get(taker.node_id, ()))
+        reason = (self.reasons.cued(taker, nodes)
+                  or self.reasons.accepted(taker.text, taker, nodes, turns))
+        source: EvidenceNode | None = _teller(reason, taker, nodes) if reason else None
+        if not reason:
+            reason, source = self.reasons.before(taker, turns)
+        if not reason and says(taker.text, self.lexicon.consequence):
+            # what the turn before it, by someone else, told ("… takes ~5% tho")
+            source = next((t for t in turns if t.speaker_id != taker.speaker_id
+                           and told_part(t.text).strip()), None)
+            reason = told_part(source.text) if source is not None else ""
+        if not reason and _COMPARES.search(taker.text):
+            # it weighs the one taken against the other ("they're 800 cheaper"): why
+            reason, source = self.reasons.whole(taker), taker
+        if not reason or source is None:
+            return None
+        return why_answer(relayed(reason, source.text), source, None,
+                          [taker, *(u.node for u in covering if u.node is not None)])
+
+    def _taker(self, pair: tuple[str, str], *, covering: Sequence[Unit]) -> EvidenceNode | None:
+        """The first message deciding on the alternative taken that does not name the one
+        left ("true but ArtMove has the air-ride van … I'm booking ArtMove")."""
+        taken, left = (forms(w.lower()) for w in pair)
+        said = sorted({u.node.node_id: u.node for u in covering if u.node is not None}.values(),
+                      key=lambda n: (n.ts, n.seq))
+        for node in said:
+            told = unit_forms(node.text)
+            if taken & told and not left & told and self._decides(node):
+                return node
+        return None
 
     def _changing(self, node: EvidenceNode) -> bool:
         """Whether ``node`` says something changes."""
