@@ -20,6 +20,10 @@ ASSENT_OPENERS: tuple[str, ...] = (
     "let's do that", "lets do that", "go for it",
 )
 
+#: An offer made to the group, for it to take or turn down ("donation offered: £500 from
+#: Hartley Homes").
+OFFERED = r"offered|offering"
+
 #: Words putting something forward for someone else to decide, beyond the proposal cues
 #: ("I'd recommend we stop", "need an approval", "ok to order?", "got quotes from …"): only
 #: what was put forward has an approver; an announcement or a report agreed with does not.
@@ -27,8 +31,7 @@ PUT_FORWARD: re.Pattern[str] = re.compile(
     r"\b(?:i'd recommend|i would recommend|i recommend|recommend(?:ing)? we|my recommendation|"
     r"need(?:s)? (?:an? )?(?:approval|sign[- ]?off|ok|go-ahead)|for approval|ok to|okay to|"
     r"can i get (?:an? )?(?:approval|sign[- ]?off|ok)|quotes? from|shortlist|"
-    # an offer made to the group, for it to take or turn down ("donation offered: £500")
-    r"offered|offering|offers? to)\b|\boptions?:",
+    + OFFERED + r"|offers? to)\b|\boptions?:",
     re.IGNORECASE)
 
 #: Words by which a proposer goes ahead on their own ("approving my own thing, going ahead"):

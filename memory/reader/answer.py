@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memory.analysis.cue_words import NUMBER_WORDS, WEEKDAY_SPELLINGS
+from memory.analysis.decision_words import OFFERED
 from memory.analysis.lexicon import default_lexicon
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
@@ -186,10 +187,9 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 
 
 # Urging a plan is putting it forward too ("someday we should try Taqueria Luna", "let's
-# do the lake").
+# do the lake"), and so is an offer made to the group.
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b|"
-                    # an offer made to the group ("donation offered: £500 from Hartley")
-                    r"\b(?:offered|offering)\b", re.IGNORECASE)
+                    r"\b(?:" + OFFERED + r")\b", re.IGNORECASE)
 # where one sentence ends and the next begins
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 # the words before a question mark, back to the last stop
