@@ -33,8 +33,8 @@ from memory.analysis.question import QuestionAnalysis, analyze_question, strip_a
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
+from memory.reader import why_turns
 from memory.reader.acronyms import spell_out
-from memory.reader.alternatives import chosen_over
 from memory.reader.answer import (
     attributed_phrase,
     citation,
@@ -79,12 +79,6 @@ LOOKUP_K = 50
 QUOTE_WHOLE_CHARS = 200
 # Questions among the evidence whose answers are looked up.
 ANSWERED_QUESTIONS = 8
-# For a *why* question: how many turns before a change, and how far back, may hold its
-# reason.
-REASON_TURNS = 3
-REASON_WITHIN = timedelta(hours=6)
-# ... and before how many of the best covering messages.
-REASON_SOURCES = 3
 # For *who decided*: the turns after a proposal read for its approval, and within how long
 # (a lead often answers a few turns and hours later).
 APPROVAL_TURNS = 4
@@ -172,10 +166,10 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds).model_copy(
                 update={"coverage": round(verdict.score, 3)})
         self._context_turns(session, states, verdict)
-        changes = (self._changes(qa, session, states, verdict)
+        changed = (why_turns.changes(qa, session, states, verdict)
                    if qa.kind is QuestionKind.WHY else [])
-        before = self._turns_before(session, changes)
-        explained = self._asked_after(session, changes)
+        before = why_turns.turns_before(self.tools, session, changed)
+        explained = why_turns.asked_after(self.tools, self.composer.reasons, session, changed)
         people = people_of(session.nodes.values())
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
@@ -417,50 +411,6 @@ class OfflineReader:
                 qa, asked, node.text) >= len(asked_terms):
             return composed  # the answer's message is newer than the taking, and on topic
         return taken(composed, request, reply, asked)
-
-    def _turns_before(self, session: ReaderSession, changes: Sequence[EvidenceNode]
-                      ) -> dict[str, list[EvidenceNode]]:
-        """For a *why* question: the turns just before each change, newest first, where a
-        blocker said by someone else is often the reason ("we can't have the ledger down
-        that night" → "ok, the 19th then")."""
-        out: dict[str, list[EvidenceNode]] = {}
-        for node in changes:
-            turns = self.tools.turns_before(node, session.scope, n=REASON_TURNS,
-                                            within=REASON_WITHIN)
-            for turn in turns:
-                session.nodes.setdefault(turn.node_id, turn)
-            out[node.node_id] = turns
-        return out
-
-    def _asked_after(self, session: ReaderSession, changes: Sequence[EvidenceNode]
-                     ) -> dict[str, EvidenceNode]:
-        """For a *why* question: for each change, the turn explaining it when someone asked
-        why just after."""
-        out: dict[str, EvidenceNode] = {}
-        for node in changes:
-            # (in its thread too: "adult tickets going up to £14" → "why the jump?")
-            turns = self.tools.replies_after(node, session.scope, n=REASON_TURNS + 1,
-                                             within=REASON_WITHIN)
-            told = self.composer.reasons.asked_after(node, turns)
-            if told is not None:
-                session.nodes.setdefault(told.node_id, told)
-                out[node.node_id] = told
-        return out
-
-    @staticmethod
-    def _changes(qa: QuestionAnalysis, session: ReaderSession, states: Sequence[State],
-                 verdict: Coverage) -> list[EvidenceNode]:
-        """The changes a why may ask about: those of the states read, the best covering
-        messages (a change the writer did not chain), and those naming the alternative a
-        question says was taken ("why ArtMove and not Nordvik")."""
-        ids = [e.node_id for s in states for e in s.chain[1:]]
-        ids += [u.node.node_id for _, u in verdict.units[:REASON_SOURCES] if u.node is not None]
-        pair = chosen_over(qa.text)
-        if pair is not None:
-            taken = forms(pair[0].lower())
-            ids += [u.node.node_id for s, u in verdict.units
-                    if u.node is not None and s > 0 and taken & unit_forms(u.node.text)]
-        return [n for i in dict.fromkeys(ids) if (n := session.nodes.get(i)) is not None]
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
                  rounds: int) -> Answer:
