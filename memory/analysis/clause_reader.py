@@ -513,8 +513,6 @@ _RANGE_GOES_ON = re.compile(r"\s{0,3}(?:to|until|till|til|through|thru|-|–|→
                             re.IGNORECASE)
 
 
-# A clause joining two statements ("from thursday the canteen is closed so team lunch
-# moves to fri"): its day may be the first one's.
 def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
     """``toks`` without the words of an aside in brackets ("because of the Vestland delay
     (their conservator's off sick) we're moving the opening"): an aside of three words or
@@ -526,8 +524,12 @@ def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
     return kept if kept else list(toks)
 
 
+# Booking a named choice ("I'm booking ArtMove"): done for the team.
 _BOOKS = re.compile(r"\b(?:booking|booked|book|hiring|hired|hire|ordering|ordered|order)\s[A-Z]")
+# An aside in brackets of three words or more.
 _ASIDE = re.compile(r"\((?=[^()]{0,200}?\w\s{1,5}\w[^()]{0,200}?\w\s{1,5}\w)[^()]{1,200}\)")
+# A clause joining two statements ("from thursday the canteen is closed so team lunch
+# moves to fri"): its day may be the first one's.
 _JOINED = re.compile(r"\b(?:so|but|because|since|and then|which means)\b", re.IGNORECASE)
 _EFFECTIVE_FROM = re.compile(r"\W{0,3}" + _EFFECTIVE + r"\s{1,3}", re.IGNORECASE)
 

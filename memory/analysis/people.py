@@ -109,11 +109,11 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
 
 # Agreeing or offering to do a task ("Kit has kindly agreed to take over the qualifiers",
 # "Sam offered to run it"): the doer will do it.
+_AGREE_VERBS = ("agreed", "offered", "volunteered")
 _AGREEING = re.compile(r"(?:(?:has|have|'s|s)\s)?(?:(?:kindly|very kindly)\s)?"
-                       r"(?:agreed|offered|volunteered)\sto\s")
-
-
-_AGREE_WORDS = frozenset({"has", "have", "kindly", "very", "agreed", "offered", "volunteered"})
+                       r"(?:" + "|".join(_AGREE_VERBS) + r")\sto\s")
+# The words of such a phrase, which name no doer themselves.
+_AGREE_WORDS = frozenset({"has", "have", "kindly", "very", *_AGREE_VERBS})
 
 
 def _agreed(rest: Sequence[str]) -> list[str]:

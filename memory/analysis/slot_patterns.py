@@ -114,6 +114,10 @@ SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
 _NOT_COUNTED = r"(?!\s(?:[a-z]{1,15}\s)?(?!(?:was|has|does|plus|less|unless|this)\b)[a-z]{2,20}s\b)"
 
 
+# Openers before a choice taken up ("ok the Crown then", "so pizza it is").
+_OPENERS = r"ok|okay|fine|alright|so|yes|yep|yeah|right|sure"
+
+
 # Words that open no choice taken up by "then" ("see you then", "ok then", "and then").
 _NOT_TAKEN = (r"(?i:(?:ok|okay|fine|right|cool|good|great|sounds|see|talk|speak|bye|done|and|so|"
               r"well|yes|yeah|yep|sure|alright|it|that|this|you|we|me|i|thanks|thx|ty|til|till|"
@@ -419,8 +423,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"rebooked us at|booked us at|hired|went for|going for))\s(?P<v>[A-Z][\w'’&-]{0,30}"
                r"(?:\s(?:[A-Z][\w'’&-]{0,30}|de|la|del|of|the)\b){0,4})"),
     # (an opener before it is no part of the name: "Ok St Abbs it is")
-    ("choice", r"(?<![\w'’])(?P<v>(?!(?i:ok|okay|right|so|fine|alright|yes|yeah|yep|sure|then|"
-               r"great|cool)\s)[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
+    ("choice", r"(?<![\w'’])(?P<v>(?!(?i:" + _OPENERS + r"|then|great|cool)\s)"
+               r"[A-Z][\w'’&-]{0,30}(?:\s(?:&\s)?[A-Z][\w'’&-]{0,30}){0,3})"
                r"(?=,?\s(?:it is|it's|wins)\b)"),
     # "kielder wins!!", "poll closed: arran wins": a lower-case choice a vote decided
     ("choice", r"(?:^|[,.!:;]\s{0,2})(?P<v>(?!(?:it|that|this|everyone|everybody|nobody|no one|"
@@ -429,29 +433,26 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "Terrace then, same time.", "ok the Crown then": a name taken up by "then" opening
     # its clause (not "see you then", "ok then", "fine by me then"; a lower-case reply,
     # "bus loop then", is read against the turn it answers; "Mara's marshal then" says who)
-    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|yes|yep|yeah|right|sure)\s)"
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:" + _OPENERS + r")\s)"
                r"(?:(?i:the)\s)?(?P<v>(?!" + _NOT_TAKEN + r")[A-Z][\w&-]{1,20}"
                r"(?:\s(?!(?i:then|it|it's|its|is|was)\b)[A-Za-z][\w&-]{1,20}){0,2}),?\s(?i:then)"
                r"(?=\s{0,2}(?:[.,!?;]|$)|\s(?i:same|it is|it's)\b)"),
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
-    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:ok|okay|fine|alright|so|then|yes|yep|yeah|"
-               r"right|sure)\s)(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come)\b)[a-z][\w'’-]{1,20}"
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:" + _OPENERS + r"|then)\s)"
+               r"(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come)\b)[a-z][\w'’-]{1,20}"
                r"(?:\s(?!it\b)(?:&\s)?[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)"
                # (not "and come on, it's called the Star": a word going on says what it is)
                r"(?:\s{0,3}(?:[^\w\s]|$)|\s(?i:then|for|on|at|from|again|now|guys|all|team)\b)"),
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
-    ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:ok|okay|fine|alright|so|then|yes|"
-               r"yep|yeah|right|sure|plan)\s)(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")"
+    ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:" + _OPENERS + r"|then|plan)\s)"
+               r"(?:the\s)?(?P<v>" + _LOWER_CHOICE + r")"
                r"(?<!double)(?<!fully)(?<!already)(?<!over)\s(?:"  # "the hall's double booked"
                r"instead\b|(?:is\s)?(?:confirmed|booked|locked in|locked)\b"
                # (not what is booked for a day: "health inspection booked thu jan 22")
                r"(?!\s(?:for|by|on|at|to|in|out|up|solid|today|tomorrow|tonight|tmrw|next|this|"
                r"(?:" + _WDX + r")|(?:" + _MO + r")\.?\s?\d|\d)\b|\s?:))"),
 )
-
-
-
 
 
 # "… of Millbrook Elementary", "… of Hall B", "… of Building 7": the named place a part of a

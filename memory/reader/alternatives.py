@@ -46,12 +46,18 @@ def chosen_over(text: str) -> tuple[str, str] | None:
     """The alternative a *why* question says was taken and the one left ("ArtMove",
     "Nordvik" of "why ArtMove and not Nordvik?"); None when it names no such pair."""
     m = _OVER.search(text)
-    if m is None:
-        return None
-    a, b = m.group(1), m.group(2)
-    if {a.lower(), b.lower()} & _NOT_PART or a.lower() == b.lower() or any(
-            is_calendar_word(w.lower()) for w in (a, b)):
+    pair = _pair(m) if m is not None else None
+    if pair is None or any(is_calendar_word(w.lower()) for w in pair):
         return None  # "why friday not thursday" asks why a day moved
+    return pair
+
+
+def _pair(m: re.Match[str]) -> tuple[str, str] | None:
+    """The two words ``m`` caught as alternatives, unless one is a function word or they
+    are the same word."""
+    a, b = m.group(1), m.group(2)
+    if {a.lower(), b.lower()} & _NOT_PART or a.lower() == b.lower():
+        return None
     return a, b
 
 
@@ -59,12 +65,7 @@ def alternatives(qa: QuestionAnalysis) -> tuple[str, str] | None:
     """The two words the question offers as alternatives ("santa", "raffle" of "secret
     santa or a raffle"), as written; None when it offers none."""
     m = _OR.search(qa.text)
-    if m is None:
-        return None
-    a, b = m.group(1), m.group(2)
-    if {a.lower(), b.lower()} & _NOT_PART or a.lower() == b.lower():
-        return None
-    return a, b
+    return _pair(m) if m is not None else None
 
 
 def named_alternative(pair: tuple[str, str], units: Sequence[Unit],

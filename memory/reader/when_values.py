@@ -218,12 +218,13 @@ _WILL = re.compile(r"\b(?:i'll|i’ll|we'll|we’ll|i will|we will|i'm going to|
                    r"gonna)\b", re.IGNORECASE)
 
 
-# A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
+# "at 3": a bare hour after "at", no clock time written out.
+_BARE_HOUR_AT = r"(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
 # A bare hour right after a day, with "at" ("2moro at 8", "sat at 2"): that day's time.
-_DAY_AT_HOUR = re.compile(r"\s(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
-                          r"(?!\s(?:ppl|people|kids|adults|of|per|each)\b)", re.IGNORECASE)
-_AT_HOUR = re.compile(r"\b(?:at|@)\s(?:1[0-2]|[1-9])(?![\w:.,/%-]|\s?(?:am|pm|o'?clock)\b)"
-                      r"(?!\s[a-z]{3,20})", re.IGNORECASE)
+_DAY_AT_HOUR = re.compile(r"\s" + _BARE_HOUR_AT + r"(?!\s(?:ppl|people|kids|adults|of|per|each)\b)",
+                          re.IGNORECASE)
+# A bare hour after "at" ("ceremony at 3"), not a count or an amount ("at 3 tables").
+_AT_HOUR = re.compile(r"\b" + _BARE_HOUR_AT + r"(?!\s[a-z]{3,20})", re.IGNORECASE)
 
 
 # A value that is a range of bare hours ("11 to 3", "9-5"): a time of day, as the message
