@@ -18,6 +18,8 @@ from memory.analysis.matching import (
     abbreviates,
     clock_for_day,
     compatible,
+    day_for_clock,
+    has_clock_in,
     measure,
     same_counted,
     same_grain,
@@ -291,6 +293,8 @@ class StateMatcher:
             for hit in registry.search_registry(item, beside, k=6):
                 if names_value(beside, hit.state.value):
                     pool.setdefault(hit.state.state_id, hit.state)
+        day_only = claim.value.kind is Kind.DATE and not has_clock_in(claim.value.text)
+        clock_beside = any(c.value.kind is Kind.TIME for c in clause.claims if c is not claim)
         known = bool(terms) and any(
             s.value and not compatible(family, s.value_family)
             and _matchable(set(content_terms(s.topic))) == terms for s in pool.values())
@@ -300,6 +304,7 @@ class StateMatcher:
                 and (family != "amount" or (same_measure(claim.value.text, held_value(s))
                                             and same_counted(claim.value.text, held_value(s))))
                 and not clock_for_day(claim.value.kind is Kind.TIME, held_value(s))
+                and not day_for_clock(day_only, held_value(s), clock_beside=clock_beside)
                 and not (clause.change < 0.5 and _week_for_day(claim.value.text, held_value(s),
                                                                item.message.ts))
                 ], known

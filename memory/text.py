@@ -11,7 +11,12 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from memory.analysis.lexicon import AGREED_ORDINAL, MONEY_PATTERN, SCALED_COUNT_PATTERN
+from memory.analysis.lexicon import (
+    AGREED_ORDINAL,
+    MONEY_PATTERN,
+    SCALED_COUNT_PATTERN,
+    SPOKEN_TIME,
+)
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'._-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
 # Zero-width and bidi controls carry no meaning for matching but can hide words from it.
@@ -138,7 +143,8 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),
     # Before versions: "7.30am" is a time of day, not version 7.30.
     (SlotKind.TIME, re.compile(r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|"
-                               r"\d{1,2}:\d{2}|noon|midnight|eod|end of day)\b", re.I)),
+                               r"\d{1,2}:\d{2}|noon|midnight|eod|end of day|" + SPOKEN_TIME
+                               + r")\b", re.I)),
     (SlotKind.VERSION, re.compile(r"\bv?\d{1,12}\.\d{1,12}(?:\.\d{1,12}){0,8}"
                                   r"(?:-[a-z0-9.]{1,40})?\b", re.I)),
     (SlotKind.DATE, re.compile(

@@ -32,6 +32,10 @@ _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going w
                          r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
 
 
+# "now" right after a value marks it as the new one ("landing 9.15 now").
+_NOW_AFTER = re.compile(r"\s{1,3}now\b", re.IGNORECASE)
+
+
 class ClauseActs:
     """What a clause does, read with ``lexicon``."""
 
@@ -117,8 +121,12 @@ class ClauseActs:
             return SpeechAct.REJECTION
         if lex.ack.match(part) and not new:
             return SpeechAct.CONFIRMATION
-        if new and change < SETTLED_CHANGE and not lex.decision.search(part) and \
-                _CONFIRMS.search(part):
+        confirms = _CONFIRMS.search(part)
+        said_end = at + new[0].end - new[0].start if new and at >= 0 else -1
+        if confirms is not None and confirms.group(0).lower() == "still" and 0 <= said_end <= (
+                confirms.start()) and _NOW_AFTER.match(part, said_end):
+            confirms = None  # "landing 9.15 now on the Sat, still T2": the first value is new
+        if new and change < SETTLED_CHANGE and not lex.decision.search(part) and confirms:
             return SpeechAct.CONFIRMATION
         if new:
             return SpeechAct.DECISION

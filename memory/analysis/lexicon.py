@@ -93,6 +93,7 @@ from memory.analysis.slot_patterns import (
     SCALED_COUNT_NOUNS,
     SCALED_COUNT_PATTERN,
     SLOT_PATTERNS,
+    SPOKEN_TIME,
     UNCOUNTED_PLURALS,
 )
 from memory.analysis.system_words import (
@@ -132,6 +133,7 @@ __all__ = [
     "FILE_EXTENSIONS",
     "FIRST_PERSON",
     "AGREED_ORDINAL",
+    "SPOKEN_TIME",
     "HANDOVER_VERBS",
     "HEADING_WORDS",
     "KEEP_CUES",

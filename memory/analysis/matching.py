@@ -187,6 +187,25 @@ def clock_for_day(clock_only: bool, value: str) -> bool:
     return clock_only and not (_CLOCK_IN.search(value) or _BARE_HOURS.fullmatch(value.strip()))
 
 
+def day_for_clock(day_only: bool, value: str, *, clock_beside: bool) -> bool:
+    """Whether a day said without a time (``day_only``), beside a time said in the same
+    clause (``clock_beside``: "now Friday Sept 19, Buckhorn farm, from 8pm"), would stand
+    in for a value that is a time alone ("8pm" for the gates): the day is the event's, the
+    time beside it that value's."""
+    return day_only and clock_beside and bool(_CLOCK_IN.search(value)) and not (
+        _DAY_IN.search(value))
+
+
+def has_clock_in(value: str) -> bool:
+    """Whether ``value`` holds a time of day ("Fri 8pm", "10:30")."""
+    return _CLOCK_IN.search(value) is not None
+
+
+_DAY_IN = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\b|\b\d{1,2}(?:st|nd|rd|th)\b|"
+                     r"\b\d{1,2}/\d{1,2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                     r"[a-z]{0,7}\b|\b(?:today|tonight|tomorrow|tmrw)\b", re.IGNORECASE)
+
+
 _CLOCK_IN = re.compile(r"\d[:.]\d{2}\b|\d\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midday|midnight)\b",
                        re.IGNORECASE)
 _BARE_HOURS = re.compile(r"\d{1,2}(?:\s?[-–]\s?\d{1,2})?")

@@ -13,10 +13,13 @@ from memory.analysis.lexicon import EVENT_BASE_FORMS, EVENT_NOUNS
 from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS
 
+#: A stop that ends a title, not a sentence ("Mr. Vos is fine with Friday").
+AFTER_TITLE = r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
+
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
 _SPLIT = re.compile(
-    r"(?<=[.!?])\s{1,8}|\n{1,8}|;\s{1,8}|(?P<colon>:)\s{1,8}|\s{1,4}[—–-]\s{1,4}|"
+    AFTER_TITLE + r"(?<=[.!?])\s{1,8}|\n{1,8}|;\s{1,8}|(?P<colon>:)\s{1,8}|\s{1,4}[—–-]\s{1,4}|"
     # the numbers of a list written on one line: "notes: 1) hours change … 2) PawBook …"
     r"\s{0,4}(?<![\w.(-])\(?\d{1,2}\)\s{1,4}|"
     r"\s{1,4}[" + EMOJI_CHARS + r"]{1,8}(?:\s{1,4}|$)|"

@@ -222,7 +222,11 @@ def people_values(text: str, *, speaker: str = "",
                  # "the new hire will take over": a thing named with a determiner
                  and not _determined(toks, i)
                  and _task_after(toks, i))
-        if (_name_like(tok, known, sentence_start=False) or taker) and _doer(
+        # ("Cloud backup is Sun 21", "Rain backup is the hall": what the role is for, not
+        # who holds it, unless the chat knows the name)
+        modifies = len(rest) > 1 and rest[0] in ROLE_NOUNS and rest[1] in {"is", "was"} and (
+            low not in known)
+        if (_name_like(tok, known, sentence_start=False) or taker) and not modifies and _doer(
                 rest,
                 original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)

@@ -494,7 +494,8 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         # ("whose idea was it to swap out the opener") stays with the change's reading,
         # which names who suggested what the change carried out
         return "proposer"
-    for role, phrases in (("doer", r.doer), ("proposer", r.proposer), ("rejecter", r.rejecter),
+    for role, phrases in (("rejecter", r.against), ("doer", r.doer), ("proposer", r.proposer),
+                          ("rejecter", r.rejecter),
                           ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
                           ("owner", r.holder), ("proposer", r.idea)):
         at = [i for p in phrases if (i := find_phrase(lows, p)) >= 0]

@@ -54,7 +54,7 @@ QUESTION_WORDS = frozenset(
     again we us our you your they them their it it's its this that there there's here any
     some ever gonna going can't cannot couldn't didn't doesn't don't isn't wasn't weren't
     won't wouldn't shouldn't hasn't haven't hadn't aren't cant wont hows wheres roughly
-    approximately approx precisely exact ballpark allowed supposed permitted""".split()
+    approximately approx precisely exact ballpark allowed supposed permitted held""".split()
 ) | BARE_NEGATIONS
 
 # Auxiliaries that put a question in the past ("when did…", "what was…").
@@ -168,12 +168,26 @@ LIGHT_DOING = frozenset({"going", "doing", "getting", "coming", "happening", "ma
 # How many words after "before" are read for a change word or a short value.
 BEFORE_SPAN = 6
 
+# People known by their role, whose name a question may ask ("what's the principal called").
+PERSON_ROLES = frozenset(
+    """engineer principal warden teacher contact rep representative manager landlord landlady
+    vet doctor dentist plumber electrician builder caretaker coach instructor trainer tutor
+    nurse receptionist supervisor chair chairperson president treasurer secretary caterer
+    photographer dj host speaker guide ranger technician tech driver courier agent officer
+    inspector vicar priest headteacher head lawyer solicitor accountant mechanic contractor
+    surveyor auditor assessor examiner judge referee umpire""".split())
+
 WHY_CUES = (
     "why", "how come", "what caused", "what causes", "what's the reason", "what is the reason",
     "what was the reason", "whats the reason", "the reason", "reason for", "reason why",
     "reasons", "what led to", "what leads to", "what made", "for what reason",
     "cause of", "what was behind", "what's behind", "whats behind", "what is behind",
     "the rationale", "rationale", "what prompted",
+    # what counted against something is the reason it was dropped ("what was the problem
+    # with MAQS?"; not "what's wrong with the van", "the issue with the swap details": a
+    # fault, a thing)
+    "the problem with", "problem with", "downside of", "downside to", "downside with",
+    "catch with", "objection to", "objections to",
 )
 # Words a question opens with (after fillers such as "hey", "quick q", "do you know").
 OPENING_WORDS = frozenset(
@@ -581,6 +595,10 @@ class QuestionLexicon:
     light_doing: frozenset[str] = LIGHT_DOING
     #: The value noun of an identifying number ("ref number", "what number is on …").
     number_noun: str = "number"
+    #: The value noun of a name ("what's the engineer's name"), and the people whose name
+    #: such a question asks: only a name said answers it, never the role alone.
+    name_noun: str = "name"
+    person_roles: frozenset[str] = PERSON_ROLES
     #: Words asking where to find a place or a person: only a street, postcode or email
     #: written out answers them, never the place's own name.
     address_nouns: frozenset[str] = frozenset({"address", "addr", "postcode", "zip",

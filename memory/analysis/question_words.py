@@ -144,10 +144,17 @@ _ABBREVIATION_VERB = re.compile(r"\b([A-Z]{2,5})(?:ing|ed|'d|’d)\b")
 _OPENING_Y = re.compile(r"^(\s{0,10})y(?=['’]d\b|\s{1,10}[\w'’])")
 
 
+# "what's the warden at St Anne's called?" asks the warden's name.
+_CALLED = re.compile(r"^(\W{0,3}(?:what's|what’s|whats|what is|what was)\s)(?:the\s)?"
+                     r"(\S.{1,80}?)\s(?:called|named)(\s{0,3}\?{0,3}\s{0,3})$", re.IGNORECASE)
+
+
 def expand_shorthand(text: str) -> str:
     """``text`` with chat shorthand spelled out, filler dropped (see QUESTION_SHORTHAND) and
-    an abbreviation made a verb read as the abbreviation."""
+    an abbreviation made a verb read as the abbreviation; "what's X called" asks the name
+    of X."""
     text = _ABBREVIATION_VERB.sub(r"\1", _OPENING_Y.sub(r"\1why", text, count=1))
+    text = _CALLED.sub(r"\1the name of the \2\3", text, count=1)
 
     def spelled(m: re.Match[str]) -> str:
         word = m.group(0)

@@ -11,7 +11,8 @@ import re
 from memory.analysis.cue_words import CHANGE_LABEL_NOUNS, CHANGE_LABELS, CHANGE_VERBS, DISCOURSE
 from memory.dates.days import MONTH_NAMES
 
-__all__ = ["BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES", "CHAT_SHORTHAND",
+__all__ = ["AGAINST_WORDS", "BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PREDICATES",
+           "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PREFERS_OTHER",
            "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
@@ -101,6 +102,9 @@ CHANGE_PREDICATES = CHANGE_VERBS | frozenset(
     stepping quit hand handed handing""".split())
 # A why question about something that did not happen ("why couldn't we …", "why not …"):
 # its reason is in the reply that turned the proposal down.
+# What a why-question asks counted against a thing ("what was the problem with MAQS?"):
+# like a question negating it, it asks why the thing was not done.
+AGAINST_WORDS = ("problem with", "downside", "catch with", "objection to", "objections to")
 NOT_DONE_WORDS = ("couldn't", "couldnt", "could not", "didn't", "didnt", "did not", "wasn't",
                   "wasnt", "weren't", "werent", "not", "never", "won't", "wont", "can't",
                   "cant", "cannot", "no", "aren't", "arent", "isn't", "isnt", "don't", "dont",

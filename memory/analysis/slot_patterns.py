@@ -29,6 +29,13 @@ _MO = _alternation(MONTH_WORDS)
 _TZ = _alternation(TIMEZONES)
 
 
+#: A time of day said as spoken: "half 12" (12:30), "quarter past 2", "half past seven".
+# (a bare "half 12" only where no noun follows: not "half 12 bags", "half 2 times")
+SPOKEN_TIME = (r"(?:(?:half|quarter)\s(?:past|to)\s(?:1[0-2]|[1-9]|one|two|three|four|five|six|"
+               r"seven|eight|nine|ten|eleven|twelve)|half\s(?:1[0-2]|[1-9])(?=\s?(?:$|[.,;:!?)]|"
+               r"(?:am|pm|start|kick|o'clock|ish|sharp|tonight|today|tomorrow|then|so|on|at|in|"
+               r"and|or|not|instead|till|til|until|for|the|we|is|it's|its|now)\b)))"
+               r"(?:\s?(?:am|pm))?")
 _CLOCK = r"(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)"
 
 
@@ -238,7 +245,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("range", rf"\b{_WDX}\s?(?:-|–|—|through|thru)\s?{_WDX}\b"),
     # times: "3 pm", "10:30", "noon", "eod"
     ("time", r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight|"
-             r"eod|end of day|cob|close of business)(?!\w|:\d)"),
+             r"eod|end of day|cob|close of business|"
+             + SPOKEN_TIME + r")(?!\w|:\d)"),
     # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
     ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
     ("date", rf"(?<!['’])\b(?:(?:next|this|last|coming)\s)?{_WDX}\b"
@@ -396,6 +404,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # a number after the word for a count: "final rsvp count 176", "headcount now 42"
     ("count", r"\b(?:count|tally|headcount|head count)(?:\s(?:is|now|at|of|=)){0,2}:?\s"
               r"(?P<v>\d{1,3}(?:,\d{3})+|[1-9]\d{0,4})(?![\d.,:%/-]?\d|%|\w)"),
+    # a headcount said of the group: "24 of us", "told them 22 of us"
+    ("count", r"(?<![\w.,:/£$€#-])(?P<v>[1-9]\d{0,3})(?=\sof\sus\b)"),
     # a small cap: "max 5", "5 max.", "maximum of 8" (not "max 5pm")
     ("count", r"\b(?:max|maximum|max of|maximum of)\s(?P<v>[1-9]\d{0,3})"
               r"\b(?![:.]\d|\s?(?:am|pm|st|nd|rd|th|h)\b)"),
@@ -439,7 +449,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                r"(?=\s{0,2}(?:[.,!?;]|$)|\s(?i:same|it is|it's)\b)"),
     # "ok fair, basket it is", "so pizza it is": a common word decided on after an opener
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\b(?i:" + _OPENERS + r"|then)\s)"
-               r"(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come)\b)[a-z][\w'’-]{1,20}"
+               r"(?P<v>(?!(?:it|that|this|so|which|how|what|and|but|or|come|" + _OPENERS
+               + r")\b)[a-z][\w'’-]{1,20}"
                r"(?:\s(?!it\b)(?:&\s)?[a-z][\w'’-]{1,20}){0,2}),?\s(?i:it is|it's)"
                # (not "and come on, it's called the Star": a word going on says what it is)
                r"(?:\s{0,3}(?:[^\w\s]|$)|\s(?i:then|for|on|at|from|again|now|guys|all|team)\b)"),

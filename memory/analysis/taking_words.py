@@ -33,6 +33,20 @@ TASK_REQUEST: re.Pattern[str] = re.compile(
     r"(?:a )?sub)\b|\bneed:",
     re.IGNORECASE)
 
+#: A task given up is open to whoever takes it on next ("can't do the airport", "I can't
+#: move it", "won't be able to drive"); the people it names are whom it is for.
+# (the speaker's own: "I can't", or a clause opening on it; not "she can't do the teas")
+_OWN_CANT = (r"(?:\bi\s|\bi'?ll\s|\bim\s|\bi'm\s|^|[.!?,;:)—–-]\s{0,3}|[^\w\s'’]\s)"
+             r"(?:can't|can’t|cant|cannot|can not|won't be able to|wont be able to|unable to|"
+             r"not able to)\s")
+GIVING_UP: re.Pattern[str] = re.compile(
+    _OWN_CANT + r"(?:do|drive|bring|take|collect|pick|get|cover|run|host|mind|manage|lead|"
+    r"move|open|lock|walk|feed|fetch)\b", re.IGNORECASE)
+
+#: Its holder saying they cannot do what they held ("😩 can't quizmaster"): the task is
+#: open to whoever takes it on next.
+RELEASING: re.Pattern[str] = re.compile(_OWN_CANT + r"[a-z]", re.IGNORECASE)
+
 #: How a reply taking the task on opens ("on it", "yep", "sure, i'll grab the files").
 TAKING_OPENERS: tuple[str, ...] = (
     "on it", "will do", "can do", "sure", "sure thing", "yep", "yup", "yes", "yeah", "ya",
@@ -70,6 +84,21 @@ TAKING_OVER: re.Pattern[str] = re.compile(
     r"tonight|x{1,4}|[^\w\s]{1,4})"
     r"(?:\W|$)))", re.IGNORECASE)
 
+#: A speaker committing themselves to a task from now on, of their own accord ("so I'll let
+#: the engineer in", "I'm doing the school run now"): what follows names the task.
+VOLUNTEERING: re.Pattern[str] = re.compile(
+    r"\b(?:i'll|i’ll|ill|i will|i'm doing|im doing|i'm taking|im taking|i'll be doing|"
+    r"leave (?:it|that) with me)\s", re.IGNORECASE)
+
+#: A reply committing to the thing spoken of by a pronoun ("I'll get them", "I'll bring
+#: her Siobhan", "i can do it"): it takes on what was asked, not news of its own ("I'll let
+#: you know" commits to nothing asked).
+TAKES_IT: re.Pattern[str] = re.compile(
+    r"^\W{0,3}(?:(?:ok|okay|oh|ah|sure|yeah|yep|no worries|np|right)\W{1,4}){0,2}"
+    r"(?:i'll|i’ll|ill|i will|i can)\s(?!let\b|tell\b|ask\b|send\b|text\b|call\b|ring\b|"
+    r"message\b|remind\b|see\b|keep\b|update\b|ping\b|show\b|check\b)[a-z]{2,12}\s"
+    r"(?:it|them|her|him|that|those|these|this)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class TakingWords:
@@ -80,3 +109,7 @@ class TakingWords:
     committing: re.Pattern[str] = COMMITTING
     declining: re.Pattern[str] = DECLINING
     taking_over: re.Pattern[str] = TAKING_OVER
+    takes_it: re.Pattern[str] = TAKES_IT
+    volunteering: re.Pattern[str] = VOLUNTEERING
+    giving_up: re.Pattern[str] = GIVING_UP
+    releasing: re.Pattern[str] = RELEASING

@@ -39,6 +39,12 @@ class WhoRoles:
         "say no", "says no", "reject*", "veto*", "nixed", "nix", "overrul*", "blocked",
         "block", "pushed back", "push back", "objected", "object",
     )
+    # Saying who was against something asks who turned it down, whatever other role word
+    # follows ("who didn't want the marquee", "who was against using MAQS").
+    against: tuple[str, ...] = (
+        "against", "opposed", "didn't want", "didnt want", "did not want", "wasn't keen",
+        "wasnt keen", "not keen", "disagreed", "disagree",
+    )
     # Weak proposer words, used when no other role word is there ("whose idea was bo7").
     idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
     # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")

@@ -12,14 +12,14 @@ from datetime import datetime
 from memory.analysis.cue_words import NUMBER_WORDS, WEEKDAY_SPELLINGS
 from memory.analysis.decision_words import OFFERED
 from memory.analysis.lexicon import default_lexicon
+from memory.analysis.message_patterns import AFTER_TITLE
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.features import QUESTION_WORDS, passage_terms, relevance_terms
 from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten, stem, tokens
 
 # A sentence ends at ".", "!" or "?" (not after a title such as "Mr.") or a line break.
-_SENTENCE = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
-                       r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(AFTER_TITLE + r"(?<=[.!?])\s+|\n+")
 
 
 # ---- citations and presentation ----------------------------------------------------------

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from memory.analysis.question import QuestionAnalysis, words
-from memory.text import STOPWORDS
+from memory.text import STOPWORDS, is_calendar_word
 
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
@@ -35,6 +35,19 @@ def fills(unit: Unit, qa: QuestionAnalysis, people: frozenset[str] = frozenset()
         return False
     asked = set(qa.terms) | set(unit.speakers) | people
     return any({w.lower() for w in m.group().split()} - asked
+               for n in (unit.node, *unit.answers) for m in name_candidates(n.text))
+
+
+def names_someone(unit: Unit, qa: QuestionAnalysis) -> bool:
+    """Whether ``unit`` gives a name the question does not say ("what's the name of the
+    principal" / "… the principal, Mrs Okafor, says …"): a state's value, or a capitalised
+    name inside a sentence of its messages that is no day or month."""
+    if unit.state is not None:
+        return fills(unit, qa)
+    if unit.node is None:
+        return False
+    asked = set(qa.terms) | set(unit.speakers)
+    return any({w.lower() for w in m.group().split() if not is_calendar_word(w)} - asked
                for n in (unit.node, *unit.answers) for m in name_candidates(n.text))
 
 

@@ -32,7 +32,7 @@ from memory.dates import find_date_expressions
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
-from memory.reader.asked_value import fills, name_candidates, spoke
+from memory.reader.asked_value import fills, name_candidates, names_someone, spoke
 from memory.reader.contrast import another_kind
 from memory.reader.coverage_days import (
     dated_score,
@@ -409,6 +409,9 @@ class CoverageTest:
             # "what's the planning ref number", "what number is on my jersey": a number
             # that is neither a day, a time nor an amount
             return says_a_number(unit, money=False)
+        if self.lexicon.name_noun in qa.attributes and set(qa.terms) & self.lexicon.person_roles:
+            # "what's the principal at lakefield called": a name said beside the role
+            return names_someone(unit, qa)
         if family in ("name", "where") and unit.state is not None and unit.state.value:
             # "which company does the inspections": a state holding a day, a time or an
             # amount names no company, nor does a place said by its common noun ("the yard")

@@ -89,7 +89,7 @@ def short_for(low: str, people: Sequence[Person]) -> list[Person]:
 
 # Words that begin names but are said for themselves ("max 5 per heat", "art room").
 _NOT_SHORT = frozenset("""max min art pat mar kit van ray rob bill mark rose grace hope amber
-ash fin jack sol dom""".split())
+ash fin jack sol dom car cat cab cam cap bar bat pen pet""".split())
 
 
 def person_answer(text: str, speaker: str, people: Sequence[Person], qa: QuestionAnalysis,
@@ -107,9 +107,11 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         # "got the Patels' key off craig": whom a thing came from no longer holds it
         lows_all = [w.low for w in ws]
         others = [(i, p) for i, p in others if not _given_by(lows_all, i)]
-    if _PAST_DEED.search(qa.text) and _DID_IT.search(text[:MAX_TEXT]):
+    if qa.role in _SPEECH_ROLES or (_PAST_DEED.search(qa.text)
+                                     and _DID_IT.search(text[:MAX_TEXT])):
         # "who pulled the post?" over "Tam, I took your post down": the person addressed
-        # is not the one who did it (but "Sam, I signed you up" makes Sam the one going)
+        # is not the one who did it (but "Sam, I signed you up" makes Sam the one going);
+        # nor is the one addressed the one saying no ("Ben, no to NexGard")
         ws = words(text[:MAX_TEXT])
         others = [(i, p) for i, p in others if not _vocative(text, ws, i)]
     if not others:
@@ -135,6 +137,11 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         return with_self(text, others[0][1].name, speaker)
     return with_self(text, min(others, key=lambda ip: min(abs(ip[0] - a) for a in anchors)
                                )[1].name, speaker)
+
+
+# Roles played by what the speaker says (deciding, turning down, changing): a person
+# addressed is the one told, not the one saying.
+_SPEECH_ROLES = frozenset({"rejecter", "decider", "changer"})
 
 
 # Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").

@@ -50,9 +50,16 @@ from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, stat
 from memory.reader.coverage_values import tells_a_sum
 from memory.reader.extract import Person, people_of
 from memory.reader.named_again import Mentions
-from memory.reader.reasons import accepts
+from memory.reader.reasons import accepts, spoken_against
 from memory.reader.rerank import Hit
-from memory.reader.taking import is_request, taken, taken_over, taker_of
+from memory.reader.taking import (
+    is_request,
+    taken,
+    taken_over,
+    taker_of,
+    volunteered,
+    volunteers_for,
+)
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.reader.when_values import has_clock
 from memory.reader.word_forms import forms, unit_forms
@@ -88,6 +95,8 @@ APPROVAL_WITHIN = timedelta(hours=12)
 TAKING_SOURCES = 3
 TAKING_TURNS = 6
 TAKING_WITHIN = timedelta(hours=12)
+# How many times a task is followed changing hands after the answer.
+HANDS_WALKED = 4
 # For what is in force now: the turns after the answer's message read for a change that
 # does not name its subject again, and within how long.
 FOLLOW_TURNS = 6
@@ -181,7 +190,13 @@ class OfflineReader:
         if qa.kind is QuestionKind.WHO and qa.decides:
             composed = self._approved(session, composed)
         if qa.kind is QuestionKind.WHO and qa.role == "rejecter":
-            composed = self._rejected(session, composed)
+            called = self._rejected(session, composed)
+            refuser = self._refuser(qa, verdict, composed, session) if called is composed else None
+            if refuser is not None:
+                # no reply turned the answer's proposal down: the message naming the thing
+                # that does ("not MAQS in August, please"), by its speaker
+                return _said_answer(refuser, session, rounds, qa)
+            composed = called
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
             composed = self._taken(qa, session, composed, verdict, people)
         if not composed.lines or not tells_a_sum(qa, composed.short):
@@ -312,6 +327,70 @@ class OfflineReader:
         the person who refused it in a reply or in the turns just after."""
         return self._called(session, composed, rejection_of, rejected)
 
+    def _handed_on(self, qa: QuestionAnalysis, best: tuple[EvidenceNode, EvidenceNode] | None,
+                   node: EvidenceNode, composed: Composed, verdict: Coverage,
+                   asked: frozenset[str], people: Sequence[Person], session: ReaderSession
+                   ) -> tuple[EvidenceNode | None, EvidenceNode] | None:
+        """The task changing hands after the answer, in order: someone else taking it on
+        of their own accord ("Ben's on leave the 11th remember, so I'll let the engineer
+        in"), or its holder giving it up ("can someone else do biscuit") and whoever takes
+        it on then. The last (request, taker) — request None for a taking unasked — or
+        None when it stayed where it was."""
+        # (the task in its own words: "I'll get them, mam's car …" takes nothing "Mam" is
+        # driven to; an amount or a day the question names is named: "the 5k loan", not
+        # "loan note")
+        names = frozenset(f for n in qa.named if not any(ch.isdigit() for ch in n)
+                          for f in forms(n.lower()))
+        # (and the act asked about names no task: "who at pontfaen *offered* …")
+        task = frozenset(f for f in asked - names if not f.endswith("ed"))
+        values = frozenset(f for t in qa.terms if t[:1].isdigit() for f in forms(t))
+        pool = sorted({u.node.node_id: u.node for _, u in verdict.units
+                       if u.node is not None}.values(), key=lambda n: (n.ts, n.seq))
+        request: EvidenceNode | None = best[0] if best is not None else None
+        held = best[1] if best is not None else node
+        holder = held.speaker if best is not None else composed.short
+        channel = (best[0] if best is not None else node).channel
+        moved = False
+        for _ in range(HANDS_WALKED):
+            step: tuple[EvidenceNode | None, EvidenceNode] | None = None
+            for n in pool:
+                if (n.ts, n.seq) <= (held.ts, held.seq) or n.channel != channel:
+                    continue
+                if n.speaker != holder and volunteers_for(n, task, self.lexicon, people) and (
+                        values <= unit_forms(n.text)):
+                    step = (request, n)
+                    break
+                # (its holder declining it: "work are sending me to leeds 😩 can't quizmaster")
+                released = self.lexicon.taking.releasing.search(n.text) is not None
+                if n.speaker == holder and (released or is_request(n, self.lexicon)) and (
+                        task & unit_forms(n.text)):
+                    following = self.tools.turns_after(n, session.scope, n=TAKING_TURNS,
+                                                       within=TAKING_WITHIN)
+                    reply = taker_of(n, session.answers_to([n]).get(n.node_id, []), following,
+                                     asked, self.lexicon, people,
+                                     about=f"{node.text} {node.context}", released=released)
+                    if reply is not None:
+                        step = (n, reply)
+                        break
+            if step is None:
+                break
+            request, held = step
+            holder, moved = held.speaker, True
+        return (request, held) if moved else None
+
+    def _refuser(self, qa: QuestionAnalysis, verdict: Coverage, composed: Composed,
+                 session: ReaderSession) -> EvidenceNode | None:
+        """The best covering message turning the thing down (naming one of the question's
+        words), unless the answer's own message does."""
+        threshold = self.coverage.weights.min_coverage
+        covering = [u for s, u in verdict.units if s >= threshold and u.node is not None]
+        first = composed.citations[0] if composed.citations else None
+        node = session.nodes.get(first.node_id) if first is not None else None
+        if node is not None and spoken_against([node_unit(node)], self.lexicon) is not None:
+            return None
+        naming = frozenset(f for t in qa.terms for f in forms(t))
+        return spoken_against(covering, self.lexicon, naming)
+
     def _called(self, session: ReaderSession, composed: Composed, find: CallFinder,
                 name: Callable[[Composed, EvidenceNode, EvidenceNode], Composed]) -> Composed:
         """When the answer names who put a proposal forward: the reply ``find`` reads as
@@ -371,6 +450,15 @@ class OfflineReader:
                     x.node_id != r.node_id for x in requests):
                 requests.append(r)
                 about[r.node_id] = node.text
+        # its holder giving it up, however long after ("can someone else do biscuit", "I
+        # can't move it"): whoever takes it on then holds it
+        holders = {node.speaker, composed.short}
+        for _, n, _ in [(s, u.node, u) for s, u in verdict.units if u.node is not None]:
+            if n.speaker in holders and (n.ts, n.seq) > (node.ts, node.seq) and is_request(
+                    n, self.lexicon) and asked & unit_forms(n.text) and all(
+                    x.node_id != n.node_id for x in requests):
+                requests.append(n)
+                about[n.node_id] = f"{node.text} {node.context}"
         answers = session.answers_to(requests)
         best: tuple[EvidenceNode, EvidenceNode] | None = None
         over = taken_over(node, after, self.lexicon)  # (None for a request)
@@ -387,11 +475,19 @@ class OfflineReader:
                 continue  # another message's request may be a part of the task asked
             if best is None or (reply.ts, reply.seq) > (best[1].ts, best[1].seq):
                 best = (request, reply)
+        moved = self._handed_on(qa, best, node, composed, verdict, asked, people, session)
+        if moved is not None:
+            asker, took = moved
+            return taken(composed, asker, took, asked) if asker is not None else \
+                volunteered(composed, took)
         if best is None:
             return composed
         request, reply = best
-        if request is node and composed.short not in (node.speaker, reply.speaker):
-            return composed  # the request itself names who does it ("… owner is Kim")
+        if request is node and composed.short not in (node.speaker, reply.speaker) and (
+                self.lexicon.taking.request.search(node.text)):
+            # the request itself names who does it ("… owner is Kim"; not one given up:
+            # "rosa I'm working late friday, can't do the station run")
+            return composed
         # (a request by the holder, as "could you take it over Sian?", hands it over)
         handed = request.speaker == composed.short
         named = any(composed.short.lower() in p.name.lower().split() or p.name == composed.short

@@ -17,13 +17,20 @@ from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
-from memory.analysis.reason_words import NOT_DONE_WORDS, REFUSAL_WORDS, says_no_reason
+from memory.analysis.reason_words import (
+    AGAINST_WORDS,
+    CONCERN_WORDS,
+    NOT_DONE_WORDS,
+    REFUSAL_WORDS,
+    says_no_reason,
+)
 from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, EvidenceNode
 from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
+from memory.reader.word_forms import unit_forms
 from memory.text import find_slots, names_a_date, names_value, shorten, weekdays_in
 
 # Words before a value that make it the value a change left ("instead of the 27th").
@@ -64,6 +71,25 @@ def refuses(text: str, lexicon: QuestionLexicon) -> bool:
     great")."""
     return (accepts(text, lexicon.reject, lexicon.fillers)
             or _POLITE_NO.match(text) is not None) and not _AGREEING_NO.match(text)
+
+
+def spoken_against(covering: Sequence[Unit], lexicon: QuestionLexicon,
+                   naming: frozenset[str] = frozenset()) -> EvidenceNode | None:
+    """The best covering message turning its thing down or raising a concern about it
+    ("Ben, no to NexGard — most of our clients are on …", "not MAQS in August, please"),
+    saying one of the word forms ``naming`` itself when given (not only in its thread)."""
+    for unit in covering:
+        node = unit.node
+        if node is None or (naming and not naming & unit_forms(node.text)):
+            continue
+        text = _ADDRESSED.sub("", node.text, count=1)
+        if refuses(text, lexicon) or says(text, REFUSAL_WORDS) or says(text, CONCERN_WORDS):
+            return node
+    return None
+
+
+# A name the message opens by addressing ("Ben, no to NexGard").
+_ADDRESSED = re.compile(r"^\W{0,3}@?[A-Z][\w.'’-]{1,30},\s{1,3}")
 
 
 # A refusal after a word of thanks or regret ("ta Frank but no, …", "sorry but nah").
@@ -251,7 +277,8 @@ class Reasons:
         isn't the swap at the scout hut anymore") or drops it ("why'd we drop
         buzzsprout")."""
         gone = set(left)
-        if says(qa.text, (*NOT_DONE_WORDS, *REFUSAL_WORDS, *self.lexicon.drops)):
+        if says(qa.text, (*NOT_DONE_WORDS, *AGAINST_WORDS, *REFUSAL_WORDS,
+                          *self.lexicon.drops)):
             dropped = {w for d in self.lexicon.drops for w in d.split()}
             gone |= {w.low for w in words(qa.subject)} - dropped - self.lexicon.question_words
         return gone

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.analysis.question import words as words_of
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.taking_words import TASK_REQUEST
 from memory.models import EvidenceNode
@@ -31,6 +32,8 @@ REQUEST_CHARS = 90
 LIST_SLOTS = 2
 # An offer to do something ("ill order") is taken over only in the turns right after it.
 OFFER_TURNS = 3
+# How far after a commitment ("I'll …") the task it commits to is looked for.
+VOLUNTEER_CHARS = 60
 
 _ADDRESS = re.compile(r"(?:^|[\s,.;:!—–-])@?([\w.'’-]{2,40})[,:]?\s{1,3}"
                       r"(?:(?:can|could|would|will)\s{1,3}(?:you|u)\b|"
@@ -44,7 +47,9 @@ _VOCATIVE = re.compile(r"\b(?:can|could|would|will)\s{1,3}(?:you|u)\b[^?.!\n]{0,
 
 def is_request(node: EvidenceNode, lexicon: QuestionLexicon) -> bool:
     """Whether ``node`` asks someone to take a task on."""
-    return lexicon.taking.request.search(node.text) is not None
+    words = lexicon.taking
+    return words.request.search(node.text) is not None or words.giving_up.search(
+        node.text) is not None
 
 
 def addressee(request: EvidenceNode, people: Sequence[Person]) -> Person | None:
@@ -66,22 +71,26 @@ _POINTS_BACK = re.compile(r"\b(?:it|that|this|them)\b", re.IGNORECASE)
 
 def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
              following: Sequence[EvidenceNode], asked: frozenset[str],
-             lexicon: QuestionLexicon, people: Sequence[Person], *, about: str = ""
-             ) -> EvidenceNode | None:
+             lexicon: QuestionLexicon, people: Sequence[Person], *, about: str = "",
+             released: bool = False) -> EvidenceNode | None:
     """The reply by which someone took on what ``request`` asked for: among the turns
     linked to it and the turns just after it, by the person it addresses when it names
     one, else by anyone but its author; a bare "on it" counts as the first reply, a linked
     one or the addressee's, a reply committing ("I'll do sign-in") when it names something
     ``asked`` (the question's word forms), before any bare one; ``about`` is what the talk
     the request was made in is about (a thread's first message). None when nobody took
-    it."""
-    if not is_request(request, lexicon):
+    it. ``released``: ``request`` is its holder declining the task ("can't quizmaster"),
+    which anyone may take on next."""
+    if not released and not is_request(request, lexicon):
         return None
     words = lexicon.taking
     to = addressee(request, people)
     asking = " ".join(p for p in _parts(request.text) if words.request.search(p))
-    if any(p.name not in (request.speaker, to.name if to is not None else "")
-           for _, p in named_people(asking, people)):
+    if not asking:  # (given up: "can't do the airport", "can't quizmaster")
+        asking = " ".join(p for p in _parts(request.text) if words.giving_up.search(p)
+                          or (released and words.releasing.search(p)))
+    elif any(p.name not in (request.speaker, to.name if to is not None else "")
+             for _, p in named_people(asking, people)):
         return None  # "can you ask raj to …", "confirm priya has it": a third person's task
     # a bare "yep" takes what the asking sentence names ("can u bring wine? I'll do snacks":
     # a yes to the wine is not the snacks)
@@ -110,14 +119,19 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
             if to is not None:
                 return None  # the one asked said no
             continue
+        said = words_of(reply.text)
         if any(p.name not in (reply.speaker, request.speaker)
-               for _, p in named_people(reply.text, people)):
-            continue  # "Beatriz, since she's taking it": someone else is named for it
+               and not said[i].low.endswith(("'s", "’s"))
+               for i, p in named_people(reply.text, people)):
+            # "Beatriz, since she's taking it": someone else is named for it (not an
+            # owner: "I'll get them, mam's car has room")
+            continue
         names_it = bool(asked & unit_forms(reply.text))
         if names_it and words.committing.search(reply.text):
             return reply
-        if bare is None and near and bare_ok and not listed and accepts(
-                reply.text, words.openers, lexicon.fillers):
+        if bare is None and near and bare_ok and not listed and (accepts(
+                reply.text, words.openers, lexicon.fillers) or words.takes_it.match(
+                reply.text)):
             if to is not None:
                 return reply  # the one asked said yes
             bare = reply  # a later reply naming the task outranks a bare "ok"
@@ -140,6 +154,32 @@ def taken_over(offer: EvidenceNode, following: Sequence[EvidenceNode],
         if words.request.search(reply.text):
             return None  # a task asked for in between: an "i'll do it" after it is for that
     return None
+
+
+def volunteers_for(node: EvidenceNode, asked: frozenset[str], lexicon: QuestionLexicon,
+                   people: Sequence[Person]) -> bool:
+    """Whether ``node`` commits its speaker to the task ``asked`` (the question's word
+    forms) of their own accord: a sentence committing ("so I'll let the engineer in") that
+    names the task in the words after the commitment, no one else among them."""
+    words = lexicon.taking
+    for sentence in split_sentences(node.text):
+        m = words.volunteering.search(sentence)
+        if m is None or "?" in sentence or words.declining.search(sentence):
+            continue
+        rest = sentence[m.end():m.end() + VOLUNTEER_CHARS]
+        if asked & unit_forms(rest) and not any(
+                p.name != node.speaker for _, p in named_people(rest, people)):
+            return True
+    return False
+
+
+def volunteered(composed: Composed, node: EvidenceNode) -> Composed:
+    """``composed`` (a *who* answer) naming first the person who took the task on of their
+    own accord in ``node``, cited first."""
+    first = f"{node.speaker} ({day_label(node.ts)}): {shorten(node.text, TAKING_CHARS)}"
+    return Composed([first, *composed.lines[1:]], node.speaker,
+                    [citation(node), *composed.citations], composed.states,
+                    composed.replaced, composed.replaced_cite)
 
 
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.reason_words import (
+    AGAINST_WORDS,
     CONCERN_WORDS,
     NOT_DONE_WORDS,
     PREFERS_OTHER,
@@ -36,6 +37,7 @@ from memory.reader.reasons import (
     opens_agreeing,
     reached_values,
     refuses,
+    spoken_against,
 )
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
@@ -157,7 +159,14 @@ class WhyReader(StateChoice):
         taken = self._taken_reason(pair, verdict, nodes, before) if pair else None
         if taken is not None:
             return taken
-        if entry is not None and entry_node is not None:
+        against = spoken_against(covering, self.lexicon, frozenset(
+            f for t in qa.terms for f in forms(t))) if says(qa.text, AGAINST_WORDS) else None
+        source: EvidenceNode | None
+        if against is not None:
+            # "what was the problem with MAQS?": the message turning it down says why
+            reason, source = self.reasons.cued(against, nodes) or self.reasons.whole(
+                against), against
+        elif entry is not None and entry_node is not None:
             reason, source = self._change_reason(
                 entry, entry_node, nodes, left=left, decision=decision, turns=turns,
                 explained=(asked or {}).get(entry_node.node_id),
@@ -206,7 +215,7 @@ class WhyReader(StateChoice):
         if not reason and left and follow is not None and entry is None:
             source = self._pushed_back(left, self.covering(verdict, wide=True), follow)
             reason = self._reply_reason(source, nodes)
-        if not reason and says(qa.text, NOT_DONE_WORDS):
+        if not reason and says(qa.text, (*NOT_DONE_WORDS, *AGAINST_WORDS)):
             source = self._turned_down(covering, follow)
             reason = self._reply_reason(source, nodes)
         if not reason and order:
