@@ -64,12 +64,19 @@ def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> s
     if opening >= len(lows) or lows[opening] not in lexicon.what_openers:
         return ""
     rest = lows[opening + 1:]
-    # (or by what it is paid per: "what did aisha first quote the wedding *per head*")
-    per = any(w in {"per", "a", "an"} and nxt in _PAID_PER
-              for w, nxt in zip(rest, rest[1:], strict=False))
+    # (or by what it is paid per: "what did aisha first quote the wedding *per head*",
+    # "what did we settle on per jar"; not a limit: "what's the max per team")
+    per = any((w in {"a", "an"} and nxt in _PAID_PER) or (
+        w == "per" and nxt.isalpha() and nxt not in _NOT_PAID_PER)
+        for w, nxt in zip(rest, rest[1:], strict=False)) and not _LIMITS & set(rest)
     return "price" if per or any(w in lexicon.money_verbs for w in rest) else ""
 
 
+# What "per" is said of without a price ("per cent", "per se"), and the words that make
+# a number per thing a limit ("max per team").
+_NOT_PAID_PER = frozenset({"cent", "se", "annum"})
+_LIMITS = frozenset({"max", "maximum", "min", "minimum", "limit", "cap", "number", "many",
+                     "allowance", "quota"})
 # What a price is said per ("per head", "an hour").
 _PAID_PER = frozenset({"head", "person", "guest", "kid", "child", "hour", "night", "ticket",
                        "seat", "cover", "plate", "month", "week"})

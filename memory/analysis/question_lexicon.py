@@ -250,6 +250,7 @@ CURRENT_CUES = (
     "end up", "going with", "went with", "landed on", "the verdict", "status",
     "are we using", "are we doing", "are we going with", "do we use", "will we use",
     "set to", "set at", "moved to", "changed to", "now at", "stand", "stands",
+    "settle on", "decide on", "agree on", "land on",
 )
 # "Is it X or Y?": a choice between named alternatives asks for the one in force.
 CHOICE_WORD = "or"

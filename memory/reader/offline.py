@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address, words
-from memory.analysis.question_lexicon import DEFAULT_LEXICON, SELF_WORDS, QuestionLexicon
+from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES
 from memory.models import Answer, Citation, EvidenceNode, Scope, State
 from memory.reader import why_turns
@@ -48,21 +48,13 @@ from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
 from memory.reader.coverage_values import tells_a_sum
-from memory.reader.extract import Person, people_of
+from memory.reader.extract import people_of
 from memory.reader.named_again import Mentions
 from memory.reader.reasons import accepts, spoken_against
 from memory.reader.rerank import Hit
-from memory.reader.taking import (
-    is_request,
-    taken,
-    taken_over,
-    taker_of,
-    volunteered,
-    volunteers_for,
-)
+from memory.reader.task_holders import TaskHolders
 from memory.reader.tools import ReaderSession, ReaderTools
-from memory.reader.when_values import has_clock
-from memory.reader.word_forms import forms, unit_forms
+from memory.reader.word_forms import forms
 from memory.store.filters import Window
 from memory.text import find_slots, names_value, shorten
 
@@ -90,13 +82,6 @@ ANSWERED_QUESTIONS = 8
 # (a lead often answers a few turns and hours later).
 APPROVAL_TURNS = 4
 APPROVAL_WITHIN = timedelta(hours=12)
-# For *who is doing it*: the best covering messages read as requests for a taker, and the
-# turns after each read for the reply taking it on.
-TAKING_SOURCES = 3
-TAKING_TURNS = 6
-TAKING_WITHIN = timedelta(hours=12)
-# How many times a task is followed changing hands after the answer.
-HANDS_WALKED = 4
 # For what is in force now: the turns after the answer's message read for a change that
 # does not name its subject again, and within how long.
 FOLLOW_TURNS = 6
@@ -128,6 +113,8 @@ class OfflineReader:
                                      lexicon=lexicon)
         self.composer = Composer(lexicon=lexicon, coverage=self.coverage,
                                  analyzer=analyzer or MessageAnalyzer())
+        self.holders = TaskHolders(tools=tools, lexicon=lexicon,
+                                   min_coverage=self.coverage.weights.min_coverage)
 
     def answer(
         self,
@@ -198,7 +185,7 @@ class OfflineReader:
                 return _said_answer(refuser, session, rounds, qa)
             composed = called
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
-            composed = self._taken(qa, session, composed, verdict, people)
+            composed = self.holders.holder(qa, session, composed, verdict, people)
         if not composed.lines or not tells_a_sum(qa, composed.short):
             # "how much is a pint of pink slip" answered "on it": no amount, no answer
             return self._abstain(qa, hits, session, rounds)
@@ -327,57 +314,6 @@ class OfflineReader:
         the person who refused it in a reply or in the turns just after."""
         return self._called(session, composed, rejection_of, rejected)
 
-    def _handed_on(self, qa: QuestionAnalysis, best: tuple[EvidenceNode, EvidenceNode] | None,
-                   node: EvidenceNode, composed: Composed, verdict: Coverage,
-                   asked: frozenset[str], people: Sequence[Person], session: ReaderSession
-                   ) -> tuple[EvidenceNode | None, EvidenceNode] | None:
-        """The task changing hands after the answer, in order: someone else taking it on
-        of their own accord ("Ben's on leave the 11th remember, so I'll let the engineer
-        in"), or its holder giving it up ("can someone else do biscuit") and whoever takes
-        it on then. The last (request, taker) — request None for a taking unasked — or
-        None when it stayed where it was."""
-        # (the task in its own words: "I'll get them, mam's car …" takes nothing "Mam" is
-        # driven to; an amount or a day the question names is named: "the 5k loan", not
-        # "loan note")
-        names = frozenset(f for n in qa.named if not any(ch.isdigit() for ch in n)
-                          for f in forms(n.lower()))
-        # (and the act asked about names no task: "who at pontfaen *offered* …")
-        task = frozenset(f for f in asked - names if not f.endswith("ed"))
-        values = frozenset(f for t in qa.terms if t[:1].isdigit() for f in forms(t))
-        pool = sorted({u.node.node_id: u.node for _, u in verdict.units
-                       if u.node is not None}.values(), key=lambda n: (n.ts, n.seq))
-        request: EvidenceNode | None = best[0] if best is not None else None
-        held = best[1] if best is not None else node
-        holder = held.speaker if best is not None else composed.short
-        channel = (best[0] if best is not None else node).channel
-        moved = False
-        for _ in range(HANDS_WALKED):
-            step: tuple[EvidenceNode | None, EvidenceNode] | None = None
-            for n in pool:
-                if (n.ts, n.seq) <= (held.ts, held.seq) or n.channel != channel:
-                    continue
-                if n.speaker != holder and volunteers_for(n, task, self.lexicon, people) and (
-                        values <= unit_forms(n.text)):
-                    step = (request, n)
-                    break
-                # (its holder declining it: "work are sending me to leeds 😩 can't quizmaster")
-                released = self.lexicon.taking.releasing.search(n.text) is not None
-                if n.speaker == holder and (released or is_request(n, self.lexicon)) and (
-                        task & unit_forms(n.text)):
-                    following = self.tools.turns_after(n, session.scope, n=TAKING_TURNS,
-                                                       within=TAKING_WITHIN)
-                    reply = taker_of(n, session.answers_to([n]).get(n.node_id, []), following,
-                                     asked, self.lexicon, people,
-                                     about=f"{node.text} {node.context}", released=released)
-                    if reply is not None:
-                        step = (n, reply)
-                        break
-            if step is None:
-                break
-            request, held = step
-            holder, moved = held.speaker, True
-        return (request, held) if moved else None
-
     def _refuser(self, qa: QuestionAnalysis, verdict: Coverage, composed: Composed,
                  session: ReaderSession) -> EvidenceNode | None:
         """The best covering message turning the thing down (naming one of the question's
@@ -404,109 +340,6 @@ class OfflineReader:
                                            within=APPROVAL_WITHIN)
         reply = find(node, linked, following, self.lexicon, self.composer.analyzer)
         return name(composed, node, reply) if reply is not None else composed
-
-    def _taken(self, qa: QuestionAnalysis, session: ReaderSession, composed: Composed,
-               verdict: Coverage, people: Sequence[Person]) -> Composed:
-        """For *who is doing it*: when the answer's message, or one of the best covering
-        messages, asked for someone to take the task on, the person who took it on in a
-        reply (:mod:`memory.reader.taking`), the latest such taking when it is newer than
-        the answer's message."""
-        first = composed.citations[0] if composed.citations else None
-        node = session.nodes.get(first.node_id) if first is not None else None
-        if node is None:
-            return composed
-        threshold = self.coverage.weights.min_coverage
-        # (the messages: a state unit is no request)
-        messages = [(s, u.node, u) for s, u in verdict.units
-                    if u.node is not None][:TAKING_SOURCES]
-        covering = [n for s, n, _ in messages if s >= threshold]
-        # (the slot a cover is asked for names the task: "who's covering my thursday 7am")
-        slots = [*qa.dates, *(sl.text.lower() for sl in find_slots(qa.text)
-                              if sl.kind.value == "time" and has_clock(sl.text))]
-        asked = frozenset(f for t in [*qa.terms, *slots] if t not in self.lexicon.predicates
-                          and not t.endswith("ing") for f in forms(t))
-        asked_terms = [t for t in [*qa.terms, *slots] if forms(t) & asked]
-        if not asked_terms:
-            return composed
-        requests = [n for n in {n.node_id: n for n in [node, *covering]}.values()
-                    if is_request(n, self.lexicon)]
-        # a covering reply may take on what the turn it answers asked ("Mei would you lead
-        # st aidan's?" → "sure, happy to" under the school evening's thread): that request
-        # is about what the reply is about
-        about: dict[str, str] = {}
-        for s, n, u in messages:
-            for cid in n.context_ids if s >= threshold else ():
-                turn = session.nodes.get(cid)
-                if turn is not None and turn.node_id not in about and is_request(
-                        turn, self.lexicon) and all(r.node_id != cid for r in requests):
-                    requests.append(turn)
-                    about[cid] = u.text  # (with the thread's first message, as covered)
-        after = self.tools.replies_after(node, session.scope, n=TAKING_TURNS,
-                                         within=TAKING_WITHIN)
-        # its speaker giving the answer's message up is about it ("I can do it" … "I'm
-        # away that weekend, can someone else do it?")
-        for r in after:
-            if r.speaker_id == node.speaker_id and is_request(r, self.lexicon) and all(
-                    x.node_id != r.node_id for x in requests):
-                requests.append(r)
-                about[r.node_id] = node.text
-        # its holder giving it up, however long after ("can someone else do biscuit", "I
-        # can't move it"): whoever takes it on then holds it
-        holders = {node.speaker, composed.short}
-        for _, n, _ in [(s, u.node, u) for s, u in verdict.units if u.node is not None]:
-            if n.speaker in holders and (n.ts, n.seq) > (node.ts, node.seq) and is_request(
-                    n, self.lexicon) and asked & unit_forms(n.text) and all(
-                    x.node_id != n.node_id for x in requests):
-                requests.append(n)
-                about[n.node_id] = f"{node.text} {node.context}"
-        answers = session.answers_to(requests)
-        best: tuple[EvidenceNode, EvidenceNode] | None = None
-        over = taken_over(node, after, self.lexicon)  # (None for a request)
-        if over is not None:
-            best = (node, over)
-        for request in requests:
-            following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
-                                               within=TAKING_WITHIN)
-            reply = taker_of(request, answers.get(request.node_id, []), following, asked,
-                             self.lexicon, people, about=about.get(request.node_id, ""))
-            if reply is None or (request is not node and _named(
-                    qa, asked, f"{request.text} {reply.text} {about.get(request.node_id, '')}"
-            ) < len(asked_terms)):
-                continue  # another message's request may be a part of the task asked
-            if best is None or (reply.ts, reply.seq) > (best[1].ts, best[1].seq):
-                best = (request, reply)
-        moved = self._handed_on(qa, best, node, composed, verdict, asked, people, session)
-        if moved is not None:
-            asker, took = moved
-            return taken(composed, asker, took, asked) if asker is not None else \
-                volunteered(composed, took)
-        if best is None:
-            return composed
-        request, reply = best
-        if request is node and composed.short not in (node.speaker, reply.speaker) and (
-                self.lexicon.taking.request.search(node.text)):
-            # the request itself names who does it ("… owner is Kim"; not one given up:
-            # "rosa I'm working late friday, can't do the station run")
-            return composed
-        # (a request by the holder, as "could you take it over Sian?", hands it over)
-        handed = request.speaker == composed.short
-        named = any(composed.short.lower() in p.name.lower().split() or p.name == composed.short
-                    for p in people)
-        # (naming less of the task than the request does, it speaks of another part of
-        # it: "I'll get raffle tickets printed" beside "Theo can you run the raffle table?")
-        if request is not node and _named(qa, asked, node.text) >= min(
-                len(asked_terms), _named(qa, asked, request.text)) and (
-                composed.short != node.speaker or any(w.low in SELF_WORDS
-                                                      for w in words(node.text))) and (
-                reply.ts < node.ts or (named and not handed)):
-            # the answer's message names the task's holder ("jo owns it"), unless a later
-            # taking follows a hand-over by that holder ("could you take it over Sian?") or
-            # what it names is no one ("St Aidan's Primary said yes …")
-            return composed
-        if request is not node and reply.ts < node.ts and _named(
-                qa, asked, node.text) >= len(asked_terms):
-            return composed  # the answer's message is newer than the taking, and on topic
-        return taken(composed, request, reply, asked)
 
     def _abstain(self, qa: QuestionAnalysis, hits: Sequence[Hit], session: ReaderSession,
                  rounds: int) -> Answer:
@@ -542,12 +375,6 @@ def _said_answer(node: EvidenceNode, session: ReaderSession, rounds: int,
     return Answer(answer=f"{node.speaker} ({day_label(node.ts)}): {quote}", short=node.speaker,
                   abstained=False, citations=cites, rounds=rounds,
                   gathered=list(session.gathered), kind=qa.kind.value)
-
-
-def _named(qa: QuestionAnalysis, asked: frozenset[str], text: str) -> int:
-    """How many of ``qa``'s terms that ``asked`` holds ``text`` names."""
-    said = unit_forms(text)
-    return sum(1 for t in qa.terms if forms(t) & asked & said)
 
 
 def _asks(text: str) -> bool:
