@@ -178,6 +178,10 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         cue_spans.append((anchor_span[0] - 1, anchor_span[0], "before"))
     listing = found(lexicon.listing)
     current = found(lexicon.current)
+    if when_open.startswith("when"):
+        # "when did the board settle on the new price": when it was settled, not what
+        # ("what date did the tournament land on?" asks the date settled)
+        current = [sp for sp in current if sp[2] not in lexicon.settle_cues]
     choice = (lexicon.choice in lows[opening + 1:] and opening < len(lows)
               and lows[opening] in lexicon.openers and not who_open and not when_open)
     role = _who_role(lows, lexicon) if who_open else ""

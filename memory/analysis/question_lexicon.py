@@ -250,8 +250,12 @@ CURRENT_CUES = (
     "end up", "going with", "went with", "landed on", "the verdict", "status",
     "are we using", "are we doing", "are we going with", "do we use", "will we use",
     "set to", "set at", "moved to", "changed to", "now at", "stand", "stands",
-    "settle on", "decide on", "agree on", "land on",
+    "settle on", "decide on", "agree on",
 )
+# Of those, the ones naming the act of deciding: in a *when* question they ask when it was
+# decided ("when did we settle on …").
+SETTLE_CUES = frozenset({"settle on", "decide on", "agree on", "decided", "settled",
+                         "agreed", "landed on"})
 # "Is it X or Y?": a choice between named alternatives asks for the one in force.
 CHOICE_WORD = "or"
 
@@ -582,6 +586,7 @@ class QuestionLexicon:
     version_openers: tuple[str, ...] = VERSION_OPENERS
     listing: tuple[str, ...] = LIST_CUES
     current: tuple[str, ...] = CURRENT_CUES
+    settle_cues: frozenset[str] = SETTLE_CUES
     choice: str = CHOICE_WORD
     roles: WhoRoles = field(default_factory=WhoRoles)
     attributes: dict[str, str] = field(default_factory=lambda: dict(ATTRIBUTE_FAMILIES))
