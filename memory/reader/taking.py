@@ -188,13 +188,13 @@ def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
     of the request asking for it quoted after, the reply cited first."""
     first = (f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
              f"(taking on {request.speaker}'s "
-             f"\"{shorten(_asking_part(request.text, asked), REQUEST_CHARS)}\")")
+             f"\"{shorten(asking_part(request.text, asked), REQUEST_CHARS)}\")")
     return Composed([first, *composed.lines[1:]], reply.speaker,
                     [citation(reply), citation(request), *composed.citations],
                     composed.states, composed.replaced, composed.replaced_cite)
 
 
-def _asking_part(text: str, asked: frozenset[str]) -> str:
+def asking_part(text: str, asked: frozenset[str]) -> str:
     """The line or sentence of a request asking for what was asked about, else the first
     naming it (a slot of a list), else the first asking, else its first."""
     parts = _parts(text)

@@ -19,6 +19,7 @@ from memory.reader.compose import Composed
 from memory.reader.coverage import Coverage
 from memory.reader.extract import Person
 from memory.reader.taking import (
+    asking_part,
     is_request,
     taken,
     taken_over,
@@ -180,11 +181,16 @@ class TaskHolders:
         moved = False
         for _ in range(HANDS_WALKED):
             step: tuple[EvidenceNode | None, EvidenceNode] | None = None
+            # (naming less of the task than it was asked or held by, a taking unasked is of
+            # another part of it: "I'll get raffle tickets printed" beside "Theo can you run
+            # the raffle table?")
+            need = _named(qa, task, asking_part(request.text, asked)) if request is not None \
+                else 0
             for n in pool:
                 if (n.ts, n.seq) <= (held.ts, held.seq) or n.channel != channel:
                     continue
                 if n.speaker != holder and volunteers_for(n, task, self.lexicon, people) and (
-                        values <= unit_forms(n.text)):
+                        values <= unit_forms(n.text)) and _named(qa, task, n.text) >= need:
                     step = (request, n)
                     break
                 # (its holder declining it: "work are sending me to leeds 😩 can't quizmaster")
