@@ -59,10 +59,13 @@ TAKING_OPENERS: tuple[str, ...] = (
     "go on", "alright", "no worries", "mine now", "fine", "deal",
 )
 
+#: The speaker saying they will ("i'll", "ill", "i will"), as the patterns below spell it.
+I_WILL = r"i'll|i’ll|ill|i will"
+
 #: First-person words committing the speaker to something ("I'll do sign-in", "i can be the
 #: charge nurse for that", "me, after the main one is locked").
 COMMITTING: re.Pattern[str] = re.compile(
-    r"(?:^|\b)(?:i'll|i’ll|ill|i will|i can|i could|i'm happy to|im happy to|happy to|"
+    r"(?:^|\b)(?:" + I_WILL + r"|i can|i could|i'm happy to|im happy to|happy to|"
     r"i'm doing|im doing|i'm taking|im taking|i've got|ive got|i got|leave it with me)\b",
     re.IGNORECASE)
 
@@ -76,7 +79,7 @@ DECLINING: re.Pattern[str] = re.compile(
 #: order" → "ill do it, I have the HP account open"): it opens by committing to "it".
 TAKING_OVER: re.Pattern[str] = re.compile(
     r"^\W{0,3}(?:(?:nah|no|actually|oh|ok|okay|np|don'?t worry|dw|wait)\W{1,4}){0,2}"
-    r"(?:(?:i'll|i’ll|ill|i will|i can|let me|lemme) (?:do|take|sort|handle|grab|cover)"
+    r"(?:(?:" + I_WILL + r"|i can|let me|lemme) (?:do|take|sort|handle|grab|cover)"
     r"(?: it| that| this| care of it)?|(?:i'll|i’ll|ill) go on|leave it with me|"
     r"i(?:'ve|ve)? got this)"
     # the offer ends there: not "i'll take it home after", "I can do that next week"
@@ -87,7 +90,7 @@ TAKING_OVER: re.Pattern[str] = re.compile(
 #: A speaker committing themselves to a task from now on, of their own accord ("so I'll let
 #: the engineer in", "I'm doing the school run now"): what follows names the task.
 VOLUNTEERING: re.Pattern[str] = re.compile(
-    r"\b(?:i'll|i’ll|ill|i will|i'm doing|im doing|i'm taking|im taking|i'll be doing|"
+    r"\b(?:" + I_WILL + r"|i'm doing|im doing|i'm taking|im taking|i'll be doing|"
     r"leave (?:it|that) with me)\s", re.IGNORECASE)
 
 #: A reply committing to the thing spoken of by a pronoun ("I'll get them", "I'll bring
@@ -95,7 +98,7 @@ VOLUNTEERING: re.Pattern[str] = re.compile(
 #: you know" commits to nothing asked).
 TAKES_IT: re.Pattern[str] = re.compile(
     r"^\W{0,3}(?:(?:ok|okay|oh|ah|sure|yeah|yep|no worries|np|right)\W{1,4}){0,2}"
-    r"(?:i'll|i’ll|ill|i will|i can)\s(?!let\b|tell\b|ask\b|send\b|text\b|call\b|ring\b|"
+    r"(?:" + I_WILL + r"|i can)\s(?!let\b|tell\b|ask\b|send\b|text\b|call\b|ring\b|"
     r"message\b|remind\b|see\b|keep\b|update\b|ping\b|show\b|check\b)[a-z]{2,12}\s"
     r"(?:it|them|her|him|that|those|these|this)\b", re.IGNORECASE)
 
