@@ -23,32 +23,28 @@ def spoke(word: str, speakers: frozenset[str]) -> bool:
     return word in speakers or (len(word) >= 3 and any(s.startswith(word) for s in speakers))
 
 
-def fills(unit: Unit, qa: QuestionAnalysis, people: frozenset[str] = frozenset()) -> bool:
+def fills(unit: Unit, qa: QuestionAnalysis, people: frozenset[str] = frozenset(), *,
+          days: bool = True) -> bool:
     """Whether ``unit`` gives a value the question does not already name: a state's
     current value ("which room is the recording in?" / "the annex"), or a name said inside
     a sentence that is no person's (``people``: the scope's speakers' name words; "which
-    pub" / "the Star Inn has space"). That value is what the asked noun asks."""
+    pub" / "the Star Inn has space"); without ``days``, no day or month counts as a name.
+    That value is what the asked noun asks."""
     if unit.state is not None:
         said = {w.low for w in words(unit.state.value or "")} - STOPWORDS
         return bool(said) and not said <= set(qa.terms)
     if unit.node is None:
         return False
     asked = set(qa.terms) | set(unit.speakers) | people
-    return any({w.lower() for w in m.group().split()} - asked
-               for n in (unit.node, *unit.answers) for m in name_candidates(n.text))
+    return any({w.lower() for w in m.group().split() if days or not is_calendar_word(w)}
+               - asked for n in (unit.node, *unit.answers) for m in name_candidates(n.text))
 
 
 def names_someone(unit: Unit, qa: QuestionAnalysis) -> bool:
     """Whether ``unit`` gives a name the question does not say ("what's the name of the
     principal" / "… the principal, Mrs Okafor, says …"): a state's value, or a capitalised
     name inside a sentence of its messages that is no day or month."""
-    if unit.state is not None:
-        return fills(unit, qa)
-    if unit.node is None:
-        return False
-    asked = set(qa.terms) | set(unit.speakers)
-    return any({w.lower() for w in m.group().split() if not is_calendar_word(w)} - asked
-               for n in (unit.node, *unit.answers) for m in name_candidates(n.text))
+    return fills(unit, qa, days=False)
 
 
 def name_candidates(text: str) -> list[re.Match[str]]:
