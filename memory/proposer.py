@@ -246,7 +246,21 @@ class OfflineProposer(ProposalUptake):
                 and not claim.terms & claim.scope and "'s " not in claim.subject):
             # "Fjord: ... Kickoff with the Nordic team in Copenhagen": the Fjord kickoff
             topic = f"{claim.heading} {claim.subject}"
+        if not claim.subject and topic and names_value(topic, claim.value.text):
+            # "Let's go with NOS then" under "Our internet contract runs out … NOS is
+            # cheapest at €210": the choice is not about NOS's own price, it is the thread's
+            topic = self._other_subject(claim.value.text, ctx)
         return topic
+
+    @staticmethod
+    def _other_subject(value: str, ctx: _Context) -> str:
+        """A subject of the turn answered that is not ``value`` itself, nor a value."""
+        aa = ctx.anchor_analysis
+        return next((c.subject for c in (aa.clauses if aa is not None else ())
+                     if c.subject and not names_value(c.subject, value)
+                     and not set(content_terms(c.subject)) & set(content_terms(value))
+                     and not any(ch.isdigit() for ch in c.subject)
+                     and c.act is not SpeechAct.CHATTER), "")
 
     def _verdict(self, draft: _Draft, claim: Claim, clause: Clause, a: MessageAnalysis,
                  ctx: _Context, item: WriteItem, registry: RegistryTool) -> _Decision | None:

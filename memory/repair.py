@@ -139,11 +139,11 @@ class Repair:
         analysis = self.analyzer.analyze(seen, speaker=node.speaker)
         found = analysis.values
         replaced = [o.text for c in analysis.clauses for o in c.old]
+        old_family = (node.proposal.value_family if node.proposal is not None
+                      and node.proposal.value_family else
+                      next((s.family for s in find_slots(value)), None))
         if verdict in (Verdict.ESTABLISH, Verdict.REVISE) and value and not still_holds(
-                seen, value, replaced):
-            old_family = (node.proposal.value_family if node.proposal is not None
-                          and node.proposal.value_family else
-                          next((s.family for s in find_slots(value)), None))
+                seen, value, replaced, found=found, family=old_family):
             replacement = replacement_of(value, old_family, found, replaced=replaced)
             if replacement is not None:
                 value = replacement.text

@@ -153,11 +153,16 @@ def says(text: str, phrase: str) -> bool:
     return bool(words) and all(w in have for w in words)
 
 
-def still_holds(text: str, value: str, replaced: Sequence[str]) -> bool:
-    """Whether an edited ``text`` still states ``value``: every word said, and not named as
+def still_holds(text: str, value: str, replaced: Sequence[str], *,
+                found: Sequence[Value] = (), family: str | None = None) -> bool:
+    """Whether an edited ``text`` still states ``value``: every word said, not named as
     what the new value replaces ("goes to $135 (not 153, fat fingers)" no longer holds
-    "$153")."""
-    return says(text, value) and not any(values_match(r, value) for r in replaced)
+    "$153"), and not only mentioned beside a value of its kind the text does state ("going
+    up to $750 (was going to be $600 …)" no longer holds "$600")."""
+    if not says(text, value) or any(values_match(r, value) for r in replaced):
+        return False
+    kin = [v for v in found if family is not None and v.family == family]
+    return not kin or any(values_match(v.text, value) for v in kin)
 
 
 def replacement_of(value: str, family: str | None, found: Sequence[Value], *,
@@ -177,7 +182,8 @@ def reground(facet: Facet, text: str, found: Sequence[Value], *, taken: set[str]
     :func:`still_holds`), else the new value of the same kind, else no root; an opened
     state's topic only if the text still names it (a revised state's topic is its
     chain's)."""
-    if not still_holds(text, facet.source_quote, replaced):
+    if not still_holds(text, facet.source_quote, replaced, found=found,
+                       family=facet.value_family):
         new = replacement_of(facet.source_quote, facet.value_family, found,
                              replaced=replaced, taken=taken)
         if new is None:

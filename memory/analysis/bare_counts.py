@@ -10,7 +10,7 @@ import re
 from memory.analysis.value_types import Kind
 from memory.analysis.values import Value
 
-__all__ = ["label_count", "raised_count", "raises_team_number"]
+__all__ = ["bare_time", "label_count", "raised_count", "raises_team_number"]
 
 
 #: Words a label names a head count by ("final wedding count: 148", "headcount update:
@@ -50,16 +50,34 @@ def raises_team_number(part: str) -> bool:
     return m is not None and not re.search(r"\bmy\b", m.group(0), re.IGNORECASE)
 
 
+#: Nouns of an amount raised to a bare number that is no clock time ("bumping the booth
+#: order to 4"; "bumping the meeting to 4" is a time).
+_AMOUNT_NOUNS = frozenset({"order", "cap", "limit", "list", "count", "headcount", "number",
+                           "size", "quota", "capacity", "target", "batch", "allocation"})
+
+
 def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
-    """The bare number a quantity is raised or lowered to, when no slot reads it."""
-    return _count_at(_RAISED_TO.search(part), start, values)
+    """The bare number a quantity is raised or lowered to, when no slot reads it (or a slot
+    reads it as a time while the quantity is plural or an amount: "seats to 6")."""
+    m = _RAISED_TO.search(part)
+    noun = re.findall(r"[\w'’-]+", m.group(0))[-3].lower() if m is not None else ""
+    amount = noun in _AMOUNT_NOUNS or (noun.endswith("s") and not noun.endswith("ss"))
+    return _count_at(m, start, values, over_times=amount)
 
 
-def _count_at(m: re.Match[str] | None, start: int, values: tuple[Value, ...]) -> Value | None:
-    """The count ``m`` found (group ``v``, offsets from ``start``), when no slot reads it."""
+def _count_at(m: re.Match[str] | None, start: int, values: tuple[Value, ...], *,
+              over_times: bool = True) -> Value | None:
+    """The count ``m`` found (group ``v``, offsets from ``start``), when no slot reads it
+    (a slot's bare-number time gives way when ``over_times``)."""
     if m is None:
         return None
     at = start + m.start("v")
-    if any(v.start <= at < v.end for v in values):
+    if any(v.start <= at < v.end and not (over_times and bare_time(v)) for v in values):
         return None
     return Value(Kind.COUNT, m.group("v"), at, at + len(m.group("v")))
+
+
+def bare_time(v: Value) -> bool:
+    """Whether ``v`` is a time read from a number alone ("to 4"): a count said where a
+    quantity is raised to it, or after a head-count label, is that count instead."""
+    return v.kind is Kind.TIME and v.text.isdigit()

@@ -282,7 +282,9 @@ class ClauseReader(ClauseChoice, ClauseActs):
         counted = (label_count(part, start, values, label_text)
                    or raised_count(part, start, values))
         if counted is not None:
-            values, new = (*values, counted), [*new, counted]
+            read = [v for v in values if v.start <= counted.start < v.end]
+            values = (*(v for v in values if v not in read), counted)
+            new = [*(v for v in new if v not in read), counted]
         # what is replaced, or who opens the clause as its doer ("Jordan got us the gym
         # instead of room B"), is no choice already found
         agent = start + len(part) - len(part.lstrip())

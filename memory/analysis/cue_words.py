@@ -337,7 +337,7 @@ propose suggestion idea option options change changes changed moved moving roll-
 round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
 issue issues problem problems thing things stuff update: regarding re about info typo typos
-mistake mistakes oops erratum clarification""".split())
+mistake mistakes oops erratum clarification approved""".split())
 
 
 #: Words of a header that only say when or how it is reported ("Weekly roll-up:", "Morning

@@ -300,8 +300,21 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
         role_words |= {i for i, w in enumerate(lows)
                        if any(_matches(w, c) for c in lexicon.change)}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
-            and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
-            and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+            and ((i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
+                  and not is_calendar_word(w) and not _CLOCK.fullmatch(w))
+                 or _month_named(lows, i, lexicon))]
+
+
+def _month_named(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the month at ``i`` names which of a recurring thing is asked ("the *april*
+    launch", "our may newsletter"): a word of the subject, not a date."""
+    return (lows[i] in _MONTH_NAMES and 0 < i < len(lows) - 1
+            and lows[i - 1] in lexicon.determiners and _subject_word(lows[i + 1], lexicon)
+            and not is_calendar_word(lows[i + 1]) and not lows[i + 1].isdigit())
+
+
+_MONTH_NAMES = frozenset("""january february march april may june july august september
+october november december""".split())
 
 
 def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:

@@ -224,6 +224,8 @@ def _label_subject(masked: str, label: tuple[int, int],
         and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
     if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
         return []  # "where we landed:", "what's locked:"
+    if len(toks) > 1 and toks[0].low in CLAUSE_VERBS and toks[1].low in _DETERMINERS:
+        return []  # "Hit a wall with Recruiterflow:" tells what happened, naming no subject
     if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
         return []  # "Weekly roll-up:", "Morning notes:"
     said = tokenize_at(masked, *label)

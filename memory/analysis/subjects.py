@@ -86,11 +86,21 @@ _MIND_AUX = frozenset({"has", "have", "had", "'s", "'ve", "is", "are", "was", "w
 def _skip_reason(toks: list[Token]) -> list[Token]:
     """Drop a leading "given that", "because", "since", "so" (the clause's own subject
     follows)."""
+    if toks and toks[0].low in _LEAD_REASONS:
+        # "After the survey I'm bumping the booth order to 4": the doer starts the clause
+        at = next((j for j in range(2, min(len(toks) - 1, 7))
+                   if toks[j].low in _SUBJECT_PRONOUNS), None)
+        if at is not None:
+            return toks[at:]
     i = 0
     while i < len(toks) and toks[i].low in {"given", "because", "since", "so", "as", "that",
                                             "bc", "cause", "cuz"} and i < 2:
         i += 1
     return toks[i:] if i < len(toks) else toks
+
+
+#: Words opening a phrase of why or after what, before the clause's own doer.
+_LEAD_REASONS = frozenset({"after", "following", "given", "since", "because", "thanks"})
 
 
 def skip_effective_day(toks: list[Token], values: tuple[Value, ...]) -> list[Token]:
