@@ -50,7 +50,7 @@ from memory.decisions import (
 from memory.models import EvidenceNode
 from memory.registry import StateRecord
 from memory.rewrite import revised_from
-from memory.subject_marks import heading, of_another, other_codes, spoken_of
+from memory.subject_marks import heading, of_another, other_codes, other_month, spoken_of
 from memory.text import (
     content_terms,
     find_slots,
@@ -401,6 +401,8 @@ class StateMatcher:
                              and clause.change >= SETTLED_CHANGE)))))))
         if about and other_codes(subject, s.topic):
             about = False  # "U10 training" is not the "U12 training": codes name things
+        if about and not old and other_month(subject, s.topic):
+            about = False  # the "May launch" is not the April one, nor "launch times"
         if c.known and not strong and not old and not (
                 terms <= topic_terms or topic_terms <= terms):
             about = False  # another thing of the same kind: "lan party" for "watch party"

@@ -54,7 +54,7 @@ from memory.analysis.supplier_words import asks_supplier, supply_word
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
-__all__ = ["MAX_QUESTION_CHARS", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
+__all__ = ["MAX_QUESTION_CHARS", "MONTH_NAMES", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
            "is_change_word", "strip_address", "words"]
 
 
@@ -308,12 +308,12 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
 def _month_named(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
     """Whether the month at ``i`` names which of a recurring thing is asked ("the *april*
     launch", "our may newsletter"): a word of the subject, not a date."""
-    return (lows[i] in _MONTH_NAMES and 0 < i < len(lows) - 1
+    return (lows[i] in MONTH_NAMES and 0 < i < len(lows) - 1
             and lows[i - 1] in lexicon.determiners and _subject_word(lows[i + 1], lexicon)
             and not is_calendar_word(lows[i + 1]) and not lows[i + 1].isdigit())
 
 
-_MONTH_NAMES = frozenset("""january february march april may june july august september
+MONTH_NAMES = frozenset("""january february march april may june july august september
 october november december""".split())
 
 

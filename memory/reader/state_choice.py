@@ -48,6 +48,7 @@ from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
 from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, unit_forms
+from memory.subject_marks import other_month
 from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
 
 __all__ = ["StateChoice", "names_anchor"]
@@ -148,8 +149,9 @@ class StateChoice(StatementReader):
             QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
         # "what was the print run before Jules upped it": no state covers the question, but
         # the best message is a revision in a chain; what it was before is that chain's
+        # (a state that never changed tells nothing of before: "burn ban" lifted once)
         stated = any(u.state is not None and s >= threshold and s >= best_node - STATE_MARGIN
-                     for s, u in verdict.units)
+                     and len(u.state.chain) > 1 for s, u in verdict.units)
         revised = {u.node.node_id for s, u in verdict.units
                    if u.node is not None and s >= best_node and s >= threshold} if qa.kind in (
             QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and not stated else set()
@@ -279,9 +281,11 @@ class StateChoice(StatementReader):
                 continue  # a mention ("still UK first"), not a change the writer missed
             # "watch party moved again: sat 4pm" is no new time of the "lan party" when
             # the watch party is a thing of its own
+            # (nor is the "May launch" moving a new day of the "April launch")
             if _said_of(analysis, st.value, unit_forms(state.topic) | wanted) and not any(
-                    other_of_kind(own, state.topic, asked=asked)
-                    and unit_forms(own) <= others for own in subjects_of(analysis, st.value)):
+                    (other_of_kind(own, state.topic, asked=asked) and unit_forms(own) <= others)
+                    or other_month(own, state.topic)
+                    for own in subjects_of(analysis, st.value)):
                 return True
         return False
 
