@@ -41,7 +41,8 @@ STOPWORDS = frozenset(
     while who whom why will with would you you're your yours yourself yourselves yes yeah ok okay
     also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
     sure well like one now right know want need pls please via re heads fyi psa btw imo
-    anyone everyone guys folks im ive youre theyre thats theres wheres hows""".split()
+    anyone everyone guys folks im ive youre theyre thats theres wheres hows shud shld cud
+    cld wud wld dont cant wont didnt doesnt isnt arent wasnt u ur""".split()
 ) | BARE_NEGATIONS
 
 # Words that by themselves say "this replaces what was said before".

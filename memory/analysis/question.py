@@ -184,7 +184,7 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         current = [sp for sp in current if sp[2] not in lexicon.settle_cues]
     choice = (lexicon.choice in lows[opening + 1:] and opening < len(lows)
               and lows[opening] in lexicon.openers and not who_open and not when_open)
-    role = _who_role(lows, lexicon) if who_open else ""
+    role = _who_role(lows, lexicon, raw=[w.low for w in ws]) if who_open else ""
     if role == "doer" and found(lexicon.current):
         role = "owner"  # "who's captain now": who holds it now
 
@@ -298,7 +298,8 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
     if kind in (QuestionKind.WHY, QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
                 QuestionKind.WHO):
         role_words |= {i for i, w in enumerate(lows)
-                       if any(_matches(w, c) for c in lexicon.change)}
+                       if any(_matches(w, c) for c in lexicon.change)
+                       and not _change_noun(lows, i, lexicon)}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
             and ((i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
                   and not is_calendar_word(w) and not _CLOCK.fullmatch(w))
@@ -315,6 +316,13 @@ def _month_named(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
 
 MONTH_NAMES = frozenset("""january february march april may june july august september
 october november december""".split())
+
+
+def _change_noun(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
+    """Whether the change word at ``i`` names a thing before its noun ("the *move* date",
+    "the *switch* date"), not the change asked about ("before the move")."""
+    return (0 < i < len(lows) - 1 and lows[i - 1] in lexicon.determiners
+            and _subject_word(lows[i + 1], lexicon) and not is_calendar_word(lows[i + 1]))
 
 
 def _modifier(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
@@ -502,7 +510,8 @@ def _role_spans(lows: Sequence[str], lexicon: QuestionLexicon) -> set[int]:
     return out
 
 
-def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
+def _who_role(lows: Sequence[str], lexicon: QuestionLexicon, *,
+              raw: Sequence[str] = ()) -> str:
     """The role a who question asks about; "doer" when no role word is used."""
     r = lexicon.roles
     if len(lows) > 1 and lows[0] == "whose" and lows[1] in r.whose_idea and not any(
@@ -512,16 +521,30 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         # which names who suggested what the change carried out
         return "proposer"
     for role, phrases in (("rejecter", r.against), ("doer", r.doer), ("proposer", r.proposer),
-                          ("rejecter", r.rejecter),
+                          ("rejecter", r.rejecter), ("proposer", r.sayer),
                           ("owner", r.owner), ("changer", r.changer), ("decider", r.decider),
                           ("owner", r.holder), ("proposer", r.idea)):
-        at = [i for p in phrases if (i := find_phrase(lows, p)) >= 0]
+        at = [i for p in phrases if (i := find_phrase(lows, p)) >= 0
+              and not _as_noun(raw or lows, i, p, lexicon)
+              # "who said they'd bring the cake" asks who holds it, not who said so
+              and not (phrases is r.sayer and i + 1 < len(lows)
+                       and lows[i + 1].split("'")[0] in _SAID_OWN)]
         if not at:
             continue
         if role == "changer" and _task_ahead(lows, min(at), lexicon):
             return "owner"  # "who's updating the menus": who holds the task
         return role
     return "doer"
+
+
+_SAID_OWN = frozenset({"they", "he", "she", "i", "we", "theyd", "hed", "shed", "id"})
+
+
+def _as_noun(lows: Sequence[str], i: int, phrase: str, lexicon: QuestionLexicon) -> bool:
+    """Whether the one-word role phrase at ``i`` is a noun after a determiner or an owner
+    ("who took connor's *spot*", "who has the *lead*"), not the verb of the role."""
+    return (" " not in phrase and i > 0 and (lows[i - 1] in lexicon.determiners
+                                              or lows[i - 1].endswith(("'s", "’s"))))
 
 
 def _task_ahead(lows: Sequence[str], at: int, lexicon: QuestionLexicon) -> bool:

@@ -45,6 +45,9 @@ class WhoRoles:
         "against", "opposed", "didn't want", "didnt want", "did not want", "wasn't keen",
         "wasnt keen", "not keen", "disagreed", "disagree",
     )
+    # Saying it asks who said it first, after the words of turning down ("who said no")
+    # are read: "who said the roof has to be capped at 80", "who told us it's 80".
+    sayer: tuple[str, ...] = ("said", "says", "told us", "told me", "tells us")
     # Weak proposer words, used when no other role word is there ("whose idea was bo7").
     idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
     # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")

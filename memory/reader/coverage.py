@@ -446,7 +446,9 @@ class CoverageTest:
         / "registration") or that end them ("playtesters" / "testers")."""
         w = self.weights
         found: set[str] = set()
-        candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1}
+        # (a function word is no misspelling of a subject word: "theme" is not "there")
+        candidates = {x.low for x in words(unit.told) if len(x.low) >= w.typo_min - 1
+                      and x.low not in STOPWORDS}
         for t in absent:
             if len(t.word) >= w.abbreviation_min and t.word.isalpha() and any(
                     len(c) >= len(t.word) + 3 and c.startswith(t.word) for c in candidates):

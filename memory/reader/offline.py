@@ -56,7 +56,7 @@ from memory.reader.task_holders import TaskHolders
 from memory.reader.tools import ReaderSession, ReaderTools
 from memory.reader.word_forms import forms
 from memory.store.filters import Window
-from memory.text import find_slots, names_value, shorten
+from memory.text import find_slots, is_calendar_word, names_value, shorten
 
 logger = logging.getLogger(__name__)
 
@@ -239,6 +239,17 @@ class OfflineReader:
         found = first_said(said, pool) if said else None
         if found is None and covering:
             found = min(covering, key=lambda n: (n.ts, n.seq))
+        slots = find_slots(question)
+        asked = [sl.text for sl in slots if any(ch.isdigit() for ch in sl.text)]
+        days = [w.text for w in words(question) if is_calendar_word(w.low)
+                and not any(names_value(v, w.text) for v in asked)]
+        if found is not None and (asked or days) and not all(
+                names_value(found.text, v) for v in (*asked, *days)):
+            # "who wanted late nite to go till 8:30", "… moved to mondays": whoever first
+            # said that value (a day only among the messages covering the question)
+            naming = [n for n in (*covering, *(pool if not days else ()))
+                      if all(names_value(n.text, v) for v in (*asked, *days))]
+            found = min(naming, key=lambda n: (n.ts, n.seq)) if naming else found
         return self._put_forward(found, question, pool + covering) if found else None
 
     def _put_forward(self, found: EvidenceNode, question: str,

@@ -31,7 +31,14 @@ from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
 from memory.reader.word_forms import unit_forms
-from memory.text import find_slots, names_a_date, names_value, shorten, weekdays_in
+from memory.text import (
+    find_slots,
+    has_revision_cue,
+    names_a_date,
+    names_value,
+    shorten,
+    weekdays_in,
+)
 
 # Words before a value that make it the value a change left ("instead of the 27th").
 _LEFT = re.compile(r"(?:\boff|\bfrom|\binstead of|\bnot|\bthan|\bover)\s{0,3}(?:the\s)?$",
@@ -271,6 +278,22 @@ class Reasons:
                 return sentence.strip().rstrip(".!")
         return ""
 
+    def of_left(self, text: str, left: set[str], value: str) -> str:
+        """The sentence of a changing ``text`` said of what the change left, not of its new
+        ``value`` ("Bowlero wants a $3,000 minimum spend …. Going with The Rec Room instead":
+        why not Bowlero; "… to 10x20. Last year the 10x10 was so packed …")."""
+        if not left:
+            return ""
+        sentences = split_sentences(text)
+        if len(sentences) < 2:
+            return ""
+        for sentence in sentences:
+            said = {w.low for w in words(sentence)}
+            if (said & left and len(said) >= _REASON_WORDS and not names_value(sentence, value)
+                    and not has_revision_cue(sentence)):
+                return sentence.strip().rstrip(".!")
+        return ""
+
     def gone(self, qa: QuestionAnalysis, left: set[str]) -> set[str]:
         """The words of what a change left, as a why-question names it: the values it
         moved off ("off the 26th"), and its subject when the question negates it ("why
@@ -346,6 +369,10 @@ class Reasons:
 # An emoji between two clauses ends the first ("lindner can't deliver before 8:45 on fridays
 # anymore 😩 move the breakfast to 9:00?").
 _EMOJI_BREAK = re.compile(r"\s{0,3}[\U0001F300-\U0001FAFF\u2600-\u27BF]{1,6}\s{1,3}(?=\w)")
+
+
+# The fewest words a sentence needs to tell a reason.
+_REASON_WORDS = 5
 
 
 def _put_apart(sentence: str) -> list[str]:

@@ -321,8 +321,12 @@ class WhyReader(StateChoice):
         """The reason for a known change: a blocker naming what it left, in so many words,
         in the turn it accepts; else a problem ``reported`` with what it left; else as the
         writer noted it, beside its decision, or in the turns just before it."""
-        reason = (self.reasons.blocking(node.text, left) or self.reasons.cued(node, nodes)
-                  or self.reasons.accepted(node.text, node, nodes, turns))
+        left_said = {w.low for w in words(was)} - STOPWORDS
+        reason = (self.reasons.blocking(node.text, left)
+                  or self.reasons.of_left(node.text, left, entry.value)
+                  or self.reasons.cued(node, nodes)
+                  or self.reasons.accepted(node.text, node, nodes, turns)
+                  or self.reasons.of_left(node.text, left_said, entry.value))
         if reason:
             return reason, _teller(reason, node, nodes)
         if explained is not None:  # "why?" asked right after it, and answered
