@@ -182,8 +182,9 @@ class MessageAnalyzer(ClauseReader):
                              and not _QUARTER.fullmatch(v.text) and not _PERIOD.fullmatch(v.text)
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
-            if label is not None and tokenize(part)[-1].low in CONTACT_VERBS:
-                label = None  # "kai emailed: feb 9–13 clashes …" is about the dates
+            said = [t.low for t in tokenize(part)]
+            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in _REPLIED):
+                label = None  # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"
             if label is not None and not any(c.claims for c in clauses) and (
                     heading is None or _label_subject(masked, label, tuple(values))):
                 heading = label  # ("ok summer trip!! proposal: ..." keeps the trip)
@@ -272,6 +273,11 @@ class MessageAnalyzer(ClauseReader):
 _GOES_ON = re.compile(r"\s{0,5}(?:it|it's|it’s|its|that|that's|that’s|they|they're|they’re)\b",
                       re.IGNORECASE)
 
+
+
+# A header reporting that someone answered ("FAA came back:", "landlord got back:"): the
+# answer after it is about its own subject.
+_REPLIED = (["came", "back"], ["got", "back"], ["come", "back"], ["wrote", "back"])
 
 def _continues(earlier: Clause, part: Clause) -> bool:
     """Whether ``part`` goes on from ``earlier`` in one sentence that ``earlier`` decides

@@ -277,6 +277,10 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
     "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
+    # a measure is said as a number and its unit ("8,500 ft", "12 km", "40 kg")
+    "altitude": "count", "height": "count", "distance": "count", "length": "count",
+    "depth": "count", "width": "count", "weight": "count", "speed": "count",
+    "temperature": "count", "capacity": "count", "mileage": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
     "restaurant": "where", "address": "where", "venues": "where", "places": "where",

@@ -236,6 +236,9 @@ class CoverageTest:
             # "the saturday 14th shift" where the chat wrote "sat 14 evening"
             hits = self.store.lexical_search(word.rstrip("stndrh"), scope,
                                              k=self.weights.df_cap)
+        if not hits and word.isdigit() and 4 <= len(word) <= 9:
+            # "8500" where the chat wrote "8,500"
+            hits = self.store.lexical_search(f"{int(word):,}", scope, k=self.weights.df_cap)
         if not hits and word.isdigit() and len(word) <= 6:
             # "72 hours notice" where the chat wrote "72h"
             for unit in MEASURE_UNITS:
