@@ -343,7 +343,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("range", r"(?:\b" + _WDX + r"s?|\b\d{1,2}(?:st|nd|rd|th)|\b\d{1,2}\s(?:" + _MO
               + r")|\b(?:" + _MO + r")\.?\s\d{1,2}(?:st|nd|rd|th)?|\bhours|\bopens?|\bopening"
               r"|\bshift|\(was)(?:\s(?:are|is|will be|now|(?:change|changes|changing|"
-              r"changed|go|goes|going|move|moves|moving|moved|back) to|to|from)){0,2},?\s"
+              r"changed|go|goes|going|move|moves|moving|moved|back|extend|extends|extended|"
+              r"extending|shorten|shortens|shortened) to|to|from)){0,2},?\s"
               r"(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))(?![\d:]|\.\d|\s?(?:days?|wks?|weeks?|months?|hours?|hrs?|"
               r"people|ppl|%|x|win|wins|won|loss|lost|draw|victory|defeat|to us|to them)\b|"
               r"\s(?:of\s)?" + _SPAN_MONTH + r")"),

@@ -213,6 +213,9 @@ def announces_a_change(said: Sequence[Token]) -> bool:
         or t.low in DISCOURSE for t in said)
 
 
+_REASON_OPENERS = frozenset({"since", "because", "cos", "cause", "bc", "now", "as"})
+
+
 def _label_subject(masked: str, label: tuple[int, int],
                    values: tuple[Value, ...]) -> list[Token]:
     inside = tuple(v for v in values if v.start >= label[0] and v.end <= label[1]
@@ -226,6 +229,8 @@ def _label_subject(masked: str, label: tuple[int, int],
         return []  # "where we landed:", "what's locked:"
     if len(toks) > 1 and toks[0].low in CLAUSE_VERBS and toks[1].low in _DETERMINERS:
         return []  # "Hit a wall with Recruiterflow:" tells what happened, naming no subject
+    if toks and toks[0].low in _REASON_OPENERS:
+        return []  # "Since the booths are in:" says why, not what
     if all(t.low in HEADING_WORDS or t.low in STOPWORDS or t.low in DISCOURSE for t in toks):
         return []  # "Weekly roll-up:", "Morning notes:"
     said = tokenize_at(masked, *label)

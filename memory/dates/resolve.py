@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from memory.analysis.cue_words import ORDINAL_THINGS
 from memory.dates.days import (
     MONTH_NAMES,
     WEEKDAY_NAMES,
@@ -324,7 +325,15 @@ def _bare_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     return month_span(ref.year if earlier else ref.year - 1, month)
 
 
-@_rule(r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)")
+def _not_an_ordinal_thing(m: re.Match[str]) -> bool:
+    """"the 2nd floor", "the 3rd round": an ordinal of a thing, not a day of the month."""
+    return _ORDINAL_THING.match(m.string, m.end()) is None
+
+
+_ORDINAL_THING = re.compile(rf"\s{{1,3}}{ORDINAL_THINGS}\b", re.IGNORECASE)
+
+
+@_rule(r"the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)", findable=_not_an_ordinal_thing)
 def _day_of_month(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     day, step = int(m.group("day")), 1 if prefer == "future" else -1
     for k in range(13):
