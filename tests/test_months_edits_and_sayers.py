@@ -14,7 +14,10 @@ said or wanted a thing:
 - "who took connor's spot" asks who holds it ("spot" is a noun there); "who said X" asks
   who said it first; "who wanted it till 8:30" is whoever first said 8:30;
 - "why not Bowlero" is answered by the sentence about Bowlero in the message that left it;
-- a function word is no misspelling of a question word ("theme" is not "there").
+- a function word is no misspelling of a question word ("theme" is not "there");
+- an altitude is asked as a number ("8,500 ft"), "FAA came back:" heads no subject, and
+  "8500" asked is the "8,500" written; "the 2nd floor" is no date; "Since the booths are
+  in:" heads no subject, and hours extended to "9–13" are that range.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -143,3 +146,22 @@ def test_a_function_word_is_no_misspelling_of_a_question_word(tmp_path: Path) ->
         (6 * DAY, "rafael", "party recap: great night, thanks all"),
     ], start=START, asked=ASKED)
     assert chat.answer("what's the theme for the party?").abstained
+
+
+def test_a_measure_asked_by_its_noun_is_the_number_said(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "beth", "Waiver: I'm asking the FAA for 10,000 ft AGL this time"),
+        (10, "tobias", "10k would be amazing"),
+        (12 * DAY, "beth", "FAA came back: waiver approved for 8,500 ft AGL, not 10k. "
+                           "Apparently the DFW approach corridor shifted. So 8,500 it is."),
+    ], start=START, asked=ASKED)
+    assert "8,500" in chat.first("what altitude did the waiver end up at")
+    # the number asked as "8500" is the one the chat wrote "8,500"
+    assert not chat.answer("why is the waiver only 8500 and not 10k").abstained
+
+
+def test_an_ordinal_floor_is_no_date_and_a_reason_heads_no_subject() -> None:
+    assert analyze_question("what are the 2nd floor quiet hours currently").dates == ()
+    assert analyze_question("what's on the 2nd").dates == ("the 2nd",)
+    assert ("quiet zone hours", "9–13 from Monday", Kind.RANGE) in claims_of(
+        "Since the booths are in: quiet zone hours extend to 9–13 from Monday")
