@@ -54,8 +54,8 @@ from memory.analysis.supplier_words import asks_supplier, supply_word
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
-__all__ = ["MAX_QUESTION_CHARS", "MONTH_NAMES", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
-           "is_change_word", "strip_address", "words"]
+__all__ = ["MAX_QUESTION_CHARS", "MONTH_NAMES", "QuestionAnalysis", "Word", "analyze_question",
+           "find_phrase", "is_change_word", "strip_address", "words"]
 
 
 @dataclass(frozen=True)
