@@ -346,6 +346,7 @@ HEADING_WORDS: frozenset[str] = frozenset("""
 weekly daily monthly quarterly nightly morning evening afternoon eod eow roll-up rollup
 round-up roundup digest recap notes minutes agenda changelog newsletter bulletin overview
 far scene snapshot housekeeping tracker today's todays this week's naming numbering save date
+looking ahead coming up next
 """.split())
 
 

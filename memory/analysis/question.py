@@ -35,6 +35,7 @@ from memory.analysis.question_lexicon import (
     DAY_CUES,
     DAY_NOUNS,
     DEFAULT_LEXICON,
+    DETERMINERS,
     WEEKDAYS,
     QuestionLexicon,
 )
@@ -54,8 +55,8 @@ from memory.analysis.supplier_words import asks_supplier, supply_word
 from memory.dates import find_date_expressions
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
-__all__ = ["MAX_QUESTION_CHARS", "MONTH_NAMES", "QuestionAnalysis", "Word", "analyze_question",
-           "find_phrase", "is_change_word", "strip_address", "words"]
+__all__ = ["MAX_QUESTION_CHARS", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
+           "is_change_word", "months_named", "strip_address", "words"]
 
 
 @dataclass(frozen=True)
@@ -301,17 +302,18 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
                        if any(_matches(w, c) for c in lexicon.change)
                        and not _change_noun(lows, i, lexicon)}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
-            and ((i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
-                  and not is_calendar_word(w) and not _CLOCK.fullmatch(w))
-                 or _month_named(lows, i, lexicon))]
+            and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
+            and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
 
 
-def _month_named(lows: Sequence[str], i: int, lexicon: QuestionLexicon) -> bool:
-    """Whether the month at ``i`` names which of a recurring thing is asked ("the *april*
-    launch", "our may newsletter"): a word of the subject, not a date."""
-    return (lows[i] in MONTH_NAMES and 0 < i < len(lows) - 1
-            and lows[i - 1] in lexicon.determiners and _subject_word(lows[i + 1], lexicon)
-            and not is_calendar_word(lows[i + 1]) and not lows[i + 1].isdigit())
+def months_named(text: str) -> frozenset[str]:
+    """The months naming which of a recurring thing a question asks about ("the *april*
+    launch", "our may newsletter"): said before its noun, after a determiner."""
+    lows = [w.low for w in words(text)]
+    return frozenset(
+        w for i, w in enumerate(lows[1:-1], start=1) if w in MONTH_NAMES
+        and lows[i - 1] in DETERMINERS and lows[i + 1] not in STOPWORDS
+        and not is_calendar_word(lows[i + 1]) and not lows[i + 1].isdigit())
 
 
 MONTH_NAMES = frozenset("""january february march april may june july august september

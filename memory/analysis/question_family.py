@@ -140,6 +140,7 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         if not nxt or nxt in STOPWORDS or nxt in lexicon.question_words or \
                 nxt in lexicon.generic or nxt in _WHEN_SAID:
             return w
-        if i > 0 and lows[i - 1] in ("what", "which") and lexicon.attributes[w] == "colour":
-            return w  # "what colour ribbon …": the colour of the ribbon
+        if i > 0 and lows[i - 1] in ("what", "which") and lexicon.attributes[w] == "colour" \
+                and nxt not in lexicon.attributes:
+            return w  # "what colour ribbon …" (not "what colour brand": the brand)
     return ""

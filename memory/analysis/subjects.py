@@ -47,6 +47,9 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
         i += 1
     if i + 1 < len(toks) and toks[i].low == "looking" and toks[i + 1].low in ("at", "like"):
         i += 2  # "Looking at Sat–Sun 12–13 April": a plan put forward, naming nothing
+    if i + 1 < len(toks) and toks[i].low in ("im", "i'm", "i’m") and toks[i + 1].low in (
+            "sold", "convinced", "in"):
+        i += 2  # "ok im sold." is agreement, naming nothing
     return toks[i:]
 
 

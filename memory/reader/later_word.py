@@ -35,7 +35,7 @@ from memory.analysis.follow_words import (
 )
 from memory.analysis.matching import same_grain, same_measure, values_match
 from memory.analysis.message import Clause, MessageAnalysis
-from memory.analysis.question import MONTH_NAMES, QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, months_named
 from memory.analysis.said_alone import Bare, bare_value
 from memory.dates import find_date_expressions, resolve_date
 from memory.models import EvidenceNode
@@ -79,8 +79,8 @@ class LaterWord(StatementReader):
         subject = subject_forms(verdict.terms, plain=plain)
         # (a month naming which of a thing is asked, "the april launch", is named too: the
         # May launch moving says nothing of it)
-        named = [forms(t.word) for t in verdict.terms
-                 if (t.named or t.word in MONTH_NAMES) and not t.person]
+        named = [forms(t.word) for t in verdict.terms if t.named and not t.person] + [
+            forms(m) for m in months_named(qa.text)]
         if not subject:
             return None
         kinds = {sl.family for sl in find_slots(held)}
