@@ -33,7 +33,9 @@ def forms(word: str) -> frozenset[str]:
     full = CHAT_SHORTHAND.get(low) or (WEEKDAY_SPELLINGS.get(low) if low != "sat" else None)
     if full is not None:  # "ppl" is people, "sun" sunday ("sat" is as often a verb)
         extra += (full, stem(full), *relevance_terms(full))
-    return frozenset({low, stem(low), *relevance_terms(low), *extra})
+    # (a part of a compound that is a function word matches nothing: "ride-on" is no "on")
+    parts = [t for t in relevance_terms(low) if t == low or t not in STOPWORDS]
+    return frozenset({low, stem(low), *parts, *extra})
 
 
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
