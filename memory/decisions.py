@@ -79,8 +79,7 @@ _SUGGESTION_CUES = frozenset({"how about", "what about", "maybe", "perhaps", "pr
                               "i propose", "propose", "proposal", "i suggest", "i'd suggest",
                               "suggest", "suggesting", "suggestion", "i'd vote for",
                               "i vote for", "vote for", "or maybe", "alternatively", "idea:",
-                              "option:", "we could", "why not", "i'm thinking", "im thinking",
-                              "thinking we", "was thinking we"})
+                              "option:", "we could", "why not"})
 
 
 _WE_CUES = frozenset({"can we", "could we", "should we", "shall we", "any chance",

@@ -4,9 +4,8 @@ said or wanted a thing:
 - an edit saying the old value only in passing ("going up to $750 (was going to be $600
   …)") holds the new value, not the old one;
 - a choice taken up in a thread whose first message named the option ("NOS is cheapest")
-  is about the thread's subject, not named by the option itself; "I'm thinking 3 booths"
-  puts a value forward; a count raised to a bare number is a count ("bumping the booth
-  order to 4"), a meeting bumped to one is a time; "After the survey I'm bumping …" names
+  is about the thread's subject, not named by the option itself; a count raised to a bare
+  number is a count ("bumping the booth order to 4"), a meeting bumped to one is a time; "After the survey I'm bumping …" names
   the booth order, not the survey; "OK, approved:" and "Hit a wall with X:" are no subjects;
   "shud" is a function word;
 - "the May launch" is another launch than "the April launch": it neither revises nor
@@ -71,14 +70,7 @@ def test_a_choice_in_a_thread_is_about_the_thread_not_the_option(tmp_path: Path)
     assert "NOS" in asked.first("who was the internet going to be with before vodafone")
 
 
-def test_a_count_put_forward_then_raised_to_a_bare_number(tmp_path: Path) -> None:
-    chat = channel_chat(tmp_path, [
-        (0, "rafael", "Phone booths: Framery quote is in, €8,200 each. I'm thinking 3 booths "
-                      "for the 1st floor."),
-        (DAY, "rafael", "After the survey I'm bumping the booth order to 4. Demand's clearly "
-                        "there."),
-    ], start=START, asked=ASKED)
-    assert "3 booths" in chat.first("how many booths were we gonna order at first")
+def test_a_count_raised_to_a_bare_number() -> None:
     assert ("booth order", "4", Kind.COUNT) in claims_of(
         "After the survey I'm bumping the booth order to 4.")
     assert any(v == "4" and k is Kind.TIME for _, v, k in claims_of("bumping the meeting to 4"))

@@ -545,8 +545,9 @@ _SAID_OWN = frozenset({"they", "he", "she", "i", "we", "theyd", "hed", "shed", "
 def _as_noun(lows: Sequence[str], i: int, phrase: str, lexicon: QuestionLexicon) -> bool:
     """Whether the one-word role phrase at ``i`` is a noun after a determiner or an owner
     ("who took connor's *spot*", "who has the *lead*"), not the verb of the role."""
-    return (" " not in phrase and i > 0 and (lows[i - 1] in lexicon.determiners
-                                              or lows[i - 1].endswith(("'s", "’s"))))
+    before = lows[i - 1] if i > 0 else ""
+    owner = before.endswith(("'s", "’s")) and before[:-2] not in STOPWORDS  # not "who's"
+    return " " not in phrase and (before in lexicon.determiners or owner)
 
 
 def _task_ahead(lows: Sequence[str], at: int, lexicon: QuestionLexicon) -> bool:

@@ -37,7 +37,7 @@ class WhoRoles:
     rejecter: tuple[str, ...] = (
         "shot down", "shoot down", "shoots down", "turned down", "turn down", "said no",
         "say no", "says no", "reject*", "veto*", "nixed", "nix", "overrul*", "blocked",
-        "block", "pushed back", "push back", "objected", "object",
+        "block", "pushed back", "push back", "objected", "object", "killed", "kill",
     )
     # Saying who was against something asks who turned it down, whatever other role word
     # follows ("who didn't want the marquee", "who was against using MAQS").

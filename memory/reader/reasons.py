@@ -32,6 +32,7 @@ from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import reason_in, says
 from memory.reader.word_forms import unit_forms
 from memory.text import (
+    STOPWORDS,
     find_slots,
     has_revision_cue,
     names_a_date,
@@ -287,10 +288,12 @@ class Reasons:
         sentences = split_sentences(text)
         if len(sentences) < 2:
             return ""
+        new = {w.low for w in words(value)} - STOPWORDS
         for sentence in sentences:
             said = {w.low for w in words(sentence)}
-            if (said & left and len(said) >= _REASON_WORDS and not names_value(sentence, value)
-                    and not has_revision_cue(sentence)):
+            if (said & left and len(said) >= _REASON_WORDS and not (new and new <= said)
+                    and not names_value(sentence, value) and not has_revision_cue(sentence)
+                    and not _PLANS.search(sentence)):
                 return sentence.strip().rstrip(".!")
         return ""
 
@@ -373,6 +376,9 @@ _EMOJI_BREAK = re.compile(r"\s{0,3}[\U0001F300-\U0001FAFF\u2600-\u27BF]{1,6}\s{1
 
 # The fewest words a sentence needs to tell a reason.
 _REASON_WORDS = 5
+# A sentence saying what someone will do is a plan, not what was wrong with the thing left.
+_PLANS = re.compile(r"\b(?:i'll|i’ll|ill|we'll|we’ll|i will|we will|gonna|going to)\b",
+                    re.IGNORECASE)
 
 
 def _put_apart(sentence: str) -> list[str]:
