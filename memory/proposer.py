@@ -273,8 +273,7 @@ class OfflineProposer(ProposalUptake):
             # state's first value. A request ("can someone take primary thu-sun?") is not.
             if best is not None or matches and matches[0].strong or clause.change >= 0.5:
                 return None
-            if claim.subject and ((act is SpeechAct.PROPOSAL and self._suggests(clause))
-                                  or self.puts_forward(clause)):
+            if act is SpeechAct.PROPOSAL and claim.subject and self._suggests(clause):
                 return establish()
             return None
         if act is SpeechAct.REMINDER:

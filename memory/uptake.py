@@ -14,7 +14,7 @@ import dataclasses
 import re
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import ACK_CUES, CLAUSE_VERBS, MODAL_VERBS
+from memory.analysis.lexicon import ACK_CUES
 from memory.analysis.matching import compatible, parts, same_value, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.said_alone import bare_value, is_unitless
@@ -39,13 +39,6 @@ from memory.text import content_terms, names_value
 
 __all__ = ["ProposalUptake", "doubts", "only_approval"]
 
-# Words of a question that asks rather than puts a plan forward ("is it on the 17th?",
-# "what about the 17th?" is a cue of its own); "May" is a month as often as a modal.
-_VERBS = frozenset((CLAUSE_VERBS | MODAL_VERBS) - {"may"} | {
-    "is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has", "have", "had",
-    "what", "when", "where", "who", "why", "how", "which", "whose", "anyone", "anybody",
-    "someone", "somebody", "any", "still", "already", "yet", "ok", "okay", "right", "or"})
-
 
 class ProposalUptake(TerseReplies):
     """Replies to proposals, and the state a proposal would change."""
@@ -68,15 +61,6 @@ class ProposalUptake(TerseReplies):
         we = cue in _WE_CUES and any(c.value.family != "who" for c in clause.claims)
         return cue in _SUGGESTION_CUES or we or (
             not cue and clause.text.rstrip().endswith("?") and len(clause.text.split()) <= 4)
-
-    @staticmethod
-    def puts_forward(clause: Clause) -> bool:
-        """Whether a question only names a thing and a value, with no verb ("May launch on
-        Saturday May 17?", "staff party at the Crown?"): a plan put forward."""
-        said = [w.lower().strip(".,!?:;") for w in clause.text.split()]
-        return (clause.act is SpeechAct.QUESTION and clause.text.rstrip().endswith("?")
-                and bool(said) and bool(clause.claims)
-                and not any(w in _VERBS or w.endswith(("n't", "’t")) for w in said))
 
     def _suggestion_target(self, ctx: _Context, item: WriteItem,
                            registry: RegistryTool) -> _Match | None:

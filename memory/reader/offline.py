@@ -54,7 +54,7 @@ from memory.reader.reasons import accepts, spoken_against
 from memory.reader.rerank import Hit
 from memory.reader.task_holders import TaskHolders
 from memory.reader.tools import ReaderSession, ReaderTools
-from memory.reader.word_forms import forms
+from memory.reader.word_forms import forms, unit_forms
 from memory.store.filters import Window
 from memory.text import find_slots, is_calendar_word, names_value, shorten
 
@@ -243,12 +243,15 @@ class OfflineReader:
         asked = [sl.text for sl in slots if any(ch.isdigit() for ch in sl.text)]
         days = [w.text for w in words(question) if is_calendar_word(w.low)
                 and not any(names_value(v, w.text) for v in asked)]
-        if found is not None and (asked or days) and not all(
-                names_value(found.text, v) for v in (*asked, *days)):
+        def names_all(text: str) -> bool:
+            told = unit_forms(text)  # (a day as the chat wrote it: "Sun" for "Sunday")
+            return all(names_value(text, v) for v in asked) and all(
+                forms(d) & told for d in days)
+
+        if found is not None and (asked or days) and not names_all(found.text):
             # "who wanted late nite to go till 8:30", "… moved to mondays": whoever first
             # said that value (a day only among the messages covering the question)
-            naming = [n for n in (*covering, *(pool if not days else ()))
-                      if all(names_value(n.text, v) for v in (*asked, *days))]
+            naming = [n for n in (*covering, *(pool if not days else ())) if names_all(n.text)]
             found = min(naming, key=lambda n: (n.ts, n.seq)) if naming else found
         return self._put_forward(found, question, pool + covering) if found else None
 

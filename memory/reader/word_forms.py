@@ -34,7 +34,8 @@ def forms(word: str) -> frozenset[str]:
     if full is not None:  # "ppl" is people, "sun" sunday ("sat" is as often a verb)
         extra += (full, stem(full), *relevance_terms(full))
     # (a part of a compound that is a function word matches nothing: "ride-on" is no "on")
-    parts = [t for t in relevance_terms(low) if t == low or t not in STOPWORDS]
+    parts = [t for t in relevance_terms(low)
+             if t == low or "-" not in low or t not in STOPWORDS]
     return frozenset({low, stem(low), *parts, *extra})
 
 
