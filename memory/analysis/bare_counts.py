@@ -60,7 +60,7 @@ def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | No
     """The bare number a quantity is raised or lowered to, when no slot reads it (or a slot
     reads it as a time while the quantity is plural or an amount: "seats to 6")."""
     m = _RAISED_TO.search(part)
-    noun = re.findall(r"[\w'’-]+", m.group(0))[-3].lower() if m is not None else ""
+    noun = re.findall(r"[\w'’-]{1,40}", m.group(0))[-3].lower() if m is not None else ""
     amount = noun in _AMOUNT_NOUNS or (noun.endswith("s") and not noun.endswith("ss"))
     return _count_at(m, start, values, over_times=amount)
 
