@@ -300,7 +300,8 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
                 QuestionKind.WHO):
         role_words |= {i for i, w in enumerate(lows)
                        if any(_matches(w, c) for c in lexicon.change)
-                       and not _change_noun(lows, i, lexicon)}
+                       and not (kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL)
+                                and _change_noun(lows, i, lexicon))}
     return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
             and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
             and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
@@ -539,6 +540,9 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon, *,
     return "doer"
 
 
+# (not "whose", "what", "which": "whose pick was porto" asks who picked it)
+_NOUN_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "our", "their", "his", "her",
+                               "its", "this", "that", "these", "those"})
 _SAID_OWN = frozenset({"they", "he", "she", "i", "we", "theyd", "hed", "shed", "id"})
 
 
@@ -547,7 +551,7 @@ def _as_noun(lows: Sequence[str], i: int, phrase: str, lexicon: QuestionLexicon)
     ("who took connor's *spot*", "who has the *lead*"), not the verb of the role."""
     before = lows[i - 1] if i > 0 else ""
     owner = before.endswith(("'s", "’s")) and before[:-2] not in STOPWORDS  # not "who's"
-    return " " not in phrase and (before in lexicon.determiners or owner)
+    return " " not in phrase and (before in _NOUN_DETERMINERS or owner)
 
 
 def _task_ahead(lows: Sequence[str], at: int, lexicon: QuestionLexicon) -> bool:

@@ -149,9 +149,11 @@ class StateChoice(StatementReader):
             QuestionKind.WHY, QuestionKind.WHO) else (set(), set())
         # "what was the print run before Jules upped it": no state covers the question, but
         # the best message is a revision in a chain; what it was before is that chain's
-        # (a state that never changed tells nothing of before: "burn ban" lifted once)
+        # (a state that never changed tells nothing of what it was before a change: "burn
+        # ban" lifted once)
         stated = any(u.state is not None and s >= threshold and s >= best_node - STATE_MARGIN
-                     and len(u.state.chain) > 1 for s, u in verdict.units)
+                     and (len(u.state.chain) > 1 or qa.kind is not QuestionKind.PREVIOUS)
+                     for s, u in verdict.units)
         revised = {u.node.node_id for s, u in verdict.units
                    if u.node is not None and s >= best_node and s >= threshold} if qa.kind in (
             QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and not stated else set()

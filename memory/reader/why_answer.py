@@ -41,7 +41,7 @@ from memory.reader.reasons import (
 )
 from memory.reader.state_choice import StateChoice, names_anchor
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, find_slots, names_value
+from memory.text import STOPWORDS, find_slots, is_calendar_word, names_value
 
 __all__ = ["WhyReader"]
 
@@ -321,12 +321,14 @@ class WhyReader(StateChoice):
         """The reason for a known change: a blocker naming what it left, in so many words,
         in the turn it accepts; else a problem ``reported`` with what it left; else as the
         writer noted it, beside its decision, or in the turns just before it."""
-        left_said = {w.low for w in words(was)} - STOPWORDS
+        # (what it left by its name: days and times recur in the sentence that changes it)
+        named_left = {w.low for w in words(was) if w.low.isalpha() and w.low not in STOPWORDS
+                      and not is_calendar_word(w.low)}
         reason = (self.reasons.blocking(node.text, left)
                   or self.reasons.of_left(node.text, left, entry.value)
                   or self.reasons.cued(node, nodes)
                   or self.reasons.accepted(node.text, node, nodes, turns)
-                  or self.reasons.of_left(node.text, left_said, entry.value))
+                  or self.reasons.of_left(node.text, named_left, entry.value))
         if reason:
             return reason, _teller(reason, node, nodes)
         if explained is not None:  # "why?" asked right after it, and answered
