@@ -5,9 +5,9 @@ said or wanted a thing:
   …)") holds the new value, not the old one;
 - a choice taken up in a thread whose first message named the option ("NOS is cheapest")
   is about the thread's subject, not named by the option itself; a count raised to a bare
-  number is a count ("bumping the booth order to 4"), a meeting bumped to one is a time; "After the survey I'm bumping …" names
-  the booth order, not the survey; "OK, approved:" and "Hit a wall with X:" are no subjects;
-  "shud" is a function word;
+  number is a count ("bumping the booth order to 4"), a meeting bumped to one is a time;
+  "After the survey I'm bumping …" names the booth order, not the survey; "OK, approved:"
+  and "Hit a wall with X:" are no subjects; "shud" is a function word;
 - "the May launch" is another launch than "the April launch": it neither revises nor
   overrides it, and a previous question is answered by the chain that changed;
 - "who took connor's spot" asks who holds it ("spot" is a noun there); "who said X" asks
