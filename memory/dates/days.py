@@ -22,6 +22,8 @@ MONTH_NAMES = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
 )  # fmt: skip
+#: The month names as a lower-case word is compared ("the april launch").
+MONTH_WORDS: frozenset[str] = frozenset(m.lower() for m in MONTH_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
