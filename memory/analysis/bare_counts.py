@@ -38,7 +38,7 @@ _RAISED_TO = re.compile(
     r"\b(?:rais(?:e|es|ed|ing)|increas(?:e|es|ed|ing)|bump(?:s|ed|ing)?|upp(?:ed|ing)|"
     r"lower(?:s|ed|ing)?|cut(?:s|ting)?|reduc(?:e|es|ed|ing)|capp(?:ed|ing)|"
     r"extend(?:s|ed|ing)?|expand(?:s|ed|ing)?)"
-    r"\s(?:[\w'’-]{1,20}\s){1,4}?to\s(?P<v>\d{1,5})(?![\d.:/,%-]?\d)(?!\s?(?:%|am|pm)\b)"
+    r"\s(?:[\w'’-]{1,20}\s){0,3}?(?P<noun>[\w'’-]{1,20})\sto\s(?P<v>\d{1,5})(?![\d.:/,%-]?\d)(?!\s?(?:%|am|pm)\b)"
     r"(?=\s{0,3}(?:[,.;!)]|$)|\s(?:because|since|as|now|from|for|so|and|then)\b)",
     re.IGNORECASE)
 
@@ -60,7 +60,7 @@ def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | No
     """The bare number a quantity is raised or lowered to, when no slot reads it (or a slot
     reads it as a time while the quantity is plural or an amount: "seats to 6")."""
     m = _RAISED_TO.search(part)
-    noun = re.findall(r"[\w'’-]{1,40}", m.group(0))[-3].lower() if m is not None else ""
+    noun = m.group("noun").lower() if m is not None else ""
     amount = noun in _AMOUNT_NOUNS or (noun.endswith("s") and not noun.endswith("ss"))
     return _count_at(m, start, values, over_times=amount)
 

@@ -538,8 +538,7 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon, *,
 
 
 # (not "whose", "what", "which": "whose pick was porto" asks who picked it)
-_NOUN_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "our", "their", "his", "her",
-                               "its", "this", "that", "these", "those"})
+_NOUN_DETERMINERS = DETERMINERS - {"what", "which", "whose", "each", "every"}
 _SAID_OWN = frozenset({"they", "he", "she", "i", "we", "theyd", "hed", "shed", "id"})
 
 

@@ -239,8 +239,7 @@ class OfflineReader:
         found = first_said(said, pool) if said else None
         if found is None and covering:
             found = min(covering, key=lambda n: (n.ts, n.seq))
-        slots = find_slots(question)
-        asked = [sl.text for sl in slots if any(ch.isdigit() for ch in sl.text)]
+        asked = _numbers_in(question)
         days = [w.text for w in words(question) if is_calendar_word(w.low)
                 and not any(names_value(v, w.text) for v in asked)]
         def names_all(text: str) -> bool:
@@ -262,7 +261,7 @@ class OfflineReader:
         value the question names."""
         if not accepts(found.text, self.lexicon.accept, self.lexicon.fillers):
             return found
-        asked = [s.text for s in find_slots(question) if any(ch.isdigit() for ch in s.text)]
+        asked = _numbers_in(question)
         earlier = [n for n in seen if n.channel == found.channel
                    and n.speaker_id != found.speaker_id
                    and timedelta(0) < found.ts - n.ts <= PUT_FORWARD_WITHIN
@@ -396,3 +395,9 @@ def _asks(text: str) -> bool:
 
 
 __all__ = ["NOT_FOUND", "OfflineReader", "Unit"]
+
+
+def _numbers_in(question: str) -> list[str]:
+    """The values with digits a question names ("8:30", "£6"): whoever put it forward said
+    them."""
+    return [sl.text for sl in find_slots(question) if any(ch.isdigit() for ch in sl.text)]

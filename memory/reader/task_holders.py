@@ -100,7 +100,7 @@ class TaskHolders:
         # its holder giving it up, however long after ("can someone else do biscuit", "I
         # can't move it"): whoever takes it on then holds it
         holders = {node.speaker, composed.short}
-        for _, n, _ in [(s, u.node, u) for s, u in verdict.units if u.node is not None]:
+        for n in (u.node for _, u in verdict.units if u.node is not None):
             if n.speaker in holders and (n.ts, n.seq) > (node.ts, node.seq) and is_request(
                     n, self.lexicon) and asked & unit_forms(n.text) and all(
                     x.node_id != n.node_id for x in requests):
