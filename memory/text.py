@@ -42,7 +42,8 @@ STOPWORDS = frozenset(
     also get got go going gonna really still thing things think lol oh hey hi hello thanks thank
     sure well like one now right know want need pls please via re heads fyi psa btw imo
     anyone everyone guys folks im ive youre theyre thats theres wheres hows shud shld cud
-    cld wud wld dont cant wont didnt doesnt isnt arent wasnt u ur""".split()
+    cld wud wld dont cant wont didnt doesnt isnt arent wasnt u ur theyd youd hed theyll
+    youll itll weve youve theyve hes shes whats whos lets""".split()
 ) | BARE_NEGATIONS
 
 # Words that by themselves say "this replaces what was said before".

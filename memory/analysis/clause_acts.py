@@ -59,6 +59,10 @@ class ClauseActs:
             if v.family not in ("when", "who") or re.search(r"(?:\bto|\buntil|\btill|→|->)$",
                                                               lead):
                 return None
+            if v.start - start >= m.end() and (re.search(r"(?:\bnow|\brebooked\s(?:for|on)|"
+                                                         r"\brescheduled\s(?:for|on))$", lead)
+                                               or _NOW_AFTER.match(part, v.end - start)):
+                return None  # "kwik fit cancelled on us, now fri 17th 8am": moved, not off
         s, e = start + m.start(), start + m.end()
         copula = re.match(r"(?:is|are|'s|was|were|got|get)\s", m.group(0), re.IGNORECASE)
         if copula is not None:

@@ -459,6 +459,20 @@ _NARRATED = re.compile(r"\b(?:they|he|she|we|i|guests?|people|everyone|someone|s
                        r"about)$")
 
 
+# What another thing's value follows when a clause says the thing asked runs into it
+# ("assessment day clashes with the rescheduled carnival on the 15th").
+_CLASHES = re.compile(r"\b(?:clash(?:es|ed|ing)?|conflicts?|conflicted|conflicting|overlaps?|"
+                      r"overlapped|overlapping|collides?|collided)\s(?:with|w/?)\b"
+                      r"(?:(?!\b(?:so|but|then|and|instead|now|moving|move)\b)[^.;!?,]){0,60}$")
+
+
+def clashing(part: str, value: Value, start: int) -> bool:
+    """Whether ``value`` is the time of what the clause's thing clashes with: the other
+    thing's value, never one decided for it."""
+    return _CLASHES.search(part[max(0, value.start - start - 80):value.start - start]
+                           .lower()) is not None
+
+
 def narrated(part: str, value: Value, start: int) -> bool:
     """Whether ``value`` is the time of someone's coming or going told as it happened ("3
     reviews moaning they came down at 10:05"): no value of anything planned."""

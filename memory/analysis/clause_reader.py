@@ -29,6 +29,7 @@ from memory.analysis.clause_parts import (
     _strip_possessive,
     _unjoin_moved,
     _verb_after,
+    clashing,
     moved_on,
     narrated,
     ruled_out,
@@ -185,7 +186,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         claims = _owned_and_headed(claims, values, new, part, masked, head_lab)
         claims = _effective_from(claims, part, start)
         claims = _effective_day_yields(claims, part, start)
-        claims = tuple(c for c in claims if not narrated(part, c.value, start))
+        claims = tuple(c for c in claims if not narrated(part, c.value, start)
+                       and not clashing(part, c.value, start))
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)

@@ -197,6 +197,15 @@ backup point reviewer approver captain facilitator organizer organiser coordinat
 responsible""".split())
 
 
+#: What a person does in a role or at an event ("Sofia presenting", "Hal Brodsky playing",
+#: "who's teaching thursdays"): the doing names the role, not the thing.
+DOING_VERBS: frozenset[str] = frozenset("""
+driving leading running handling covering presenting hosting taking owning doing managing
+chairing playing moderating compering emceeing mcing djing teaching coaching refereeing
+umpiring judging organising organizing coordinating supervising editing recording
+photographing filming cooking bartending catering building helping""".split())
+
+
 #: A value ends here when the message says nothing else: the plan is off.
 CANCEL_CUES: tuple[str, ...] = (
     "cancelled", "canceled", "cancelling", "canceling", "called off", "calling off",

@@ -35,6 +35,7 @@ from memory.analysis.cue_words import (
     COUNT_NOUNS,
     DECISION_CUES,
     DISCOURSE,
+    DOING_VERBS,
     DURATION_WORDS,
     EVENT_BASE_FORMS,
     EVENT_NOUNS,
@@ -165,6 +166,7 @@ __all__ = [
     "REMINDER_CUES",
     "REQUEST_OPENERS",
     "ROLE_NOUNS",
+    "DOING_VERBS",
     "SETTLED_CHANGE",
     "SETTLING_PHRASES",
     "SUGGESTING_CHANGES",
@@ -349,8 +351,14 @@ class Lexicon:
         """The strongest change cue in ``text`` (0 when none)."""
         best = 0.0
         for m in self.change.finditer(text):
+            if _NEGATED_CUE.search(text[max(0, m.start() - 4):m.start()]):
+                continue  # "so no change to sat hours" keeps them
             best = max(best, self.change_cues.get(m.group(0).lower(), 0.0))
         return best
+
+
+# "no" right before a change cue: nothing changes.
+_NEGATED_CUE = re.compile(r"\bno\s{1,2}$", re.IGNORECASE)
 
 
 _DEFAULT: list[Lexicon] = []

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from memory.analysis.lexicon import (
     DISCOURSE,
+    DOING_VERBS,
     FIRST_PERSON,
     HANDOVER_VERBS,
     OWNER_VERBS,
@@ -23,15 +24,7 @@ _MODALS = frozenset({"will", "'ll", "ll", "can", "to", "gonna", "should", "shall
                      "would"})
 
 
-_ING = frozenset({"driving", "leading", "running", "handling", "covering", "presenting",
-                  "hosting", "taking", "owning", "doing", "managing", "chairing",
-                  # what a person does at an event ("Hal Brodsky playing", "Ines
-                  # moderating")
-                  "playing", "moderating", "compering", "emceeing", "mcing", "djing",
-                  "teaching", "coaching", "refereeing", "umpiring", "judging", "organising",
-                  "organizing", "coordinating", "supervising", "editing", "recording",
-                  "photographing", "filming", "cooking", "bartending", "catering", "building",
-                  "helping"})
+_ING = DOING_VERBS
 
 
 def _stands_in(toks: Sequence[Token], i: int, known: set[str]) -> bool:

@@ -147,7 +147,8 @@ MONEY_PATTERN = (
     + r"(?:\s?" + _SCALE + r")?\b|"
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
-    r"\b" + _AMOUNT + r"\s?(?:k|m|mm|bn|grand)\b|"
+    # ("15mm" without a currency is millimetres: "20 lengths 15mm copper")
+    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b|"
     # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
     r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
     # pay by the hour: "14.50 an hour", "13.20ph", "15 p/h" (hours are never counted so)

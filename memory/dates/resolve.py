@@ -408,6 +408,36 @@ def _weekday_ordinal(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None
     return _resolve_span(f"{m.group('wd')} the {m.group('day')}", ref, prefer)
 
 
+_DAY_SPAN_JOIN = r"\s?(?:-|–|—|to|until|till|thru|through)\s?"
+
+
+def _day_span(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
+    """"15th-16th", "14–16 may", "may 14-16": from the first day to the last, the last
+    resolved as a day of its own and the first taken back within its month (or the one
+    before: "30th-2nd")."""
+    first, last = int(m.group("d1")), int(m.group("day"))
+    month = m.group("mon")
+    ending = _resolve_span(f"{last} {month}" if month else f"the {last}th", ref, prefer)
+    if ending is None or first == last:
+        return None
+    end = ending[1]
+    try:
+        start = end.replace(day=first) if first < last else add_months(
+            end.replace(day=1), -1).replace(day=first)
+    except ValueError:
+        return None
+    return (start, end, "day") if (end - start).days <= 31 else None
+
+
+# Spans of days: an ordinal or a month must say they are days ("9-5" is hours, "3-4" a score).
+_rule(rf"(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th){_DAY_SPAN_JOIN}(?:the\s+)?"
+      rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MON})?", findable=_never)(_day_span)
+_rule(rf"(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?{_DAY_SPAN_JOIN}(?:the\s+)?"
+      rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}", findable=_never)(_day_span)
+_rule(rf"{_MON}\s+(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?{_DAY_SPAN_JOIN}(?:the\s+)?"
+      rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?", findable=_never)(_day_span)
+
+
 @_rule(rf"(?:the\s+)?(?:wk|week)\s+of\s+(?P<rest>{_FULL_DATE})", findable=_never)
 def _week_of(m: re.Match[str], ref: date, prefer: Prefer) -> Span | None:
     """"the week of may 26": the day it names."""
