@@ -38,7 +38,7 @@ def test_a_short_form_of_a_word_the_chat_spells_out_is_that_word(
     ("got the erasmus spot, leaving end of april", "when is ravi leaving?",
      "end of april", "April 2025"),
     ("I'm travelling for work the 22nd-30th", "when is aiyana away?", "the 22nd-30th",
-     "Tuesday 22 April 2025"),
+     "22 April 2025 – 30 April 2025"),
     ("heads up I'm off the week of may 26", "when is bram off?", "week of may 26",
      "Monday 26 May 2025"),
 ])

@@ -20,7 +20,7 @@ from memory.analysis.decision_words import (
     GOING_AHEAD,
     PUT_FORWARD,
 )
-from memory.analysis.lexicon import HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
+from memory.analysis.lexicon import DOING_VERBS, HANDOVER_VERBS, OWNER_VERBS, ROLE_NOUNS
 from memory.analysis.question_nouns import (
     CHOICE_OPENERS,
     CHOOSING_VERBS,
@@ -138,12 +138,14 @@ TENSED_PREVIOUS_CUES = ("supposed to", "meant to")
 # the correction") or the new value itself ("before Friday", "before devon"), not when X is
 # a day the question is about ("before 10 April", handled by date scoping) or another event.
 BEFORE_WORDS = ("before", "prior to")
+# (whole forms where a stem starts other words: "handbuilding", "fixtures", "movie")
 CHANGE_WORDS = (
-    "mov*", "push*", "slip*", "chang*", "postpon*", "delay*", "resched*", "switch*",
-    "correct*", "reject*", "bump*", "cut", "cuts", "renam*", "swap*", "hand*",
-    "updat*", "revis*", "shift*", "replac*", "reassign*", "took", "take*", "taken",
-    "cancel*", "scrap*", "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*",
-    "fix*", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
+    "move", "moved", "moves", "moving", "push*", "slip*", "chang*", "postpon*", "delay*",
+    "resched*", "switch*", "correct*", "reject*", "bump*", "cut", "cuts", "renam*", "swap*",
+    "hand", "hands", "handed", "handing", "handover", "handoff", "updat*", "revis*",
+    "shift*", "replac*", "reassign*", "took", "take*", "taken", "cancel*", "scrap*",
+    "drop*", "trim*", "rais*", "lower*", "increas*", "reduc*", "fix", "fixed", "fixes",
+    "fixing", "fell", "fall*", "lost", "got", "get*", "became", "become*", "went", "go",
     "goes", "announc*", "keep", "keeping", "kept", "stay*",
 )
 # Change words that only ever move a moment: a question naming one ("what was the go-live
@@ -335,7 +337,7 @@ WHEN_EVENT_WORDS = frozenset(
 # Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
 # *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
 # speaks of the same thing ("handing Cobalt over to Amara", "cobalt's with me").
-ROLE_WORDS = frozenset(OWNER_VERBS | ROLE_NOUNS | HANDOVER_VERBS
+ROLE_WORDS = frozenset(OWNER_VERBS | ROLE_NOUNS | HANDOVER_VERBS | DOING_VERBS
                        | {"owned", "ran", "led", "handled", "took", "covered", "hosted"})
 CLAIM_WORDS = frozenset(HANDOVER_VERBS | ROLE_NOUNS | {"mine", "me", "over", "taking",
                                                        "takes", "take", "owns", "own"})

@@ -119,10 +119,10 @@ CONCERN_WORDS = ("a lot", "alot", "too much", "too many", "too early", "too late
                  "too low", "too far", "too long", "too short", "too steep", "steep", "pricey",
                  "expensive", "not sure", "unsure", "worried", "concerned", "risky", "not keen")
 # What a reply says when it would take another than the one put forward ("tariq's only been
-# here 2 months. I'd rather Lena").
+# here 2 months. I'd rather Lena"), or keep the one it has ("… Sticking with DJ Marlo").
 PREFERS_OTHER = ("i'd rather", "id rather", "i would rather", "rather have", "i'd prefer",
                  "id prefer", "i'd go with", "id go with", "better to go with", "how about",
-                 "what about")
+                 "what about", "sticking with", "stick with", "staying with", "stay with")
 # Past forms of verbs of events that do not end in -ed: "what was the goal before Northgate
 # came on board?" asks the value before that event.
 PAST_EVENT_VERBS = frozenset("came went got left took made won lost fell ran began broke "

@@ -66,7 +66,8 @@ class WhoRoles:
         "postpon*", "delay*",
         "resched*", "switch*", "cancel*", "called off", "call off", "scrap*", "cut", "bump*",
         "renam*", "slip*", "correct*",
-        "revis*", "updat*", "shift*", "swap*", "replac*", "reassign*", "handed", "hand*",
+        "revis*", "updat*", "shift*", "swap*", "replac*", "reassign*", "handed", "hand",
+        "hands", "handing", "handover", "handoff",
         "trim*", "rais*", "lower*", "increas*", "reduc*", "drop*", "reverted", "revert*",
     )
     owner: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
 from memory.reader.when_values import is_day_span
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, content_terms, shorten
+from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten
 
 # How much a state may cover less than the best message and still be the answer.
 STATE_MARGIN = 0.15
@@ -194,7 +194,8 @@ def _names_someone(state: State, people: Sequence[Person], *, latest: bool = Fal
     lows = {w.low for w in words(values)}
     if lows & SELF_WORDS or any(p.keys & lows for p in people):
         return True
-    return any(w.text[:1].isupper() for w in words(values))
+    # (a day or month is nobody: "Sunday 22 Feb, 7am")
+    return any(w.text[:1].isupper() and not is_calendar_word(w.text) for w in words(values))
 
 
 def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], set[str]]:

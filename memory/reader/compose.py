@@ -63,6 +63,7 @@ from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
+from memory.reader.statement_choice import reached_to
 from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms
@@ -96,6 +97,12 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             else None
         offered = (alternative_answer(qa, pair, self.covering(verdict, wide=True),
                                       self._decides) if pair is not None else None)
+        if offered is None and pair is not None:
+            # the alternatives are what is asked: a deciding message naming one of them
+            # answers though it leaves the occasion unsaid ("Sticking with DJ Marlo" for
+            # "a band or a DJ at presentation night")
+            offered = alternative_answer(qa, pair, [u for _, u in verdict.units
+                                                    if u.node is not None], self._decides)
         if offered is not None:
             return offered
         state = self.answering_state(qa, verdict, people)
@@ -388,7 +395,10 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         is current, the first for what was original, the one before the latest distinct
         value (or before the first naming the question's anchor) for what it was before."""
         kind = qa.kind
-        wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO)
+        # (who changed it *to* a value: the message setting it may name only the value)
+        wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO) or (
+            kind is QuestionKind.WHO and qa.role in ("changer", "decider")
+            and bool(reached_to(qa.text)))
         covering = self.covering(verdict, wide=wide)
         if not covering:
             return Composed([], "")

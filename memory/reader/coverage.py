@@ -24,6 +24,7 @@ import numpy as np
 
 from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.lexicon import DOING_VERBS
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance, low_words, swapped_letters
@@ -217,9 +218,11 @@ class CoverageTest:
             is_named = t in named or any(t in n.split() for n in named)
             if is_named:
                 weight *= w.named_boost
-            elif not df and (t in heads or self.lexicon.attributes.get(t, "")):
+            elif not df and (t in heads or self.lexicon.attributes.get(t, "") or (
+                    qa.kind is QuestionKind.WHO and t in DOING_VERBS)):
                 # a kind of value never named in the scope ("which repair *company*"):
-                # the value answers it, not the word
+                # the value answers it, not the word; so does the person for what they
+                # do in a role nobody put in those words ("who's teaching thursdays")
                 weight *= w.absent_attribute_share
             elif not qa.polar and forms(t) & self._light_forms:
                 weight *= w.predicate_share

@@ -75,11 +75,31 @@ _SUM_FAMILIES = frozenset({"money", "price"})
 def tells_a_sum(qa: QuestionAnalysis, short: str) -> bool:
     """Whether ``short``, an answer's value, gives the sum of money ``qa`` asks for, if it
     asks one ("how much is a pint of pink slip" is not answered by "on it"; a *who* or
-    *why* question asks no sum, however it is worded)."""
-    if qa.kind in (QuestionKind.WHO, QuestionKind.WHY) or qa.family not in _SUM_FAMILIES:
+    *why* question asks no sum, however it is worded), or how many when it asks that (a
+    number or a word for one, never only a price or a day)."""
+    if qa.kind in (QuestionKind.WHO, QuestionKind.WHY):
         return True
     asked = frozenset(t.lower().removesuffix("s") for t in qa.terms)
+    if qa.measure == "count":
+        # "how many raffle tickets have we sold" is not answered by their price, nor a day
+        return _count_in(short)
+    if qa.family not in _SUM_FAMILIES:
+        return True
     return _sum_in(short, asked)
+
+
+def _count_in(text: str) -> bool:
+    """Whether ``text`` holds a number that is no sum of money, day or time of day."""
+    for sl in sorted(find_slots(text), key=lambda x: -x.start):
+        if sl.kind.value in ("money", "date") or (
+                sl.kind.value == "time" and has_time_of_day(sl.text)):
+            text = text[:sl.start] + " " + text[sl.end:]
+    return _SUM.search(text) is not None or _QUANTITY.search(text) is not None
+
+
+# Words that tell how many without a number ("a handful so far", "loads", "both").
+_QUANTITY = re.compile(r"\b(?:handful|several|couple|dozens?|loads|lots|plenty|both|all|"
+                       r"nobody|no\sone|noone|everyone|everybody|half)\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)

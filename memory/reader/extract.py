@@ -120,7 +120,12 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         named = role_named(whole or text, qa)
         if named:
             return with_self(text, named, speaker)
-        names = _NAMES.findall(text[:MAX_TEXT])
+        # (a day is nobody: "Thursday May 21, 7pm"; nor a street after its number: "44
+        # Alder Ct")
+        said = text[:MAX_TEXT]
+        names = [m.group() for m in _NAMES.finditer(said)
+                 if not any(is_calendar_word(w) for w in m.group().split())
+                 and not re.search(r"\d\s$", said[max(0, m.start() - 2):m.start()])]
         return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
             else speaker
     ws = words(text[:MAX_TEXT])
@@ -513,6 +518,10 @@ _SECRET_TOKEN = re.compile(r"(?<![\w@#])(?=[^\s,;]{0,40}[A-Za-z])(?=[^\s,;]{0,40
                            r"[A-Za-z\d][^\s,;()]{4,39}(?<![.!?])")
 
 
+# What leads up to a number that labels a thing ("#10 bolts", "order #RV-88213").
+_LABEL_BEFORE = re.compile(r"#[\w-]{0,10}$")
+
+
 def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple[str, str]:
     """The value of one of the slot ``kinds`` that ``sentence`` states nearest the
     question's words, and a value it names as replaced ("not $18k", "instead of
@@ -535,9 +544,11 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
                                                         if "date" not in kinds or
                                                         len(kinds) == 1]
     if asks_a_count(qa) and not _DURATION_ASKED.search(qa.text):
-        # "starts in 15 min" measures time: no count of the rooms asked about
+        # "starts in 15 min" measures time: no count of the rooms asked about; nor does
+        # a label ("1 pack #10 bolts", "order #88213")
         slots = [sl for sl in slots if sl.kind.value != "number"
-                 or not _DURATION_AFTER.match(sentence, sl.end)]
+                 or not (_DURATION_AFTER.match(sentence, sl.end)
+                         or _LABEL_BEFORE.search(sentence[max(0, sl.start - 12):sl.start]))]
     if not slots:
         return "", ""
     asked = unit_forms(" ".join([*qa.named, *qa.terms]))

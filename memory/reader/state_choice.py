@@ -23,8 +23,9 @@ from memory.analysis.matching import (
     siblings,
     values_match,
 )
-from memory.analysis.question import QuestionAnalysis, words
+from memory.analysis.question import QuestionAnalysis, months_named, words
 from memory.dates import coarser_than_a_day
+from memory.dates.days import MONTH_WORDS
 from memory.models import State
 from memory.reader.answer import current_value
 from memory.reader.answer_parts import (
@@ -81,6 +82,14 @@ def _said_beside(text: str, value: str, wanted: set[str]) -> bool:
         return False
     before = re.findall(r"[\w'’/-]{1,40}", text[max(0, at - 40):at])[-2:]
     return bool({f for w in before for f in forms(w.lower())} & wanted)
+
+
+def _another_months(qa: QuestionAnalysis, state: State) -> bool:
+    """Whether the question names which month's instance it asks about ("the March glaze
+    firing") and the state's topic names only other months ("april glaze firing")."""
+    asked = months_named(qa.text)
+    named = {w for w in re.findall(r"[a-z]{3,9}", state.topic.lower()) if w in MONTH_WORDS}
+    return bool(asked) and bool(named) and not named & asked
 
 
 def _numbered_as_asked(qa: QuestionAnalysis, state: State) -> bool:
@@ -174,6 +183,8 @@ class StateChoice(StatementReader):
                 continue
             if not _numbered_as_asked(qa, state):
                 continue  # "#27"'s room is no answer about "#28"
+            if _another_months(qa, state):
+                continue  # "the april glaze firing" is no answer about the march one
             if reached and not any(names_anchor(reached, e.value) for e in state.chain):
                 continue
             if qa.family == "person" and qa.role not in ("changer", "decider") and \
@@ -327,6 +338,8 @@ class StateChoice(StatementReader):
                 continue  # (the sundays' time did not replace the saturdays')
             asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
             now = entry_value(state.chain[-1])
+            if qa.measure and measure(now) not in (qa.measure, ""):
+                continue  # "how many tickets have we sold" is not moved on to a price
             for entry in state.chain[:-1]:
                 if values_match(entry_value(entry), now):
                     continue  # said again since, not replaced

@@ -112,6 +112,23 @@ _REQUEST = re.compile(r"\?|^\W{0,3}(?:(?:can|could|shall|should|would)\s(?:we|i|
                       r"how about|what about)\b", re.IGNORECASE)
 
 
+def _terms_named(qa: QuestionAnalysis, text: str) -> int:
+    """How many of the question's words ``text`` names (in any of their forms)."""
+    said = unit_forms(text)
+    return sum(1 for t in qa.terms if forms(t) & said)
+
+
+def reached_to(question: str) -> list[str]:
+    """The values a question says something was changed *to* ("up to 30 bags", "to 4pm")."""
+    return [sl.text for sl in find_slots(question)
+            if sl.kind.value in ("time", "date", "money", "number", "count")
+            and _TO_VALUE.search(question[max(0, sl.start - 10):sl.start])]
+
+
+# What leads up to the value a change reached ("up to", "down to", "to the").
+_TO_VALUE = re.compile(r"\bto\s{1,3}(?:the\s)?$", re.IGNORECASE)
+
+
 def other_weekday(qa: QuestionAnalysis, value: str, sentence: str = "") -> bool:
     """Whether ``value`` (else, when it names no weekday, the ``sentence`` it was said in)
     names weekdays and none of those a question asking a time of day names ("sundays
@@ -165,6 +182,13 @@ class StatementChoice:
             # is no new time for the phones)
             about = [st for st in about if wanted & unit_forms(
                 f"{st.unit.text} {st.unit.context}")] or about
+            # nor is one naming under half as many of them as another ("Vendor setup is now
+            # 7am" for the deadline to reserve a vendor table, said "Deadline to reserve is
+            # May 8")
+            said = {id(st): _terms_named(qa, f"{st.unit.text} {st.unit.context}")
+                    for st in about}
+            most = max(said.values(), default=0)
+            about = [st for st in about if 2 * said[id(st)] >= most] or about
             if qa.family == "when" and not qa.asks_clock:
                 # "from which saturday does the 9:15 start kick in": the time the question
                 # names the thing by is said where that thing is
@@ -245,6 +269,15 @@ class StatementChoice:
                 accepts(a.text, self.lexicon.reject) for a in st.unit.answers)]
             if turned:
                 return turned[0]
+        if qa.kind is QuestionKind.WHO and qa.role in ("changer", "decider"):
+            # "who bumped the clay order up to 30 bags": the message that set 30 ("make it
+            # 30 bags"), not one naming the order beside another number
+            reached = reached_to(qa.text)
+            setting = [st for st in statements if reached and all(
+                any(names_value(c.value.text, v) for c in self.analyzer.analyze(
+                    st.node.text, speaker=st.node.speaker).claims) for v in reached)]
+            if setting:
+                return setting[0]
         return statements[0]
 
     def _corrected(self, qa: QuestionAnalysis, chosen: Statement,

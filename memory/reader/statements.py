@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 from memory.analysis.definitions import QuestionKind, SpeechAct
+from memory.analysis.lexicon import ROLE_NOUNS
 from memory.analysis.message import Claim, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
@@ -80,6 +81,24 @@ def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
     did we settle on" → "let's go 9%"), not an amount ("how much is it over budget")."""
     return value.kind.value in kinds or (
         family == "price" and value.kind is Kind.COUNT and value.text.rstrip().endswith("%"))
+
+
+def _names_a_holder(claim: Claim) -> bool:
+    """Whether ``claim`` names who holds a role by name though the name is nobody in the
+    chat ("Assessor is Greg from Branch", "examiner: Dr Patel"): its subject is a role or
+    agent noun and its value a capitalised name."""
+    head = claim.subject.lower().split()[-1:] if claim.subject else []
+    if not head or claim.value.kind is not Kind.CHOICE:
+        return False
+    noun = head[0]
+    agent = noun in ROLE_NOUNS or (len(noun) > 5 and noun.endswith(_AGENT_ENDINGS))
+    name = claim.value.text.split()
+    return agent and 0 < len(name) <= 3 and all(
+        w[:1].isupper() and w.replace(".", "").replace("'", "").isalpha() for w in name)
+
+
+# Endings of nouns for who does something ("assessor", "examiner", "photographer").
+_AGENT_ENDINGS = ("or", "er", "ist", "ian")
 
 
 # A who-question naming its candidate ("who is Fiona Walsh?", "who's our sponsor — Byte
@@ -177,6 +196,8 @@ class StatementReader(StatementChoice):
         kinds = self.lexicon.claim_kinds.get(qa.family, ())
         if not qa.family and not (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             kinds = ()
+        if qa.measure == "count":
+            kinds = tuple(k for k in kinds if k != "money")  # "how many" is no price
         # the answer a question got is about what it asked ("so when do the swirls start?"
         # → "launching sat 3rd oct, £2.80 each")
         answered = unit.node.text if unit.node is not None and node is not unit.node else ""
@@ -197,6 +218,8 @@ class StatementReader(StatementChoice):
         slots = self.lexicon.answering_slots.get(qa.family, ())
         if not slots and (qa.asks_change or qa.kind is QuestionKind.CURRENT):
             slots = ANY_VALUE
+        if qa.measure == "count":
+            slots = tuple(k for k in slots if k != "money")
         value, replaced = value_in(qa, sentence, slots)
         if not value and slots:
             for other in split_sentences(source):
@@ -241,7 +264,8 @@ class StatementReader(StatementChoice):
             said_before, clause_best = max(said_before, clause_best), 0
             around = unit_forms(" ".join([clause.subject, clause.label]))
             for i, claim in enumerate(clause.claims):
-                if not _fits(claim.value, kinds, qa.family):
+                if not _fits(claim.value, kinds, qa.family) and not (
+                        "person" in kinds and _names_a_holder(claim)):
                     continue
                 if unit_forms(claim.value.text) <= asked:
                     continue  # the question's own words are not its answer ("2.4")

@@ -138,6 +138,45 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
     return bare
 
 
+def co_takers(request: EvidenceNode, reply: EvidenceNode, linked: Sequence[EvidenceNode],
+              following: Sequence[EvidenceNode], lexicon: QuestionLexicon
+              ) -> list[EvidenceNode]:
+    """The others who took on ``request`` beside ``reply`` when it asks for more than one
+    person ("Need 2 volunteers" → "me!", "I'll do it too"): each later reply by someone
+    new saying yes or committing, up to as many as it asks for."""
+    m = _WANTS_SEVERAL.search(request.text)
+    if m is None:
+        return []
+    said = m.group(1).lower()
+    wanted = int(said) if said.isdigit() else _COUNT_WORDS.get(" ".join(said.split()), 2)
+    words = lexicon.taking
+    seen = {request.speaker_id, reply.speaker_id}
+    out: list[EvidenceNode] = []
+    turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
+                   key=lambda n: (n.ts, n.seq))
+    for turn in turns:
+        if len(out) + 1 >= wanted:
+            break
+        if (turn.ts, turn.seq) <= (reply.ts, reply.seq) or turn.speaker_id in seen:
+            continue
+        seen.add(turn.speaker_id)
+        if "?" in turn.text or words.declining.search(turn.text):
+            continue
+        if words.committing.search(turn.text) or words.takes_it.match(turn.text) or accepts(
+                turn.text, words.openers, lexicon.fillers):
+            out.append(turn)
+    return out
+
+
+# A request for more than one person ("Need 2 volunteers", "looking for three helpers").
+_WANTS_SEVERAL = re.compile(r"\b(?:need|needs|needed|want|wanted|looking\sfor|after)\s"
+                            r"(?:\w{1,12}\s)?(\d{1,2}|two|three|four|five|six|couple\sof|few)"
+                            r"\s(?:more\s|extra\s)?(?:volunteers|people|ppl|helpers|hands|"
+                            r"drivers|bodies|folks)\b", re.IGNORECASE)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "couple of": 2,
+                "few": 3}
+
+
 def taken_over(offer: EvidenceNode, following: Sequence[EvidenceNode],
                lexicon: QuestionLexicon, *, turns: int = OFFER_TURNS) -> EvidenceNode | None:
     """The reply by which someone else took over what ``offer`` committed its speaker to
@@ -183,14 +222,17 @@ def volunteered(composed: Composed, node: EvidenceNode) -> Composed:
 
 
 def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
-          asked: frozenset[str]) -> Composed:
-    """``composed`` (a *who* answer) naming the person who took the task on first, the part
-    of the request asking for it quoted after, the reply cited first."""
-    first = (f"{reply.speaker} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
+          asked: frozenset[str], also: Sequence[EvidenceNode] = ()) -> Composed:
+    """``composed`` (a *who* answer) naming the person who took the task on first (and
+    ``also`` those who took it on beside them), the part of the request asking for it
+    quoted after, the reply cited first."""
+    names = " and ".join([reply.speaker, *(n.speaker for n in also)])
+    first = (f"{names} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
              f"(taking on {request.speaker}'s "
              f"\"{shorten(asking_part(request.text, asked), REQUEST_CHARS)}\")")
-    return Composed([first, *composed.lines[1:]], reply.speaker,
-                    [citation(reply), citation(request), *composed.citations],
+    return Composed([first, *composed.lines[1:]], names,
+                    [citation(reply), *(citation(n) for n in also), citation(request),
+                     *composed.citations],
                     composed.states, composed.replaced, composed.replaced_cite)
 
 

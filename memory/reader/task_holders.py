@@ -20,6 +20,7 @@ from memory.reader.coverage import Coverage
 from memory.reader.extract import Person
 from memory.reader.taking import (
     asking_part,
+    co_takers,
     is_request,
     taken,
     taken_over,
@@ -153,7 +154,10 @@ class TaskHolders:
         if request is not node and reply.ts < node.ts and _named(
                 qa, asked, node.text) >= len(asked_terms):
             return composed  # the answer's message is newer than the taking, and on topic
-        return taken(composed, request, reply, asked)
+        following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
+                                           within=TAKING_WITHIN)
+        return taken(composed, request, reply, asked, co_takers(
+            request, reply, answers.get(request.node_id, []), following, self.lexicon))
 
     def _handed_on(self, qa: QuestionAnalysis, best: tuple[EvidenceNode, EvidenceNode] | None,
                    node: EvidenceNode, composed: Composed, verdict: Coverage,

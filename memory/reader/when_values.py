@@ -98,8 +98,12 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
                                       for a in anchors))
     started = _FROM_WHEN.match(qa.text) is not None or _ASKS_START.search(qa.text) is not None
     if started:
-        # "from which saturday does it kick in": the day it runs from ("from the 25th")
-        slots.sort(key=lambda sl: not _runs_from(sentence, sl))
+        # "from which saturday does it kick in": the day it runs from ("from the 25th"),
+        # or the day said right after a start ("membership goes to £72 from 1 May, Rosa
+        # starts 11 April": Rosa's start, not the membership's)
+        slots.sort(key=lambda sl: (
+            _STARTS_ON.search(sentence[max(0, sl.start - 16):sl.start]) is None,
+            not _runs_from(sentence, sl)))
     # a time that ends or opens a range is said as that range ("sundays 9–10am")
     timed = [sl for sl in slots if sl.kind.value == "time"]
     times = [clock_span(sentence, sl.start, sl.end) or sl.text for sl in timed]
@@ -209,6 +213,8 @@ _FROM_WHEN = re.compile(r"\W{0,3}(?:from|starting|as of|beginning)\s(?:when|whic
 # A question asking when something started ("when did the wednesday nights start").
 _ASKS_START = re.compile(r"\bwhen\b.{0,60}\b(?:start|started|begin|began|kick(?:ed)? off)\b",
                          re.IGNORECASE)
+# A start said right before its day ("Rosa starts 11 April", "kicks off on the 3rd").
+_STARTS_ON = re.compile(r"\b(?:starts|begins|kicks\soff)\s(?:on\s)?(?:the\s)?$", re.IGNORECASE)
 # The word opening the day something runs from ("from the 25th", "starting mon 4th").
 _FROM = re.compile(r"\b(?:from|starting|as of|beginning|effective)\s(?:the\s)?$", re.IGNORECASE)
 

@@ -166,6 +166,9 @@ class WhyReader(StateChoice):
             # "what was the problem with MAQS?": the message turning it down says why
             reason, source = self.reasons.cued(against, nodes) or self.reasons.whole(
                 against), against
+        elif entry_node is not None and (said := self._said_change(
+                decision, entry_node, covering, nodes, reached)) is not None:
+            reason, source = said
         elif entry is not None and entry_node is not None:
             reason, source = self._change_reason(
                 entry, entry_node, nodes, left=left, decision=decision, turns=turns,
@@ -235,6 +238,27 @@ class WhyReader(StateChoice):
             source is entry_node or source.node_id in entry_node.context_ids)
         return why_answer(relayed(reason, source.text), source,
                                 state if shown else None, order)
+
+    def _said_change(self, decision: frozenset[str], entry_node: EvidenceNode,
+                     covering: Sequence[Unit], nodes: dict[str, EvidenceNode],
+                     reached: Sequence[str]) -> tuple[str, EvidenceNode] | None:
+        """The reason given in so many words by the covering message that says the change
+        the question names, when the chain's change does not say it ("why'd the carnival
+        get postponed": "postponed to Sunday 15 Feb due to the big swell", not the later
+        move of its meeting place); a change to a value the question names (``reached``)
+        is only one reaching it."""
+        if not decision or decision & unit_forms(entry_node.text):
+            return None
+        for unit in covering:
+            node = unit.node
+            if node is None or node.node_id == entry_node.node_id \
+                    or not decision & unit_forms(node.text) or (
+                        reached and not any(names_reached(node.text, v) for v in reached)):
+                continue
+            reason = self.reasons.cued(node, nodes)
+            if reason:
+                return reason, node
+        return None
 
     def _by_question_words(self, qa: QuestionAnalysis, order: list[EvidenceNode],
                            verdict: Coverage) -> list[EvidenceNode]:
