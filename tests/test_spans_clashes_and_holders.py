@@ -9,7 +9,9 @@
 - "how many" is never answered by a price; "handbuilding" is no word of change; what a
   person does in a role ("teaching") is answered by who took it on in other words;
 - "why'd it get postponed" is the reason given where it was postponed; "sticking with"
-  the one we had turns a suggestion down; "who bumped it up to 60" is who set 60.
+  the one we had turns a suggestion down; "who bumped it up to 60" is who set 60;
+- "no change to" keeps; "15mm" is no money; "#10 bolts" counts nothing asked, a day or a
+  street after its number is nobody.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -24,7 +26,7 @@ from memory.analysis.value_types import Kind
 from memory.dates import resolve_date
 from memory.models import Scope
 from tests.support.chat_reader import ChannelChat, channel_chat, chat_author, written_reader
-from tests.support.claims import claims_of
+from tests.support.claims import ANALYZER, claims_of, values_of
 
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 ASKED = datetime(2025, 6, 20, 9, 0, tzinfo=UTC)
@@ -182,3 +184,26 @@ def test_which_of_two_alternatives_is_the_one_decided(tmp_path: Path) -> None:
         (DAY, "pip", "Awards Night timing: drinks 6:30pm, dinner 7pm, awards 8:30pm."),
     ], start=START, asked=ASKED)
     assert "dj" in chat.first("are we having a band or a DJ at awards night").lower()
+
+
+def test_no_change_keeps_and_millimetres_are_no_money() -> None:
+    assert ANALYZER.analyze("so no change to sat hours", speaker="x").changes < 0.5
+    assert values_of("Merchants order going in today. 20 lengths 15mm copper, 10 x 22mm.",
+                     Kind.MONEY) == []
+    assert values_of("raised $2mm in seed", Kind.MONEY) == ["$2mm"]
+
+
+def test_labels_days_and_streets_are_no_answers(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "leo", "4 NEOs from rev for the drive, $60 each so $240"),
+        (DAY, "leo", "put 6 NEOs @ $60 on the order sheet = $360"),
+        (DAY + 10, "nadia", "ya add a spare, so 7"),
+        (2 * DAY, "leo", "ordered: 1 NEO $60, 2 yd red cordura, 1 pack #10 bolts. rev order "
+                         "#RV-88213"),
+        (3 * DAY, "diane", "Change of plans: the library is closed tomorrow. Board meeting "
+                           "pushed to Thursday Jan 12, 7pm, at my place (44 Alder Ct)."),
+    ], start=START, asked=ASKED)
+    neos = chat.first("how many neos are we at total now?")
+    assert "10" not in neos and "88213" not in neos
+    host = chat.first("who hosted the board meeting?")
+    assert host.startswith("diane")
