@@ -24,9 +24,6 @@ _MODALS = frozenset({"will", "'ll", "ll", "can", "to", "gonna", "should", "shall
                      "would"})
 
 
-_ING = DOING_VERBS
-
-
 def _stands_in(toks: Sequence[Token], i: int, known: set[str]) -> bool:
     """Whether the name at ``i`` stands in for a person named just after it ("Marek from
     the agency instead of you", "Jo rather than Sam")."""
@@ -76,12 +73,12 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
         return True
     if first in {"is", "'s", "s"} and len(rest) > 1:
         second = rest[1]
-        return second in _ING or second in ROLE_NOUNS or (
+        return second in DOING_VERBS or second in ROLE_NOUNS or (
             second in {"now", "the", "our"} and len(rest) > 2 and rest[2] in ROLE_NOUNS) or (
             second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
     if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
         return True
-    if first in _ING and first != "on" and not original_case_upper:
+    if first in DOING_VERBS and first != "on" and not original_case_upper:
         return True  # "björn driving", "Sofia presenting" (not "Bayside Hosting")
     if first in ROLE_NOUNS:
         return True  # "bob secondary", "Dev primary next week"
@@ -303,7 +300,7 @@ def _told_to_do(lows: Sequence[str]) -> bool:
         lows = ["you're", *lows[2:]]
     if len(lows) < 2 or lows[0] not in _YOU_DO:
         return False
-    return lows[1] in _ING or lows[1] in OWNER_VERBS or lows[1] in _TAKING or (
+    return lows[1] in DOING_VERBS or lows[1] in OWNER_VERBS or lows[1] in _TAKING or (
         lows[1] == "on" and len(lows) > 2 and lows[2] not in {"your", "my", "the"})
 
 
