@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from memory.analysis.message import MessageAnalysis
-from memory.dates.days import MONTH_WORDS
+from memory.dates.days import FULL_MONTH_WORDS
 from memory.text import STOPWORDS, is_calendar_word
 
 # The most words a message's opening label may have ("Staff meeting - …", "AGM date?").
@@ -46,7 +46,7 @@ def other_month(subject: str, topic: str) -> bool:
     newsletter") that ``topic`` does not name: another instance, or the thing in general
     ("launch times"), is another state."""
     words = re.findall(r"[a-z]{2,20}", subject.lower())
-    mine = {w for i, w in enumerate(words[:-1]) if w in MONTH_WORDS
+    mine = {w for i, w in enumerate(words[:-1]) if w in FULL_MONTH_WORDS
             and not is_calendar_word(words[i + 1]) and words[i + 1] not in STOPWORDS}
     return bool(mine) and not mine & set(re.findall(r"[a-z]{2,20}", topic.lower()))
 

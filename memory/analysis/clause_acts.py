@@ -34,6 +34,8 @@ _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going w
 
 # "now" right after a value marks it as the new one ("landing 9.15 now").
 _NOW_AFTER = re.compile(r"\s{1,3}now\b", re.IGNORECASE)
+# ... and so do "now" or "rebooked for" right before it ("cancelled on us, now fri 17th").
+_MOVED_TO = re.compile(r"(?:\bnow|\brebooked\s(?:for|on)|\brescheduled\s(?:for|on))$")
 
 
 class ClauseActs:
@@ -59,8 +61,7 @@ class ClauseActs:
             if v.family not in ("when", "who") or re.search(r"(?:\bto|\buntil|\btill|→|->)$",
                                                               lead):
                 return None
-            if v.start - start >= m.end() and (re.search(r"(?:\bnow|\brebooked\s(?:for|on)|"
-                                                         r"\brescheduled\s(?:for|on))$", lead)
+            if v.start - start >= m.end() and (_MOVED_TO.search(lead)
                                                or _NOW_AFTER.match(part, v.end - start)):
                 return None  # "kwik fit cancelled on us, now fri 17th 8am": moved, not off
         s, e = start + m.start(), start + m.end()

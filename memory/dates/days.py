@@ -22,8 +22,9 @@ MONTH_NAMES = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
 )  # fmt: skip
-#: The month names as a lower-case word is compared ("the april launch").
-MONTH_WORDS: frozenset[str] = frozenset(m.lower() for m in MONTH_NAMES)
+#: The full month names as lower-case words ("the april launch"; the short forms as well are
+#: :data:`memory.analysis.cue_words.MONTH_WORDS`).
+FULL_MONTH_WORDS: frozenset[str] = frozenset(m.lower() for m in MONTH_NAMES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,8 +62,7 @@ from memory.reader.extract import Person, reason_in, typo_named
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.plan_end import plan_ended
-from memory.reader.reasons import Reasons, accepts
-from memory.reader.statement_choice import reached_to
+from memory.reader.reasons import Reasons, accepts, reached_to
 from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import forms, part_of, unit_forms

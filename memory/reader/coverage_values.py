@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memory.analysis.cue_words import MONTH_WORDS, NUMBER_WORDS, PLACE_NOUNS, _alternation
@@ -15,7 +16,7 @@ from memory.analysis.lexicon import default_lexicon
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.value_types import Kind
 from memory.analysis.values import find_values, mask
-from memory.text import STOPWORDS, find_slots, has_time_of_day
+from memory.text import STOPWORDS, Slot, find_slots, has_time_of_day
 
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
@@ -79,22 +80,28 @@ def tells_a_sum(qa: QuestionAnalysis, short: str) -> bool:
     number or a word for one, never only a price or a day)."""
     if qa.kind in (QuestionKind.WHO, QuestionKind.WHY):
         return True
-    asked = frozenset(t.lower().removesuffix("s") for t in qa.terms)
     if qa.measure == "count":
         # "how many raffle tickets have we sold" is not answered by their price, nor a day
         return _count_in(short)
     if qa.family not in _SUM_FAMILIES:
         return True
-    return _sum_in(short, asked)
+    return _sum_in(short, frozenset(t.lower().removesuffix("s") for t in qa.terms))
 
 
 def _count_in(text: str) -> bool:
     """Whether ``text`` holds a number that is no sum of money, day or time of day."""
-    for sl in sorted(find_slots(text), key=lambda x: -x.start):
-        if sl.kind.value in ("money", "date") or (
+    text = _without_moments(text, find_slots(text), money=True)
+    return _SUM.search(text) is not None or _QUANTITY.search(text) is not None
+
+
+def _without_moments(text: str, slots: Sequence[Slot], *, money: bool = False) -> str:
+    """``text`` with the days and times of day among its ``slots`` blanked (not "12.50"),
+    and with ``money`` its sums too."""
+    for sl in sorted(slots, key=lambda x: -x.start):
+        if sl.kind.value == "date" or (money and sl.kind.value == "money") or (
                 sl.kind.value == "time" and has_time_of_day(sl.text)):
             text = text[:sl.start] + " " + text[sl.end:]
-    return _SUM.search(text) is not None or _QUANTITY.search(text) is not None
+    return text
 
 
 # Words that tell how many without a number ("a handful so far", "loads", "both").
@@ -110,10 +117,7 @@ def _sum_in(text: str, asked: frozenset[str] = frozenset()) -> bool:
     slots = find_slots(text)
     if any(s.kind.value == "money" for s in slots):
         return True
-    for sl in sorted(slots, key=lambda x: -x.start):
-        if sl.kind.value == "date" or (
-                sl.kind.value == "time" and has_time_of_day(sl.text)):  # not "12.50"
-            text = text[:sl.start] + " " + text[sl.end:]
+    text = _without_moments(text, slots)
 
     def other_things(m: re.Match[str]) -> str:
         noun = m.group("noun").lower()

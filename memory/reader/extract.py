@@ -125,7 +125,7 @@ def person_answer(text: str, speaker: str, people: Sequence[Person], qa: Questio
         said = text[:MAX_TEXT]
         names = [m.group() for m in _NAMES.finditer(said)
                  if not any(is_calendar_word(w) for w in m.group().split())
-                 and not re.search(r"\d\s$", said[max(0, m.start() - 2):m.start()])]
+                 and not _NUMBER_BEFORE.search(said[max(0, m.start() - 2):m.start()])]
         return names[0] if names and not (set(words(text)) and _speaks_of_self(text)) \
             else speaker
     ws = words(text[:MAX_TEXT])
@@ -150,6 +150,8 @@ _SPEECH_ROLES = frozenset({"rejecter", "decider", "changer"})
 
 
 # Two or more capitalised words: a name the scope's speakers do not cover ("Honk Squad").
+# A number right before a capitalised name: an address ("44 Alder Ct"), not a person.
+_NUMBER_BEFORE = re.compile(r"\d\s$")
 _NAMES = re.compile(r"\b[A-Z][\w'’.-]{1,30}(?:\s[A-Z][\w'’.-]{1,30}){1,3}\b")
 
 

@@ -57,6 +57,17 @@ def reached_values(question: str) -> list[str]:
             and not _LEFT.search(question[max(0, s.start - 14):s.start])]
 
 
+def reached_to(question: str) -> list[str]:
+    """The values a question says something was changed *to* ("up to 30 bags", "to 4pm")."""
+    return [sl.text for sl in find_slots(question)
+            if sl.kind.value in ("time", "date", "money", "number", "count")
+            and _TO_VALUE.search(question[max(0, sl.start - 10):sl.start])]
+
+
+# What leads up to the value a change reached ("up to", "down to", "to the").
+_TO_VALUE = re.compile(r"\bto\s{1,3}(?:the\s)?$", re.IGNORECASE)
+
+
 _WEEKDAYS = frozenset(d.lower() for d in WEEKDAY_NAMES)
 
 

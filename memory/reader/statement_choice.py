@@ -29,7 +29,7 @@ from memory.reader.answer_parts import (
     moved,
 )
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
-from memory.reader.reasons import accepts
+from memory.reader.reasons import accepts, reached_to
 from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
@@ -116,17 +116,6 @@ def _terms_named(qa: QuestionAnalysis, text: str) -> int:
     """How many of the question's words ``text`` names (in any of their forms)."""
     said = unit_forms(text)
     return sum(1 for t in qa.terms if forms(t) & said)
-
-
-def reached_to(question: str) -> list[str]:
-    """The values a question says something was changed *to* ("up to 30 bags", "to 4pm")."""
-    return [sl.text for sl in find_slots(question)
-            if sl.kind.value in ("time", "date", "money", "number", "count")
-            and _TO_VALUE.search(question[max(0, sl.start - 10):sl.start])]
-
-
-# What leads up to the value a change reached ("up to", "down to", "to the").
-_TO_VALUE = re.compile(r"\bto\s{1,3}(?:the\s)?$", re.IGNORECASE)
 
 
 def other_weekday(qa: QuestionAnalysis, value: str, sentence: str = "") -> bool:

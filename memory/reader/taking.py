@@ -100,8 +100,7 @@ def taker_of(request: EvidenceNode, linked: Sequence[EvidenceNode],
     slots = request.text.count("•") + len(re.findall(r"\n\s{0,8}[-*]\s", request.text))
     listed = slots >= LIST_SLOTS
     tied = {n.node_id for n in linked}
-    turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
-                   key=lambda n: (n.ts, n.seq))
+    turns = _in_order(linked, following)
     first = True
     bare: EvidenceNode | None = None
     for reply in turns:
@@ -152,9 +151,7 @@ def co_takers(request: EvidenceNode, reply: EvidenceNode, linked: Sequence[Evide
     words = lexicon.taking
     seen = {request.speaker_id, reply.speaker_id}
     out: list[EvidenceNode] = []
-    turns = sorted({n.node_id: n for n in [*linked, *following]}.values(),
-                   key=lambda n: (n.ts, n.seq))
-    for turn in turns:
+    for turn in _in_order(linked, following):
         if len(out) + 1 >= wanted:
             break
         if (turn.ts, turn.seq) <= (reply.ts, reply.seq) or turn.speaker_id in seen:
@@ -166,6 +163,13 @@ def co_takers(request: EvidenceNode, reply: EvidenceNode, linked: Sequence[Evide
                 turn.text, words.openers, lexicon.fillers):
             out.append(turn)
     return out
+
+
+def _in_order(linked: Sequence[EvidenceNode], following: Sequence[EvidenceNode]
+              ) -> list[EvidenceNode]:
+    """The replies linked to a request and the turns after it, each once, in time order."""
+    return sorted({n.node_id: n for n in [*linked, *following]}.values(),
+                  key=lambda n: (n.ts, n.seq))
 
 
 # A request for more than one person ("Need 2 volunteers", "looking for three helpers").

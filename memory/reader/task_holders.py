@@ -112,9 +112,10 @@ class TaskHolders:
         over = taken_over(node, after, self.lexicon)  # (None for a request)
         if over is not None:
             best = (node, over)
+        read: dict[str, list[EvidenceNode]] = {}  # the turns after each request
         for request in requests:
-            following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
-                                               within=TAKING_WITHIN)
+            following = read[request.node_id] = self.tools.turns_after(
+                request, session.scope, n=TAKING_TURNS, within=TAKING_WITHIN)
             reply = taker_of(request, answers.get(request.node_id, []), following, asked,
                              self.lexicon, people, about=about.get(request.node_id, ""))
             if reply is None or (request is not node and _named(
@@ -154,8 +155,9 @@ class TaskHolders:
         if request is not node and reply.ts < node.ts and _named(
                 qa, asked, node.text) >= len(asked_terms):
             return composed  # the answer's message is newer than the taking, and on topic
-        following = self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
-                                           within=TAKING_WITHIN)
+        following = read[request.node_id] if request.node_id in read else \
+            self.tools.turns_after(request, session.scope, n=TAKING_TURNS,
+                                   within=TAKING_WITHIN)
         return taken(composed, request, reply, asked, co_takers(
             request, reply, answers.get(request.node_id, []), following, self.lexicon))
 
