@@ -206,12 +206,15 @@ def _same_subject(a: set[str], b: set[str]) -> bool:
 _ASKED_WORDS = 8
 
 
-def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "") -> Claim:
+def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "",
+             changing: bool = False) -> Claim:
     """A claim that names no subject takes the message's own earlier one: the nearest clause
     before it that states something about a subject, else the header that opened the message
     ("Bad news on lunch: ... Switching to Taqueria Luna"). A short clause only picking one of
     the alternatives ``answered`` offered ("per car." to "per car or per room?") names no
-    subject: it is an answer."""
+    subject: it is an answer. A change said outright (``changing``) is of the short header
+    that opened the message ("redcliffe update — BOM says 38 on the 27th. … pushing to fri 6
+    march")."""
     if not before:
         return claim
     subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
@@ -223,11 +226,16 @@ def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "") -> C
         subject = last.subject  # "cert renewed ✅ new one good until apr 14 2026"
     header = before[0]
     if (not subject and header.subject and not header.claims and len(before) > 1
-            and before[1].label and before[1].label.strip() == header.text.strip()):
+            and ((before[1].label and before[1].label.strip() == header.text.strip())
+                 or (changing and len(header.text.split()) <= _HEADER_WORDS))):
         subject = header.subject
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+# The most words of a header a change later in the message is of.
+_HEADER_WORDS = 4
 
 
 def _picks(clause: Clause, answered: str) -> bool:
@@ -290,6 +298,10 @@ def _names_day(quote: str) -> bool:
     return any(s.kind is SlotKind.DATE for s in find_slots(quote))
 
 
+# How strongly a clause must say a change for its value to be the one a message changes to.
+SAID_CHANGE = 0.5
+
+
 def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
     """The main update of a message: its strongest revision, else a restatement, else the
     first state it opens — except that the answer to what the message answers asks for
@@ -304,12 +316,22 @@ def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:
         return answer
     for verdict in (Verdict.REVISE, Verdict.RESTATE):
         found = [d for d in decisions if d.verdict is verdict]
+        said = [d for d in found if d.change >= SAID_CHANGE]
+        if verdict is Verdict.REVISE and said:
+            # a change said outright is the message's point over a value only reported
+            # beside it ("BOM says 38 on the 27th. … pushing to fri 6 march", "Nightwing only
+            # have 2 units free … switching the whole order to Echo Rentals")
+            found = said
         if found:
             # The first change a message names is its point ("primary ana, secondary
             # bjorn"), unless a later one is clearly the better match.
             top = max(d.score for d in found)
             return next(d for d in found if d.score >= top - _CLEARLY)
-    return decisions[0]
+    # (of one topic, the value a change is said of: "redcliffe update — BOM says 38 on the
+    # 27th … pushing to fri 6 march" opens the trip on the 6th)
+    first = decisions[0]
+    return next((d for d in decisions if d.change >= SAID_CHANGE and d.topic == first.topic),
+                first)
 
 
 def _facets(decisions: list[_Decision], primary: _Decision) -> list[_Decision]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from memory.analysis.definitions import SpeechAct
@@ -23,11 +24,13 @@ from memory.analysis.message import (
 )
 from memory.analysis.said_alone import is_unitless
 from memory.analysis.values import STATUS_FAMILY
+from memory.dates import resolve_date
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
     _RECURRING,
     _SUGGESTING,
+    SAID_CHANGE,
     RegistryTool,
     SubjectSimilarity,
     WriteItem,
@@ -44,6 +47,7 @@ from memory.decisions import (
 )
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
+from memory.state_match import held_value
 from memory.text import content_terms, names_value
 from memory.uptake import ProposalUptake, doubts, only_approval
 
@@ -81,7 +85,8 @@ class _Draft:
     def establish(self) -> _Decision | None:
         if not self.topic:
             return None
-        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act)
+        return _Decision(Verdict.ESTABLISH, self.topic, self.quote, self.family, self.act,
+                         change=self.change)
 
     def on(self, match: _Match, verdict: Verdict) -> _Decision:
         return _Decision(verdict, match.state.topic, self.quote, self.family, self.act,
@@ -186,7 +191,8 @@ class OfflineProposer(ProposalUptake):
                     claim.terms and claim.terms <= claim.scope
                     and not claim.terms & set(content_terms(clause.text))))
                 if not claim.subject:
-                    claim = _inherit(claim, a.clauses[:i], answered=ctx.replying)
+                    claim = _inherit(claim, a.clauses[:i], answered=ctx.replying,
+                                     changing=clause.change >= SAID_CHANGE)
                 d = self._decide(claim, clause, a, ctx, item, registry)
                 if (i and claim.terms and claim.terms <= FACET_NOUNS
                         and (d is None or d.verdict is Verdict.ESTABLISH)):
@@ -333,7 +339,8 @@ class OfflineProposer(ProposalUptake):
             # it names exactly the current value; otherwise a value that adds nothing to
             # the current one ("05:00" of "02:00-05:00") restates it.
             unchanged = (_key(quote) == _key(best.state.value) if clause.change >= 0.8
-                         else same_value(quote, best.state.value))
+                         else same_value(quote, best.state.value)
+                         or (clause.change < 0.5 and _same_day(quote, best.state, item)))
             if family != STATUS_FAMILY and unchanged:
                 return on(best, Verdict.RESTATE)
             return on(best, Verdict.REVISE)
@@ -412,6 +419,21 @@ class OfflineProposer(ProposalUptake):
                 return next((s for s in ctx.strong + ctx.weak if s.state_id == n.state_id),
                             None)
         return None
+
+
+def _same_day(value: str, state: StateRecord, item: WriteItem) -> bool:
+    """Whether a day said without digits ("redcliffe fri!!", "tomorrow") is the day the
+    state holds, within the week after the message: the same date said again, no new one
+    ("6 mar" stays "6 mar")."""
+    if any(ch.isdigit() for ch in value):
+        return False
+    said = item.message.ts
+    day = resolve_date(value, said, prefer="future")
+    if day is None or day.start != day.end or not 0 <= (day.start - said.date()).days <= 6:
+        return False
+    held = resolve_date(held_value(state), datetime.fromtimestamp(state.updated_ts, tz=said.tzinfo),
+                        prefer="future")
+    return held is not None and held.start == held.end == day.start
 
 
 def derive_topic(text: str, slots: Sequence[object] = (), **_: object) -> str:

@@ -496,10 +496,16 @@ def _beside(text: str, clause: Clause) -> str:
 
 
 def _replaces_beside(claim: Claim, clause: Clause) -> bool:
-    """Whether a claim is a named choice decided with no subject of its own: what it
-    replaces may be named elsewhere in the message."""
-    return (not claim.terms and claim.value.family in ("name", "where")
-            and clause.act is SpeechAct.DECISION and clause.change >= SETTLED_CHANGE)
+    """Whether a claim is a named choice decided with no subject of its own, or one said
+    to be switched to ("Nightwing only have 2 units free … switching the whole order to
+    Echo Rentals"): what it replaces may be named elsewhere in the message."""
+    return (claim.value.family in ("name", "where") and clause.act is SpeechAct.DECISION
+            and (clause.change >= _SWITCHED if claim.terms else clause.change >= SETTLED_CHANGE))
+
+
+# How strongly a clause with a subject of its own must say a change for a choice named
+# elsewhere in its message to be the one it replaces ("switching … to", "moving … to").
+_SWITCHED = 0.7
 
 
 def held_value(state: StateRecord) -> str:

@@ -12,6 +12,7 @@ someone in the channel, a person.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -141,8 +142,10 @@ class TerseReplies(StateMatcher):
         """The state of the closest turn that touches one of a kind ``bare`` can be."""
         share = self.weights.alone_topical
         for turn in turns:
-            found: list[tuple[int, float, StateRecord]] = []
-            linked = set(_states_of(turn.node)) if turn.node is not None else set()
+            found: list[tuple[int, float, float, StateRecord]] = []
+            # in the node's own order: a set's order would follow the string hash, and
+            # two states opened by one turn tie on rank and time
+            linked = list(dict.fromkeys(_states_of(turn.node))) if turn.node is not None else []
             pool = {s.state_id: s for s in (registry.get_state(item, sid) for sid in linked)
                     if s is not None}
             for hit in registry.search_registry(item, turn.text, k=8):
@@ -164,9 +167,9 @@ class TerseReplies(StateMatcher):
                     rank = 2
                 else:
                     continue
-                found.append((rank, -s.updated_ts, s))
+                found.append((rank, _distance(bare, s.value), -s.updated_ts, s))
             if found:
-                return min(found, key=lambda f: (f[0], f[1]))[2]
+                return min(found, key=lambda f: (f[0], f[1], f[2]))[3]
         return None
 
 
@@ -196,6 +199,23 @@ _TIME_TALK = frozenset({t for c in ACK_CUES if " " not in c for t in content_ter
     "time", "start", "pm", "am", "then", "that", "sound", "suit", "everyone", "good",
     "lovely", "thank", "pls", "please", "earlier", "later", "instead", "make", "let", "go",
     "say", "how", "about", "what", "shall", "us", "ta"})
+
+
+def _distance(bare: Bare, value: str) -> float:
+    """How far a number said alone is from the number a state holds, as a ratio ("3 it is"
+    after "2 new boards, $1,650 each" is about the 2); 0 for words or a value without one."""
+    said, held = (_number(bare.text), _number(value)) if bare.numeric else (0.0, 0.0)
+    return abs(math.log(said / held)) if said > 0 and held > 0 else 0.0
+
+
+def _number(text: str) -> float:
+    """The first number in ``text`` ("1,650" is a thousands group, "2,5" a decimal), or 0."""
+    m = UNITLESS.search(text)
+    if m is None:
+        return 0.0
+    digits = m.group(0)
+    thousands = re.fullmatch(r"\d{1,3},\d{3}", digits) is not None
+    return float(digits.replace(",", "") if thousands else digits.replace(",", "."))
 
 
 def _names_number(text: str, value: str) -> bool:

@@ -171,6 +171,10 @@ def replacement_of(value: str, family: str | None, found: Sequence[Value], *,
     replaced, and of its measure when one has it ("$153" edited gives "$135", not "20%")."""
     pool = [v for v in found if v.family == family and v.text not in taken
             and not any(values_match(r, v.text) for r in replaced)]
+    # the one sharing most of the old value's words first ("Saturday June 6, 10am–4pm"
+    # edited is "Saturday June 6, 10am–3pm", not the "tonight" said before it)
+    said = set(tokens(value))
+    pool.sort(key=lambda v: -len(said & set(tokens(v.text))))
     own = measure(value)
     return next((v for v in pool if own and measure(v.text) == own), None) or next(
         (v for v in pool if same_measure(v.text, value)), None)

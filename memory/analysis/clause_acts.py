@@ -29,7 +29,8 @@ _ASKING_SUBJECTS = frozenset({"i", "we", "you", "u", "someone", "somebody", "any
 # Settling on a value before another is kept ("let's settle on £42 then, with the discount
 # kept at 10%"); not "let's not move it, thursday stays".
 _SETTLE_CUE = re.compile(r"\b(?:settle on|settled on|settling on|go with|going with|"
-                         r"decided on|agreed on|agree on|final answer)\b", re.IGNORECASE)
+                         r"decided on|agreed on|agree on|final answer|locking in|locked in)\b",
+                         re.IGNORECASE)
 
 
 # "now" right after a value marks it as the new one ("landing 9.15 now").

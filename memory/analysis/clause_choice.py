@@ -88,7 +88,7 @@ class ClauseChoice:
                              start + other.end())
         m = _CHOICE_AFTER.search(part) or _INSTEAD_CHOICE.search(part) or _SWITCHED_TO.search(part)
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
-                                     for v in values):
+                                     for v in values if not _after_a_name(m, v.start - start)):
             phrase = _trim_phrase(m.group("v"))
             lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
             skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
@@ -103,6 +103,15 @@ class ClauseChoice:
                 at = start + m.start("v") + skip
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
+
+
+def _after_a_name(m: re.Match[str], at: int) -> bool:
+    """Whether a value at ``at`` in the part comes after the name the choice opens with,
+    beyond it ("locking in CapeFoam for the year at 8% off": the discount is another part)."""
+    phrase = _trim_phrase(m.group("v"))
+    first = phrase.split()[0] if phrase else ""
+    return (first[:1].isupper() and not is_calendar_word(first)
+            and first.lower() not in DISCOURSE and at >= m.start("v") + len(phrase))
 
 
 def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:

@@ -361,6 +361,8 @@ def _join_new_when(values: list[Value], text: str) -> list[Value]:
 # Copulas after a value that make it what a clause speaks of ("Nov 5 is election day"),
 # unless a word saying the value is the one settled follows ("Friday is fine").
 _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were", "isn't", "wasn't", "looks", "seems"})
+# Punctuation between a value and the copula after it: the copula's subject is another.
+_BREAK = re.compile(r"[(,;:.!?—–]")
 _VALUE_AFTER_COPULA = frozenset({"it", "the", "fine", "final", "confirmed", "ok", "okay",
                                  "good", "better", "best", "now", "still", "official"})
 
@@ -381,6 +383,27 @@ _THEN_CLOSES = re.compile(r",?\s(?:" + _alternation(SETTLING_PHRASES) + r")\W{0,
 _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 
 
+# A weekday naming which of a recurring thing after "the", "our" ... ("the Tuesday meeting").
+_WHICH_DETERMINERS = frozenset({"the", "our", "this", "that", "your", "my", "their", "his",
+                                "her"})
+_WEEKDAY_WORD = re.compile(r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?",
+                           re.IGNORECASE)
+# Words after a weekday saying which part of it: still a day said ("the Tuesday evening").
+_DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening", "evenings",
+                        "night", "nights", "lunchtime", "lunch", "noon", "midday", "am", "pm",
+                        "eve", "arvo", "week", "weekend"})
+
+
+def _names_a_weekly(v: Value, before: Sequence[Token], nxt: Token | None,
+                    values: Sequence[Value]) -> bool:
+    """Whether ``v`` is a weekday alone between a determiner and a noun: which of a
+    recurring thing it is ("the Tuesday meeting", "our friday drinks"), not its date."""
+    return (v.kind is Kind.DATE and _WEEKDAY_WORD.fullmatch(v.text) is not None
+            and bool(before) and before[-1].low in _WHICH_DETERMINERS and nxt is not None
+            and nxt.low.isalpha() and nxt.low not in STOPWORDS and nxt.low not in _DAY_PARTS
+            and not is_calendar_word(nxt.low) and _in_value(nxt, values) is None)
+
+
 def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set[Value]:
     """Values that are part of what the clause is about, not what it states: a version or
     year naming the subject before the predicate ("2.4 slips to", "2.4 build 412", "QA
@@ -394,13 +417,18 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
         nxt = after[0] if after else None
         if v.kind is Kind.PERSON:
             continue  # found only as the doer or holder of something: always a value
-        # (not a copula opening an aside: "8-2 (was 9-3)")
-        if nxt is not None and nxt.low in _SUBJECT_COPULAS and "(" not in text[
-                v.end:nxt.start] and (len(after) < 2 or after[1].low not in _VALUE_AFTER_COPULA):
+        # (not a copula opening an aside: "8-2 (was 9-3)", nor one after a break whose
+        # subject is left unsaid: "bumping to Tue 28th, looks settled")
+        if nxt is not None and nxt.low in _SUBJECT_COPULAS and not _BREAK.search(text[
+                v.end:nxt.start]) and (len(after) < 2 or after[1].low not in _VALUE_AFTER_COPULA):
             out.add(v)
             continue
         if text[v.end:v.end + 2] in ("'s", "’s"):
             out.add(v)
+            continue
+        if _names_a_weekly(v, before, nxt, values) and nxt is not None \
+                and not text[v.end:nxt.start].strip():
+            out.add(v)  # "can we nudge the Tuesday meeting to 10?": which meeting, no date
             continue
         if _QUARTER.fullmatch(v.text) and nxt is not None and _in_value(nxt, values) is None \
                 and nxt.low not in _VALUE_PREPS and nxt.low not in {"and", "or", "then"}:

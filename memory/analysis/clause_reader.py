@@ -133,6 +133,9 @@ class ClauseReader(ClauseChoice, ClauseActs):
         if any(_IT_IS.match(masked, v.end) or _THEN_CLOSES.match(masked[:end], v.end)
                for v in values):
             change = max(change, SETTLED_CHANGE)  # "monday it is": decided, no change named
+        if any(_THING_NOW.search(masked[start:v.start]) for v in values
+               if v.start > start and v.kind in _MOMENTS):
+            change = max(change, THING_NOW_CHANGE)  # "service now thurs 19th": a new day
         label_change = lex.change_strength(label_text) if label_text else 0.0
         if label_text and _ANNOUNCES.search(label_text):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
@@ -567,6 +570,15 @@ _OBJECT_PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these"})
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+# A thing named, then "now", then its value ("parts on backorder, service now thurs 19th"):
+# the value the thing has from here on (not "I'm now at the office", nor "and now 10").
+_THING_NOW = re.compile(r"(?<![\w'’])(?!(?:i'm|im|we're|it's|its|and|but|just|right|until|till|"
+                        r"from|for|are|was|were|has|have|had|been|that's|thats|what's)\s)"
+                        r"[a-z][\w'’-]{2,30}\snow\s$", re.IGNORECASE)
+# The kinds of value a day or time is said in.
+_MOMENTS = frozenset({Kind.DATE, Kind.TIME, Kind.RANGE})
+# How strongly "<thing> now <value>" says a change.
+THING_NOW_CHANGE = 0.55
 # What a reason opens on ("due to *the* rain", "due to *Tony's* closing"), as against a
 # deadline's addressee ("due to marketing friday").
 _NOUN_PHRASE = re.compile(r"(?:the|a|an|his|her|their|our|my|its|this|that|\w{1,40}['’]s)\b",

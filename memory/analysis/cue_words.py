@@ -78,7 +78,7 @@ changing switch switched switches switching swap swapped swapping replace replac
 rename renamed renaming raise raised raising lower lowered lowering increase increased
 increasing reduce reduced reducing cut cutting trim trimmed extend extended extending bring
 brought pull pulled update updated updating revise revised revises revising set drops dropped
-dropping rises
+dropping rises nudge nudged nudges nudging
 rose rising climbs climbed falls fell lift lifted lifting upped upping boost boosted hike
 hiked double doubled halve halved""".split())
 
@@ -277,8 +277,9 @@ REMINDER_CUES: tuple[str, ...] = (
 #: Words that mark a statement of what is decided or planned.
 DECISION_CUES: tuple[str, ...] = (
     "decided", "decision", "we decided", "agreed", "final", "finalized", "finalised",
-    "confirmed", "locked", "locked in", "set for", "scheduled", "booked", "going with",
-    "we're going with", "settled on", "settled", "picked", "chose", "chosen", "it is",
+    "confirmed", "locked", "locked in", "locking in", "locking it in", "set for", "scheduled",
+    "booked", "going with", "we're going with", "settled on", "settled", "picked", "chose",
+    "chosen", "it is",
     "it's official", "officially", "the plan is", "plan is", "will be", "we'll", "we will",
     "let's", "lets", "approved", "is on", "are on", "target is", "target", "due", "deadline",
     "set to", "goes live", "ships", "will ship", "launches", "starts", "kicks off",
@@ -340,7 +341,8 @@ poll polls vote votes voting voted ballot survey tally count result results outc
 updates final finally answer decision decide decided verdict summary recap tldr tl;dr
 conclusion consensus close closed closing done settle settled winner won call official
 officially confirm confirmed announcement status note correction edit resolution resolved
-plan plans planning news good bad great quick alright agreed deal lock locked booked booking
+plan plans planning news good bad great quick alright agreed deal lock locked locking booked
+booking thought
 wrap loop bottom line follow-up followup reminder drumroll heads draft proposal proposing
 propose suggestion idea option options change changes changed moved moving roll-up rollup
 round-up roundup digest

@@ -34,7 +34,7 @@ from memory.analysis.clause_parts import (
     _split,
 )
 from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
-from memory.analysis.cue_words import CONTACT_VERBS
+from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -236,7 +236,8 @@ class MessageAnalyzer(ClauseReader):
                 # about the changed thing by a pronoun sums up the change too)
                 # ("first wednesday of the month from march, so wed 4th": a value worked
                 # out from the one before, nothing in its way, is no reason either)
-                if before and not _derived(clauses[i - 1], c) and (
+                if before and not _derived(clauses[i - 1], c) and not _ACTS_ON_IT.fullmatch(
+                        before) and (
                         clauses[i - 1].change <= 0 or (
                         c.subject and not _GOES_ON.match(text[3:]))):
                     # "the supplier's changing their delivery run — from next week stuff
@@ -268,6 +269,15 @@ class MessageAnalyzer(ClauseReader):
                         return rest
         return ""
 
+
+# A change done to a thing named by a pronoun ("dropping it, so 10 ponds", "moved it"): the
+# change itself, never the reason for what follows "so".
+_ACTS_ON_IT = re.compile(
+    r"(?:(?:i'?m|we'?re|i|we|i'll|we'll)\s)?(?:" + "|".join(sorted(
+        CHANGE_VERBS | {"cancel", "cancelled", "canceled", "cancelling", "scrap", "scrapped",
+                        "scrapping", "ditch", "ditched", "ditching", "axe", "axed", "axing",
+                        "drop", "dropping"}))
+    + r")\s(?:it|that|this|them|those|these)\W{0,3}", re.IGNORECASE)
 
 # The words after "so" that go on about what the clause before it changed.
 _GOES_ON = re.compile(r"\s{0,5}(?:it|it's|it’s|its|that|that's|that’s|they|they're|they’re)\b",

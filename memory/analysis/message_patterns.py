@@ -45,7 +45,10 @@ _PERSONAL = re.compile(r"^\W{0,3}(?:[\w']{1,12},?\s){0,3}?(?:i\s(?:have|had|am|w
                        r"might|may|won't|can't|cannot)|i've|i'm|im|i'd|my|"
                        # "i'll be there after evensong, about 6:30": where the speaker is
                        # (not an absence, which is a reason: "i'll be away, so …")
-                       r"i(?:'ll|’ll|\swill)\sbe\s(?:there|here|around|back|over|home|in)\b)",
+                       r"i(?:'ll|’ll|\swill)\sbe\s(?:there|here|around|back|over|home|in)\b|"
+                       # "a bunch of us will be down in Oregon": where some of the people are
+                       r"(?:a\sbunch|most|half|some|a\sfew|a\scouple|lots|loads|several|many)"
+                       r"\sof\sus\s(?:will\sbe|are|were|'ll\sbe|’ll\sbe)\b)",
                        re.IGNORECASE)
 
 
@@ -150,7 +153,7 @@ _CHOICE_AFTER = re.compile(
     # "let's go foundry rooms", "lets go for thursday"; not "let's go to the pub"
     r"let'?s go for|let'?s go(?!\s(?:to|ahead|home|again|then|back|over|through|team|"
     r"live|out|in|on|with|w)\b)|"
-    r"decided on|settled on|picked|"
+    r"decided on|settled on|picked|locking in|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"

@@ -124,6 +124,16 @@ _PERIODS = frozenset({"year", "week", "month", "day", "weekend", "quarter", "ter
                       "hour", "night"})
 
 
+# Past forms of choosing and saying that are no "-ed" form.
+_CHOSE = frozenset({"chose", "picked", "said", "found", "wanted", "booked", "suggested",
+                    "proposed"})
+
+
+def _done(word: str) -> bool:
+    """Whether ``word`` is a verb in the past ("picked", "chose", "suggested")."""
+    return word in _CHOSE or (len(word) > 4 and word.endswith("ed"))
+
+
 def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
     """The value noun that heads a noun phrase: one not followed by another content word
     ("release *date* for", "*budget* for helix", "kafka *version* are we on")."""
@@ -143,4 +153,7 @@ def head_attribute(lows: Sequence[str], lexicon: QuestionLexicon) -> str:
         if i > 0 and lows[i - 1] in ("what", "which") and lexicon.attributes[w] == "colour" \
                 and nxt not in lexicon.attributes:
             return w  # "what colour ribbon …" (not "what colour brand": the brand)
+        if i + 2 < len(lows) and nxt not in lexicon.attributes \
+                and nxt not in lexicon.change_nouns and _done(lows[i + 2]):
+            return w  # "the foray *spot* kenji picked": a clause of who chose it follows
     return ""

@@ -337,6 +337,10 @@ WHEN_EVENT_WORDS = frozenset(
 # Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
 # *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
 # speaks of the same thing ("handing Cobalt over to Amara", "cobalt's with me").
+PROPOSING_VERBS = frozenset({
+    "suggest", "suggested", "suggesting", "suggestion", "propose", "proposed", "proposing",
+    "proposal", "pitch", "pitched", "float", "floated", "recommend", "recommended",
+    "recommending"})
 ROLE_WORDS = frozenset(OWNER_VERBS | ROLE_NOUNS | HANDOVER_VERBS | DOING_VERBS
                        | {"owned", "ran", "led", "handled", "took", "covered", "hosted"})
 CLAIM_WORDS = frozenset(HANDOVER_VERBS | ROLE_NOUNS | {"mine", "me", "over", "taking",
@@ -600,6 +604,9 @@ class QuestionLexicon:
     secret: re.Pattern[str] = SECRET_VALUE
     when_events: frozenset[str] = WHEN_EVENT_WORDS
     role_words: frozenset[str] = ROLE_WORDS
+    #: Verbs of putting something forward ("the date kenji *suggested*"): when the scope never
+    #: says one, said by a message that proposes in other words ("proposing Sat Oct 3 …").
+    proposing: frozenset[str] = PROPOSING_VERBS
     schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
     change_nouns: frozenset[str] = CHANGE_NOUNS
     first_offered: frozenset[str] = FIRST_OFFERED

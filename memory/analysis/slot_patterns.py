@@ -50,7 +50,8 @@ _SPAN_MONTH = (r"(?:(?:" + _alternation(tuple(m for m in MONTH_WORDS if m not in
 
 #: Currencies written before an amount ("EUR 300", "USD 1.2m") or after it ("720 EUR").
 CURRENCY_CODES: tuple[str, ...] = ("usd", "eur", "gbp", "chf", "cad", "aud", "nzd", "jpy",
-                                   "sek", "nok", "dkk", "pln", "inr", "sgd", "us$", "a$", "c$")
+                                   "sek", "nok", "dkk", "pln", "inr", "sgd", "zar", "us$", "a$",
+                                   "c$")
 
 
 #: Currency words after an amount ("4.2 million dollars", "300 euros", "40 bucks").
@@ -143,6 +144,8 @@ _PER_SUFFIX = r"(?:pp|pppn|pn|pw|pcm|ph|pa)?"
 #: Linear: each alternative is a bounded run.
 MONEY_PATTERN = (
     r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?" + _PER_SUFFIX + r"\b|"
+    # rand: "R950", "R4,200" (three digits or more: "R2" is a room or a version)
+    r"(?<![\w$€£¥])(?<!room\s)(?<!rm\s)R(?:\d{1,3},\d{3}|\d{3,6})(?:\.\d\d)?\b|"
     r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT
     + r"(?:\s?" + _SCALE + r")?\b|"
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
@@ -346,7 +349,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
               r"|\bshift|\(was)(?:\s(?:are|is|will be|now|(?:change|changes|changing|"
               r"changed|go|goes|going|move|moves|moving|moved|back|extend|extends|extended|"
               r"extending|shorten|shortens|shortened) to|to|from)){0,2},?\s"
-              r"(?P<v>(?:[01]?\d|2[0-4])\s?(?:-|–)\s?(?:[01]?\d|2[0-4]))(?![\d:]|\.\d|\s?(?:days?|wks?|weeks?|months?|hours?|hrs?|"
+              r"(?P<v>(?:[01]?\d|2[0-4])(?:\s?(?:-|–)\s?|\s(?:till|til|until)\s)(?:[01]?\d|2[0-4]))"
+              r"(?![\d:]|\.\d|\s?(?:days?|wks?|weeks?|months?|hours?|hrs?|"
               r"people|ppl|%|x|win|wins|won|loss|lost|draw|victory|defeat|to us|to them)\b|"
               r"\s(?:of\s)?" + _SPAN_MONTH + r")"),
     # a major version after a product name: "Postgres 16", "iOS 18", "node 20"

@@ -24,7 +24,7 @@ import numpy as np
 
 from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.lexicon import DOING_VERBS
+from memory.analysis.lexicon import DOING_VERBS, PROPOSAL_CUES
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance, low_words, swapped_letters
@@ -71,6 +71,21 @@ from memory.text import STOPWORDS, family_of, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
 _ASKS = re.compile(r"\?\s{0,40}$")
+# A question asked without its mark: a short sentence opened by who or where ("who took my
+# 10mm spanner", "where we meeting") with no clause after a comma.
+_ASKS_UNMARKED = re.compile(r"^\W{0,3}(?:who|where)(?:'s|’s|s)?\s[^,;:.!]{1,60}$", re.IGNORECASE)
+
+
+def _only_asks(unit: Unit) -> bool:
+    """Whether ``unit`` is a message that only asks, with no answer and nobody taking it up."""
+    node = unit.node
+    return (node is not None and not unit.answers and not told_part(node.text).strip()
+            and node.text.strip() not in unit.told)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether ``sentence`` asks something, with or without its question mark."""
+    return _ASKS.search(sentence) is not None or _ASKS_UNMARKED.match(sentence.strip()) is not None
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
 
@@ -86,6 +101,8 @@ class Unit:
     speakers: frozenset[str]
     context: str = ""
     node: EvidenceNode | None = None
+    #: the first message of a reply's thread: the subject the reply leaves unsaid
+    thread: str = ""
     state: State | None = None
     answers: list[EvidenceNode] = field(default_factory=list)
     ts: datetime | None = None
@@ -100,32 +117,35 @@ class Unit:
 
 def told_part(text: str) -> str:
     """The sentences of ``text`` that are not questions."""
-    return " ".join(s for s in split_sentences(text) if not _ASKS.search(s))
+    return " ".join(s for s in split_sentences(text) if not _asks(s))
 
 
 def node_unit(node: EvidenceNode, answers: Sequence[EvidenceNode] = (), *,
-              score: float = 0.0, taken_up: bool = False) -> Unit:
+              score: float = 0.0, taken_up: bool = False,
+              thread: EvidenceNode | None = None) -> Unit:
     """A message as a unit: what it states (with the writer's notes in its rewrite: the
     speaker, the channel, resolved dates, the state it touches) and the answers it got;
     its questions and the turn it answers are its context. With ``taken_up`` (someone else
     said yes to it), what its questions put forward is stated too ("€109 → €119 per group
-    from april?" / "yes but announce it in march")."""
+    from april?" / "yes but announce it in march"). ``thread``: the first message of the
+    reply's thread, whose subject the reply leaves unsaid, is its ``thread``."""
     rest = node.passage.replace(node.text, " ") if node.rewrite else ""
     notes = " ".join([node.speaker, *(m.group() for m in _NOTE.finditer(rest))])
     borrowed = _NOTE.sub(" ", rest)
     own = node.text if taken_up else told_part(node.text)
     told = " ".join([own, notes, *(told_part(a.text) for a in answers)])
+    subject = thread.text if thread is not None and thread.node_id not in node.context_ids else ""
     asked = " ".join(["" if taken_up else asked_part(node.text), node.context, borrowed,
                       *(asked_part(a.text) for a in answers)])
     speakers = frozenset(w.low for n in (node, *answers) for w in words(n.speaker))
     return Unit(text=" ".join(p for p in (told, asked) if p), told=told.strip(),
                 speakers=speakers, context=asked.strip(), node=node, answers=list(answers),
-                ts=node.ts, score=score)
+                ts=node.ts, score=score, thread=subject)
 
 
 def asked_part(text: str) -> str:
     """The sentences of ``text`` that are questions."""
-    return " ".join(s for s in split_sentences(text) if _ASKS.search(s))
+    return " ".join(s for s in split_sentences(text) if _asks(s))
 
 
 def state_unit(state: State, *, score: float = 0.0) -> Unit:
@@ -263,10 +283,13 @@ class CoverageTest:
             return 0.0
         if not self.holds_family(qa, unit) or another_kind(qa.text, unit.told, unit.context):
             return 0.0
+        if qa.kind is QuestionKind.WHO and qa.role != "proposer" and _only_asks(unit):
+            return 0.0  # "who took my 10mm spanner", never answered: nobody is named
         w = self.weights
         told = unit_forms(unit.told)
         asked = unit_forms(unit.context)
-        if names is not None and self._about_another(terms, unit, told | asked, names):
+        subject = unit_forms(unit.thread) if unit.thread else frozenset()
+        if names is not None and self._about_another(terms, unit, told | asked | subject, names):
             return 0.0
         families = self.families(unit)
         total = sum(t.weight for t in terms)
@@ -292,7 +315,9 @@ class CoverageTest:
                     and "when" in families) or (
                     qa.family == "person" and t.word in self.lexicon.role_words
                     and self._claims(told)) or (
-                    t.word in self.lexicon.rate_words and says_a_rate(unit)):
+                    t.word in self.lexicon.rate_words and says_a_rate(unit)) or (
+                    t.absent and t.word in self.lexicon.proposing
+                    and _PROPOSES.search(unit.text) is not None):
                 got += t.weight
                 stated.add(t.word)
             elif f & asked and _answered(unit):
@@ -303,6 +328,9 @@ class CoverageTest:
             elif f & asked:
                 credit = w.state_context_credit if unit.state is not None else w.context_credit
                 got += credit * t.weight
+            elif f & subject:
+                # the thread's subject: the reply is about it, though it never says it
+                got += w.context_credit * t.weight
             else:
                 missing.append(t)
         if missing:
@@ -572,6 +600,13 @@ _DERIVED = re.compile(r"(?:e?rs?|ing|ings|e?d|e?s|ations?|ments?|ors?|ists?|[ae]
                       r"ies|y)")
 # Any day will do to tell whether numbers can be a calendar day at all.
 _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
+
+
+# A message putting something forward, in whatever words ("proposing Sat Oct 3", "how about
+# the lake?", "could we do the 10th?").
+_PROPOSES = re.compile(r"(?<![\w'])(?:" + "|".join(
+    re.escape(c) for c in sorted(PROPOSAL_CUES, key=len, reverse=True)) + r")(?![\w'])",
+    re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)

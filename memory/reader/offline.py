@@ -32,7 +32,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, analyze_question, strip_address, words
 from memory.analysis.question_lexicon import DEFAULT_LEXICON, QuestionLexicon
 from memory.dates import WEEKDAY_NAMES
-from memory.models import Answer, Citation, EvidenceNode, Scope, State
+from memory.models import Answer, Citation, EvidenceNode, MessageKey, Scope, State
 from memory.reader import why_turns
 from memory.reader.acronyms import spell_out
 from memory.reader.answer import (
@@ -150,12 +150,17 @@ class OfflineReader:
         # about the platform's own events ("who uploaded the flyer?")
         system_asked = bool({w.low for w in words(question)} & self.lexicon.system_asked)
         analyzer = self.composer.analyzer
+        # (not for who: a request in a thread naming its subject would outweigh the reply
+        # taking the task on)
+        roots = ({} if qa.kind is QuestionKind.WHO
+                 else self._thread_roots(session, [*(h.node for h in hits), *literal]))
         units = ([node_unit(h.node, answers.get(h.node.node_id, ()), score=h.score,
-                            taken_up=self._taken_up(h.node, answers.get(h.node.node_id, ())))
+                            taken_up=self._taken_up(h.node, answers.get(h.node.node_id, ())),
+                            thread=roots.get(h.node.node_id))
                   for h in hits
                   if system_asked
                   or not analyzer.only_system(h.node.text, speaker=h.node.speaker)]
-                 + [node_unit(n) for n in literal]
+                 + [node_unit(n, thread=roots.get(n.node_id)) for n in literal]
                  + [state_unit(s) for s in states])
         verdict = self.coverage.judge(qa, units, scope, reference=reference)
         if not verdict.covered:
@@ -191,6 +196,20 @@ class OfflineReader:
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(
             update={"coverage": round(verdict.score, 3)})
+
+    def _thread_roots(self, session: ReaderSession,
+                      nodes: Sequence[EvidenceNode]) -> dict[str, EvidenceNode]:
+        """The first message of each reply's thread, by the reply's node id: a thread's
+        replies leave its subject unsaid ("ok Monday 27th then. 21:00 at the cabin" under
+        "Torch survey week 1: Wed 29 Apr")."""
+        wanted = {n.node_id: MessageKey(platform=n.platform, space=n.space, channel=n.channel,
+                                        message_id=n.thread_id).node_id()
+                  for n in nodes if n.thread_id and n.thread_id != n.message_id}
+        if not wanted:
+            return {}
+        found = {r.node_id: r for r in self.tools.store.get_nodes(set(wanted.values()),
+                                                                  session.scope)}
+        return {reply: found[root] for reply, root in wanted.items() if root in found}
 
     def _taken_up(self, node: EvidenceNode, answers: Sequence[EvidenceNode]) -> bool:
         """Whether ``node`` puts a change forward as a question ("€109 → €119 per group from
