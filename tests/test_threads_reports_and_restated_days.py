@@ -21,18 +21,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory.analysis.value_types import Kind
-from memory.embeddings import HashingEmbedder
-from memory.models import Message, Scope
-from memory.reader.offline import OfflineReader
-from memory.reader.tools import offline_tools
 from tests.support.chat_reader import channel_chat
 from tests.support.claims import ANALYZER, claims_of
-from tests.support.memory import T0, msg, open_memory
+from tests.support.memory import msg, thread_first
 
 START = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
 DAY = 60 * 24
@@ -41,9 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BOARDS = """
 import sys
 from pathlib import Path
-from tests.support.memory import msg
-from tests.test_threads_reports_and_restated_days import thread_reader
-first = thread_reader(Path(sys.argv[1]), [
+from tests.support.memory import msg, thread_first
+first = thread_first(Path(sys.argv[1]), [
     msg(1, "rhys", "Ordering 2 new rescue boards from Cobra, $1,650 each. Anyone object?"),
     msg(2, "kate", "Make it 3 Rhys, the old yellow one's cracked right through.", thread="1",
         reply_to="1", minutes=10),
@@ -51,16 +45,6 @@ first = thread_reader(Path(sys.argv[1]), [
 ])
 print(first("how many rescue boards are we getting?"))
 """
-
-
-def thread_reader(path: Path, turns: list[Message]) -> Callable[[str], str]:
-    """The first answer line to a question asked two days after ``turns``."""
-    store, writer = open_memory(path)
-    writer.write(turns)
-    reader = OfflineReader(tools=offline_tools(store, HashingEmbedder()))
-    asked = T0 + timedelta(days=2)
-    return lambda q: reader.answer(q, scope=Scope(platform="slack", space="T1"),
-                                   reference=asked).answer.splitlines()[0]
 
 
 def test_a_terse_reply_revises_the_same_state_under_every_string_hash(tmp_path: Path) -> None:
@@ -76,7 +60,7 @@ def test_a_terse_reply_revises_the_same_state_under_every_string_hash(tmp_path: 
 
 
 def test_a_reply_is_about_its_threads_subject(tmp_path: Path) -> None:
-    first = thread_reader(tmp_path, [
+    first = thread_first(tmp_path, [
         msg(1, "tom", "Hallow Farm barns: client's confirmed access 🎉 Plan: 3 dusk emergence "
                       "+ 1 dawn re-entry between late April and May"),
         msg(2, "holly", "Thursday works for me", thread="1", reply_to="1", minutes=20),

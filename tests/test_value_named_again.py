@@ -20,8 +20,7 @@ Real write path (offline proposer, HashingEmbedder) and the offline reader.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -31,12 +30,8 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from memory.analysis.value_types import Kind
 from memory.analysis.values import find_values
-from memory.embeddings import HashingEmbedder
-from memory.models import Message, Scope
-from memory.reader.offline import OfflineReader
-from memory.reader.tools import offline_tools
 from tests.support.chat_reader import channel_chat
-from tests.support.memory import T0, msg, open_memory
+from tests.support.memory import msg, thread_first
 
 START = datetime(2026, 9, 7, 8, 0, tzinfo=UTC)
 ASKED = datetime(2026, 10, 2, 9, 0, tzinfo=UTC)
@@ -106,18 +101,8 @@ def test_the_reply_pushing_back_on_a_value_says_why_it_was_not_taken(tmp_path: P
     assert "regulars" in chat.first("why didnt the callout go to 100")
 
 
-def _thread(path: Path, turns: list[Message]) -> Callable[[str], str]:
-    """The first answer line to a question asked a day after ``turns`` (a thread)."""
-    store, writer = open_memory(path)
-    writer.write(turns)
-    reader = OfflineReader(tools=offline_tools(store, HashingEmbedder()))
-    asked = T0 + timedelta(days=2)
-    return lambda q: reader.answer(q, scope=Scope(platform="slack", space="T1"),
-                                   reference=asked).answer.splitlines()[0]
-
-
 def test_the_latest_answer_deciding_the_kind_asked_holds(tmp_path: Path) -> None:
-    first = _thread(tmp_path, [
+    first = thread_first(tmp_path, [
         msg(1, "rashida", "xmas social! fri 18th dec at The Plough? 🎄"),
         msg(2, "kofi", "🙋", thread="1", reply_to="1"),
         msg(3, "helen", "plough's back room is taken that friday. the Star Inn has space, "
@@ -129,7 +114,7 @@ def test_the_latest_answer_deciding_the_kind_asked_holds(tmp_path: Path) -> None
 
 
 def test_a_value_decided_before_another_question_answers(tmp_path: Path) -> None:
-    first = _thread(tmp_path, [
+    first = thread_first(tmp_path, [
         msg(1, "fin", "Meteor night!! thinking sun 13 dec at Brockhurst Farm. thoughts?"),
         msg(2, "mei", "top field's waterlogged, I know the ranger at the common", thread="1",
             reply_to="1", minutes=300),
@@ -178,7 +163,7 @@ def test_a_compound_written_open_in_the_question_is_covered_whole(tmp_path: Path
 
 
 def test_a_task_handed_over_in_a_thread_is_held_by_who_took_it(tmp_path: Path) -> None:
-    first = _thread(tmp_path, [
+    first = thread_first(tmp_path, [
         msg(1, "dev", "hartley anniversary cake confirmed for sat 17th. 3 tiers, pickup 10am. "
                       "I'm on it"),
         msg(2, "sian", "4 tiers now! wait aren't you away that week", thread="1",
@@ -191,7 +176,7 @@ def test_a_task_handed_over_in_a_thread_is_held_by_who_took_it(tmp_path: Path) -
 
 
 def test_a_request_in_a_thread_is_about_the_threads_subject(tmp_path: Path) -> None:
-    first = _thread(tmp_path, [
+    first = thread_first(tmp_path, [
         msg(1, "rashida", "Hilltop Primary said yes to a stargazing evening! Thu 19th, 6pm on "
                           "the school field"),
         msg(2, "rashida", "argh. work are sending me to Leeds that week. Mei would you lead "
@@ -245,8 +230,8 @@ def test_a_message_asking_the_thing_asked_is_answered_by_its_reply(tmp_path: Pat
     assert "pinch" in chat.first("which caterer for the offsite?").lower()
 
 
-def test_a_reply_asking_the_thing_asked_is_not_its_answer_in_a_thread(tmp_path: Path) -> None:
-    first = _thread(tmp_path, [
+def test_a_reply_asking_the_thing_asked_is_not_its_answer_in_athread_first(tmp_path: Path) -> None:
+    first = thread_first(tmp_path, [
         msg(1, "ro", "offsite in march — which venue?"),
         msg(2, "bea", "the barn at Hollins?", thread="1", reply_to="1", minutes=5),
         msg(3, "ro", "lovely, the barn it is. and caterer, Greens or Pinch?", thread="1",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory.embeddings import HashingEmbedder
-from memory.models import Message
+from memory.models import Message, Scope
 from memory.proposer import OfflineProposer
+from memory.reader.offline import OfflineReader
+from memory.reader.tools import offline_tools
 from memory.store import MemoryStore, open_store
 from memory.writer import Writer, open_writer
 
@@ -20,6 +23,16 @@ def open_memory(path: Path, *, verification: bool = True) -> tuple[MemoryStore, 
     writer = open_writer(store=store, embedder=emb, proposer=OfflineProposer(),
                          verification=verification)
     return store, writer
+
+
+def thread_first(path: Path, turns: list[Message]) -> Callable[[str], str]:
+    """The first answer line to a question asked two days after ``turns`` (a thread)."""
+    store, writer = open_memory(path)
+    writer.write(turns)
+    reader = OfflineReader(tools=offline_tools(store, HashingEmbedder()))
+    asked = T0 + timedelta(days=2)
+    return lambda q: reader.answer(q, scope=Scope(platform="slack", space="T1"),
+                                   reference=asked).answer.splitlines()[0]
 
 
 def msg(i: int, user: str, text: str, *, channel: str = "C1", space: str = "T1",
