@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS
+from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS, SAID_CHANGE
 from memory.analysis.matching import compatible, values_match
 from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.values import STATUS_FAMILY
@@ -296,10 +296,6 @@ def _consistent(decisions: list[_Decision]) -> list[_Decision]:
 
 def _names_day(quote: str) -> bool:
     return any(s.kind is SlotKind.DATE for s in find_slots(quote))
-
-
-# How strongly a clause must say a change for its value to be the one a message changes to.
-SAID_CHANGE = 0.5
 
 
 def _primary(decisions: list[_Decision], asked: frozenset[str]) -> _Decision:

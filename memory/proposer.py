@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.lexicon import FACET_NOUNS
+from memory.analysis.lexicon import FACET_NOUNS, SAID_CHANGE
 from memory.analysis.matching import compatible, same_value, values_match
 from memory.analysis.message import (
     Claim,
@@ -30,7 +30,6 @@ from memory.decisions import (
     _RECENT_TURNS,
     _RECURRING,
     _SUGGESTING,
-    SAID_CHANGE,
     RegistryTool,
     SubjectSimilarity,
     WriteItem,

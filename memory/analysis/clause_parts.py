@@ -36,6 +36,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.said_alone import BARE_LEADS
+from memory.analysis.slot_patterns import _WDX
 from memory.analysis.values import Kind, Token, Value, hours_after_a_day
 from memory.text import STOPWORDS, content_terms, is_calendar_word
 
@@ -386,8 +387,7 @@ _BUILD = re.compile(r"(?:build|rc|release candidate)\b", re.IGNORECASE)
 # A weekday naming which of a recurring thing after "the", "our" ... ("the Tuesday meeting").
 _WHICH_DETERMINERS = frozenset({"the", "our", "this", "that", "your", "my", "their", "his",
                                 "her"})
-_WEEKDAY_WORD = re.compile(r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?",
-                           re.IGNORECASE)
+_WEEKDAY_WORD = re.compile(_WDX + "s?", re.IGNORECASE)
 # Words after a weekday saying which part of it: still a day said ("the Tuesday evening").
 _DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening", "evenings",
                         "night", "nights", "lunchtime", "lunch", "noon", "midday", "am", "pm",
@@ -395,12 +395,14 @@ _DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "eveni
 
 
 def _names_a_weekly(v: Value, before: Sequence[Token], nxt: Token | None,
-                    values: Sequence[Value]) -> bool:
-    """Whether ``v`` is a weekday alone between a determiner and a noun: which of a
-    recurring thing it is ("the Tuesday meeting", "our friday drinks"), not its date."""
+                    values: Sequence[Value], text: str) -> bool:
+    """Whether ``v`` is a weekday alone between a determiner and the noun right after it:
+    which of a recurring thing it is ("the Tuesday meeting", "our friday drinks"), not its
+    date."""
     return (v.kind is Kind.DATE and _WEEKDAY_WORD.fullmatch(v.text) is not None
             and bool(before) and before[-1].low in _WHICH_DETERMINERS and nxt is not None
-            and nxt.low.isalpha() and nxt.low not in STOPWORDS and nxt.low not in _DAY_PARTS
+            and not text[v.end:nxt.start].strip() and nxt.low.isalpha()
+            and nxt.low not in STOPWORDS and nxt.low not in _DAY_PARTS
             and not is_calendar_word(nxt.low) and _in_value(nxt, values) is None)
 
 
@@ -426,8 +428,7 @@ def _modifiers(toks: Sequence[Token], values: Sequence[Value], text: str) -> set
         if text[v.end:v.end + 2] in ("'s", "’s"):
             out.add(v)
             continue
-        if _names_a_weekly(v, before, nxt, values) and nxt is not None \
-                and not text[v.end:nxt.start].strip():
+        if _names_a_weekly(v, before, nxt, values, text):
             out.add(v)  # "can we nudge the Tuesday meeting to 10?": which meeting, no date
             continue
         if _QUARTER.fullmatch(v.text) and nxt is not None and _in_value(nxt, values) is None \

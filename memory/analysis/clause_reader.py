@@ -47,6 +47,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS_S,
     ROLE_NOUNS,
     SETTLED_CHANGE,
+    THING_NOW_CHANGE,
     Lexicon,
 )
 from memory.analysis.message_patterns import (
@@ -577,8 +578,6 @@ _THING_NOW = re.compile(r"(?<![\w'’])(?!(?:i'm|im|we're|it's|its|and|but|just|
                         r"[a-z][\w'’-]{2,30}\snow\s$", re.IGNORECASE)
 # The kinds of value a day or time is said in.
 _MOMENTS = frozenset({Kind.DATE, Kind.TIME, Kind.RANGE})
-# How strongly "<thing> now <value>" says a change.
-THING_NOW_CHANGE = 0.55
 # What a reason opens on ("due to *the* rain", "due to *Tony's* closing"), as against a
 # deadline's addressee ("due to marketing friday").
 _NOUN_PHRASE = re.compile(r"(?:the|a|an|his|her|their|our|my|its|this|that|\w{1,40}['’]s)\b",

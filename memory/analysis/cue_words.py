@@ -13,6 +13,14 @@ from types import MappingProxyType
 #: to X" weighs more): a choice decided, though no change is named.
 SETTLED_CHANGE = 0.45
 
+#: The change strength of "<thing> now <day or time>" ("service now thurs 19th"): a new value
+#: said without a change word.
+THING_NOW_CHANGE = 0.55
+
+#: How strongly a clause must say a change for its value to be the one its message changes
+#: to, over a value only reported beside it.
+SAID_CHANGE = 0.5
+
 #: Words closing a clause right after its value that settle it ("ok thursday 7pm then",
 #: "friday 10am works", "monday 11am, final answer").
 SETTLING_PHRASES: tuple[str, ...] = (

@@ -276,7 +276,7 @@ _ACTS_ON_IT = re.compile(
     r"(?:(?:i'?m|we'?re|i|we|i'll|we'll)\s)?(?:" + "|".join(sorted(
         CHANGE_VERBS | {"cancel", "cancelled", "canceled", "cancelling", "scrap", "scrapped",
                         "scrapping", "ditch", "ditched", "ditching", "axe", "axed", "axing",
-                        "drop", "dropping"}))
+                        "drop"}))
     + r")\s(?:it|that|this|them|those|these)\W{0,3}", re.IGNORECASE)
 
 # The words after "so" that go on about what the clause before it changed.

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from memory.analysis.colour_words import colours_in
+from memory.analysis.cue_words import _alternation
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import DOING_VERBS, PROPOSAL_CUES
 from memory.analysis.question import QuestionAnalysis, words
@@ -76,16 +77,11 @@ _ASKS = re.compile(r"\?\s{0,40}$")
 _ASKS_UNMARKED = re.compile(r"^\W{0,3}(?:who|where)(?:'s|’s|s)?\s[^,;:.!]{1,60}$", re.IGNORECASE)
 
 
-def _only_asks(unit: Unit) -> bool:
-    """Whether ``unit`` is a message that only asks, with no answer and nobody taking it up."""
-    node = unit.node
-    return (node is not None and not unit.answers and not told_part(node.text).strip()
-            and node.text.strip() not in unit.told)
-
-
 def _asks(sentence: str) -> bool:
     """Whether ``sentence`` asks something, with or without its question mark."""
     return _ASKS.search(sentence) is not None or _ASKS_UNMARKED.match(sentence.strip()) is not None
+
+
 # The writer's bracketed notes in a rewrite (the state a message touches, resolved dates).
 _NOTE = re.compile(r"\[[^\[\]]{0,400}\]")
 
@@ -604,9 +600,9 @@ _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 # A message putting something forward, in whatever words ("proposing Sat Oct 3", "how about
 # the lake?", "could we do the 10th?").
-_PROPOSES = re.compile(r"(?<![\w'])(?:" + "|".join(
-    re.escape(c) for c in sorted(PROPOSAL_CUES, key=len, reverse=True)) + r")(?![\w'])",
-    re.IGNORECASE)
+# (not the analyzer's phrase pattern: that one takes "we can't" for the cue "we can")
+_PROPOSES = re.compile(r"(?<![\w'])(?:" + _alternation(PROPOSAL_CUES) + r")(?![\w'’])",
+                       re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -620,6 +616,13 @@ def _candidates(told: str) -> tuple[str, ...]:
     # Function words are no near synonym of a subject word (and cost an embedding each).
     return tuple(x.low for x in words(told)
                  if len(x.low) > 2 and x.low.isalpha() and x.low not in STOPWORDS)
+
+
+def _only_asks(unit: Unit) -> bool:
+    """Whether ``unit`` is a message that only asks, with no answer and nobody taking it up."""
+    node = unit.node
+    return (node is not None and not unit.answers and not told_part(node.text).strip()
+            and node.text.strip() not in unit.told)
 
 
 def _answered(unit: Unit) -> bool:
