@@ -219,7 +219,9 @@ def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "",
         return claim
     subject = next((c.subject for c in reversed(before) if c.subject and c.claims), "")
     last = before[-1]
-    if not subject and last.subject and not last.claims and not _picks(last, answered) and (
+    # (praise for the turn before, "good spot.", names nothing of its own)
+    if not subject and last.subject and not last.claims and not _picks(last, answered) \
+            and last.act is not SpeechAct.CONFIRMATION and (
             len(last.text.split()) <= 4
             # "font for the landing page? i vote Inter": what it asked, answered at once
             or (last.act is SpeechAct.QUESTION and len(last.text.split()) <= _ASKED_WORDS)):

@@ -159,7 +159,9 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         rf"{_WEEKDAYS}\.?,?\s{{1,3}}(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\b|"
         rf"(?:the\s)?\d{{1,2}}(?:st|nd|rd|th)\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
         rf"the\s\d{{1,2}}\s?[-–]\s?\d{{1,2}}(?:st|nd|rd|th)|"
-        rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)\s{{1,3}}{_MONTHS}|"
+        rf"(?:early|mid|late|end\sof|start\sof|beginning\sof)[\s-]{{1,3}}{_MONTHS}|"
+        rf"(?:the\s)?(?:first|second|third|fourth|last|final)\s(?:week|weekend|half)\sof\s"
+        rf"{_MONTHS}|"
         rf"(?:wk|week)\sof\s{{1,3}}{_MONTHS}\.?\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?|"
         rf"{_WEEKDAYS}\.?,?\s{{1,3}}\d{{1,2}}/\d{{1,2}}(?:/(?:\d{{4}}|\d{{2}}))?(?![/\d])|"
         # "moved to 6/20": a day as numbers where a day is meant ("6/6" alone is a score)

@@ -55,6 +55,10 @@ class ClauseActs:
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
                                       re.IGNORECASE):
             m = None  # "headcount dropped to 12": a new value, nothing ends
+        if m is not None and m.group(0).lower().endswith("drop") and re.match(
+                r"\s{1,2}(?:by|in|off|round|around|over|me|us|them|him|her)\b", part[m.end():],
+                re.IGNORECASE):
+            m = None  # "let's drop by the office": a visit, nothing ends
         if m is None:
             return None
         for v in new:
@@ -66,7 +70,8 @@ class ClauseActs:
                                                or _NOW_AFTER.match(part, v.end - start)):
                 return None  # "kwik fit cancelled on us, now fri 17th 8am": moved, not off
         s, e = start + m.start(), start + m.end()
-        copula = re.match(r"(?:is|are|'s|was|were|got|get)\s", m.group(0), re.IGNORECASE)
+        copula = re.match(r"(?:is|are|'s|was|were|got|get|let'?s|we'?re|we are)\s", m.group(0),
+                          re.IGNORECASE)
         if copula is not None:
             s += copula.end()
         return Value(Kind.STATUS, part[s - start:e - start], s, e)
@@ -86,6 +91,10 @@ class ClauseActs:
         if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
                 r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
             cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
+        if cue is not None and cue.group(0).lower() == "we can" and not part.rstrip().endswith(
+                "?") and re.search(r"\b(?:so|so that|now)\s{1,3}$", part[:cue.start()],
+                                   re.IGNORECASE):
+            cue = None  # "…finishes early, so we can get in at 4pm": what follows, settled
         proposes = cue is not None or any(
             t.low in REQUEST_OPENERS and i + 1 < len(toks) and toks[i + 1].start - t.end <= 1
             and toks[i + 1].low not in {"yes", "thanks", "thank"}

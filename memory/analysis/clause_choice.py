@@ -93,6 +93,11 @@ class ClauseChoice:
             lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
             skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
             phrase = phrase[skip:]  # "how about a family movie night basket"
+            named_before = _named_before(part, m) if phrase.lower() in _CHOSEN_PRONOUNS else None
+            if named_before is not None:
+                # "Kookaburra Broadband does 250 Mbps …, going with them": the name said
+                return Value(Kind.CHOICE, named_before.group(0), start + named_before.start(),
+                             start + named_before.end())
             first = phrase.split()[0] if phrase else ""
             named = (first[:1].isupper() and len(phrase.split()) > 1  # "The Lake"
                      and first.lower() not in _PRONOUNS and first.lower() not in _SUBJECT_PRONOUNS)
@@ -103,6 +108,23 @@ class ClauseChoice:
                 at = start + m.start("v") + skip
                 return Value(Kind.CHOICE, phrase, at, at + len(phrase))
         return None
+
+
+# Pronouns a choice verb takes for a thing named before it in the clause.
+_CHOSEN_PRONOUNS = frozenset({"them", "it", "those", "that one", "this one"})
+# Two or more capitalised words: a thing's name ("Kookaburra Broadband").
+_NAME_RUN = re.compile(r"\b[A-Z][\w'’&-]{1,24}(?:\s[A-Z][\w'’&-]{1,24}){1,3}\b")
+
+
+def _named_before(part: str, m: re.Match[str]) -> re.Match[str] | None:
+    """The last name of two or more capitalised words before the choice verb of ``m``, not
+    opening the clause with a word of talk or a day."""
+    found = None
+    for n in _NAME_RUN.finditer(part, 0, m.start()):
+        words_ = n.group(0).split()
+        if words_[0].lower() not in DISCOURSE and not any(is_calendar_word(w) for w in words_):
+            found = n
+    return found
 
 
 def _after_a_name(m: re.Match[str], at: int) -> bool:

@@ -37,7 +37,8 @@ CHANGE_CUES: Mapping[str, float] = MappingProxyType({
     "pushing": 0.75, "push": 0.5, "pushed back": 0.9, "pushed out": 0.9, "postponed": 0.9,
     "postponing": 0.8, "postpone": 0.6, "slips": 0.9, "slipped": 0.9, "slipping": 0.8,
     "slip": 0.6, "delayed": 0.85, "delaying": 0.75, "delay": 0.5, "bumped": 0.85,
-    "bumping": 0.8, "bump": 0.5, "shifted": 0.8, "shifting": 0.7, "rescheduled": 0.9,
+    "bumping": 0.8, "bump": 0.5, "shifted": 0.8, "shifting": 0.7, "shift": 0.5,
+    "rescheduled": 0.9,
     "rescheduling": 0.8, "reschedule": 0.6, "changed": 0.8, "changing": 0.7, "change": 0.5,
     "switch to": 0.9, "switching to": 0.9, "switched to": 0.9, "switching": 0.7,
     "swapped": 0.8, "swapping": 0.7, "replaced": 0.8, "replacing": 0.8, "renamed": 0.8,
@@ -223,7 +224,11 @@ CANCEL_CUES: tuple[str, ...] = (
     "is dead", "killed", "dropped", "nixed",
     "off the table",
     "not going ahead", "won't go ahead", "is cancelled", "indefinitely",
-    "pulled the plug", "withdrawn", "withdrew", "discontinued",
+    "pulled the plug", "withdrawn", "withdrew", "discontinued", "ditched", "ditching",
+    # a plan dropped by those who made it ("let's drop the cleaner and …")
+    "let's drop", "lets drop", "let's cancel", "lets cancel", "let's ditch", "lets ditch",
+    "let's scrap", "lets scrap", "we're dropping", "we are dropping", "we're cancelling",
+    "we're canceling",
 )
 
 
@@ -261,6 +266,9 @@ ACK_CUES: tuple[str, ...] = (
     "roger", "copy", "understood", "alright", "all right", "works", "yes please",
     "approved", "approve", "looks good", "good to go", "go ahead", "happy to", "glad to",
     "can do", "with pleasure",
+    # praise for the turn before ("good spot", "nice catch"): no subject of its own
+    "good call", "good catch", "good spot", "good point", "nice catch", "nice one",
+    "well spotted", "fair point",
 )
 
 
@@ -340,7 +348,7 @@ literally probably surely anyway point catch idea call question worries worry s�
 prob ya yah yea lmao omg
 ha hah heh hehe hahaha brilliant brill lovely awesome amazing excellent fab fantastic
 wonderful superb splendid legend cheers ta perfect phew whew yikes argh meh bummer damn dang
-wow aw aww woohoo hooray ooh oof erm um uh eh huh thinking""".split())
+wow aw aww woohoo hooray ooh oof erm um uh eh huh thinking reckon""".split())
 
 
 #: Words that describe the act of deciding or announcing, never a topic ("Poll's closed").
@@ -357,6 +365,14 @@ round-up roundup digest
 move new again instead now actually sorry fyi psa btw please pls thoughts question questions
 issue issues problem problems thing things stuff update: regarding re about info typo typos
 mistake mistakes oops erratum clarification approved""".split())
+
+
+#: Heads of a meeting's name ("sales *call*", "status *call*"): after a word naming what the
+#: meeting is for, the head is part of the subject though "call" alone is procedural.
+MEETING_HEADS: frozenset[str] = frozenset(
+    "call calls meeting meetings sync review check-in catch-up session huddle".split())
+#: Procedural words naming a meeting's kind before a meeting head ("*status* call").
+MEETING_KINDS: frozenset[str] = frozenset("status update planning wrap-up".split())
 
 
 #: Words of a header that only say when or how it is reported ("Weekly roll-up:", "Morning
@@ -625,7 +641,8 @@ def _alternation(words: Iterable[str]) -> str:
 
 def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """Whole-phrase matches of ``words`` (word boundaries where the phrase has word chars;
-    a phrase opening with an apostrophe, "'s off", follows the word it contracts)."""
+    a phrase opening with an apostrophe, "'s off", follows the word it contracts; a phrase
+    whose last word a contraction goes on, "we can't", is not "we can")."""
     words = list(words)
     bound = [w for w in words if not w.startswith(("'", "’"))]
     clitic = [w for w in words if w.startswith(("'", "’"))]
@@ -634,7 +651,8 @@ def _phrase_pattern(words: Iterable[str]) -> re.Pattern[str]:
         # "it's off-site" is no "'s off"
         after_word = f"(?<=\\w)(?:{_alternation(clitic)})(?!-)"
         pattern = f"(?:{pattern}|{after_word})" if pattern else after_word
-    return re.compile(pattern + r"(?![\w])", re.IGNORECASE)
+    # ("we can't" is no "we can": the cue's last word goes on as a contraction)
+    return re.compile(pattern + r"(?![\w]|['’]t\b)", re.IGNORECASE)
 
 
 #: Modifiers telling apart two things of one kind ("half plot" / "full plot", "adult ticket"

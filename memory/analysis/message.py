@@ -245,6 +245,10 @@ class MessageAnalyzer(ClauseReader):
                     # its sentence, when that decides nothing of its own
                     if i > 1 and _continues(clauses[i - 2], clauses[i - 1]):
                         return f"{clauses[i - 2].text.strip()} — {before}"
+                    if before.endswith((".", "!")):
+                        # "Tuesdays are now their events day – loud, and the big table's
+                        # taken. So …": the whole sentence before a "So" opening one
+                        return " — ".join(c.text.strip() for c in _sentence_before(clauses, i))
                     return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
@@ -268,6 +272,25 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
+    """The clauses of the sentence ending right before ``clauses[i]`` (at most
+    :data:`_REASON_CLAUSES`), back to one that ends a sentence, asks, or changes a value."""
+    out = [clauses[i - 1]]
+    k = i - 2
+    while k >= 0 and len(out) < _REASON_CLAUSES:
+        c = clauses[k]
+        if c.text.rstrip().endswith((".", "!", "?")) or c.act in (
+                SpeechAct.QUESTION, SpeechAct.PROPOSAL) or c.change >= 0.5:
+            break
+        out.insert(0, c)
+        k -= 1
+    return out
+
+
+# The most clauses a reason given as the sentence before "So" runs to.
+_REASON_CLAUSES = 3
 
 
 # A change done to a thing named by a pronoun ("dropping it, so 10 ponds", "moved it"): the

@@ -152,6 +152,20 @@ CHANGE_WORDS = (
 # before the slip?") asks for a date or time even when it names no date noun.
 SCHEDULE_CHANGE_WORDS = ("slip*", "postpon*", "delay*", "resched*", "pushed", "push",
                          "pushing", "bump*", "brought forward", "moved up")
+# Change words that tell one change in other words ("why did training get *delayed*" /
+# "training's *pushed back* a week"): when no change of a chain uses the question's own
+# change word, the one using a word of its group is the change asked about.
+CHANGE_FAMILIES: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    """postpone postponed postponing delay delayed delaying push pushed pushing slip slipped
+    slipping bump bumped bumping later""",
+    "forward earlier",
+    """cancel cancelled canceled cancelling scrap scrapped scrapping drop dropped dropping
+    ditch ditched axe axed""",
+    "raise raised raising increase increased increasing hike hiked",
+    "cut cutting lower lowered lowering reduce reduced reducing trim trimmed",
+    """hand handed handing reassign reassigned reassigning pass passed passing take took
+    taking""",
+))
 # Nouns of change after a value noun ("the *price* change", "the venue switch"): the value
 # noun still says which kind of value changed.
 CHANGE_NOUNS = frozenset({"change", "changes", "rise", "increase", "hike", "cut", "drop",
@@ -277,6 +291,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "prices": "price", "spend": "money", "spending": "money", "salary": "money",
     "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
+    "costing": "price",
     "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     # a measure is said as a number and its unit ("8,500 ft", "12 km", "40 kg")
@@ -332,7 +347,8 @@ WHEN_EVENT_WORDS = frozenset(
     """start starts started starting begin begins began end ends ended finish finishes
     finished open opens opened close closes closed expire expires expired due kick kicks
     kickoff launch launches go-live planned scheduled happening happen happens set booked
-    held pickup pick-up collection delivery dropoff drop-off arrival departure""".split()
+    held pickup pick-up collection delivery dropoff drop-off arrival departure wrap wraps
+    wrapping""".split()
 )
 # Words naming who holds a task ("who *owns* cobalt", "who's *running* the cutover", "the
 # *lead*"): in a *who* question, a message that hands a task over, claims it or names a role
@@ -471,10 +487,12 @@ GENERIC_WORDS = frozenset(
     biggest recently recent mentioned mention discussed discussion
     decision decisions verdict outcome conclusion consensus latest
     idea ideas suggestion suggestions
-    back around out off up down over away along""".split()
+    back around out off up down over away along forward ahead
+    finally eventually ultimately""".split()
 )
-# (The last line: particles of phrasal verbs — "pushed the audit *back*", "moving it
-# *around*", "signed *off*" — say how something changed, not what it is.)
+# (The last lines: particles of phrasal verbs — "pushed the audit *back*", "moving it
+# *around*", "signed *off*", "brought *forward*" — say how something changed, not what it
+# is; "what did X *finally* come to" asks the value in force, in any words.)
 
 
 # ---- coverage: does the scoped evidence hold an answer? -----------------------------------
@@ -532,12 +550,13 @@ COVERAGE = CoverageWeights()
 
 # Verbs (base forms; their inflections match by stem) that say what happens to a question's
 # subject rather than naming it: the chat says the same in its own words ("comes wed",
-# "moving ordering to"). Not verbs that are as often the subject noun (rent).
+# "moving ordering to", "sticking with" for "staying on"). Not verbs that are as often the
+# subject noun (rent).
 PREDICATE_VERBS = frozenset(
     """get buy purchase deliver arrive ship send bring pick hire use hold host begin
     finish happen take go come leave land pay charge need want handle sign give provide
     supply source expect commit pledge donate contribute spend went gone settle agree
-    decide held""".split())
+    decide held stick stay keep remain""".split())
 # Verbs of paying: a "what" question with one asks a price ("what did the fix end up
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
@@ -608,6 +627,7 @@ class QuestionLexicon:
     #: says one, said by a message that proposes in other words ("proposing Sat Oct 3 …").
     proposing: frozenset[str] = PROPOSING_VERBS
     schedule_change: tuple[str, ...] = SCHEDULE_CHANGE_WORDS
+    change_families: tuple[frozenset[str], ...] = CHANGE_FAMILIES
     change_nouns: frozenset[str] = CHANGE_NOUNS
     first_offered: frozenset[str] = FIRST_OFFERED
     first_things: frozenset[str] = FIRST_THINGS

@@ -287,7 +287,10 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("date", rf"\bevery\s(?:other\s)?(?:{_WD})\b"),
     # a month alone after a preposition: "until January", "in March", "early June"
     ("date", rf"\b(?:in|to|by|on|until|till|thru|from|for)\s(?P<v>(?:{_MO}))\b(?!\.?\s\d)"),
-    ("date", rf"\b(?:early|mid|late|end of|start of)\s(?:{_MO})\b"),
+    ("date", rf"\b(?:early|mid|late|end of|start of)[\s-](?:{_MO})\b"),
+    # "the first week of October", "last weekend of March"
+    ("date", rf"\b(?:the\s)?(?:first|second|third|fourth|last|final)\s(?:week|weekend|half)"
+             rf"\sof\s(?:{_MO})\b"),
     # an ordinal day after a preposition or an arrow: "to the 22nd", "→ 22nd", "on the 5th"
     ("date", r"(?:\b(?:to|on|by|until|till|for|from)|→|->)\s"
              r"(?P<v>(?:the\s)?\d{1,2}(?:st|nd|rd|th))\b(?!\s" + ORDINAL_THINGS + r"\b)"),

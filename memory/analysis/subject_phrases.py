@@ -20,6 +20,8 @@ from memory.analysis.lexicon import (
     FACET_NOUNS,
     HEADING_WORDS,
     LIGHT_VERBS,
+    MEETING_HEADS,
+    MEETING_KINDS,
     META_WORDS,
     OWNER_VERBS,
     PROCEDURAL,
@@ -224,7 +226,7 @@ def _label_subject(masked: str, label: tuple[int, int],
     toks = _strip_openers(strip_change_of_mind(tokenize_at(masked, *label)))
     toks = [t for i, t in enumerate(toks) if t.low.removesuffix("'s") not in PROCEDURAL or (
         t.low.endswith("ing") and i + 1 < len(toks) and toks[i + 1].low not in PROCEDURAL
-        and toks[i + 1].low not in STOPWORDS)]  # "planning meeting:"
+        and toks[i + 1].low not in STOPWORDS) or _names_meeting(toks, i)]  # "planning meeting:"
     if toks and (toks[0].low in _WH or toks[0].low in _PRONOUNS):
         return []  # "where we landed:", "what's locked:"
     if len(toks) > 1 and toks[0].low in CLAUSE_VERBS and toks[1].low in _DETERMINERS:
@@ -249,6 +251,18 @@ def _label_subject(masked: str, label: tuple[int, int],
         if thing:
             return thing
     return out[:cut] if cut is not None else out  # "Q4 budgets for sign-off" → "Q4 budgets"
+
+
+def _names_meeting(toks: Sequence[Token], i: int) -> bool:
+    """Whether ``toks[i]`` is part of a meeting's name ("status call", "sales call"), though
+    "status" and "call" alone are procedural ("status:", "good call")."""
+    low = toks[i].low
+    if low in MEETING_KINDS and i + 1 < len(toks) and toks[i + 1].low in MEETING_HEADS:
+        return True
+    if low not in MEETING_HEADS or i == 0:
+        return False
+    before = toks[i - 1].low
+    return before not in STOPWORDS and (before not in PROCEDURAL or before in MEETING_KINDS)
 
 
 def _value_noun(toks: Sequence[Token], phrase: Sequence[Token],
@@ -291,6 +305,7 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
                 or (t.low.endswith("ing") and i + 1 < len(toks)  # "planning meeting"
                     and toks[i + 1].low not in PROCEDURAL and toks[i + 1].low not in STOPWORDS
                     and _in_value(toks[i + 1], values) is None)
+                or _names_meeting(toks, i)
                 or (t.low in {"final", "finals"} and i > 0
                     and toks[i - 1].low in {"grand", "semi", "quarter", "cup", "league"}))]
     out = _trim(out)

@@ -54,16 +54,20 @@ def _strip_openers(toks: list[Token]) -> list[Token]:
 
 
 def strip_change_of_mind(toks: list[Token]) -> list[Token]:
-    """Drop "changed her mind (again)", "had a change of heart": a change said of someone,
-    naming no subject ("library changed their mind again, back to 1000": the library's)."""
+    """Drop "changed her mind (again)", "had a change of heart", "change of plan (on)": a
+    change said of someone or announced, naming no subject ("library changed their mind
+    again, back to 1000": the library's)."""
     lows = [t.low for t in toks]
     for i, low in enumerate(lows):
         end = 0
         if low in _MIND_VERBS and i + 2 < len(lows) and lows[i + 1] in _MIND_OWNERS \
                 and lows[i + 2] in ("mind", "minds"):
             end = i + 3
-        elif low == "change" and lows[i + 1: i + 3] == ["of", "heart"]:
+        elif low == "change" and lows[i + 1: i + 3] in (["of", "heart"], ["of", "plan"],
+                                                         ["of", "plans"]):
             end = i + 3
+            # "change of plan on the mics": what it is on
+            end += 1 if end < len(lows) and lows[end] in ("on", "for", "re") else 0
         if end:
             start = i
             while start and lows[start - 1] in _MIND_AUX:
@@ -75,7 +79,8 @@ def strip_change_of_mind(toks: list[Token]) -> list[Token]:
                 while start and (toks[start - 1].text[:1].isupper()
                                  or lows[start - 1].rstrip(".") in _TITLES):
                     start -= 1
-            return [*toks[:start], *toks[end:]]
+            # (and another said after it: "change of plan, Ana changed her mind")
+            return [*toks[:start], *strip_change_of_mind(toks[end:])]
     return toks
 
 

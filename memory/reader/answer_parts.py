@@ -238,15 +238,23 @@ _NEGATION = re.compile(r"n't\b|n’t\b|\b(?:not|never|no longer|cant|couldnt|did
                        r"isnt|wasnt|arent|werent|doesnt)\b")
 
 
-def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis) -> ChainEntry | None:
+def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis,
+                families: Sequence[frozenset[str]] = ()) -> ChainEntry | None:
     """The latest of ``entries`` whose message uses a change word of the question
-    ("postponed" for "why did we postpone…")."""
+    ("postponed" for "why did we postpone…"), else one of the same group of ``families``
+    ("pushed back" for "why did it get delayed")."""
     wanted = {f for c in qa.changes for f in forms(c)}
     if not wanted:
         return None
     for e in reversed(entries):
         if wanted & unit_forms(e.quote):
             return e
+    kin = {f for g in families if wanted & {x for w in g for x in forms(w)}
+           for w in g for f in forms(w)} - wanted
+    if kin:
+        for e in reversed(entries):
+            if kin & unit_forms(e.quote):
+                return e
     return None
 
 

@@ -240,7 +240,9 @@ class CoverageTest:
                 # the value answers it, not the word; so does the person for what they
                 # do in a role nobody put in those words ("who's teaching thursdays")
                 weight *= w.absent_attribute_share
-            elif not qa.polar and forms(t) & self._light_forms:
+            elif (not qa.polar or qa.confirm) and forms(t) & self._light_forms:
+                # (a yes/no question asks its verb, unless it asks whether a value still
+                # holds: "is the cleaner still coming", answered by the cleaner's state)
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
@@ -296,7 +298,8 @@ class CoverageTest:
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
         groups = [set(g) - persons or set(g) for g in qa.key
-                  if (qa.polar or not all(forms(x) & self._light_forms for x in g))
+                  if ((qa.polar and not qa.confirm)
+                      or not all(forms(x) & self._light_forms for x in g))
                   and not set(g) <= heads]
         stated: set[str] = set()
         for t in terms:
@@ -356,7 +359,8 @@ class CoverageTest:
         if open_ask and not filled and asked_noun <= absent:
             unstated += 1
         # a yes/no question asks its verb: one never said in the scope is not answered
-        unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched)
+        unstated += sum(1 for m in missing if qa.polar and m.absent and m.word not in matched
+                        and not (qa.confirm and forms(m.word) & self._light_forms))
         return got / total * w.headless ** unstated
 
     def _about_another(self, terms: Sequence[Term], unit: Unit, said: frozenset[str],
@@ -600,7 +604,6 @@ _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 # A message putting something forward, in whatever words ("proposing Sat Oct 3", "how about
 # the lake?", "could we do the 10th?").
-# (not the analyzer's phrase pattern: that one takes "we can't" for the cue "we can")
 _PROPOSES = re.compile(r"(?<![\w'])(?:" + _alternation(PROPOSAL_CUES) + r")(?![\w'’])",
                        re.IGNORECASE)
 

@@ -195,7 +195,8 @@ class StateChoice(StatementReader):
                 continue
             if qa.kind is QuestionKind.WHO and _asked_of(qa, current_value(state)):
                 continue  # "who's sitting in on Joel's interview": not Joel
-            changed = bool(qa.changes) and _changed_by(state.chain[1:], qa) is not None
+            changed = bool(qa.changes) and _changed_by(
+                state.chain[1:], qa, self.lexicon.change_families) is not None
             topic = unit_forms(state.topic)
             named = len(wanted & topic)
             # the thing asked about, not a thing of it ("playtest" over "playtest feedback

@@ -97,6 +97,14 @@ def _names_a_holder(claim: Claim) -> bool:
         w[:1].isupper() and w.replace(".", "").replace("'", "").isalpha() for w in name)
 
 
+def _mostly_named(value: str, named: AbstractSet[str]) -> bool:
+    """Whether most of a name's words are words the question names its thing by ("Kestrel
+    Credit Union" for "who landed the credit union sponsorship"; not "Jordan Park" for
+    "the park cleanup")."""
+    said = [w for w in value.lower().split() if w.isalpha()]
+    return len(said) > 1 and sum(1 for w in said if forms(w) & named) * 2 > len(said)
+
+
 # Endings of nouns for who does something ("assessor", "examiner", "photographer").
 _AGENT_ENDINGS = ("or", "er", "ist", "ian")
 
@@ -384,7 +392,8 @@ class StatementReader(StatementChoice):
         named = {f for t in qa.named or qa.terms for f in forms(t)}
         lead = chosen.value.split()[0] if chosen.value else ""
         if chosen.value and (unit_forms(chosen.value) <= unit_forms(qa.text)
-                             or bool(named & unit_forms(lead))) and \
+                             or bool(named & unit_forms(lead))
+                             or _mostly_named(chosen.value, named)) and \
                 not _NAMES_WHO.search(qa.text):
             # the question's own object is not who acted on it ("who booked Kettle Drum
             # Collective?" over "asked Kettle Drum Collective, they're free"): its speaker

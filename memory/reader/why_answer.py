@@ -117,7 +117,7 @@ class WhyReader(StateChoice):
         if qa.kind is QuestionKind.WHO and qa.role == "decider":
             current = chain[-1].value
             return next(e for e in chain if e.value == current)
-        changed = _changed_by(chain[1:], qa)
+        changed = _changed_by(chain[1:], qa, self.lexicon.change_families)
         return changed if changed is not None else chain[-1]
 
     def _decides(self, node: EvidenceNode) -> bool:
