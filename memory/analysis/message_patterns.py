@@ -156,9 +156,10 @@ _CHOICE_AFTER = re.compile(
     r"decided on|settled on|picked|locking in|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
-    # a choice taken again ("we're going back to navy"; not "i'm going back to bed")
-    r"(?<!\bi'm )(?<!\bim )(?<!\bi am )"
-    r"(?:going|go|went|switching|switched|switch) back to|revert(?:ing|ed)? to|"
+    # a choice taken again ("we're going back to navy"; not "i'm going back to bed" or "i'll
+    # go back to the shop later")
+    r"(?<!\bi'm )(?<!\bim )(?<!\bi am )(?<!\bi'll )(?<!\bill )(?<!\bi )"
+    r"(?:going|switching|switched|switch) back to|revert(?:ing|ed)? to|"
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
     r"(?:i'm|im|i am|i was|we're|we are) thinking|"

@@ -345,15 +345,11 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         to Tuesday", "before devon"), else before the latest value."""
         chain = [e for e in state.chain if e.value] or state.chain
         # "the radiothon *date* before it got moved" in a chain that also holds its hours:
-        # the dates only
-        # (a value that is only the other kind: "10th" stays, it may be a day)
-        said = {w.low for w in words(qa.text)}
-        other = has_clock if said & _DAY_NOUNS else has_day if said & _CLOCK_NOUNS else None
-        same = has_day if other is has_clock else has_clock
-        kinded = [e for e in chain if not (other(e.value) and not same(e.value))
-                  ] if other is not None else []
-        if len(kinded) > 1:
-            chain = kinded
+        # not the entries holding hours alone ("10th" stays, it may be a day)
+        dated = [e for e in chain if not (has_clock(e.value) and not has_day(e.value))
+                 ] if qa.asks_day else []
+        if len(dated) > 1:
+            chain = dated
         if len(chain) == 1:
             return chain[0]
         way = direction(qa.anchor, self.lexicon)
@@ -494,8 +490,3 @@ def _held(composed: Composed) -> tuple[datetime, str] | None:
     if composed.citations:
         return composed.citations[0].ts, composed.short
     return None
-
-
-# The nouns asking a day, and those asking a time of day.
-_DAY_NOUNS = frozenset({"date", "day", "dates", "days"})
-_CLOCK_NOUNS = frozenset({"time", "times", "hour", "hours"})
