@@ -249,8 +249,12 @@ def _changed_by(entries: Sequence[ChainEntry], qa: QuestionAnalysis,
     for e in reversed(entries):
         if wanted & unit_forms(e.quote):
             return e
-    kin = {f for g in families if wanted & {x for w in g for x in forms(w)}
-           for w in g for f in forms(w)} - wanted
+    kin: set[str] = set()
+    for group in families:
+        said = {f for w in group for f in forms(w)}
+        if wanted & said:
+            kin |= said
+    kin -= wanted
     if kin:
         for e in reversed(entries):
             if kin & unit_forms(e.quote):

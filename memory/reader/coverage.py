@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from memory.analysis.colour_words import colours_in
-from memory.analysis.cue_words import _alternation
+from memory.analysis.cue_words import _phrase_pattern
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.lexicon import DOING_VERBS, PROPOSAL_CUES
 from memory.analysis.question import QuestionAnalysis, words
@@ -603,9 +603,9 @@ _ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 
 # A message putting something forward, in whatever words ("proposing Sat Oct 3", "how about
-# the lake?", "could we do the 10th?").
-_PROPOSES = re.compile(r"(?<![\w'])(?:" + _alternation(PROPOSAL_CUES) + r")(?![\w'’])",
-                       re.IGNORECASE)
+# the lake?", "could we do the 10th?"), matched as the analyzer matches its cues ("we can't"
+# is no "we can").
+_PROPOSES = _phrase_pattern(PROPOSAL_CUES)
 
 
 @functools.lru_cache(maxsize=4096)
