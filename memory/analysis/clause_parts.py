@@ -233,23 +233,31 @@ _OLD_NUMBER = re.compile(r"\b(?:not|instead of|rather than|no longer)\s(?:the\s)
 
 def _old_numbers(text: str, start: int, end: int, values: Sequence[Value]) -> tuple[Value, ...]:
     """Bare numbers named as replaced ("build 415 going to Apple, not 412", "Dec 18, not the
-    20th"), of the kind of the clause's first value."""
+    20th"), each of the kind of the value it is set against: the nearest one said before it
+    ("Ines recording is now 10:30 not 10" replaces a time, not the person), else the
+    clause's first value."""
     if not values:
         return ()
-    kind = values[0].kind
     out: list[Value] = []
     for m in _OLD_NUMBER.finditer(text, start, end):
         group = "v" if m.group("v") else "w"
         s, e = m.span(group)
         if not any(v.start <= s < v.end for v in values):
-            out.append(Value(kind, m.group(group), s, e))
-    if kind is Kind.TIME:
+            out.append(Value(_contrasted(values, s).kind, m.group(group), s, e))
+    for m in _OLD_HOUR.finditer(text, start, end):
         # "start 7.30 not 8": a bare hour replaced by a clock time is an hour too
-        for m in _OLD_HOUR.finditer(text, start, end):
-            s, e = m.span("v")
-            if not any(v.start <= s < v.end for v in (*values, *out)):
-                out.append(Value(kind, m.group("v"), s, e))
+        s, e = m.span("v")
+        kind = _contrasted(values, s).kind
+        if kind is Kind.TIME and not any(v.start <= s < v.end for v in (*values, *out)):
+            out.append(Value(kind, m.group("v"), s, e))
     return tuple(out)
+
+
+def _contrasted(values: Sequence[Value], at: int) -> Value:
+    """The value a replaced number said at ``at`` is set against: the last one before it,
+    else the first."""
+    before = [v for v in values if v.end <= at]
+    return before[-1] if before else values[0]
 
 
 _OLD_HOUR = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[1-9])\b"

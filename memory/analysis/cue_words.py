@@ -229,6 +229,10 @@ CANCEL_CUES: tuple[str, ...] = (
     "let's drop", "lets drop", "let's cancel", "lets cancel", "let's ditch", "lets ditch",
     "let's scrap", "lets scrap", "we're dropping", "we are dropping", "we're cancelling",
     "we're canceling",
+    # ... or said as what they will do ("We'll drop Otter at the end of the billing month")
+    *(f"{who} {verb}" for who in ("we'll", "we will", "we're gonna", "we're going to",
+                                  "we are going to", "gonna")
+      for verb in ("drop", "cancel", "scrap", "ditch", "axe", "stop using")),
 )
 
 
@@ -280,6 +284,8 @@ ACCEPT_CUES: tuple[str, ...] = (
     "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
     "moving it", "changing it", "fine, let's", "alright", "all right", "let's go with",
     "happy to", "glad to", "can do", "with pleasure",
+    "sold", "works for me", "fine by me", "fine with me", "makes sense", "go ahead",
+    "love it", "yes please",
 )
 
 

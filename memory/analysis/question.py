@@ -39,6 +39,7 @@ from memory.analysis.question_lexicon import (
     WEEKDAYS,
     QuestionLexicon,
 )
+from memory.analysis.question_verbs import change_amounts, subject_verbs
 from memory.analysis.question_words import (
     _QUOTED,
     MAX_QUESTION_CHARS,
@@ -102,6 +103,9 @@ class QuestionAnalysis:
     measure: str = ""
     #: Asks a number a record is known by ("what's our dentaid account number").
     record: bool = False
+    #: The verb saying what happens to the subject, by the question's shape ("how often do
+    #: backups *run*"): it names no thing, so the chat may say it in other words.
+    verbs: tuple[str, ...] = ()
 
     @property
     def asks_change(self) -> bool:
@@ -165,7 +169,15 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         previous = [sp for sp in previous if sp[2] not in lexicon.tensed_previous]
     elif not when_open and _asks_decided(lows[opening:], lexicon):
         past = False
-    attributes = tuple(dict.fromkeys(w for w in lows if w in lexicon.attributes))
+    # (how far a change moved it, "delayed a week", is said of the change, not asked)
+    moved_by = change_amounts(lows, lambda w: is_change_word(w, lexicon))
+    dated = _date_words(text, ws) | moved_by
+    named = tuple(_named(text, ws, lexicon, skip=dated))
+    # a value noun inside a name ("Small Hours", "Happy Hour") names the thing, not the
+    # kind of value asked
+    in_names = {_base(w.low) for n in named if " " in n for w in words(n)}
+    attributes = tuple(dict.fromkeys(w for i, w in enumerate(lows) if w in lexicon.attributes
+                                     and w not in in_names and i not in moved_by))
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
          ("count", count_open), ("version", version_open), ("person", who_open)),
@@ -204,7 +216,6 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
         kind = QuestionKind.CURRENT if kind is QuestionKind.WHO else kind
     anchor = (text[ws[anchor_span[0]].start: ws[anchor_span[1] - 1].end]
               if anchor_span is not None and anchor_span[1] > anchor_span[0] else "")
-    dated = _date_words(text, ws)
     subject_idx = _subject_indices(lows, lexicon, cue_spans, dated, kind=kind,
                                    who=bool(who_open))
     changes = tuple(dict.fromkeys(w for w in lows if _is_role_verb(w, lexicon)))
@@ -229,13 +240,14 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
                        if g not in key))
     return QuestionAnalysis(
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
-        terms=terms, named=tuple(_named(text, ws, lexicon, skip=dated)),
+        terms=terms, named=named,
         attributes=attributes, anchor=anchor, cues=tuple(p for _, _, p in cue_spans),
         key=key, asked=asked[0] if asked else (), changes=changes,
         polar=_polar(lows, opening, lexicon),
         dates=tuple(_dates(text, lows)), confirm=_confirms(lows, opening, lexicon),
         measure=measure(family, lows, lexicon),
         record=lexicon.record_numbers.search(text) is not None,
+        verbs=subject_verbs(lows, opening, skip=lexicon.question_words),
         decides=role == "decider" or (role == "changer" and any(
             find_phrase(lows, p) >= 0 for p in lexicon.roles.call)))
 

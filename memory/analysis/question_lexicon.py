@@ -570,7 +570,8 @@ BILL_WORDS = frozenset({"bill", "invoice", "tab", "receipt", "damage"})
 RECORD_NOUNS = ("account", "phone", "reference", "ref", "order", "tracking", "booking",
                 "invoice", "policy", "customer", "membership", "member", "serial",
                 "registration", "licence", "license", "confirmation", "ticket", "case",
-                "vat", "tax", "reservation", "po", "contact")
+                "vat", "tax", "reservation", "po", "contact", "mobile", "cell", "landline",
+                "passport", "flight", "employee", "pin")
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",

@@ -75,6 +75,7 @@ _SCALE = r"(?:" + _alternation(MONEY_SCALES) + r")"
 SCALED_COUNT_NOUNS: frozenset[str] = COUNT_NOUNS | frozenset("""
 downloads installs views visits visitors requests rows records events messages lines
 subscribers followers signups orders transactions calls queries impressions clicks
+likes plays listens streams readers viewers
 """.split())
 
 
@@ -115,7 +116,8 @@ _COUNTED = r"\s(?:" + _alternation(SCALED_COUNT_NOUNS) + r")\b"
 #: A number with a scale word followed by what it counts ("4.2 million users", "3 thousand
 #: seats"): a count, never a version. Without a counted noun it is money ("Falcon budget is
 #: 7 million"), see MONEY_PATTERN.
-SCALED_COUNT_PATTERN = _SCALED + r"(?=" + _COUNTED + r")"
+SCALED_COUNT_PATTERN = (r"(?:" + _SCALED + r"|\b\d{1,4}(?:\.\d{1,3})?\s?(?:k|m|bn)\b)(?="
+                        + _COUNTED + r")")
 
 
 # What may not follow an amount by the period: a plural noun it counts ("300/month orders").
@@ -151,7 +153,8 @@ MONEY_PATTERN = (
     r"\b" + _AMOUNT + r"\s?(?:" + _SCALE + r"\s?)?(?:"
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     # ("15mm" without a currency is millimetres: "20 lengths 15mm copper")
-    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b|"
+    # (not "200k views": a count written short)
+    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b(?!" + _COUNTED + r")|"
     # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
     r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
     # pay by the hour: "14.50 an hour", "13.20ph", "15 p/h" (hours are never counted so)
@@ -398,6 +401,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # "standup is 15 min now" (not "takes 3 hours door to door": a unit is no count)
     ("count", r"(?:\b(?:to|at|is|was|now|be|of)\s)(?P<v>\d{1,3}(?:\.\d)?\s?(?:h|hr|hrs|hours?|"
               r"mins?|minutes?|secs?|seconds?))(?![\w])"),
+    # a length written before its noun: "60-second clip", "a 30-minute call", "2-hour slot"
+    ("count", r"\b(?P<v>\d{1,3}-(?:second|sec|minute|min|hour|hr|day|week|month|year|night)s?)"
+              r"(?=\s[a-z])"),
     # a period set or changed in days, weeks or months: "cut his probation from 3 months to
     # 6 weeks", "extend it to 60 days" (not "moved to 2 weeks from now", a day)
     ("count", r"(?:\b(?:to|is|was|be|from|now)\s)(?P<v>\d{1,3}\s?(?:days?|weeks?|wks?|months?))"

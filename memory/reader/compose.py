@@ -427,6 +427,22 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             return self.from_state(qa, moved_on, nodes, people)
         return self.answer_from(qa, chosen, covering, statements, nodes)
 
+    def _dated(self, qa: QuestionAnalysis, when: str, chosen: Statement,
+               statements: Sequence[Statement]) -> str:
+        """A plan's time said alone ("Ines recording is now 10:30 not 10") with the day
+        another message about it names ("Confirmed with Ines: Wed 11 March, 10am"): asked
+        when, the day is what is asked first."""
+        if qa.asks_clock or qa.past or not has_clock(when) or has_day(when):
+            return when
+        for st in sorted(statements, key=lambda s: s.node.ts, reverse=True):
+            if st is chosen or st.node.node_id == chosen.node.node_id:
+                continue
+            other = self.when_of(qa, st)
+            day = other.rsplit(" (", 1)[-1].rstrip(")") if other.endswith(")") else ""
+            if day and has_day(day) and not has_clock(day):
+                return f"{when} ({day})"
+        return when
+
     def _by_integration(self, node: EvidenceNode) -> bool:
         """Whether ``node`` is a line a platform or an integration wrote."""
         return self.analyzer.analyze(node.text, speaker=node.speaker).system
@@ -449,7 +465,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                      for st in statements[:5]]
             first = short = "; ".join(dict.fromkeys(items))
         elif qa.family == "when" or kind is QuestionKind.WHEN:
-            first = short = self.when_of(qa, chosen)
+            first = short = self._dated(qa, self.when_of(qa, chosen), chosen, statements)
         elif chosen.value:
             first = f"{chosen.value} ({node.speaker}, {day})"
             short = chosen.value

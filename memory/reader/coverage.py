@@ -45,7 +45,12 @@ from memory.reader.coverage_days import (
     scoped_by_days,
     with_day_named,
 )
-from memory.reader.coverage_names import WrittenNames, misses_a_written_name, question_names
+from memory.reader.coverage_names import (
+    WrittenNames,
+    in_handles,
+    misses_a_written_name,
+    question_names,
+)
 from memory.reader.coverage_values import (
     NAMELESS_FAMILIES,
     asks_a_count,
@@ -66,7 +71,13 @@ from memory.reader.coverage_values import (
     says_a_record_number,
     says_an_address,
 )
-from memory.reader.word_forms import MEASURE_UNITS, closed_compounds, forms, unit_forms
+from memory.reader.word_forms import (
+    MEASURE_UNITS,
+    closed_compounds,
+    forms,
+    spelled_out,
+    unit_forms,
+)
 from memory.store.ports import SearchStore
 from memory.text import STOPWORDS, family_of, find_slots, stem
 
@@ -240,7 +251,8 @@ class CoverageTest:
                 # the value answers it, not the word; so does the person for what they
                 # do in a role nobody put in those words ("who's teaching thursdays")
                 weight *= w.absent_attribute_share
-            elif (not qa.polar or qa.confirm) and forms(t) & self._light_forms:
+            elif (not qa.polar or qa.confirm) and (forms(t) & self._light_forms
+                                                   or t in qa.verbs):
                 # (a yes/no question asks its verb, unless it asks whether a value still
                 # holds: "is the cleaner still coming", answered by the cleaner's state)
                 weight *= w.predicate_share
@@ -260,6 +272,12 @@ class CoverageTest:
         if not hits and word.isdigit() and 4 <= len(word) <= 9:
             # "8500" where the chat wrote "8,500"
             hits = self.store.lexical_search(f"{int(word):,}", scope, k=self.weights.df_cap)
+        if not hits:
+            # "6h" where the chat wrote "every 6 hours"
+            for phrase in spelled_out(word):
+                said = self.store.phrase_search(phrase, scope, k=self.weights.df_cap)
+                if said:
+                    return len(said)
         if not hits and word.isdigit() and len(word) <= 6:
             # "72 hours notice" where the chat wrote "72h"
             for unit in MEASURE_UNITS:
@@ -299,7 +317,7 @@ class CoverageTest:
         heads = {t.word for t in terms if t.head}
         groups = [set(g) - persons or set(g) for g in qa.key
                   if ((qa.polar and not qa.confirm)
-                      or not all(forms(x) & self._light_forms for x in g))
+                      or not all(forms(x) & self._light_forms or x in qa.verbs for x in g))
                   and not set(g) <= heads]
         stated: set[str] = set()
         for t in terms:
@@ -334,9 +352,11 @@ class CoverageTest:
                 missing.append(t)
         if missing:
             # (a word the scope says may still be mistyped: "trainign" for "training")
+            # (and a name may be part of a handle: "mara" / "@urbanjunglemara")
             typos = self._typos([m for m in missing if m.absent], unit) | {
                 m.word for m in missing if not m.absent and any(
-                    swapped_letters(m.word, c) for c in low_words(unit.told))}
+                    swapped_letters(m.word, c) for c in low_words(unit.told))} | in_handles(
+                [m.word for m in missing], unit.told)
             got += sum(m.weight for m in missing if m.word in typos)
             stated |= typos
             missing = [m for m in missing if m.word not in typos]

@@ -10,6 +10,7 @@ Open costs), however many of the question's other words it shares.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ from memory.analysis.question_words import Word, words
 from memory.models import EvidenceNode
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["WrittenNames", "capitalised_words", "misses_a_written_name", "question_names",
-           "written_names"]
+__all__ = ["WrittenNames", "capitalised_words", "in_handles", "misses_a_written_name",
+           "name_cased", "question_names", "written_names"]
 
 # A word is written as a name when its capitalised mentions inside a sentence are at least
 # as many as its lower-case ones (a common word capitalised now and then is no name).
@@ -100,6 +101,47 @@ def written_names(question_words: Sequence[str], texts: Iterable[str], *,
     # the part said least often first: it tells the thing apart ("*durham* open")
     said = capital + lower
     return list(dict.fromkeys(tuple(sorted(r, key=lambda w: said[w])) for r in runs))
+
+
+def name_cased(question: str, texts: Iterable[str], nouns: Iterable[str], *,
+               skip: frozenset[str] = frozenset()) -> str:
+    """``question`` with the names ``texts`` write in capitals that hold one of ``nouns``
+    (value nouns: "hours", "time") capitalised as the chat writes them ("what day does
+    small hours come out" → "… Small Hours …"): that noun names the thing, not the kind of
+    value asked. The question as it is when it holds no such name."""
+    ws = words(question)
+    kinds = frozenset(nouns)
+    lows = [w.low for w in ws]
+    if not any(w in kinds for w in lows):
+        return question
+    runs = written_names(lows, texts, skip=skip)
+    held = {w for run in runs if len(run) >= 2 and any(x in kinds for x in run) for w in run}
+    if not held:
+        return question
+    out = question
+    for i in reversed(range(len(ws))):
+        w = ws[i]
+        paired = (i > 0 and lows[i - 1] in held) or (i + 1 < len(ws) and lows[i + 1] in held)
+        if w.low in held and paired and w.text[:1].islower():
+            out = out[:w.start] + w.text[:1].upper() + out[w.start + 1:]
+    return out
+
+
+# A handle or an identifier as people write them: "@urbanjunglemara", "zeddy_zz",
+# "xXcreeperkingXx" (a mention, an underscore, or a capital inside lower-case letters).
+_HANDLE = re.compile(r"@[\w.]{3,40}|\b\w{1,40}_\w{1,40}\b|\b[a-z]{1,10}[A-Z][A-Za-z]{2,40}\b")
+# A name shorter than this is too common a part of longer words.
+_HANDLE_PART_MIN = 3
+
+
+def in_handles(wanted: Iterable[str], text: str) -> set[str]:
+    """The words of ``wanted`` that a handle ``text`` writes holds ("mara" in
+    "@urbanjunglemara", "zed" in "zeddy_zz"): people call someone by part of a handle."""
+    handles = [m.group().lower() for m in _HANDLE.finditer(text)]
+    if not handles:
+        return set()
+    return {w for w in wanted if len(w) >= _HANDLE_PART_MIN and w.isalpha()
+            and any(w in h and len(h) > len(w) + 1 for h in handles)}
 
 
 def misses_a_written_name(names: Sequence[tuple[str, ...]], said: frozenset[str]) -> bool:

@@ -47,6 +47,7 @@ from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
+from memory.reader.coverage_names import name_cased
 from memory.reader.coverage_values import tells_a_sum
 from memory.reader.extract import people_of
 from memory.reader.named_again import Mentions
@@ -142,6 +143,11 @@ class OfflineReader:
             found = session.search_question(question, k=self.k, dates=qa.dates,
                                             expansion_terms=self.expansion_terms)
         hits, rounds = found.hits, found.rounds
+        cased = name_cased(question, [h.node.text for h in hits], self.lexicon.attributes,
+                           skip=self.lexicon.question_words)
+        if cased != question:
+            # "small hours" the chat writes "Small Hours": a show, not a number of hours
+            qa = analyze_question(cased, self.lexicon)
         states = self._states(qa, question, session, hits)
         literal = self._said(qa, question, session)
         asked = [h.node for h in hits if _asks(h.node.text)][:ANSWERED_QUESTIONS]

@@ -51,6 +51,12 @@ def unit_forms(text: str) -> frozenset[str]:
     ws = words(text)
     # a compound written open covers the closed one ("tool box" / "toolbox")
     out.update(a + b for a, b in _open_compounds(ws))
+    # a measure spelled out covers it written short ("every 6 hours" / "6h")
+    for a, b in zip(ws, ws[1:], strict=False):
+        if a.low.isdigit() and b.low in _SHORT_OF and b.start - a.end <= 1:
+            short = _SHORT_OF[b.low]
+            out.update(a.low + u for u, fulls in SPELLED_UNITS.items()
+                       if fulls[0] == SPELLED_UNITS[short][0])
     for w in ws:
         out |= forms(w.low)
         # "ledger-api" also covers "ledger" and "api".
@@ -67,6 +73,30 @@ def unit_forms(text: str) -> frozenset[str]:
             if unit is not None:  # "now 28pp" says the pages of "how many pages"
                 out |= forms(unit)
     return frozenset(out)
+
+
+#: The units a number is written against short ("6h") and the words that spell them out
+#: ("6 hours"): either way says the same measure.
+SPELLED_UNITS: dict[str, tuple[str, ...]] = {
+    "h": ("hours", "hour", "hrs", "hr"), "hr": ("hours", "hour"), "hrs": ("hours", "hour"),
+    "min": ("minutes", "minute", "mins"), "mins": ("minutes", "minute"),
+    "s": ("seconds", "second", "secs"), "sec": ("seconds", "second"),
+    "secs": ("seconds", "second"), "d": ("days", "day"), "wk": ("weeks", "week"),
+    "wks": ("weeks", "week"), "km": ("kilometres", "kilometers", "km"),
+}
+_SHORT_OF = {full: short for short, fulls in SPELLED_UNITS.items() for full in fulls}
+
+
+def spelled_out(word: str) -> tuple[str, ...]:
+    """``word`` ("6h") as a chat may spell it out ("6 hours", "6 hour"), or ()."""
+    m = _SHORT_MEASURE.fullmatch(word)
+    if m is None:
+        return ()
+    return tuple(f"{m.group(1)} {full}" for full in SPELLED_UNITS[m.group(2)])
+
+
+_SHORT_MEASURE = re.compile(r"(\d{1,4})(" + "|".join(sorted(SPELLED_UNITS, key=len, reverse=True))
+                            + r")")
 
 
 #: Units a number is written against ("72h", "30min"), as a chat may write a measure.
