@@ -284,8 +284,6 @@ ACCEPT_CUES: tuple[str, ...] = (
     "sgtm", "done", "approved", "ship it", "good idea", "great idea", "perfect",
     "moving it", "changing it", "fine, let's", "alright", "all right", "let's go with",
     "happy to", "glad to", "can do", "with pleasure",
-    "sold", "works for me", "fine by me", "fine with me", "makes sense", "go ahead",
-    "love it", "yes please",
 )
 
 

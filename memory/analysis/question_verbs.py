@@ -38,6 +38,9 @@ def subject_verbs(lows: Sequence[str], opening: int, *, skip: frozenset[str] = f
     """The verb after the subject of a question asked with an auxiliary ("when did zed
     *become* a full mod"; "when did the van *get fixed*"), or () when the question has no
     such shape; ``skip``: words that end a subject (question words)."""
+    kept = _after_still(lows, skip)
+    if kept:
+        return kept
     if opening >= len(lows) or lows[opening] not in _WH:
         return ()
     aux = next((i for i in range(opening + 1, min(opening + 1 + _AUX_REACH, len(lows)))
@@ -46,12 +49,13 @@ def subject_verbs(lows: Sequence[str], opening: int, *, skip: frozenset[str] = f
         return ()
     start = aux + 1
     if lows[start] in _PRONOUNS:
-        run = _run(lows, start + 1, skip)
-        return tuple(run[:1 + _light_at(run[:1], run)])
+        # "where do we *park*", "why couldn't we *migrate*": what the asker does is what
+        # they ask about
+        return ()
     if aux == opening + 1 and lows[opening] in ("who", "what") and (
-            lows[aux] in _MODALS or (lows[opening] == "who" and lows[start] in _DETERMINERS)):
-        # "who will run the stall" (the question word is the subject), "who did the
-        # flyers" ("did" is the verb)
+            lows[aux] in _MODALS or lows[opening] == "who"):
+        # "who will run the stall" (the question word is the subject), "who did bella's
+        # surgery" ("did" is the verb)
         return ()
     while start < len(lows) and lows[start] in _DETERMINERS:
         start += 1
@@ -60,17 +64,25 @@ def subject_verbs(lows: Sequence[str], opening: int, *, skip: frozenset[str] = f
         # a subject of one word and no verb after it ("when does registration") says none
         return ()
     light = next((i for i, w in enumerate(run) if i and w in _LIGHT), len(run) - 1)
-    return tuple(run[light:])
+    # (a participle after a light verb is the verb too: "get *fixed*"; "go *live*" names
+    # the event asked about)
+    return tuple(w for i, w in enumerate(run[light:]) if not i or w.endswith(("ed", "en")))
+
+
+def _after_still(lows: Sequence[str], skip: frozenset[str]) -> tuple[str, ...]:
+    """The verb a "still" question asks holds ("sale still *ending* on the 15th?", "is
+    the cleaner still *coming*"): the word right after "still", when it is no preposition."""
+    if "still" not in lows:
+        return ()
+    at = lows.index("still") + 1
+    verb = lows[at] if at < len(lows) else ""
+    return (verb,) if _content(verb, skip) and verb.endswith(("ing", "ed")) else ()
 
 
 # Verbs that carry another ("get fixed", "go live", "be done").
 _LIGHT = frozenset({"get", "got", "gets", "getting", "be", "been", "go", "goes", "going",
                     "gonna", "end", "ends"})
 
-
-def _light_at(head: Sequence[str], run: Sequence[str]) -> int:
-    """How many words after ``head`` (a verb) belong to it: those after a light verb."""
-    return len(run) - 1 if head and head[0] in _LIGHT else 0
 
 
 def _run(lows: Sequence[str], start: int, skip: frozenset[str]) -> list[str]:

@@ -183,6 +183,9 @@ class Term:
     # the compound the word makes with its neighbour in the question, closed ("call out"
     # is said "callout")
     closed: str = ""
+    # the verb after the question's subject, never said in the scope ("how often do backups
+    # *run*"): said in other words
+    verb: bool = False
 
 
 @dataclass
@@ -238,6 +241,10 @@ class CoverageTest:
         dfs = {t: self._df(t, scope, day=t in days) for t in qa.terms}
         heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
         closed = closed_compounds(qa.text)
+        # (a verb the scope never says is said in other words only of a subject it holds:
+        # "what did the principal require" asks of a principal the scope never names)
+        verbs = frozenset(qa.verbs) if all(dfs[t] for t in qa.terms if t not in qa.verbs) \
+            else frozenset()
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -252,13 +259,16 @@ class CoverageTest:
                 # do in a role nobody put in those words ("who's teaching thursdays")
                 weight *= w.absent_attribute_share
             elif (not qa.polar or qa.confirm) and (forms(t) & self._light_forms
-                                                   or t in qa.verbs):
+                                                   or (t in verbs and not df)):
+                # (the verb after a subject, never said in the scope, may be said in other
+                # words: "how often do backups *run*" / "backups go … every 6 hours")
                 # (a yes/no question asks its verb, unless it asks whether a value still
                 # holds: "is the cleaner still coming", answered by the cleaner's state)
                 weight *= w.predicate_share
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
-                            head=t in heads and not is_named, closed=closed.get(t, "")))
+                            head=t in heads and not is_named, closed=closed.get(t, ""),
+                            verb=t in verbs and not df))
         return out
 
     def _df(self, word: str, scope: Scope, *, day: bool = False) -> int:
@@ -315,9 +325,10 @@ class CoverageTest:
         absent = {t.word for t in terms if t.absent}
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
+        verbs = {t.word for t in terms if t.verb}
         groups = [set(g) - persons or set(g) for g in qa.key
                   if ((qa.polar and not qa.confirm)
-                      or not all(forms(x) & self._light_forms or x in qa.verbs for x in g))
+                      or not all(forms(x) & self._light_forms or x in verbs for x in g))
                   and not set(g) <= heads]
         stated: set[str] = set()
         for t in terms:

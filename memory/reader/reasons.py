@@ -64,8 +64,9 @@ def reached_to(question: str) -> list[str]:
             and _TO_VALUE.search(question[max(0, sl.start - 10):sl.start])]
 
 
-# What leads up to the value a change reached ("up to", "down to", "to the").
-_TO_VALUE = re.compile(r"\bto\s{1,3}(?:the\s)?$", re.IGNORECASE)
+# What leads up to the value a change reached ("up to", "down to", "to the", "who decided
+# the discount would *be* 15%", "is now").
+_TO_VALUE = re.compile(r"\b(?:to|be|is\snow)\s{1,3}(?:the\s)?$", re.IGNORECASE)
 
 
 _WEEKDAYS = frozenset(d.lower() for d in WEEKDAY_NAMES)

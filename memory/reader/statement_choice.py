@@ -266,7 +266,8 @@ class StatementChoice:
                 any(names_value(c.value.text, v) for c in self.analyzer.analyze(
                     st.node.text, speaker=st.node.speaker).claims) for v in reached)]
             if setting:
-                return setting[0]
+                # the first to set it; a later message only repeats it ("15% everywhere now")
+                return min(setting, key=_said_at)
         return statements[0]
 
     def _corrected(self, qa: QuestionAnalysis, chosen: Statement,
