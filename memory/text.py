@@ -181,7 +181,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
     (SlotKind.DATE, re.compile(r"\b(?:19|20)\d{2}\b")),
     (SlotKind.NUMBER, re.compile(r"\b\d(?:[\d,]{0,24}\d)?(?:\.\d{1,12})?\s?"
                                  r"(?:%|percent|ms|gb|tb|users|people|seats|days|weeks|hours|"
-                                 r"minutes|nodes|replicas)?", re.I)),
+                                 r"minutes|nodes|replicas|x(?![\w]))?", re.I)),
 ]
 _TIME_OF_DAY = next(p for k, p in _SLOT_PATTERNS if k is SlotKind.TIME)
 

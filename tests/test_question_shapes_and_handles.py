@@ -6,11 +6,13 @@
 - a value noun inside a name the chat writes in capitals ("Small Hours", a show) names the
   thing, not the kind of value asked ("what day does small hours come out");
 - "mara" is the "@urbanjunglemara" a chat mentions; "6h" the "every 6 hours" it says;
-- "200k views" counts views, no amount of money; "60-second clip" is a length;
+- "200k views" counts views, no amount of money; "60-second clip" is a length; "4x Rode
+  PodMic" counts four;
 - "Ines recording is now 10:30 not 10" replaces a time, and a plan's time said alone is
   answered with the day the plan was set for;
 - "what's Ines's mobile number" asks a number a record is known by, not a day;
-- "We'll drop Otter at the end of the month" calls Otter off.
+- "We'll drop Otter at the end of the month" calls Otter off; "who are we hosted with"
+  asks a business, not a person.
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
 """
@@ -114,6 +116,9 @@ def test_measures_written_short_or_spelled_out_are_one() -> None:
     assert spelled_out("6h")[0] == "6 hours" and spelled_out("shed") == ()
     forms = unit_forms("backups go to every 6 hours, standup is 30 mins")
     assert {"6h", "6hrs", "30min"} <= forms
+    # "4x Rode PodMic" counts four of them ("how many podmics did we get")
+    assert [(s.kind.value, s.text) for s in find_slots("Let's get 4x Rode PodMic instead")
+            ] == [("number", "4x")]
 
 
 def test_lengths_and_replaced_times_are_read_as_such() -> None:
@@ -154,3 +159,8 @@ def test_what_we_will_drop_is_called_off() -> None:
     assert SpeechAct.CANCELLATION in acts
     assert SpeechAct.CANCELLATION not in [
         c.act for c in ANALYZER.analyze("we'll drop by later", speaker="maya").clauses]
+
+
+def test_who_we_are_hosted_with_is_a_business() -> None:
+    qa = analyze_question("who are we hosted with now?")
+    assert qa.role == "supplier" and qa.family == "name"

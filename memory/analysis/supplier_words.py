@@ -23,6 +23,7 @@ SUPPLY_VERBS: frozenset[str] = frozenset("""
 get getting got buy buying bought order ordering ordered rent renting rented hire hiring
 hired book booking booked source sourcing sourced use using used lease leasing leased
 print printing printed supply supplied supplying deliver delivered delivering
+host hosting hosted insure insuring insured bank banking banked
 """.split())
 
 #: Nouns naming the business a question asks ("who's our veg supplier").
