@@ -1,10 +1,12 @@
-"""Where a question says what happens to its subject, read from its shape.
+"""What a question's shape says about its words.
 
-"how often do backups *run*", "when did zed *become* a full mod", "what day does small hours
-*come* out": after a question word and an auxiliary ("do", "did", "will") comes the subject,
-then the verb saying what happens to it. That verb names no thing, so the chat may say the
-same in other words ("backups go … every 6 hours"); it is found by the question's shape, not
-by a list of verbs.
+"how often do backups *run*", "when did zed *become* a full mod": after a question word and
+an auxiliary ("do", "did", "will") comes the subject, then the verb saying what happens to
+it; "sale still *ending* on the 15th?": the verb after "still". That verb names no thing, so
+the chat may say the same in other words ("backups go … every 6 hours"); it is found by the
+question's shape, not by a list of verbs. After "we" the verb is what the asker asks about
+("where do we *park*"). How far a change moved something ("delayed *a week*") is said of the
+change, not of the thing asked about.
 """
 
 from __future__ import annotations
@@ -82,7 +84,6 @@ def _after_still(lows: Sequence[str], skip: frozenset[str]) -> tuple[str, ...]:
 # Verbs that carry another ("get fixed", "go live", "be done").
 _LIGHT = frozenset({"get", "got", "gets", "getting", "be", "been", "go", "goes", "going",
                     "gonna", "end", "ends"})
-
 
 
 def _run(lows: Sequence[str], start: int, skip: frozenset[str]) -> list[str]:
