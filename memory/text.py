@@ -43,8 +43,13 @@ STOPWORDS = frozenset(
     sure well like one now right know want need pls please via re heads fyi psa btw imo
     anyone everyone guys folks im ive youre theyre thats theres wheres hows shud shld cud
     cld wud wld dont cant wont didnt doesnt isnt arent wasnt u ur theyd youd hed theyll
-    youll itll weve youve theyve hes shes whats whos lets""".split()
+    youll itll weve youve theyve hes shes whats whos lets
+    he's she's they're they'll they'd they've he'll she'll he'd she'd we'd you'll you'd
+    you've it'll there's here's what's who's how's where's can't won't didn't doesn't
+    weren't haven't hasn't hadn't wouldn't shouldn't couldn't""".split()
 ) | BARE_NEGATIONS
+# (chat apps type the apostrophe curly as often as straight: "she’s" is "she's")
+STOPWORDS = STOPWORDS | frozenset(w.replace("'", "’") for w in STOPWORDS if "'" in w)
 
 # Words that by themselves say "this replaces what was said before".
 REVISION_CUES = (
