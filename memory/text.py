@@ -45,8 +45,7 @@ STOPWORDS = frozenset(
     cld wud wld dont cant wont didnt doesnt isnt arent wasnt u ur theyd youd hed theyll
     youll itll weve youve theyve hes shes whats whos lets
     he's she's they're they'll they'd they've he'll she'll he'd she'd we'd you'll you'd
-    you've it'll there's here's what's who's how's where's can't won't didn't doesn't
-    weren't haven't hasn't hadn't wouldn't shouldn't couldn't""".split()
+    you've it'll there's here's what's who's how's where's""".split()
 ) | BARE_NEGATIONS
 # (chat apps type the apostrophe curly as often as straight: "she’s" is "she's")
 STOPWORDS = STOPWORDS | frozenset(w.replace("'", "’") for w in STOPWORDS if "'" in w)
