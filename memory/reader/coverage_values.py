@@ -267,6 +267,11 @@ def asks_a_length(qa: QuestionAnalysis) -> bool:
     return "how long" in qa.cues
 
 
+def is_a_length(value: str) -> bool:
+    """Whether ``value`` is a duration or a distance ("6 weeks", "98 mins", "10k")."""
+    return _LENGTH.search(value) is not None
+
+
 def says_a_length(unit: Unit) -> bool:
     """Whether ``unit`` states a duration or a distance ("98 mins", "an hour and a half",
     "two weeks", "10k", "6 miles"), or how many entries a list or a text runs to ("invite

@@ -34,8 +34,10 @@ from memory.reader.beside_words import beside_value, led_by_terms
 from memory.reader.coverage import Unit, asked_part, told_part
 from memory.reader.coverage_values import (
     address_in,
+    asks_a_length,
     asks_a_percent,
     asks_an_address,
+    is_a_length,
     is_a_percent,
 )
 from memory.reader.extract import (
@@ -252,6 +254,9 @@ class StatementReader(StatementChoice):
                                       for c in analysis.clauses for cl in c.claims):
             # "what % of the reg is the soc paying": the share, not the sum it comes to
             analysis = _keeping(analysis, lambda cl: is_a_percent(cl.value.text))
+        if asks_a_length(qa) and any(_a_length(cl) for c in analysis.clauses for cl in c.claims):
+            # "how long will the website take?": "6 weeks", not the "2k" it was quoted
+            analysis = _keeping(analysis, _a_length)
         if clock or day:
             held = has_clock if clock else has_day
             # a bare hour the analyzer read as a time ("we close at 7 instead of 8") is one
@@ -564,3 +569,8 @@ def _hour(clock: str) -> str:
 
 # Words that qualify a bill without naming another thing ("final bill").
 _BILL_MODIFIERS = frozenset({"final", "new", "actual", "revised", "updated", "latest"})
+
+
+def _a_length(claim: Claim) -> bool:
+    """Whether ``claim`` states a duration or a distance, not an amount of money ("2k")."""
+    return claim.value.kind is not Kind.MONEY and is_a_length(claim.value.text)
