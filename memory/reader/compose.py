@@ -435,8 +435,9 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         if qa.asks_clock or qa.past or not has_clock(when) or has_day(when):
             return when
         for st in sorted(statements, key=lambda s: s.node.ts, reverse=True):
-            if st is chosen or st.node.node_id == chosen.node.node_id:
+            if st.node.node_id == chosen.node.node_id:
                 continue
+            # (the day a plan's when-answer gives resolved, in parentheses after its value)
             other = self.when_of(qa, st)
             day = other.rsplit(" (", 1)[-1].rstrip(")") if other.endswith(")") else ""
             if day and has_day(day) and not has_clock(day):

@@ -53,10 +53,8 @@ def unit_forms(text: str) -> frozenset[str]:
     out.update(a + b for a, b in _open_compounds(ws))
     # a measure spelled out covers it written short ("every 6 hours" / "6h")
     for a, b in zip(ws, ws[1:], strict=False):
-        if a.low.isdigit() and b.low in _SHORT_OF and b.start - a.end <= 1:
-            short = _SHORT_OF[b.low]
-            out.update(a.low + u for u, fulls in SPELLED_UNITS.items()
-                       if fulls[0] == SPELLED_UNITS[short][0])
+        if a.low.isdigit() and b.low in _SHORT_FORMS and b.start - a.end <= 1:
+            out.update(a.low + short for short in _SHORT_FORMS[b.low])
     for w in ws:
         out |= forms(w.low)
         # "ledger-api" also covers "ledger" and "api".
@@ -76,15 +74,20 @@ def unit_forms(text: str) -> frozenset[str]:
 
 
 #: The units a number is written against short ("6h") and the words that spell them out
-#: ("6 hours"): either way says the same measure.
+#: ("6 hours"): either way says the same measure. (No bare "s": "the 7s", "80s theme" and
+#: "the 2s" are sevens, decades and second teams, not seconds.)
 SPELLED_UNITS: dict[str, tuple[str, ...]] = {
     "h": ("hours", "hour", "hrs", "hr"), "hr": ("hours", "hour"), "hrs": ("hours", "hour"),
     "min": ("minutes", "minute", "mins"), "mins": ("minutes", "minute"),
-    "s": ("seconds", "second", "secs"), "sec": ("seconds", "second"),
-    "secs": ("seconds", "second"), "d": ("days", "day"), "wk": ("weeks", "week"),
-    "wks": ("weeks", "week"), "km": ("kilometres", "kilometers", "km"),
+    "sec": ("seconds", "second", "secs"), "secs": ("seconds", "second"),
+    "d": ("days", "day"), "wk": ("weeks", "week"), "wks": ("weeks", "week"),
+    "km": ("kilometres", "kilometers", "km"),
 }
-_SHORT_OF = {full: short for short, fulls in SPELLED_UNITS.items() for full in fulls}
+# Each spelled-out unit word with every short form of its measure ("hrs" → h, hr, hrs).
+_SHORT_FORMS: dict[str, tuple[str, ...]] = {
+    full: tuple(short for short, spelled in SPELLED_UNITS.items() if spelled[0] == fulls[0])
+    for fulls in SPELLED_UNITS.values() for full in fulls
+}
 
 
 def spelled_out(word: str) -> tuple[str, ...]:
