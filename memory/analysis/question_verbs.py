@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from memory.analysis.cue_words import DURATION_WORDS, NUMBER_WORDS
 from memory.text import is_calendar_word
 
 _WH = frozenset({"when", "where", "why", "how", "what", "which", "who", "whom", "whose"})
@@ -100,12 +101,11 @@ def _content(word: str, skip: frozenset[str]) -> bool:
             and word not in skip and word not in _PRONOUNS and not is_calendar_word(word))
 
 
+# Between a change word and how far it moved ("pushed *back* two days", "slip *by* 3 days").
 _PARTICLES = frozenset({"back", "up", "forward", "out", "by", "off", "on", "along"})
-_AMOUNTS = frozenset({"a", "an", "one", "two", "three", "four", "five", "six", "seven",
-                      "eight", "nine", "ten", "couple", "few", "another", "extra"})
-_LENGTHS = frozenset({"day", "days", "week", "weeks", "month", "months", "hour", "hours",
-                      "hr", "hrs", "minute", "minutes", "min", "mins", "fortnight", "year",
-                      "years", "night", "nights", "wk", "wks"})
+_AMOUNTS = frozenset(NUMBER_WORDS) | {"a", "an", "couple", "few", "another", "extra"}
+_LENGTHS = DURATION_WORDS | {"fortnight", "fortnights", "hr", "hrs", "wk", "wks", "night",
+                             "nights", "years"}
 
 
 def change_amounts(lows: Sequence[str], changes: Callable[[str], bool]) -> set[int]:

@@ -10,6 +10,7 @@ Open costs), however many of the question's other words it shares.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -137,11 +138,17 @@ _HANDLE_PART_MIN = 3
 def in_handles(wanted: Iterable[str], text: str) -> set[str]:
     """The words of ``wanted`` that a handle ``text`` writes holds ("mara" in
     "@urbanjunglemara", "zed" in "zeddy_zz"): people call someone by part of a handle."""
-    handles = [m.group().lower() for m in _HANDLE.finditer(text)]
+    handles = _handles(text)
     if not handles:
         return set()
     return {w for w in wanted if len(w) >= _HANDLE_PART_MIN and w.isalpha()
             and any(w in h and len(h) > len(w) + 1 for h in handles)}
+
+
+# (the coverage test asks of the same few hundred units for every question of a session)
+@functools.lru_cache(maxsize=4096)
+def _handles(text: str) -> tuple[str, ...]:
+    return tuple(m.group().lower() for m in _HANDLE.finditer(text))
 
 
 def misses_a_written_name(names: Sequence[tuple[str, ...]], said: frozenset[str]) -> bool:
