@@ -45,3 +45,11 @@ DECIDED_MARKERS: re.Pattern[str] = re.compile(
     r"\b(?:decided|decision|final|finali[sz]ed|confirmed|locked(?: in)?|(?:we're|we are|i'm|"
     r"im) going with|settled on|it's official|officially|approved|agreed|signed off)\b",
     re.IGNORECASE)
+
+#: Words by which a turn takes one of the options a message listed ("hamblin then", "going
+#: with Clearview", "booked the Crown", "PrintHaus instead"), beside :data:`DECIDED_MARKERS`.
+PICKED: re.Pattern[str] = re.compile(
+    r"\b(?:then|it is|it's|go with|going with|went with|gone with|pick|picked|choose|chose|"
+    r"chosen|book|booked|booking|order|ordered|ordering|switch to|switching to|switched to|"
+    r"instead|sign with|signed with|use|using|let's do|lets do)\b",
+    re.IGNORECASE)

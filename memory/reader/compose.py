@@ -38,6 +38,7 @@ from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.alternatives import alternative_answer, alternatives
 from memory.reader.answer import best_clause, citation, current_value, day_label
+from memory.reader.answer_fit import misfits, shown
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
     EVIDENCE_LINES,
@@ -61,6 +62,7 @@ from memory.reader.coverage import Coverage, CoverageTest, Unit
 from memory.reader.extract import Person, reason_in, typo_named
 from memory.reader.later_word import LaterWord
 from memory.reader.named_again import Mentions, NamedAgain
+from memory.reader.offered_choice import offered_choice
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts, reached_to
 from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
@@ -91,7 +93,23 @@ class Composer(WhyReader, LaterWord, NamedAgain):
                 follow: Follow | None = None, mentions: Mentions | None = None) -> Composed:
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
-        the answer's message (``follow`` reads them) settled another value."""
+        the answer's message (``follow`` reads them) settled another value. An answer
+        that only says the question back is none: the messages' other statements are
+        tried, and when none says more there is no answer."""
+        composed = self._compose(qa, verdict, people, nodes, before=before, asked=asked,
+                                 follow=follow, mentions=mentions)
+        if not misfits(qa, shown(qa, composed.short, composed.lines), people):
+            return composed
+        again = (self.from_units(qa, verdict, people, nodes, said_back=True)
+                 if qa.kind is not QuestionKind.WHY else Composed([], ""))
+        return again if not misfits(qa, shown(qa, again.short, again.lines), people) else Composed(
+            [], "")
+
+    def _compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
+                 nodes: dict[str, EvidenceNode], *,
+                 before: Mapping[str, Sequence[EvidenceNode]] | None,
+                 asked: Mapping[str, EvidenceNode] | None,
+                 follow: Follow | None, mentions: Mentions | None) -> Composed:
         pair = alternatives(qa) if qa.kind in (QuestionKind.CURRENT, QuestionKind.FACT) \
             else None
         offered = (alternative_answer(qa, pair, self.covering(verdict, wide=True),
@@ -102,6 +120,11 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             # "a band or a DJ at presentation night")
             offered = alternative_answer(qa, pair, [u for _, u in verdict.units
                                                     if u.node is not None], self._decides)
+        if offered is None and pair is None:
+            # "which company are we going with": the option picked among those a covering
+            # message put forward ("Clearview £2,400 and Hamblin Display £1,950")
+            offered = offered_choice(qa, self.covering(verdict, wide=True), self.analyzer,
+                                     mentions)
         if offered is not None:
             return offered
         state = self.answering_state(qa, verdict, people)
@@ -135,7 +158,8 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         fewer of the question's words, the value before is the one it replaced (when the
         question names the change, the later value must be the one it names)."""
         now = dataclasses.replace(qa, kind=QuestionKind.CURRENT, past=False)
-        current = self.compose(now, verdict, people, nodes, follow=follow, mentions=mentions)
+        current = self._compose(now, verdict, people, nodes, before=None, asked=None,
+                                follow=follow, mentions=mentions)
         held = current.replaced_cite
         if held is None or not current.citations:
             return None
@@ -395,10 +419,11 @@ class Composer(WhyReader, LaterWord, NamedAgain):
 
     # ---- message answers ------------------------------------------------------------------
     def from_units(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
-                   nodes: dict[str, EvidenceNode]) -> Composed:
+                   nodes: dict[str, EvidenceNode], *, said_back: bool = False) -> Composed:
         """The answer from messages: their statements in time order, the latest for what
         is current, the first for what was original, the one before the latest distinct
-        value (or before the first naming the question's anchor) for what it was before."""
+        value (or before the first naming the question's anchor) for what it was before;
+        with ``said_back``, none whose value only says the question back."""
         kind = qa.kind
         # (who changed it *to* a value: the message setting it may name only the value)
         wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO) or (
@@ -414,6 +439,10 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             wanted = {f for c in qa.changes for f in forms(c)}
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
         statements = release_grain(qa, self.statements(qa, covering, people))
+        if said_back:
+            statements = [st for st in statements if not misfits(qa, self._said(qa, st), people)]
+            if not statements:
+                return Composed([], "")
         if kind is QuestionKind.WHO:
             # an integration's line ("[org/repo] Euan pushed …") names no one who decided
             statements = [st for st in statements if not self._by_integration(st.node)
@@ -426,6 +455,14 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         if moved_on is not None:
             return self.from_state(qa, moved_on, nodes, people)
         return self.answer_from(qa, chosen, covering, statements, nodes)
+
+    def _said(self, qa: QuestionAnalysis, st: Statement) -> str:
+        """The value ``st`` would answer ``qa`` with."""
+        if qa.kind is QuestionKind.WHO:
+            return self._who_from(qa, st)
+        if qa.family == "when" or qa.kind is QuestionKind.WHEN:
+            return self.when_of(qa, st)
+        return st.value or st.sentence
 
     def _dated(self, qa: QuestionAnalysis, when: str, chosen: Statement,
                statements: Sequence[Statement]) -> str:

@@ -43,6 +43,7 @@ from memory.reader.answer import (
     named_span,
     split_sentences,
 )
+from memory.reader.answer_fit import misfits, shown
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
@@ -197,7 +198,8 @@ class OfflineReader:
             composed = called
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
             composed = self.holders.holder(qa, session, composed, verdict, people)
-        if not composed.lines or not tells_a_sum(qa, composed.short):
+        if not composed.lines or not tells_a_sum(qa, composed.short) or misfits(
+                qa, shown(qa, composed.short, composed.lines), people):
             # "how much is a pint of pink slip" answered "on it": no amount, no answer
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(

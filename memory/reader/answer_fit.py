@@ -1,0 +1,97 @@
+"""Answers that do not fit the question: they say it back, or give a day for a time.
+
+A value made of nothing but the question's own words ("desk 1" for "what card reader is on
+desk 1 now", "sat" for "when's the first sat clinic", "Fiona" for "who's on the table with
+Fiona") tells the asker nothing they had not typed: it is the question's anchor, never its
+answer. The exceptions are the questions that offer their answers: a choice between named
+alternatives ("a band or a DJ?") and a yes/no check ("is it still 3pm?").
+
+A question that asks no person ("where's the meetup happening", "which printer is doing the
+shirts") is not answered by a member's name alone ("kestrel", "Hana"): the name is who said
+something, found where the value was missing.
+
+A question asking the time of day ("what time did the workshop start") is not answered by a
+day alone ("Wednesday 19 February"): the day is what the asker knew or did not ask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.definitions import QuestionKind
+from memory.analysis.question import QuestionAnalysis, words
+from memory.reader.alternatives import alternatives
+from memory.reader.extract import Person
+from memory.reader.when_values import has_clock
+from memory.text import STOPWORDS, find_slots, stem, tokens
+
+# A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
+_TRAILING = re.compile(r"\s*\([^()]*\)\s*$")
+_DIGIT = re.compile(r"\d")
+_PERSON_WORDS = frozenset({"who", "whom", "whose", "who's", "who’s", "who'd", "who'll"})
+
+
+def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = ()) -> bool:
+    """Whether ``value``, an answer's value, cannot be what ``qa`` asks (``people``: the
+    members the scope knows)."""
+    return echoes(qa, value) or (asks_time_of_day(qa) and day_alone(value)) or (
+        not asks_person(qa) and member_alone(value, people))
+
+
+def asks_time_of_day(qa: QuestionAnalysis) -> bool:
+    """Whether ``qa`` asks for a time of day itself (not why or who of a timed thing)."""
+    return qa.asks_clock and qa.kind not in (QuestionKind.WHY, QuestionKind.WHO)
+
+
+def shown(qa: QuestionAnalysis, short: str, lines: Sequence[str]) -> str:
+    """The value an answer shows its asker: the person for *who*; else its first line
+    without the speaker and day after it (a sentence answering in full shows more than its
+    ``short`` clause)."""
+    if qa.kind is QuestionKind.WHO or not lines:
+        return short
+    return _TRAILING.sub("", lines[0])
+
+
+def asks_person(qa: QuestionAnalysis) -> bool:
+    """Whether ``qa`` asks who: a member's name may answer it."""
+    return qa.kind is QuestionKind.WHO or qa.family == "person" or bool(
+        _PERSON_WORDS & {w.low for w in words(qa.text)})
+
+
+def member_alone(value: str, people: Sequence[Person]) -> bool:
+    """Whether ``value`` is nothing but a member's name (or one word of it, or a handle)."""
+    low = _TRAILING.sub("", value).strip().lstrip("@").lower()
+    return bool(low) and any(low == p.name.lower() or low in p.keys for p in people)
+
+
+def echoes(qa: QuestionAnalysis, value: str) -> bool:
+    """Whether ``value`` holds no word the question ``qa`` did not."""
+    if not value or qa.confirm or alternatives(qa) is not None:
+        return False
+    said = _words(_TRAILING.sub("", value))
+    return bool(said) and said <= _words(qa.text)
+
+
+def day_alone(value: str) -> bool:
+    """Whether ``value`` names a day and no time of day, nor a bare number that may be
+    one ("at 3, Friday 23 January")."""
+    if not value or has_clock(value):
+        return False
+    slots = find_slots(value)
+    if not any(s.kind.value == "date" for s in slots) or any(
+            s.kind.value == "time" for s in slots):
+        return False
+    rest = value
+    for s in sorted(slots, key=lambda x: -x.start):
+        if s.kind.value == "date":
+            rest = rest[:s.start] + rest[s.end:]
+    return _DIGIT.search(rest) is None
+
+
+def _words(text: str) -> set[str]:
+    return {stem(t.strip("'.-")) for t in tokens(text) if t not in STOPWORDS}
+
+
+__all__ = ["asks_person", "asks_time_of_day", "day_alone", "echoes", "member_alone", "misfits",
+           "shown"]
