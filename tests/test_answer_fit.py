@@ -89,3 +89,14 @@ def test_why_a_timed_thing_moved_is_no_question_of_time() -> None:
     why = analyze_question("why did the drivetrain deadline slip the first time")
     assert not misfits(why, "let's push drivetrain complete to wed the 19th. gives a few "
                             "days after the motors land")
+
+
+def test_an_occasion_a_check_and_a_part_of_the_day() -> None:
+    # "the first time round" is an occasion: a day answers "what was the deadline"
+    assert not misfits(analyze_question("what was the hoodie deadline first time round?"),
+                       "Fri 25 Sept (25 September 2026)")
+    # a question checking a value it names may be answered by it
+    assert not misfits(analyze_question("are subs still £40 or did we change them?"), "£40")
+    # "tonight" is a time of day
+    assert not misfits(analyze_question("what time did the cleaners come before"),
+                       "tonight (Monday 16 February 2026)")

@@ -59,3 +59,18 @@ def test_the_option_picked_last_is_the_choice(tmp_path: Path) -> None:
     ], start=START, asked=START + timedelta(days=5))
     assert "budget vans" in chat.first("which van company are we using?").lower()
     assert "hertz" in chat.first("which van company did we pick first").lower()
+
+
+def test_a_thing_none_of_the_options_names_can_be_chosen_after_all(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "rafa", "Coffee machine died again. Shortlist for the replacement: La Marzocco "
+                    "Linea Mini or Sage Oracle Touch."),
+        (15, "tom", "Linea Mini. People literally ask about the coffee on tours"),
+        (30, "ines", "Fine by me, Linea Mini. Rafa can you order it?"),
+        (7 * DAY, "rafa", "Ordering snag: the Linea Mini comes to €5,900 with the plumbing "
+                          "kit. We said max 3k on coffee this year."),
+        (7 * DAY + 10, "mariana", "way over. Rocket Giotto is ~€2,300 and decent, why not that"),
+        (7 * DAY + 20, "ines", "Coffee machine: going with the Rocket Giotto then. Sorry Tom"),
+    ], start=START, asked=START + timedelta(days=10))
+    first = chat.first("what coffee machine did we end up getting")
+    assert "giotto" in first.lower() and "linea" not in first.lower()

@@ -29,6 +29,15 @@ from memory.text import STOPWORDS, find_slots, stem, tokens
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
 _TRAILING = re.compile(r"\s*\([^()]*\)\s*$")
 _DIGIT = re.compile(r"\d")
+# "the first time round", "this time": an occasion, not a time of day.
+_OCCASION = re.compile(r"\b(?:first|last|next|this|that|every|each|second|third|same|any|some|"
+                       r"one|other|another)\s+times?\b", re.IGNORECASE)
+_CLOCK_ASKED = re.compile(r"\b(?:time|times|hour|hours|o'clock)\b", re.IGNORECASE)
+# A question checking a value it names ("still £40?").
+_CHECKS = re.compile(r"\bstill\b", re.IGNORECASE)
+# A part of the day is a time of day ("tonight", "sat morning").
+_DAY_PART = re.compile(r"\b(?:tonight|morning|mornings|afternoon|afternoons|evening|evenings|"
+                       r"noon|midday|midnight|lunchtime|lunch|overnight)\b", re.IGNORECASE)
 _PERSON_WORDS = frozenset({"who", "whom", "whose", "who's", "who’s", "who'd", "who'll"})
 
 
@@ -40,8 +49,11 @@ def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = ()) -> 
 
 
 def asks_time_of_day(qa: QuestionAnalysis) -> bool:
-    """Whether ``qa`` asks for a time of day itself (not why or who of a timed thing)."""
-    return qa.asks_clock and qa.kind not in (QuestionKind.WHY, QuestionKind.WHO)
+    """Whether ``qa`` asks for a time of day itself (not why or who of a timed thing, nor
+    "the first time round", an occasion)."""
+    if not qa.asks_clock or qa.kind in (QuestionKind.WHY, QuestionKind.WHO):
+        return False
+    return _CLOCK_ASKED.search(_OCCASION.sub("", qa.text)) is not None
 
 
 def shown(qa: QuestionAnalysis, short: str, lines: Sequence[str]) -> str:
@@ -69,6 +81,8 @@ def echoes(qa: QuestionAnalysis, value: str) -> bool:
     """Whether ``value`` holds no word the question ``qa`` did not."""
     if not value or qa.confirm or alternatives(qa) is not None:
         return False
+    if _CHECKS.search(qa.text):
+        return False  # "are subs still £40 or did we change them?" checks a value it names
     said = _words(_TRAILING.sub("", value))
     return bool(said) and said <= _words(qa.text)
 
@@ -76,7 +90,7 @@ def echoes(qa: QuestionAnalysis, value: str) -> bool:
 def day_alone(value: str) -> bool:
     """Whether ``value`` names a day and no time of day, nor a bare number that may be
     one ("at 3, Friday 23 January")."""
-    if not value or has_clock(value):
+    if not value or has_clock(value) or _DAY_PART.search(value):
         return False
     slots = find_slots(value)
     if not any(s.kind.value == "date" for s in slots) or any(

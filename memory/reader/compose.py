@@ -124,7 +124,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             # "which company are we going with": the option picked among those a covering
             # message put forward ("Clearview £2,400 and Hamblin Display £1,950")
             offered = offered_choice(qa, self.covering(verdict, wide=True), self.analyzer,
-                                     mentions)
+                                     mentions, follow)
         if offered is not None:
             return offered
         state = self.answering_state(qa, verdict, people)

@@ -31,7 +31,7 @@ from memory.text import STOPWORDS, SlotKind, find_slots
 __all__ = ["Offer", "offer_in", "offered_choice", "picked"]
 
 # Two capitalised names joined by "or" ("The Crown (£300) or Star Inn (£250)").
-_NAME = r"[A-Z][\w'&.-]*(?:\s[A-Z][\w'&.-]*){0,2}"
+_NAME = r"[A-Z][\w'&.-]*(?:\s[A-Z][\w'&.-]*){0,3}"
 _OR_NAMES = re.compile(rf"(?<![\w'])({_NAME})(?:\s*\([^)]{{0,30}}\))?,?\s+or\s+(?:the\s+)?"
                        rf"({_NAME})")
 # A name right before a price, past a connector ("Hertz £210", "Ink Drop at £6", "The Crown
@@ -48,6 +48,7 @@ _ASKED = frozenset({QuestionKind.CURRENT, QuestionKind.FACT, QuestionKind.PREVIO
                     QuestionKind.ORIGINAL})
 
 Mentions = Callable[[EvidenceNode, str], Sequence[EvidenceNode]]
+Follow = Callable[[EvidenceNode], Sequence[EvidenceNode]]
 
 
 class Offer:
@@ -116,7 +117,7 @@ def picked(offer: Offer, later: Sequence[EvidenceNode]) -> list[tuple[str, Evide
 
 
 def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: MessageAnalyzer,
-                   mentions: Mentions | None) -> Composed | None:
+                   mentions: Mentions | None, follow: Follow | None = None) -> Composed | None:
     """For a question asking which named thing was chosen: the option picked (latest,
     first, or the one before the latest) among those the best covering offer put forward;
     None when no covering message offers options or none was picked."""
@@ -135,7 +136,11 @@ def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: Mes
                     later.update((n.node_id, n) for n in found)
         picks = picked(offer, list(later.values()))
         chosen = _chosen(qa, picks)
-        if chosen is None:
+        last = picks[-1][1] if picks else None
+        after = [*(u.node for u in covering if u.node is not None),
+                 *(n for m in (offer.node, last) if m is not None and follow is not None
+                   for n in follow(m))]
+        if chosen is None or last is None or _taken_elsewhere(offer, last, after):
             return None
         option, pick = chosen
         lines = [f"{option} ({pick.speaker}, {day_label(pick.ts)})"]
@@ -145,6 +150,19 @@ def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: Mes
             cites.append(citation(n))
         return Composed(lines, option, cites, [])
     return None
+
+
+def _taken_elsewhere(offer: Offer, last: EvidenceNode, turns: Sequence[EvidenceNode]) -> bool:
+    """Whether one of ``turns`` after the last pick decides on something none of the
+    options names ("Going with the Rocket Giotto then" after a shortlist of two others)."""
+    for node in turns:
+        if node.ts <= last.ts or "?" in node.text:
+            continue
+        if offer.named(node.text) is None and not any(
+                k & {w.low for w in words(node.text)} for _, k in offer.options) and any(
+                p.search(node.text) for p in (PICKED, DECIDED_MARKERS)):
+            return True
+    return False
 
 
 def _chosen(qa: QuestionAnalysis, picks: Sequence[tuple[str, EvidenceNode]]
