@@ -94,16 +94,18 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         """The answer: from the state that answers, unless a newer message overrides it,
         else from the messages; for what is in force now, unless the turns right after
         the answer's message (``follow`` reads them) settled another value. An answer
-        that only says the question back is none: the messages' other statements are
-        tried, and when none says more there is no answer."""
+        whose value cannot be what was asked (:mod:`memory.reader.answer_fit`: the
+        question's own words, a member's name for no *who*, a day for "what time") is
+        none: the messages' statements that fit are tried, and without one there is no
+        answer."""
         composed = self._compose(qa, verdict, people, nodes, before=before, asked=asked,
                                  follow=follow, mentions=mentions)
         if not misfits(qa, shown(qa, composed.short, composed.lines), people):
             return composed
-        again = (self.from_units(qa, verdict, people, nodes, said_back=True)
+        again = (self.from_units(qa, verdict, people, nodes, fitting=True)
                  if qa.kind is not QuestionKind.WHY else Composed([], ""))
-        return again if not misfits(qa, shown(qa, again.short, again.lines), people) else Composed(
-            [], "")
+        fits = not misfits(qa, shown(qa, again.short, again.lines), people)
+        return again if fits else Composed([], "")
 
     def _compose(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
                  nodes: dict[str, EvidenceNode], *,
@@ -419,11 +421,11 @@ class Composer(WhyReader, LaterWord, NamedAgain):
 
     # ---- message answers ------------------------------------------------------------------
     def from_units(self, qa: QuestionAnalysis, verdict: Coverage, people: Sequence[Person],
-                   nodes: dict[str, EvidenceNode], *, said_back: bool = False) -> Composed:
+                   nodes: dict[str, EvidenceNode], *, fitting: bool = False) -> Composed:
         """The answer from messages: their statements in time order, the latest for what
         is current, the first for what was original, the one before the latest distinct
         value (or before the first naming the question's anchor) for what it was before;
-        with ``said_back``, none whose value only says the question back."""
+        with ``fitting``, only statements whose value can be what was asked."""
         kind = qa.kind
         # (who changed it *to* a value: the message setting it may name only the value)
         wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO) or (
@@ -439,7 +441,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
             wanted = {f for c in qa.changes for f in forms(c)}
             covering.sort(key=lambda u: not wanted & unit_forms(u.told))
         statements = release_grain(qa, self.statements(qa, covering, people))
-        if said_back:
+        if fitting:
             statements = [st for st in statements if not misfits(qa, self._said(qa, st), people)]
             if not statements:
                 return Composed([], "")
