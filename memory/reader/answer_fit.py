@@ -27,11 +27,11 @@ from memory.reader.when_values import has_clock
 from memory.text import STOPWORDS, find_slots, stem, tokens
 
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
-_TRAILING = re.compile(r"\s*\([^()]*\)\s*$")
+_TRAILING = re.compile(r"\s{0,3}\([^()]{0,200}\)\s{0,3}$")
 _DIGIT = re.compile(r"\d")
 # "the first time round", "this time": an occasion, not a time of day.
 _OCCASION = re.compile(r"\b(?:first|last|next|this|that|every|each|second|third|same|any|some|"
-                       r"one|other|another)\s+times?\b", re.IGNORECASE)
+                       r"one|other|another)\s{1,3}times?\b", re.IGNORECASE)
 _CLOCK_ASKED = re.compile(r"\b(?:time|times|hour|hours|o'clock)\b", re.IGNORECASE)
 # A question checking a value it names ("still £40?").
 _CHECKS = re.compile(r"\bstill\b", re.IGNORECASE)

@@ -31,17 +31,18 @@ from memory.text import STOPWORDS, SlotKind, find_slots
 __all__ = ["Offer", "offer_in", "offered_choice", "picked"]
 
 # Two capitalised names joined by "or" ("The Crown (£300) or Star Inn (£250)").
-_NAME = r"[A-Z][\w'&.-]*(?:\s[A-Z][\w'&.-]*){0,3}"
-_OR_NAMES = re.compile(rf"(?<![\w'])({_NAME})(?:\s*\([^)]{{0,30}}\))?,?\s+or\s+(?:the\s+)?"
-                       rf"({_NAME})")
+_NAME = r"[A-Z][\w'&.-]{0,30}(?:\s[A-Z][\w'&.-]{0,30}){0,3}"
+_OR_NAMES = re.compile(rf"(?<![\w'])({_NAME})(?:\s{{0,3}}\([^)]{{0,30}}\))?,?\s{{1,3}}or\s{{1,3}}"
+                       rf"(?:the\s{{1,3}})?({_NAME})")
 # A name right before a price, past a connector ("Hertz £210", "Ink Drop at £6", "The Crown
 # (£300)", "Wolseley - £1,200").
-_PRICED_NAME = re.compile(rf"(?<![\w'])(?:the\s+)?({_NAME})(?:'s)?\s*(?:at|for|@|:|-|–|—|\()?\s*$")
+_PRICED_NAME = re.compile(rf"(?<![\w'])(?:the\s{{1,3}})?({_NAME})(?:'s)?\s{{0,3}}"
+                          rf"(?:at|for|@|:|-|–|—|\()?\s{{0,3}}$")
 # How far before a price its name may start.
 _NAME_REACH = 40
 # A reply this short naming one option picks it ("ok clearview.", "Clearview 👍").
 _SHORT_PICK = 3
-_SENTENCE = re.compile(r"[.!;\n]+\s*")
+_SENTENCE = re.compile(r"[.!;\n]{1,8}\s{0,8}")
 # How many later turns naming an option are read for picks.
 _PICKS_READ = 20
 _ASKED = frozenset({QuestionKind.CURRENT, QuestionKind.FACT, QuestionKind.PREVIOUS,
