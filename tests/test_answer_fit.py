@@ -100,3 +100,13 @@ def test_an_occasion_a_check_and_a_part_of_the_day() -> None:
     # "tonight" is a time of day
     assert not misfits(analyze_question("what time did the cleaners come before"),
                        "tonight (Monday 16 February 2026)")
+
+
+def test_a_candidate_the_question_names_last_may_be_confirmed() -> None:
+    # the asker names the answer they expect, after the question's subject
+    assert not echoes(analyze_question("who's playing the fundraiser, Kettle Drum Collective?"),
+                      "Kettle Drum Collective")
+    # ... not the thing a change is measured from, nor a word of the question's noun phrase
+    assert echoes(analyze_question("which grease trap company did we use before trapmasters?"),
+                  "TrapMasters")
+    assert echoes(analyze_question("what's the theme for the hackathon"), "hackathon")

@@ -33,6 +33,14 @@ _DIGIT = re.compile(r"\d")
 _OCCASION = re.compile(r"\b(?:first|last|next|this|that|every|each|second|third|same|any|some|"
                        r"one|other|another)\s{1,3}times?\b", re.IGNORECASE)
 _CLOCK_ASKED = re.compile(r"\b(?:time|times|hour|hours|o'clock)\b", re.IGNORECASE)
+# Words after which a value the question ends with is what it is measured from or part of
+# its noun phrase, not a candidate answer ("before trapmasters?", "moved to the AGM", "for
+# the hackathon").
+_ANCHORING = frozenset({"before", "after", "from", "to", "than", "over", "of", "instead",
+                        "with", "at", "on", "in", "for", "since", "until", "till", "by",
+                        "about", "not", "except", "besides", "like", "vs", "versus",
+                        "the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
+                        "this", "that", "these", "those", "is", "are", "was", "were"})
 # A question checking a value it names ("still £40?").
 _CHECKS = re.compile(r"\bstill\b", re.IGNORECASE)
 # A part of the day is a time of day ("tonight", "sat morning").
@@ -83,8 +91,22 @@ def echoes(qa: QuestionAnalysis, value: str) -> bool:
         return False
     if _CHECKS.search(qa.text):
         return False  # "are subs still £40 or did we change them?" checks a value it names
-    said = _words(_TRAILING.sub("", value))
-    return bool(said) and said <= _words(qa.text)
+    value = _TRAILING.sub("", value)
+    said = _words(value)
+    return bool(said) and said <= _words(qa.text) and not _candidate(qa.text, value)
+
+
+def _candidate(question: str, value: str) -> bool:
+    """Whether ``question`` ends by naming, as the answer it expects, words ``value`` says
+    together ("who's playing the fundraiser, Kettle Drum Collective?", "what is the banner
+    text <script>…"): not words a noun phrase or a change is measured from ("… for the
+    hackathon", "… before trapmasters?", "… moved to the AGM?")."""
+    asked, said = tokens(question), tokens(value)
+    joined = f" {' '.join(said)} "
+    tail = 0
+    while tail < len(asked) - 1 and f" {' '.join(asked[-tail - 1:])} " in joined:
+        tail += 1
+    return tail > 0 and asked[-tail - 1] not in _ANCHORING
 
 
 def day_alone(value: str) -> bool:
