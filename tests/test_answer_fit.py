@@ -110,3 +110,5 @@ def test_a_candidate_the_question_names_last_may_be_confirmed() -> None:
     assert echoes(analyze_question("which grease trap company did we use before trapmasters?"),
                   "TrapMasters")
     assert echoes(analyze_question("what's the theme for the hackathon"), "hackathon")
+    # the question's own words at its end are no candidate: "8:30 on sundays" says it back
+    assert echoes(analyze_question("from when do we open 8:30 on sundays"), "8:30 on sundays")

@@ -41,6 +41,8 @@ _ANCHORING = frozenset({"before", "after", "from", "to", "than", "over", "of", "
                         "about", "not", "except", "besides", "like", "vs", "versus",
                         "the", "a", "an", "our", "my", "your", "their", "his", "her", "its",
                         "this", "that", "these", "those", "is", "are", "was", "were"})
+# How many words more than the candidate a statement says for it to restate it.
+_RESTATED = 3
 # A question checking a value it names ("still £40?").
 _CHECKS = re.compile(r"\bstill\b", re.IGNORECASE)
 # A part of the day is a time of day ("tonight", "sat morning").
@@ -106,7 +108,13 @@ def _candidate(question: str, value: str) -> bool:
     tail = 0
     while tail < len(asked) - 1 and f" {' '.join(asked[-tail - 1:])} " in joined:
         tail += 1
-    return tail > 0 and asked[-tail - 1] not in _ANCHORING
+    if tail == 0 or asked[-tail - 1] in _ANCHORING:
+        return False
+    # set apart by a comma, or said back inside a longer statement: not the question's own
+    # words ("from when do we open 8:30 on sundays" is not answered "8:30 on sundays")
+    before = question.rstrip(" ?!.").lower()
+    named = " ".join(asked[-tail:])
+    return before.endswith(f", {named}") or len(said) >= tail + _RESTATED
 
 
 def day_alone(value: str) -> bool:
