@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memory.analysis.message import MessageAnalyzer
 from memory.models import EvidenceNode
 from memory.reader.offered_choice import offer_in, picked
 from tests.support.chat_reader import channel_chat
@@ -27,19 +26,16 @@ def _node(i: int, text: str, minutes: int = 0) -> EvidenceNode:
 
 
 def test_a_message_listing_priced_names_offers_them() -> None:
-    analyzer = MessageAnalyzer()
     offer = offer_in(_node(1, "van hire quotes back: Budget Vans £180 and Hertz £210 for "
-                              "the weekend"), analyzer)
+                              "the weekend"))
     assert offer is not None and [o for o, _ in offer.options] == ["Budget Vans", "Hertz"]
-    either = offer_in(_node(2, "venue for the social: The Crown (£300) or Star Inn (£250)"),
-                      analyzer)
+    either = offer_in(_node(2, "venue for the social: The Crown (£300) or Star Inn (£250)"))
     assert either is not None and [o for o, _ in either.options] == ["The Crown", "Star Inn"]
-    assert offer_in(_node(3, "standup moves to 10:30 from monday"), analyzer) is None
+    assert offer_in(_node(3, "standup moves to 10:30 from monday")) is None
 
 
 def test_picks_name_one_option_and_take_it() -> None:
-    offer = offer_in(_node(1, "van hire quotes back: Budget Vans £180 and Hertz £210"),
-                     MessageAnalyzer())
+    offer = offer_in(_node(1, "van hire quotes back: Budget Vans £180 and Hertz £210"))
     assert offer is not None
     turns = [_node(2, "did hertz do the last one?", 5),  # a question picks nothing
              _node(3, "hertz then, the extra £30 is worth it for the tail lift", 10),

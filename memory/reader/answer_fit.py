@@ -21,10 +21,11 @@ from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
+from memory.analysis.question_lexicon import CLOCK_NOUNS
 from memory.reader.alternatives import alternatives
 from memory.reader.extract import Person
 from memory.reader.when_values import has_clock
-from memory.text import STOPWORDS, find_slots, stem, tokens
+from memory.text import STOPWORDS, SlotKind, find_slots, stem, tokens
 
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
 _TRAILING = re.compile(r"\s{0,3}\([^()]{0,200}\)\s{0,3}$")
@@ -32,7 +33,7 @@ _DIGIT = re.compile(r"\d")
 # "the first time round", "this time": an occasion, not a time of day.
 _OCCASION = re.compile(r"\b(?:first|last|next|this|that|every|each|second|third|same|any|some|"
                        r"one|other|another)\s{1,3}times?\b", re.IGNORECASE)
-_CLOCK_ASKED = re.compile(r"\b(?:time|times|hour|hours|o'clock)\b", re.IGNORECASE)
+_CLOCK_ASKED = re.compile(rf"\b(?:{'|'.join(sorted(CLOCK_NOUNS))})\b", re.IGNORECASE)
 # Words after which a value the question ends with is what it is measured from or part of
 # its noun phrase, not a candidate answer ("before trapmasters?", "moved to the AGM", "for
 # the hackathon").
@@ -123,12 +124,12 @@ def day_alone(value: str) -> bool:
     if not value or has_clock(value) or _DAY_PART.search(value):
         return False
     slots = find_slots(value)
-    if not any(s.kind.value == "date" for s in slots) or any(
-            s.kind.value == "time" for s in slots):
+    if not any(s.kind is SlotKind.DATE for s in slots) or any(
+            s.kind is SlotKind.TIME for s in slots):
         return False
     rest = value
     for s in sorted(slots, key=lambda x: -x.start):
-        if s.kind.value == "date":
+        if s.kind is SlotKind.DATE:
             rest = rest[:s.start] + rest[s.end:]
     return _DIGIT.search(rest) is None
 

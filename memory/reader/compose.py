@@ -125,8 +125,7 @@ class Composer(WhyReader, LaterWord, NamedAgain):
         if offered is None and pair is None:
             # "which company are we going with": the option picked among those a covering
             # message put forward ("Clearview £2,400 and Hamblin Display £1,950")
-            offered = offered_choice(qa, self.covering(verdict, wide=True), self.analyzer,
-                                     mentions, follow)
+            offered = offered_choice(qa, self.covering(verdict, wide=True), mentions, follow)
         if offered is not None:
             return offered
         state = self.answering_state(qa, verdict, people)

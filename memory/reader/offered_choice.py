@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 
 from memory.analysis.decision_words import DECIDED_MARKERS, PICKED
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.models import Citation, EvidenceNode
 from memory.reader.answer import citation, day_label
@@ -65,12 +64,16 @@ class Offer:
 
     def named(self, text: str) -> str | None:
         """The one option ``text`` names; None when it names none or several."""
-        said = {w.low.removesuffix("'s") for w in words(text)}
-        hits = [o for o, k in self.options if k & said]
+        hits = self.mentioned(text)
         return hits[0] if len(hits) == 1 else None
 
+    def mentioned(self, text: str) -> list[str]:
+        """The options ``text`` names."""
+        said = {w.low.removesuffix("'s") for w in words(text)}
+        return [o for o, k in self.options if k & said]
 
-def offer_in(node: EvidenceNode, analyzer: MessageAnalyzer | None = None) -> Offer | None:
+
+def offer_in(node: EvidenceNode) -> Offer | None:
     """The options ``node`` puts forward, if it lists two or more: names each written
     just before a price ("Clearview £2,400 and Hamblin Display £1,950"), or two names
     joined by "or"."""
@@ -117,8 +120,8 @@ def picked(offer: Offer, later: Sequence[EvidenceNode]) -> list[tuple[str, Evide
     return out
 
 
-def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: MessageAnalyzer,
-                   mentions: Mentions | None, follow: Follow | None = None) -> Composed | None:
+def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], mentions: Mentions | None,
+                   follow: Follow | None = None) -> Composed | None:
     """For a question asking which named thing was chosen: the option picked (latest,
     first, or the one before the latest) among those the best covering offer put forward;
     None when no covering message offers options or none was picked."""
@@ -126,7 +129,7 @@ def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: Mes
         return None
     for unit in covering:
         node = unit.node
-        offer = offer_in(node, analyzer) if node is not None else None
+        offer = offer_in(node) if node is not None else None
         if offer is None:
             continue
         later = {n.node_id: n for u in covering if (n := u.node) is not None}
@@ -136,12 +139,13 @@ def offered_choice(qa: QuestionAnalysis, covering: Sequence[Unit], analyzer: Mes
                     found = mentions(offer.node, key)[:_PICKS_READ]
                     later.update((n.node_id, n) for n in found)
         picks = picked(offer, list(later.values()))
-        chosen = _chosen(qa, picks)
-        last = picks[-1][1] if picks else None
+        if not picks:
+            return None
+        last = picks[-1][1]
         after = [*(u.node for u in covering if u.node is not None),
-                 *(n for m in (offer.node, last) if m is not None and follow is not None
-                   for n in follow(m))]
-        if chosen is None or last is None or _taken_elsewhere(offer, last, after):
+                 *(n for m in (offer.node, last) if follow is not None for n in follow(m))]
+        chosen = _chosen(qa, picks)
+        if chosen is None or _taken_elsewhere(offer, last, after):
             return None
         option, pick = chosen
         lines = [f"{option} ({pick.speaker}, {day_label(pick.ts)})"]
@@ -159,8 +163,7 @@ def _taken_elsewhere(offer: Offer, last: EvidenceNode, turns: Sequence[EvidenceN
     for node in turns:
         if node.ts <= last.ts or "?" in node.text:
             continue
-        if offer.named(node.text) is None and not any(
-                k & {w.low for w in words(node.text)} for _, k in offer.options) and any(
+        if not offer.mentioned(node.text) and any(
                 p.search(node.text) for p in (PICKED, DECIDED_MARKERS)):
             return True
     return False
@@ -168,8 +171,7 @@ def _taken_elsewhere(offer: Offer, last: EvidenceNode, turns: Sequence[EvidenceN
 
 def _chosen(qa: QuestionAnalysis, picks: Sequence[tuple[str, EvidenceNode]]
             ) -> tuple[str, EvidenceNode] | None:
-    if not picks:
-        return None
+    """The pick answering ``qa`` among ``picks`` (oldest first, never empty)."""
     if qa.kind is QuestionKind.ORIGINAL:
         return picks[0]
     last = picks[-1][0]
