@@ -37,7 +37,8 @@ logger = logging.getLogger(__name__)
 
 class Reader(Protocol):
     def answer(
-        self, question: str, *, scope: Scope, reference: datetime | None = None
+        self, question: str, *, scope: Scope, reference: datetime | None = None,
+        asker: str | None = None,
     ) -> Answer: ...
 
 
@@ -250,7 +251,8 @@ class Egmem(DailyUse):
         scope = self.scope(platform=platform, space=space, user=user, channel=channel, widen=widen)
         logger.info("question in %s/%s (%d chars)", space or "*", channel or "*", len(question))
         # A lone surrogate (from a JSON escape) would crash the model client or a tokenizer.
-        return self.reader.answer(valid_text(question), scope=scope, reference=reference)
+        return self.reader.answer(valid_text(question), scope=scope, reference=reference,
+                                  asker=user)
 
     def history(self, topic: str, *, platform: str, space: str, user: str | None,
                 channel: str | None, widen: bool = False, k: int = 5) -> list[State]:

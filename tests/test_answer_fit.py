@@ -4,7 +4,8 @@
   card reader is on desk 1 now"), unless the question offers its answers ("a band or a
   DJ?", "is it still 3pm?");
 - a question asking no person is not answered by a member's name alone;
-- a question asking the time of day is not answered by a day alone.
+- a question asking the time of day is not answered by a day alone;
+- a question asking who did a thing is not answered by the member asking it.
 
 The next statement that does fit answers; when none does, the memory holds no answer.
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
@@ -16,7 +17,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory.analysis.question import analyze_question
-from memory.reader.answer_fit import asks_person, day_alone, echoes, member_alone, misfits
+from memory.reader.answer_fit import (
+    asks_person,
+    day_alone,
+    echoes,
+    is_asker,
+    member_alone,
+    misfits,
+)
 from memory.reader.extract import Person
 from tests.support.chat_reader import channel_chat
 
@@ -112,3 +120,28 @@ def test_a_candidate_the_question_names_last_may_be_confirmed() -> None:
     assert echoes(analyze_question("what's the theme for the hackathon"), "hackathon")
     # the question's own words at its end are no candidate: "8:30 on sundays" says it back
     assert echoes(analyze_question("from when do we open 8:30 on sundays"), "8:30 on sundays")
+
+
+def test_the_asker_is_not_who_did_it() -> None:
+    who = analyze_question("who's covering my thursday 7am while i'm away")
+    assert is_asker("Priya Raman (Feb 19): back early, thanks for covering", "Priya Raman")
+    assert is_asker("priya", "Priya Raman") and not is_asker("Dana", "Priya Raman")
+    assert misfits(who, "Priya Raman", asker="Priya Raman")
+    assert not misfits(who, "Dana Whitfield", asker="Priya Raman")
+    assert not misfits(who, "Priya Raman")  # nobody in particular asked
+    # a question asking no person is not judged by who asks it
+    assert not misfits(analyze_question("what time is the class now"), "7am",
+                       asker="Priya Raman")
+
+
+def test_whoever_covers_is_not_the_one_asking(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "away next week for the wedding. can someone cover my thursday 7am class?"),
+        (25, "dana", "yep I'll take thursday 7am"),
+        (3 * DAY, "priya", "back from the wedding, thanks for covering thursday 7am 🙏"),
+    ], start=START, asked=START + timedelta(days=5))
+    # asked by nobody in particular, the latest message about it answers; asked by priya,
+    # her own thanks is no answer to who covers for her
+    assert chat.first("who's covering my thursday 7am?").startswith("priya")
+    first = chat.first("who's covering my thursday 7am?", asker="priya")
+    assert first.startswith("dana"), first

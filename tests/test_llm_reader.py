@@ -124,6 +124,19 @@ def test_multi_round_loop_with_validated_citations(fake_openai: ScriptedOpenAISe
     assert third[2].startswith("yesterday = 2024-11-07 (day)")
 
 
+def test_the_model_is_told_who_asks(fake_openai: ScriptedOpenAIServer, mem: Memory) -> None:
+    """The member asking travels with the question, by the name they speak under, so a
+    model does not answer "who moved it?" with its asker (as the offline reader does not)."""
+    fake_openai.policy = lambda body: answer("Alice", names(body, "Friday 10am")[:1] or ["E1"])
+    reader = reader_for(fake_openai, mem)
+    reader.answer("Who moved the review?", scope=PUBLIC, reference=ASKED, asker="Bob")
+    reader.answer("Who moved the review?", scope=PUBLIC, reference=ASKED, asker="U-NOBODY")
+    told = [json.loads(r["messages"][1]["content"]) for r in fake_openai.chat_requests()]
+    assert told[0]["asked_by"] == "Bob"
+    assert "asked_by" not in told[-1]  # a member who never spoke: nothing to tell
+    assert '"asked_by"' in SYSTEM_PROMPT
+
+
 def test_rounds_left_are_told_and_the_answer_is_forced(fake_openai: ScriptedOpenAIServer,
                                                        mem: Memory) -> None:
     def policy(body: dict[str, Any]) -> Reply:

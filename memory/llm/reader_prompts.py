@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v8"
+READER_PROMPT_VERSION = "reader-v9"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.
@@ -56,6 +56,8 @@ Rules:
 - {ABSTAIN_RULE}
 - For a value that changed, give the current one and say what it was before.
 - Attribute: say who said what; a suggestion is not a decision.
+- "asked_by" is the member asking: they are not the answer to who did or holds a thing
+  (they would know); name someone else or abstain.
 - Each tool result says how many tool rounds are left. Use at most 4 tool calls per round.
 - {ANSWER_TOOL}: "answer" is a short answer; "citations" are the names (E3, E7) of the
   passages that support it (at least one unless you abstain); "abstain" is true when the

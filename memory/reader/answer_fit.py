@@ -22,10 +22,13 @@ from collections.abc import Sequence
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CLOCK_NOUNS
+from memory.models import EvidenceNode
 from memory.reader.alternatives import alternatives
-from memory.reader.extract import Person
+from memory.reader.answer import day_label
+from memory.reader.answer_parts import Composed
+from memory.reader.extract import Person, named_people
 from memory.reader.when_values import has_clock
-from memory.text import STOPWORDS, SlotKind, find_slots, stem, tokens
+from memory.text import STOPWORDS, SlotKind, find_slots, shorten, stem, tokens
 
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
 _TRAILING = re.compile(r"\s{0,3}\([^()]{0,200}\)\s{0,3}$")
@@ -49,14 +52,29 @@ _CHECKS = re.compile(r"\bstill\b", re.IGNORECASE)
 # A part of the day is a time of day ("tonight", "sat morning").
 _DAY_PART = re.compile(r"\b(?:tonight|morning|mornings|afternoon|afternoons|evening|evenings|"
                        r"noon|midday|midnight|lunchtime|lunch|overnight)\b", re.IGNORECASE)
+# Where the person an answer names first ends ("Priya Raman (Feb 19): …", "Sam, Feb 27: …").
+_PERSON_END = re.compile(r"[(:,]")
 _PERSON_WORDS = frozenset({"who", "whom", "whose", "who's", "who’s", "who'd", "who'll"})
 
 
-def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = ()) -> bool:
+def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = (),
+            asker: str = "") -> bool:
     """Whether ``value``, an answer's value, cannot be what ``qa`` asks (``people``: the
-    members the scope knows)."""
+    members the scope knows; ``asker``: the name of the member asking)."""
     return echoes(qa, value) or (asks_time_of_day(qa) and day_alone(value)) or (
-        not asks_person(qa) and member_alone(value, people))
+        member_alone(value, people) and not asks_person(qa)) or (
+        asks_person(qa) and is_asker(value, asker))
+
+
+def is_asker(value: str, asker: str) -> bool:
+    """Whether the person ``value`` names first is ``asker``, the member asking: "who's
+    covering my thursday" is not answered by its asker, nor "who fixed the generator" by
+    the one who asked the chat about it."""
+    if not asker:
+        return False
+    person = _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
+    low, name = person.lower(), asker.lower()
+    return bool(low) and (low == name or low == name.split()[0])
 
 
 def asks_time_of_day(qa: QuestionAnalysis) -> bool:
@@ -118,6 +136,25 @@ def _candidate(question: str, value: str) -> bool:
     return before.endswith(f", {named}") or len(said) >= tail + _RESTATED
 
 
+def named_by_asker(qa: QuestionAnalysis, composed: Composed, nodes: dict[str, EvidenceNode],
+                   people: Sequence[Person], asker: str) -> Composed | None:
+    """The member the asker's own answering message names, when it names exactly one
+    other than the asker and those the question names ("I've reached out to Hana Kimura"
+    for "who's the guest on ep 43 now?" asked by its sayer); None otherwise."""
+    cited = composed.citations[0] if composed.citations else None
+    node = nodes.get(cited.node_id) if cited is not None else None
+    if node is None or not is_asker(node.speaker, asker):
+        return None
+    asked = {w.low for w in words(qa.text)}
+    others = {p.name: p for _, p in named_people(node.text, people)
+              if not is_asker(p.name, asker) and not p.keys & asked}
+    if len(others) != 1:
+        return None
+    name = next(iter(others))
+    first = f"{name} ({day_label(node.ts)}): {shorten(node.text, 160)}"
+    return Composed([first, *composed.lines[1:]], name, composed.citations, [])
+
+
 def day_alone(value: str) -> bool:
     """Whether ``value`` names a day and no time of day, nor a bare number that may be
     one ("at 3, Friday 23 January")."""
@@ -138,5 +175,5 @@ def _words(text: str) -> set[str]:
     return {stem(t.strip("'.-")) for t in tokens(text) if t not in STOPWORDS}
 
 
-__all__ = ["asks_person", "asks_time_of_day", "day_alone", "echoes", "member_alone", "misfits",
-           "shown"]
+__all__ = ["asks_person", "asks_time_of_day", "day_alone", "echoes", "is_asker", "member_alone",
+           "misfits", "named_by_asker", "shown"]

@@ -88,8 +88,8 @@ _SPLIT_IDS = re.compile(r"[\s,;]+")
 
 
 class Fallback(Protocol):
-    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None
-               ) -> Answer: ...
+    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None,
+               asker: str | None = None) -> Answer: ...
 
 
 @dataclass
@@ -102,6 +102,16 @@ class _Question:
     rounds: int = 0
     tokens: int = 0
     reasked: bool = False
+    # the name of the member asking ("" when unknown): told to the model as "asked_by"
+    asker: str = ""
+
+    def asked(self, question: str, reference: datetime | None, **more: Any) -> str:
+        """The question as the model reads it: its text, the day it is asked, who asks."""
+        day = (reference or datetime.now(UTC)).date().isoformat()
+        said: dict[str, Any] = {"question": question, "asked_on": day}
+        if self.asker:
+            said["asked_by"] = self.asker
+        return json.dumps({**said, **more}, ensure_ascii=False)
 
 
 class LLMReader:
@@ -132,11 +142,13 @@ class LLMReader:
             fallback = OfflineReader(tools=tools)
         self.fallback = fallback
 
-    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None
-               ) -> Answer:
-        """Answer ``question`` inside ``scope``. Never raises EndpointError: when the
-        endpoint fails, the fallback reader answers (see the module docstring)."""
-        q = _Question(self.tools.session(scope, reference=reference))
+    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None,
+               asker: str | None = None) -> Answer:
+        """Answer ``question`` inside ``scope`` for the member ``asker`` (a user id). Never
+        raises EndpointError: when the endpoint fails, the fallback reader answers (see the
+        module docstring)."""
+        q = _Question(self.tools.session(scope, reference=reference),
+                      asker=self.tools.member_name(asker, scope))
         deadline = self.client.clock() + self.deadline_s
         try:
             if self.client.profile.get().path != "tools":
@@ -153,18 +165,15 @@ class LLMReader:
                                           context_tokens=exc.limit)
             logger.warning("reader: the LLM endpoint failed (%s); the offline reader answers",
                            exc)
-            return self._fall_back(question, q, scope, reference)
+            return self._fall_back(question, q, scope, reference, asker)
 
     # ---- the tool loop -----------------------------------------------------------------
     def _navigate(self, question: str, q: _Question, reference: datetime | None,
                   deadline: float) -> Answer:
         budget = 1 if ABLATE_SINGLE_ROUND in self.ablate else self.max_rounds
-        asked = (reference or datetime.now(UTC)).date().isoformat()
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": json.dumps(
-                {"question": question, "asked_on": asked, "tool_rounds": budget},
-                ensure_ascii=False)},
+            {"role": "user", "content": q.asked(question, reference, tool_rounds=budget)},
         ]
         while True:
             fits = self._fits(messages)
@@ -272,12 +281,10 @@ class LLMReader:
         hits = session.search_hits(question, k=self.k)
         states = session.read_current_state(question, k=2)
         nodes = [h.node for h in sorted(hits, key=lambda h: (h.node.ts, h.node.seq))]
-        asked = (reference or datetime.now(UTC)).date().isoformat()
         observed = "\n\n".join([self._render_nodes(nodes, q), self._render_states(states, q)])
         messages = [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": json.dumps({"question": question, "asked_on": asked},
-                                                   ensure_ascii=False)},
+            {"role": "user", "content": q.asked(question, reference)},
             {"role": "user", "content": f"Observations:\n{observed}\n\n{JSON_ANSWER_PROMPT}"},
         ]
         for _ in range(2):
@@ -426,8 +433,8 @@ class LLMReader:
                       gathered=list(q.session.gathered))
 
     def _fall_back(self, question: str, q: _Question, scope: Scope,
-                   reference: datetime | None) -> Answer:
-        ans = self.fallback.answer(question, scope=scope, reference=reference)
+                   reference: datetime | None, asker: str | None = None) -> Answer:
+        ans = self.fallback.answer(question, scope=scope, reference=reference, asker=asker)
         gathered = list(dict.fromkeys([*q.session.gathered, *ans.gathered]))
         return ans.model_copy(update={"answer": f"{ans.answer}\n{FALLBACK_NOTICE}",
                                       "gathered": gathered,

@@ -124,6 +124,7 @@ class OfflineReader:
         *,
         scope: Scope,
         reference: datetime | None = None,
+        asker: str | None = None,
     ) -> Answer:
         question = strip_address(question)
         qa = analyze_question(question, self.lexicon)
@@ -179,9 +180,11 @@ class OfflineReader:
         before = why_turns.turns_before(self.tools, session, changed)
         explained = why_turns.asked_after(self.tools, self.composer.reasons, session, changed)
         people = people_of(session.nodes.values())
+        # (the member asking is no answer to who did a thing: they would know)
+        me = self.tools.member_name(asker, scope)
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
-            if sayer is not None:
+            if sayer is not None and not misfits(qa, sayer.speaker, people, me):
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
                                          asked=explained, follow=self._follow(session),
@@ -198,8 +201,10 @@ class OfflineReader:
             composed = called
         if qa.kind is QuestionKind.WHO and qa.role in ("owner", "doer") and not qa.past:
             composed = self.holders.holder(qa, session, composed, verdict, people)
+        if composed.lines:
+            composed = self.composer.for_another(qa, composed, verdict, people, session.nodes, me)
         if not composed.lines or not tells_a_sum(qa, composed.short) or misfits(
-                qa, shown(qa, composed.short, composed.lines), people):
+                qa, shown(qa, composed.short, composed.lines), people, me):
             # "how much is a pint of pink slip" answered "on it": no amount, no answer
             return self._abstain(qa, hits, session, rounds)
         return _answer(qa, composed, session, rounds, states).model_copy(

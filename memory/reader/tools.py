@@ -317,6 +317,15 @@ class ReaderTools:
     def session(self, scope: Scope, *, reference: datetime | None = None) -> ReaderSession:
         return ReaderSession(self, scope=scope, reference=reference)
 
+    def member_name(self, user: str | None, scope: Scope) -> str:
+        """The name ``user`` (a member's id) speaks under in ``scope``'s space; "" when
+        they have said nothing there. (Their own name only: no message is read.)"""
+        if not user:
+            return ""
+        space = Scope(platform=scope.platform, space=scope.space)
+        said = self.store.find_nodes(space, Window(speakers=(user,)), limit=1)
+        return said[0].speaker if said else ""
+
 
 class ReaderSession:
     """Tools for one question inside a fixed scope, with suppression and an observation log.

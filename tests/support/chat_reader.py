@@ -44,11 +44,14 @@ class ChannelChat:
     scope: Scope
     asked: datetime
 
-    def answer(self, question: str) -> Answer:
-        return self.reader.answer(question, scope=self.scope, reference=self.asked)
+    def answer(self, question: str, *, asker: str | None = None) -> Answer:
+        """The answer to ``question`` asked by the member ``asker`` (a user name of the
+        chat), or by nobody in particular."""
+        return self.reader.answer(question, scope=self.scope, reference=self.asked,
+                                  asker=f"U{asker.upper()}" if asker else None)
 
-    def first(self, question: str) -> str:
-        return self.answer(question).answer.splitlines()[0]
+    def first(self, question: str, *, asker: str | None = None) -> str:
+        return self.answer(question, asker=asker).answer.splitlines()[0]
 
 
 def channel_chat(path: Path, turns: Sequence[tuple[int, str, str]], *, start: datetime,
