@@ -68,12 +68,13 @@ class ReadsTooMuch:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
-    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None
-               ) -> Answer:
-        ans: Answer = self.inner.answer(question, scope=scope, reference=reference)
+    def answer(self, question: str, *, scope: Scope, reference: datetime | None = None,
+               asker: str | None = None) -> Answer:
+        ans: Answer = self.inner.answer(question, scope=scope, reference=reference,
+                                        asker=asker)
         wide: Answer = self.inner.answer(question, scope=Scope(platform=scope.platform,
                                                                space=scope.space),
-                                         reference=reference)
+                                         reference=reference, asker=asker)
         mine = {s.state_id for s in ans.states}
         return ans.model_copy(update={"states": ans.states + [
             s for s in wide.states if s.state_id not in mine]})
