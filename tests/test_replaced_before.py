@@ -32,3 +32,21 @@ def test_the_value_named_as_replaced_answers_before(tmp_path: Path, turns: Turns
     chat = channel_chat(tmp_path, turns, start=T0, asked=ASKED)
     first = chat.first(question).lower()
     assert first.startswith(before) and now not in first, first
+
+
+def test_an_hour_said_alone_is_on_the_hour(tmp_path: Path) -> None:
+    """"before it went to 5" names the change to 5am, not the one to 5:15am: the value
+    before it is 5:15am, not the 5:30am before that."""
+    from memory.reader.word_forms import anchor_forms
+
+    assert "5" in anchor_forms("5am") and "5" in anchor_forms("5:00am")
+    assert "5" not in anchor_forms("5:15am") and "7" not in anchor_forms("doors 7.45")
+    assert "5" in anchor_forms("5:15am or 5")
+    chat = channel_chat(tmp_path, [
+        (0, "wade", "crew call is 5:30am at the hangar this week"),
+        (4 * 1440, "marisol", "5:30 felt late this morning, we were rushing"),
+        (4 * 1440 + 15, "wade", "agreed. moving crew call to 5:15am starting tomorrow"),
+        (15 * 1440, "wade", "crew call moves to 5am starting thursday, sunrise is earlier now"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("what was crew call before it went to 5?").lower()
+    assert first.startswith("5:15"), first

@@ -65,7 +65,7 @@ from memory.reader.reasons import Reasons, accepts
 from memory.reader.unit_answers import UnitAnswers
 from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
-from memory.reader.word_forms import part_of, unit_forms
+from memory.reader.word_forms import anchor_forms, part_of, unit_forms
 from memory.text import names_value
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
@@ -397,7 +397,7 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i in range(1, len(chain)):
-                if anchor & unit_forms(chain[i].value):
+                if anchor & anchor_forms(chain[i].value):
                     return chain[i - 1]
             numbers = {w for w in anchor if w.isdigit()}
             if numbers and not any(numbers & set(UNITLESS.findall(e.value)) for e in chain):

@@ -31,7 +31,7 @@ from memory.reader.answer_parts import (
 from memory.reader.coverage_values import asks_a_percent, is_a_percent
 from memory.reader.reasons import accepts, reached_to
 from memory.reader.when_values import has_clock, has_day
-from memory.reader.word_forms import forms, part_of, unit_forms
+from memory.reader.word_forms import anchor_forms, forms, part_of, unit_forms
 from memory.text import (
     STOPWORDS,
     family_of,
@@ -369,7 +369,7 @@ class StatementChoice:
         anchor = _value_words(qa.anchor, self.lexicon)
         if anchor:
             for i, st in enumerate(timeline):
-                if anchor & unit_forms(st.value):
+                if anchor & anchor_forms(st.value):
                     if st.replaced:
                         # "scratch the 2pm … we're doing 11am instead": what the change to
                         # the anchor's value names as replaced

@@ -15,7 +15,7 @@ from memory.analysis.reason_words import CHAT_SHORTHAND
 from memory.reader.features import relevance_terms
 from memory.text import STOPWORDS, stem
 
-__all__ = ["closed_compounds", "forms", "part_of", "unit_forms"]
+__all__ = ["anchor_forms", "closed_compounds", "forms", "part_of", "unit_forms"]
 
 
 @functools.lru_cache(maxsize=8192)
@@ -139,3 +139,19 @@ def part_of(value: str, held: str) -> bool:
     return any(ch.isdigit() for ch in value) and re.search(
         rf"(?<![\w:.]){re.escape(value.strip())}(?![:.]?\d)", held, re.IGNORECASE) is not None \
         and value.strip().lower() != held.strip().lower()
+
+
+# A time of day with its minutes ("5:15am", "7.45"): its hour is not a value said alone.
+_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2})[:.]([0-5]\d)(?![\d:.])")
+
+
+def anchor_forms(value: str) -> frozenset[str]:
+    """``value``'s forms as a change's anchor can name it: "before it went to 5" names
+    "5am" and "5:00", not "5:15am" (an hour said alone is on the hour)."""
+    found = unit_forms(value)
+    timed = [m for m in _MINUTES.finditer(value) if m.group(2) != "00"]
+    if not timed:
+        return found
+    alone = unit_forms(_MINUTES.sub(" ", value))
+    hours = {f for m in timed for f in forms(m.group(1))}
+    return found - (hours - alone)
