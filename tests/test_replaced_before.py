@@ -50,3 +50,16 @@ def test_an_hour_said_alone_is_on_the_hour(tmp_path: Path) -> None:
     ], start=T0, asked=ASKED)
     first = chat.first("what was crew call before it went to 5?").lower()
     assert first.startswith("5:15"), first
+
+
+def test_before_the_value_named_is_what_was_said_before_it(tmp_path: Path) -> None:
+    """"where did we meet before the community centre?" is not answered by a message about
+    the community centre: the value in force just before the first message naming it is."""
+    chat = channel_chat(tmp_path, [
+        (0, "alisha", "saturday canvass: meet co-op car park 10am"),
+        (3 * 1440, "alisha", "co-op manager asked us not to gather there. moving the meeting "
+                             "point to the community centre, same time"),
+        (3 * 1440 + 10, "tom", "community centre's better anyway, has loos"),
+    ], start=T0, asked=ASKED)
+    first = chat.first("where did we used to meet before the community centre?").lower()
+    assert "co-op car park" in first and "community centre" not in first, first

@@ -98,12 +98,38 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         answer."""
         composed = self._compose(qa, verdict, people, nodes, before=before, asked=asked,
                                  follow=follow, mentions=mentions)
+        if qa.kind is QuestionKind.PREVIOUS:
+            composed = self._before_named(qa, composed, verdict, people, nodes)
         if not misfits(qa, shown(qa, composed.short, composed.lines), people):
             return composed
         again = (self.from_units(qa, verdict, people, nodes, fitting=True)
                  if qa.kind is not QuestionKind.WHY else Composed([], ""))
         fits = not misfits(qa, shown(qa, again.short, again.lines), people)
         return again if fits else Composed([], "")
+
+    def _before_named(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
+                      people: Sequence[Person], nodes: dict[str, EvidenceNode]) -> Composed:
+        """"what was it before it moved to the 16th" answered with the 16th itself: the
+        value in force just before the first message naming the 16th (what the messages
+        about the thing said before it); the answer as it was when they say none."""
+        anchor = _value_words(qa.anchor, self.lexicon)
+        if not _names_anchor(anchor, shown(qa, composed.short, composed.lines)):
+            return composed
+        named = [u.node.ts for u in self.covering(verdict, wide=True)
+                 if u.node is not None and _names_anchor(anchor, u.node.text)]
+        if not named:
+            return composed
+        cut = min(named)
+        earlier = dataclasses.replace(verdict, units=[
+            (score, u) for score, u in verdict.units
+            if u.state is None and u.node is not None and u.node.ts < cut])
+        if not earlier.units:
+            return composed
+        then = dataclasses.replace(qa, kind=QuestionKind.CURRENT, past=False)
+        again = self.from_units(then, earlier, people, nodes, fitting=True)
+        if not again.lines or _names_anchor(anchor, shown(then, again.short, again.lines)):
+            return composed
+        return again
 
     def for_another(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
                     people: Sequence[Person], nodes: dict[str, EvidenceNode], asker: str
@@ -441,6 +467,16 @@ def _replaces_another(later: Statement, held: str) -> bool:
     not the guest spot's "feb 16–20")."""
     return bool(later.replaced) and bool(held) and not values_match(later.replaced, held) \
         and not values_match(held, later.replaced)
+
+
+def _names_anchor(anchor: frozenset[str] | set[str], text: str) -> bool:
+    """Whether ``text`` names the value a question's anchor names ("the 16th" in "Monday
+    16 March", "the scout hut" in "the scout hut storeroom"; "5" not in "5:15am")."""
+    if not anchor:
+        return False
+    said = anchor_forms(text)
+    numbers = {w for w in anchor if any(ch.isdigit() for ch in w)}
+    return (not numbers or bool(numbers & said)) and (anchor - numbers) <= said
 
 
 def _held(composed: Composed) -> tuple[datetime, str] | None:
