@@ -49,7 +49,8 @@ class UnitAnswers(StateChoice):
         """The answer from messages: their statements in time order, the latest for what
         is current, the first for what was original, the one before the latest distinct
         value (or before the first naming the question's anchor) for what it was before;
-        with ``fitting``, only statements whose value can be what was asked."""
+        with ``fitting``, only statements whose value can be what was asked (and, for
+        ``asker``, the name of the member asking, whose person is not them)."""
         kind = qa.kind
         # (who changed it *to* a value: the message setting it may name only the value)
         wide = qa.asks_change or (self._latest_wins(qa) and kind is not QuestionKind.WHO) or (
