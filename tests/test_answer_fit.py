@@ -145,3 +145,17 @@ def test_whoever_covers_is_not_the_one_asking(tmp_path: Path) -> None:
     assert chat.first("who's covering my thursday 7am?").startswith("priya")
     first = chat.first("who's covering my thursday 7am?", asker="priya")
     assert first.startswith("dana"), first
+
+
+def test_a_reason_addressed_to_the_asker_is_still_the_reason(tmp_path: Path) -> None:
+    """Only a question asking a person is judged by who asks: a *why* answer opening with
+    the asker's name as an address ("kenji, thanks …") is no person at all."""
+    chat = channel_chat(tmp_path, [
+        (0, "kenji", "proposal: switch the layout to NCE for DCC, quote attached"),
+        (60, "dale", "kenji, thanks for putting it together. board discussed and we're sticking "
+                     "with digitrax this year, budget's too tight. let's revisit in the fall"),
+        (90, "kenji", "fair enough"),
+    ], start=START, asked=START + timedelta(days=3))
+    question = "why did the board say no to NCE"
+    first = chat.first(question, asker="kenji")
+    assert "budget" in first and first == chat.first(question), first

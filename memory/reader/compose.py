@@ -39,7 +39,7 @@ from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.alternatives import alternative_answer, alternatives
 from memory.reader.answer import citation, current_value, day_label
-from memory.reader.answer_fit import is_asker, misfits, named_by_asker, shown
+from memory.reader.answer_fit import asks_person, is_asker, misfits, named_by_asker, shown
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
     Composed,
@@ -136,8 +136,9 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
                     ) -> Composed:
         """The answer, unless the person it names is ``asker``, the member asking (they
         would know): then the one other member the asker's own message names, else the
-        messages' statements naming someone else; without one, no answer."""
-        if not is_asker(shown(qa, composed.short, composed.lines), asker):
+        messages' statements naming someone else; without one, no answer. Only for a
+        question asking a person: "Kenji, thanks …" answering why is no person at all."""
+        if not asks_person(qa) or not is_asker(shown(qa, composed.short, composed.lines), asker):
             return composed
         named = named_by_asker(qa, composed, nodes, people, asker)
         if named is not None:

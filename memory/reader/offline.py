@@ -43,7 +43,7 @@ from memory.reader.answer import (
     named_span,
     split_sentences,
 )
-from memory.reader.answer_fit import misfits, shown
+from memory.reader.answer_fit import asks_person, misfits, shown
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.compose import Composed, Composer, Follow
@@ -180,8 +180,9 @@ class OfflineReader:
         before = why_turns.turns_before(self.tools, session, changed)
         explained = why_turns.asked_after(self.tools, self.composer.reasons, session, changed)
         people = people_of(session.nodes.values())
-        # (the member asking is no answer to who did a thing: they would know)
-        me = self.tools.member_name(asker, scope)
+        # (the member asking is no answer to who did a thing: they would know; looked up
+        # only for a question asking a person)
+        me = self.tools.member_name(asker, scope) if asks_person(qa) else ""
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
             if sayer is not None and not misfits(qa, sayer.speaker, people, me):
