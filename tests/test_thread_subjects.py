@@ -209,3 +209,26 @@ def test_a_reply_speaking_of_another_value_takes_the_thread_elsewhere(tmp_path: 
         == "9:45"
     lunch = [n for n in nodes.values() if n.topic == "team lunch"]
     assert all("monday" not in (n.value or "").lower() for n in lunch)
+
+
+@pytest.mark.parametrize("decision", [
+    "ok let's bring it forward to 7:30, final answer",
+    "fine, pull it ahead to 7:30 then",
+    "ok we move it down to 7:30",
+])
+def test_how_a_reply_moves_the_value_is_not_its_subject(tmp_path: Path, decision: str) -> None:
+    """"bring it *forward* to 7:30" in a thread on the 7:45 start revises that start: the
+    particle says how the value moved, like "back", and names no thing of its own."""
+    store, writer = open_memory(tmp_path)
+    writer.write([
+        msg(1, "Priya", "sunset start is 7:45 from tomorrow"),
+        msg(300, "Tom", "sunset problem: council's put a sign up, the slipway car park gets "
+                        "locked at 9:30pm now. 7:45 start + 90 mins on the water + packing up "
+                        "= we lock people's cars in"),
+        msg(310, "Maya", "oh god. what do you reckon", thread="300", reply_to="300"),
+        msg(315, "Tom", decision, thread="300", reply_to="300"),
+    ])
+    nodes = _nodes(store)
+    assert nodes["315"].state_id == nodes["1"].state_id
+    assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][
+        -1] == "7:30"

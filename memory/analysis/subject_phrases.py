@@ -47,6 +47,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.subjects import (
+    PARTICLES,
     _attribute_of,
     _before_predicate,
     _object_of,
@@ -322,7 +323,7 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
             1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
         return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
-                   or t.low in CLAUSE_VERBS or t.low in {"back", "out", "up", "off", "over"}
+                   or t.low in CLAUSE_VERBS or t.low in PARTICLES
                    or (len(out) > 1 and t.low.endswith(("ing", "ed"))
                        and t.low not in _NOUN_ING)
                    for t in out):

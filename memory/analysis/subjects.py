@@ -283,7 +283,7 @@ def _attribute_of(toks: list[Token]) -> list[Token]:
 
 # Particles of phrasal change verbs ("pulled the launch *forward*", "pushed it *back*"):
 # how the thing changed, never part of it.
-_PARTICLES = frozenset({"over", "back", "out", "up", "forward", "ahead", "down", "around",
+PARTICLES = frozenset({"over", "back", "out", "up", "forward", "ahead", "down", "around",
                         "off"})
 
 
@@ -292,7 +292,7 @@ def _object_of(toks: Sequence[Token], values: tuple[Value, ...]) -> list[Token]:
     value ("[pushing] the review to Friday", "[handing] the release notes over to")."""
     out: list[Token] = []
     for t in toks:
-        if (t.low in _VALUE_PREPS or t.low in _PARTICLES or _in_value(t, values)
+        if (t.low in _VALUE_PREPS or t.low in PARTICLES or _in_value(t, values)
                 or t.low in _COPULAS or t.low in {"will", "would"}):
             break
         out.append(t)
