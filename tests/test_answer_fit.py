@@ -5,7 +5,8 @@
   DJ?", "is it still 3pm?");
 - a question asking no person is not answered by a member's name alone;
 - a question asking the time of day is not answered by a day alone;
-- a question asking who did a thing is not answered by the member asking it.
+- a question asking who did a thing is not answered by the member asking it, nor by a
+  member the question names ("who covered Katie's nights" is not Katie).
 
 The next statement that does fit answers; when none does, the memory holds no answer.
 Real write path (offline proposer, HashingEmbedder) and the offline reader.
@@ -24,6 +25,7 @@ from memory.reader.answer_fit import (
     is_asker,
     member_alone,
     misfits,
+    names_asked,
 )
 from memory.reader.extract import Person
 from tests.support.chat_reader import channel_chat
@@ -159,3 +161,30 @@ def test_a_reason_addressed_to_the_asker_is_still_the_reason(tmp_path: Path) -> 
     question = "why did the board say no to NCE"
     first = chat.first(question, asker="kenji")
     assert "budget" in first and first == chat.first(question), first
+
+
+def test_who_is_not_the_member_the_question_names() -> None:
+    people = [Person("Katie Morgan", frozenset({"katie", "morgan"})),
+              Person("Dana Whitfield", frozenset({"dana", "whitfield"}))]
+    who = analyze_question("who covered Katie's nights when she had her exam?")
+    assert names_asked(who, "Katie Morgan", people)
+    assert names_asked(who, "katie (Mar 20): back on nights, exam went ok", people)
+    assert misfits(who, "Katie Morgan", people)
+    assert not misfits(who, "Dana Whitfield", people)
+    # offered or checked, the named member is the answer
+    assert not names_asked(analyze_question("who covered it, katie or dana?"), "Katie Morgan",
+                           people)
+    assert not names_asked(analyze_question("was it katie who covered?"), "Katie Morgan", people)
+    # someone the question names who never spoke is no member: nothing to judge
+    assert not names_asked(analyze_question("who swapped on-call with sofia"), "Sofia", people)
+
+
+def test_whoever_stood_in_is_not_who_they_stood_in_for(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ollie", "heads up i'm on leave 16-27 march (surf trip 🏄). someone needs the kiln "
+                     "rota"),
+        (7 * DAY, "jordan", "morning, kiln rota is mine now 🫡 glaze load thursday?"),
+    ], start=START, asked=START + timedelta(days=9))
+    # ollie's own message names the kiln rota most closely; he is who it is covered for
+    first = chat.first("who's on the kiln rota while ollie's surfing")
+    assert not first.lower().startswith("ollie"), first

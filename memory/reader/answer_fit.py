@@ -63,7 +63,7 @@ def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = (),
     members the scope knows; ``asker``: the name of the member asking)."""
     return echoes(qa, value) or (asks_time_of_day(qa) and day_alone(value)) or (
         member_alone(value, people) and not asks_person(qa)) or (
-        asks_person(qa) and is_asker(value, asker))
+        asks_person(qa) and is_asker(value, asker)) or names_asked(qa, value, people)
 
 
 def is_asker(value: str, asker: str) -> bool:
@@ -75,6 +75,20 @@ def is_asker(value: str, asker: str) -> bool:
     person = _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
     low, name = person.lower(), asker.lower()
     return bool(low) and (low == name or low == name.split()[0])
+
+
+def names_asked(qa: QuestionAnalysis, value: str, people: Sequence[Person]) -> bool:
+    """Whether ``value`` answers *who* with a member the question itself names: "who
+    covered Katie's nights" is not answered by Katie, nor "who swapped on-call with sofia"
+    by Sofia; they are who it happened to or with. A choice offered ("tom or sam?") or a
+    check ("was it jake?") names its answer."""
+    if qa.kind is not QuestionKind.WHO or qa.confirm or qa.polar or alternatives(qa) is not None:
+        return False
+    person = _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
+    said = {w.low for w in words(person)}
+    return bool(said) and any(
+        said <= p.keys or person.lower() == p.name.lower()
+        for _, p in named_people(qa.text, people))
 
 
 def asks_time_of_day(qa: QuestionAnalysis) -> bool:
@@ -176,4 +190,4 @@ def _words(text: str) -> set[str]:
 
 
 __all__ = ["asks_person", "asks_time_of_day", "day_alone", "echoes", "is_asker", "member_alone",
-           "misfits", "named_by_asker", "shown"]
+           "misfits", "named_by_asker", "names_asked", "shown"]
