@@ -9,7 +9,10 @@
   with another number: "U10 training great tonight" does not revise the U12 training.
 * Values as chat writes them: dotted times ("wed 1.15", "7.30am"), an ordinal day agreed
   alone ("17th fine"), pay by the day or hour ("495/day", "14.50 an hour"), a month a plan
-  is for ("on the list for nov"), a span of ordinal days ("19th-30th").
+  is for ("on the list for nov"), a span of ordinal days ("19th-30th"), a numbered channel
+  or cabin ("channel 8", "cabin 3").
+* How a value moved is not what moved: "bring it *forward* to 7:30" has no subject of its
+  own, and an exclamation ("ffs.") names nothing a value after it is about.
 
 Everything goes through the real Writer (propose → verify → commit) on a MemoryStore in a
 temp dir with the HashingEmbedder.
@@ -23,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from memory.analysis.lexicon import default_lexicon
+from memory.analysis.message import MessageAnalyzer
 from memory.analysis.value_types import Kind
 from memory.analysis.values import find_values
 from memory.dates import find_date_expressions, resolve_date
@@ -232,3 +236,12 @@ def test_how_a_reply_moves_the_value_is_not_its_subject(tmp_path: Path, decision
     assert nodes["315"].state_id == nodes["1"].state_id
     assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][
         -1] == "7:30"
+
+
+def test_a_numbered_channel_or_cabin_is_a_value_and_an_exclamation_no_subject() -> None:
+    assert (Kind.PLACE, "channel 8") in _values("ok we go to channel 8 from tomorrow")
+    assert (Kind.PLACE, "ch 6") in _values("radios on ch 6 from now")
+    assert (Kind.PLACE, "cabin 3") in _values("kenji's in cabin 3 from tonight")
+    # "ffs." before a decision names nothing the decision is about
+    analysis = MessageAnalyzer(LEX).analyze("ffs. ok we go to channel 8 from tomorrow")
+    assert all(c.subject != "ffs" for c in analysis.clauses)

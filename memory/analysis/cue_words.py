@@ -341,6 +341,8 @@ FIRST_PERSON: frozenset[str] = frozenset(
 DISCOURSE: frozenset[str] = frozenset("""
 ok okay k kk so sure yes yeah yep yup no nah nope alright right well also and but btw fyi fair
 psa re hey hi hmm hm ah oh ugh welp update updates correction heads up quick note unrelated
+ffs argh urgh omg lmao yikes whoops damn dammit sigh meh phew woohoo wow ahh uh um erm eek jeez
+geez blimey wtf
 separately anyway anyways actually agreed great good bad news thanks thx ty then now again
 reminder final finally officially the a an our my your their his her its this that these
 those we we're we'll we've i i'm i'll it it's they they're you you're let's lets please pls
@@ -633,6 +635,9 @@ ROOM_NOUNS: tuple[str, ...] = (
     "booth", "rack", "stage", "desk",
     # numbered places things or people are put in ("container 9", "plot 12", "pitch 2")
     "container", "unit", "pitch", "plot", "locker", "dock", "platform", "stall", "ward",
+    "cabin", "tent", "bunk", "berth", "pier", "bed", "table",
+    # numbered channels a radio or a stream is on ("channel 8", "ch 6")
+    "channel", "ch",
 )
 
 
