@@ -172,7 +172,9 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\bto\s)|(?<=\bis\s)|(?<=\btill\s)|(?<=\bfrom\s)|"
         r"(?<=\buntil\s)|(?<=\bfor\s)|(?<=\bdue\s)|(?<=\bbefore\s)|(?<=\bafter\s))"
         r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])|"
-        rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
+        # a day that recurs is a day ("campfire goes to thursdays")
+        rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:mon|tues|wednes|thurs|fri|satur|sun)days|"
+        rf"(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
         rf"(?:,?\s{{1,10}}\d{{4}})?|"

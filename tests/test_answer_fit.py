@@ -51,7 +51,8 @@ def test_a_day_alone_gives_no_time_of_day() -> None:
     assert day_alone("sat 25 april (25 April 2026)")
     assert not day_alone("9am, Tuesday 27 May 2025")
     assert not day_alone("3, Friday 23 January 2026")  # "at 3"
-    assert not day_alone("9 till 2") and not day_alone("fridays") and not day_alone("")
+    assert not day_alone("9 till 2") and not day_alone("")
+    assert day_alone("fridays")  # a day that recurs is a day, no time of day
     asks_time = analyze_question("what time did the knots workshop start")
     assert misfits(asks_time, "Wednesday 19 February 2025")
     assert not misfits(analyze_question("what day did the knots workshop start"),

@@ -285,8 +285,10 @@ def _local(clause: Clause, value: str) -> str:
 
 def _mentions(text: str, held: str) -> bool:
     """Whether ``text`` names ``held`` again, or its time or day ("10:30 stands")."""
+    # (each part: "thursdays, 10:30" is one slot, and "10:30 stands" names its time)
     return names_value(text, held) or any(
-        sl.text and sl.text.lower() in text.lower() for sl in find_slots(held))
+        sl.text and sl.text.lower() in text.lower()
+        for part in held.split(",") for sl in find_slots(part))
 
 
 def _counted(value: str) -> str:

@@ -1,0 +1,33 @@
+"""A day that recurs ("thursdays", "FRIDAYS") is a day: it answers "what night is it" as a
+single day does, and a complaint about the old day is no answer to what the day is now.
+Real write path (offline proposer, HashingEmbedder) and the offline reader."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memory.text import SlotKind, find_slots
+from tests.support.chat_reader import channel_chat
+
+START = datetime(2024, 6, 11, 12, 0, tzinfo=UTC)
+DAY = 60 * 24
+
+
+def test_a_recurring_day_is_a_day() -> None:
+    for said in ("thursdays", "campfire night is now THURSDAYS", "yep fridays, after dinner"):
+        assert [s.kind for s in find_slots(said)] == [SlotKind.DATE], said
+    assert not find_slots("the suns are out")
+
+
+def test_the_night_it_moved_to_answers_what_night(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "tess", "campfire night — are we doing fridays again?"),
+        (5, "hannah", "yep fridays, all-camp campfire after dinner"),
+        (9 * DAY, "tess", "friday campfire is a problem btw — friday night is parent call "
+                          "night in the office and half of us are stuck on the phones till 9"),
+        (9 * DAY + 20, "hannah", "ugh you're right. ok campfire goes to thursdays"),
+        (9 * DAY + 30, "tess", "campfire night is now THURSDAYS 🔥 (fridays = parent calls)"),
+    ], start=START, asked=START + timedelta(days=12))
+    first = chat.first("what night is campfire")
+    assert "thursday" in first.lower() and "friday" not in first.lower(), first
