@@ -160,8 +160,9 @@ class OfflineProposer(ProposalUptake):
         asked = ctx.anchor_analysis.asks if ctx.anchor_analysis is not None else frozenset()
         primary = _primary(decisions, asked)
         facets = _facets(decisions, primary)
-        if primary.answers and (not base.answers or primary.verdict is Verdict.ESTABLISH):
-            # a new state named from an earlier turn is grounded there
+        if primary.answers:
+            # a new state named from an earlier turn, or a change of the value in force an
+            # earlier turn named, is grounded there
             base = base.model_copy(update={"answers": primary.answers})
         reason = a.reason or (a.explanation if primary.verdict is Verdict.REVISE else "")
         return base.model_copy(update={
@@ -330,6 +331,12 @@ class OfflineProposer(ProposalUptake):
             timed = self._timed_near(claim, ctx, item, registry)
             if timed is not None:
                 return timed
+            talk = self._held_in_talk(claim, item, registry) if clause.pointer else None
+            if talk is not None:
+                kept, turn = talk
+                done = on(kept, Verdict.RESTATE if same_value(quote, kept.state.value)
+                          else Verdict.REVISE)
+                return dataclasses.replace(done, answers=turn.message_id)
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
                 and _RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not

@@ -31,13 +31,26 @@ from memory.decisions import (
     _matchable,
     _states_of,
 )
-from memory.models import Verdict
+from memory.models import EvidenceNode, Verdict
 from memory.registry import StateRecord
 from memory.subject_marks import of_another
 from memory.terse_replies import TerseReplies
-from memory.text import content_terms, names_value
+from memory.text import content_terms, find_slots, names_value
 
 __all__ = ["ProposalUptake", "doubts", "only_approval"]
+
+# How many turns back a change with no subject may take its subject from the value in force
+# they named, and how many states of the channel are read for it.
+_TALK_TURNS = 3
+_TALK_STATES = 5
+
+
+def _names_held(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value``'s first value ("7:45 start" names "7:45 from next
+    week")."""
+    slots = find_slots(value)
+    core = slots[0].text if slots else value
+    return bool(core) and names_value(text, core)
 
 
 class ProposalUptake(TerseReplies):
@@ -149,6 +162,31 @@ class ProposalUptake(TerseReplies):
                 rec = registry.get_state(item, sid)
                 if rec is not None and compatible(claim.value.family, rec.value_family):
                     return _Match(rec, 1.0, True, True)
+        return None
+
+    def _held_in_talk(self, claim: Claim, item: WriteItem,
+                      registry: RegistryTool) -> tuple[_Match, EvidenceNode] | None:
+        """"7:45 start + 90 mins … we lock people's cars in" → "what do you reckon" → "ok
+        let's bring it forward to 7:30": a change with no subject of its own is of the state
+        whose value in force the turns just before it named (the latest such turn, no more
+        than :data:`_TALK_TURNS` back and no longer than the link gap), when exactly one
+        active state of the value's kind, set before that turn, is named there. With the
+        turn naming it, which the change answers."""
+        message = item.message
+        gap = self.weights.link_gap_s
+        turns = [n for n in item.recent if n.thread_id == message.thread_id
+                 and 0 <= (message.ts - n.ts).total_seconds() <= gap][-_TALK_TURNS:]
+        for turn in reversed(turns):
+            named = {h.state.state_id: h.state
+                     for h in registry.search_registry(item, turn.text, k=_TALK_STATES)
+                     if compatible(claim.value.family, h.state.value_family)
+                     # (a value the turn itself set is what it says, not what it names)
+                     and h.state.active_node_id != turn.node_id
+                     and _names_held(turn.text, h.state.value)}
+            if len(named) == 1:
+                return _Match(next(iter(named.values())), 1.0, True, True), turn
+            if named:
+                return None
         return None
 
     def _acceptance(self, a: MessageAnalysis, ctx: _Context, item: WriteItem,

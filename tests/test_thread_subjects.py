@@ -245,3 +245,23 @@ def test_a_numbered_channel_or_cabin_is_a_value_and_an_exclamation_no_subject() 
     # "ffs." before a decision names nothing the decision is about
     analysis = MessageAnalyzer(LEX).analyze("ffs. ok we go to channel 8 from tomorrow")
     assert all(c.subject != "ffs" for c in analysis.clauses)
+
+
+def test_a_change_of_it_after_talk_naming_the_value_in_force_revises_it(
+        tmp_path: Path) -> None:
+    """Without threads: "7:45 start … we lock people's cars in" → "what do you reckon" →
+    "ok let's bring it forward to 7:30" changes the state holding 7:45, the value the talk
+    named two turns up, and is grounded there."""
+    store, writer = open_memory(tmp_path)
+    writer.write([
+        msg(1, "Tom", "sunset paddle starts at 7:45 from next week"),
+        msg(2000, "Tom", "sunset problem: council's put a sign up, the slipway car park gets "
+                         "locked at 9:30pm now. 7:45 start + 90 mins on the water + packing "
+                         "up = we lock people's cars in"),
+        msg(2010, "Maya", "oh god. what do you reckon"),
+        msg(2015, "Tom", "ok let's bring it forward to 7:30, final answer"),
+    ])
+    nodes = _nodes(store)
+    assert nodes["2015"].state_id == nodes["1"].state_id
+    assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][
+        -1] == "7:30"

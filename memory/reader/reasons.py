@@ -372,7 +372,7 @@ class Reasons:
             if turn.speaker_id == node.speaker_id:
                 continue
             told = " ".join(s for s in split_sentences(turn.text)
-                            for s in _put_apart(s) if not s.rstrip().endswith("?"))
+                            for s in _put_apart(s) if not _asks(s))
             if len(words(told)) < 4:
                 continue
             cued = reason_in(told)
@@ -391,6 +391,19 @@ _REASON_WORDS = 5
 # A sentence saying what someone will do is a plan, not what was wrong with the thing left.
 _PLANS = re.compile(r"\b(?:i'll|i’ll|ill|we'll|we’ll|i will|we will|gonna|going to)\b",
                     re.IGNORECASE)
+
+
+# A question typed without its mark ("what do you reckon", "should we move it"): a wh-word
+# before a verb or a pronoun, or a verb before a pronoun.
+_ASKS_UNMARKED = re.compile(
+    r"^\W{0,3}(?:(?:who|what|when|where|which|why|how)(?:'s|’s)?\s{1,3}(?:do|does|did|is|are|"
+    r"was|were|should|would|could|can|will|shall|about)\b|(?:should|would|could|can|do|"
+    r"does|did|shall)\s{1,3}(?:we|you|i|they|anyone|someone|somebody)\b)", re.IGNORECASE)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether ``sentence`` asks rather than tells: no reason a change accepted."""
+    return sentence.rstrip().endswith("?") or _ASKS_UNMARKED.match(sentence) is not None
 
 
 def _put_apart(sentence: str) -> list[str]:
