@@ -426,6 +426,16 @@ def _meaningful_number(value: str) -> bool:
 _WHEN_GAP = re.compile(r"[\s,@at]{0,4}", re.IGNORECASE)
 
 
+_RECURRING_DAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.IGNORECASE)
+
+
+def _recurring_at(a: Slot, b: Slot) -> bool:
+    """Whether one of ``a`` and ``b`` is a day that recurs and the other a time of day: a
+    weekly slot ("saturdays 10am") is read as its day and its time, each as said."""
+    return any(x.kind is SlotKind.DATE and _RECURRING_DAY.fullmatch(x.text) is not None
+               and y.kind is SlotKind.TIME for x, y in ((a, b), (b, a)))
+
+
 def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
     """Join "Friday" + "10am" into one when-slot so a revision quotes the whole value; so
     too "next Friday (the 15th)", where the day in parentheses says which Friday."""
@@ -442,6 +452,7 @@ def _merge_adjacent_when(slots: list[Slot], text: str) -> list[Slot]:
             if (
                 prev.family == "when"
                 and slot.family == "when"
+                and not _recurring_at(prev, slot)
                 and ((len(gap) <= 4 and _WHEN_GAP.fullmatch(gap))
                      or joins_day_set(prev.text, gap, slot.text))
             ):

@@ -18,6 +18,19 @@ def test_a_recurring_day_is_a_day() -> None:
     for said in ("thursdays", "campfire night is now THURSDAYS", "yep fridays, after dinner"):
         assert [s.kind for s in find_slots(said)] == [SlotKind.DATE], said
     assert not find_slots("the suns are out")
+    # a weekly slot is its day and its time, each as said (a single day takes its time in)
+    assert [(s.kind, s.text) for s in find_slots("recording is 10am saturdays now")] == [
+        (SlotKind.TIME, "10am"), (SlotKind.DATE, "saturdays")]
+    assert [s.text for s in find_slots("wednesday 1pm")] == ["wednesday 1pm"]
+
+
+def test_a_weekly_slot_keeps_its_time(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "bex", "recording moves to saturdays 11am from next week, sundays keep clashing"),
+        (3 * DAY, "theo", "recording is 10am saturdays now, starting this sat"),
+    ], start=START, asked=START + timedelta(days=5))
+    first = chat.first("when are recording sessions now")
+    assert "10am" in first and "saturday" in first.lower(), first
 
 
 def test_the_night_it_moved_to_answers_what_night(tmp_path: Path) -> None:
