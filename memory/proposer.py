@@ -331,7 +331,9 @@ class OfflineProposer(ProposalUptake):
             timed = self._timed_near(claim, ctx, item, registry)
             if timed is not None:
                 return timed
-            talk = self._held_in_talk(claim, item, registry) if clause.pointer else None
+            # (a day or time only: amounts are named in talk to be compared, "$150 vs $600")
+            talk = (self._held_in_talk(claim, item, registry)
+                    if clause.pointer and family == "when" else None)
             if talk is not None:
                 kept, turn = talk
                 done = on(kept, Verdict.RESTATE if same_value(quote, kept.state.value)
