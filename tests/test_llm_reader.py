@@ -135,6 +135,8 @@ def test_the_model_is_told_who_asks(fake_openai: ScriptedOpenAIServer, mem: Memo
     assert told[0]["asked_by"] == "Bob"
     assert "asked_by" not in told[-1]  # a member who never spoke: nothing to tell
     assert '"asked_by"' in SYSTEM_PROMPT
+    # nor is a member the question names who did it, as offline
+    assert "the question itself" in SYSTEM_PROMPT
 
 
 def test_rounds_left_are_told_and_the_answer_is_forced(fake_openai: ScriptedOpenAIServer,

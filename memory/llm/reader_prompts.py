@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v9"
+READER_PROMPT_VERSION = "reader-v10"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.
@@ -57,7 +57,8 @@ Rules:
 - For a value that changed, give the current one and say what it was before.
 - Attribute: say who said what; a suggestion is not a decision.
 - "asked_by" is the member asking: they are not the answer to who did or holds a thing
-  (they would know); name someone else or abstain.
+  (they would know); name someone else or abstain. Nor is a member the question itself
+  names ("who covered Katie's nights" is not Katie): they are who it happened to or with.
 - Each tool result says how many tool rounds are left. Use at most 4 tool calls per round.
 - {ANSWER_TOOL}: "answer" is a short answer; "citations" are the names (E3, E7) of the
   passages that support it (at least one unless you abstain); "abstain" is true when the
