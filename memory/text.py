@@ -127,6 +127,8 @@ SLOT_FAMILY: dict[SlotKind, str] = {
 }
 
 _WEEKDAYS = r"(?:mon|tue|tues|weds|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
+#: A day that recurs, said as its plural ("thursdays").
+RECURRING_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"
 _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -173,7 +175,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         r"(?<=\buntil\s)|(?<=\bfor\s)|(?<=\bdue\s)|(?<=\bbefore\s)|(?<=\bafter\s))"
         r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d{2}))?(?![/\d])|"
         # a day that recurs is a day ("campfire goes to thursdays")
-        rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:mon|tues|wednes|thurs|fri|satur|sun)days|"
+        rf"\d{{4}}-\d{{2}}-\d{{2}}|{RECURRING_DAY}|"
         rf"(?:(?:next|this|last)\s{{1,10}})?{_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
@@ -426,13 +428,13 @@ def _meaningful_number(value: str) -> bool:
 _WHEN_GAP = re.compile(r"[\s,@at]{0,4}", re.IGNORECASE)
 
 
-_RECURRING_DAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.IGNORECASE)
+_RECURRING_SAID = re.compile(RECURRING_DAY, re.IGNORECASE)
 
 
 def _recurring_at(a: Slot, b: Slot) -> bool:
     """Whether one of ``a`` and ``b`` is a day that recurs and the other a time of day: a
     weekly slot ("saturdays 10am") is read as its day and its time, each as said."""
-    return any(x.kind is SlotKind.DATE and _RECURRING_DAY.fullmatch(x.text) is not None
+    return any(x.kind is SlotKind.DATE and _RECURRING_SAID.fullmatch(x.text) is not None
                and y.kind is SlotKind.TIME for x, y in ((a, b), (b, a)))
 
 

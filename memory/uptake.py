@@ -39,12 +39,6 @@ from memory.text import content_terms, find_slots, names_value
 
 __all__ = ["ProposalUptake", "doubts", "only_approval"]
 
-# How many turns back a change with no subject may take its subject from the value in force
-# they named, and how many states of the channel are read for it.
-_TALK_TURNS = 3
-_TALK_STATES = 5
-
-
 def _names_held(text: str, value: str) -> bool:
     """Whether ``text`` names ``value``'s first value ("7:45 start" names "7:45 from next
     week")."""
@@ -169,17 +163,21 @@ class ProposalUptake(TerseReplies):
         """"7:45 start + 90 mins … we lock people's cars in" → "what do you reckon" → "ok
         let's bring it forward to 7:30": a change with no subject of its own is of the state
         whose value in force the turns just before it named (the latest such turn, no more
-        than :data:`_TALK_TURNS` back and no longer than the link gap), when exactly one
+        than ``Weights.talk_turns`` back and no longer than the link gap), when exactly one
         active state of the value's kind, set before that turn, is named there. With the
         turn naming it, which the change answers."""
-        message = item.message
-        gap = self.weights.link_gap_s
+        message, w = item.message, self.weights
         turns = [n for n in item.recent if n.thread_id == message.thread_id
-                 and 0 <= (message.ts - n.ts).total_seconds() <= gap][-_TALK_TURNS:]
+                 and 0 <= (message.ts - n.ts).total_seconds() <= w.link_gap_s][-w.talk_turns:]
+        family = claim.value.family
         for turn in reversed(turns):
+            # (a turn stating no value of the kind names none in force: nothing to search,
+            # and no query to embed)
+            if not any(compatible(family, sl.family) for sl in find_slots(turn.text)):
+                continue
             named = {h.state.state_id: h.state
-                     for h in registry.search_registry(item, turn.text, k=_TALK_STATES)
-                     if compatible(claim.value.family, h.state.value_family)
+                     for h in registry.search_registry(item, turn.text, k=w.talk_states)
+                     if compatible(family, h.state.value_family)
                      # (a value the turn itself set is what it says, not what it names)
                      and h.state.active_node_id != turn.node_id
                      and _names_held(turn.text, h.state.value)}

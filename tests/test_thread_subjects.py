@@ -44,6 +44,17 @@ def _nodes(store: MemoryStore) -> dict[str, EvidenceNode]:
     return {n.message_id: n for n in store.find_nodes(Scope(space="T1"))}
 
 
+def _current(store: MemoryStore, node: EvidenceNode) -> str:
+    """The value now in force on the chain ``node`` is part of."""
+    return [n.value for n in chain_of(store.state_nodes([node.state_id or ""]))][-1]
+
+
+# A complaint naming the value in force (7:45), before a change that names no subject.
+SUNSET_PROBLEM = ("sunset problem: council's put a sign up, the slipway car park gets locked "
+                  "at 9:30pm now. 7:45 start + 90 mins on the water + packing up = we lock "
+                  "people's cars in")
+
+
 def _values(text: str) -> list[tuple[Kind, str]]:
     return [(v.kind, v.text) for v in find_values(text, LEX)]
 
@@ -209,8 +220,7 @@ def test_a_reply_speaking_of_another_value_takes_the_thread_elsewhere(tmp_path: 
     ])
     nodes = _nodes(store)
     assert nodes["80"].state_id == nodes["1"].state_id
-    assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][-1] \
-        == "9:45"
+    assert _current(store, nodes["1"]) == "9:45"
     lunch = [n for n in nodes.values() if n.topic == "team lunch"]
     assert all("monday" not in (n.value or "").lower() for n in lunch)
 
@@ -226,16 +236,13 @@ def test_how_a_reply_moves_the_value_is_not_its_subject(tmp_path: Path, decision
     store, writer = open_memory(tmp_path)
     writer.write([
         msg(1, "Priya", "sunset start is 7:45 from tomorrow"),
-        msg(300, "Tom", "sunset problem: council's put a sign up, the slipway car park gets "
-                        "locked at 9:30pm now. 7:45 start + 90 mins on the water + packing up "
-                        "= we lock people's cars in"),
+        msg(300, "Tom", SUNSET_PROBLEM),
         msg(310, "Maya", "oh god. what do you reckon", thread="300", reply_to="300"),
         msg(315, "Tom", decision, thread="300", reply_to="300"),
     ])
     nodes = _nodes(store)
     assert nodes["315"].state_id == nodes["1"].state_id
-    assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][
-        -1] == "7:30"
+    assert _current(store, nodes["1"]) == "7:30"
 
 
 def test_a_numbered_channel_or_cabin_is_a_value_and_an_exclamation_no_subject() -> None:
@@ -255,13 +262,10 @@ def test_a_change_of_it_after_talk_naming_the_value_in_force_revises_it(
     store, writer = open_memory(tmp_path)
     writer.write([
         msg(1, "Tom", "sunset paddle starts at 7:45 from next week"),
-        msg(2000, "Tom", "sunset problem: council's put a sign up, the slipway car park gets "
-                         "locked at 9:30pm now. 7:45 start + 90 mins on the water + packing "
-                         "up = we lock people's cars in"),
+        msg(2000, "Tom", SUNSET_PROBLEM),
         msg(2010, "Maya", "oh god. what do you reckon"),
         msg(2015, "Tom", "ok let's bring it forward to 7:30, final answer"),
     ])
     nodes = _nodes(store)
     assert nodes["2015"].state_id == nodes["1"].state_id
-    assert [n.value for n in chain_of(store.state_nodes([nodes["1"].state_id or ""]))][
-        -1] == "7:30"
+    assert _current(store, nodes["1"]) == "7:30"

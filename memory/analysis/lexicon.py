@@ -250,6 +250,9 @@ class Weights:
     link_min: float = 0.45
     link_turns: int = 6              # turns looked back
     link_gap_s: float = 30 * 60      # the answered turn is at most this old
+    # A change of "it" after talk naming a value in force: memory.uptake.
+    talk_turns: int = 3              # turns looked back for the value named
+    talk_states: int = 5             # the channel's states read for each
 
     # Values said alone ("12 it is"): memory.terse_replies.
     alone_max_words: int = 8         # a reply longer than this says more than a value

@@ -43,7 +43,7 @@ from memory.analysis.reason_words import (
 )
 from memory.analysis.taking_words import TakingWords
 from memory.analysis.who_roles import WhoRoles
-from memory.text import BARE_NEGATIONS
+from memory.text import BARE_NEGATIONS, RECURRING_DAY
 
 # Words that open or shape a question without naming what it is about.
 QUESTION_WORDS = frozenset(
@@ -430,7 +430,7 @@ ACCEPT_OPENERS = (
 OPENING_FILLERS = frozenset({"honestly", "tbh", "well", "hmm", "hm", "oh", "ah", "ugh", "welp",
                              "so", "lol", "haha"})
 # Weekdays said in the plural name a recurring slot ("wednesdays 15:00"): a *when* value.
-RECURRING_DAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
+RECURRING_DAYS = re.compile(rf"\b{RECURRING_DAY}\b", re.IGNORECASE)
 # How a message turning a proposal down opens ("no, let's keep it free", "nah").
 REJECT_OPENERS = (
     "no", "nah", "nope", "not", "let's not", "lets not", "don't", "dont", "i'd rather not",

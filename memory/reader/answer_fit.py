@@ -72,9 +72,13 @@ def is_asker(value: str, asker: str) -> bool:
     the one who asked the chat about it."""
     if not asker:
         return False
-    person = _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
-    low, name = person.lower(), asker.lower()
+    low, name = _first_person(value).lower(), asker.lower()
     return bool(low) and (low == name or low == name.split()[0])
+
+
+def _first_person(value: str) -> str:
+    """The person ``value`` names first ("Priya Raman (Feb 19): …" → "Priya Raman")."""
+    return _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
 
 
 def names_asked(qa: QuestionAnalysis, value: str, people: Sequence[Person]) -> bool:
@@ -84,7 +88,7 @@ def names_asked(qa: QuestionAnalysis, value: str, people: Sequence[Person]) -> b
     check ("was it jake?") names its answer."""
     if qa.kind is not QuestionKind.WHO or qa.confirm or qa.polar or alternatives(qa) is not None:
         return False
-    person = _PERSON_END.split(_TRAILING.sub("", value), maxsplit=1)[0].strip().lstrip("@")
+    person = _first_person(value)
     said = {w.low for w in words(person)}
     return bool(said) and any(
         said <= p.keys or person.lower() == p.name.lower()

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import timedelta
 
+from memory.analysis.definitions import SpeechAct
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -352,6 +353,12 @@ class Reasons:
     def whole(self, node: EvidenceNode) -> str:
         return shorten(" ".join(node.text.split()), WHOLE_CHARS)
 
+    def _asks(self, sentence: str) -> bool:
+        """Whether ``sentence`` asks rather than tells, with its mark or without ("what do
+        you reckon"): no reason for a change that answers it."""
+        return sentence.rstrip().endswith("?") or self.analyzer.analyze(
+            sentence).act is SpeechAct.QUESTION
+
     def accepted(self, text: str, node: EvidenceNode | None,
                  nodes: dict[str, EvidenceNode], turns: Sequence[EvidenceNode] = (), *,
                  strict: bool = False) -> str:
@@ -372,7 +379,7 @@ class Reasons:
             if turn.speaker_id == node.speaker_id:
                 continue
             told = " ".join(s for s in split_sentences(turn.text)
-                            for s in _put_apart(s) if not _asks(s))
+                            for s in _put_apart(s) if not self._asks(s))
             if len(words(told)) < 4:
                 continue
             cued = reason_in(told)
@@ -391,19 +398,6 @@ _REASON_WORDS = 5
 # A sentence saying what someone will do is a plan, not what was wrong with the thing left.
 _PLANS = re.compile(r"\b(?:i'll|i’ll|ill|we'll|we’ll|i will|we will|gonna|going to)\b",
                     re.IGNORECASE)
-
-
-# A question typed without its mark ("what do you reckon", "should we move it"): a wh-word
-# before a verb or a pronoun, or a verb before a pronoun.
-_ASKS_UNMARKED = re.compile(
-    r"^\W{0,3}(?:(?:who|what|when|where|which|why|how)(?:'s|’s)?\s{1,3}(?:do|does|did|is|are|"
-    r"was|were|should|would|could|can|will|shall|about)\b|(?:should|would|could|can|do|"
-    r"does|did|shall)\s{1,3}(?:we|you|i|they|anyone|someone|somebody)\b)", re.IGNORECASE)
-
-
-def _asks(sentence: str) -> bool:
-    """Whether ``sentence`` asks rather than tells: no reason a change accepted."""
-    return sentence.rstrip().endswith("?") or _ASKS_UNMARKED.match(sentence) is not None
 
 
 def _put_apart(sentence: str) -> list[str]:
