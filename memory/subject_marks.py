@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memory.analysis.cue_words import REVISION_NOUNS
 from memory.analysis.message import MessageAnalysis
 from memory.dates.days import FULL_MONTH_WORDS
 from memory.text import STOPWORDS, is_calendar_word
@@ -30,12 +31,24 @@ def heading(analysis: MessageAnalysis) -> str:
 _CODE = re.compile(r"\b([a-z]{1,4})(\d{1,4})s?\b", re.IGNORECASE)
 
 
+# One of a numbered series in words: a noun, then its number ("round 4", "block 5", "table
+# #6"); "at 4", "may 4" or "by 6" say when, not which, and "draft 3" is the next draft.
+_SERIES = re.compile(r"\b([a-z]{2,12})\s{1,2}#?(\d{1,3})(?![\w:.,/]\d|\w)", re.IGNORECASE)
+
+
+def _codes(text: str) -> set[tuple[str, str]]:
+    return {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(text)} | {
+        (m.group(1).lower(), m.group(2)) for m in _SERIES.finditer(text)
+        if m.group(1).lower() not in STOPWORDS and not is_calendar_word(m.group(1).lower())
+        and m.group(1).lower() not in REVISION_NOUNS}
+
+
 def other_codes(subject: str, topic: str) -> bool:
     """Whether two subjects name different members of one series ("U10 training" and "U12
-    pre-season training", "rc2 sign-off" and "rc3 sign-off"): a code of the same letters
-    with another number, and none in common."""
-    mine = {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(subject)}
-    theirs = {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(topic)}
+    pre-season training", "rc2 sign-off" and "rc3 sign-off", "round 4" and "Spring Series
+    Round 3"): a code of the same letters, or a noun, with another number, and none in
+    common."""
+    mine, theirs = _codes(subject), _codes(topic)
     if not mine or not theirs or mine & theirs:
         return False
     return bool({p for p, _ in mine} & {p for p, _ in theirs})

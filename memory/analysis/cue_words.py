@@ -428,6 +428,14 @@ listen guess imagine say think scratch forget ignore disregard trying using swit
 """.split())
 
 
+#: Nouns whose numbers count revisions of one thing ("draft 3" replaces "draft 2"), unlike a
+#: series of things ("round 4" is not "round 3").
+REVISION_NOUNS: frozenset[str] = frozenset("""
+draft drafts version versions rev revision revisions iteration attempt take edit edits mix
+proof proofs cut pass offer quote counter bid estimate
+""".split())
+
+
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""

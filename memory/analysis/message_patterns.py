@@ -99,6 +99,8 @@ _OLD_BEFORE = ("instead of", "rather than", "not", "no longer", "replacing", "us
                "(not", "and not", "scratch", "scrap", "forget", "ditch", "no more",
                "move off", "moved off", "moving off", "moves off",
                "not doing", "cancel", "drop", "dropping", "(was",
+               # "goes up to $20 from 1 March (currently $15)": in force until then
+               "(currently", "(currently at", "(atm", "(at the moment",
                "up from", "down from", "previously",
                "formerly", "originally", "can't do", "cant do", "can't make", "cant make",
                "can't use", "cant use", "can't have", "cant have", "won't do",

@@ -297,7 +297,8 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     # a measure is said as a number and its unit ("8,500 ft", "12 km", "40 kg")
     "altitude": "count", "height": "count", "distance": "count", "length": "count",
     "depth": "count", "width": "count", "weight": "count", "speed": "count",
-    "temperature": "count", "capacity": "count", "mileage": "count",
+    "temperature": "count", "temp": "count", "temps": "count", "capacity": "count",
+    "mileage": "count",
     "region": "where", "regions": "where", "location": "where", "place": "where",
     "venue": "where", "room": "where", "city": "where", "country": "where", "spot": "where",
     "restaurant": "where", "address": "where", "venues": "where", "places": "where",
@@ -571,7 +572,8 @@ RECORD_NOUNS = ("account", "phone", "reference", "ref", "order", "tracking", "bo
                 "invoice", "policy", "customer", "membership", "member", "serial",
                 "registration", "licence", "license", "confirmation", "ticket", "case",
                 "vat", "tax", "reservation", "po", "contact", "mobile", "cell", "landline",
-                "passport", "flight", "employee", "pin")
+                "passport", "flight", "employee", "pin", "hours", "emergency", "helpline",
+                "hotline", "telephone", "tel", "whatsapp", "fax")
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",

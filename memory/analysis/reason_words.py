@@ -174,9 +174,13 @@ def _announces(text: str) -> bool:
     """Whether ``text`` is only words announcing a change ("bit of a change", "ok one more
     tweak", "change of plan")."""
     said = re.findall(r"[a-z']{1,30}", text.lower())
+    at = next((i for i, w in enumerate(said) if i and w in _ABOUT), None)
+    if at is not None and len(said) - at <= 4:
+        said = said[:at]  # "change of plan for the show": what the change is about follows
     return any(w in CHANGE_LABEL_NOUNS for w in said) and all(
         w in CHANGE_LABEL_NOUNS or w in CHANGE_LABELS or w in DISCOURSE or w in _LINKING
         for w in said)
 
 
+_ABOUT = frozenset({"for", "to", "about", "regarding", "with", "re"})
 _LINKING = frozenset({"a", "an", "the", "of", "bit", "on", "re", "quick", "just", "plan", "plans"})

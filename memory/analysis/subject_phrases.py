@@ -240,7 +240,7 @@ def _label_subject(masked: str, label: tuple[int, int],
     if announces_a_change(said):
         return []
     toks = _before_predicate(toks, inside, default_lexicon(), masked) or toks
-    out = _clean_subject(toks, inside, keep_meta=False)
+    out = _clean_subject(toks, inside, masked, keep_meta=False)
     cut = next((i for i, t in enumerate(out) if i >= 1 and t.low in {"for", "with", "per"}),
                None)
     if cut is not None and out[cut].low == "for" and any(
@@ -295,6 +295,10 @@ def _event_noun(toks: Sequence[Token], phrase: Sequence[Token]) -> str:
     return ""
 
 
+#: A copula right after a word makes it a noun ("Show is confirmed", "sign's up").
+_COPULA_AFTER = re.compile(r"(?:\s{1,3}(?:is|are|was|were|has\sbeen)\b|['’]s\b)", re.IGNORECASE)
+
+
 def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
                    masked: str = "", *, keep_meta: bool = True) -> list[Token]:
     """A subject phrase from raw words: no value words, no procedural words ("Outcome of
@@ -319,7 +323,8 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
         return []
     if any(t.low in _FRAGMENTS for t in out):
         return []  # "n't know , I do n't": a predicate split into pieces, not a subject
-    if out and out[0].low in BARE_VERBS and (len(out) == 1 or out[1].low in _PRONOUNS or out[
+    if out and out[0].low in BARE_VERBS and not _COPULA_AFTER.match(masked, out[-1].end) and (
+            len(out) == 1 or out[1].low in _PRONOUNS or out[
             1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
         return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
     if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS

@@ -180,7 +180,9 @@ def _pronoun_verb(toks: list[Token]) -> list[Token] | None:
     j = i + 1
     while j < len(toks) and toks[j].low in {"will", "can", "could", "should", "would", "need",
                                             "to", "just", "also", "still", "going", "gonna",
-                                            "want", "have", "'ll", "must", "might"}:
+                                            "want", "have", "'ll", "must", "might",
+                                            # "they're now delivering Friday 22 May"
+                                            "now", "actually", "finally", "officially"}:
         j += 1
     if j >= len(toks) or toks[j].low in _COPULAS or toks[j].low in _VALUE_PREPS:
         return None
