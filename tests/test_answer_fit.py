@@ -26,6 +26,7 @@ from memory.reader.answer_fit import (
     member_alone,
     misfits,
     names_asked,
+    period_alone,
 )
 from memory.reader.extract import Person
 from tests.support.chat_reader import channel_chat
@@ -57,6 +58,26 @@ def test_a_day_alone_gives_no_time_of_day() -> None:
     assert misfits(asks_time, "Wednesday 19 February 2025")
     assert not misfits(analyze_question("what day did the knots workshop start"),
                        "Wednesday 19 February 2025")
+
+
+def test_a_week_gives_no_day() -> None:
+    assert period_alone("this week (the week of 16 February 2026)")
+    assert period_alone("next month") and period_alone("March")
+    assert not period_alone("wednesdays") and not period_alone("Friday 27 March (27 March)")
+    assert not period_alone("3pm") and not period_alone("")
+    asks_day = analyze_question("what day do pickers get paid?")
+    assert misfits(asks_day, "this week (the week of 16 February 2026)")
+    assert not misfits(asks_day, "Wednesdays")
+    assert not misfits(analyze_question("when do the pay rises start?"), "this week")
+
+
+def test_a_week_does_not_answer_what_day(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "priya", "Picker pay for this season is $27.50/hr, paid weekly on Wednesdays."),
+        (DAY, "dev", "Update: picker rate goes up to $29/hr effective this week. Priya's "
+                     "updating the contracts."),
+    ], start=START, asked=START + timedelta(days=20))
+    assert "wednesday" in chat.first("what day do pickers get paid?").lower()
 
 
 def test_a_members_name_answers_only_a_question_about_a_person() -> None:

@@ -11,17 +11,20 @@ shirts") is not answered by a member's name alone ("kestrel", "Hana"): the name 
 something, found where the value was missing.
 
 A question asking the time of day ("what time did the workshop start") is not answered by a
-day alone ("Wednesday 19 February"): the day is what the asker knew or did not ask.
+day alone ("Wednesday 19 February"): the day is what the asker knew or did not ask; one
+asking the day ("what day do pickers get paid") not by a week or a month ("this week").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CLOCK_NOUNS
+from memory.dates.spoken import coarser_than_a_day
 from memory.models import EvidenceNode
 from memory.reader.alternatives import alternatives
 from memory.reader.answer import day_label
@@ -30,6 +33,8 @@ from memory.reader.extract import Person, named_people
 from memory.reader.when_values import has_clock
 from memory.text import STOPWORDS, SlotKind, find_slots, shorten, stem, tokens
 
+# Any day will do to tell whether a value names a day at all.
+_ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
 _TRAILING = re.compile(r"\s{0,3}\([^()]{0,200}\)\s{0,3}$")
 _DIGIT = re.compile(r"\d")
@@ -62,8 +67,15 @@ def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = (),
     """Whether ``value``, an answer's value, cannot be what ``qa`` asks (``people``: the
     members the scope knows; ``asker``: the name of the member asking)."""
     return echoes(qa, value) or (asks_time_of_day(qa) and day_alone(value)) or (
+        qa.asks_day and period_alone(value)) or (
         member_alone(value, people) and not asks_person(qa)) or (
         asks_person(qa) and is_asker(value, asker)) or names_asked(qa, value, people)
+
+
+def period_alone(value: str) -> bool:
+    """Whether ``value`` names only a week, a month or longer ("this week (the week of 16
+    February 2026)", "March"): no answer to "what day" (the asker wants the day)."""
+    return coarser_than_a_day(_TRAILING.sub("", value), _ANY_DAY)
 
 
 def is_asker(value: str, asker: str) -> bool:

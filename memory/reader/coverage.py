@@ -56,6 +56,7 @@ from memory.reader.coverage_values import (
     asks_a_count,
     asks_a_length,
     asks_a_percent,
+    asks_a_temperature,
     asks_an_address,
     common_place,
     numbered_noun,
@@ -69,6 +70,7 @@ from memory.reader.coverage_values import (
     says_a_percent,
     says_a_rate,
     says_a_record_number,
+    says_a_temperature,
     says_an_address,
 )
 from memory.reader.word_forms import (
@@ -79,6 +81,7 @@ from memory.reader.word_forms import (
     unit_forms,
 )
 from memory.store.ports import SearchStore
+from memory.subject_marks import other_codes
 from memory.text import STOPWORDS, family_of, find_slots, stem
 
 # Sentences ending in "?" ask rather than tell: they carry a unit's subject, not its answer.
@@ -309,6 +312,8 @@ class CoverageTest:
             return 0.0
         if not self.holds_family(qa, unit) or another_kind(qa.text, unit.told, unit.context):
             return 0.0
+        if other_codes(qa.text, unit.text):
+            return 0.0  # "who won round 2" is not answered by the round 3 results
         if qa.kind is QuestionKind.WHO and qa.role != "proposer" and _only_asks(unit):
             return 0.0  # "who took my 10mm spanner", never answered: nobody is named
         w = self.weights
@@ -452,6 +457,8 @@ class CoverageTest:
             return True
         if asks_a_length(qa):
             return says_a_length(unit)  # "how long is the film" / "98 mins", not "Saturday"
+        if asks_a_temperature(qa):
+            return says_a_temperature(unit)  # "what temp is the ferment at" / "18°C"
         if asks_an_address(qa, self.lexicon.address_nouns):
             # "what's the address for flynn's" is answered by a street or postcode written
             # out, never by the pub's name or a day

@@ -21,7 +21,8 @@ from memory.text import STOPWORDS, Slot, find_slots, has_time_of_day
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
 
-__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_length", "other_period", "said",
+__all__ = ["NAMELESS_FAMILIES", "asks_a_count", "asks_a_temperature", "says_a_temperature",
+           "asks_a_length", "other_period", "said",
            "says_a_bare_sum", "says_a_clock", "says_a_length", "numbered_noun", "says_a_number",
            "says_a_numbered", "says_a_percent", "says_a_record_number", "says_an_address",
            "is_a_percent", "address_in", "asks_an_address", "common_place", "tells_a_sum"]
@@ -132,6 +133,22 @@ def asks_a_percent(qa: QuestionAnalysis) -> bool:
 
 
 _ASKS_PERCENT = re.compile(r"%|\bper\s?cent(?:age)?\b", re.IGNORECASE)
+
+
+def asks_a_temperature(qa: QuestionAnalysis) -> bool:
+    """Whether the question asks a temperature ("what temp is the ferment at", "how hot
+    does the kiln go")."""
+    return _ASKS_TEMPERATURE.search(qa.text) is not None
+
+
+def says_a_temperature(unit: Unit) -> bool:
+    """Whether ``unit`` states a temperature ("18°C", "65 degrees", "1240c")."""
+    return _TEMPERATURE.search(said(unit)) is not None
+
+
+_ASKS_TEMPERATURE = re.compile(r"\b(?:temps?|temperatures?|degrees|how\s(?:hot|cold|warm))\b",
+                               re.IGNORECASE)
+_TEMPERATURE = re.compile(r"\d\s?(?:°|º|degrees?\b|deg\b|[cf]\b)", re.IGNORECASE)
 
 
 def is_a_percent(value: str) -> bool:
