@@ -137,6 +137,8 @@ def test_the_model_is_told_who_asks(fake_openai: ScriptedOpenAIServer, mem: Memo
     assert '"asked_by"' in SYSTEM_PROMPT
     # nor is a member the question names who did it, as offline
     assert "the question itself" in SYSTEM_PROMPT
+    # a measure asked needs one said, as the offline coverage test and answer fit
+    assert "a temperature by degrees, a phone number" in SYSTEM_PROMPT
 
 
 def test_rounds_left_are_told_and_the_answer_is_forced(fake_openai: ScriptedOpenAIServer,

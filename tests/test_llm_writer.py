@@ -789,3 +789,10 @@ def test_the_prompt_defines_values_said_alone_and_measures_as_the_offline_writer
     # memory.terse_replies and matching.same_measure: the same definitions in LLM mode
     assert '"12 it is"' in WRITER_SYSTEM_PROMPT
     assert "A price never replaces a count of things" in WRITER_SYSTEM_PROMPT
+
+
+def test_the_prompt_defines_series_moves_and_values_in_force_as_the_offline_writer() -> None:
+    # memory.subject_marks.other_codes, the analyzer's moved things and old values
+    assert "does not revise round 3's venue" in WRITER_SYSTEM_PROMPT
+    assert "\"I'm moving ours to Sunday 21 June\"" in WRITER_SYSTEM_PROMPT
+    assert "(currently $15)" in WRITER_SYSTEM_PROMPT

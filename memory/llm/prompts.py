@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v6"
+WRITER_PROMPT_VERSION = "writer-v7"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -83,7 +83,11 @@ Rules:
    the review's time; it is its own state or context. Revise only when the new value
    REPLACES the old value of the same state. "X instead of Y" revises the state whose value
    is Y. A hand-off revises the owner; a cancellation revises the state it ends, whatever
-   kind of value that state had.
+   kind of value that state had. One of a numbered series is a thing of its own: "Round 4
+   is back at Hollins Farm" does not revise round 3's venue (but "draft 3" replaces "draft
+   2"). The speaker moving a thing revises it ("I'm moving ours to Sunday 21 June"); a
+   value said to hold until the change ("up to $20 from 1 March (currently $15)") is the
+   value replaced.
 3. state: an S name from the lists you were given, or the M name of an EARLIER message of
    this batch that establishes the state; null for establish and context. Never invent
    names. If no listed state fits, do not revise: establish or use context.

@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v10"
+READER_PROMPT_VERSION = "reader-v11"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.
@@ -59,6 +59,8 @@ Rules:
 - "asked_by" is the member asking: they are not the answer to who did or holds a thing
   (they would know); name someone else or abstain. Nor is a member the question itself
   names ("who covered Katie's nights" is not Katie): they are who it happened to or with.
+- A measure asked is answered only by one said: a temperature by degrees, a phone number
+  by its digits, "what day" by a day (not "this week"); "round 2" is not "round 3".
 - Each tool result says how many tool rounds are left. Use at most 4 tool calls per round.
 - {ANSWER_TOOL}: "answer" is a short answer; "citations" are the names (E3, E7) of the
   passages that support it (at least one unless you abstain); "abstain" is true when the
