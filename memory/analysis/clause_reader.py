@@ -63,6 +63,7 @@ from memory.analysis.message_patterns import (
     _in_value,
     tokenize_at,
 )
+from memory.analysis.speaker_moves import moves_a_thing, without_addressee
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
     _change_object,
@@ -254,7 +255,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     # "I'm booking ArtMove": the speaker books the team's choice
                     and not (_BOOKS.search(part) and any(v.kind is Kind.CHOICE for v in new))
                     # "I'm moving ours to Sunday 21 June": the speaker moves a thing
-                    and not _moves_a_thing(tokenize(part)))
+                    and not moves_a_thing(tokenize(part)))
         if personal and _OWN_ABSENCE.match(part):
             # "i'm away 20 feb - 2 mar (skiing)": when the speaker is away is the team's
             # to know; the message analyzer names it after them
@@ -330,8 +331,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
         words = after_report(_skip_proposal(self._strip_retraction(skip_effective_day(
             _strip_openers(_skip_reason(strip_change_of_mind(_outside_asides(toks, masked)))),
             values)), self.lexicon), values)
-        if len(words) > 1 and words[0].low in people and words[1].low in _VOCATIVE_NEXT:
-            words = words[1:]  # "dan ur booked on the course …": who is told, not the subject
+        words = without_addressee(words, people)
         if asking:
             words = _strip_question(words)
         handover = _handover_object(words, values)
@@ -483,7 +483,6 @@ def _owned_and_headed(claims: tuple[Claim, ...], values: tuple[Value, ...], new:
     return claims
 
 
-
 def _effective_from(claims: tuple[Claim, ...], part: str, start: int) -> tuple[Claim, ...]:
     """A day opening its clause after "from"/"as of"/"starting" is when the change that
     follows takes effect: it is said of the thing that changes ("from next monday hygiene
@@ -571,39 +570,6 @@ def _opens(lead: str) -> bool:
 
 # Objects that stand for the task the talk is about ("I'll do *them*", "I'll take *it*").
 _OBJECT_PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these"})
-#: What a change verb acts on when the speaker changes a team's thing ("I'm moving *ours*",
-#: "I've pushed *the* review"); "I'm moving to Leeds" moves the speaker.
-_MOVED_THINGS = _OBJECT_PRONOUNS | {"ours", "the", "our", "both", "everything"}
-#: Words right after a change verb that leave the speaker as what moves.
-_OWN_MOVES = frozenset({"to", "into", "in", "out", "on", "over", "back", "house", "home",
-                        "away", "abroad", "up", "down", "off", "my", "me", "myself", "jobs",
-                        "job", "teams", "shifts", "desks", "offices", "forward", "from"})
-#: Words after a member's name that make the name a greeting of who is told ("dan *ur*
-#: booked", "femi *can* u", "dan *the* course has moved"), not what the clause is about.
-_VOCATIVE_NEXT = frozenset({"ur", "u", "you", "your", "you're", "youre", "yr", "the", "can",
-                            "could", "would", "will", "pls", "please", "plz", "r", "are",
-                            "fyi", "btw"})
-#: Where a moved thing goes ("pushing X *back*", "moving X *to*").
-_DIRECTIONS = frozenset({"to", "back", "forward", "till", "until", "til", "up", "down"})
-
-
-def _moves_a_thing(toks: Sequence[Token]) -> bool:
-    """Whether a first-person clause changes a thing: a change verb among its first words
-    with an object after it ("I'm moving it to Sunday", "i've bumped the order to 40", "I'm
-    pushing overnight turnout back a week"), not the speaker ("I'm moving to Leeds", "moving
-    house", "changing my flight")."""
-    for i, t in enumerate(toks[:5]):
-        if t.low not in CHANGE_VERBS or i + 1 >= len(toks):
-            continue
-        after = toks[i + 1].low
-        if after in _MOVED_THINGS:
-            return True
-        if after not in _OWN_MOVES and any(
-                x.low in _DIRECTIONS for x in toks[i + 2:i + 6]):
-            return True
-    return False
-
-
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
