@@ -23,10 +23,12 @@ _OWN_MOVES = frozenset({"to", "into", "in", "out", "on", "over", "back", "house"
 #: Where a moved thing goes ("pushing X *back*", "moving X *to*").
 _DIRECTIONS = frozenset({"to", "back", "forward", "till", "until", "til", "up", "down"})
 #: Words after a member's name that make the name a greeting of who is told ("dan *ur*
-#: booked", "femi *can* u", "dan *the* course has moved"), not what the clause is about.
-_VOCATIVE_NEXT = frozenset({"ur", "u", "you", "your", "you're", "youre", "yr", "the", "can",
-                            "could", "would", "will", "pls", "please", "plz", "r", "are",
-                            "fyi", "btw"})
+#: booked", "dan *the* course has moved"), not what the clause is about.
+_VOCATIVE_NEXT = frozenset({"ur", "u", "you", "your", "you're", "youre", "yr", "the", "pls",
+                            "please", "plz", "fyi", "btw"})
+#: Verbs asking the member named ("femi *can u* do sat"; "Marcus will be away" is his).
+_ASKING = frozenset({"can", "could", "would", "will", "r", "are", "do", "did"})
+_YOU = frozenset({"u", "you", "ya", "yall", "y'all"})
 
 
 def moves_a_thing(toks: Sequence[Token]) -> bool:
@@ -48,6 +50,9 @@ def moves_a_thing(toks: Sequence[Token]) -> bool:
 def without_addressee(words: list[Token], people: frozenset[str]) -> list[Token]:
     """``words`` without a member's name that opens them to address that member ("dan ur
     booked on the course", "femi can u do sat"); "Dan is off on friday" keeps it."""
-    if len(words) > 1 and words[0].low in people and words[1].low in _VOCATIVE_NEXT:
+    if len(words) < 2 or words[0].low not in people:
+        return words
+    if words[1].low in _VOCATIVE_NEXT or (
+            words[1].low in _ASKING and len(words) > 2 and words[2].low in _YOU):
         return words[1:]
     return words
