@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import REVISION_NOUNS
+from memory.analysis.cue_words import MEASURE_NOUNS, REVISION_NOUNS
 from memory.analysis.message import MessageAnalysis
 from memory.dates.days import FULL_MONTH_WORDS
 from memory.text import STOPWORDS, is_calendar_word
@@ -39,8 +39,15 @@ _SERIES = re.compile(r"\b([a-z]{2,12})\s{1,2}#?(\d{1,3})(?![\w:.,/]\d|\w)", re.I
 def _codes(text: str) -> set[tuple[str, str]]:
     return {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(text)} | {
         (m.group(1).lower(), m.group(2)) for m in _SERIES.finditer(text)
-        if m.group(1).lower() not in STOPWORDS and not is_calendar_word(m.group(1).lower())
-        and m.group(1).lower() not in REVISION_NOUNS}
+        if _series_noun(m.group(1).lower())}
+
+
+def _series_noun(word: str) -> bool:
+    """Whether ``word`` before a number can name one of a series: no function word, day or
+    month ("at 4", "may 4"), revision ("draft 3"), measure ("top 8", "cone 6", "size 10")
+    or verb ("suggested 5")."""
+    return (word not in STOPWORDS and not is_calendar_word(word) and word not in REVISION_NOUNS
+            and word not in MEASURE_NOUNS and not word.endswith(("ed", "ing")))
 
 
 def other_codes(subject: str, topic: str) -> bool:

@@ -35,6 +35,9 @@ def test_a_numbered_noun_names_one_of_a_series() -> None:
     # a time, a day of the month or a count is no member of a series
     assert not other_codes("meeting at 4", "meeting at 3")
     assert not other_codes("review may 4", "review")
+    # a measure is no member of a series: "top 16" is another bracket of the same event
+    assert not other_codes("what was the bracket before we went to top 16?", "top 8 double elim")
+    assert not other_codes("draft 3", "costume budget draft 2")
 
 
 def test_another_round_is_not_a_revision(tmp_path: Path) -> None:

@@ -436,6 +436,13 @@ proof proofs cut pass offer quote counter bid estimate
 """.split())
 
 
+#: Nouns whose numbers measure a thing rather than name one of a series ("top 8" and "top
+#: 16" are two brackets of one event).
+MEASURE_NOUNS: frozenset[str] = frozenset("""
+top bottom size sizes cone max min cap under over approx about around only best worst
+""".split())
+
+
 #: Doers that are never what a change is about: in "finance cut the RI budget to €36k" the
 #: subject is the budget.
 AGENT_NOUNS: frozenset[str] = frozenset("""
