@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memory.analysis.cue_words import MEASURE_NOUNS, REVISION_NOUNS
+from memory.analysis.cue_words import SERIES_NOUNS
 from memory.analysis.message import MessageAnalysis
 from memory.dates.days import FULL_MONTH_WORDS
 from memory.text import STOPWORDS, is_calendar_word
@@ -31,8 +31,8 @@ def heading(analysis: MessageAnalysis) -> str:
 _CODE = re.compile(r"\b([a-z]{1,4})(\d{1,4})s?\b", re.IGNORECASE)
 
 
-# One of a numbered series in words: a noun, then its number ("round 4", "block 5", "table
-# #6"); "at 4", "may 4" or "by 6" say when, not which, and "draft 3" is the next draft.
+# One of a numbered series in words: a noun, then its number ("round 4", "block 5"); "at 4",
+# "til 7", "top 16" or "draft 3" say when, how much or which revision, not which thing.
 _SERIES = re.compile(r"\b([a-z]{2,12})\s{1,2}#?(\d{1,3})(?![\w:.,/]\d|\w)", re.IGNORECASE)
 
 
@@ -43,11 +43,8 @@ def _codes(text: str) -> set[tuple[str, str]]:
 
 
 def _series_noun(word: str) -> bool:
-    """Whether ``word`` before a number can name one of a series: no function word, day or
-    month ("at 4", "may 4"), revision ("draft 3"), measure ("top 8", "cone 6", "size 10")
-    or verb ("suggested 5")."""
-    return (word not in STOPWORDS and not is_calendar_word(word) and word not in REVISION_NOUNS
-            and word not in MEASURE_NOUNS and not word.endswith(("ed", "ing")))
+    """Whether ``word`` before a number names one of a series ("round 4"; lexicon data)."""
+    return word in SERIES_NOUNS or (word.endswith("s") and word[:-1] in SERIES_NOUNS)
 
 
 def other_codes(subject: str, topic: str) -> bool:

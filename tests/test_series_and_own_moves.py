@@ -38,6 +38,7 @@ def test_a_numbered_noun_names_one_of_a_series() -> None:
     # a measure is no member of a series: "top 16" is another bracket of the same event
     assert not other_codes("what was the bracket before we went to top 16?", "top 8 double elim")
     assert not other_codes("draft 3", "costume budget draft 2")
+    assert not other_codes("why are sundays open til 7 now", "we close at 7 not 6, til 6")
 
 
 def test_another_round_is_not_a_revision(tmp_path: Path) -> None:

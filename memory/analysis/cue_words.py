@@ -428,18 +428,13 @@ listen guess imagine say think scratch forget ignore disregard trying using swit
 """.split())
 
 
-#: Nouns whose numbers count revisions of one thing ("draft 3" replaces "draft 2"), unlike a
-#: series of things ("round 4" is not "round 3").
-REVISION_NOUNS: frozenset[str] = frozenset("""
-draft drafts version versions rev revision revisions iteration attempt take edit edits mix
-proof proofs cut pass offer quote counter bid estimate
-""".split())
-
-
-#: Nouns whose numbers measure a thing rather than name one of a series ("top 8" and "top
-#: 16" are two brackets of one event).
-MEASURE_NOUNS: frozenset[str] = frozenset("""
-top bottom size sizes cone max min cap under over approx about around only best worst
+#: Nouns that, with a number, name one of a series of things ("round 4" is not "round 3",
+#: "block 5" not "block 4"); a revision ("draft 3"), a measure ("top 16", "cone 6") or a place
+#: a value is set to ("room 4", ROOM_NOUNS) is none of them.
+SERIES_NOUNS: frozenset[str] = frozenset("""
+round block heat race leg match game fixture week episode season series part chapter
+lesson session module sprint phase wave batch cohort squad group team patrol van car bus
+truck boat tank field site zone sector division volume issue level tier
 """.split())
 
 
