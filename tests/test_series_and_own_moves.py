@@ -68,6 +68,9 @@ def test_the_speaker_moving_a_thing_changes_it() -> None:
     assert [cl.value.text for c in moved.clauses for cl in c.claims] == ["Sunday 21 June"]
     assert analyzer.analyze("I'm moving to Leeds on Friday", speaker="Helen").act \
         is SpeechAct.CHATTER
+    # what the speaker would do puts a value forward; it decides nothing
+    assert analyzer.analyze("I'd extend it to 60 days", speaker="Marco").act \
+        is not SpeechAct.DECISION
 
 
 def test_announcing_a_change_is_no_reason() -> None:

@@ -20,6 +20,8 @@ _MOVED_THINGS = frozenset({"it", "them", "that", "this", "those", "these", "ours
 _OWN_MOVES = frozenset({"to", "into", "in", "out", "on", "over", "back", "house", "home",
                         "away", "abroad", "up", "down", "off", "my", "me", "myself", "jobs",
                         "job", "teams", "shifts", "desks", "offices", "forward", "from"})
+#: What the speaker would do, not does ("I'd extend it to 60 days").
+_WOULD = frozenset({"i'd", "i’d", "id", "would", "wd", "i'd've"})
 #: Where a moved thing goes ("pushing X *back*", "moving X *to*").
 _DIRECTIONS = frozenset({"to", "back", "forward", "till", "until", "til", "up", "down"})
 #: Words after a member's name that make the name a greeting of who is told ("dan *ur*
@@ -35,7 +37,10 @@ def moves_a_thing(toks: Sequence[Token]) -> bool:
     """Whether a first-person clause changes a thing: a change verb among its first words
     with an object after it ("I'm moving it to Sunday", "i've bumped the order to 40", "I'm
     pushing overnight turnout back a week"), not the speaker ("I'm moving to Leeds", "moving
-    house", "changing my flight")."""
+    house", "changing my flight"), nor what the speaker would do ("I'd extend it to 60
+    days" puts a value forward)."""
+    if any(t.low in _WOULD for t in toks[:3]):
+        return False
     for i, t in enumerate(toks[:5]):
         if t.low not in CHANGE_VERBS or i + 1 >= len(toks):
             continue
