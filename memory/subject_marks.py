@@ -6,6 +6,7 @@ thing ("the 6:30 train"). The writer reads a thread and the turn a reply answers
 
 from __future__ import annotations
 
+import functools
 import re
 
 from memory.analysis.cue_words import SERIES_NOUNS
@@ -36,10 +37,13 @@ _CODE = re.compile(r"\b([a-z]{1,4})(\d{1,4})s?\b", re.IGNORECASE)
 _SERIES = re.compile(r"\b([a-z]{2,12})\s{1,2}#?(\d{1,3})(?![\w:.,/]\d|\w)", re.IGNORECASE)
 
 
-def _codes(text: str) -> set[tuple[str, str]]:
-    return {(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(text)} | {
+@functools.lru_cache(maxsize=4096)
+def _codes(text: str) -> frozenset[tuple[str, str]]:
+    """The series members ``text`` names; cached, as the coverage test asks it of every
+    unit against every question."""
+    return frozenset({(m.group(1).lower(), m.group(2)) for m in _CODE.finditer(text)} | {
         (m.group(1).lower(), m.group(2)) for m in _SERIES.finditer(text)
-        if _series_noun(m.group(1).lower())}
+        if _series_noun(m.group(1).lower())})
 
 
 def _series_noun(word: str) -> bool:

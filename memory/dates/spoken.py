@@ -5,7 +5,7 @@ the time the message was said. Shared by the write half (rewrites) and the read 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from memory.analysis.lexicon import ORDINAL_THINGS
 from memory.dates.days import DateResolution, Prefer
@@ -70,6 +70,10 @@ def _pin_day(res: DateResolution, day: int, ts: datetime) -> DateResolution:
     ahead = [d for d in found if d >= ts.date()]
     d = ahead[0] if ahead else found[-1]
     return DateResolution(start=d, end=d, granularity="day", text=res.text)
+
+
+#: Any day will do to tell whether a value names a day at all (or numbers could be one).
+ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 
 def coarser_than_a_day(value: str, said: datetime) -> bool:

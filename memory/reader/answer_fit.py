@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import CLOCK_NOUNS
-from memory.dates.spoken import coarser_than_a_day
+from memory.dates.spoken import ANY_DAY, coarser_than_a_day
 from memory.models import EvidenceNode
 from memory.reader.alternatives import alternatives
 from memory.reader.answer import day_label
@@ -33,8 +32,6 @@ from memory.reader.extract import Person, named_people
 from memory.reader.when_values import has_clock
 from memory.text import STOPWORDS, SlotKind, find_slots, shorten, stem, tokens
 
-# Any day will do to tell whether a value names a day at all.
-_ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 # A value's trailing parenthesis restates it (a date resolved, a speaker): not the value.
 _TRAILING = re.compile(r"\s{0,3}\([^()]{0,200}\)\s{0,3}$")
 _DIGIT = re.compile(r"\d")
@@ -75,7 +72,7 @@ def misfits(qa: QuestionAnalysis, value: str, people: Sequence[Person] = (),
 def period_alone(value: str) -> bool:
     """Whether ``value`` names only a week, a month or longer ("this week (the week of 16
     February 2026)", "March"): no answer to "what day" (the asker wants the day)."""
-    return coarser_than_a_day(_TRAILING.sub("", value), _ANY_DAY)
+    return coarser_than_a_day(_TRAILING.sub("", value), ANY_DAY)
 
 
 def is_asker(value: str, asker: str) -> bool:

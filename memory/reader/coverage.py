@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from memory.analysis.question_lexicon import CoverageWeights, QuestionLexicon
 from memory.analysis.question_words import edit_distance, low_words, swapped_letters
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.dates import find_date_expressions
+from memory.dates.spoken import ANY_DAY
 from memory.embeddings import Embedder
 from memory.models import EvidenceNode, Scope, State
 from memory.reader.answer import split_sentences
@@ -442,7 +443,7 @@ class CoverageTest:
                 kinds.add("secret")
             if colours_in(told):
                 kinds.add("colour")
-            if find_date_expressions(told) or numeric_days(told, _ANY_DAY):
+            if find_date_expressions(told) or numeric_days(told, ANY_DAY):
                 kinds.add("date")
             hit = self._kinds[told] = frozenset(kinds)
             if len(self._kinds) > _KINDS_KEPT:
@@ -636,8 +637,6 @@ _KINDS_KEPT = 4096
 # The endings that make another word of a root ("shear": "shearers", "shearing").
 _DERIVED = re.compile(r"(?:e?rs?|ing|ings|e?d|e?s|ations?|ments?|ors?|ists?|[ae]nces?|als?|"
                       r"ies|y)")
-# Any day will do to tell whether numbers can be a calendar day at all.
-_ANY_DAY = datetime(2001, 6, 15, tzinfo=UTC)
 
 
 # A message putting something forward, in whatever words ("proposing Sat Oct 3", "how about

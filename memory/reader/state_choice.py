@@ -285,8 +285,8 @@ class StateChoice(StatementReader):
                 continue  # the same day said again, maybe with its time
             if kinds and not kinds & {sl.family for sl in find_slots(st.value)}:
                 continue  # another kind of value: not a new value of this state
-            said = family_of(st.value)
-            if not kinds and said and qa.family in ("where", "name") and said not in (
+            told = family_of(st.value)
+            if not kinds and told and qa.family in ("where", "name") and told not in (
                     self.lexicon.state_families.get(qa.family, (qa.family,))):
                 continue  # "moved to the Sunday" is no new place of a venue named
             if not same_measure(st.value, held):
