@@ -282,7 +282,9 @@ class OfflineProposer(ProposalUptake):
             if act is SpeechAct.PROPOSAL and claim.subject and self._suggests(clause):
                 return establish()
             return None
-        if act is SpeechAct.REMINDER:
+        if act in (SpeechAct.REMINDER, SpeechAct.CHATTER):
+            # (a clause reporting a thing carried out, "tesco 9pm run done", is the only
+            # chatter stating values: it plans nothing and moves no plan)
             if best is not None and same_value(quote, best.state.value):
                 return on(best, Verdict.RESTATE)
             return None

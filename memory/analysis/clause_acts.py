@@ -39,6 +39,11 @@ _NOW_AFTER = re.compile(r"\s{1,3}now\b", re.IGNORECASE)
 _MOVED_TO = re.compile(r"(?:\bnow|\brebooked\s(?:for|on)|\brescheduled\s(?:for|on))$")
 
 
+# A completion word followed by when or for what it is due ("done by fri"): a plan.
+_PLANNED_AFTER = re.compile(r"\s{0,2}(?:by|for|on|at|until|till|before|from|in|to)\b",
+                            re.IGNORECASE)
+
+
 class ClauseActs:
     """What a clause does, read with ``lexicon``."""
 
@@ -143,6 +148,23 @@ class ClauseActs:
             confirms = None  # "landing 9.15 now on the Sat, still T2": the first value is new
         if new and change < SETTLED_CHANGE and not lex.decision.search(part) and confirms:
             return SpeechAct.CONFIRMATION
+        if new and change < SETTLED_CHANGE and self._reports_done(part, new):
+            # "tesco 9pm done", "lidl tues run done 🥦 11 crates": a thing carried out
+            # then, which plans nothing and moves no plan
+            return SpeechAct.CHATTER
         if new:
             return SpeechAct.DECISION
         return SpeechAct.CHATTER
+
+    def _reports_done(self, part: str, new: Sequence[Value]) -> bool:
+        """Whether ``part`` reports a thing as carried out, its values (but tallies) said
+        before the word saying so; not a plan ("needs to be done by fri", "booking done
+        for sat 7pm")."""
+        lex = self.lexicon
+        m = lex.completed.search(part)
+        if m is None or lex.completion_planned.search(part[:m.start()]):
+            return False
+        if _PLANNED_AFTER.match(part, m.end()):
+            return False
+        return all(v.kind is Kind.COUNT or not 0 <= m.start() <= part.find(v.text)
+                   for v in new)

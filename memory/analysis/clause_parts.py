@@ -163,6 +163,8 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
     if value.family == "when" and NO_OCCURRENCE.search(before) and not text[
             :value.start].rstrip().endswith(","):
         return True
+    if before.endswith("(from") and value.family != "when":
+        return True  # "deposits go up to £60 (from £50)"; "sat (from 7pm)" is a start
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
         return moved or value.family != "when" or not after.startswith("to")
     # (a rate's unit may sit between: "35/h → 40/h")

@@ -460,6 +460,11 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     w.lower() in OWNER_VERBS or w.lower() in OWNER_VERBS_S
                     or w.lower() in CLAUSE_VERBS for w in subject.split()):
                 subject = base  # "QA signoff for 2.4, Jo owns it"
+            label = _BRACKET_LABEL.match(masked, v.end)
+            if label is not None and v.kind is not Kind.PERSON and not any(
+                    label.start() <= w.start < label.end() for w in everything):
+                # "£12 (adults) and £6 for under-16s": the bracket names what it is of
+                subject = f"{subject} {label.group(1)}".strip()
             out.append(_claim_of(v, _counted_subject(v, subject)))
         return tuple(out)
 
@@ -536,6 +541,9 @@ def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
     return kept if kept else list(toks)
 
 
+# A word or two in brackets right after a value, naming what it is of ("£12 (adults)").
+# (people in the plural: "(members)", "(under-16s)"; not "(tbc)", "(approx)" nor an owner)
+_BRACKET_LABEL = re.compile(r"\s{0,2}\(((?:[a-z][a-z'-]{1,20}\s)?[a-z][a-z'-]{1,20}[a-rt-z]s)\)")
 # Booking a named choice ("I'm booking ArtMove"): done for the team.
 _BOOKS = re.compile(r"\b(?:booking|booked|book|hiring|hired|hire|ordering|ordered|order)\s[A-Z]")
 # An aside in brackets of three words or more.

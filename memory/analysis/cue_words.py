@@ -287,6 +287,19 @@ ACCEPT_CUES: tuple[str, ...] = (
 )
 
 
+# Words reporting a thing as carried out ("tesco 9pm done", "day 1 finished"): the values
+# before them say when it happened, not a new plan.
+COMPLETION_CUES: tuple[str, ...] = (
+    "done", "finished", "completed", "complete", "wrapped", "wrapped up", "sorted",
+)
+# What makes a completion word a plan or an obligation instead ("needs to be done by fri",
+# "will be finished on the 3rd").
+COMPLETION_PLANNED: tuple[str, ...] = (
+    "be", "been", "get", "gets", "getting", "got to", "to", "will", "'ll", "must", "should",
+    "need", "needs", "have", "has", "had", "want", "wants", "by", "until", "till",
+)
+
+
 REMINDER_CUES: tuple[str, ...] = (
     "reminder", "friendly reminder", "gentle reminder", "remind", "reminding",
     "don't forget", "dont forget", "do not forget", "remember to", "last call",

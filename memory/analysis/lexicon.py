@@ -31,6 +31,8 @@ from memory.analysis.cue_words import (
     CHANGE_VERBS,
     CHOICE_NOUNS,
     CLAUSE_VERBS,
+    COMPLETION_CUES,
+    COMPLETION_PLANNED,
     CORRECTION_CUES,
     COUNT_NOUNS,
     DECISION_CUES,
@@ -276,6 +278,8 @@ class Lexicon:
     ack: re.Pattern[str] = field(init=False, repr=False)
     accept: re.Pattern[str] = field(init=False, repr=False)
     reminder: re.Pattern[str] = field(init=False, repr=False)
+    completed: re.Pattern[str] = field(init=False, repr=False)
+    completion_planned: re.Pattern[str] = field(init=False, repr=False)
     decision: re.Pattern[str] = field(init=False, repr=False)
     reason_open: re.Pattern[str] = field(init=False, repr=False)
     reason_after_change: re.Pattern[str] = field(init=False, repr=False)
@@ -306,6 +310,9 @@ class Lexicon:
                               re.IGNORECASE))
         put("accept", _phrase_pattern(ACCEPT_CUES))
         put("reminder", _phrase_pattern(REMINDER_CUES))
+        put("completed", _phrase_pattern(COMPLETION_CUES))
+        put("completion_planned", re.compile(
+            r"(?:^|\W)(?:" + _alternation(COMPLETION_PLANNED) + r")\W{1,3}$", re.IGNORECASE))
         put("decision", _phrase_pattern(DECISION_CUES))
         put("reason_open", re.compile(
             r"(?<![\w'])(?:" + _alternation(REASON_OPENERS) + r")(?![\w])", re.IGNORECASE))

@@ -39,6 +39,12 @@ BLOCKER_WORDS = (
     # what makes a plan hard for someone ("the 8:15 is a bit tricky for me")
     "tricky", "awkward", "difficult", "doesn't work", "doesnt work", "not ideal", "struggle",
     "struggling", "a pain", "hard to", "hard for",
+    # works or a shortage closing a place, demand pressing on a plan ("doing a kitchen
+    # refurb that week", "staff shortage", "makes mondays their busiest", "parents asked if
+    # they could pop in")
+    "busiest", "refurb", "refurbishment", "renovation", "renovating", "building work",
+    "roadworks", "shortage", "short-staffed", "short staffed", "understaffed", "asked if",
+    "asked for", "asked us", "requested", "complained", "complaints",
 )
 # Words that name a part of a period when a calendar word follows ("*late* may", "late next
 # week"): a blocker among them then reports nothing.

@@ -105,6 +105,12 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
     if seg and "," in masked[seg[-1].end:v.start]:
         seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
+    closed = masked.rfind(")", max(prev_end, 0), v.start)
+    amounts = any(w.end == prev_end and w.kind in (Kind.MONEY, Kind.COUNT) for w in values)
+    if seg and amounts and closed >= 0 and "(" in masked[prev_end:closed]:
+        # "£12 (adults) and £6 for under-16s": the words in brackets name the amount
+        # before ("the new booking system (Bookwise) on Mon 16 Feb" names the system)
+        seg = [t for t in seg if t.start > closed]
     for i in range(len(seg) - 1, 0, -1):
         gap = masked[seg[i - 1].end:seg[i].start]
         if seg[i - 1].low == "and" or any(ch in gap for ch in "+&,/"):
