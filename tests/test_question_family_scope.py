@@ -10,7 +10,7 @@ from memory.analysis.question_lexicon import QuestionLexicon
 
 
 @pytest.mark.parametrize(("question", "family"), [
-    ("what is the rent for a full plot next year?", ""),
+    ("what is the rent for a full plot next year?", "money"),
     ("what's the theme for the party next year?", ""),
     ("what is the budget for the party?", "money"),
     ("what day is the market this week?", "when"),

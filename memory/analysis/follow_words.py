@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BARE_NUMBER", "FILLERS", "HYPOTHETICAL", "OWN_PLANS", "TAKES_NUMBER"]
+__all__ = ["BARE_NUMBER", "FILLERS", "HYPOTHETICAL", "OWN_PLANS", "SUM_WORDS", "TAKES_NUMBER"]
 
 #: A number standing alone: not part of a time, a date, a price, a version or a range, and
 #: not counting something named after it ("4 people", "10 min", "3 of them", "12 elm st").
@@ -39,3 +39,8 @@ OWN_PLANS: re.Pattern[str] = re.compile(
 FILLERS: frozenset[str] = frozenset("""actually make say fine cool yep yeah yes sure okay
 alright right just only still instead now then also though tho anyway well great perfect
 good""".split())
+
+#: Words naming the sum of whatever the talk is on, not a thing of their own ("added,
+#: total's now £515" after "this order's going to northgate. £420").
+SUM_WORDS: frozenset[str] = frozenset("""total totals sum amount figure bill tab
+grand""".split())

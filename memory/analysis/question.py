@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.named_choice import named_choice
-from memory.analysis.question_asks import asked_noun, possessors, subject_run
+from memory.analysis.question_asks import asked_noun, existence_asked, possessors, subject_run
 from memory.analysis.question_family import family as family_of_question
 from memory.analysis.question_family import (
     family_of_kind,
@@ -238,6 +238,9 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     if kind is not QuestionKind.WHY:
         key = (*key, *(g for g in (*asked, *possessors(ws, lows, opening, subject_idx))
                        if g not in key))
+        exists = existence_asked(lows, subject_idx)
+        if exists and exists not in key:
+            key = (*key, exists)  # "is there parking at the hall?": the parking
     return QuestionAnalysis(
         text=text, kind=kind, family=family, role=role, past=past, subject=subject,
         terms=terms, named=named,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.question_words import Word
 
-__all__ = ["asked_noun", "possessors", "subject_run"]
+__all__ = ["asked_noun", "existence_asked", "possessors", "subject_run"]
 
 
 def subject_run(start: int, subject_idx: Sequence[int]) -> list[int]:
@@ -57,3 +57,21 @@ def possessors(ws: Sequence[Word], lows: Sequence[str], opening: int,
 
 # A word in the possessive ("gina's", "the okafors'"); not "it's", "what's".
 _POSSESSIVE = re.compile(r"(?<=[a-z])(?:['’]s|s['’])$", re.IGNORECASE)
+
+
+def existence_asked(lows: Sequence[str], subject_idx: Sequence[int]) -> tuple[str, ...]:
+    """The thing a yes/no question asks whether there is ("is there *parking* at the
+    hall?", "do they have *wifi*"): an answer must speak of it, not only of the place it
+    is asked of. () when the question asks no such thing."""
+    m = _EXISTS.match(" ".join(lows))
+    if m is None:
+        return ()
+    at = len(m.group(0).split())
+    if at >= len(lows) or at not in subject_idx:
+        return ()
+    return tuple(lows[i] for i in subject_run(at, subject_idx))
+
+
+# "is there (a|any) …", "are there …", "do they/we have (a|any) …", "does it have …"
+_EXISTS = re.compile(r"^(?:(?:is|are)\s(?:there|their)|(?:do|does)\s(?:they|we|you|it|she|he)"
+                     r"\s(?:have|do|sell|serve|offer))(?:\s(?:a|an|any|some))?(?=\s)")

@@ -292,6 +292,10 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "fee": "price", "fees": "price", "rate": "money", "cap": "money", "charge": "price",
     "charging": "price", "pay": "price", "paying": "price", "amount": "price",
     "costing": "price",
+    # sums held, paid back or taken in ("deposit for a normal booking", "the takings")
+    "deposit": "money", "deposits": "money", "rent": "money", "refund": "money",
+    "bonus": "money", "grant": "money", "takings": "money", "revenue": "money",
+    "profit": "money", "turnover": "money",
     "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     # a measure is said as a number and its unit ("8,500 ft", "12 km", "40 kg")
@@ -647,9 +651,12 @@ class QuestionLexicon:
                                                "zipcode"})
     #: What a record's identifying number is of ("account number", "tracking no"): such a
     #: number is written in four digits or more, or as a code.
+    #: So is the number "for" someone in a role ("the number for the lidl manager"): theirs
+    #: to call.
     record_numbers: re.Pattern[str] = re.compile(
-        r"\b(?:" + "|".join(RECORD_NOUNS) + r")\s?(?:number|no\.?|#|num)(?!\w)",
-        re.IGNORECASE)
+        r"\b(?:" + "|".join(RECORD_NOUNS) + r")\s?(?:number|no\.?|#|num)(?!\w)|"
+        r"\bnumber\sfor\s(?:the\s|our\s|their\s|a\s)?(?:[\w'-]{1,20}\s)?(?:"
+        + "|".join(sorted(PERSON_ROLES)) + r")\b(?!s)", re.IGNORECASE)
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
         + r")\b|✅|☑️|✔", re.IGNORECASE)

@@ -68,6 +68,8 @@ def asks_supplier(lows: Sequence[str], opening: int) -> bool:
     business something comes from: "who are we getting X from", "who was X booked with",
     "who did we use for X", "who's our X supplier"."""
     rest = [w for w in lows[opening + 1:] if w not in _TAIL_WORDS]
+    while len(rest) > 2 and (rest[-2], rest[-1]) in _TAIL_PAIRS:
+        rest = rest[:-2]  # "who are we ordering ink from this time?"
     if not rest:
         return False
     # the team gets it ("who are we getting …", "who was … booked with"), not one of its
@@ -96,6 +98,9 @@ _OURS = frozenset({"we", "us", "our", "ours", "we're", "we've", "we'll", "y'all"
 # Words that may close the question after its "from" ("… from these days", "… from now").
 _TAIL_WORDS = frozenset("now these days currently anymore any more originally before first "
                         "then lately at the moment rn again".split())
+_TAIL_PAIRS = frozenset({("this", "time"), ("next", "time"), ("this", "week"),
+                         ("this", "month"), ("this", "year"), ("this", "season"),
+                         ("for", "now"), ("this", "round")})
 
 
 def suppliers_in(text: str, *, skip: Iterable[str] = ()) -> list[Slot]:

@@ -33,7 +33,7 @@ from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
-from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
+from memory.analysis.question_lexicon import DAY_CUES, SELF_WORDS, QuestionLexicon
 from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
@@ -63,7 +63,7 @@ from memory.reader.offered_choice import offered_choice
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.unit_answers import UnitAnswers
-from memory.reader.when_values import clock_beside, has_clock, has_day, kept_clock
+from memory.reader.when_values import clock_beside, day_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import anchor_forms, part_of, unit_forms
 from memory.text import names_value
@@ -339,6 +339,17 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             timed = [e for e in chain if has_day(e.value)] if qa.asks_day else []
             entry = timed[-1] if timed else entry
             first = short = entry_value(entry)
+            told = nodes.get(entry.node_id)
+            # ("what date" asks one even of hours: "from what date do the summer hours
+            # start")
+            dated = qa.asks_day or any(c in DAY_CUES for c in qa.cues)
+            day = day_beside(told.text, entry.value, told.ts) if (
+                dated and not timed and told is not None and entry.value
+                and not has_day(entry.value)) else ""
+            if day:
+                # "from what date do the summer hours start?" of "from sat 23 may …
+                # reception open 8am-8pm": the day said with the hours
+                first = short = f"{day}, {entry.value}"
             bound, cue = bound_cue(qa.text) if qa.asks_clock else ("", "")
             node = nodes.get(entry.node_id)
             clock = bound_time(node.text if node is not None else entry.quote, bound, cue) if (
@@ -367,9 +378,10 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         """"when is the pt session?": a day said with the time kept beside it ("pt
         session time", written when a time was agreed for a plan holding only a day)."""
         if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN) or qa.past \
-                or qa.family != "when" or qa.asks_clock or not state.chain \
-                or has_clock(current_value(state)):
+                or qa.family != "when" or qa.asks_clock or not state.chain:
             return composed
+        if has_clock(current_value(state)):
+            return self._with_day(state, composed, nodes)
         facet = f"{state.topic} {TIME_FACET}"
         timed = next((u.state for _, u in verdict.units if u.state is not None
                       and u.state.topic == facet and u.state.channel == state.channel
@@ -391,6 +403,22 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         cites = [*composed.citations, *([citation(node)] if node is not None else [])]
         return dataclasses.replace(composed, lines=lines, short=f"{composed.short}, {clock}",
                                    citations=cites, states=[*composed.states, timed])
+
+    @staticmethod
+    def _with_day(state: State, composed: Composed, nodes: dict[str, EvidenceNode]
+                  ) -> Composed:
+        """"when is the meetup?" of a state holding a time of day alone: the day its
+        message says with that time beside it ("📍 meetup TOMORROW: …, 1–5pm")."""
+        value = current_value(state)
+        node = nodes.get(state.chain[-1].node_id)
+        if has_day(value) or node is None:
+            return composed
+        day = day_beside(node.text, value, node.ts)
+        if not day:
+            return composed
+        return dataclasses.replace(composed, lines=[f"{composed.lines[0]}, {day}",
+                                                    *composed.lines[1:]],
+                                   short=f"{composed.short}, {day}")
 
     def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                           people: Sequence[Person]) -> State:

@@ -49,6 +49,7 @@ from memory.reader.coverage_days import (
 from memory.reader.coverage_names import (
     WrittenNames,
     in_handles,
+    in_model_names,
     misses_a_written_name,
     question_names,
 )
@@ -373,6 +374,7 @@ class CoverageTest:
             typos = self._typos([m for m in missing if m.absent], unit) | {
                 m.word for m in missing if not m.absent and any(
                     swapped_letters(m.word, c) for c in low_words(unit.told))} | in_handles(
+                [m.word for m in missing], unit.told) | in_model_names(
                 [m.word for m in missing], unit.told)
             got += sum(m.weight for m in missing if m.word in typos)
             stated |= typos

@@ -145,6 +145,14 @@ def in_handles(wanted: Iterable[str], text: str) -> set[str]:
             and any(w in h and len(h) > len(w) + 1 for h in handles)}
 
 
+def in_model_names(wanted: Iterable[str], text: str) -> set[str]:
+    """The words of ``wanted`` that ``text`` writes joined to a model number ("nimbus" in
+    "Nimbus65", "pixel" in "pixel-8"): the product by its name."""
+    low = text.lower()
+    return {w for w in wanted if len(w) >= _HANDLE_PART_MIN and w.isalpha()
+            and re.search(rf"(?<![\w-]){re.escape(w)}-?\d{{1,4}}[a-z]?\b", low) is not None}
+
+
 # (the coverage test asks of the same few hundred units for every question of a session)
 @functools.lru_cache(maxsize=4096)
 def _handles(text: str) -> tuple[str, ...]:

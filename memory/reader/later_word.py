@@ -31,6 +31,7 @@ from memory.analysis.follow_words import (
     FILLERS,
     HYPOTHETICAL,
     OWN_PLANS,
+    SUM_WORDS,
     TAKES_NUMBER,
 )
 from memory.analysis.matching import same_grain, same_measure, values_match
@@ -266,7 +267,12 @@ def _settles(clause: Clause, *, strong: bool, alone: bool = True) -> bool:
     if not alone and (_alone(clause.text) or len(clause.text.split()) <= _TERSE_WORDS):
         return False
     return (has_revision_cue(clause.text) or clause.change >= SETTLED_CHANGE
+            or _IS_NOW.search(clause.text) is not None
             or any(b.settled for b in _alone(clause.text)))
+
+
+# "total's now £515", "price is now $139": a value in force from then on.
+_IS_NOW = re.compile(r"(?:['’]s|\bis|\bare)\s{1,3}now\s{1,3}\S", re.IGNORECASE)
 
 
 def _aside(text: str) -> bool:
@@ -439,7 +445,7 @@ def _names_talk(own: str, asked: frozenset[str], spoken: frozenset[str],
     """Whether a subject ``own`` is what the talk was on (see :func:`_own_subject_spoken`);
     a number in it names the thing too ("ep 18" is not "ep 17")."""
     said = [forms(w) for w in content_terms(own)
-            if not forms(w) & plain and w.lower() not in FILLERS]
+            if not forms(w) & plain and w.lower() not in FILLERS | SUM_WORDS]
     if not said or not any(c.isalpha() for c in own):
         return True  # (a value asked alone, "19.50?", is put forward on the talk)
     if any(f & asked for f in said):

@@ -130,6 +130,24 @@ def other_weekday(qa: QuestionAnalysis, value: str, sentence: str = "") -> bool:
     return bool(asked) and bool(said) and not said & asked
 
 
+# Words making an amount a bound crossed or kept under rather than the amount itself, and
+# the words asking for a bound.
+_BOUND_BEFORE = re.compile(r"\b(?:passed|past|over|above|beyond|exceeded|exceeds|more than|"
+                           r"at least|under|below|fewer than|less than)\s{1,3}$",
+                           re.IGNORECASE)
+_BOUND = re.compile(r"\b(?:cap|capped|limit|max|maximum|min|minimum|threshold|target|goal|"
+                    r"moq|at least|at most|more than|less than|over|under|need|needed|"
+                    r"required)\b", re.IGNORECASE)
+
+
+def _a_bound(st: Statement) -> bool:
+    """Whether ``st``'s value is said as a bound ("we passed 120 units")."""
+    if not st.value:
+        return False
+    at = st.sentence.find(st.value)
+    return at > 0 and _BOUND_BEFORE.search(st.sentence[:at]) is not None
+
+
 def _said_at(st: Statement) -> tuple[datetime, int]:
     """When a statement was said, for ordering (its message's time, then its place)."""
     return st.node.ts, st.node.seq
@@ -211,12 +229,21 @@ class StatementChoice:
                             and self.lexicon.told_past.search(st.sentence)]
                     return max(told or [report], key=_said_at)
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
+            if not any(st.value for st in valued):
+                # no value found in any: a message saying the question's words over a reply
+                # borrowing them from what it answers ("of course!" to "can I use my own
+                # machine?" for "which card machine are we using")
+                valued = [st for st in valued if wanted & unit_forms(st.sentence)] or valued
             # "sponsor forms … by fri 12 june" is another thing than the consent forms asked
             valued = [st for st in valued if not _another_of_kind(qa, st.sentence)] or valued
             asked = qa.measure
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
+            if asked and not _BOUND.search(qa.text):
+                # "126 units!!!" over a later "we passed 120 units": a bound crossed is
+                # no count, unless a bound is what is asked ("what's the cap")
+                valued = [st for st in valued if not _a_bound(st)] or valued
             if qa.family == "count" and qa.attributes and not any(
                     measure(st.value) == "money" for st in valued):
                 # "what's the playtest build number": the number said beside that word, not
@@ -247,6 +274,9 @@ class StatementChoice:
             # (who holds it may be who offered: "I can do it")
             if qa.kind is not QuestionKind.WHO:
                 valued = [st for st in valued if not self._only_asked(st)] or valued
+            if not qa.past:
+                # "tesco 9pm run done" tells when one run happened, not the time in force
+                valued = [st for st in valued if not self._carried_out(st)] or valued
             ordered = sorted(valued, key=_said_at)
             if len(ordered) > 1 and _restates(ordered[-1], ordered[-2]):
                 # a reply saying part of the value just before it again ("5:30 is better
@@ -303,6 +333,16 @@ class StatementChoice:
         return not any(accepts(a.text, self.lexicon.approve, self.lexicon.fillers)
                        or accepts(a.text, self.lexicon.accept, self.lexicon.fillers)
                        for a in st.unit.answers if a.speaker_id != st.node.speaker_id)
+
+    def _carried_out(self, st: Statement) -> bool:
+        """Whether ``st``'s value is said in a clause reporting a thing carried out, which
+        the analyzer reads as planning nothing ("tesco 9pm run done")."""
+        if not st.value:
+            return False
+        analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
+        completed = self.analyzer.lexicon.completed
+        return any(c.act is SpeechAct.CHATTER and st.value in c.text
+                   and completed.search(c.text) is not None for c in analysis.clauses)
 
     def _typed_clock(self, st: Statement) -> bool:
         """Whether the statement's value is one the analyzer read as a time of day ("close

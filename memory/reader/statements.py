@@ -139,6 +139,10 @@ def _counts_else(value: Value, wanted: AbstractSet[str]) -> bool:
 
 
 _COUNTED_WORDS = re.compile(r"(?<=[\d\s])([a-z]{3,20})\b", re.IGNORECASE)
+# A day a thing is set for, said as a plan ("booked for the 2nd", "scheduled in for fri").
+_BOOKED_FOR = re.compile(r"\b(?:booked|scheduled|pencilled|penciled|set|planned|lined up)"
+                         r"(?:\s(?:in|up))?\s(?:for|on)\b", re.IGNORECASE)
+MAX_SAID = 2000
 
 
 def _supplier(qa: QuestionAnalysis, text: str, people: Sequence[Person]) -> tuple[str, str]:
@@ -222,7 +226,7 @@ class StatementReader(StatementChoice):
             value, replaced, where = claimed
             if value and qa.family == "when" and not SPAN_OF_DAYS.search(value):
                 # (a span of days is its own answer: the day found in it is one of its ends)
-                text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa))
+                text, day = when_in(qa, where, node.ts, prefer=self._prefer(qa, where))
                 value = f"{value} ({day})" if day and day not in value else value
             return Statement(unit, node, where or sentence, value, replaced)
         slots = self.lexicon.answering_slots.get(qa.family, ())
@@ -239,7 +243,7 @@ class StatementReader(StatementChoice):
                         sentence = other
                         break
         if value and qa.family == "when":
-            text, day = when_in(qa, sentence, node.ts, prefer=self._prefer(qa))
+            text, day = when_in(qa, sentence, node.ts, prefer=self._prefer(qa, sentence))
             value = f"{text} ({day})" if text and day else text or value
         return Statement(unit, node, sentence, value, replaced)
 
@@ -484,9 +488,13 @@ class StatementReader(StatementChoice):
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
         return any(cl.value.kind.value in kinds for c in analysis.clauses for cl in c.claims)
 
-    def _prefer(self, qa: QuestionAnalysis) -> str:
+    def _prefer(self, qa: QuestionAnalysis, said: str = "") -> str:
         """How a relative day in an answer resolves: back for a past event, forward for a
-        plan (values, including earlier values, are plans when stated)."""
+        plan (values, including earlier values, are plans when stated, and so is a day a
+        message says a thing is booked for: "aircon guy is booked for the 2nd", said on 26
+        May, is 2 June however past the question asks it)."""
+        if said and _BOOKED_FOR.search(said[:MAX_SAID]):
+            return "future"
         return "past" if qa.past and not qa.asks_change and qa.kind is QuestionKind.WHEN \
             else "future"
 
@@ -495,20 +503,29 @@ class StatementReader(StatementChoice):
         else the day the message was said; for a plan, the value as written with the day
         it resolves to ("wed 8-18 (17 September 2025)")."""
         node = chosen.node
-        text, day = when_in(qa, chosen.sentence, node.ts, prefer=self._prefer(qa))
+        text, day = when_in(qa, chosen.sentence, node.ts,
+                            prefer=self._prefer(qa, chosen.sentence))
         if (qa.asks_day or (not text and not qa.asks_clock and self._prefer(qa) == "future")) \
                 and not has_day(text) and not has_day(chosen.value) \
                 and not has_day(chosen.sentence) and has_day(node.text):
             # the day said in another sentence of the message than the one answering
             # ("shirts ordered! 30 navy, ready for pickup may 7")
-            text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa))
+            text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa, node.text))
+        asked = chosen.unit.node
+        if not text and not has_day(node.text) and asked is not None and asked is not node \
+                and asked.ts <= node.ts and (has_day(asked.text) or has_clock(asked.text)):
+            # "I'll do it" to "anyone free for a GP appointment in Salford tmrw 2pm?": when
+            # the request it takes up says
+            node = asked
+            text, day = when_in(qa, asked.text, asked.ts, prefer="future")
+            chosen = dataclasses.replace(chosen, sentence=asked.text)
         asks_time = qa.asks_clock
         bound, cue = bound_cue(qa.text)
         ending = bound == "end"
         # "what time does it finish" over "daily 9:30 till 4", "doors?" over "doors 7pm"
         clock = (bound_time(chosen.sentence, bound, cue) if bound else "") or (
             time_range_end(chosen.sentence) if ending else "")
-        if self._prefer(qa) == "past":
+        if self._prefer(qa, chosen.sentence) == "past":
             day = day or weekday_day(node.ts)
             if asks_time or ending:
                 clock = clock or (text if text and not any(ch.isalpha() for ch in text)

@@ -19,6 +19,7 @@ from memory.analysis.time_bounds import clock_span
 from memory.analysis.value_types import Kind
 from memory.analysis.values import BARE_HOURS, find_values
 from memory.dates import DateResolution, resolve_date, resolved_dates, weekday_day
+from memory.reader.answer import split_sentences
 from memory.reader.coverage_days import numeric_days
 from memory.reader.extract import (
     _RANGE_AFTER,
@@ -31,8 +32,8 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day, weekdays_in
 
-__all__ = ["clock_beside", "has_clock", "has_day", "is_day_span", "kept_clock", "time_near",
-           "time_range_end", "when_in"]
+__all__ = ["clock_beside", "day_beside", "has_clock", "has_day", "is_day_span", "kept_clock",
+           "time_near", "time_range_end", "when_in"]
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
@@ -263,6 +264,24 @@ def clock_beside(text: str, day: str) -> str:
         if _BESIDE.fullmatch(text[end:sl.start]) is None:
             return ""
         return clock_span(text, sl.start, sl.end) or sl.text
+    return ""
+
+
+def day_beside(text: str, clock: str, said: datetime) -> str:
+    """The day ``text`` (a message said at ``said``) gives in the sentence stating the time
+    of day ``clock``, with the calendar day it means ("📍 meetup TOMORROW: …, 1–5pm" →
+    "TOMORROW (Saturday 26 April 2025)"); "" when that sentence gives none or several."""
+    for sentence in split_sentences(text[:MAX_TEXT]):
+        if clock.lower() not in sentence.lower():
+            continue
+        days = [sl for sl in find_slots(sentence) if sl.kind is SlotKind.DATE
+                and has_day(sl.text) and not has_clock(sl.text)]
+        if len({sl.text.lower() for sl in days}) != 1:
+            return ""
+        found = resolved_dates(days[0].text, said, prefer="future")
+        if not found or found[0][1].start != found[0][1].end:
+            return days[0].text
+        return f"{days[0].text} ({weekday_day(found[0][1].start, days[0].text)})"
     return ""
 
 
