@@ -139,6 +139,9 @@ def test_the_model_is_told_who_asks(fake_openai: ScriptedOpenAIServer, mem: Memo
     assert "the question itself" in SYSTEM_PROMPT
     # a measure asked needs one said, as the offline coverage test and answer fit
     assert "a temperature by degrees, a phone number" in SYSTEM_PROMPT
+    # a bound is no count, "is there X" needs X, a day booked for is ahead (statements)
+    assert "is no count" in SYSTEM_PROMPT and "needs parking said" in SYSTEM_PROMPT
+    assert "booked for is ahead" in SYSTEM_PROMPT
 
 
 def test_rounds_left_are_told_and_the_answer_is_forced(fake_openai: ScriptedOpenAIServer,

@@ -796,3 +796,10 @@ def test_the_prompt_defines_series_moves_and_values_in_force_as_the_offline_writ
     assert "does not revise round 3's venue" in WRITER_SYSTEM_PROMPT
     assert "\"I'm moving ours to Sunday 21 June\"" in WRITER_SYSTEM_PROMPT
     assert "(currently $15)" in WRITER_SYSTEM_PROMPT
+
+
+def test_the_prompt_defines_reports_and_old_amounts_as_the_offline_writer() -> None:
+    # the analyzer's completion reports (clause_acts) and "(from £50)" (clause_parts)
+    assert "9pm run done" in WRITER_SYSTEM_PROMPT
+    assert "plans nothing: it revises no state" in WRITER_SYSTEM_PROMPT
+    assert "(from £50)" in WRITER_SYSTEM_PROMPT

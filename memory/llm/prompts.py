@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v7"
+WRITER_PROMPT_VERSION = "writer-v8"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -86,8 +86,10 @@ Rules:
    kind of value that state had. One of a numbered series is a thing of its own: "Round 4
    is back at Hollins Farm" does not revise round 3's venue (but "draft 3" replaces "draft
    2"). The speaker moving a thing revises it ("I'm moving ours to Sunday 21 June"); a
-   value said to hold until the change ("up to $20 from 1 March (currently $15)") is the
-   value replaced.
+   value said to hold until the change ("up to $20 from 1 March (currently $15)", "up to
+   £60 (from £50)") is the value replaced. A report that a thing was carried out ("tesco
+   9pm run done", "day 1 done, 8 people") plans nothing: it revises no state (restate when
+   it repeats the value held).
 3. state: an S name from the lists you were given, or the M name of an EARLIER message of
    this batch that establishes the state; null for establish and context. Never invent
    names. If no listed state fits, do not revise: establish or use context.

@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v11"
+READER_PROMPT_VERSION = "reader-v12"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.
@@ -60,7 +60,10 @@ Rules:
   (they would know); name someone else or abstain. Nor is a member the question itself
   names ("who covered Katie's nights" is not Katie): they are who it happened to or with.
 - A measure asked is answered only by one said: a temperature by degrees, a phone number
-  by its digits, "what day" by a day (not "this week"); "round 2" is not "round 3".
+  by its digits, "what day" by a day (not "this week"); "round 2" is not "round 3"; a
+  bound crossed ("we passed 120 units") is no count; "is there parking" needs parking said.
+- A day a thing is booked for is ahead of the message saying so; a reply taking up a
+  request ("I'll do it") happens when the request says.
 - Each tool result says how many tool rounds are left. Use at most 4 tool calls per round.
 - {ANSWER_TOOL}: "answer" is a short answer; "citations" are the names (E3, E7) of the
   passages that support it (at least one unless you abstain); "abstain" is true when the
