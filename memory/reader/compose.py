@@ -29,7 +29,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from memory.analysis.definitions import TIME_FACET, QuestionKind
+from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -38,7 +38,7 @@ from memory.analysis.said_alone import UNITLESS
 from memory.analysis.time_bounds import bound_cue, bound_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.alternatives import alternative_answer, alternatives
-from memory.reader.answer import citation, current_value, day_label
+from memory.reader.answer import citation, day_label
 from memory.reader.answer_fit import asks_person, is_asker, misfits, named_by_asker, shown
 from memory.reader.answer_parts import (
     ACCEPTED_WITHIN,
@@ -62,8 +62,9 @@ from memory.reader.named_again import Mentions, NamedAgain
 from memory.reader.offered_choice import offered_choice
 from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
+from memory.reader.timed_answers import with_time
 from memory.reader.unit_answers import UnitAnswers
-from memory.reader.when_values import clock_beside, day_beside, has_clock, has_day, kept_clock
+from memory.reader.when_values import day_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import anchor_forms, part_of, unit_forms
 from memory.text import names_value
@@ -181,8 +182,8 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         if state is not None and not self._overridden(qa, state, verdict, people):
             if qa.kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL):
                 state = self._with_plan_before(qa, state, verdict, people)
-            composed = self._with_time(qa, state, self.from_state(qa, state, nodes, people),
-                                       verdict, nodes)
+            composed = with_time(qa, state, self.from_state(qa, state, nodes, people),
+                                 verdict, nodes)
         else:
             composed = self.from_units(qa, verdict, people, nodes)
         composed = self._with_later_change(qa, composed, verdict, people, nodes)
@@ -372,53 +373,6 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             if n is not None:
                 cites.append(citation(n))
         return Composed(lines, short, cites, [state])
-
-    def _with_time(self, qa: QuestionAnalysis, state: State, composed: Composed,
-                   verdict: Coverage, nodes: dict[str, EvidenceNode]) -> Composed:
-        """"when is the pt session?": a day said with the time kept beside it ("pt
-        session time", written when a time was agreed for a plan holding only a day)."""
-        if qa.kind not in (QuestionKind.CURRENT, QuestionKind.WHEN) or qa.past \
-                or qa.family != "when" or qa.asks_clock or not state.chain:
-            return composed
-        if has_clock(current_value(state)):
-            return self._with_day(state, composed, nodes)
-        facet = f"{state.topic} {TIME_FACET}"
-        timed = next((u.state for _, u in verdict.units if u.state is not None
-                      and u.state.topic == facet and u.state.channel == state.channel
-                      and u.state.chain and has_clock(current_value(u.state))), None)
-        if timed is None or timed.chain[-1].ts < state.chain[-1].ts:
-            # a time agreed before the day moved is not known to hold; the one said with
-            # the day is ("sun 3 may, meet 4:30am")
-            node = nodes.get(state.chain[-1].node_id)
-            clock = clock_beside(node.text, state.chain[-1].value) if node is not None else ""
-            if not clock:
-                return composed
-            return dataclasses.replace(composed, lines=[f"{composed.lines[0]}, {clock}",
-                                                        *composed.lines[1:]],
-                                       short=f"{composed.short}, {clock}")
-        clock = entry_value(timed.chain[-1])
-        lines = [f"{composed.lines[0]}, {clock}", *composed.lines[1:2], chain_line(timed),
-                 *composed.lines[2:]]
-        node = nodes.get(timed.chain[-1].node_id)
-        cites = [*composed.citations, *([citation(node)] if node is not None else [])]
-        return dataclasses.replace(composed, lines=lines, short=f"{composed.short}, {clock}",
-                                   citations=cites, states=[*composed.states, timed])
-
-    @staticmethod
-    def _with_day(state: State, composed: Composed, nodes: dict[str, EvidenceNode]
-                  ) -> Composed:
-        """"when is the meetup?" of a state holding a time of day alone: the day its
-        message says with that time beside it ("📍 meetup TOMORROW: …, 1–5pm")."""
-        value = current_value(state)
-        node = nodes.get(state.chain[-1].node_id)
-        if has_day(value) or node is None:
-            return composed
-        day = day_beside(node.text, value, node.ts)
-        if not day:
-            return composed
-        return dataclasses.replace(composed, lines=[f"{composed.lines[0]}, {day}",
-                                                    *composed.lines[1:]],
-                                   short=f"{composed.short}, {day}")
 
     def _with_plan_before(self, qa: QuestionAnalysis, state: State, verdict: Coverage,
                           people: Sequence[Person]) -> State:
