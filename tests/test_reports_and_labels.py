@@ -46,7 +46,10 @@ def test_a_report_of_a_thing_done_plans_nothing() -> None:
                    "sat run done, lidl was rammed.", "First 6:30 start done ✅"):
         assert analyzer.analyze(report, speaker="Priya").act is SpeechAct.CHATTER, report
     for plan in ("needs to be done by fri 3rd", "booking done for sat 7pm",
-                 "IT day 2 for brightwell sorted: Giulia Conti"):
+                 "IT day 2 for brightwell sorted: Giulia Conti",
+                 # a deal struck, a plan of one's own
+                 "team dinner booked for sat 7pm, all sorted", "ok sat 7pm at the Crown, done",
+                 "I'll get the 5pm slides done", "need the 3pm deck finished"):
         assert analyzer.analyze(plan, speaker="Priya").act is not SpeechAct.CHATTER, plan
 
 
@@ -63,6 +66,8 @@ def test_a_run_reported_does_not_move_the_collection(tmp_path: Path) -> None:
 def test_the_amount_in_brackets_after_from_is_replaced() -> None:
     assert _old("from 1 june deposits go up to £60 (from £50). we lost 6 bookings") == ["£50"]
     assert _old("party is sat 14th (from 7pm) at the hall") == []
+    # an amount of another thing in brackets is no old value
+    assert _old("we got 12 signups (from 40 invites)") == []
 
 
 def test_the_deposit_before_it_went_up(tmp_path: Path) -> None:
@@ -80,6 +85,7 @@ def test_a_bracket_names_the_value_before_it() -> None:
     assert "adults" not in claims["£6"]
     # a hedge or an owner in brackets names nothing
     assert dict(_claims("budget £500 (approx)"))["£500"] == "budget"
+    assert dict(_claims("tickets £20 (thanks)"))["£20"] == "tickets"
     assert dict(_claims("Atlas go-live Mon 28 Oct (Callum)"))["Mon 28 Oct"] == "atlas go-live"
 
 
@@ -107,6 +113,8 @@ def test_the_number_for_someone_is_theirs_to_call() -> None:
     assert analyze_question("number for the plumber pls", lexicon).record
     assert not analyze_question("what is the number of drivers", lexicon).record
     assert not analyze_question("number for the drivers", lexicon).record
+    # a headcount given to someone is a count
+    assert not analyze_question("whats the final number for the caterer?", lexicon).record
 
 
 def test_a_count_is_no_number_to_call(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import QuestionLexicon
+from memory.reader.when_values import day_beside
 from tests.support.chat_reader import channel_chat
 
 DAY = 60 * 24
@@ -46,6 +47,9 @@ def test_a_time_alone_is_given_with_its_day(tmp_path: Path) -> None:
         asked=datetime(2025, 4, 25, 20, 0, tzinfo=UTC))
     first = chat.first("when is the meetup?")
     assert "1–5pm" in first and "26 April" in first
+    # the day of the sentence saying that very time ("1pm" is not in "11pm")
+    assert day_beside("Sat: doors 11pm. Sun: brunch 1pm", "1pm",
+                      datetime(2025, 4, 18, tzinfo=UTC)).startswith("Sun")
 
 
 def test_a_bound_crossed_is_no_count(tmp_path: Path) -> None:

@@ -39,6 +39,8 @@ _NOW_AFTER = re.compile(r"\s{1,3}now\b", re.IGNORECASE)
 _MOVED_TO = re.compile(r"(?:\bnow|\brebooked\s(?:for|on)|\brescheduled\s(?:for|on))$")
 
 
+# A completion word set off after the rest ("…, done", "— sorted"): a deal struck.
+_AGREED_BEFORE = re.compile(r"[,;:.!—–-]\s{0,3}(?:all\s)?$")
 # A completion word followed by when or for what it is due ("done by fri"): a plan.
 _PLANNED_AFTER = re.compile(r"\s{0,2}(?:by|for|on|at|until|till|before|from|in|to)\b",
                             re.IGNORECASE)
@@ -164,7 +166,6 @@ class ClauseActs:
         m = lex.completed.search(part)
         if m is None or lex.completion_planned.search(part[:m.start()]):
             return False
-        if _PLANNED_AFTER.match(part, m.end()):
-            return False
-        return all(v.kind is Kind.COUNT or not 0 <= m.start() <= part.find(v.text)
-                   for v in new)
+        if _PLANNED_AFTER.match(part, m.end()) or _AGREED_BEFORE.search(part[:m.start()]):
+            return False  # "done by fri"; "ok sat 7pm at the Crown, done": agreed
+        return all(v.kind is Kind.COUNT or 0 <= part.find(v.text) < m.start() for v in new)

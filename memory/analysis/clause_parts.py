@@ -164,11 +164,25 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
             :value.start].rstrip().endswith(","):
         return True
     if before.endswith("(from") and value.family != "when":
-        return True  # "deposits go up to £60 (from £50)"; "sat (from 7pm)" is a start
+        # "deposits go up to £60 (from £50)": an amount in the unit of the one before the
+        # bracket; "12 signups (from 40 invites)" counts another thing, "sat (from 7pm)"
+        # starts
+        said = _AMOUNT_BEFORE.search(text[max(clause_start, value.start - 40):value.start])
+        return said is not None and _unit(said.group(1)) == _unit(value.text)
     if before.endswith("from") and re.match(r"(?:to\b|→|->|-)", after):
         return moved or value.family != "when" or not after.startswith("to")
     # (a rate's unit may sit between: "35/h → 40/h")
     return bool(re.match(r"(?:/[a-z]{1,5}\s?)?(?:→|->|=>)", after))
+
+
+# The amount right before "(from": "£60 (from".
+_AMOUNT_BEFORE = re.compile(r"([£$€]?\d[\d,.]*\s?[a-z%]{0,12})\s{0,2}\(from\s{0,2}$",
+                            re.IGNORECASE)
+
+
+def _unit(amount: str) -> str:
+    """What an amount is counted in: its currency sign and the word after its number."""
+    return re.sub(r"[\d,.\s]", "", amount).lower()
 
 
 def moved_on(text: str, values: Sequence[Value]) -> tuple[Value, ...]:

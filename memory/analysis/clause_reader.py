@@ -35,7 +35,7 @@ from memory.analysis.clause_parts import (
     ruled_out,
     said_after,
 )
-from memory.analysis.cue_words import EFFECTIVE_OPENERS, _alternation
+from memory.analysis.cue_words import BRACKET_ASIDES, EFFECTIVE_OPENERS, _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -461,10 +461,13 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     or w.lower() in CLAUSE_VERBS for w in subject.split()):
                 subject = base  # "QA signoff for 2.4, Jo owns it"
             label = _BRACKET_LABEL.match(masked, v.end)
-            if label is not None and v.kind is not Kind.PERSON and not any(
+            named = label.group(1).split() if label is not None else []
+            if label is not None and named and v.kind is not Kind.PERSON \
+                    and named[0] not in BRACKET_ASIDES \
+                    and not set(named) <= set(subject.lower().split()) and not any(
                     label.start() <= w.start < label.end() for w in everything):
                 # "£12 (adults) and £6 for under-16s": the bracket names what it is of
-                subject = f"{subject} {label.group(1)}".strip()
+                subject = f"{subject} {' '.join(named)}".strip()
             out.append(_claim_of(v, _counted_subject(v, subject)))
         return tuple(out)
 

@@ -289,15 +289,25 @@ ACCEPT_CUES: tuple[str, ...] = (
 
 # Words reporting a thing as carried out ("tesco 9pm done", "day 1 finished"): the values
 # before them say when it happened, not a new plan.
+# ("sorted" and "wrapped" say a plan is agreed as often: "booked for sat 7pm, all sorted")
 COMPLETION_CUES: tuple[str, ...] = (
-    "done", "finished", "completed", "complete", "wrapped", "wrapped up", "sorted",
+    "done", "finished", "completed", "complete",
 )
-# What makes a completion word a plan or an obligation instead ("needs to be done by fri",
-# "will be finished on the 3rd").
+# Words anywhere before a completion word that make it a plan, an obligation or a booking
+# instead ("needs to be done by fri", "I'll get the 5pm slides done", "booked for sat 7pm,
+# done").
 COMPLETION_PLANNED: tuple[str, ...] = (
-    "be", "been", "get", "gets", "getting", "got to", "to", "will", "'ll", "must", "should",
-    "need", "needs", "have", "has", "had", "want", "wants", "by", "until", "till",
+    "be", "been", "get", "gets", "getting", "got to", "to", "will", "'ll", "’ll", "must",
+    "should", "need", "needs", "have", "has", "had", "want", "wants", "by", "until", "till",
+    "gonna", "going to", "can", "could", "would", "let's", "lets", "booked", "booking",
+    "book", "moved", "moving", "move", "pushed", "changed", "switched", "it is", "it's",
 )
+
+
+# Words in brackets after an amount that say something of it rather than name whom or what
+# it is for ("£20 (thanks)", "£30 (inc fees)", "£8 (both ways)").
+BRACKET_ASIDES: frozenset[str] = frozenset("""thanks cheers thx ta plus inc incl including
+excl excluding ex no both each approx ish roughly yes yikes oops lol""".split())
 
 
 REMINDER_CUES: tuple[str, ...] = (

@@ -311,8 +311,7 @@ class Lexicon:
         put("accept", _phrase_pattern(ACCEPT_CUES))
         put("reminder", _phrase_pattern(REMINDER_CUES))
         put("completed", _phrase_pattern(COMPLETION_CUES))
-        put("completion_planned", re.compile(
-            r"(?:^|\W)(?:" + _alternation(COMPLETION_PLANNED) + r")\W{1,3}$", re.IGNORECASE))
+        put("completion_planned", _phrase_pattern(COMPLETION_PLANNED))
         put("decision", _phrase_pattern(DECISION_CUES))
         put("reason_open", re.compile(
             r"(?<![\w'])(?:" + _alternation(REASON_OPENERS) + r")(?![\w])", re.IGNORECASE))

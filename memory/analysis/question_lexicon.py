@@ -294,7 +294,7 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     "costing": "price",
     # sums held, paid back or taken in ("deposit for a normal booking", "the takings")
     "deposit": "money", "deposits": "money", "rent": "money", "refund": "money",
-    "bonus": "money", "grant": "money", "takings": "money", "revenue": "money",
+    "bonus": "money", "takings": "money", "revenue": "money",
     "profit": "money", "turnover": "money",
     "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
@@ -578,6 +578,10 @@ RECORD_NOUNS = ("account", "phone", "reference", "ref", "order", "tracking", "bo
                 "vat", "tax", "reservation", "po", "contact", "mobile", "cell", "landline",
                 "passport", "flight", "employee", "pin", "hours", "emergency", "helpline",
                 "hotline", "telephone", "tel", "whatsapp", "fax")
+# The people one rings ("the number for the plumber"), not those one sends numbers to.
+CALLED_ROLES = frozenset("""manager landlord landlady plumber electrician engineer vet doctor
+dentist mechanic contractor technician caretaker receptionist rep representative agent
+locksmith builder surveyor roofer gardener cleaner""".split())
 # A yes/no question opens with an auxiliary; with a keep word it asks whether a value
 # still holds ("is the demo still on for monday?").
 CONFIRM_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "will", "has",
@@ -651,12 +655,13 @@ class QuestionLexicon:
                                                "zipcode"})
     #: What a record's identifying number is of ("account number", "tracking no"): such a
     #: number is written in four digits or more, or as a code.
-    #: So is the number "for" someone in a role ("the number for the lidl manager"): theirs
-    #: to call.
+    #: So is the number "for" someone one calls ("the number for the lidl manager"); not
+    #: a headcount given to a caterer ("the final number for the caterer").
     record_numbers: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(RECORD_NOUNS) + r")\s?(?:number|no\.?|#|num)(?!\w)|"
-        r"\bnumber\sfor\s(?:the\s|our\s|their\s|a\s)?(?:[\w'-]{1,20}\s)?(?:"
-        + "|".join(sorted(PERSON_ROLES)) + r")\b(?!s)", re.IGNORECASE)
+        r"(?<!final\s)(?<!head\s)(?<!guest\s)(?<!total\s)\bnumber\sfor\s(?:the\s|our\s|"
+        r"their\s|a\s)?(?:[\w'-]{1,20}\s)?(?:" + "|".join(sorted(CALLED_ROLES)) + r")\b",
+        re.IGNORECASE)
     done: re.Pattern[str] = re.compile(
         r"\b(?:" + "|".join(re.escape(d) for d in sorted(DONE_REPORTS, key=len, reverse=True))
         + r")\b|✅|☑️|✔", re.IGNORECASE)

@@ -41,10 +41,10 @@ BLOCKER_WORDS = (
     "struggling", "a pain", "hard to", "hard for",
     # works or a shortage closing a place, demand pressing on a plan ("doing a kitchen
     # refurb that week", "staff shortage", "makes mondays their busiest", "parents asked if
-    # they could pop in")
+    # they could pop in"); not any request ("Sam asked for the notes")
     "busiest", "refurb", "refurbishment", "renovation", "renovating", "building work",
     "roadworks", "shortage", "short-staffed", "short staffed", "understaffed", "asked if",
-    "asked for", "asked us", "requested", "complained", "complaints",
+    "complained",
 )
 # Words that name a part of a period when a calendar word follows ("*late* may", "late next
 # week"): a blocker among them then reports nothing.

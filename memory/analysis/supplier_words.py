@@ -100,7 +100,7 @@ _TAIL_WORDS = frozenset("now these days currently anymore any more originally be
                         "then lately at the moment rn again".split())
 _TAIL_PAIRS = frozenset({("this", "time"), ("next", "time"), ("this", "week"),
                          ("this", "month"), ("this", "year"), ("this", "season"),
-                         ("for", "now"), ("this", "round")})
+                         ("this", "round")})
 
 
 def suppliers_in(text: str, *, skip: Iterable[str] = ()) -> list[Slot]:

@@ -267,12 +267,14 @@ def _settles(clause: Clause, *, strong: bool, alone: bool = True) -> bool:
     if not alone and (_alone(clause.text) or len(clause.text.split()) <= _TERSE_WORDS):
         return False
     return (has_revision_cue(clause.text) or clause.change >= SETTLED_CHANGE
-            or _IS_NOW.search(clause.text) is not None
+            or (_IS_NOW.search(clause.text) is not None
+                and not clause.text.rstrip().endswith("?"))
             or any(b.settled for b in _alone(clause.text)))
 
 
 # "total's now £515", "price is now $139": a value in force from then on.
-_IS_NOW = re.compile(r"(?:['’]s|\bis|\bare)\s{1,3}now\s{1,3}\S", re.IGNORECASE)
+_IS_NOW = re.compile(r"(?:['’]s|\bis|\bare)\s{1,3}now\s{1,3}(?!or\b|a\s|an\s)\S",
+                     re.IGNORECASE)
 
 
 def _aside(text: str) -> bool:

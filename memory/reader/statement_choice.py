@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from memory.analysis.amount_bounds import BOUND_ASKED, bound_before
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.matching import measure, other_of_kind, values_match
 from memory.analysis.message import MessageAnalyzer
@@ -24,6 +25,7 @@ from memory.reader.answer_parts import (
     _asks,
     _before,
     _value_words,
+    amount,
     direction,
     last_move,
     moved,
@@ -130,22 +132,29 @@ def other_weekday(qa: QuestionAnalysis, value: str, sentence: str = "") -> bool:
     return bool(asked) and bool(said) and not said & asked
 
 
-# Words making an amount a bound crossed or kept under rather than the amount itself, and
-# the words asking for a bound.
-_BOUND_BEFORE = re.compile(r"\b(?:passed|past|over|above|beyond|exceeded|exceeds|more than|"
-                           r"at least|under|below|fewer than|less than)\s{1,3}$",
-                           re.IGNORECASE)
-_BOUND = re.compile(r"\b(?:cap|capped|limit|max|maximum|min|minimum|threshold|target|goal|"
-                    r"moq|at least|at most|more than|less than|over|under|need|needed|"
-                    r"required)\b", re.IGNORECASE)
-
-
-def _a_bound(st: Statement) -> bool:
-    """Whether ``st``'s value is said as a bound ("we passed 120 units")."""
+def _bound(st: Statement) -> tuple[int, float | None]:
+    """Whether ``st``'s value is said as a bound (+1 above it: "we passed 120 units"; -1
+    below it), and its amount."""
     if not st.value:
-        return False
+        return 0, None
     at = st.sentence.find(st.value)
-    return at > 0 and _BOUND_BEFORE.search(st.sentence[:at]) is not None
+    way = bound_before(st.sentence[:at]) if at > 0 else 0
+    return way, amount(st.value) if way else None
+
+
+def _settled_bounds(statements: Sequence[Statement]) -> list[Statement]:
+    """``statements`` without those saying only a bound that an exact amount among them
+    agrees with ("we passed 120 units" beside "126 units!!!"; not "at least 34" beside an
+    earlier "20")."""
+    exact = [a for st in statements if not _bound(st)[0]
+             and (a := amount(st.value)) is not None]
+    kept = []
+    for st in statements:
+        way, bound = _bound(st)
+        if way and bound is not None and any((a - bound) * way > 0 for a in exact):
+            continue
+        kept.append(st)
+    return kept
 
 
 def _said_at(st: Statement) -> tuple[datetime, int]:
@@ -240,10 +249,10 @@ class StatementChoice:
             if asked:
                 # "how many" is not answered by a price, nor "how much" by a count of things
                 valued = [st for st in valued if measure(st.value) in (asked, "")] or valued
-            if asked and not _BOUND.search(qa.text):
+            if asked and not BOUND_ASKED.search(qa.text):
                 # "126 units!!!" over a later "we passed 120 units": a bound crossed is
                 # no count, unless a bound is what is asked ("what's the cap")
-                valued = [st for st in valued if not _a_bound(st)] or valued
+                valued = _settled_bounds(valued) or valued
             if qa.family == "count" and qa.attributes and not any(
                     measure(st.value) == "money" for st in valued):
                 # "what's the playtest build number": the number said beside that word, not

@@ -142,6 +142,7 @@ _COUNTED_WORDS = re.compile(r"(?<=[\d\s])([a-z]{3,20})\b", re.IGNORECASE)
 # A day a thing is set for, said as a plan ("booked for the 2nd", "scheduled in for fri").
 _BOOKED_FOR = re.compile(r"\b(?:booked|scheduled|pencilled|penciled|set|planned|lined up)"
                          r"(?:\s(?:in|up))?\s(?:for|on)\b", re.IGNORECASE)
+# How much of a message is read for a plan's words or a request's question.
 MAX_SAID = 2000
 
 
@@ -498,6 +499,17 @@ class StatementReader(StatementChoice):
         return "past" if qa.past and not qa.asks_change and qa.kind is QuestionKind.WHEN \
             else "future"
 
+    @staticmethod
+    def _request_taken(chosen: Statement) -> str:
+        """The asking sentence, holding a day or time, of the request ``chosen``'s message
+        takes up ("anyone free for a GP appointment in Salford tmrw 2pm?"); "" when it
+        takes up none ("cover Sam's shift? I'm off till Mon" asks no day)."""
+        asked = chosen.unit.node
+        if asked is None or asked is chosen.node or asked.ts > chosen.node.ts:
+            return ""
+        return next((s for s in split_sentences(asked.text[:MAX_SAID])
+                     if s.rstrip().endswith("?") and (has_day(s) or has_clock(s))), "")
+
     def when_of(self, qa: QuestionAnalysis, chosen: Statement) -> str:
         """The when-answer: for a past event the resolved day (with the time when asked),
         else the day the message was said; for a plan, the value as written with the day
@@ -511,14 +523,13 @@ class StatementReader(StatementChoice):
             # the day said in another sentence of the message than the one answering
             # ("shirts ordered! 30 navy, ready for pickup may 7")
             text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa, node.text))
-        asked = chosen.unit.node
-        if not text and not has_day(node.text) and asked is not None and asked is not node \
-                and asked.ts <= node.ts and (has_day(asked.text) or has_clock(asked.text)):
+        request = self._request_taken(chosen) if not text and not has_day(node.text) else ""
+        if request:
             # "I'll do it" to "anyone free for a GP appointment in Salford tmrw 2pm?": when
             # the request it takes up says
-            node = asked
-            text, day = when_in(qa, asked.text, asked.ts, prefer="future")
-            chosen = dataclasses.replace(chosen, sentence=asked.text)
+            node = chosen.unit.node or node
+            text, day = when_in(qa, request, node.ts, prefer="future")
+            chosen = dataclasses.replace(chosen, sentence=request)
         asks_time = qa.asks_clock
         bound, cue = bound_cue(qa.text)
         ending = bound == "end"

@@ -271,13 +271,14 @@ def day_beside(text: str, clock: str, said: datetime) -> str:
     """The day ``text`` (a message said at ``said``) gives in the sentence stating the time
     of day ``clock``, with the calendar day it means ("📍 meetup TOMORROW: …, 1–5pm" →
     "TOMORROW (Saturday 26 April 2025)"); "" when that sentence gives none or several."""
+    timed = re.compile(rf"(?<![\w:.]){re.escape(clock)}(?![\w:])", re.IGNORECASE)
     for sentence in split_sentences(text[:MAX_TEXT]):
-        if clock.lower() not in sentence.lower():
+        if timed.search(sentence) is None:
             continue
         days = [sl for sl in find_slots(sentence) if sl.kind is SlotKind.DATE
                 and has_day(sl.text) and not has_clock(sl.text)]
         if len({sl.text.lower() for sl in days}) != 1:
-            return ""
+            continue
         found = resolved_dates(days[0].text, said, prefer="future")
         if not found or found[0][1].start != found[0][1].end:
             return days[0].text
