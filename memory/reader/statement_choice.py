@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from datetime import datetime, timedelta
 
 from memory.analysis.amount_bounds import BOUND_ASKED, bound_before
@@ -157,6 +158,18 @@ def _settled_bounds(statements: Sequence[Statement]) -> list[Statement]:
     return kept
 
 
+def _bare_reply(st: Statement, wanted: AbstractSet[str]) -> bool:
+    """Whether ``st`` is a short reply saying none of the question's words and no number
+    ("of course!", "yes pls"): what it answers says what it is about."""
+    said = words(st.sentence)
+    return (len(said) <= _BARE_REPLY_WORDS and not wanted & unit_forms(st.sentence)
+            and not any(ch.isdigit() for ch in st.sentence))
+
+
+# The most words a reply says and is still only an answer to the turn before it.
+_BARE_REPLY_WORDS = 4
+
+
 def _said_at(st: Statement) -> tuple[datetime, int]:
     """When a statement was said, for ordering (its message's time, then its place)."""
     return st.node.ts, st.node.seq
@@ -239,10 +252,10 @@ class StatementChoice:
                     return max(told or [report], key=_said_at)
             valued = [st for st in about if st.value or self._reports_done(qa, st)] or about
             if not any(st.value for st in valued):
-                # no value found in any: a message saying the question's words over a reply
-                # borrowing them from what it answers ("of course!" to "can I use my own
-                # machine?" for "which card machine are we using")
-                valued = [st for st in valued if wanted & unit_forms(st.sentence)] or valued
+                # no value found in any: not a bare reply borrowing the question's words
+                # from what it answers ("of course!" to "can I use my own machine?" for
+                # "which card machine are we using")
+                valued = [st for st in valued if not _bare_reply(st, wanted)] or valued
             # "sponsor forms … by fri 12 june" is another thing than the consent forms asked
             valued = [st for st in valued if not _another_of_kind(qa, st.sentence)] or valued
             asked = qa.measure
