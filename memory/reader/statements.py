@@ -523,7 +523,8 @@ class StatementReader(StatementChoice):
             # the day said in another sentence of the message than the one answering
             # ("shirts ordered! 30 navy, ready for pickup may 7")
             text, day = when_in(qa, node.text, node.ts, prefer=self._prefer(qa, node.text))
-        request = self._request_taken(chosen) if not text and not has_day(node.text) else ""
+        request = (self._request_taken(chosen) if not text and not chosen.value
+                   and not has_day(node.text) else "")
         if request:
             # "I'll do it" to "anyone free for a GP appointment in Salford tmrw 2pm?": when
             # the request it takes up says
