@@ -20,6 +20,7 @@ from pathlib import Path
 from memory.analysis.question import analyze_question
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.reader.when_values import day_beside
+from memory.text import find_slots
 from tests.support.chat_reader import channel_chat
 
 DAY = 60 * 24
@@ -126,3 +127,17 @@ def test_a_reply_taking_up_a_request_happens_when_the_request_says(tmp_path: Pat
         asked=datetime(2025, 3, 20, 12, 0, tzinfo=UTC))
     first = chat.first("when did marta do the salford GP appointment?")
     assert "5 March" in first and "2pm" in first
+
+
+def test_an_amount_with_its_sign_after_and_a_bare_reply_to_it(tmp_path: Path) -> None:
+    assert [(sl.kind.value, sl.text) for sl in find_slots("5€ deposit?")] == [("money", "5€")]
+    assert [(sl.kind.value, sl.text) for sl in find_slots("10 € each")] == [("money", "10 €")]
+    chat = channel_chat(tmp_path, [
+        (0, "aisha", "locker keys: i have 24 sets, members sign them out at the desk. 5€ "
+                     "deposit?"),
+        (10, "lena", "10, people lose keys constantly"),
+        (12, "aisha", "10 it is"),
+    ], start=datetime(2026, 2, 18, 16, 0, tzinfo=UTC),
+        asked=datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+    first = chat.first("what's the locker key deposit")
+    assert first.startswith("10")

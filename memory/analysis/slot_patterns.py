@@ -146,6 +146,8 @@ _PER_SUFFIX = r"(?:pp|pppn|pn|pw|pcm|ph|pa)?"
 #: Linear: each alternative is a bounded run.
 MONEY_PATTERN = (
     r"(?:[$€£¥]\s?" + _AMOUNT + r"(?:\s?" + _SCALE + r")?" + _PER_SUFFIX + r"\b|"
+    # the sign after the amount, as much of Europe writes it ("5€ deposit", "10 € each")
+    r"(?<![\w$€£¥.,])" + _AMOUNT + r"(?:\s?" + _SCALE + r")?\s?[€£$¥](?![\w$€£¥])|"
     # rand: "R950", "R4,200" (three digits or more: "R2" is a room or a version)
     r"(?<![\w$€£¥])(?<!room\s)(?<!rm\s)R(?:\d{1,3},\d{3}|\d{3,6})(?:\.\d\d)?\b|"
     r"(?<![\w$])(?:" + _alternation(CURRENCY_CODES) + r")\s?" + _AMOUNT

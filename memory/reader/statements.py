@@ -59,7 +59,7 @@ from memory.reader.when_values import (
     when_in,
 )
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, Slot, time_of_day
+from memory.text import STOPWORDS, Slot, SlotKind, find_slots, time_of_day
 
 # The acts that set a value (the clause tells what holds, not only asks or reacts).
 _SETTING = frozenset({SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.REASSIGNMENT})
@@ -139,6 +139,20 @@ def _counts_else(value: Value, wanted: AbstractSet[str]) -> bool:
 
 
 _COUNTED_WORDS = re.compile(r"(?<=[\d\s])([a-z]{3,20})\b", re.IGNORECASE)
+def _amount_replied(sentence: str, unit: Unit, node: EvidenceNode) -> str:
+    """The bare number a reply opens with when the turn it answers puts an amount of money
+    ("5€ deposit?" → "10, people lose keys constantly": 10); "" otherwise."""
+    m = _OPENING_NUMBER.match(sentence)
+    if m is None:
+        return ""
+    asked = " ".join(t for t in (node.context,
+                                 unit.node.text if unit.node not in (None, node) else "") if t)
+    return m.group(1) if any(sl.kind is SlotKind.MONEY for sl in find_slots(asked)) else ""
+
+
+# A number opening a reply, said as the value ("10, people lose keys", "12 then").
+_OPENING_NUMBER = re.compile(r"\W{0,3}(\d{1,6}(?:[.,]\d{1,2})?)(?=\s{0,2}(?:[,.!;]|$|then\b|"
+                             r"it is\b|it's\b|tops\b|max\b))", re.IGNORECASE)
 # A day a thing is set for, said as a plan ("booked for the 2nd", "scheduled in for fri").
 _BOOKED_FOR = re.compile(r"\b(?:booked|scheduled|pencilled|penciled|set|planned|lined up)"
                          r"(?:\s(?:in|up))?\s(?:for|on)\b", re.IGNORECASE)
@@ -243,6 +257,8 @@ class StatementReader(StatementChoice):
                     if value:
                         sentence = other
                         break
+        if not value and qa.measure == "money":
+            value = _amount_replied(sentence, unit, node)
         if value and qa.family == "when":
             text, day = when_in(qa, sentence, node.ts, prefer=self._prefer(qa, sentence))
             value = f"{text} ({day})" if text and day else text or value
