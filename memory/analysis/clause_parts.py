@@ -176,7 +176,7 @@ def _named_as_old(text: str, value: Value, clause_start: int, *, moved: bool = T
 
 
 # The amount right before "(from": "£60 (from".
-_AMOUNT_BEFORE = re.compile(r"([£$€]?\d[\d,.]*\s?[a-z%]{0,12})\s{0,2}\(from\s{0,2}$",
+_AMOUNT_BEFORE = re.compile(r"([£$€]?\d[\d,.]{0,15}\s?[a-z%]{0,12})\s{0,2}\(from\s{0,2}$",
                             re.IGNORECASE)
 
 
