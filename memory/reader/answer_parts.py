@@ -7,19 +7,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.matching import is_build, values_match
 from memory.analysis.message import MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, find_phrase, is_change_word, words
 from memory.analysis.question_lexicon import SELF_WORDS, QuestionLexicon
-from memory.dates import WEEKDAY_NAMES, resolved_dates, weekday_day
+from memory.dates import WEEKDAY_NAMES
 from memory.models import ChainEntry, Citation, EvidenceNode, State, Verdict
 from memory.reader.answer import citation, day_label, value_day
 from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
-from memory.reader.when_values import is_day_span
+from memory.reader.when_values import calendar_day
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten
 
@@ -85,19 +85,6 @@ def entry_value(entry: ChainEntry) -> str:
     day = value_day(entry.value, entry.ts) or calendar_day(entry.value, entry.ts) \
         if entry.value else ""
     return f"{value} ({day})" if day and day not in value else value
-
-
-def calendar_day(value: str, said: datetime) -> str:
-    """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
-    empty when it names none, or a range or month."""
-    if is_day_span(value):
-        return ""  # "16-27 march": a span, not its last day
-    found = resolved_dates(value, said, prefer="future")
-    if not found:
-        return ""
-    res = found[0][1]
-    return weekday_day(res.start, value) if res.start == res.end else ""
-
 
 
 def entry_label(entry: ChainEntry) -> str:

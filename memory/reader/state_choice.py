@@ -37,7 +37,6 @@ from memory.reader.answer_parts import (
     _changed_by,
     _names_someone,
     _said_of,
-    calendar_day,
     entry_value,
     subjects_of,
 )
@@ -47,7 +46,7 @@ from memory.reader.coverage_values import NAMELESS_FAMILIES
 from memory.reader.extract import Person
 from memory.reader.statement_choice import names_numbers, other_weekday
 from memory.reader.statements import StatementReader
-from memory.reader.when_values import has_clock, has_day
+from memory.reader.when_values import calendar_day, has_clock, has_day
 from memory.reader.word_forms import forms, unit_forms
 from memory.subject_marks import other_month
 from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem

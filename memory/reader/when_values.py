@@ -32,8 +32,8 @@ from memory.reader.extract import (
 )
 from memory.text import Slot, SlotKind, find_slots, has_time_of_day, weekdays_in
 
-__all__ = ["clock_beside", "day_beside", "has_clock", "has_day", "is_day_span", "kept_clock",
-           "time_near", "time_range_end", "when_in"]
+__all__ = ["calendar_day", "clock_beside", "day_beside", "has_clock", "has_day", "is_day_span",
+           "kept_clock", "time_near", "time_range_end", "when_in"]
 
 
 def _with_bare_hours(sentence: str, slots: list[Slot]) -> list[Slot]:
@@ -279,11 +279,21 @@ def day_beside(text: str, clock: str, said: datetime) -> str:
                 and has_day(sl.text) and not has_clock(sl.text)]
         if len({sl.text.lower() for sl in days}) != 1:
             continue
-        found = resolved_dates(days[0].text, said, prefer="future")
-        if not found or found[0][1].start != found[0][1].end:
-            return days[0].text
-        return f"{days[0].text} ({weekday_day(found[0][1].start, days[0].text)})"
+        day = calendar_day(days[0].text, said)
+        return f"{days[0].text} ({day})" if day else days[0].text
     return ""
+
+
+def calendar_day(value: str, said: datetime) -> str:
+    """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
+    empty when it names none, or a range or month."""
+    if is_day_span(value):
+        return ""  # "16-27 march": a span, not its last day
+    found = resolved_dates(value, said, prefer="future")
+    if not found:
+        return ""
+    res = found[0][1]
+    return weekday_day(res.start, value) if res.start == res.end else ""
 
 
 # What may stand between a day and its time ("sun 3 may, meet 4:30am", "fri from 6pm",
