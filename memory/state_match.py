@@ -380,6 +380,10 @@ class StateMatcher:
         dense_least = (w.min_subject_dense_unchanged
                        if terms and clause.change < 0.5 and not strong
                        and not terms & (topic_terms | s.terms) else w.min_subject_dense)
+        # a reply in a thread about something else ("Lunch on day 1: …" → "Doing Marlow's
+        # Deli platters instead") is not about the channel's latest value of its kind
+        off_thread = (ctx.threaded and bool(terms) and not terms & topic_terms
+                      and not strong and not weak)
         about = (named_same or (cos >= dense_least and not sibling) or in_evidence
                  or (named and lex_topic > 0)  # "tuesday delivery as usual?"
                  # "climbing gym cancelled on us, offsite now at Rowan's place": the
@@ -395,13 +399,13 @@ class StateMatcher:
                      (old and not foreign)
                      or (not _answers_other(claim, ctx, topic_terms) and (
                          (weak and not claim.terms and clause.change >= 0.5)
-                         or (not claim.terms and self._latest_of_kind(
+                         or (not claim.terms and not off_thread and self._latest_of_kind(
                              s, states, now, settled=_echoes(claim.value.text, ctx.replying)
                              and clause.act is SpeechAct.DECISION
                              and clause.change >= SETTLED_CHANGE)))))))
         if about and other_codes(subject, s.topic):
             about = False  # "U10 training" is not the "U12 training": codes name things
-        if about and not old and other_month(subject, s.topic):
+        if about and not old and other_month(subject, s.topic, held_value(s)):
             about = False  # the "May launch" is not the April one, nor "launch times"
         if c.known and not strong and not old and not (
                 terms <= topic_terms or topic_terms <= terms):

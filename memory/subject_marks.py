@@ -11,7 +11,7 @@ import re
 
 from memory.analysis.cue_words import SERIES_NOUNS
 from memory.analysis.message import MessageAnalysis
-from memory.dates.days import FULL_MONTH_WORDS
+from memory.dates.days import MONTH_OF_WORD
 from memory.text import STOPWORDS, is_calendar_word
 
 # The most words a message's opening label may have ("Staff meeting - …", "AGM date?").
@@ -62,15 +62,17 @@ def other_codes(subject: str, topic: str) -> bool:
     return bool({p for p, _ in mine} & {p for p, _ in theirs})
 
 
-def other_month(subject: str, topic: str) -> bool:
+def other_month(subject: str, topic: str, value: str = "") -> bool:
     """Whether ``subject`` names one month's instance of a thing ("May launch", "the march
     newsletter") that ``topic`` does not name: another instance, or the thing in general
-    ("launch times"), is another state."""
+    ("launch times"), is another state — unless the state's ``value`` falls in that month
+    ("Oct board meeting moved to Thu 23rd" of a board meeting on 16 Oct)."""
     words = re.findall(r"[a-z]{2,20}", subject.lower())
-    mine = {w for i, w in enumerate(words[:-1]) if w in FULL_MONTH_WORDS
+    mine = {MONTH_OF_WORD[w] for i, w in enumerate(words[:-1]) if w in MONTH_OF_WORD
             and not is_calendar_word(words[i + 1]) and words[i + 1] not in STOPWORDS}
-    return bool(mine) and not mine & set(re.findall(r"[a-z]{2,20}", topic.lower()))
-
+    theirs = {MONTH_OF_WORD[w] for w in re.findall(r"[a-z]{2,20}", f"{topic} {value}".lower())
+              if w in MONTH_OF_WORD}
+    return bool(mine) and not mine & theirs
 
 # A day or time a plan cannot keep: a negated verb of being able, then the value after
 # "on"/"at"/"for" in the same clause.

@@ -22,7 +22,7 @@ from memory.analysis.message_patterns import (
     _TO_NAME,
 )
 from memory.analysis.subject_phrases import _PROPER_WORDS, _trim_phrase
-from memory.analysis.values import Kind, Value, tokenize
+from memory.analysis.values import Kind, Value, titled_end, tokenize
 from memory.text import STOPWORDS, is_calendar_word
 
 __all__ = ["ClauseChoice"]
@@ -67,6 +67,7 @@ class ClauseChoice:
             if found is None or not needs:
                 continue
             name = found.group("v")
+            name = part[found.start("v"):titled_end(part, name, found.end("v"))]
             at = start + found.start("v")
             if pattern is _FROM_NAME and _LEAVING.search(part[max(0, found.start() - 30):
                                                              found.start()]):
@@ -136,6 +137,30 @@ def _after_a_name(m: re.Match[str], at: int) -> bool:
             and first.lower() not in DISCOURSE and at >= m.start("v") + len(phrase))
 
 
+# A plain noun phrase in lower case ("shooting script", "new venue").
+_COMMON_NOUNS = re.compile(r"[a-z][a-z'’-]{1,20}(?:\s[a-z][a-z'’-]{1,20}){0,2}")
+# A name opening the clause, with a bracketed aside after it ("v8 (blue pages) ").
+_NAME_BEFORE = re.compile(r"^\W{0,3}(?:(?i:so|ok|okay|and|but|right)\W{1,3})?"
+                          r"(?P<v>(?:[A-Z][\w'’&-]{0,24}|[A-Za-z]{0,6}\d[\w.]{0,10})"
+                          r"(?:\s[A-Z][\w'’&-]{0,24}){0,2})"
+                          r"(?:\s\([^()]{1,30}\))?\s{1,3}$")
+
+
+# What a name is said to be now, right after it ("v8 (blue pages) is now the shooting
+# script").
+_NOW_THING = re.compile(r"(?:\s\([^()]{1,30}\))?\s{1,3}is\s(?:now\s)(?:the|a|an|our)\s"
+                        r"(?P<n>[a-z][a-z'’-]{1,20}(?:\s[a-z][a-z'’-]{1,20}){0,2})(?=\s?[.,;!?)]|$)")
+
+
+def now_thing(masked: str, value: Value) -> str:
+    """The thing a named value is now the value of ("shooting script" of "v8 (blue pages) is
+    now the shooting script"), or ""."""
+    if value.kind is not Kind.CHOICE:
+        return ""
+    m = _NOW_THING.match(masked, value.end)
+    return m.group("n") if m is not None else ""
+
+
 def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
     """What a thing is said to be *now* ("the venue is now Albion House", "caterer is
     Saffron & Salt now"): a short phrase that is no pronoun, function word or day."""
@@ -146,6 +171,18 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
     phrase = _trim_phrase(now.group(group).strip())
     lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
     phrase = phrase[lead.end():] if lead is not None else phrase
+    if lead is not None and group == "a" and _COMMON_NOUNS.fullmatch(phrase):
+        # "v8 (blue pages) is now the shooting script", "Priya is now the owner": the
+        # name before is the value, what it is now is the thing it is the value of
+        named = _NAME_BEFORE.search(part[:now.start()])
+        head = named.group("v").split() if named is not None else []
+        head = head[1:] if head[:1] == ["The"] and len(head) > 1 else head  # "The Albion"
+        if named is not None and head[0].lower() not in STOPWORDS \
+                and head[0].lower() not in _PRONOUNS and not any(
+                    v.start < start + named.end("v") and start + named.start("v") < v.end
+                    for v in values):
+            at = start + named.start("v")
+            return Value(Kind.CHOICE, named.group("v"), at, at + len(named.group("v")))
     first = phrase.split()[0].lower() if phrase else ""
     at = start + now.start(group) + now.group(group).find(phrase)
     if (phrase and first not in STOPWORDS and first not in _PRONOUNS

@@ -11,7 +11,7 @@ from dataclasses import replace
 from memory.analysis.bare_counts import label_count, raised_count, raises_team_number
 from memory.analysis.claims import Claim, Clause
 from memory.analysis.clause_acts import ClauseActs
-from memory.analysis.clause_choice import ClauseChoice
+from memory.analysis.clause_choice import ClauseChoice, now_thing
 from memory.analysis.clause_parts import (
     _ANNOUNCES,
     _IT_IS,
@@ -35,6 +35,7 @@ from memory.analysis.clause_parts import (
     ruled_out,
     said_after,
 )
+from memory.analysis.compared import compared
 from memory.analysis.cue_words import BRACKET_ASIDES, EFFECTIVE_OPENERS, _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
@@ -193,7 +194,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         claims = _effective_from(claims, part, start)
         claims = _effective_day_yields(claims, part, start)
         claims = tuple(c for c in claims if not narrated(part, c.value, start)
-                       and not clashing(part, c.value, start))
+                       and not clashing(part, c.value, start)
+                       and not compared(part, c.value, start, shown))
         return Clause(start=start, end=end, text=part, label=label_text, subject=base,
                       terms=frozenset(content_terms(base)), claims=claims, old=old, act=act,
                       change=max(change, label_change), pointer=pointer, stated=stated)
@@ -310,6 +312,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
         # "library car park, not the SU steps": the place turned down after a place stated
         old += tuple(o for v in new if v.kind is Kind.PLACE
                      and (o := _not_after(masked, v)) is not None)
+        # "switching from Pett Level to Winchelsea Beach": the name the place or choice
+        # goes from, though no pattern knows it
+        old += tuple(o for v in new if v.kind in (Kind.PLACE, Kind.CHOICE)
+                     and (o := _from_before(masked, v, start, values)) is not None)
         return values, old, _join_new_when(new, masked), modifiers
 
     def _strip_retraction(self, toks: list[Token]) -> list[Token]:
@@ -468,6 +474,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     label.start() <= w.start < label.end() for w in everything):
                 # "£12 (adults) and £6 for under-16s": the bracket names what it is of
                 subject = f"{subject} {' '.join(named)}".strip()
+            subject = now_thing(masked, v) or subject
             out.append(_claim_of(v, _counted_subject(v, subject)))
         return tuple(out)
 
@@ -616,6 +623,28 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
 def _not_after(masked: str, value: Value) -> Value | None:
     m = _NOT_AFTER.match(masked, value.end)
     return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
+
+
+# "from Pett Level to ": a capitalised name of up to four words right before "to" and the
+# value it changes to.
+_FROM_BEFORE = re.compile(r"\bfrom\s(?:the\s)?(?P<v>[A-Z][\w'’&-]{0,24}(?:\s(?:of\s|the\s|&\s)?"
+                          r"[A-Z][\w'’&-]{0,24}){0,3})\s{1,2}to\s{1,2}(?:the\s)?$")
+
+
+# A verb of changing right before "from" ("switching", "we're moving the AGM").
+_CHANGING_FROM = re.compile(r"\b(?:switch\w{0,3}|mov\w{1,3}|chang\w{1,3}|swap\w{0,4}|go(?:ing|es)?|"
+                            r"went|transfer\w{0,4}|migrat\w{1,4}|relocat\w{1,4})\s"
+                            r"(?:[\w'’-]{1,20}\s){0,4}$", re.IGNORECASE)
+
+
+def _from_before(masked: str, value: Value, start: int,
+                 values: Sequence[Value]) -> Value | None:
+    m = _FROM_BEFORE.search(masked, max(start, value.start - 64), value.start)
+    if m is None or any(v.start < m.end("v") and m.start("v") < v.end for v in values):
+        return None  # (a value already found there is judged as such)
+    if _CHANGING_FROM.search(masked, max(start, m.start() - 40), m.start()) is None:
+        return None  # "Shuttle from Pett Level to Winchelsea Beach": a route, no change
+    return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))
 
 
 def _verb_of(toks: Sequence[Token], word: Token, rest: Sequence[Token],

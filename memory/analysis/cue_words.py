@@ -214,6 +214,19 @@ chairing playing moderating compering emceeing mcing djing teaching coaching ref
 umpiring judging organising organizing coordinating supervising editing recording
 photographing filming cooking bartending catering building helping""".split())
 
+#: What someone is "on" that is no task of theirs ("on leave", "on nights", "on site"): "Lena's
+#: on minutes" puts Lena on a task, "Sam's on holiday" does not.
+ON_NOT_A_TASK: frozenset[str] = frozenset("""
+leave holiday holidays hols vacation break nights days lates earlies sick call mat paternity
+maternity furlough annual site board it track time way fire mute pto jury parental bereavement
+sabbatical secondment lunch strike placement nights shift shifts""".split())
+
+
+#: Doing a task said of someone only after "is"/"'s" ("Ciara's collecting", "Rory is sorting
+#: it"; not "Mrs Cooper collecting at 5:30", who is the one collected for).
+TASK_GERUNDS: frozenset[str] = frozenset("""
+collecting chasing sorting""".split())
+
 
 #: A value ends here when the message says nothing else: the plan is off.
 CANCEL_CUES: tuple[str, ...] = (

@@ -81,7 +81,9 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
     SpeechAct.REASSIGNMENT: Definition(
         "hands a task or ownership to someone else",
         "revise the owner of that task; someone taking over what the turn before offered "
-        "to do ('toner's low, ill order' -> 'nah i'll do it') is its new owner",
+        "to do ('toner's low, ill order' -> 'nah i'll do it') is its new owner; 'taking "
+        "over the lift chasing from Declan' makes its speaker the owner (Declan is the one "
+        "before); 'Lena's on minutes', 'Ciara's collecting' put Lena and Ciara on the task",
         ("handing the release notes over to Marcus", "Priya takes over on-call from Sam"),
     ),
     SpeechAct.CANCELLATION: Definition(
@@ -107,7 +109,8 @@ SPEECH_ACTS: dict[SpeechAct, Definition] = {
     ),
     SpeechAct.CHATTER: Definition(
         "everything else: greetings, opinions, jokes, file shares, joins, bot lines",
-        "context",
+        "context; two values weighed against each other ('3 weeks vs 10 is a no brainer') "
+        "decide neither",
         ("lol nice", "uploaded a file: screenshot.png", "joined the channel"),
     ),
 }

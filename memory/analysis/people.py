@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from memory.analysis.cue_words import ON_NOT_A_TASK, TASK_GERUNDS
 from memory.analysis.lexicon import (
     DISCOURSE,
     DOING_VERBS,
@@ -73,7 +74,7 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
         return True
     if first in {"is", "'s", "s"} and len(rest) > 1:
         second = rest[1]
-        return second in DOING_VERBS or second in ROLE_NOUNS or (
+        return second in DOING_VERBS or second in TASK_GERUNDS or second in ROLE_NOUNS or (
             second in {"now", "the", "our"} and len(rest) > 2 and rest[2] in ROLE_NOUNS) or (
             second == "on" and len(rest) > 2 and rest[2] in {"it", "call", "point", "duty"})
     if first in {"takes", "took", "taking"} and len(rest) > 1 and rest[1] == "over":
@@ -93,7 +94,7 @@ def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
     if sentence_start or not tok.text[:1].isupper():
         return False
     return (low not in STOPWORDS and low not in DISCOURSE and low not in ROLE_NOUNS
-            and not is_calendar_word(tok.text)
+            and low not in _NOT_NAMES and not is_calendar_word(tok.text)
             and tok.text.replace("-", "").replace("'", "").isalpha())
 
 
@@ -170,7 +171,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his",
 
 # Words for anyone or no one in particular ("everyone's taking over a bit").
 _NOT_NAMES = frozenset({"everyone", "everybody", "someone", "somebody", "anyone", "anybody",
-                        "nobody", "whoever"})
+                        "nobody", "whoever", "everything", "something", "anything", "nothing"})
 
 
 def _known(people: Iterable[str]) -> set[str]:
@@ -208,6 +209,8 @@ def people_values(text: str, *, speaker: str = "",
         # P takes over / P will drive / P is on it / P owns X
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         rest = _agreed([t.low for t in toks[i + 1:i + 9]])[:4]
+        # ("Switching catering to …", "Meeting point for …": a verb, no name)
+        gerund = _gerund(tok, rest, known)
         taker = (_takes_over(rest) and _unknown_name(tok) and low not in _AGREE_WORDS
                  # "the new hire will take over": a thing named with a determiner
                  and not _determined(toks, i)
@@ -216,7 +219,8 @@ def people_values(text: str, *, speaker: str = "",
         # who holds it, unless the chat knows the name)
         modifies = len(rest) > 1 and rest[0] in ROLE_NOUNS and rest[1] in {"is", "was"} and (
             low not in known)
-        if (_name_like(tok, known, sentence_start=False) or taker) and not modifies and _doer(
+        if (_name_like(tok, known, sentence_start=False) or taker) and not modifies \
+                and not gerund and _doer(
                 rest,
                 original_case_upper=i + 1 < len(toks) and toks[i + 1].text[:1].isupper()):
             name = _strip_possessive(tok.text)
@@ -252,10 +256,59 @@ def people_values(text: str, *, speaker: str = "",
         at = _with_me(toks, i) if speaker else None
         if at is not None:
             out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
+        # "Ciara's collecting", "Lena's on minutes": a name with "'s" doing a task (not an
+        # outside body chasing someone: "HMRC's chasing us", "Mum's collecting me")
+        if low.endswith(("'s", "’s")) and i + 1 < len(toks) and (
+                (toks[i + 1].low in TASK_GERUNDS and not (
+                    i + 2 < len(toks) and toks[i + 2].low in _OBJECT_PEOPLE))
+                or _on_a_task(toks, i + 1)) \
+                and not _strip_possessive(tok.text).isupper() \
+                and _name_like(tok, known, sentence_start=False) and low not in _PRONOUNS_OF:
+            name = _strip_possessive(tok.text)
+            out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
+            continue
+        # "Taking over the lift chasing from Declan": a sentence opening on the taking,
+        # its doer left unsaid, is the speaker's
+        if speaker and low == "taking" and i in starts | {0} and i + 1 < len(toks) \
+                and toks[i + 1].low == "over" and _task_after(toks, i) \
+                and not _asked_here(text, tok.start):
+            out.append(Value(Kind.PERSON, speaker, tok.start, toks[i + 1].end, speaker=True))
+            continue
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
         if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
             out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
+
+
+def _gerund(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
+    """Whether a capitalised word ending in -ing is a verb's form, not a name ("Yiming will
+    take the minutes" names Yiming): no one the chat knows, and no verb of its own after."""
+    low = tok.low
+    return (len(low) > 5 and low.endswith("ing") and low not in known and tok.text[:1].isupper()
+            and not (rest and rest[0] in _NAME_VERBS))
+
+
+# Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
+_NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
+                         "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
+
+
+def _asked_here(text: str, at: int) -> bool:
+    """Whether the sentence going on from ``at`` ends in a question mark ("Taking over the
+    lift from Declan?")."""
+    end = re.search(r"[.!?\n]", text[at:at + 300])
+    return end is not None and end.group() == "?"
+
+
+def _on_a_task(toks: Sequence[Token], j: int) -> bool:
+    """Whether "on" at ``j`` puts someone on a task ("Lena's on minutes", "Sam's on teas"):
+    a plain noun right after it, not time off ("on leave") nor a determiner."""
+    if toks[j].low != "on" or j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
+        return False
+    nxt = toks[j + 1]
+    return (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
+            and nxt.low not in ON_NOT_A_TASK and nxt.low not in _DETERMINERS
+            and not is_calendar_word(nxt.low))
 
 
 def _held_by(toks: Sequence[Token], i: int, known: set[str]) -> Value | None:
@@ -397,6 +450,15 @@ _LIST_BREAK = frozenset({"is", "isn't", "was", "will", "can", "could", "would", 
                          "or", "to", "too", "also", "just", "did", "does", "might", "may"})
 
 
+# Who a task is done to, not by ("chasing us", "collecting me").
+_OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
+
+# How someone is faring, not what they do ("I'm doing ok").
+_FARING = frozenset({"ok", "okay", "well", "fine", "good", "great", "alright", "better",
+                     "worse", "badly", "bad", "much", "nothing", "something", "anything",
+                     "so", "really", "pretty", "amazing", "terrible", "grand"})
+
+
 def _claims(toks: Sequence[Token], i: int) -> bool:
     """Whether "I" at ``i`` claims a task: "I'll own", "I will drive", "I got it", "I can
     take it", "I'm on it", "I'll take sat"."""
@@ -405,7 +467,11 @@ def _claims(toks: Sequence[Token], i: int) -> bool:
     if low in {"i'll", "ill"}:
         return bool(rest) and rest[0] in OWNER_VERBS
     if low in {"i'm", "im"}:
-        return rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
+        # ("I'm doing night audit", not "I'm doing ok")
+        doing = len(rest) > 1 and rest[0] == "doing" and rest[1] not in _FARING and rest[
+            1:3] not in (["a", "lot"], ["a", "bit"], ["my", "best"], ["it", "wrong"],
+                         ["it", "right"], ["my", "bit"])
+        return doing or rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
             bool(rest) and (rest[0] in {"driving", "taking", "owning", "running", "leading",
                                         "handling", "covering", "presenting", "hosting"}
                             or rest[0] in ROLE_NOUNS

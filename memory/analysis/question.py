@@ -54,7 +54,7 @@ from memory.analysis.question_words import (
 from memory.analysis.reason_words import PAST_EVENT_VERBS
 from memory.analysis.supplier_words import asks_supplier, supply_word
 from memory.dates import find_date_expressions
-from memory.dates.days import FULL_MONTH_WORDS
+from memory.dates.days import MONTH_OF_WORD
 from memory.text import STOPWORDS, clean, is_calendar_word, stem
 
 __all__ = ["MAX_QUESTION_CHARS", "QuestionAnalysis", "Word", "analyze_question", "find_phrase",
@@ -328,7 +328,7 @@ def months_named(text: str) -> frozenset[str]:
     launch", "our may newsletter"): said before its noun, after a determiner."""
     lows = [w.low for w in words(text)]
     return frozenset(
-        w for i, w in enumerate(lows[1:-1], start=1) if w in FULL_MONTH_WORDS
+        w for i, w in enumerate(lows[1:-1], start=1) if w in MONTH_OF_WORD
         and lows[i - 1] in DETERMINERS and lows[i + 1] not in STOPWORDS
         and not is_calendar_word(lows[i + 1]) and not lows[i + 1].isdigit())
 

@@ -295,7 +295,8 @@ ATTRIBUTE_FAMILIES: dict[str, str] = {
     # sums held, paid back or taken in ("deposit for a normal booking", "the takings")
     "deposit": "money", "deposits": "money", "rent": "money", "refund": "money",
     "bonus": "money", "takings": "money", "revenue": "money",
-    "profit": "money", "turnover": "money",
+    "profit": "money", "turnover": "money", "dues": "money", "wage": "money",
+    "wages": "money",
     "invoice": "price", "title": "name", "titles": "name",
     "limit": "count", "number": "count", "count": "count", "total": "count",
     # a measure is said as a number and its unit ("8,500 ft", "12 km", "40 kg")

@@ -98,7 +98,10 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
             value = m.group(group)
             if not _place_name(value, people):
                 continue
-            found.append(Value(Kind.PLACE, value, *m.span(group)))
+            start, end = m.span(group)
+            if value.split()[-1][:1].isupper():
+                end += _name_after(text, end)  # "Bistro Marée", "Hotel Indigo"
+            found.append(Value(Kind.PLACE, text[start:end], start, end))
     for m in lexicon.place_names.finditer(text):
         name = m.group("v")
         if not name[:1].isupper() and (len(name) < 5 or name in PLACE_WORDS_TOO
@@ -109,14 +112,13 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
         if nxt is not None and nxt.group(1) not in STOPWORDS and nxt.group(1) not in _PLACE_NEXT:
             continue
         end = m.end("v")
-        more = re.match(r"(?:\s[A-Z][\w'’&-]{1,24}){1,2}", text[end:end + 52])
-        if more is not None:
-            end += more.end()  # "London Marriott", "Lisbon Congress Centre"
+        end += _name_after(text, end)  # "London Marriott", "Lisbon Congress Centre"
         if _place_name(text[m.start("v"):end], people):
             found.append(Value(Kind.PLACE, text[m.start("v"):end], m.start("v"), end))
     found.extend(people_values(text, speaker=speaker, people=people))
     # "same hall", "same time": what stays as it was, not a value of its own
     found = [v for v in found if not _SAME.match(v.text)]
+    found = [_titled(v, text) for v in found]
     # "last tuesday at st barnabas will be 29 april": the last one of a series, which the
     # date after it tells, not the week before
     found = [v for v in found if not (_LAST_OF_SERIES.search(text, max(0, v.start - 8), v.end)
@@ -134,6 +136,21 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 
 _PLACE_AFTER_WHEN = re.compile(PLACE_AFTER_WHEN, re.IGNORECASE)
+_CAPITAL_WORD = re.compile(r"\s[A-Z][\w'’&-]{1,24}")
+
+
+def _name_after(text: str, end: int) -> int:
+    """How far the capitalised words right after ``end`` run on as part of a name (up to
+    two; a day or month after a name is no part of it: "Cafe Nero Tuesday")."""
+    at = end
+    for _ in range(2):
+        m = _CAPITAL_WORD.match(text, at)
+        word = m.group().strip() if m is not None else ""
+        if m is None or is_calendar_word(word) or word.lower() in STOPWORDS or word.endswith(
+                ("'s", "’s")):
+            break  # ("Cafe Rouge Priya's buying": a name's possessive starts another phrase)
+        at = m.end()
+    return at - end
 # "the last tuesday", "first thursday": one of a series, by its place in it
 _LAST_OF_SERIES = re.compile(r"\b(?:last|first|final)\s(?:" + "|".join(
     d.lower() for d in WEEKDAY_NAMES) + r")$", re.IGNORECASE)
@@ -142,6 +159,35 @@ _TOLD_AFTER = re.compile(r"[^.!?;\n]{0,40}?\b(?:is|will\sbe|'ll\sbe|would\sbe|fa
 
 
 _SAME = re.compile(r"(?:the\s)?same\b", re.IGNORECASE)
+# A title and its full stop before a name ("Dr. Elena Ruiz", "Mrs. Okafor").
+_TITLE = re.compile(r"(?:dr|mr|mrs|ms|mx|prof|rev|fr|sr|st)", re.IGNORECASE)
+_TITLED_NAME = re.compile(r"\.?\s[A-Z][\w'’-]{1,24}(?:\s[A-Z][\w'’-]{1,24})?")
+
+
+def titled_end(text: str, name: str, end: int) -> int:
+    """Where a name that is only a title ("Dr" of "Dr. Elena Ruiz") ends once the name after
+    its full stop is read with it; ``end`` for any other name."""
+    if not _TITLE.fullmatch(name.rstrip(".")):
+        return end
+    m = _TITLED_NAME.match(text, end)
+    if m is None:
+        return end
+    # (a day or a function word after the name is no part of it: "Dr. Patel Thursday")
+    words = m.group().split()
+    while len(words) > 1 and (is_calendar_word(words[-1]) or words[-1].lower() in STOPWORDS):
+        words.pop()
+    if is_calendar_word(words[0].lstrip(".")) or words[0].lower() in STOPWORDS:
+        return end
+    return text.index(words[-1], end) + len(words[-1])
+
+
+def _titled(value: Value, text: str) -> Value:
+    """A name cut at its title's full stop, made whole ("Dr" → "Dr. Elena Ruiz")."""
+    if value.kind not in (Kind.CHOICE, Kind.PERSON) or value.speaker:
+        return value
+    end = titled_end(text, value.text, value.end)
+    return Value(value.kind, text[value.start:end], value.start, end) if end != value.end \
+        else value
 _DOTTED = re.compile(DOTTED_CLOCK)
 _MINUTES = re.compile(r"[0-5]\d(?!\d)")
 

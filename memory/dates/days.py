@@ -25,6 +25,13 @@ MONTH_NAMES = (
 #: The full month names as lower-case words ("the april launch"; the short forms as well are
 #: :data:`memory.analysis.cue_words.MONTH_WORDS`).
 FULL_MONTH_WORDS: frozenset[str] = frozenset(m.lower() for m in MONTH_NAMES)
+#: A month's number by its full name or a short form no other word has ("feb", "sept";
+#: "jan", "mar" and "may" are names and words too).
+MONTH_OF_WORD: dict[str, int] = {
+    **{m.lower(): i for i, m in enumerate(MONTH_NAMES, start=1)},
+    "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}
 
 
 @dataclass(frozen=True, slots=True)
