@@ -142,6 +142,9 @@ def test_the_model_is_told_who_asks(fake_openai: ScriptedOpenAIServer, mem: Memo
     # a bound is no count, "is there X" needs X, a day booked for is ahead (statements)
     assert "is no count" in SYSTEM_PROMPT and "needs parking said" in SYSTEM_PROMPT
     assert "booked for is ahead" in SYSTEM_PROMPT
+    # a task taken over from someone is the speaker's; a value said new is current (people,
+    # extract.value_in)
+    assert "not Declan" in SYSTEM_PROMPT and '"new one is Y": Y' in SYSTEM_PROMPT
 
 
 def test_rounds_left_are_told_and_the_answer_is_forced(fake_openai: ScriptedOpenAIServer,

@@ -803,3 +803,13 @@ def test_the_prompt_defines_reports_and_old_amounts_as_the_offline_writer() -> N
     assert "9pm run done" in WRITER_SYSTEM_PROMPT
     assert "plans nothing: it revises no state" in WRITER_SYSTEM_PROMPT
     assert "(from £50)" in WRITER_SYSTEM_PROMPT
+
+
+def test_the_prompt_defines_old_names_values_now_and_months_as_the_offline_writer() -> None:
+    # clause_reader._from_before, clause_choice.now_thing, subject_marks.other_month and
+    # the definitions of taking over and of values weighed against each other
+    assert "switching from Pett Level to Winchelsea Beach" in WRITER_SYSTEM_PROMPT
+    assert "v8 is now the shooting script" in WRITER_SYSTEM_PROMPT
+    assert "does not revise the January dark-sky night" in WRITER_SYSTEM_PROMPT
+    assert "makes its speaker the owner" in WRITER_SYSTEM_PROMPT
+    assert "3 weeks vs 10" in WRITER_SYSTEM_PROMPT

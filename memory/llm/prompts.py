@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v8"
+WRITER_PROMPT_VERSION = "writer-v9"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -89,7 +89,10 @@ Rules:
    value said to hold until the change ("up to $20 from 1 March (currently $15)", "up to
    £60 (from £50)") is the value replaced. A report that a thing was carried out ("tesco
    9pm run done", "day 1 done, 8 people") plans nothing: it revises no state (restate when
-   it repeats the value held).
+   it repeats the value held). "switching from Pett Level to Winchelsea Beach" revises the
+   state whose value is Pett Level; "v8 is now the shooting script" makes v8 the shooting
+   script's value; a thing of one month is not another month's ("Feb dark-sky night will be
+   the 22nd" does not revise the January dark-sky night).
 3. state: an S name from the lists you were given, or the M name of an EARLIER message of
    this batch that establishes the state; null for establish and context. Never invent
    names. If no listed state fits, do not revise: establish or use context.

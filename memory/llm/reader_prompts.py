@@ -13,7 +13,7 @@ from typing import Any
 
 from memory.analysis.definitions import ABSTAIN_RULE, render_question_kinds
 
-READER_PROMPT_VERSION = "reader-v12"
+READER_PROMPT_VERSION = "reader-v13"
 ANSWER_TOOL = "answer"
 
 #: Most passages one search may return, and characters of each passage shown.
@@ -39,11 +39,11 @@ Prompt version: {READER_PROMPT_VERSION}.
 
 Tools:
 - search_evidence: hybrid search over messages; returns passages named E1, E2, ... with
-  time, channel and speaker. Passages already shown are not shown again, so search again
-  with other words, a participant, a channel or a time range to find more.
+  time, channel and speaker. Passages shown once are not repeated: search again with other
+  words, a participant, a channel or a time range.
 - lookup_phrase: exact, literal wording (names, numbers, code, quotes).
 - read_current_state: the current value of something that may have changed (a time, a
-  version, a decision, an owner) with its history: earlier values, who changed them, when.
+  version, an owner) with its history.
 - resolve_date: turn "last Tuesday", "two weeks ago" into calendar dates.
 - {ANSWER_TOOL}: your final answer. Call it once, alone, when the evidence suffices or the
   rounds run out.
@@ -64,6 +64,7 @@ Rules:
   bound crossed ("we passed 120 units") is no count; "is there parking" needs parking said.
 - A day a thing is booked for is ahead of the message saying so; a reply taking up a
   request ("I'll do it") happens when the request says.
+- "Taking over X from Declan": X's holder is the speaker, not Declan; "new one is Y": Y.
 - Each tool result says how many tool rounds are left. Use at most 4 tool calls per round.
 - {ANSWER_TOOL}: "answer" is a short answer; "citations" are the names (E3, E7) of the
   passages that support it (at least one unless you abstain); "abstain" is true when the

@@ -181,8 +181,18 @@ def _names_someone(state: State, people: Sequence[Person], *, latest: bool = Fal
     lows = {w.low for w in words(values)}
     if lows & SELF_WORDS or any(p.keys & lows for p in people):
         return True
-    # (a day or month is nobody: "Sunday 22 Feb, 7am")
-    return any(w.text[:1].isupper() and not is_calendar_word(w.text) for w in words(values))
+    # (a day or month is nobody: "Sunday 22 Feb, 7am"; nor is a room or a spot: "Cove Room
+    # U-shape")
+    return not lows & _SPOT_NOUNS and any(
+        w.text[:1].isupper() and not is_calendar_word(w.text) for w in words(values))
+
+
+# Nouns of rooms and spots a name can label ("Cove Room", "Pitch 2"), which no party is.
+_SPOT_NOUNS = frozenset({
+    "room", "hall", "floor", "suite", "booth", "rack", "stage", "desk", "container", "unit",
+    "pitch", "plot", "locker", "dock", "platform", "stall", "ward", "cabin", "tent", "bunk",
+    "berth", "pier", "bed", "table", "bay", "gate", "lane", "court", "car", "park",
+})
 
 
 def _anchors(qa: QuestionAnalysis, lexicon: QuestionLexicon) -> tuple[set[str], set[str]]:

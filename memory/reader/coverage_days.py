@@ -42,11 +42,23 @@ def question_days(qa: QuestionAnalysis, reference: datetime | None
     out = []
     for expr in qa.dates:
         specific = bool(_SPECIFIC.search(expr))
+        if not specific and _OF_A_DAY.search(qa.text) is not None and re.fullmatch(
+                r"(?:the\s)?week(?:end)?", expr.strip(), re.IGNORECASE):
+            continue  # "the 4th of july weekend" is the weekend of that day, not this one
         for prefer in ("past", "future") if specific else ("past" if qa.past else "future",):
             res = resolve_date(expr, reference, prefer=prefer)
             if res is not None:
                 out.append((res, specific))
     return out
+
+
+# A weekend or week named by the day it holds ("4th of july weekend", "the 12th week").
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}"
+# (or by the occasion it holds: "memorial day weekend", "the bank holiday weekend")
+_OF_A_DAY = re.compile(r"(?:\d(?:st|nd|rd|th)?|\b" + _MONTH + r")\s{1,3}week(?:end)?\b|"
+                       r"\bweek(?:end)?\s{1,3}of\s{1,3}(?:the\s{1,3})?(?:\d|" + _MONTH + r"\b)|"
+                       r"\b(?:[a-z]{1,15}day|holiday|easter|christmas|xmas|thanksgiving|halloween|"
+                       r"new\syear'?s|(?-i:[A-Z][a-z]{1,20}))\s{1,3}weekend\b", re.IGNORECASE)
 
 
 # A unit neither told on nor naming the question's day covers it at this share.

@@ -471,6 +471,9 @@ def replaced_at(text: str, start: int, end: int) -> bool:
 _RANGE_AFTER = re.compile(r"\s{0,2}(\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d{2})?"
                           r"\s?(?:am|pm)?)", re.IGNORECASE)
 _TRAILING = " ,.;:!?)(\"'"
+# "new one is ", "the new code: ", "new password's ": the value right after is the new one.
+_SAID_NEW = re.compile(r"\bnew(?:\s[a-z]{1,15}){0,2}?(?:\sis|'s|’s|\swill\sbe|\s?=|:)\s{0,2}$|"
+                       r"\bnew\sone\s{1,2}$", re.IGNORECASE)
 # Where a part of a sentence ends: its value belongs to what that part names.
 _PART_END = re.compile(r"[,;!?→]|\.(?=\s)|\s[—–-]\s")
 _UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
@@ -563,6 +566,10 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
     def nearest(cands: Sequence[Slot]) -> str:
         if not cands:
             return ""
+        # "someone posted seashell2025 … new one is tidepool88": the value said to be the
+        # new one is the one the sentence gives
+        cands = [sl for sl in cands if _SAID_NEW.search(
+            sentence[max(0, sl.start - 30):sl.start])] or cands
         if ending and len(cands) > 1:
             best = cands[-1]
         elif not anchors:

@@ -39,6 +39,7 @@ from memory.analysis.message import Clause, MessageAnalysis
 from memory.analysis.question import QuestionAnalysis, months_named
 from memory.analysis.said_alone import Bare, bare_value
 from memory.dates import find_date_expressions, resolve_date
+from memory.dates.days import MONTH_NAMES, MONTH_OF_WORD
 from memory.models import EvidenceNode
 from memory.reader.answer_parts import OVERRIDE_CHANGE, Statement, _said_of, revises_another
 from memory.reader.coverage import Coverage, Term, node_unit
@@ -81,7 +82,8 @@ class LaterWord(StatementReader):
         # (a month naming which of a thing is asked, "the april launch", is named too: the
         # May launch moving says nothing of it)
         named = [forms(t.word) for t in verdict.terms if t.named and not t.person] + [
-            forms(m) for m in months_named(qa.text)]
+            forms(m) | forms(MONTH_NAMES[MONTH_OF_WORD[m] - 1].lower())
+            for m in months_named(qa.text)]
         if not subject:
             return None
         kinds = {sl.family for sl in find_slots(held)}

@@ -12,11 +12,18 @@ import dataclasses
 
 from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.question import QuestionAnalysis
+from memory.dates import weekday_day
 from memory.models import EvidenceNode, State
 from memory.reader.answer import citation, current_value
 from memory.reader.answer_parts import Composed, chain_line, entry_value
 from memory.reader.coverage import Coverage
-from memory.reader.when_values import clock_beside, day_beside, has_clock, has_day
+from memory.reader.when_values import (
+    calendar_date,
+    clock_beside,
+    day_beside,
+    has_clock,
+    has_day,
+)
 
 __all__ = ["with_time"]
 
@@ -56,12 +63,19 @@ def with_time(qa: QuestionAnalysis, state: State, composed: Composed, verdict: C
 
 def _with_day(state: State, composed: Composed, nodes: dict[str, EvidenceNode]) -> Composed:
     """"when is the meetup?" of a state holding a time of day alone: the day its message
-    says with that time beside it ("📍 meetup TOMORROW: …, 1–5pm")."""
+    says with that time beside it ("📍 meetup TOMORROW: …, 1–5pm"), else the day it held
+    before its hours moved."""
     value = current_value(state)
     node = nodes.get(state.chain[-1].node_id)
     if has_day(value) or node is None:
         return composed
     day = day_beside(node.text, value, node.ts)
+    if not day and not has_day(node.text):
+        # "start at 4:30 instead of 5" moves the hours of the day held before: that day,
+        # if it is still ahead of the move (a day gone by was one of a series, or is past)
+        held = next((d for e in reversed(state.chain[:-1]) if e.value and has_day(e.value)
+                     and (d := calendar_date(e.value, e.ts)) is not None), None)
+        day = weekday_day(held, "") if held is not None and held >= node.ts.date() else ""
     if not day:
         return composed
     return dataclasses.replace(composed, lines=[f"{composed.lines[0]}, {day}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from memory.analysis.contrast_words import WEEKDAY_CONTRASTS
 from memory.analysis.lexicon import default_lexicon
@@ -287,13 +287,34 @@ def day_beside(text: str, clock: str, said: datetime) -> str:
 def calendar_day(value: str, said: datetime) -> str:
     """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
     empty when it names none, or a range or month."""
+    day = calendar_date(value, said)
+    return weekday_day(day, value) if day is not None else ""
+
+
+def calendar_date(value: str, said: datetime) -> date | None:
+    """The one calendar day a when-value names (see :func:`calendar_day`), or None."""
     if is_day_span(value):
-        return ""  # "16-27 march": a span, not its last day
+        return None  # "16-27 march": a span, not its last day
     found = resolved_dates(value, said, prefer="future")
-    if not found:
-        return ""
-    res = found[0][1]
-    return weekday_day(res.start, value) if res.start == res.end else ""
+    if found:
+        res = found[0][1]
+        return res.start if res.start == res.end else None
+    # a value said to be a day ("wed", "sat 7pm"): its weekday, however short, is one —
+    # alone or with its time only ("wed nights", "sat or sun" are no one day); said on that
+    # weekday, it is that very day
+    m = _SHORT_DAY.fullmatch(value.strip())
+    if m is None:
+        return None
+    short = resolve_date(m.group("wd"), said, prefer="future")
+    if short is None or short.start != short.end:
+        return None
+    ahead = (short.start - said.date()).days
+    return said.date() if ahead == 7 else short.start
+
+
+# A weekday said alone or with its time only ("wed", "Sat 7pm", "fri, 8:30").
+_SHORT_DAY = re.compile(r"(?P<wd>(?i:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun))\.?"
+                        r"(?:,?\s{1,3}(?:at\s)?\d{1,2}(?:[:.]\d\d)?\s?(?i:am|pm)?)?")
 
 
 # What may stand between a day and its time ("sun 3 may, meet 4:30am", "fri from 6pm",
