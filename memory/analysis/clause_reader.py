@@ -64,6 +64,7 @@ from memory.analysis.message_patterns import (
     _in_value,
     tokenize_at,
 )
+from memory.analysis.old_names import from_before, not_after
 from memory.analysis.speaker_moves import moves_a_thing, without_addressee
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
@@ -311,11 +312,11 @@ class ClauseReader(ClauseChoice, ClauseActs):
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
         # "library car park, not the SU steps": the place turned down after a place stated
         old += tuple(o for v in new if v.kind is Kind.PLACE
-                     and (o := _not_after(masked, v)) is not None)
+                     and (o := not_after(masked, v)) is not None)
         # "switching from Pett Level to Winchelsea Beach": the name the place or choice
         # goes from, though no pattern knows it
         old += tuple(o for v in new if v.kind in (Kind.PLACE, Kind.CHOICE)
-                     and (o := _from_before(masked, v, start, values)) is not None)
+                     and (o := from_before(masked, v, start, values)) is not None)
         return values, old, _join_new_when(new, masked), modifiers
 
     def _strip_retraction(self, toks: list[Token]) -> list[Token]:
@@ -612,39 +613,6 @@ def _without_opener(claim: Claim, opener: re.Pattern[str]) -> Claim:
     subject = re.sub(r"^(?:the|a|an)\s", "", claim.subject[m.end():].strip(" ,:"),
                      flags=re.IGNORECASE)
     return replace(claim, subject=subject, terms=frozenset(content_terms(subject)))
-
-
-# ", not the SU steps": a place named as turned down right after another (a short phrase
-# up to the end of its part).
-_NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"
-                        r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
-
-
-def _not_after(masked: str, value: Value) -> Value | None:
-    m = _NOT_AFTER.match(masked, value.end)
-    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
-
-
-# "from Pett Level to ": a capitalised name of up to four words right before "to" and the
-# value it changes to.
-_FROM_BEFORE = re.compile(r"\bfrom\s(?:the\s)?(?P<v>[A-Z][\w'’&-]{0,24}(?:\s(?:of\s|the\s|&\s)?"
-                          r"[A-Z][\w'’&-]{0,24}){0,3})\s{1,2}to\s{1,2}(?:the\s)?$")
-
-
-# A verb of changing right before "from" ("switching", "we're moving the AGM").
-_CHANGING_FROM = re.compile(r"\b(?:switch\w{0,3}|mov\w{1,3}|chang\w{1,3}|swap\w{0,4}|go(?:ing|es)?|"
-                            r"went|transfer\w{0,4}|migrat\w{1,4}|relocat\w{1,4})\s"
-                            r"(?:[\w'’-]{1,20}\s){0,4}$", re.IGNORECASE)
-
-
-def _from_before(masked: str, value: Value, start: int,
-                 values: Sequence[Value]) -> Value | None:
-    m = _FROM_BEFORE.search(masked, max(start, value.start - 64), value.start)
-    if m is None or any(v.start < m.end("v") and m.start("v") < v.end for v in values):
-        return None  # (a value already found there is judged as such)
-    if _CHANGING_FROM.search(masked, max(start, m.start() - 40), m.start()) is None:
-        return None  # "Shuttle from Pett Level to Winchelsea Beach": a route, no change
-    return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))
 
 
 def _verb_of(toks: Sequence[Token], word: Token, rest: Sequence[Token],

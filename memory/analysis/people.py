@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from memory.analysis.cue_words import ON_NOT_A_TASK, TASK_GERUNDS
+from memory.analysis.cue_words import TASK_GERUNDS
 from memory.analysis.lexicon import (
     DISCOURSE,
     DOING_VERBS,
@@ -16,6 +16,12 @@ from memory.analysis.lexicon import (
     OWNER_VERBS,
     OWNER_VERBS_S,
     ROLE_NOUNS,
+)
+from memory.analysis.task_words import (
+    doing_a_task,
+    possessive_doer,
+    takes_over_unsaid,
+    verb_form,
 )
 from memory.analysis.value_types import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS, is_calendar_word
@@ -210,7 +216,7 @@ def people_values(text: str, *, speaker: str = "",
         # (a doer pattern is evidence enough for a capitalised word at a sentence start)
         rest = _agreed([t.low for t in toks[i + 1:i + 9]])[:4]
         # ("Switching catering to …", "Meeting point for …": a verb, no name)
-        gerund = _gerund(tok, rest, known)
+        gerund = verb_form(tok, rest, known)
         taker = (_takes_over(rest) and _unknown_name(tok) and low not in _AGREE_WORDS
                  # "the new hire will take over": a thing named with a determiner
                  and not _determined(toks, i)
@@ -256,59 +262,22 @@ def people_values(text: str, *, speaker: str = "",
         at = _with_me(toks, i) if speaker else None
         if at is not None:
             out.append(Value(Kind.PERSON, speaker, at.start, at.end, speaker=True))
-        # "Ciara's collecting", "Lena's on minutes": a name with "'s" doing a task (not an
-        # outside body chasing someone: "HMRC's chasing us", "Mum's collecting me")
-        if low.endswith(("'s", "’s")) and i + 1 < len(toks) and (
-                (toks[i + 1].low in TASK_GERUNDS and not (
-                    i + 2 < len(toks) and toks[i + 2].low in _OBJECT_PEOPLE))
-                or _on_a_task(toks, i + 1)) \
-                and not _strip_possessive(tok.text).isupper() \
-                and _name_like(tok, known, sentence_start=False) and low not in _PRONOUNS_OF:
+        # "Ciara's collecting", "Lena's on minutes": a name with "'s" doing a task
+        if possessive_doer(toks, i) and _name_like(tok, known, sentence_start=False) \
+                and low not in _PRONOUNS_OF:
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
         # "Taking over the lift chasing from Declan": a sentence opening on the taking,
         # its doer left unsaid, is the speaker's
-        if speaker and low == "taking" and i in starts | {0} and i + 1 < len(toks) \
-                and toks[i + 1].low == "over" and _task_after(toks, i) \
-                and not _asked_here(text, tok.start):
+        if speaker and i in starts | {0} and takes_over_unsaid(toks, i, text) \
+                and _task_after(toks, i):
             out.append(Value(Kind.PERSON, speaker, tok.start, toks[i + 1].end, speaker=True))
             continue
         # first person: "I'll own X", "X is mine", "me, ..." / "i got it"
         if speaker and low in FIRST_PERSON and _first_person(toks, i, text, starts):
             out.append(Value(Kind.PERSON, speaker, tok.start, tok.end, speaker=True))
     return _join_people(_dedupe(out), text)
-
-
-def _gerund(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
-    """Whether a capitalised word ending in -ing is a verb's form, not a name ("Yiming will
-    take the minutes" names Yiming): no one the chat knows, and no verb of its own after."""
-    low = tok.low
-    return (len(low) > 5 and low.endswith("ing") and low not in known and tok.text[:1].isupper()
-            and not (rest and rest[0] in _NAME_VERBS))
-
-
-# Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
-_NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
-                         "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
-
-
-def _asked_here(text: str, at: int) -> bool:
-    """Whether the sentence going on from ``at`` ends in a question mark ("Taking over the
-    lift from Declan?")."""
-    end = re.search(r"[.!?\n]", text[at:at + 300])
-    return end is not None and end.group() == "?"
-
-
-def _on_a_task(toks: Sequence[Token], j: int) -> bool:
-    """Whether "on" at ``j`` puts someone on a task ("Lena's on minutes", "Sam's on teas"):
-    a plain noun right after it, not time off ("on leave") nor a determiner."""
-    if toks[j].low != "on" or j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
-        return False
-    nxt = toks[j + 1]
-    return (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
-            and nxt.low not in ON_NOT_A_TASK and nxt.low not in _DETERMINERS
-            and not is_calendar_word(nxt.low))
 
 
 def _held_by(toks: Sequence[Token], i: int, known: set[str]) -> Value | None:
@@ -450,15 +419,6 @@ _LIST_BREAK = frozenset({"is", "isn't", "was", "will", "can", "could", "would", 
                          "or", "to", "too", "also", "just", "did", "does", "might", "may"})
 
 
-# Who a task is done to, not by ("chasing us", "collecting me").
-_OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
-
-# How someone is faring, not what they do ("I'm doing ok").
-_FARING = frozenset({"ok", "okay", "well", "fine", "good", "great", "alright", "better",
-                     "worse", "badly", "bad", "much", "nothing", "something", "anything",
-                     "so", "really", "pretty", "amazing", "terrible", "grand"})
-
-
 def _claims(toks: Sequence[Token], i: int) -> bool:
     """Whether "I" at ``i`` claims a task: "I'll own", "I will drive", "I got it", "I can
     take it", "I'm on it", "I'll take sat"."""
@@ -467,11 +427,7 @@ def _claims(toks: Sequence[Token], i: int) -> bool:
     if low in {"i'll", "ill"}:
         return bool(rest) and rest[0] in OWNER_VERBS
     if low in {"i'm", "im"}:
-        # ("I'm doing night audit", not "I'm doing ok")
-        doing = len(rest) > 1 and rest[0] == "doing" and rest[1] not in _FARING and rest[
-            1:3] not in (["a", "lot"], ["a", "bit"], ["my", "best"], ["it", "wrong"],
-                         ["it", "right"], ["my", "bit"])
-        return doing or rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
+        return doing_a_task(rest) or rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
             bool(rest) and (rest[0] in {"driving", "taking", "owning", "running", "leading",
                                         "handling", "covering", "presenting", "hosting"}
                             or rest[0] in ROLE_NOUNS

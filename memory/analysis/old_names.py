@@ -1,0 +1,48 @@
+"""Values named as what a change leaves, though no pattern knows them as values: the place
+turned down right after another ("library car park, not the SU steps") and the name a
+place or choice is switched from ("switching from Pett Level to Winchelsea Beach")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.value_types import Kind, Value
+
+__all__ = ["from_before", "not_after"]
+
+
+# ", not the SU steps": a place named as turned down right after another (a short phrase
+# up to the end of its part).
+_NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\s)?[\w'’&-]{1,24}"
+                        r"(?:\s[\w'’&-]{1,24}){0,3}?)(?=\s?(?:[.,;:!?)]|$|\s[—–-]\s))")
+
+
+def not_after(masked: str, value: Value) -> Value | None:
+    """The place turned down right after the place ``value`` ("…, not the SU steps")."""
+    m = _NOT_AFTER.match(masked, value.end)
+    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
+
+
+# "from Pett Level to ": a capitalised name of up to four words right before "to" and the
+# value it changes to.
+_FROM_BEFORE = re.compile(r"\bfrom\s(?:the\s)?(?P<v>[A-Z][\w'’&-]{0,24}(?:\s(?:of\s|the\s|&\s)?"
+                          r"[A-Z][\w'’&-]{0,24}){0,3})\s{1,2}to\s{1,2}(?:the\s)?$")
+
+
+# A verb of changing right before "from" ("switching", "we're moving the AGM").
+_CHANGING_FROM = re.compile(r"\b(?:switch\w{0,3}|mov\w{1,3}|chang\w{1,3}|swap\w{0,4}|go(?:ing|es)?|"
+                            r"went|transfer\w{0,4}|migrat\w{1,4}|relocat\w{1,4})\s"
+                            r"(?:[\w'’-]{1,20}\s){0,4}$", re.IGNORECASE)
+
+
+def from_before(masked: str, value: Value, start: int,
+                 values: Sequence[Value]) -> Value | None:
+    """The name a change goes from to ``value`` ("switching from Pett Level to Winchelsea
+    Beach"), of ``value``'s kind; None when no verb of changing leads to it."""
+    m = _FROM_BEFORE.search(masked, max(start, value.start - 64), value.start)
+    if m is None or any(v.start < m.end("v") and m.start("v") < v.end for v in values):
+        return None  # (a value already found there is judged as such)
+    if _CHANGING_FROM.search(masked, max(start, m.start() - 40), m.start()) is None:
+        return None  # "Shuttle from Pett Level to Winchelsea Beach": a route, no change
+    return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))

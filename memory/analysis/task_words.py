@@ -1,0 +1,79 @@
+"""How a sentence says someone holds a task without a verb of owning: "Ciara's collecting",
+"Lena's on minutes", "Taking over the lift chasing from Declan" (the speaker's), "I'm doing
+night audit"; and the capitalised -ing words that are verbs, not names ("Switching catering
+to …")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.cue_words import ON_NOT_A_TASK, TASK_GERUNDS
+from memory.analysis.value_types import Token
+from memory.text import STOPWORDS, is_calendar_word
+
+__all__ = ["doing_a_task", "possessive_doer", "takes_over_unsaid", "verb_form"]
+
+# Who a task is done to, not by ("chasing us", "collecting me").
+_OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
+# How someone is faring, not what they do ("I'm doing ok").
+_FARING = frozenset({"ok", "okay", "well", "fine", "good", "great", "alright", "better",
+                     "worse", "badly", "bad", "much", "nothing", "something", "anything",
+                     "so", "really", "pretty", "amazing", "terrible", "grand"})
+_FARING_PAIRS = (["a", "lot"], ["a", "bit"], ["my", "best"], ["it", "wrong"], ["it", "right"],
+                 ["my", "bit"])
+# Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
+_NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
+                         "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
+_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his", "her", "its",
+                          "this", "that", "these", "those", "some", "any", "no"})
+
+
+def possessive_doer(toks: Sequence[Token], i: int) -> bool:
+    """Whether the word at ``i``, written with "'s", does a task by the words after it
+    ("Ciara's collecting", "Lena's on minutes"; not an outside body chasing someone:
+    "HMRC's chasing us", "Mum's collecting me")."""
+    tok = toks[i]
+    if not tok.low.endswith(("'s", "’s")) or i + 1 >= len(toks):
+        return False
+    if tok.text[:-2].isupper():
+        return False
+    nxt = toks[i + 1].low
+    if nxt in TASK_GERUNDS:
+        return not (i + 2 < len(toks) and toks[i + 2].low in _OBJECT_PEOPLE)
+    return _on_a_task(toks, i + 1)
+
+
+def takes_over_unsaid(toks: Sequence[Token], i: int, text: str) -> bool:
+    """Whether the sentence at ``i`` opens on taking a task over with its doer left unsaid
+    ("Taking over the lift chasing from Declan"), and does not ask it ("…?")."""
+    if toks[i].low != "taking" or i + 1 >= len(toks) or toks[i + 1].low != "over":
+        return False
+    end = re.search(r"[.!?\n]", text[toks[i].start:toks[i].start + 300])
+    return not (end is not None and end.group() == "?")
+
+
+def doing_a_task(rest: Sequence[str]) -> bool:
+    """Whether the words after "I'm" say the speaker does a task ("doing night audit"), not
+    how they fare ("doing ok", "doing a lot better")."""
+    return (len(rest) > 1 and rest[0] == "doing" and rest[1] not in _FARING
+            and list(rest[1:3]) not in _FARING_PAIRS)
+
+
+def verb_form(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
+    """Whether a capitalised word ending in -ing is a verb's form, not a name ("Yiming will
+    take the minutes" names Yiming): no one the chat knows, and no verb of its own after."""
+    low = tok.low
+    return (len(low) > 5 and low.endswith("ing") and low not in known and tok.text[:1].isupper()
+            and not (rest and rest[0] in _NAME_VERBS))
+
+
+def _on_a_task(toks: Sequence[Token], j: int) -> bool:
+    """Whether "on" at ``j`` puts someone on a task ("Lena's on minutes", "Sam's on teas"):
+    a plain noun right after it, not time off ("on leave") nor a determiner."""
+    if toks[j].low != "on" or j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
+        return False
+    nxt = toks[j + 1]
+    return (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
+            and nxt.low not in ON_NOT_A_TASK and nxt.low not in _DETERMINERS
+            and not is_calendar_word(nxt.low))
