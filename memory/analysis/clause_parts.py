@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memory.analysis.claims import Claim, Clause
-from memory.analysis.cue_words import AMOUNT_VERBS, DURATION_WORDS, _alternation
+from memory.analysis.cue_words import AMOUNT_VERBS, _alternation
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     CHANGE_VERBS,
@@ -603,8 +603,8 @@ def _counted_subject(value: Value, subject: str) -> str:
     the thing counted added where it names only where they are ("comfort inn booked: 4
     rooms" → "comfort inn rooms")."""
     counted = value.text.split()[-1]
-    if value.kind is not Kind.COUNT or not counted.isalpha() or counted.lower() in DURATION_WORDS:
-        return subject  # "3 weeks" measures a time; it counts no thing of its own
+    if value.kind is not Kind.COUNT or not counted.isalpha():
+        return subject
     words = subject.split()
     if all(w.lower() in QUANTITY_VERBS for w in words) or any(w.isdigit() for w in words):
         return counted

@@ -18,7 +18,6 @@ from memory.analysis.lexicon import (
     ROLE_NOUNS,
 )
 from memory.analysis.task_words import (
-    doing_a_task,
     possessive_doer,
     takes_over_unsaid,
     verb_form,
@@ -427,7 +426,7 @@ def _claims(toks: Sequence[Token], i: int) -> bool:
     if low in {"i'll", "ill"}:
         return bool(rest) and rest[0] in OWNER_VERBS
     if low in {"i'm", "im"}:
-        return doing_a_task(rest) or rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
+        return rest[:2] in (["on", "it"], ["driving"], ["taking"]) or (
             bool(rest) and (rest[0] in {"driving", "taking", "owning", "running", "leading",
                                         "handling", "covering", "presenting", "hosting"}
                             or rest[0] in ROLE_NOUNS

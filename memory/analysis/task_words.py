@@ -1,6 +1,6 @@
 """How a sentence says someone holds a task without a verb of owning: "Ciara's collecting",
-"Lena's on minutes", "Taking over the lift chasing from Declan" (the speaker's), "I'm doing
-night audit"; and the capitalised -ing words that are verbs, not names ("Switching catering
+"Lena's on minutes", "Taking over the lift chasing from Declan" (the speaker's); and the
+capitalised -ing words that are verbs, not names ("Switching catering
 to …")."""
 
 from __future__ import annotations
@@ -12,16 +12,10 @@ from memory.analysis.cue_words import ON_NOT_A_TASK, TASK_GERUNDS
 from memory.analysis.value_types import Token
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["doing_a_task", "possessive_doer", "takes_over_unsaid", "verb_form"]
+__all__ = ["possessive_doer", "takes_over_unsaid", "verb_form"]
 
 # Who a task is done to, not by ("chasing us", "collecting me").
 _OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
-# How someone is faring, not what they do ("I'm doing ok").
-_FARING = frozenset({"ok", "okay", "well", "fine", "good", "great", "alright", "better",
-                     "worse", "badly", "bad", "much", "nothing", "something", "anything",
-                     "so", "really", "pretty", "amazing", "terrible", "grand"})
-_FARING_PAIRS = (["a", "lot"], ["a", "bit"], ["my", "best"], ["it", "wrong"], ["it", "right"],
-                 ["my", "bit"])
 # Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
 _NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
                          "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
@@ -51,13 +45,6 @@ def takes_over_unsaid(toks: Sequence[Token], i: int, text: str) -> bool:
         return False
     end = re.search(r"[.!?\n]", text[toks[i].start:toks[i].start + 300])
     return not (end is not None and end.group() == "?")
-
-
-def doing_a_task(rest: Sequence[str]) -> bool:
-    """Whether the words after "I'm" say the speaker does a task ("doing night audit"), not
-    how they fare ("doing ok", "doing a lot better")."""
-    return (len(rest) > 1 and rest[0] == "doing" and rest[1] not in _FARING
-            and list(rest[1:3]) not in _FARING_PAIRS)
 
 
 def verb_form(tok: Token, rest: Sequence[str], known: set[str]) -> bool:

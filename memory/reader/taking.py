@@ -229,14 +229,12 @@ def taken(composed: Composed, request: EvidenceNode, reply: EvidenceNode,
           asked: frozenset[str], also: Sequence[EvidenceNode] = ()) -> Composed:
     """``composed`` (a *who* answer) naming the person who took the task on first (and
     ``also`` those who took it on beside them), the part of the request asking for it
-    quoted on the next line, the reply cited first."""
+    quoted after, the reply cited first."""
     names = " and ".join([reply.speaker, *(n.speaker for n in also)])
-    first = f"{names} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)}"
-    # (the request on a line of its own: the first line names who holds it, not who
-    # asked)
-    request_line = (f"taking on {request.speaker}'s "
-                    f"\"{shorten(asking_part(request.text, asked), REQUEST_CHARS)}\"")
-    return Composed([first, request_line, *composed.lines[1:]], names,
+    first = (f"{names} ({day_label(reply.ts)}): {shorten(reply.text, TAKING_CHARS)} "
+             f"(taking on {request.speaker}'s "
+             f"\"{shorten(asking_part(request.text, asked), REQUEST_CHARS)}\")")
+    return Composed([first, *composed.lines[1:]], names,
                     [citation(reply), *(citation(n) for n in also), citation(request),
                      *composed.citations],
                     composed.states, composed.replaced, composed.replaced_cite)

@@ -74,7 +74,7 @@ def _with_day(state: State, composed: Composed, nodes: dict[str, EvidenceNode]) 
         # "start at 4:30 instead of 5" moves the hours of the day held before: that day,
         # if it is still ahead of the move (a day gone by was one of a series, or is past)
         held = next((d for e in reversed(state.chain[:-1]) if e.value and has_day(e.value)
-                     and (d := calendar_date(e.value, e.ts)) is not None), None)
+                     and (d := calendar_date(e.value, e.ts, short=True)) is not None), None)
         day = weekday_day(held, "") if held is not None and held >= node.ts.date() else ""
     if not day:
         return composed

@@ -284,14 +284,16 @@ def day_beside(text: str, clock: str, said: datetime) -> str:
     return ""
 
 
-def calendar_day(value: str, said: datetime) -> str:
+def calendar_day(value: str, said: datetime, *, short: bool = False) -> str:
     """The calendar day a when-value names, as said ("sept 26" → "26 September 2025");
-    empty when it names none, or a range or month."""
-    day = calendar_date(value, said)
+    empty when it names none, or a range or month. With ``short``, a weekday written short
+    ("wed", "sat 7pm") names one too (a value known to be a day; in running text such
+    words are as often other words)."""
+    day = calendar_date(value, said, short=short)
     return weekday_day(day, value) if day is not None else ""
 
 
-def calendar_date(value: str, said: datetime) -> date | None:
+def calendar_date(value: str, said: datetime, *, short: bool = False) -> date | None:
     """The one calendar day a when-value names (see :func:`calendar_day`), or None."""
     if is_day_span(value):
         return None  # "16-27 march": a span, not its last day
@@ -299,6 +301,8 @@ def calendar_date(value: str, said: datetime) -> date | None:
     if found:
         res = found[0][1]
         return res.start if res.start == res.end else None
+    if not short:
+        return None
     # a value said to be a day ("wed", "sat 7pm"): its weekday, however short, is one —
     # alone or with its time only ("wed nights", "sat or sun" are no one day); said on that
     # weekday, it is that very day
