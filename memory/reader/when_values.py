@@ -309,11 +309,11 @@ def calendar_date(value: str, said: datetime, *, short: bool = False) -> date | 
     m = _SHORT_DAY.fullmatch(value.strip())
     if m is None:
         return None
-    short = resolve_date(m.group("wd"), said, prefer="future")
-    if short is None or short.start != short.end:
+    weekday = resolve_date(m.group("wd"), said, prefer="future")
+    if weekday is None or weekday.start != weekday.end:
         return None
-    ahead = (short.start - said.date()).days
-    return said.date() if ahead == 7 else short.start
+    ahead = (weekday.start - said.date()).days
+    return said.date() if ahead == 7 else weekday.start
 
 
 # A weekday said alone or with its time only ("wed", "Sat 7pm", "fri, 8:30").
