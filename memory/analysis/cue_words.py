@@ -219,7 +219,7 @@ photographing filming cooking bartending catering building helping""".split())
 ON_NOT_A_TASK: frozenset[str] = frozenset("""
 leave holiday holidays hols vacation break nights days lates earlies sick call mat paternity
 maternity furlough annual site board it track time way fire mute pto jury parental bereavement
-sabbatical secondment lunch strike placement nights shift shifts""".split())
+sabbatical secondment lunch strike placement shift shifts""".split())
 
 
 #: Doing a task said of someone only after "is"/"'s" ("Ciara's collecting", "Rory is sorting
