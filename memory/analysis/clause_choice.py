@@ -146,19 +146,29 @@ _NAME_BEFORE = re.compile(r"^\W{0,3}(?:(?i:so|ok|okay|and|but|right)\W{1,3})?"
                           r"(?:\s\([^()]{1,30}\))?\s{1,3}$")
 
 
-# What a name is said to be now, right after it ("v8 (blue pages) is now the shooting
-# script").
-_NOW_THING = re.compile(r"(?:\s\([^()]{1,30}\))?\s{1,3}is\s(?:now\s)(?:the|a|an|our)\s"
-                        r"(?P<n>[a-z][a-z'’-]{1,20}(?:\s[a-z][a-z'’-]{1,20}){0,2})(?=\s?[.,;!?)]|$)")
+# A bracketed aside after a name, up to what is said of it ("v8 (blue pages) is now …").
+_ASIDE = re.compile(r"(?:\s\([^()]{1,30}\))?\s{1,3}")
 
 
 def now_thing(masked: str, value: Value) -> str:
     """The thing a named value is now the value of ("shooting script" of "v8 (blue pages) is
-    now the shooting script"), or ""."""
+    now the shooting script"), or "": read as :func:`_now_value` reads it."""
     if value.kind is not Kind.CHOICE:
         return ""
-    m = _NOW_THING.match(masked, value.end)
-    return m.group("n") if m is not None else ""
+    aside = _ASIDE.match(masked, value.end)
+    now = _NOW_VALUE.match(masked, aside.end()) if aside is not None else None
+    return _thing_named(now) if now is not None else ""
+
+
+def _thing_named(now: re.Match[str]) -> str:
+    """What "<name> is now the <thing>" says the name is, when it is a plain noun phrase
+    ("shooting script", "owner"), or ""."""
+    if not now.group("a"):
+        return ""
+    phrase = _trim_phrase(now.group("a").strip())
+    lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
+    thing = phrase[lead.end():] if lead is not None else ""
+    return thing if _COMMON_NOUNS.fullmatch(thing) else ""
 
 
 def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
@@ -171,7 +181,7 @@ def _now_value(part: str, start: int, values: tuple[Value, ...]) -> Value | None
     phrase = _trim_phrase(now.group(group).strip())
     lead = re.match(r"(?:a|an|the|our)\s(?=\w)", phrase)
     phrase = phrase[lead.end():] if lead is not None else phrase
-    if lead is not None and group == "a" and _COMMON_NOUNS.fullmatch(phrase):
+    if _thing_named(now):
         # "v8 (blue pages) is now the shooting script", "Priya is now the owner": the
         # name before is the value, what it is now is the thing it is the value of
         named = _NAME_BEFORE.search(part[:now.start()])

@@ -214,6 +214,11 @@ chairing playing moderating compering emceeing mcing djing teaching coaching ref
 umpiring judging organising organizing coordinating supervising editing recording
 photographing filming cooking bartending catering building helping""".split())
 
+#: Words that open a noun phrase naming a thing ("the new hire", "our van", "no one").
+NOUN_DETERMINERS: frozenset[str] = frozenset({
+    "the", "a", "an", "our", "my", "their", "your", "his", "her", "its", "this", "that",
+    "these", "those", "some", "any", "no"})
+
 #: What someone is "on" that is no task of theirs ("on leave", "on nights", "on site"): "Lena's
 #: on minutes" puts Lena on a task, "Sam's on holiday" does not.
 ON_NOT_A_TASK: frozenset[str] = frozenset("""

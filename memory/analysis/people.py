@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from memory.analysis.cue_words import TASK_GERUNDS
+from memory.analysis.cue_words import NOUN_DETERMINERS, TASK_GERUNDS
 from memory.analysis.lexicon import (
     DISCOURSE,
     DOING_VERBS,
@@ -137,7 +137,7 @@ def _determined(toks: Sequence[Token], i: int) -> bool:
     for k in (i - 1, i - 2):
         if k < 0 or toks[k + 1].start - toks[k].end > 1:
             return False  # "as for the rota, priya's …": a phrase ends at the comma
-        if toks[k].low in _DETERMINERS:
+        if toks[k].low in NOUN_DETERMINERS:
             return True
     return False
 
@@ -169,10 +169,6 @@ def _unknown_name(tok: Token) -> bool:
     return (len(low) >= 3 and low.isalpha() and low not in STOPWORDS and low not in DISCOURSE
             and low not in ROLE_NOUNS and low not in _NOT_NAMES and not is_calendar_word(low))
 
-
-# (message_patterns keeps its own list; importing it here would be circular)
-_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his", "her", "its",
-                          "this", "that", "these", "those", "some", "any", "no"})
 
 # Words for anyone or no one in particular ("everyone's taking over a bit").
 _NOT_NAMES = frozenset({"everyone", "everybody", "someone", "somebody", "anyone", "anybody",

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.cue_words import ON_NOT_A_TASK
 from memory.analysis.lexicon import (
     AGENT_NOUNS,
     BARE_VERBS,
@@ -57,6 +56,7 @@ from memory.analysis.subjects import (
     before_be,
     strip_change_of_mind,
 )
+from memory.analysis.task_words import task_on
 from memory.analysis.values import Kind, Token, Value
 from memory.text import STOPWORDS, is_calendar_word
 
@@ -168,8 +168,8 @@ def _combine(head: str, local: str, local_toks: Sequence[Token]) -> str:
     return f"{head} {local}"
 
 
-# "'s on minutes", " is now on teas": the task a person is put on, right after their name.
-_ON_TASK = re.compile(r"(?:'s|’s|\sis)\s(?:now\s)?on\s([a-z]{3,20})\b")
+# "'s on minutes", " is now on teas": a person put on a task, right after their name.
+_PUT_ON = re.compile(r"(?:'s|’s|\sis)\s(?:now\s)?(?=on\s)")
 
 
 def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token | None:
@@ -179,11 +179,13 @@ def _role_after(toks: Sequence[Token], person: Value, masked: str = "") -> Token
     if before and before[-1].low in ROLE_NOUNS and not any(
             ch in masked[before[-1].end:person.start] for ch in ",.;!?("):
         return before[-1]
-    on = _ON_TASK.match(masked, person.end) if masked else None
-    if on is not None and on.group(1).lower() not in ON_NOT_A_TASK and on.group(
-            1).lower() not in STOPWORDS:
+    on = _PUT_ON.match(masked, person.end) if masked else None
+    if on is not None:
         # "Lena's on minutes": the task she is put on
-        return next((t for t in toks if t.start == on.start(1)), None)
+        task = task_on(toks, next((k for k, t in enumerate(toks) if t.start == on.end()),
+                                  len(toks)))
+        if task is not None:
+            return task
     prev_end = person.end
     for t in [t for t in toks if t.start >= person.end][:4]:
         if any(ch in masked[prev_end:t.start] for ch in ",.;!?("):

@@ -8,19 +8,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.cue_words import ON_NOT_A_TASK, TASK_GERUNDS
+from memory.analysis.cue_words import NOUN_DETERMINERS, ON_NOT_A_TASK, TASK_GERUNDS
 from memory.analysis.value_types import Token
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["possessive_doer", "takes_over_unsaid", "verb_form"]
+__all__ = ["possessive_doer", "takes_over_unsaid", "task_on", "verb_form"]
 
 # Who a task is done to, not by ("chasing us", "collecting me").
 _OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
 # Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
 _NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
                          "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
-_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "their", "your", "his", "her", "its",
-                          "this", "that", "these", "those", "some", "any", "no"})
 
 
 def possessive_doer(toks: Sequence[Token], i: int) -> bool:
@@ -35,7 +33,7 @@ def possessive_doer(toks: Sequence[Token], i: int) -> bool:
     nxt = toks[i + 1].low
     if nxt in TASK_GERUNDS:
         return not (i + 2 < len(toks) and toks[i + 2].low in _OBJECT_PEOPLE)
-    return _on_a_task(toks, i + 1)
+    return task_on(toks, i + 1) is not None
 
 
 def takes_over_unsaid(toks: Sequence[Token], i: int, text: str) -> bool:
@@ -55,12 +53,15 @@ def verb_form(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
             and not (rest and rest[0] in _NAME_VERBS))
 
 
-def _on_a_task(toks: Sequence[Token], j: int) -> bool:
-    """Whether "on" at ``j`` puts someone on a task ("Lena's on minutes", "Sam's on teas"):
-    a plain noun right after it, not time off ("on leave") nor a determiner."""
-    if toks[j].low != "on" or j + 1 >= len(toks) or toks[j + 1].start - toks[j].end > 1:
-        return False
+def task_on(toks: Sequence[Token], j: int) -> Token | None:
+    """The task "on" at ``j`` puts someone on ("Lena's on [minutes]", "Sam's on [teas]"): a
+    plain noun right after it, not time off ("on leave") nor a determiner; else None."""
+    if j >= len(toks) or toks[j].low != "on" or j + 1 >= len(toks) \
+            or toks[j + 1].start - toks[j].end > 1:
+        return None
     nxt = toks[j + 1]
-    return (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
-            and nxt.low not in ON_NOT_A_TASK and nxt.low not in _DETERMINERS
-            and not is_calendar_word(nxt.low))
+    if (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
+            and nxt.low not in ON_NOT_A_TASK and nxt.low not in NOUN_DETERMINERS
+            and not is_calendar_word(nxt.low)):
+        return nxt
+    return None
