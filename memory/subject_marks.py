@@ -11,7 +11,7 @@ import re
 
 from memory.analysis.cue_words import SERIES_NOUNS
 from memory.analysis.message import MessageAnalysis
-from memory.dates.days import MONTH_OF_WORD
+from memory.dates.days import MONTH_OF_WORD, months_in
 from memory.text import STOPWORDS, is_calendar_word
 
 # The most words a message's opening label may have ("Staff meeting - …", "AGM date?").
@@ -70,9 +70,7 @@ def other_month(subject: str, topic: str, value: str = "") -> bool:
     words = re.findall(r"[a-z]{2,20}", subject.lower())
     mine = {MONTH_OF_WORD[w] for i, w in enumerate(words[:-1]) if w in MONTH_OF_WORD
             and not is_calendar_word(words[i + 1]) and words[i + 1] not in STOPWORDS}
-    theirs = {MONTH_OF_WORD[w] for w in re.findall(r"[a-z]{2,20}", f"{topic} {value}".lower())
-              if w in MONTH_OF_WORD}
-    return bool(mine) and not mine & theirs
+    return bool(mine) and not mine & months_in(f"{topic} {value}")
 
 # A day or time a plan cannot keep: a negated verb of being able, then the value after
 # "on"/"at"/"for" in the same clause.

@@ -8,6 +8,7 @@ Stdlib only, English only.
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -32,6 +33,12 @@ MONTH_OF_WORD: dict[str, int] = {
     "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
     "nov": 11, "dec": 12,
 }
+
+
+def months_in(text: str) -> set[int]:
+    """The months ``text`` names by :data:`MONTH_OF_WORD` ("feb dark-sky night" → {2})."""
+    return {MONTH_OF_WORD[w] for w in re.findall(r"[a-z]{2,20}", text.lower())
+            if w in MONTH_OF_WORD}
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,12 +78,13 @@ OVERRIDE_CHANGE = 0.5
 ACCEPTED_WITHIN = timedelta(days=1)
 
 
-def entry_value(entry: ChainEntry) -> str:
+def entry_value(entry: ChainEntry, *, short_days: bool = False) -> str:
     """A chain value with the calendar day it means ("tomorrow at 12:00 (13 November
-    2024)", "sept 26 (26 September 2025)")."""
+    2024)", "sept 26 (26 September 2025)"; with ``short_days``, "wed (11 September 2024)":
+    see :func:`memory.reader.when_values.calendar_day`)."""
     value = entry.value or shorten(entry.quote, 80)
-    day = value_day(entry.value, entry.ts) or calendar_day(entry.value, entry.ts) \
-        if entry.value else ""
+    day = value_day(entry.value, entry.ts) or calendar_day(
+        entry.value, entry.ts, short=short_days) if entry.value else ""
     return f"{value} ({day})" if day and day not in value else value
 
 

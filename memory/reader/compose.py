@@ -64,7 +64,7 @@ from memory.reader.plan_end import plan_ended
 from memory.reader.reasons import Reasons, accepts
 from memory.reader.timed_answers import with_time
 from memory.reader.unit_answers import UnitAnswers
-from memory.reader.when_values import calendar_day, day_beside, has_clock, has_day, kept_clock
+from memory.reader.when_values import day_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import anchor_forms, part_of, unit_forms
 from memory.text import names_value
@@ -339,11 +339,8 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             # "what date is the AGM" after "starts 6:30 not 6": the latest day said
             timed = [e for e in chain if has_day(e.value)] if qa.asks_day else []
             entry = timed[-1] if timed else entry
-            first = short = entry_value(entry)
-            held = calendar_day(entry.value, entry.ts, short=True) if (
-                qa.family == "when" and entry.value and first == entry.value) else ""
-            if held:
-                first = short = f"{entry.value} ({held})"  # "wed (11 September 2024)"
+            # (a when-value held is known to be a day: "wed (11 September 2024)")
+            first = short = entry_value(entry, short_days=qa.family == "when")
             told = nodes.get(entry.node_id)
             # ("what date" asks one even of hours: "from what date do the summer hours
             # start")

@@ -70,7 +70,7 @@ DATE_NEAR = 0.9
 # 24", "in May 2023"), a day of the month ("the 22nd"), or a day ahead ("next friday",
 # "tomorrow"). "thursday" could be any Thursday, and "4 years ago" or "last week" is
 # relative to whenever it is read: those only weigh.
-_SPECIFIC = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:19|20)\d{2}\b|"
+_SPECIFIC = re.compile(r"\b" + _MONTH + r"|\b(?:19|20)\d{2}\b|"
                        r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s{1,10}\w{1,6}day\b|\bthis\s{1,10}\w{1,6}day\b|"
                        r"\btomorrow\b|\btonight\b|\btoday\b", re.I)
 

@@ -25,7 +25,7 @@ from memory.analysis.matching import (
 )
 from memory.analysis.question import QuestionAnalysis, months_named, words
 from memory.dates import coarser_than_a_day
-from memory.dates.days import MONTH_OF_WORD
+from memory.dates.days import MONTH_OF_WORD, months_in
 from memory.models import State
 from memory.reader.answer import current_value
 from memory.reader.answer_parts import (
@@ -87,8 +87,7 @@ def _another_months(qa: QuestionAnalysis, state: State) -> bool:
     """Whether the question names which month's instance it asks about ("the March glaze
     firing") and the state's topic names only other months ("april glaze firing")."""
     asked = {MONTH_OF_WORD[w] for w in months_named(qa.text)}
-    named = {MONTH_OF_WORD[w] for w in re.findall(r"[a-z]{3,9}", state.topic.lower())
-             if w in MONTH_OF_WORD}
+    named = months_in(state.topic)
     return bool(asked) and bool(named) and not named & asked
 
 
