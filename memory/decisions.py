@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from memory.analysis.cue_words import CONTACT_VERBS
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS, SAID_CHANGE
 from memory.analysis.matching import compatible, values_match
@@ -229,11 +230,25 @@ def _inherit(claim: Claim, before: Sequence[Clause], *, answered: str = "",
     header = before[0]
     if (not subject and header.subject and not header.claims and len(before) > 1
             and ((before[1].label and before[1].label.strip() == header.text.strip())
-                 or (changing and len(header.text.split()) <= _HEADER_WORDS))):
+                 or (changing and len(header.text.split()) <= _HEADER_WORDS
+                     and not _reports_contact(header.text)))):
+        # ("dunmore rang, … so they've moved us to tue 23rd": who got in touch is no
+        # subject; the change is of what the talk is on)
         subject = header.subject
     if not subject:
         return claim
     return Claim(claim.value, subject, frozenset(content_terms(subject)))
+
+
+def _reports_contact(text: str) -> bool:
+    """Whether a short clause only says someone got in touch ("dunmore rang", "ashcombe
+    came back", "supplier emailed")."""
+    words = tokens(text)
+    return bool(words) and (words[-1] in CONTACT_VERBS or words[-2:] in _GOT_BACK)
+
+
+_GOT_BACK = (["came", "back"], ["got", "back"], ["come", "back"], ["wrote", "back"],
+             ["called", "back"], ["rang", "back"])
 
 
 # The most words of a header a change later in the message is of.

@@ -33,13 +33,15 @@ def label_count(part: str, start: int, values: tuple[Value, ...], label: str) ->
 
 
 # A quantity raised or lowered to a bare number: "raising the Smash cap to 48", "cutting
-# the guest list to 60". (Moving verbs are left out: "moving it to 3" is a time.)
+# the guest list to 60", "raising the lot limit to 30 per seller". (Moving verbs are left
+# out: "moving it to 3" is a time.)
 _RAISED_TO = re.compile(
     r"\b(?:rais(?:e|es|ed|ing)|increas(?:e|es|ed|ing)|bump(?:s|ed|ing)?|upp(?:ed|ing)|"
     r"lower(?:s|ed|ing)?|cut(?:s|ting)?|reduc(?:e|es|ed|ing)|capp(?:ed|ing)|"
     r"extend(?:s|ed|ing)?|expand(?:s|ed|ing)?)"
     r"\s(?:[\w'’-]{1,20}\s){0,3}?(?P<noun>[\w'’-]{1,20})\sto\s(?P<v>\d{1,5})(?![\d.:/,%-]?\d)(?!\s?(?:%|am|pm)\b)"
-    r"(?=\s{0,3}(?:[,.;!)]|$)|\s(?:because|since|as|now|from|for|so|and|then)\b)",
+    r"(?=\s{0,3}(?:[,.;!)]|$)|\s(?:because|since|as|now|from|for|so|and|then|per|each|a\s"
+    r"(?:head|person|team|seller|table))\b)",
     re.IGNORECASE)
 
 

@@ -582,8 +582,10 @@ def _states(part: str, value: Value, start: int, *, prior: Claim | None = None) 
 
 
 # A capitalised name opening a clause, up to a comma or the clause's end.
-_NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s)?[A-Z][\w'’&-]{1,24}(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
-                       r"(?=\s?[,;(]|\s?$)")
+_NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s|(?:Dr|Mr|Mrs|Ms|Prof|Rev)\.?\s)?[A-Z][\w'’&-]{1,24}"
+                       r"(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
+                       # ("Speaker: Dr. Elena Alvarez on killifish": what the name is on)
+                       r"(?=\s?[,;(]|\s?$|\s(?:on|about|who|talking|speaking)\s(?-i:[a-z]))")
 
 
 def _label_led(part: str, start: int, values: tuple[Value, ...]) -> Value | None:

@@ -99,6 +99,7 @@ from memory.analysis.subjects import (
     _verb_at_start,
     after_report,
     event_verb,
+    requested_change,
     skip_effective_day,
     strip_change_of_mind,
     topic_opened,
@@ -258,7 +259,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
                     # "I'm booking ArtMove": the speaker books the team's choice
                     and not (_BOOKS.search(part) and any(v.kind is Kind.CHOICE for v in new))
                     # "I'm moving ours to Sunday 21 June": the speaker moves a thing
-                    and not moves_a_thing(tokenize(part)))
+                    and not moves_a_thing(tokenize(part))
+                    # "my assessment's moved to tues 14th": the speaker's booking, changed, is
+                    # the team's to know as much as who moved it
+                    and not _OWN_THING_MOVED.search(part))
         if personal and _OWN_ABSENCE.match(part):
             # "i'm away 20 feb - 2 mar (skiing)": when the speaker is away is the team's
             # to know; the message analyzer names it after them
@@ -351,6 +355,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
             phrase = topic  # "Regarding the manure, I propose we order from Hillside Farm"
         elif handover is not None:
             phrase = handover
+        elif (requested := requested_change(words, values, masked)) is not None:
+            phrase = requested  # "wattle st tenant asked to move the inspection, …"
         elif words and _verb_at_start(words, values):
             phrase = _object_of(words[1:], values)
         elif doer is not None and _content(_object_of(doer, values)):
@@ -556,6 +562,10 @@ def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
 # (people in the plural: "(members)", "(under-16s)"; not "(tbc)", "(approx)" nor an owner)
 _BRACKET_LABEL = re.compile(r"\s{0,2}\(((?:[a-z][a-z'-]{1,20}\s)?[a-z][a-z'-]{1,20}[a-rt-z]s)\)")
 # Booking a named choice ("I'm booking ArtMove"): done for the team.
+_OWN_THING_MOVED = re.compile(
+    r"\bmy\s(?:[\w-]{1,24}\s){0,2}?[\w-]{2,24}(?:['’]s|\s(?:is|has|was|got))\s(?:been\s|now\s)?"
+    r"(?:moved|pushed|rescheduled|changed|shifted|bumped|put\sback|brought\sforward)\b",
+    re.IGNORECASE)
 _BOOKS = re.compile(r"\b(?:booking|booked|book|hiring|hired|hire|ordering|ordered|order)\s[A-Z]")
 # An aside in brackets of three words or more.
 _ASIDE = re.compile(r"\((?=[^()]{0,200}?\w\s{1,5}\w[^()]{0,200}?\w\s{1,5}\w)[^()]{1,200}\)")

@@ -34,7 +34,7 @@ from memory.analysis.clause_parts import (
     _split,
 )
 from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
-from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS
+from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS, SAID_CHANGE
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -123,7 +123,8 @@ class MessageAnalyzer(ClauseReader):
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
-        clauses = _it_refers_back(_named_absence(clauses, speaker))
+        clauses = _now_said(_circumstances(_it_refers_back(_named_absence(
+            _praised(clauses), speaker)), lex))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -485,6 +486,80 @@ def _signed_by_integration(text: str, speaker: str) -> bool:
 
 # How long a "so" clause working a value out is at most ("so wed 4th", "so that's the 14th").
 _WORKED_OUT_WORDS = 5
+
+
+def _circumstances(clauses: list[Clause], lex: Lexicon) -> list[Clause]:
+    """A clause that is the reason for a change a "so" clause after it makes states the
+    circumstances, deciding nothing ("the Hope & Anchor is shut till November, so lunch is
+    now at the Moody Cow", "they're a tech down on monday so they've moved us to tue 23rd"):
+    its values are no one's plan. Not a decision said before "so" ("booked the hall for the
+    14th, so …"), nor a value the "so" clause works out of it."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        after, before = out[i], out[i - 1]
+        if not after.text.lstrip().lower().startswith("so ") or not after.claims or (
+                after.change <= 0 and not _NOW_SAID.search(after.text)):
+            continue
+        # (its own words: a header's "update" lends a change to what it heads)
+        if (not before.claims or lex.change_strength(before.text) > 0 or before.old
+                or (before.label and not before.subject)
+                or before.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL)
+                or lex.decision.search(before.text) or _derived(before, after)):
+            continue
+        out[i - 1] = replace(before, claims=(), act=SpeechAct.CHATTER, stated=False)
+    return out
+
+
+def _praised(clauses: list[Clause]) -> list[Clause]:
+    """A clause praising what just happened ("Good practice tonight", "great session this
+    morning") reports it: the day it names is when it took place, no plan; so does one
+    saying when something lapsed ("yeah lapsed in feb")."""
+    out = list(clauses)
+    for i, c in enumerate(out):
+        if c.claims and c.change <= 0 and _LAPSED.search(c.text):
+            # "yeah lapsed in feb", "yours ran out in feb": when something ran out is past
+            kept = tuple(cl for cl in c.claims if cl.value.family != "when")
+            if len(kept) < len(c.claims):
+                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
+                                 stated=c.stated and bool(kept))
+            continue
+        if c.claims and c.change <= 0 and _PRAISE.match(c.text):
+            kept = tuple(cl for cl in c.claims if not _OCCURRED.fullmatch(cl.value.text))
+            if len(kept) < len(c.claims):
+                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
+                                 stated=c.stated and bool(kept))
+    return out
+
+
+_PRAISE = re.compile(r"\W{0,3}(?:(?:really|such|a|what\sa)\s)?(?:good|great|lovely|nice|brilliant|"
+                     r"fab|fabulous|excellent|cracking|super|amazing|awesome|fantastic|solid|"
+                     r"smashing|grand)\s(?!(?:news|call|idea|point|shout|spot|catch|plan|stuff)\b)"
+                     r"[\w'’-]{2,20}(?:\s[\w'’-]{2,20})?\s(?:tonight|today|this\s(?:morning|"
+                     r"afternoon|evening)|yesterday|last\snight)\W{0,6}$", re.IGNORECASE)
+_LAPSED = re.compile(r"\b(?:lapsed|expired|ran\sout)\b", re.IGNORECASE)
+_OCCURRED = re.compile(r"(?:tonight|today|this\s(?:morning|afternoon|evening)|yesterday|"
+                       r"last\snight)", re.IGNORECASE)
+
+
+def _now_said(clauses: list[Clause]) -> list[Clause]:
+    """A sentence that is only "now" and a value, after a change spoken of before it in the
+    message, says the new value outright ("asked to move the inspection, she's working on
+    tues. now thurs 18th 2pm")."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        c = out[i]
+        if (c.claims and c.change < SAID_CHANGE and _NOW_VALUE.match(c.text)
+                and any(b.change >= SAID_CHANGE for b in out[:i])):
+            out[i] = replace(c, change=SAID_CHANGE)
+    return out
+
+
+_NOW_VALUE = re.compile(r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?(?:it['’]?s\s|its\s)?now\s"
+                        r"(?:[\w'’:.-]{1,24}\W{0,3}){1,5}$", re.IGNORECASE)
+
+
+# "so lunch is now at …", "so we're at the hall instead": the change the "so" clause makes.
+_NOW_SAID = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)
 
 
 def _derived(before: Clause, after: Clause) -> bool:

@@ -28,7 +28,15 @@ _SPLIT = re.compile(
     # ", we keep 3.0 for the redesign": a new sentence joined by a comma
     r",\s(?=(?:we|they)\s(?:keep|will|can|should|need|have|are|were|stay|move|push|go|use|"
     r"do|did|got|get|want|save|hold)\b|(?:we|they)['’](?:ll|re)\s)|"
-    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
+    r"\s(?=so\s(?:i|we|you|they|it|that)\b)|"
+    # "gareth's off sick so my assessment's moved to …": a consequence with its own subject
+    r"(?<!\bok)(?<!\bokay)(?<!\bcool)(?<!\bright)(?<!\byeah)(?<!\byep)(?<!\boh)(?<!\band)"
+    r"\s(?=so\s(?:the|my|our|your|his|her|their|this|these)\s[\w'’-]{1,24}\s"
+    r"(?:[\w'’-]{1,24}\s){0,3}?(?:is|are|was|were|has|have|had|gets?|got|moved|moves|goes)\b)|"
+    r"(?<!\bok)(?<!\bokay)(?<!\bcool)(?<!\bright)(?<!\byeah)(?<!\byep)(?<!\boh)(?<!\band)"
+    r"\s(?=so\s(?:(?:the|my|our|your|his|her|their|this|these)\s)?[\w-]{2,24}['’]s\s"
+    r"(?!(?:fine|ok|okay|good|great|done|not|all|why|what|how)\b)[\w-]{1,24}\s)|"
+    r"(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"
     r"\s(?=but\s(?:i|i'm|im|we|we're|they|they're|you|it|it's|that)\b)",
     re.IGNORECASE,
 )
@@ -214,7 +222,7 @@ _NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'�
 _IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?:now\s|officially\s|finally\s|actually\s)?"
                       r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
                       r"(?:\s(?:&\s)?[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?"
-                      r"(?=[.!;,)]|\s(?:now|for|from|this|next|again|instead|then)\b|$)")
+                      r"(?=[.!;,)]|\s(?:now|for|from|this|next|again|instead|then|about|who)\b|$)")
 # "the opener is now low tide", "caterer is saffron & salt now": whatever is said to be the
 # thing *now* is its new value, named or not.
 _NOW_VALUE = re.compile(r"\b(?:is|are|'s)\s(?:now\s(?P<a>[^.,;!?()\n]{1,40})"
@@ -222,7 +230,7 @@ _NOW_VALUE = re.compile(r"\b(?:is|are|'s)\s(?:now\s(?P<a>[^.,;!?()\n]{1,40})"
 
 
 _PHRASE_STOP = re.compile(
-    r"\s(?:instead|because|since|for|so|and|but|as|over|from|due|until|till|to|at|on|"
+    r"\s(?:instead|because|since|for|so|and|but|as|over|from|due|until|till|to|at|on|before|"
     r"this|next|it|is|will|then|now|with|in|by)\b.{0,200}$", re.IGNORECASE)
 
 

@@ -69,7 +69,15 @@ def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> s
     per = any((w in {"a", "an"} and nxt in _PAID_PER) or (
         w == "per" and nxt.isalpha() and nxt not in _NOT_PAID_PER)
         for w, nxt in zip(rest, rest[1:], strict=False)) and not _LIMITS & set(rest)
-    return "price" if per or any(w in lexicon.money_verbs for w in rest) else ""
+    # (or what it is offered at: "what's beach rd *advertised at* now", "listed for")
+    offered = any(w in _OFFERED and nxt in {"at", "for"}
+                  for w, nxt in zip(rest, rest[1:], strict=False))
+    return "price" if per or offered or any(w in lexicon.money_verbs for w in rest) else ""
+
+
+# Verbs of putting a thing on offer: said with "at"/"for", they ask its price.
+_OFFERED = frozenset({"advertised", "listed", "marketed", "selling", "sold", "renting",
+                      "let", "letting", "offered"})
 
 
 # What "per" is said of without a price ("per cent", "per se"), and the words that make

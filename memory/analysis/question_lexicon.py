@@ -459,7 +459,9 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
     frozenset({"arrive", "arrived", "arrives", "arriving", "arrival", "delivered",
-               "delivery", "landed", "here"}),
+               "delivery", "landed", "here",
+               # (said with "up": "when did the T540 turn up", "showed up")
+               "turn", "turned", "turns", "showed"}),
     frozenset({"hit", "crossed", "cross", "reached", "reach", "topped"}),
 )
 # Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
@@ -567,7 +569,8 @@ PREDICATE_VERBS = frozenset(
 # costing"), whatever noun follows it.
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
                          "paid", "cost", "costs", "costing", "spend", "spends", "spending",
-                         "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned"})
+                         "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned",
+                         "quote", "quoted", "quoting", "priced"})
 WHAT_OPENERS = frozenset({"what", "what's", "whats"})
 # What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
 # what its message is about. ("quote" is as often words quoted; "total" sums other prices.)

@@ -106,6 +106,9 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
     if seg and "," in masked[seg[-1].end:v.start]:
         seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
+    if seg and prev_end >= 0 and seg[0].low == "with":
+        seg = []  # "thurs 9th may with Gareth Price at Brackenhurst": who it is with names
+        # the company, not what the place is of
     closed = masked.rfind(")", max(prev_end, 0), v.start)
     amounts = any(w.end == prev_end and w.kind in (Kind.MONEY, Kind.COUNT) for w in values)
     if seg and amounts and closed >= 0 and "(" in masked[prev_end:closed]:
@@ -144,7 +147,7 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                 continue
             if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
                     t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
-                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an", "with"}
                     or t.low in _SETTLING_WORDS
                     or t.low in _PRONOUNS):
                 break

@@ -12,10 +12,16 @@ from memory.analysis.cue_words import NOUN_DETERMINERS, ON_NOT_A_TASK, TASK_GERU
 from memory.analysis.value_types import Token
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["possessive_doer", "takes_over_unsaid", "task_on", "verb_form"]
+__all__ = ["GOING_WORDS", "JOURNEY_GERUNDS", "possessive_doer", "takes_over_unsaid", "task_on",
+           "verb_form"]
 
 # Who a task is done to, not by ("chasing us", "collecting me").
 _OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
+# Words of going somewhere after a gerund ("driving back", "flying home"): a journey, no task.
+GOING_WORDS = frozenset({"back", "home", "down", "up", "over", "in"})
+# Gerunds of a journey ("driving back", "flying home"), with a word of going after them.
+JOURNEY_GERUNDS = frozenset({"driving", "flying", "heading", "coming", "going", "travelling",
+                             "traveling", "walking", "cycling", "riding", "popping"})
 # Words after a name that make it the doer ("Harding will sign off", "Yiming is on it").
 _NAME_VERBS = frozenset({"will", "is", "'s", "was", "has", "had", "can", "could", "would",
                          "should", "said", "says", "and", "takes", "owns", "agreed", "wants"})
@@ -32,7 +38,9 @@ def possessive_doer(toks: Sequence[Token], i: int) -> bool:
         return False
     nxt = toks[i + 1].low
     if nxt in TASK_GERUNDS:
-        return not (i + 2 < len(toks) and toks[i + 2].low in _OBJECT_PEOPLE)
+        # (nor the person going somewhere: "Tom's driving back to Milwaukee after")
+        return not (i + 2 < len(toks) and (toks[i + 2].low in _OBJECT_PEOPLE or (
+            nxt in JOURNEY_GERUNDS and toks[i + 2].low in GOING_WORDS)))
     return task_on(toks, i + 1) is not None
 
 

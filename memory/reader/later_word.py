@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory.analysis.cue_words import SETTLED_CHANGE
+from memory.analysis.cue_words import CHANGE_LABEL_NOUNS, CHANGE_LABELS, SETTLED_CHANGE
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.follow_words import (
     BARE_NUMBER,
@@ -101,6 +101,8 @@ class LaterWord(StatementReader):
                 continue  # asked or put forward, not changed
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(node.text):
                 continue
+            if _headed_elsewhere(analysis, asked):
+                continue  # "jarrah ave: … final inspection is now 2pm" is that house's
             st = self.statement(qa, unit, people)
             if not _another_value(qa, st.value, held, kinds, node.ts) or other_weekday(
                     qa, st.value):
@@ -277,6 +279,19 @@ def _settles(clause: Clause, *, strong: bool, alone: bool = True) -> bool:
 # "total's now £515", "price is now $139": a value in force from then on.
 _IS_NOW = re.compile(r"(?:['’]s|\bis|\bare)\s{1,3}now\s{1,3}(?!or\b|a\s|an\s)\S",
                      re.IGNORECASE)
+
+
+def _headed_elsewhere(analysis: MessageAnalysis, asked: frozenset[str]) -> bool:
+    """Whether a message opens with a header naming a thing of its own, none of whose words
+    the question says ("jarrah ave: … final inspection is now 2pm thu 1 aug" to "when's the
+    wattle st routine inspection")."""
+    head = analysis.clauses[0] if analysis.clauses else None
+    if head is None or head.claims or len(analysis.clauses) < 2 or (
+            analysis.clauses[1].label.strip() != head.text.strip()):
+        return False
+    said = [w for w in content_terms(head.text)
+            if w not in CHANGE_LABELS and w not in CHANGE_LABEL_NOUNS]
+    return bool(said) and not any(forms(w) & asked for w in said)
 
 
 def _aside(text: str) -> bool:

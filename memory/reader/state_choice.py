@@ -208,12 +208,16 @@ class StateChoice(StatementReader):
             others_asked = wanted - {f for a in qa.attributes for f in forms(a)}
             attribute = any(forms(a) & unit_forms(e.quote) and others_asked & unit_forms(e.quote)
                             for a in qa.attributes for e in state.chain)
-            candidates.append((round(score * 20) / 20, changed, attribute, named, same, plan,
-                               state.updated_at, state))
+            # "who decided on safehome": the chain that reached the value named, over a
+            # thing named after it ("SafeHome first batch")
+            valued = qa.kind is QuestionKind.WHO and bool(wanted & unit_forms(
+                " ".join(e.value for e in state.chain)))
+            candidates.append((round(score * 20) / 20, changed, attribute, valued, named, same,
+                               plan, state.updated_at, state))
         if not candidates:
             return None
-        # the better cover, then the change asked about, then the attribute asked, then the
-        # topic naming more of the question ("release planning atlas" over "release
+        # the better cover, then the change asked about, then the attribute asked, then
+        # (asking who) the value named, then the topic naming more of the question ("release planning atlas" over "release
         # branch"), then the thing itself, then the newer
         candidates.sort(key=lambda c: c[:-1], reverse=True)
         return candidates[0][-1]

@@ -1,0 +1,145 @@
+"""What a message says around its decision, told from the decision itself.
+
+* The reason before "so" states circumstances ("the Hope & Anchor is shut till November, so
+  lunch is now at the Moody Cow"): its values decide nothing, and a consequence with its
+  own subject after "so" is a clause of its own ("gareth's off sick so my assessment's
+  moved to tues 14th may"), even under a negation before it.
+* A request to change a thing names the thing, not who asked ("wattle st tenant asked to
+  move the inspection"); a sentence that is only "now" and a value says the new value.
+* Who got in touch ("dunmore rang", "ashcombe came back") is no subject of the change that
+  follows.
+* A name said as what a thing is ("Speaker: Dr. Elena Alvarez on killifish", "PLAIN BOB
+  DOUBLES instead of Grandsire") is its value; a limit raised "to 30 per seller" is 30.
+* Praise of what just happened ("Good practice tonight"), something that lapsed, and a
+  person driving back home decide nothing.
+* "quoted at", "advertised at" ask a price; "turn up" asks an arrival; "the first aid
+  course" is the first aid refresher.
+* "who decided on safehome" is answered by the chain that reached SafeHome, not by a later
+  thing named after it.
+
+Real write path (offline proposer, HashingEmbedder) and the offline reader; the analyzer
+where only a message's reading is asked."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memory.analysis.cue_words import SAID_CHANGE
+from memory.analysis.message import MessageAnalyzer
+from memory.analysis.question import analyze_question
+from tests.support.chat_reader import channel_chat
+
+DAY = 60 * 24
+_A = MessageAnalyzer()
+
+
+def _claims(text: str, speaker: str = "Ruth Penhale") -> list[tuple[str, str, str]]:
+    a = _A.analyze(text, speaker=speaker, people=["Kofi Mensah", "Geoff Barnard", speaker])
+    return [(cl.value.kind.value, cl.value.text, cl.subject) for c in a.clauses
+            for cl in c.claims]
+
+
+def test_the_reason_before_so_decides_nothing() -> None:
+    said = _claims("Outing update: the Hope & Anchor is shut for refurbishment till November,"
+                   " so lunch is now at THE MOODY COW at Upton Bishop")
+    assert "November" not in [c[1] for c in said]
+    assert ("place", "THE MOODY COW", "lunch") in said
+    # a decision said before "so" is kept
+    kept = _claims("we booked the hall for the 14th, so the party is at 7")
+    assert "the 14th" in [c[1] for c in kept] and "7" in [c[1] for c in kept]
+    # a negation before "so" does not reach the consequence
+    beech = _claims("council won't do the parking suspension till thursday so the beech is "
+                    "now thurs 18th")
+    assert [c[1:] for c in beech] == [("thurs 18th", "beech")]
+
+
+def test_a_consequence_with_its_own_subject_is_its_own_clause() -> None:
+    said = _claims("bad news, gareth's off sick so my assessment's moved to TUES 14th may")
+    assert said == [("date", "TUES 14th may", "assessment")]
+    # ("cool so this week's goes today then" opens on agreeing, no reason)
+    assert [c.act.value for c in _A.analyze("cool so this week's goes today then").clauses] \
+        == ["decision"]
+
+
+def test_a_request_names_the_thing_and_now_says_the_value() -> None:
+    a = _A.analyze("wattle st tenant asked to move the inspection, she's working on tues. "
+                   "now thurs 18th 2pm", speaker="Aroha Wiremu")
+    assert a.clauses[0].subject == "inspection"
+    assert a.clauses[1].claims[0].value.text == "thurs 18th 2pm"
+    assert a.clauses[1].change >= SAID_CHANGE
+    assert [c[2] for c in _claims("the client wants us to push the demo to friday")] == ["demo"]
+
+
+def test_a_name_said_as_what_a_thing_is() -> None:
+    assert ("choice", "Dr. Elena Alvarez", "speaker") in _claims(
+        "June meeting: Tue June 11, 7pm. Speaker: Dr. Elena Alvarez on killifish")
+    assert ("choice", "PLAIN BOB DOUBLES", "") in _claims(
+        "So we'll ring PLAIN BOB DOUBLES instead of Grandsire, much kinder for a first quarter.")
+    assert ("count", "30", "lot limit") in _claims(
+        "only 11 sellers registered so far. raising the lot limit to 30 per seller.")
+    # a name "on" a day or a code is no choice made ("Tomasz on Apr 18", "Leon on R14")
+    assert not any(c[0] == "choice" for c in _claims("Perfect: Tomasz on Apr 18"))
+
+
+def test_praise_a_lapse_and_a_journey_decide_nothing() -> None:
+    assert _claims("Good practice tonight.") == []
+    assert ("date", "tonight", "gig") in _claims("great news, the gig is tonight")
+    assert _claims("yeah lapsed in feb. fine by me 👍") == []
+    assert not any(c[0] == "person" for c in _claims("Tom's driving back to Milwaukee after."))
+    assert ("person", "Kofi", "Fizz Season copy") in [
+        (k, v.split()[0], s.split(",")[0]) for k, v, s in _claims(
+            "I'm out from March 3. Kofi is taking over Fizz Season copy, handoff doc is in "
+            "the drive")]
+
+
+def test_what_questions_of_offering_ask_a_price() -> None:
+    assert analyze_question("what's the ashcombe job quoted at now").family == "price"
+    assert analyze_question("whats beach rd advertised at now").family == "price"
+    assert analyze_question("what are we going for at the pub").family != "price"
+
+
+def test_who_rang_is_not_what_moved(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "tom", "van MOT at Dunmore Garage mon 22nd 9am, I'll drop it"),
+        (2 * DAY, "tom", "dunmore rang, they're a tech down on monday so they've moved us to "
+                         "tue 23rd 8.30"),
+    ], start=datetime(2024, 4, 11, 9, 0, tzinfo=UTC),
+        asked=datetime(2024, 4, 16, 12, 0, tzinfo=UTC))
+    first = chat.first("when is the van MOT now?")
+    assert "23" in first and "22" not in first.split("(")[0]
+
+
+def test_a_request_moves_the_thing_it_names(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "josh", "booked the wattle st routine inspection for tues 16th 10am"),
+        (2 * DAY, "aroha", "wattle st tenant asked to move the inspection, she's working on "
+                           "tues. now thurs 18th 2pm"),
+    ], start=datetime(2024, 7, 8, 10, 0, tzinfo=UTC),
+        asked=datetime(2024, 7, 12, 12, 0, tzinfo=UTC))
+    first = chat.first("when's the wattle st routine inspection?")
+    assert "18" in first and "16" not in first.split("(")[0]
+
+
+def test_an_arrival_said_turning_up_and_a_course_by_its_subject(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "meg", "St John first aid at work refresher booked thurs 2nd may at the scout "
+                   "hut on Bell St. Kasia + Lewis"),
+        (DAY, "tom", "yeah lapsed in feb. fine by me 👍"),
+        (3 * DAY, "kasia", "T540 arrived today 😍 light as anything"),
+    ], start=datetime(2024, 4, 18, 8, 0, tzinfo=UTC),
+        asked=datetime(2024, 4, 25, 12, 0, tzinfo=UTC))
+    assert "21" in chat.first("when did the T540 turn up?")
+    course = chat.first("when's the first aid course?")
+    assert "2" in course and "feb" not in course.lower()
+
+
+def test_who_decided_on_a_value_is_whose_chain_reached_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "nina", "smoke alarm compliance: we're moving from Alarm Safe to SafeHome "
+                    "Compliance from 1 Aug. $79 per property per year vs $95"),
+        (20 * DAY, "ben", "SafeHome first batch of 12 properties booked for next week"),
+    ], start=datetime(2024, 7, 11, 14, 0, tzinfo=UTC),
+        asked=datetime(2024, 8, 2, 12, 0, tzinfo=UTC))
+    first = chat.first("who decided on safehome?")
+    assert "nina" in first.lower() and "ben" not in first.lower()
