@@ -311,6 +311,17 @@ def _consistent(decisions: list[_Decision]) -> list[_Decision]:
                         _names_day(q) for q in restated[(d.state.state_id, d.family)])))]
 
 
+def _rescheduled(decisions: list[_Decision]) -> list[_Decision]:
+    """A thing called off and given a new day in one message is moved, not cancelled
+    ("thursday's in-service is off. she's offered the 19th, same time"): the new day is the
+    change, and the thing keeps going."""
+    moved = {d.topic.lower() for d in decisions
+             if d.verdict is Verdict.REVISE and d.family == "when"}
+    return [d for d in decisions
+            if not (d.family == STATUS_FAMILY and d.act is SpeechAct.CANCELLATION
+                    and d.topic.lower() in moved)]
+
+
 def _names_day(quote: str) -> bool:
     return any(s.kind is SlotKind.DATE for s in find_slots(quote))
 

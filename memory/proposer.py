@@ -43,6 +43,7 @@ from memory.decisions import (
     _occurrence,
     _primary,
     _qualify,
+    _rescheduled,
 )
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
@@ -131,7 +132,7 @@ class OfflineProposer(ProposalUptake):
         if ctx.anchor is not None:
             base = base.model_copy(update={"answers": ctx.anchor.message_id})
         decisions = self._decisions(a, ctx, item, registry)
-        decisions = _consistent(decisions)
+        decisions = _rescheduled(_consistent(decisions))
         # "12 it is", "bus loop then": a value said alone is a value of the state the
         # conversation is on, whatever kind the words alone suggested ("12" as an hour)
         bare = self._bare_decisions(a, ctx, item, registry)

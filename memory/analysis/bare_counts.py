@@ -41,7 +41,7 @@ _RAISED_TO = re.compile(
     r"extend(?:s|ed|ing)?|expand(?:s|ed|ing)?)"
     r"\s(?:[\w'’-]{1,20}\s){0,3}?(?P<noun>[\w'’-]{1,20})\sto\s(?P<v>\d{1,5})(?![\d.:/,%-]?\d)(?!\s?(?:%|am|pm)\b)"
     r"(?=\s{0,3}(?:[,.;!)]|$)|\s(?:because|since|as|now|from|for|so|and|then|per|each|a\s"
-    r"(?:head|person|team|seller|table))\b)",
+    r"(?:head|person|team|seller|table|side))\b)",
     re.IGNORECASE)
 
 
@@ -58,11 +58,18 @@ _AMOUNT_NOUNS = frozenset({"order", "cap", "limit", "list", "count", "headcount"
                            "size", "quota", "capacity", "target", "batch", "allocation"})
 
 
+# Nouns of a price: a bare number they are raised to is money, never a count.
+_PRICE_NOUNS = frozenset({"price", "prices", "fee", "fees", "cost", "costs", "subs", "entry",
+                          "rate", "rates", "charge", "charges", "deposit", "rent", "wage"})
+
+
 def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
     """The bare number a quantity is raised or lowered to, when no slot reads it (or a slot
     reads it as a time while the quantity is plural or an amount: "seats to 6")."""
     m = _RAISED_TO.search(part)
     noun = m.group("noun").lower() if m is not None else ""
+    if noun in _PRICE_NOUNS:
+        return None  # "bumped the ticket price to 15 per head": a price, not a count
     amount = noun in _AMOUNT_NOUNS or (noun.endswith("s") and not noun.endswith("ss"))
     return _count_at(m, start, values, over_times=amount)
 

@@ -14,6 +14,7 @@ from memory.analysis.message_patterns import (
     _FROM_NAME,
     _INSTEAD_CHOICE,
     _IS_NAME,
+    _IS_NAME_OF,
     _NOT_NAME,
     _NOW_VALUE,
     _PRONOUNS,
@@ -62,7 +63,8 @@ class ClauseChoice:
         # ("… from Henley Wholesale now": what is got from somewhere *now* is a change too)
         decides = change or strength >= self.lexicon.change_cues["now"] or bool(
             self.lexicon.proposal.search(part) or self.lexicon.decision.search(part))
-        for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True)):
+        for pattern, needs in ((_TO_NAME, change), (_FROM_NAME, decides), (_IS_NAME, True),
+                               (_IS_NAME_OF, True)):
             found = pattern.search(part)
             if found is None or not needs:
                 continue

@@ -563,7 +563,10 @@ def _outside_asides(toks: Sequence[Token], masked: str) -> list[Token]:
 _BRACKET_LABEL = re.compile(r"\s{0,2}\(((?:[a-z][a-z'-]{1,20}\s)?[a-z][a-z'-]{1,20}[a-rt-z]s)\)")
 # Booking a named choice ("I'm booking ArtMove"): done for the team.
 _OWN_THING_MOVED = re.compile(
-    r"\bmy\s(?:[\w-]{1,24}\s){0,2}?[\w-]{2,24}(?:['’]s|\s(?:is|has|was|got))\s(?:been\s|now\s)?"
+    # (not the speaker's own errands: "my dentist appointment's moved", "my flight's pushed")
+    r"\bmy\s(?!(?:dentist|doctor|doctor's|gp|physio|hair|haircut|nails|flight|train|bus|car|"
+    r"mot|appointment|appt|shift|lesson|class|holiday|leave|trip|operation|op|scan)\b)"
+    r"(?:[\w-]{1,24}\s){0,2}?[\w-]{2,24}(?:['’]s|\s(?:is|has|was|got))\s(?:been\s|now\s)?"
     r"(?:moved|pushed|rescheduled|changed|shifted|bumped|put\sback|brought\sforward)\b",
     re.IGNORECASE)
 _BOOKS = re.compile(r"\b(?:booking|booked|book|hiring|hired|hire|ordering|ordered|order)\s[A-Z]")

@@ -370,7 +370,8 @@ CLAUSE_VERBS: frozenset[str] = frozenset("""
 is are was were be been being has have had got gets get getting do does did can could will
 would should shall may might must need needs needed wants wanted want isn't aren't wasn't
 doesn't didn't won't can't couldn't shouldn't requires required require clashed clashes
-broke broken failed fails bounced ran runs run found came comes went goes hit gone""".split())
+broke broken failed fails bounced ran runs run found came comes went goes hit gone forgot
+forgotten forget missed realised realized noticed""".split())
 
 
 #: First-person words: a value claimed with them is the speaker.

@@ -501,7 +501,8 @@ def _circumstances(clauses: list[Clause], lex: Lexicon) -> list[Clause]:
                 after.change <= 0 and not _NOW_SAID.search(after.text)):
             continue
         # (its own words: a header's "update" lends a change to what it heads)
-        if (not before.claims or lex.change_strength(before.text) > 0 or before.old
+        if (not before.claims or not _OBSTACLE.search(before.text)
+                or lex.change_strength(before.text) > 0 or before.old
                 or (before.label and not before.subject)
                 or before.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL)
                 or lex.decision.search(before.text) or _derived(before, after)):
@@ -516,9 +517,13 @@ def _praised(clauses: list[Clause]) -> list[Clause]:
     saying when something lapsed ("yeah lapsed in feb")."""
     out = list(clauses)
     for i, c in enumerate(out):
-        if c.claims and c.change <= 0 and _LAPSED.search(c.text):
+        lapse = _LAPSED.search(c.text) if c.claims and c.change <= 0 else None
+        if lapse is not None:
             # "yeah lapsed in feb", "yours ran out in feb": when something ran out is past
-            kept = tuple(cl for cl in c.claims if cl.value.family != "when")
+            # (not what was booked because of it: "cert expired so booked mon 9am")
+            at = c.start + lapse.end()
+            kept = tuple(cl for cl in c.claims if cl.value.family != "when"
+                         or not 0 <= cl.value.start - at <= _LAPSE_REACH)
             if len(kept) < len(c.claims):
                 out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
                                  stated=c.stated and bool(kept))
@@ -535,8 +540,12 @@ _PRAISE = re.compile(r"\W{0,3}(?:(?:really|such|a|what\sa)\s)?(?:good|great|love
                      r"fab|fabulous|excellent|cracking|super|amazing|awesome|fantastic|solid|"
                      r"smashing|grand)\s(?!(?:news|call|idea|point|shout|spot|catch|plan|stuff)\b)"
                      r"[\w'’-]{2,20}(?:\s[\w'’-]{2,20})?\s(?:tonight|today|this\s(?:morning|"
-                     r"afternoon|evening)|yesterday|last\snight)\W{0,6}$", re.IGNORECASE)
+                     r"afternoon|evening)|yesterday|last\snight)"
+                     r"(?:\s(?:lads|all|everyone|guys|team|folks|people|y'all|gang))?\W{0,6}$",
+                     re.IGNORECASE)
 _LAPSED = re.compile(r"\b(?:lapsed|expired|ran\sout)\b", re.IGNORECASE)
+# How far after "lapsed" the day it lapsed on is said ("lapsed in feb", "ran out last march").
+_LAPSE_REACH = 12
 _OCCURRED = re.compile(r"(?:tonight|today|this\s(?:morning|afternoon|evening)|yesterday|"
                        r"last\snight)", re.IGNORECASE)
 
@@ -548,16 +557,29 @@ def _now_said(clauses: list[Clause]) -> list[Clause]:
     out = list(clauses)
     for i in range(1, len(out)):
         c = out[i]
+        families = {cl.value.family for cl in c.claims}
         if (c.claims and c.change < SAID_CHANGE and _NOW_VALUE.match(c.text)
-                and any(b.change >= SAID_CHANGE for b in out[:i])):
+                and not _BEHIND.search(c.text)
+                and any(b.change >= SAID_CHANGE and families & {cl.value.family for cl in b.claims}
+                        for b in out[:i])):
             out[i] = replace(c, change=SAID_CHANGE)
     return out
 
 
+# "now 2 weeks behind": how late a thing runs, no new value.
+_BEHIND = re.compile(r"\b(?:behind|left|late|to\sgo|overdue)\b", re.IGNORECASE)
 _NOW_VALUE = re.compile(r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?(?:it['’]?s\s|its\s)?now\s"
                         r"(?:[\w'’:.-]{1,24}\W{0,3}){1,5}$", re.IGNORECASE)
 
 
+# What stands in a plan's way ("is shut till November", "a tech down", "off sick", "double
+# booked"): a reason, its values circumstances (not "the offsite is the 14th-15th June").
+_OBSTACLE = re.compile(
+    r"\b(?:shut|closed|closing|sick|ill|down|can['’]?t|cannot|won['’]?t|couldn['’]?t|unavailable|"
+    r"double[\s-]booked|booked\sup|full|busy|clash(?:es|ed)?|overrun\w{0,3}|backorder|"
+    r"refurb\w{0,9}|works|flooded|broken|broke|cancelled|canceled|pulled\sout|away|"
+    r"off|stuck|delayed|late|only|no\saccess|too\s(?:cold|hot|wet|windy|busy))\b",
+    re.IGNORECASE)
 # "so lunch is now at …", "so we're at the hall instead": the change the "so" clause makes.
 _NOW_SAID = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)
 

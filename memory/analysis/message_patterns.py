@@ -222,7 +222,13 @@ _NOT_NAME = re.compile(r"\b(?:not|instead of|rather than)\s(?P<v>[A-Z][a-zA-Z'�
 _IS_NAME = re.compile(r"\b(?:is|are|was|=|:)\s(?:now\s|officially\s|finally\s|actually\s)?"
                       r"(?P<v>(?:The\s)?[A-Z][a-zA-Z'’&]{1,24}"
                       r"(?:\s(?:&\s)?[A-Z][a-zA-Z'’&]{1,24}){0,2})\s?"
-                      r"(?=[.!;,)]|\s(?:now|for|from|this|next|again|instead|then|about|who)\b|$)")
+                      r"(?=[.!;,)]|\s(?:now|for|from|this|next|again|instead|then)\b|$)")
+# "our speaker is now TOM KESSLER of Kessler's Cichlids": a two-word name, then whose it is
+# (not a title: "The Importance of Being Earnest").
+_IS_NAME_OF = re.compile(r"\b(?:is|are|was)\s(?:now\s)?(?P<v>(?!The\b)[A-Z][a-zA-Z'’]{1,24}\s"
+                         r"(?!(?:College|University|Museum|Bank|Hall|School|Institute|Church|"
+                         r"Society|Department|House|Academy|Centre|Center)\b)"
+                         r"[A-Z][a-zA-Z'’]{1,24})\sof\s(?=[A-Z])")
 # "the opener is now low tide", "caterer is saffron & salt now": whatever is said to be the
 # thing *now* is its new value, named or not.
 _NOW_VALUE = re.compile(r"\b(?:is|are|'s)\s(?:now\s(?P<a>[^.,;!?()\n]{1,40})"

@@ -18,8 +18,8 @@ from memory.analysis.lexicon import (
     ROLE_NOUNS,
 )
 from memory.analysis.task_words import (
-    GOING_WORDS,
     JOURNEY_GERUNDS,
+    journey,
     possessive_doer,
     takes_over_unsaid,
     verb_form,
@@ -81,7 +81,7 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
         return True
     if first in {"is", "'s", "s"} and len(rest) > 1:
         second = rest[1]
-        if len(rest) > 2 and rest[2] in GOING_WORDS and second in JOURNEY_GERUNDS:
+        if second in JOURNEY_GERUNDS and journey(rest, 2):
             return False  # "Tom's driving back to Milwaukee after": a journey
         return second in DOING_VERBS or second in TASK_GERUNDS or second in ROLE_NOUNS or (
             second in {"now", "the", "our"} and len(rest) > 2 and rest[2] in ROLE_NOUNS) or (
@@ -91,7 +91,7 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
     if first in DOING_VERBS and first != "on" and not original_case_upper:
         # "björn driving", "Sofia presenting" (not "Bayside Hosting"; nor going somewhere:
         # "Tom's driving back to Milwaukee")
-        return not (len(rest) > 1 and rest[1] in GOING_WORDS and first in JOURNEY_GERUNDS)
+        return not (first in JOURNEY_GERUNDS and journey(rest, 1))
     if first in ROLE_NOUNS:
         return True  # "bob secondary", "Dev primary next week"
     return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {

@@ -70,11 +70,13 @@ def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> s
         w == "per" and nxt.isalpha() and nxt not in _NOT_PAID_PER)
         for w, nxt in zip(rest, rest[1:], strict=False)) and not _LIMITS & set(rest)
     # (or what it is offered at: "what's beach rd *advertised at* now", "listed for")
-    offered = any(w in _OFFERED and nxt in {"at", "for"}
-                  for w, nxt in zip(rest, rest[1:], strict=False))
+    offered = any(w in _OFFERED and nxt in {"at", "for"} and prev not in _DOERS
+                  for prev, w, nxt in zip(rest, rest[1:], rest[2:], strict=False))
     return "price" if per or offered or any(w in lexicon.money_verbs for w in rest) else ""
 
 
+# Who does the selling ("what're *we* selling at the bake sale" asks the goods).
+_DOERS = frozenset({"we", "you", "they", "i", "he", "she", "people", "everyone"})
 # Verbs of putting a thing on offer: said with "at"/"for", they ask its price.
 _OFFERED = frozenset({"advertised", "listed", "marketed", "selling", "sold", "renting",
                       "let", "letting", "offered"})

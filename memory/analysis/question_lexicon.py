@@ -459,10 +459,11 @@ EVENT_SYNONYMS: tuple[frozenset[str], ...] = (
                "wrap"}),
     frozenset({"cancel", "cancelled", "canceled", "scrapped", "scrap", "dropped"}),
     frozenset({"arrive", "arrived", "arrives", "arriving", "arrival", "delivered",
-               "delivery", "landed", "here",
-               # (said with "up": "when did the T540 turn up", "showed up")
-               "turn", "turned", "turns", "showed"}),
+               "delivery", "landed", "here"}),
     frozenset({"hit", "crossed", "cross", "reached", "reach", "topped"}),
+    # a course by any of its names ("the first aid course" is the "first aid refresher")
+    frozenset({"course", "courses", "class", "classes", "training", "refresher", "workshop",
+               "workshops", "lesson", "lessons"}),
 )
 # Phrases reporting that something happened ("Helix 1.5 is out", "2.4 is live", "kickoff
 # done in Copenhagen"): for "when did X happen", such a report's day is the answer even

@@ -11,10 +11,7 @@ __all__ = ["CHOICE_OPENERS", "CHOOSING_VERBS", "LIGHT_HEADS", "MODIFIED_NOUN_CUE
 # the scope never holds, after a word it does, is not asked for itself.
 LIGHT_HEADS = frozenset({"meeting", "meetings", "call", "calls", "session", "sessions",
                          "sync", "catchup", "event", "events", "thing", "things", "stuff",
-                         "night", "nights", "evening", "day", "days",
-                         # ("the first aid *course*" is "first aid at work refresher")
-                         "course", "courses", "class", "classes", "workshop", "workshops",
-                         "lesson", "lessons", "appointment", "appointments"})
+                         "night", "nights", "evening", "day", "days"})
 # Words after "how much" that keep it asking money; any other noun there asks an amount of
 # that thing ("how much *compost*").
 MONEY_WORDS = frozenset({"money", "cash", "funding", "funds", "dollars", "euros", "pounds",

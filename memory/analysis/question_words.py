@@ -149,12 +149,18 @@ _CALLED = re.compile(r"^(\W{0,3}(?:what's|what’s|whats|what is|what was)\s)(?:
                      r"(\S.{1,80}?)\s(?:called|named)(\s{0,3}\?{0,3}\s{0,3})$", re.IGNORECASE)
 
 
+# An arrival said as a phrasal verb ("turn up", "showed up", "rock up").
+_TURNED_UP = re.compile(r"\b(?:turn(?:ed|s)?|show(?:ed|s)?|rock(?:ed|s)?)\s(?:up)\b",
+                        re.IGNORECASE)
+
+
 def expand_shorthand(text: str) -> str:
     """``text`` with chat shorthand spelled out, filler dropped (see QUESTION_SHORTHAND) and
     an abbreviation made a verb read as the abbreviation; "what's X called" asks the name
     of X."""
     text = _ABBREVIATION_VERB.sub(r"\1", _OPENING_Y.sub(r"\1why", text, count=1))
     text = _CALLED.sub(r"\1the name of the \2\3", text, count=1)
+    text = _TURNED_UP.sub("arrive", text)  # "when did the T540 turn up"
 
     def spelled(m: re.Match[str]) -> str:
         word = m.group(0)

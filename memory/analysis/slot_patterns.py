@@ -472,8 +472,11 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
                # (not "and come on, it's called the Star": a word going on says what it is)
                r"(?:\s{0,3}(?:[^\w\s]|$)|\s(?i:then|for|on|at|from|again|now|guys|all|team)\b)"),
     # "we'll ring PLAIN BOB DOUBLES instead of Grandsire": a name said to replace another
-    ("choice", r"(?<![\w'’])(?P<v>(?-i:(?:[A-Z][\w'’&-]{1,24}\s){0,3}[A-Z][\w'’&-]{1,24}))"
-               r"(?=,?\s(?i:instead of)\s)"),
+    # (after a word of its clause, never a word of talk: "Honestly, instead of the Crown …")
+    ("choice", r"(?<=\w\s)(?P<v>(?-i:(?!(?:Honestly|Maybe|Perhaps|Team|Guys|So|Actually|BTW|"
+               r"FYI|Also|And|But|Or|Ok|OK|Okay|Yeah|Yes|No|Then|Now|Just|Please|Pls)\b)"
+               r"(?:[A-Z][\w'’&-]{1,24}\s){0,3}[A-Z][\w'’&-]{1,24}))"
+               r"(?=\s(?i:instead of)\s)"),
     # "hake instead of cod", "ok, the velvet hours instead!!", "galloway confirmed ✅": a
     # lower-case choice opening its clause, said to replace another or to be settled
     ("choice", r"(?:^|[,.!:;]\s{0,2}|\s[—–-]\s{1,2}|\b(?i:" + _OPENERS + r"|then|plan)\s)"

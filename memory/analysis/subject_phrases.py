@@ -106,7 +106,8 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
     if seg and "," in masked[seg[-1].end:v.start]:
         seg = []  # "16 team cap, $25 entry": the words before the comma are the last item's
-    if seg and prev_end >= 0 and seg[0].low == "with":
+    if seg and prev_end >= 0 and seg[0].low == "with" and len(seg) > 1 \
+            and seg[1].text[:1].isupper():
         seg = []  # "thurs 9th may with Gareth Price at Brackenhurst": who it is with names
         # the company, not what the place is of
     closed = masked.rfind(")", max(prev_end, 0), v.start)
@@ -147,7 +148,9 @@ def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                 continue
             if ("," in masked[(after[-1].end if after else v.end):t.start] or _in_value(
                     t, values) or t.low in _VALUE_PREPS or t.low in _COPULAS
-                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an", "with"}
+                    or t.low in {"and", "or", "but", "so", "per", "each", "a", "an"}
+                    # ("thurs 9th may with Gareth Price": the company, not the item)
+                    or (t.low == "with" and masked[t.end:t.end + 2].strip()[:1].isupper())
                     or t.low in _SETTLING_WORDS
                     or t.low in _PRONOUNS):
                 break

@@ -314,8 +314,13 @@ def requested_change(words: Sequence[Token], values: tuple[Value, ...],
         j = i + 1 + (i + 1 < len(words) and words[i + 1].low in _DATIVES)
         if j + 1 >= len(words) or words[j].low != "to" or words[j + 1].low not in CHANGE_VERBS:
             return None
+        k = j + 2 + (j + 2 < len(words) and words[j + 2].low in PARTICLES)  # "push back"
+        rest = list(words[k:])
+        of = next((n for n, u in enumerate(rest[:4]) if u.low == "of"), None)
+        if of is not None and any(u.low in ATTRIBUTE_NOUNS for u in rest[:of]):
+            rest = rest[of + 1:]  # "move the time of the party": the party
         obj: list[Token] = []
-        for u in _object_of(words[j + 2:], values):
+        for u in _object_of(rest, values):
             if obj and any(ch in masked[obj[-1].end:u.start] for ch in ",.;:!?"):
                 break
             obj.append(u)

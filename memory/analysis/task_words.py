@@ -12,8 +12,8 @@ from memory.analysis.cue_words import NOUN_DETERMINERS, ON_NOT_A_TASK, TASK_GERU
 from memory.analysis.value_types import Token
 from memory.text import STOPWORDS, is_calendar_word
 
-__all__ = ["GOING_WORDS", "JOURNEY_GERUNDS", "possessive_doer", "takes_over_unsaid", "task_on",
-           "verb_form"]
+__all__ = ["JOURNEY_GERUNDS", "journey", "possessive_doer", "takes_over_unsaid",
+           "task_on", "verb_form"]
 
 # Who a task is done to, not by ("chasing us", "collecting me").
 _OBJECT_PEOPLE = frozenset({"us", "me", "you", "him", "her", "them", "u"})
@@ -40,8 +40,22 @@ def possessive_doer(toks: Sequence[Token], i: int) -> bool:
     if nxt in TASK_GERUNDS:
         # (nor the person going somewhere: "Tom's driving back to Milwaukee after")
         return not (i + 2 < len(toks) and (toks[i + 2].low in _OBJECT_PEOPLE or (
-            nxt in JOURNEY_GERUNDS and toks[i + 2].low in GOING_WORDS)))
+            nxt in JOURNEY_GERUNDS and journey([t.low for t in toks], i + 2))))
     return task_on(toks, i + 1) is not None
+
+
+def journey(lows: Sequence[str], j: int) -> bool:
+    """Whether the word at ``j``, after a gerund of going, says a journey ("driving back to
+    Milwaukee", "flying home after"), not what is carried ("driving over the PA system")."""
+    if j >= len(lows) or lows[j] not in GOING_WORDS:
+        return False
+    nxt = lows[j + 1] if j + 1 < len(lows) else ""
+    return nxt == "" or nxt in _JOURNEY_NEXT
+
+
+# What follows a journey's direction ("back *to* Leeds", "home *after*", "down *from*").
+_JOURNEY_NEXT = frozenset({"to", "from", "after", "with", "tonight", "tomorrow", "today",
+                           "later", "now", "early", "first", "for", "on", "in"})
 
 
 def takes_over_unsaid(toks: Sequence[Token], i: int, text: str) -> bool:

@@ -49,7 +49,15 @@ from memory.reader.statements import StatementReader
 from memory.reader.when_values import calendar_day, has_clock, has_day
 from memory.reader.word_forms import forms, unit_forms
 from memory.subject_marks import other_month
-from memory.text import family_of, find_slots, has_revision_cue, is_calendar_word, stem
+from memory.text import (
+    STOPWORDS,
+    content_terms,
+    family_of,
+    find_slots,
+    has_revision_cue,
+    is_calendar_word,
+    stem,
+)
 
 __all__ = ["StateChoice", "names_anchor"]
 
@@ -210,15 +218,16 @@ class StateChoice(StatementReader):
                             for a in qa.attributes for e in state.chain)
             # "who decided on safehome": the chain that reached the value named, over a
             # thing named after it ("SafeHome first batch")
-            valued = qa.kind is QuestionKind.WHO and bool(wanted & unit_forms(
-                " ".join(e.value for e in state.chain)))
+            # (a value that is only the thing named over one naming more: "Zoom" over "Zoom
+            # Room 2")
+            valued = _values_named(state, wanted) if qa.kind is QuestionKind.WHO else 0
             candidates.append((round(score * 20) / 20, changed, attribute, valued, named, same,
                                plan, state.updated_at, state))
         if not candidates:
             return None
         # the better cover, then the change asked about, then the attribute asked, then
-        # (asking who) the value named, then the topic naming more of the question ("release planning atlas" over "release
-        # branch"), then the thing itself, then the newer
+        # (asking who) the value named, then the topic naming more of the question ("release
+        # planning atlas" over "release branch"), then the thing itself, then the newer
         candidates.sort(key=lambda c: c[:-1], reverse=True)
         return candidates[0][-1]
 
@@ -371,6 +380,20 @@ class StateChoice(StatementReader):
                     # then" → "👍 £8 going to the AGM vote") moved on with it
                     return state
         return None
+
+
+def _values_named(state: State, wanted: set[str]) -> int:
+    """2 when a value of ``state``'s chain is only words the question says, 1 when one
+    names a word of it, else 0."""
+    best = 0
+    for e in state.chain:
+        said = set(unit_forms(e.value))
+        own = {w for w in said if w.isalpha() and w not in STOPWORDS}
+        if not wanted & said:
+            continue
+        best = max(best, 2 if own and all(forms(w) & wanted for w in content_terms(e.value))
+                   else 1)
+    return best
 
 
 def _self_named(state: State) -> bool:
