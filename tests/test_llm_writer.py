@@ -813,3 +813,9 @@ def test_the_prompt_defines_old_names_values_now_and_months_as_the_offline_write
     assert "does not revise the January dark-sky night" in WRITER_SYSTEM_PROMPT
     assert "makes its speaker the owner" in WRITER_SYSTEM_PROMPT
     assert "3 weeks vs 10" in WRITER_SYSTEM_PROMPT
+
+
+def test_the_prompt_defines_reasons_before_so_and_moves_as_the_offline_writer() -> None:
+    # message._circumstances (the reason before "so") and decisions._rescheduled
+    assert "nothing about\n   November" in WRITER_SYSTEM_PROMPT
+    assert "called off and given a new day in one message is moved" in WRITER_SYSTEM_PROMPT

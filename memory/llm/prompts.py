@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v9"
+WRITER_PROMPT_VERSION = "writer-v10"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -106,8 +106,11 @@ Rules:
    the state the turns just before it are about: revise that state if the value is of its
    kind. A price never replaces a count of things, nor a count a price.
 8. A value inside the reason a message gives for its decision is not decided ("moving it to
-   4pm because the room is booked at 3" decides 4pm, nothing about 3), unless the reason
-   itself says something changed ("ordering more pizza cuz we now expect 75 ppl").
+   4pm because the room is booked at 3" decides 4pm, nothing about 3; "the pub is shut till
+   November, so lunch is now at the Moody Cow" decides the Moody Cow, nothing about
+   November), unless the reason itself says something changed ("ordering more pizza cuz
+   we now expect 75 ppl"). A thing called off and given a new day in one message is moved:
+   revise its day ("the in-service is off. she's offered the 19th").
 
 Give all proposals in ONE {PROPOSE_TOOL} call (when no tools are offered, as the JSON object
 the request describes). Deterministic code checks every proposal: ungrounded quotes and
