@@ -22,7 +22,15 @@ from memory.analysis.message import Claim, Clause, MessageAnalysis
 from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Message, Verdict
 from memory.registry import RegistryHit, StateRecord
-from memory.text import SlotKind, content_terms, find_slots, stem, tokens, value_key
+from memory.text import (
+    RECURRING,
+    SlotKind,
+    content_terms,
+    find_slots,
+    stem,
+    tokens,
+    value_key,
+)
 
 
 @dataclass
@@ -145,8 +153,7 @@ class _Decision:
     answers: str = ""
 
 
-_RECURRING = re.compile(r"\b(?:every|each|weekly|daily|monthly|biweekly|fortnightly|"
-                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
+_RECURRING = RECURRING
 
 
 _OCCURRENCE = re.compile(r"\b(?:today|tonight|tomorrow|this week|next week|this time|"

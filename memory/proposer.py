@@ -48,7 +48,7 @@ from memory.decisions import (
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
 from memory.state_match import held_value
-from memory.text import content_terms, names_value
+from memory.text import content_terms, names_value, one_dated_day
 from memory.uptake import ProposalUptake, doubts, only_approval
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
@@ -345,6 +345,11 @@ class OfflineProposer(ProposalUptake):
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
                 and _RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not
+        if (best is not None and family == "when" and clause.change < SAID_CHANGE
+                and _RECURRING.search(best.state.value) and one_dated_day(quote)):
+            # "Next branch practice is Sat 23rd" beside practice on WEDNESDAYS: one dated
+            # meeting said without a change is its own, not the series moved
+            return establish()
         if best is not None:
             # A clause that says the value moved ("pushed to next Saturday") revises unless
             # it names exactly the current value; otherwise a value that adds nothing to

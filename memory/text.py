@@ -430,6 +430,18 @@ _WHEN_GAP = re.compile(r"[\s,@at]{0,4}", re.IGNORECASE)
 
 _RECURRING_SAID = re.compile(RECURRING_DAY, re.IGNORECASE)
 
+#: A value that recurs ("every monday", "WEDNESDAYS", "weekly").
+RECURRING = re.compile(r"\b(?:every|each|weekly|daily|monthly|biweekly|fortnightly|"
+                       + RECURRING_DAY + r")\b", re.IGNORECASE)
+# A day of the month in a value ("23rd", "14 Oct", "Oct 14", "14/10").
+_DAY_NUMBER = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s?" + _MONTHS + r"\b|\b"
+                         + _MONTHS + r"\s\d{1,2}\b|\b\d{1,2}/\d{1,2}\b", re.IGNORECASE)
+
+
+def one_dated_day(value: str) -> bool:
+    """Whether ``value`` names one dated day ("Sat 23rd", "14 Oct"), and no series."""
+    return bool(_DAY_NUMBER.search(value)) and not RECURRING.search(value)
+
 
 def _recurring_at(a: Slot, b: Slot) -> bool:
     """Whether one of ``a`` and ``b`` is a day that recurs and the other a time of day: a

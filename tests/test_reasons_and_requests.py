@@ -16,6 +16,8 @@
   course" is the first aid refresher.
 * "who decided on safehome" is answered by the chain that reached SafeHome, not by a later
   thing named after it.
+* A thing called off and given a new day is moved; one dated meeting said without a change
+  ("Next branch practice is Sat 23rd") does not move a series (practice on WEDNESDAYS).
 
 Real write path (offline proposer, HashingEmbedder) and the offline reader; the analyzer
 where only a message's reading is asked."""
@@ -194,3 +196,14 @@ def test_what_the_rules_leave_alone() -> None:
     assert late.clauses[1].change < SAID_CHANGE
     # a price raised to a bare number is no count
     assert _claims("bumped the ticket price to 15 per head") == []
+
+
+def test_one_dated_meeting_does_not_move_a_series(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ruth", "Practice Thursday 7.30 as usual, learners from 7"),
+        (4 * DAY, "ruth", "NEWS: from next week practice is moving to WEDNESDAYS, same times"),
+        (7 * DAY, "alan", "Good AGM. Next branch practice is Sat 23rd at Kingstone"),
+    ], start=datetime(2023, 9, 2, 9, 0, tzinfo=UTC),
+        asked=datetime(2023, 9, 12, 12, 0, tzinfo=UTC))
+    before = chat.first("what night was practice before?")
+    assert "thursday" in before.lower() and "sat" not in before.lower()

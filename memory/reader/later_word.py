@@ -50,12 +50,14 @@ from memory.reader.statements import StatementReader
 from memory.reader.when_values import has_clock, has_day
 from memory.reader.word_forms import forms, part_of, unit_forms
 from memory.text import (
+    RECURRING,
     STOPWORDS,
     content_terms,
     family_of,
     find_slots,
     has_revision_cue,
     names_value,
+    one_dated_day,
 )
 
 __all__ = ["LaterWord", "subject_forms"]
@@ -107,6 +109,8 @@ class LaterWord(StatementReader):
             if not _another_value(qa, st.value, held, kinds, node.ts) or other_weekday(
                     qa, st.value):
                 continue
+            if RECURRING.search(held) and one_dated_day(st.value):
+                continue  # one dated meeting ("Sat 23rd") does not move a series (WEDNESDAYS)
             if not _said_of(analysis, st.value, subject) or not _own_subject_asked(
                     analysis, st.value, subject, asked, plain):
                 continue
