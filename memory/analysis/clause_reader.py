@@ -65,6 +65,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.old_names import from_before, not_after
+from memory.analysis.requested import requested_change
 from memory.analysis.speaker_moves import moves_a_thing, without_addressee
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
@@ -99,7 +100,6 @@ from memory.analysis.subjects import (
     _verb_at_start,
     after_report,
     event_verb,
-    requested_change,
     skip_effective_day,
     strip_change_of_mind,
     topic_opened,

@@ -1,0 +1,129 @@
+"""What a message says around its decision: the reason before "so" (its values are
+circumstances, no one's plan), praise of what just happened and what lapsed (their days are
+past), and a sentence that is only "now" and a value after a change (the new value, said
+outright)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from memory.analysis.claims import Clause
+from memory.analysis.cue_words import SAID_CHANGE
+from memory.analysis.definitions import SpeechAct
+from memory.analysis.lexicon import Lexicon
+from memory.analysis.reason_words import BLOCKER_WORDS
+
+__all__ = ["circumstances", "derived", "now_said", "praised"]
+
+
+# How long a "so" clause working a value out is at most ("so wed 4th", "so that's the 14th").
+_WORKED_OUT_WORDS = 5
+
+
+def circumstances(clauses: list[Clause], lex: Lexicon) -> list[Clause]:
+    """A clause that is the reason for a change a "so" clause after it makes states the
+    circumstances, deciding nothing ("the Hope & Anchor is shut till November, so lunch is
+    now at the Moody Cow", "they're a tech down on monday so they've moved us to tue 23rd"):
+    its values are no one's plan. Not a decision said before "so" ("booked the hall for the
+    14th, so …"), nor a value the "so" clause works out of it."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        after, before = out[i], out[i - 1]
+        if not after.text.lstrip().lower().startswith("so ") or not after.claims or (
+                after.change <= 0 and not _NOW_SAID.search(after.text)):
+            continue
+        # (its own words: a header's "update" lends a change to what it heads)
+        if (not before.claims or not _OBSTACLE.search(before.text)
+                or lex.change_strength(before.text) > 0 or before.old
+                or (before.label and not before.subject)
+                or before.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL)
+                or lex.decision.search(before.text) or derived(before, after)):
+            continue
+        out[i - 1] = replace(before, claims=(), act=SpeechAct.CHATTER, stated=False)
+    return out
+
+
+def praised(clauses: list[Clause]) -> list[Clause]:
+    """A clause praising what just happened ("Good practice tonight", "great session this
+    morning") reports it: the day it names is when it took place, no plan; so does one
+    saying when something lapsed ("yeah lapsed in feb")."""
+    out = list(clauses)
+    for i, c in enumerate(out):
+        lapse = _LAPSED.search(c.text) if c.claims and c.change <= 0 else None
+        if lapse is not None:
+            # "yeah lapsed in feb", "yours ran out in feb": when something ran out is past
+            # (not what was booked because of it: "cert expired so booked mon 9am")
+            at = c.start + lapse.end()
+            kept = tuple(cl for cl in c.claims if cl.value.family != "when"
+                         or not 0 <= cl.value.start - at <= _LAPSE_REACH)
+            if len(kept) < len(c.claims):
+                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
+                                 stated=c.stated and bool(kept))
+            continue
+        if c.claims and c.change <= 0 and _PRAISE.match(c.text):
+            kept = tuple(cl for cl in c.claims if not _OCCURRED.fullmatch(cl.value.text))
+            if len(kept) < len(c.claims):
+                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
+                                 stated=c.stated and bool(kept))
+    return out
+
+
+_PRAISE = re.compile(r"\W{0,3}(?:(?:really|such|a|what\sa)\s)?(?:good|great|lovely|nice|brilliant|"
+                     r"fab|fabulous|excellent|cracking|super|amazing|awesome|fantastic|solid|"
+                     r"smashing|grand)\s(?!(?:news|call|idea|point|shout|spot|catch|plan|stuff)\b)"
+                     r"[\w'’-]{2,20}(?:\s[\w'’-]{2,20})?\s(?:tonight|today|this\s(?:morning|"
+                     r"afternoon|evening)|yesterday|last\snight)"
+                     r"(?:\s(?:lads|all|everyone|guys|team|folks|people|y'all|gang))?\W{0,6}$",
+                     re.IGNORECASE)
+_LAPSED = re.compile(r"\b(?:lapsed|expired|ran\sout)\b", re.IGNORECASE)
+# How far after "lapsed" the day it lapsed on is said ("lapsed in feb", "ran out last march").
+_LAPSE_REACH = 12
+_OCCURRED = re.compile(r"(?:tonight|today|this\s(?:morning|afternoon|evening)|yesterday|"
+                       r"last\snight)", re.IGNORECASE)
+
+
+def now_said(clauses: list[Clause]) -> list[Clause]:
+    """A sentence that is only "now" and a value, after a change spoken of before it in the
+    message, says the new value outright ("asked to move the inspection, she's working on
+    tues. now thurs 18th 2pm")."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        c = out[i]
+        families = {cl.value.family for cl in c.claims}
+        if (c.claims and c.change < SAID_CHANGE and _NOW_VALUE.match(c.text)
+                and not _BEHIND.search(c.text)
+                and any(b.change >= SAID_CHANGE and families & {cl.value.family for cl in b.claims}
+                        for b in out[:i])):
+            out[i] = replace(c, change=SAID_CHANGE)
+    return out
+
+
+# "now 2 weeks behind": how late a thing runs, no new value.
+_BEHIND = re.compile(r"\b(?:behind|left|late|to\sgo|overdue)\b", re.IGNORECASE)
+_NOW_VALUE = re.compile(r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?(?:it['’]?s\s|its\s)?now\s"
+                        r"(?:[\w'’:.-]{1,24}\W{0,3}){1,5}$", re.IGNORECASE)
+
+
+# What stands in a plan's way ("is shut till November", "a tech down", "off sick", "double
+# booked"): a reason, its values circumstances (not "the offsite is the 14th-15th June").
+_OBSTACLE = re.compile(
+    r"\b(?:shut|closed|closing|sick|ill|down|can['’]?t|cannot|won['’]?t|couldn['’]?t|unavailable|"
+    r"double[\s-]booked|booked\sup|full|busy|clash(?:es|ed)?|overrun\w{0,3}|backorder|"
+    r"refurb\w{0,9}|works|flooded|broken|broke|cancelled|canceled|pulled\sout|away|"
+    r"off|stuck|delayed|late|only|no\saccess|too\s(?:cold|hot|wet|windy|busy))\b",
+    re.IGNORECASE)
+# "so lunch is now at …", "so we're at the hall instead": the change the "so" clause makes.
+_NOW_SAID = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)
+
+
+def derived(before: Clause, after: Clause) -> bool:
+    """Whether ``after`` (a "so …" clause) only works a value out of the one ``before``
+    states: both state values of one family and nothing stands in the way before."""
+    families = {c.value.family for c in before.claims}
+    if len(after.text.split()) > _WORKED_OUT_WORDS or not families & {
+            c.value.family for c in after.claims}:
+        return False  # ("… now arrives 10:20. so keynote shifts to 10:45": a reason)
+    low = before.text.lower()
+    return not any(re.search(rf"(?<![\w'’]){re.escape(w)}(?![\w'’])", low)
+                   for w in BLOCKER_WORDS)
