@@ -16,6 +16,7 @@
   course" is the first aid refresher.
 * "who decided on safehome" is answered by the chain that reached SafeHome, not by a later
   thing named after it.
+* "new joiners: £15" is no new value of the subs asked; "new one is tidepool88" is.
 * A thing called off and given a new day is moved; one dated meeting said without a change
   ("Next branch practice is Sat 23rd") does not move a series (practice on WEDNESDAYS).
 
@@ -207,3 +208,13 @@ def test_one_dated_meeting_does_not_move_a_series(tmp_path: Path) -> None:
         asked=datetime(2023, 9, 12, 12, 0, tzinfo=UTC))
     before = chat.first("what night was practice before?")
     assert "thursday" in before.lower() and "sat" not in before.lower()
+
+
+def test_a_new_thing_of_another_name_is_not_the_new_value() -> None:
+    from memory.reader.extract import value_in
+
+    subs = analyze_question("how much are monthly subs?")
+    assert value_in(subs, "Monthly subs are £25, new joiners: £15", ("money",))[0] == "£25"
+    wifi = analyze_question("whats the guest wifi password")
+    said = "someone posted seashell2025 in a review 🤦 new one is tidepool88"
+    assert value_in(wifi, said, ("secret",))[0] == "tidepool88"

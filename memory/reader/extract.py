@@ -479,6 +479,23 @@ _PART_END = re.compile(r"[,;!?→]|\.(?=\s)|\s[—–-]\s")
 _UNTIL = re.compile(r"\b(?:until|till|til|through|thru|expires?|valid to)\s{0,40}$", re.I)
 
 
+def _said_new(before: str, asked: frozenset[str]) -> bool:
+    """Whether ``before`` ends saying the value after it is the new one of what is asked:
+    "new one is", "the new code:", "new password's" — not a new thing of another name
+    ("Monthly subs are £25, new joiners: £15" asked of the subs)."""
+    m = _SAID_NEW.search(before)
+    if m is None:
+        return False
+    named = [w for w in re.findall(r"[a-z]{2,15}", m.group(0).lower())
+             if w not in {"new", "is", "will", "be", "one"}]
+    return all(forms(w) & asked or w in _NEW_OF_ANY for w in named)
+
+
+# What "new …" names of any thing asked about: its code, password, number or the like.
+_NEW_OF_ANY = frozenset({"code", "password", "pw", "pin", "number", "date", "time", "day",
+                         "price", "venue", "address", "login", "link", "value", "figure"})
+
+
 def typo_named(node: EvidenceNode, replaced: str) -> bool:
     """Whether ``node`` was edited and names ``replaced`` after "not" ("14 not 41", "(not
     153, fat fingers)"): the typo the edit corrected, not an earlier value."""
@@ -568,8 +585,8 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
             return ""
         # "someone posted seashell2025 … new one is tidepool88": the value said to be the
         # new one is the one the sentence gives
-        cands = [sl for sl in cands if _SAID_NEW.search(
-            sentence[max(0, sl.start - 30):sl.start])] or cands
+        cands = [sl for sl in cands if _said_new(
+            sentence[max(0, sl.start - 30):sl.start], asked)] or cands
         if ending and len(cands) > 1:
             best = cands[-1]
         elif not anchors:
