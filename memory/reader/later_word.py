@@ -24,7 +24,13 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory.analysis.cue_words import CHANGE_LABEL_NOUNS, CHANGE_LABELS, SETTLED_CHANGE
+from memory.analysis.cue_words import (
+    CHANGE_LABEL_NOUNS,
+    CHANGE_LABELS,
+    DISCOURSE,
+    HEADING_WORDS,
+    SETTLED_CHANGE,
+)
 from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.follow_words import (
     BARE_NUMBER,
@@ -293,8 +299,9 @@ def _headed_elsewhere(analysis: MessageAnalysis, asked: frozenset[str]) -> bool:
     if head is None or head.claims or len(analysis.clauses) < 2 or (
             analysis.clauses[1].label.strip() != head.text.strip()):
         return False
-    said = [w for w in content_terms(head.text)
-            if w not in CHANGE_LABELS and w not in CHANGE_LABEL_NOUNS]
+    said = [w for w in re.findall(r"[a-z0-9][\w'’-]{0,30}", head.text.lower())
+            if w not in STOPWORDS and w not in CHANGE_LABELS and w not in CHANGE_LABEL_NOUNS
+            and w not in HEADING_WORDS and w not in DISCOURSE]
     return bool(said) and not any(forms(w) & asked for w in said)
 
 
