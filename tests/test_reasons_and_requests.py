@@ -105,6 +105,10 @@ def test_what_questions_of_offering_ask_a_price() -> None:
     assert analyze_question("whats beach rd advertised at now").family == "price"
     assert analyze_question("what are we going for at the pub").family != "price"
     assert analyze_question("what're we selling at the bake sale").family != "price"
+    # a quote given is a price; "the quote for the newsletter" may be words quoted
+    assert analyze_question("what was tony's first quote for the roof").family == "price"
+    assert analyze_question("what did lena first quote brewline").family == "price"
+    assert analyze_question("what's the quote for the newsletter?").family == ""
     # "turn up" is an arrival; "turn off" is not
     assert "arrive" in analyze_question("when did the T540 turn up").terms
     assert "arrive" not in analyze_question("when does the heating turn off").terms

@@ -72,9 +72,19 @@ def money_verb(lows: Sequence[str], opening: int, lexicon: QuestionLexicon) -> s
     # (or what it is offered at: "what's beach rd *advertised at* now", "listed for")
     offered = any(w in _OFFERED and nxt in {"at", "for"} and prev not in _DOERS
                   for prev, w, nxt in zip(rest, rest[1:], rest[2:], strict=False))
-    return "price" if per or offered or any(w in lexicon.money_verbs for w in rest) else ""
+    # ("what was tony's first quote", "what did lena first quote": a price; "what's the
+    # quote for the newsletter" is words quoted)
+    quoted = any(w == "quote" and (prev.endswith(("'s", "’s")) or prev in _QUOTE_LEADS)
+                 for prev, w in zip(lows[opening:], rest, strict=False))
+    return "price" if per or offered or quoted or any(
+        w in lexicon.money_verbs for w in rest) else ""
 
 
+# Words before "quote" that make it a price given: whose, which one, or who gave it.
+_QUOTE_LEADS = frozenset({"first", "original", "initial", "latest", "new", "revised", "final",
+                          "last", "their", "his", "her", "our", "your", "best", "cheapest",
+                          "lowest", "highest", "did", "we", "they", "he", "she", "i", "you",
+                          "to"})
 # Who does the selling ("what're *we* selling at the bake sale" asks the goods).
 _DOERS = frozenset({"we", "you", "they", "i", "he", "she", "people", "everyone"})
 # Verbs of putting a thing on offer: said with "at"/"for", they ask its price.

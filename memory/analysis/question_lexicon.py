@@ -571,7 +571,7 @@ PREDICATE_VERBS = frozenset(
 MONEY_VERBS = frozenset({"charge", "charges", "charging", "charged", "pay", "pays", "paying",
                          "paid", "cost", "costs", "costing", "spend", "spends", "spending",
                          "spent", "owe", "owes", "owed", "earn", "earns", "earning", "earned",
-                         "quote", "quoted", "quoting", "priced"})
+                         "quoted", "quoting", "priced"})
 WHAT_OPENERS = frozenset({"what", "what's", "whats"})
 # What a bill is called: an amount said of one alone ("final bill $1,850") is the price of
 # what its message is about. ("quote" is as often words quoted; "total" sums other prices.)
