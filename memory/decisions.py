@@ -322,11 +322,17 @@ def _rescheduled(decisions: list[_Decision]) -> list[_Decision]:
     """A thing called off and given a new day in one message is moved, not cancelled
     ("thursday's in-service is off. she's offered the 19th, same time"): the new day is the
     change, and the thing keeps going."""
+    if len(decisions) > _RESCHEDULE_DECISIONS:
+        return decisions  # a roll-up of many things ("…, Ember on hold, …") moves none
     moved = {d.topic.lower() for d in decisions
              if d.verdict is Verdict.REVISE and d.family == "when"}
     return [d for d in decisions
             if not (d.family == STATUS_FAMILY and d.act is SpeechAct.CANCELLATION
                     and d.topic.lower() in moved)]
+
+
+# The most decisions a message moving one thing makes (its day, its time, its place, …).
+_RESCHEDULE_DECISIONS = 4
 
 
 def _names_day(quote: str) -> bool:

@@ -199,6 +199,11 @@ def test_what_the_rules_leave_alone() -> None:
     # how late a thing runs is no new value
     late = _A.analyze("pushed the launch to 3rd march. now 2 weeks behind 😬")
     assert late.clauses[1].change < SAID_CHANGE
+    # a name in a state after a label is no value of it ("Ember on hold")
+    rollup = _A.analyze("Weekly roll-up: Atlas 11 Nov (Callum), Juniper pilot Lisbon from 14 Oct,"
+                        " Ember on hold", speaker="Grace Liu", people=["Callum Reid"])
+    assert ("status", "on hold") in [(cl.value.kind.value, cl.value.text)
+                                     for c in rollup.clauses for cl in c.claims]
     # a price raised to a bare number is no count
     assert _claims("bumped the ticket price to 15 per head") == []
 

@@ -585,7 +585,11 @@ def _states(part: str, value: Value, start: int, *, prior: Claim | None = None) 
 _NAME_LED = re.compile(r"\s{0,3}(?P<v>(?:The\s|(?:Dr|Mr|Mrs|Ms|Prof|Rev)\.?\s)?[A-Z][\w'’&-]{1,24}"
                        r"(?:\s[A-Z][\w'’&-]{1,24}){0,3})"
                        # ("Speaker: Dr. Elena Alvarez on killifish": what the name is on)
-                       r"(?=\s?[,;(]|\s?$|\s(?:on|about|who|talking|speaking)\s(?-i:[a-z]))")
+                       r"(?=\s?[,;(]|\s?$|\s(?:on|about|who|talking|speaking)\s"
+                       # (not a state it is in: "Ember on hold", "Dev on leave")
+                       r"(?!(?:hold|track|ice|pause|time|schedule|budget|target|leave|holiday|"
+                       r"hols|call|duty|site|board|it|the|a|an|my|our|his|her|their)\b)"
+                       r"(?-i:[a-z]))")
 
 
 def _label_led(part: str, start: int, values: tuple[Value, ...]) -> Value | None:
