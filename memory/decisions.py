@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from memory.analysis.cue_words import CONTACT_VERBS
+from memory.analysis.cue_words import CONTACT_VERBS, GOT_BACK
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import CLAUSE_VERBS, FACET_NOUNS, KIND_NOUNS, SAID_CHANGE
 from memory.analysis.matching import compatible, values_match
@@ -23,7 +23,6 @@ from memory.analysis.values import STATUS_FAMILY
 from memory.models import EvidenceNode, Message, Verdict
 from memory.registry import RegistryHit, StateRecord
 from memory.text import (
-    RECURRING,
     SlotKind,
     content_terms,
     find_slots,
@@ -153,7 +152,6 @@ class _Decision:
     answers: str = ""
 
 
-_RECURRING = RECURRING
 
 
 _OCCURRENCE = re.compile(r"\b(?:today|tonight|tomorrow|this week|next week|this time|"
@@ -251,11 +249,7 @@ def _reports_contact(text: str) -> bool:
     """Whether a short clause only says someone got in touch ("dunmore rang", "ashcombe
     came back", "supplier emailed")."""
     words = tokens(text)
-    return bool(words) and (words[-1] in CONTACT_VERBS or words[-2:] in _GOT_BACK)
-
-
-_GOT_BACK = (["came", "back"], ["got", "back"], ["come", "back"], ["wrote", "back"],
-             ["called", "back"], ["rang", "back"])
+    return bool(words) and (words[-1] in CONTACT_VERBS or words[-2:] in GOT_BACK)
 
 
 # The most words of a header a change later in the message is of.

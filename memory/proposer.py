@@ -28,7 +28,6 @@ from memory.dates import resolve_date
 from memory.decisions import (
     _CONTEXT_WINDOW_S,
     _RECENT_TURNS,
-    _RECURRING,
     _SUGGESTING,
     RegistryTool,
     SubjectSimilarity,
@@ -48,7 +47,7 @@ from memory.decisions import (
 from memory.models import Facet, Proposal, Verdict
 from memory.registry import StateRecord
 from memory.state_match import held_value
-from memory.text import content_terms, names_value, one_dated_day
+from memory.text import RECURRING, content_terms, names_value, one_dated_day
 from memory.uptake import ProposalUptake, doubts, only_approval
 
 __all__ = ["OfflineProposer", "Proposer", "RegistryTool", "SubjectSimilarity", "WriteItem",
@@ -343,10 +342,10 @@ class OfflineProposer(ProposalUptake):
                           else Verdict.REVISE)
                 return dataclasses.replace(done, answers=turn.message_id)
         if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
-                and _RECURRING.search(best.state.value)):
+                and RECURRING.search(best.state.value)):
             return None  # one meeting of a weekly series is off; the series is not
         if (best is not None and family == "when" and clause.change < SAID_CHANGE
-                and _RECURRING.search(best.state.value) and one_dated_day(quote)):
+                and RECURRING.search(best.state.value) and one_dated_day(quote)):
             # "Next branch practice is Sat 23rd" beside practice on WEDNESDAYS: one dated
             # meeting said without a change is its own, not the series moved
             return establish()

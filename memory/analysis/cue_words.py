@@ -184,6 +184,10 @@ says said reckons reckon thinks think suggests suggested tells told claims claim
 CONTACT_VERBS: frozenset[str] = frozenset("""
 called emailed e-mailed texted rang phoned messaged replied wrote says said pinged
 """.split())
+#: Someone answering, said with "back" ("FAA came back:", "dunmore rang back"): who got in
+#: touch, no subject of what they said.
+GOT_BACK: tuple[list[str], ...] = (["came", "back"], ["got", "back"], ["come", "back"],
+                                   ["wrote", "back"], ["called", "back"], ["rang", "back"])
 
 
 #: Modal verbs that end a subject before "be" ("the AGM will be held on …").

@@ -34,7 +34,7 @@ from memory.analysis.clause_parts import (
     _split,
 )
 from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
-from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS
+from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS, GOT_BACK
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import (
     AMBIGUOUS_REASON,
@@ -185,7 +185,7 @@ class MessageAnalyzer(ClauseReader):
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
             said = [t.low for t in tokenize(part)]
-            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in _REPLIED):
+            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in GOT_BACK):
                 label = None  # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"
             if label is not None and not any(c.claims for c in clauses) and (
                     heading is None or _label_subject(masked, label, tuple(values))):
@@ -310,9 +310,6 @@ _GOES_ON = re.compile(r"\s{0,5}(?:it|it's|it’s|its|that|that's|that’s|they|t
 
 
 
-# A header reporting that someone answered ("FAA came back:", "landlord got back:"): the
-# answer after it is about its own subject.
-_REPLIED = (["came", "back"], ["got", "back"], ["come", "back"], ["wrote", "back"])
 
 def _continues(earlier: Clause, part: Clause) -> bool:
     """Whether ``part`` goes on from ``earlier`` in one sentence that ``earlier`` decides

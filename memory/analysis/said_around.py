@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from memory.analysis.claims import Clause
+from memory.analysis.claims import Claim, Clause
 from memory.analysis.cue_words import SAID_CHANGE
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import Lexicon
@@ -55,18 +55,20 @@ def praised(clauses: list[Clause]) -> list[Clause]:
             # "yeah lapsed in feb", "yours ran out in feb": when something ran out is past
             # (not what was booked because of it: "cert expired so booked mon 9am")
             at = c.start + lapse.end()
-            kept = tuple(cl for cl in c.claims if cl.value.family != "when"
-                         or not 0 <= cl.value.start - at <= _LAPSE_REACH)
-            if len(kept) < len(c.claims):
-                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
-                                 stated=c.stated and bool(kept))
-            continue
-        if c.claims and c.change <= 0 and _PRAISE.match(c.text):
-            kept = tuple(cl for cl in c.claims if not _OCCURRED.fullmatch(cl.value.text))
-            if len(kept) < len(c.claims):
-                out[i] = replace(c, claims=kept, act=c.act if kept else SpeechAct.CHATTER,
-                                 stated=c.stated and bool(kept))
+            out[i] = _keeping(c, tuple(cl for cl in c.claims if cl.value.family != "when"
+                                       or not 0 <= cl.value.start - at <= _LAPSE_REACH))
+        elif c.claims and c.change <= 0 and _PRAISE.match(c.text):
+            out[i] = _keeping(c, tuple(cl for cl in c.claims
+                                       if not _OCCURRED.fullmatch(cl.value.text)))
     return out
+
+
+def _keeping(clause: Clause, kept: tuple[Claim, ...]) -> Clause:
+    """``clause`` with only the claims ``kept``; chatter when none is left."""
+    if len(kept) == len(clause.claims):
+        return clause
+    return replace(clause, claims=kept, act=clause.act if kept else SpeechAct.CHATTER,
+                   stated=clause.stated and bool(kept))
 
 
 _PRAISE = re.compile(r"\W{0,3}(?:(?:really|such|a|what\sa)\s)?(?:good|great|lovely|nice|brilliant|"
@@ -107,6 +109,9 @@ _NOW_VALUE = re.compile(r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?(?:it['’]?s\s|i
 
 # What stands in a plan's way ("is shut till November", "a tech down", "off sick", "double
 # booked"): a reason, its values circumstances (not "the offsite is the 14th-15th June").
+# Narrower than reason_words.BLOCKER_WORDS on purpose: that list also holds what a change
+# waits on ("booked", "needs", "has to") and news openers ("bad news", "heads up"), which
+# before "so" still state plans of their own.
 _OBSTACLE = re.compile(
     r"\b(?:shut|closed|closing|sick|ill|down|can['’]?t|cannot|won['’]?t|couldn['’]?t|unavailable|"
     r"double[\s-]booked|booked\sup|full|busy|clash(?:es|ed)?|overrun\w{0,3}|backorder|"
