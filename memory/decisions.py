@@ -317,7 +317,9 @@ def _rescheduled(decisions: list[_Decision]) -> list[_Decision]:
     ("thursday's in-service is off. she's offered the 19th, same time"): the new day is the
     change, and the thing keeps going."""
     if len(decisions) > _RESCHEDULE_DECISIONS:
-        return decisions  # a roll-up of many things ("…, Ember on hold, …") moves none
+        # a roll-up naming many things ("Atlas 11 Nov, …, Ember on hold, …"): one thing on
+        # hold and another's new day are no move of one thing
+        return decisions
     moved = {d.topic.lower() for d in decisions
              if d.verdict is Verdict.REVISE and d.family == "when"}
     return [d for d in decisions

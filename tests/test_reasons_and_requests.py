@@ -32,15 +32,16 @@ from memory.analysis.cue_words import SAID_CHANGE
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import analyze_question
 from tests.support.chat_reader import channel_chat
+from tests.support.claims import claims_of
 
 DAY = 60 * 24
 _A = MessageAnalyzer()
 
 
 def _claims(text: str, speaker: str = "Ruth Penhale") -> list[tuple[str, str, str]]:
-    a = _A.analyze(text, speaker=speaker, people=["Kofi Mensah", "Geoff Barnard", speaker])
-    return [(cl.value.kind.value, cl.value.text, cl.subject) for c in a.clauses
-            for cl in c.claims]
+    """(kind, value, subject) of every claim, said in a chat of Kofi, Geoff and ``speaker``."""
+    return [(k.value, v, s) for s, v, k in claims_of(
+        text, speaker=speaker, people=["Kofi Mensah", "Geoff Barnard", speaker])]
 
 
 def test_the_reason_before_so_decides_nothing() -> None:

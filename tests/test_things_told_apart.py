@@ -24,15 +24,17 @@ from memory.reader.coverage_days import question_days
 from memory.reader.when_values import calendar_day
 from memory.subject_marks import other_month
 from tests.support.chat_reader import channel_chat
+from tests.support.claims import claims_of
 
 DAY = 60 * 24
 _A = MessageAnalyzer()
 
 
 def _claims(text: str, speaker: str = "Fatima Rahman") -> list[tuple[str, str, str]]:
-    a = _A.analyze(text, speaker=speaker, people=["Declan Murphy", "Ciara Doyle", speaker])
-    return [(cl.value.kind.value, cl.value.text, cl.subject) for c in a.clauses
-            for cl in c.claims]
+    """(kind, value, subject) of every claim, said in a chat of Declan, Ciara and
+    ``speaker``."""
+    return [(k.value, v, s) for s, v, k in claims_of(
+        text, speaker=speaker, people=["Declan Murphy", "Ciara Doyle", speaker])]
 
 
 def _old(text: str) -> list[str]:

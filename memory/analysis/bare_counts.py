@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from memory.analysis.question_lexicon import PRICE_WORDS
 from memory.analysis.value_types import Kind
 from memory.analysis.values import Value
 
@@ -59,8 +60,7 @@ _AMOUNT_NOUNS = frozenset({"order", "cap", "limit", "list", "count", "headcount"
 
 
 # Nouns of a price: a bare number they are raised to is money, never a count.
-_PRICE_NOUNS = frozenset({"price", "prices", "fee", "fees", "cost", "costs", "subs", "entry",
-                          "rate", "rates", "charge", "charges", "deposit", "rent", "wage"})
+_PRICE_NOUNS = PRICE_WORDS | {"subs", "entry", "deposit", "rent", "wage"}
 
 
 def raised_count(part: str, start: int, values: tuple[Value, ...]) -> Value | None:

@@ -16,6 +16,10 @@ from memory.text import STOPWORDS
 #: A stop that ends a title, not a sentence ("Mr. Vos is fine with Friday").
 AFTER_TITLE = r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
 
+# Not right after a word of talk ("cool so this week's goes today then" goes on agreeing).
+_AFTER_TALK = "".join(rf"(?<!\b{w})" for w in ("ok", "okay", "cool", "right", "yeah", "yep", "oh",
+                                               "and"))
+
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
 _SPLIT = re.compile(
@@ -30,10 +34,10 @@ _SPLIT = re.compile(
     r"do|did|got|get|want|save|hold)\b|(?:we|they)['’](?:ll|re)\s)|"
     r"\s(?=so\s(?:i|we|you|they|it|that)\b)|"
     # "gareth's off sick so my assessment's moved to …": a consequence with its own subject
-    r"(?<!\bok)(?<!\bokay)(?<!\bcool)(?<!\bright)(?<!\byeah)(?<!\byep)(?<!\boh)(?<!\band)"
+    + _AFTER_TALK +
     r"\s(?=so\s(?:the|my|our|your|his|her|their|this|these)\s[\w'’-]{1,24}\s"
     r"(?:[\w'’-]{1,24}\s){0,3}?(?:is|are|was|were|has|have|had|gets?|got|moved|moves|goes)\b)|"
-    r"(?<!\bok)(?<!\bokay)(?<!\bcool)(?<!\bright)(?<!\byeah)(?<!\byep)(?<!\boh)(?<!\band)"
+    + _AFTER_TALK +
     r"\s(?=so\s(?:(?:the|my|our|your|his|her|their|this|these)\s)?[\w-]{2,24}['’]s\s"
     r"(?!(?:fine|ok|okay|good|great|done|not|all|why|what|how)\b)[\w-]{1,24}\s)|"
     r"(?<!what)\s(?=(?:if|unless|once|as long as)\s)|"

@@ -71,18 +71,18 @@ def _keeping(clause: Clause, kept: tuple[Claim, ...]) -> Clause:
                    stated=clause.stated and bool(kept))
 
 
+# A day just gone or going on, said of what took place ("tonight", "this morning").
+_JUST_NOW = r"(?:tonight|today|this\s(?:morning|afternoon|evening)|yesterday|last\snight)"
+_OCCURRED = re.compile(_JUST_NOW, re.IGNORECASE)
 _PRAISE = re.compile(r"\W{0,3}(?:(?:really|such|a|what\sa)\s)?(?:good|great|lovely|nice|brilliant|"
                      r"fab|fabulous|excellent|cracking|super|amazing|awesome|fantastic|solid|"
                      r"smashing|grand)\s(?!(?:news|call|idea|point|shout|spot|catch|plan|stuff)\b)"
-                     r"[\w'’-]{2,20}(?:\s[\w'’-]{2,20})?\s(?:tonight|today|this\s(?:morning|"
-                     r"afternoon|evening)|yesterday|last\snight)"
-                     r"(?:\s(?:lads|all|everyone|guys|team|folks|people|y'all|gang))?\W{0,6}$",
+                     r"[\w'’-]{2,20}(?:\s[\w'’-]{2,20})?\s" + _JUST_NOW
+                     + r"(?:\s(?:lads|all|everyone|guys|team|folks|people|y'all|gang))?\W{0,6}$",
                      re.IGNORECASE)
 _LAPSED = re.compile(r"\b(?:lapsed|expired|ran\sout)\b", re.IGNORECASE)
 # How far after "lapsed" the day it lapsed on is said ("lapsed in feb", "ran out last march").
 _LAPSE_REACH = 12
-_OCCURRED = re.compile(r"(?:tonight|today|this\s(?:morning|afternoon|evening)|yesterday|"
-                       r"last\snight)", re.IGNORECASE)
 
 
 def now_said(clauses: list[Clause]) -> list[Clause]:
