@@ -26,6 +26,7 @@ from memory.text import (
     SlotKind,
     content_terms,
     find_slots,
+    one_dated_day,
     stem,
     tokens,
     value_key,
@@ -155,7 +156,14 @@ class _Decision:
 
 
 _OCCURRENCE = re.compile(r"\b(?:today|tonight|tomorrow|this week|next week|this time|"
-                         r"this (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
+                         r"(?:this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+                         re.IGNORECASE)
+
+
+# A dated day from which a thing ends for good ("cancelled for good from 20 March"): the
+# series ends then, not one meeting of it.
+_FOR_GOOD = re.compile(r"\b(?:from|starting|as of|onwards|for good|permanently|going forward|"
+                       r"until further notice|from now on|after)\b", re.IGNORECASE)
 
 
 def _key(value: str) -> str:
@@ -164,7 +172,8 @@ def _key(value: str) -> str:
 
 def _occurrence(clause: Clause) -> bool:
     """Whether a cancellation names one occurrence ("sync today is cancelled")."""
-    return bool(_OCCURRENCE.search(clause.text))
+    return bool(_OCCURRENCE.search(clause.text)) or (
+        one_dated_day(clause.text) and not _FOR_GOOD.search(clause.text))
 
 
 def _without_values(clause: Clause) -> str:

@@ -341,9 +341,11 @@ class OfflineProposer(ProposalUptake):
                 done = on(kept, Verdict.RESTATE if same_value(quote, kept.state.value)
                           else Verdict.REVISE)
                 return dataclasses.replace(done, answers=turn.message_id)
-        if (best is not None and family == STATUS_FAMILY and _occurrence(clause)
-                and RECURRING.search(best.state.value)):
-            return None  # one meeting of a weekly series is off; the series is not
+        if (family == STATUS_FAMILY and _occurrence(clause)
+                and (best is None or RECURRING.search(best.state.value))):
+            # one meeting of a weekly series is off, the series is not; one meeting of a
+            # thing never held as a state is no state either
+            return None
         if (best is not None and family == "when" and clause.change < SAID_CHANGE
                 and RECURRING.search(best.state.value) and one_dated_day(quote)):
             # "Next branch practice is Sat 23rd" beside practice on WEDNESDAYS: one dated

@@ -432,10 +432,18 @@ _RECURRING_SAID = re.compile(RECURRING_DAY, re.IGNORECASE)
 
 #: A value that recurs ("every monday", "WEDNESDAYS", "weekly").
 RECURRING = re.compile(r"\b(?:every|each|weekly|daily|monthly|biweekly|fortnightly|"
-                       + RECURRING_DAY + r")\b", re.IGNORECASE)
+                       + RECURRING_DAY + r"|(?:first|second|third|fourth|last|1st|2nd|3rd|4th)"
+                       r"\s(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\sof\s(?:the|each|every)"
+                       r"\smonth)\b", re.IGNORECASE)
 # A day of the month in a value ("23rd", "14 Oct", "Oct 14", "14/10").
 _DAY_NUMBER = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s?" + _MONTHS + r"\b|\b"
                          + _MONTHS + r"\s\d{1,2}\b|\b\d{1,2}/\d{1,2}\b", re.IGNORECASE)
+
+
+def recurs_only(value: str) -> bool:
+    """Whether ``value`` names a day that recurs and no dated day ("the first Tuesday of the
+    month", "every friday"; not "weekly from Monday 10 March")."""
+    return bool(RECURRING.search(value)) and not _DAY_NUMBER.search(value)
 
 
 def one_dated_day(value: str) -> bool:

@@ -228,3 +228,20 @@ def test_a_new_thing_of_another_name_is_not_the_new_value() -> None:
     wifi = analyze_question("whats the guest wifi password")
     said = "someone posted seashell2025 in a review 🤦 new one is tidepool88"
     assert value_in(wifi, said, ("secret",))[0] == "tidepool88"
+
+
+def test_the_sentences_before_so_give_its_reason_together(tmp_path: Path) -> None:
+    text = ("Heads up: the leisure centre is shutting on Monday nights from May (budget cuts)."
+            " They've offered us Wednesdays. So from 7 May training is WEDNESDAYS, 8pm")
+    reason = _A.analyze(text, speaker="Ruth Penhale").reason
+    assert "budget cuts" in reason and "offered us Wednesdays" in reason
+    # a question before them is no part of it
+    asked = _A.analyze("Can anyone do Wednesdays? The hall is booked on Mondays. So from May "
+                       "training is WEDNESDAYS", speaker="Ruth Penhale").reason
+    assert "anyone" not in asked and "booked" in asked
+    chat = channel_chat(tmp_path, [
+        (0, "kofi", "training is MONDAYS 8pm at the leisure centre"),
+        (9 * DAY, "ruth", text),
+    ], start=datetime(2025, 4, 7, 9, 0, tzinfo=UTC),
+        asked=datetime(2025, 5, 20, 12, 0, tzinfo=UTC))
+    assert "budget cuts" in chat.first("why did training move to wednesdays?")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
+from memory.analysis.gathering_words import is_gathering
 from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     REQUEST_OPENERS,
@@ -20,6 +21,7 @@ from memory.analysis.lexicon import (
 from memory.analysis.message_patterns import _WH, _in_choice
 from memory.analysis.subjects import _CONFIRMS
 from memory.analysis.values import Kind, Token, Value
+from memory.text import RECURRING
 
 __all__ = ["ClauseActs"]
 
@@ -46,18 +48,74 @@ _PLANNED_AFTER = re.compile(r"\s{0,2}(?:by|for|on|at|until|till|before|from|in|t
                             re.IGNORECASE)
 
 
+# "No club night next Thursday (10 July)", "no playtest this wednesday": one meeting of a
+# gathering is off, said before its day (the day may follow "on" or "for").
+_NO_BEFORE_DAY = re.compile(r"\W{0,3}no\s{1,3}((?:[\w'’&-]{1,30}\s{1,3}){0,3}?[\w'’&-]{1,30})"
+                            r"\s{1,3}(?:on\s{1,3}|for\s{1,3})?", re.IGNORECASE)
+# Words that make the words after "no" more than a gathering's name ("no it was moved to
+# Wednesday", "No Tom till Friday", "no lunch provided on Thursday").
+_NOT_A_NAME = frozenset("""
+i i'm it it's its we we're they they're you he she sorry was were is are be been moved
+agreed meant think thought said left allowed provided till until after before from since
+by at in to of with yet more longer than the that this plans plan idea
+""".split())
+# The day a gathering is off on ("nets off *tonight*", "standup's off tomorrow").
+_OFF_ON = re.compile(r"\s{1,3}(?:tonight|today|tomorrow|tmrw|this|next|on|mon|tue|wed|thu|fri|"
+                     r"sat|sun)", re.IGNORECASE)
+
+
+_BARE_OFF = re.compile(r"\boff\b", re.IGNORECASE)
+# Who says they are open to something ("I'm open to Friday", "we'd be open to £40").
+_OPEN_TO_SAID_BY = re.compile(r"(?:\b(?:am|are|is|be|i'm|im|we're|were|they're)|['’](?:m|re|s))"
+                              r"\s{1,3}(?:(?:totally|very|definitely|also|still|quite)\s{1,3})?$",
+                              re.IGNORECASE)
+
+
+def _meeting_off(before: str, after: str) -> bool:
+    """Whether "<gathering> off <day>" calls that meeting off ("Nets off tonight, it's
+    chucking it down"), not a person off work ("Sam's off tomorrow")."""
+    said = re.sub(r"(?:'s|’s|\sis|\sare)\s{0,3}$", "", before.rstrip(), flags=re.IGNORECASE)
+    words = said.lower().split()
+    return bool(words) and is_gathering(words[-1]) and _OFF_ON.match(after) is not None
+
+
 class ClauseActs:
     """What a clause does, read with ``lexicon``."""
 
     lexicon: Lexicon
 
+    @staticmethod
+    def _skipped(part: str, start: int, values: Sequence[Value], change: float
+                 ) -> Value | None:
+        """The "no" of a clause saying one meeting of a gathering is off ("No club night
+        next Thursday (10 July)"): a cancellation of that day only, the clause's one time,
+        nothing moved and nothing asked."""
+        days = [v for v in values if v.family == "when"]
+        if len(days) != 1 or RECURRING.search(days[0].text) or change >= 0.5 or len(
+                values) != 1 or part.rstrip().endswith("?"):
+            return None
+        m = _NO_BEFORE_DAY.fullmatch(part[:days[0].start - start])
+        if m is None:
+            return None
+        said = m.group(1).lower().split()
+        if any(w in _NOT_A_NAME for w in said) or not is_gathering(said[-1]):
+            return None
+        at = part.lower().rindex("no", 0, m.start(1))
+        return Value(Kind.STATUS, part[at:at + 2], start + at, start + at + 2)
+
     def _status(self, part: str, start: int, new: Sequence[Value]) -> Value | None:
         """A cancellation is the clause's value unless the clause moves to a new value
         ("postponed until January" is a new date; "cancelled this week" ends the plan)."""
         m = self.lexicon.cancel.search(part)
+        if m is None:
+            # "Nets off tonight": a gathering off on a day, said without "is"
+            bare = _BARE_OFF.search(part)
+            m = bare if bare is not None and _meeting_off(
+                part[:bare.start()], part[bare.end():]) else None
         if m is not None and m.group(0).lower().endswith("off") and not m.group(
                 0).lower().startswith("call") and not off_calls_off(
-                (part[:m.start()].split() or [""])[-1], part[m.end():]):
+                (part[:m.start()].split() or [""])[-1], part[m.end():]) and not _meeting_off(
+                part[:m.start()], part[m.end():]):
             m = None  # "Callum is off on paternity leave", "the timing's off": no plan ends
         if m is not None and re.match(r"\s{0,2}(?:to|down to|back to)\s", part[m.end():],
                                       re.IGNORECASE):
@@ -98,6 +156,9 @@ class ClauseActs:
         if cue is not None and cue.group(0).lower() in {"maybe", "perhaps"} and re.match(
                 r"\s{1,3}(?:i|i'll|i'm|im|ill|i've)\b", part[cue.end():], re.IGNORECASE):
             cue = None  # "maybe I'll just go home": the speaker's own plan, not a suggestion
+        if cue is not None and cue.group(0).lower() == "open to" and part[:cue.start()].strip(
+                ) and not _OPEN_TO_SAID_BY.search(part[:cue.start()]):
+            cue = None  # "doors open to the public at 10": a time the doors open, no offer
         if cue is not None and cue.group(0).lower() == "we can" and not part.rstrip().endswith(
                 "?") and re.search(r"\b(?:so|so that|now)\s{1,3}$", part[:cue.start()],
                                    re.IGNORECASE):

@@ -310,7 +310,13 @@ class ClauseReader(ClauseChoice, ClauseActs):
             and not (v.kind is Kind.PERSON and v.start == agent)), label_text)
         if choice is not None:
             new.append(choice)
-        status = self._status(part, start, new)
+        skipped = self._skipped(part, start, values, change)
+        if skipped is not None:
+            # the day is the one meeting that is off, no day the thing is said to be on
+            old = tuple(v for v in old if v.family != "when")
+            new = [v for v in values if v.family not in ("when", "status") and v in new]
+            new.append(skipped)
+        status = None if skipped is not None else self._status(part, start, new)
         if status is not None:
             modifiers |= {v for v in new if v.family == "when"}
             new = [status, *(v for v in new if v.family not in ("when", "status"))]

@@ -48,7 +48,7 @@ from memory.analysis.message_patterns import (
     _QUESTION_FAMILIES,
 )
 from memory.analysis.reason_words import says_no_reason
-from memory.analysis.said_around import circumstances, derived, now_said, praised
+from memory.analysis.said_around import circumstances, derived, given_away, now_said, praised
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
     _cut_reason,
@@ -56,7 +56,7 @@ from memory.analysis.subject_phrases import (
     _label_subject,
 )
 from memory.analysis.values import Kind, Value, find_values, mask, tokenize
-from memory.text import clean, content_terms, is_noise
+from memory.text import STOPWORDS, clean, content_terms, is_noise
 
 __all__ = ["Claim", "Clause", "MessageAnalysis", "MessageAnalyzer"]
 
@@ -125,7 +125,7 @@ class MessageAnalyzer(ClauseReader):
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
         clauses = now_said(circumstances(_it_refers_back(_named_absence(
-            praised(clauses), speaker)), lex))
+            given_away(praised(clauses)), speaker)), lex))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)
@@ -185,8 +185,11 @@ class MessageAnalyzer(ClauseReader):
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
             said = [t.low for t in tokenize(part)]
-            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in GOT_BACK):
-                label = None  # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"
+            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in GOT_BACK
+                                      or _notice_only(said)):
+                # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"; "Notice:"
+                # heads what follows and names nothing of it
+                label = None
             if label is not None and not any(c.claims for c in clauses) and (
                     heading is None or _label_subject(masked, label, tuple(values))):
                 heading = label  # ("ok summer trip!! proposal: ..." keeps the trip)
@@ -250,7 +253,7 @@ class MessageAnalyzer(ClauseReader):
                     if before.endswith((".", "!")):
                         # "Tuesdays are now their events day – loud, and the big table's
                         # taken. So …": the whole sentence before a "So" opening one
-                        return " — ".join(c.text.strip() for c in _sentence_before(clauses, i))
+                        return " — ".join(c.text.strip() for c in _sentences_before(clauses, i))
                     return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
@@ -291,8 +294,40 @@ def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
     return out
 
 
+# Headers that only announce what follows ("Notice:", "Housekeeping –").
+_NOTICE_WORDS = frozenset({"notice", "housekeeping", "announcement", "announcements",
+                           "attention", "important"})
+
+
+def _notice_only(said: Sequence[str]) -> bool:
+    """Whether a header's words only announce ("Notice", "Housekeeping for 2025")."""
+    return any(w in _NOTICE_WORDS for w in said) and all(
+        w in _NOTICE_WORDS or w in STOPWORDS or w.isdigit() for w in said)
+
+
 # The most clauses a reason given as the sentence before "So" runs to.
 _REASON_CLAUSES = 3
+# ... and the most clauses of the sentences before "So" that state it together.
+_REASON_SENTENCE_CLAUSES = 5
+
+
+def _sentences_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
+    """The sentences before ``clauses[i]`` that give its reason together ("The centre is
+    closing on Tuesdays from June (staffing cuts). They've offered us Thursdays. So …"):
+    the sentence right before, and whole sentences before it that neither ask nor change
+    a value, at most :data:`_REASON_SENTENCE_CLAUSES` clauses."""
+    out = _sentence_before(clauses, i)
+    while True:
+        k = i - len(out) - 1
+        if k < 0 or not clauses[k].text.rstrip().endswith((".", "!")):
+            # a header ("Notice:") labels what follows; it gives no reason
+            return out[1:] if len(out) > 1 and out[1].label == out[0].text.strip() else out
+        more = _sentence_before(clauses, k + 1)
+        if len(out) + len(more) > _REASON_SENTENCE_CLAUSES or any(
+                c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) or c.change >= 0.5
+                for c in more):
+            return out
+        out = more + out
 
 
 # A change done to a thing named by a pronoun ("dropping it, so 10 ponds", "moved it"): the
@@ -448,11 +483,24 @@ def _it_refers_back(clauses: list[Clause]) -> list[Clause]:
                            if not cl.subject and cl.value.family in last else cl
                            for cl in c.claims)
             c = replace(c, claims=claims)
+        if (not c.claims and c.subject and c.change >= _HEADER_CHANGE and not c.old
+                and len(c.text.split()) <= _HEADER_WORDS
+                and not any(o.claims or o.subject for o in out)):
+            # "Nets moving AGAIN 🙄 … From next week it's Thursdays": a thing said to move,
+            # with no value yet, is what "it" then names, whatever was said between
+            last = dict.fromkeys(("when", "where", "who", "amount", "status", "choice"),
+                                 c.subject)
         for cl in c.claims:
             if cl.subject:
                 last[cl.value.family] = cl.subject
         out.append(c)
     return out
+
+
+# How strongly a clause with no value opening a message must say its thing changes to be
+# what "it" names, and how short it is at most ("Nets moving AGAIN").
+_HEADER_CHANGE = 0.5
+_HEADER_WORDS = 5
 
 
 def _named_absence(clauses: list[Clause], speaker: str) -> list[Clause]:

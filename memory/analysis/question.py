@@ -176,14 +176,19 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     # a value noun inside a name ("Small Hours", "Happy Hour") names the thing, not the
     # kind of value asked
     in_names = {_base(w.low) for n in named if " " in n for w in words(n)}
+    # "these days", "at the moment": the time of asking, no value noun ("what do we use for
+    # bookings these days" asks no day)
+    now_said = {i for s, e, _ in found(lexicon.current) for i in range(s, e)}
     attributes = tuple(dict.fromkeys(w for i, w in enumerate(lows) if w in lexicon.attributes
-                                     and w not in in_names and i not in moved_by))
+                                     and w not in in_names and i not in moved_by
+                                     and i not in now_said))
+    valued = [("" if i in now_said else w) for i, w in enumerate(lows)]
     family = family_of_question(
         (("when", when_open), ("where", where_open), ("money", money_open),
          ("count", count_open), ("version", version_open), ("person", who_open)),
         # (a value noun after "before" names the change it was before, not what is asked:
         # "how long was the guest list before the *cap*")
-        head_attribute(lows[:_before_at(lows, opening)], lexicon), lexicon) \
+        head_attribute(valued[:_before_at(lows, opening)], lexicon), lexicon) \
         or money_verb(lows, opening, lexicon) \
         or named_choice(ws, lows, opening, lexicon)
     anchor_span = _before_change(lows, lexicon, family=family, past=past)
@@ -318,9 +323,27 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
                        if any(_matches(w, c) for c in lexicon.change)
                        and not (kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL)
                                 and _change_noun(lows, i, lexicon))}
-    return [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
-            and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
-            and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+    out = [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
+           and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
+           and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+    return [i for i in out if not _rule_of(lows, i, out, lexicon)]
+
+
+# Words for how a thing is done ("the hint *rule*", "our guest *policy*"): after the
+# thing's own noun they say nothing of it, as an answer states the rule itself.
+_RULE_WORDS = frozenset({"rule", "rules", "policy"})
+# ... except after words that make the rule a thing of its own ("the house rule", "the
+# cancellation policy").
+_OWN_RULES = frozenset({"house", "new", "old", "cancellation", "ground", "golden", "dress"})
+
+
+def _rule_of(lows: Sequence[str], i: int, kept: Sequence[int],
+             lexicon: QuestionLexicon) -> bool:
+    """Whether ``lows[i]`` is a rule word ending the subject right after the noun of the
+    thing it rules ("what's the hint rule now" asks about hints)."""
+    return (lows[i] in _RULE_WORDS and i - 1 in kept and lows[i - 1] not in _OWN_RULES
+            and lows[i - 1] not in lexicon.attributes
+            and (i + 1 >= len(lows) or (i + 1) not in kept))
 
 
 def months_named(text: str) -> frozenset[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory.analysis.definitions import QuestionKind
+from memory.analysis.gathering_words import is_gathering
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.question_words import _spans, find_phrase
 from memory.text import STOPWORDS
@@ -102,13 +103,22 @@ _PAID_PER = frozenset({"head", "person", "guest", "kid", "child", "hour", "night
                        "seat", "cover", "plate", "month", "week"})
 
 
+def _raised(lows: Sequence[str], end: int) -> bool:
+    """Whether a change word ending at ``end`` raises an amount ("what was the print run
+    before it got bumped *up*"), which moves no moment: "bumped up" last, of no gathering
+    (a standup "bumped up" is moved earlier)."""
+    return (end + 1 == len(lows) and lows[end] == "up" and lows[end - 1].startswith("bump")
+            and not any(is_gathering(w) for w in lows))
+
+
 def family_of_kind(kind: QuestionKind, family: str, *, who: bool, lows: Sequence[str],
                    lexicon: QuestionLexicon) -> str:
     """Who held it before asks a person; what slipped or was postponed is a moment."""
     if kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and who:
         return "person"
     if not family and kind in (QuestionKind.PREVIOUS, QuestionKind.ORIGINAL,
-                               QuestionKind.CURRENT) and _spans(lows, lexicon.schedule_change):
+                               QuestionKind.CURRENT) and any(
+            not _raised(lows, end) for _, end, _ in _spans(lows, lexicon.schedule_change)):
         return "when"
     if not family and kind is QuestionKind.PREVIOUS:
         # "what was sourdough before the *price* change": the value noun of the change

@@ -14,7 +14,7 @@ from memory.analysis.definitions import SpeechAct
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.reason_words import BLOCKER_WORDS
 
-__all__ = ["circumstances", "derived", "now_said", "praised"]
+__all__ = ["circumstances", "derived", "given_away", "now_said", "praised"]
 
 
 # How long a "so" clause working a value out is at most ("so wed 4th", "so that's the 14th").
@@ -42,6 +42,28 @@ def circumstances(clauses: list[Clause], lex: Lexicon) -> list[Clause]:
             continue
         out[i - 1] = replace(before, claims=(), act=SpeechAct.CHATTER, stated=False)
     return out
+
+
+def given_away(clauses: list[Clause]) -> list[Clause]:
+    """A value said to be given to someone else ("the school's given Wednesdays to the
+    athletics club", "they've let our Thursday slot to a dance class") is one the team no
+    longer has: a circumstance, no one's plan for the thing."""
+    out = list(clauses)
+    for i, c in enumerate(out):
+        if not c.claims or c.change > 0:
+            continue
+        kept = tuple(cl for cl in c.claims if not _GIVEN_TO.search(
+            c.text[:max(cl.value.start - c.start, 0)]) or not _TO_ANOTHER.match(
+            c.text, cl.value.end - c.start))
+        out[i] = _keeping(c, kept)
+    return out
+
+
+# "given", "let" … right before a value, and "to" someone right after it.
+_GIVEN_TO = re.compile(r"\b(?:given|gave|giving|handed|let|lent|sold|allocated|promised)"
+                       r"(?:\sout)?\s(?:away\s)?(?:our\s|the\s|us\s)?$", re.IGNORECASE)
+_TO_ANOTHER = re.compile(r"\s(?:slot\s|night\s|nights\s|evening\s|evenings\s)?(?:away\s)?to\s"
+                         r"(?:the|a|an|another|some|[A-Z])", re.IGNORECASE)
 
 
 def praised(clauses: list[Clause]) -> list[Clause]:

@@ -287,6 +287,9 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
              r"(?!\s" + ORDINAL_THINGS + r"\b)"),
     # "wk of mar 10", "week of Nov 11"
     ("date", rf"\b(?:wk|week)\sof\s(?:{_MO})\.?\s{_ORD}\b"),
+    # "the first Tuesday of the month", "last friday of every month": a day that recurs
+    ("date", rf"\b(?:the\s)?(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s"
+             rf"(?:{_WD})s?\sof\s(?:the|each|every)\smonth\b"),
     # "Mondays", "every Tuesday", "every other Friday"
     ("date", r"\b(?:every\s)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"),
     ("date", rf"\bevery\s(?:other\s)?(?:{_WD})\b"),

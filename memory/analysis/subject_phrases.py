@@ -351,7 +351,8 @@ def _clean_subject(toks: Sequence[Token], values: tuple[Value, ...],
             len(out) == 1 or out[1].low in _PRONOUNS or out[
             1].low in {"us", "everyone", "everybody", "all", "y'all", "folks"}):
         return []  # "Come to London", "see everyone on the field at 11", "join us at 6"
-    if out and all(t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
+    if out and not _run_of(out) and all(
+            t.low in _PRONOUNS or t.low in STOPWORDS or t.low in AGENT_NOUNS
                    or t.low in CLAUSE_VERBS or t.low in PARTICLES
                    or (len(out) > 1 and t.low.endswith(("ing", "ed"))
                        and t.low not in _NOUN_ING)
@@ -383,6 +384,16 @@ def _hours_of(out: Sequence[Token]) -> bool:
         and out[-2].low not in _HOUR_COUNTS | _DETERMINERS | STOPWORDS | DURATION_WORDS
 
 
+#: Words before "run" that make it a noun, the thing done once ("print run", "dry run").
+_RUN_OF = frozenset("""print trial test dry production practice fun school first second
+third final pilot dummy training delivery supply shopping milk bus sample""".split())
+
+
+def _run_of(out: Sequence[Token]) -> bool:
+    """Whether ``out`` ends in a run that is a thing ("print run", "shopping run")."""
+    return len(out) > 1 and out[-1].low in {"run", "runs"} and out[-2].low in _RUN_OF
+
+
 def _trim(out: list[Token]) -> list[Token]:
     while out and (out[0].low in _DETERMINERS or out[0].low in DISCOURSE
                    or out[0].low in STOPWORDS or out[0].low in _VALUE_PREPS):
@@ -394,6 +405,8 @@ def _trim(out: list[Token]) -> list[Token]:
                                       "thru"}
                    or (out[-1].low in _PRONOUN_IS and len(out) > 1)
                    or out[-1].low in CLAUSE_VERBS):  # "custom ink wants", "comes w"
+        if _run_of(out):
+            break  # "the first print run", "a dry run": the run is the thing
         if (len(out) > 1 and out[-1].low in {"in", "out", "up", "off"}
                 and out[-2].low in _PHRASAL):
             break  # "check in 18th 3pm", "sign up closes friday"

@@ -96,9 +96,9 @@ def _skip_reason(toks: list[Token]) -> list[Token]:
     follows)."""
     if toks and toks[0].low in _LEAD_REASONS:
         # "After the survey I'm bumping the booth order to 4": the doer starts the clause
-        at = next((j for j in range(2, min(len(toks) - 1, 7))
+        at = next((j for j in range(2, min(len(toks) - 1, _LEAD_REASON_WORDS + 1))
                    if toks[j].low in _SUBJECT_PRONOUNS), None)
-        if at is not None:
+        if at is not None and (toks[0].low != "with" or _changes_after(toks, at)):
             return toks[at:]
     i = 0
     while i < len(toks) and toks[i].low in {"given", "because", "since", "so", "as", "that",
@@ -107,8 +107,25 @@ def _skip_reason(toks: list[Token]) -> list[Token]:
     return toks[i:] if i < len(toks) else toks
 
 
-#: Words opening a phrase of why or after what, before the clause's own doer.
-_LEAD_REASONS = frozenset({"after", "following", "given", "since", "because", "thanks"})
+#: Words opening a phrase of why or after what, before the clause's own doer ("With the
+#: pre-orders in we're bumping the print run to 4,000").
+_LEAD_REASONS = frozenset({"after", "following", "given", "since", "because", "thanks",
+                           "with"})
+#: The most words such a phrase runs to before the doer.
+_LEAD_REASON_WORDS = 9
+
+
+def _changes_after(toks: list[Token], at: int) -> bool:
+    """Whether the doer at ``at`` changes a thing right after ("we're bumping the print run"):
+    only then is a "with …" before it a reason ("With the caterer we agreed £30 a head"
+    names who the value is with)."""
+    if toks[at - 1].low in MODAL_VERBS or toks[at - 1].low in {"do", "did", "does"}:
+        return False  # "with the vault at $42 should we bump …": a question of its own
+    rest = [t.low for t in toks[at + 1:at + 4]]
+    while rest and rest[0] in {"are", "'re", "re", "will", "'ll", "have", "'ve", "had",
+                               "just", "now", "also"}:
+        rest = rest[1:]
+    return bool(rest) and rest[0] in CHANGE_VERBS
 
 
 def skip_effective_day(toks: list[Token], values: tuple[Value, ...]) -> list[Token]:

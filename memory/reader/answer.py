@@ -16,7 +16,15 @@ from memory.analysis.message_patterns import AFTER_TITLE
 from memory.dates import resolved_dates, weekday_day
 from memory.models import Citation, EvidenceNode, State
 from memory.reader.features import QUESTION_WORDS, passage_terms, relevance_terms
-from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten, stem, tokens
+from memory.text import (
+    STOPWORDS,
+    content_terms,
+    is_calendar_word,
+    recurs_only,
+    shorten,
+    stem,
+    tokens,
+)
 
 # A sentence ends at ".", "!" or "?" (not after a title such as "Mr.") or a line break.
 _SENTENCE = re.compile(AFTER_TITLE + r"(?<=[.!?])\s+|\n+")
@@ -48,6 +56,8 @@ def value_day(value: str, said: datetime) -> str:
     """The day a relative date in ``value`` meant when it was said (``"tomorrow at 12:00"``
     said on 12 Nov → ``"13 November 2024"``); empty when the value names its own date
     ("Nov 21", "2024-11-21") or none."""
+    if recurs_only(value):
+        return ""  # "the first Tuesday of the month" is no one day
     # A state's value is what was decided or planned: an open weekday points forward.
     for expr, res in resolved_dates(value, said, prefer="future"):
         if res.start == res.end and not _ABSOLUTE.search(expr):

@@ -30,7 +30,14 @@ from memory.reader.extract import (
     replaced_at,
     term_positions,
 )
-from memory.text import Slot, SlotKind, find_slots, has_time_of_day, weekdays_in
+from memory.text import (
+    Slot,
+    SlotKind,
+    find_slots,
+    has_time_of_day,
+    recurs_only,
+    weekdays_in,
+)
 
 __all__ = ["calendar_day", "clock_beside", "day_beside", "has_clock", "has_day", "is_day_span",
            "kept_clock", "time_near", "time_range_end", "when_in"]
@@ -295,8 +302,8 @@ def calendar_day(value: str, said: datetime, *, short: bool = False) -> str:
 
 def calendar_date(value: str, said: datetime, *, short: bool = False) -> date | None:
     """The one calendar day a when-value names (see :func:`calendar_day`), or None."""
-    if is_day_span(value):
-        return None  # "16-27 march": a span, not its last day
+    if is_day_span(value) or recurs_only(value):
+        return None  # "16-27 march": a span, not its last day; "every friday": no one day
     found = resolved_dates(value, said, prefer="future")
     if found:
         res = found[0][1]
