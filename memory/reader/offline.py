@@ -46,6 +46,7 @@ from memory.reader.answer import (
 from memory.reader.answer_fit import asks_person, misfits, shown
 from memory.reader.answer_parts import OVERRIDE_CHANGE
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
+from memory.reader.change_proposer import asks_a_change, change_put_forward
 from memory.reader.compose import Composed, Composer, Follow
 from memory.reader.coverage import Coverage, CoverageTest, Unit, node_unit, state_unit
 from memory.reader.coverage_names import name_cased
@@ -185,6 +186,13 @@ class OfflineReader:
         me = self.tools.member_name(asker, scope) if asks_person(qa) else ""
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
+            if sayer is not None and asks_a_change(question, self.lexicon):
+                # "who proposed raising the ticket price": who first said the value the
+                # price then moved to, not who first named the price
+                sayer = change_put_forward(sayer, states, [
+                    *(h.node for h in hits), *literal, *session.nodes.values(),
+                    *(u.node for _, u in verdict.units if u.node is not None)],
+                    qa.terms) or sayer
             if sayer is not None and not misfits(qa, sayer.speaker, people, me):
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
