@@ -4,6 +4,7 @@
   is a cancellation of that day, never a new day for the thing, never a new state of its
   own, and a series held as a weekday ("quiz nights are TUESDAYS") stays what it was.
   "Nets off tonight" does the same; "Sam's off tomorrow" is a person away.
+* "doors open to the public at 11" is a time, no offer ("I'm open to Friday" is one).
 * A day given to someone else ("the church has given Tuesdays to the toddler group") is no
   one's plan, and "it" after "Choir moving AGAIN" is the choir.
 * "the first Tuesday of the month" is one value that recurs: never resolved to one day.
@@ -132,3 +133,16 @@ def test_a_gathering_off_on_a_day_and_a_day_given_away() -> None:
                    " From next week it's Thursdays, still 7:30")
     assert ("date", "Tuesdays") not in [c[:2] for c in said]
     assert ("date", "Thursdays", "choir") in said
+
+
+def test_doors_open_to_the_public_offers_nothing() -> None:
+    from memory.analysis.definitions import SpeechAct
+    from memory.analysis.message import MessageAnalyzer
+    analyzer = MessageAnalyzer()
+    timings = analyzer.analyze("Timings for 4 Oct: the barn is ours from 8am, stalls set up by "
+                               "9:30, doors open to the public at 11", speaker="Wyn Hughes")
+    assert SpeechAct.PROPOSAL not in [c.act for c in timings.clauses]
+    # who says they are open to a value still puts it forward
+    assert analyzer.analyze("I'm open to Friday", speaker="Wyn").act is SpeechAct.PROPOSAL
+    assert analyzer.analyze("open to Friday or Saturday", speaker="Wyn").act \
+        is SpeechAct.PROPOSAL
