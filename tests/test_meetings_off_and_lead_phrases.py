@@ -128,6 +128,13 @@ def test_a_gathering_off_on_a_day_and_a_day_given_away() -> None:
     # a person off is away, no meeting called off; a kick-off is a start
     assert "status" not in [c[0] for c in _claims("Sam's off tomorrow")]
     assert "status" not in [c[0] for c in _claims("kick off tomorrow at 10")]
+    for moved_or_particle in ("we're taking the match off Sunday and putting it on Saturday",
+                              "Karen's signing the trip off today", "the retro off sunny Brighton",
+                              "Standup off Mondays from now on, Tues-Fri only"):
+        assert "status" not in [c[0] for c in _claims(moved_or_particle)], moved_or_particle
+    # a day given to us is ours
+    assert ("date", "Thursdays") in [c[:2] for c in _claims(
+        "Hall manager has given Thursdays to us from June 🎉")]
     # the day given to someone else is no one's plan; "it" is the thing said to move
     said = _claims("Choir moving AGAIN 🙄 the church has given Tuesdays to the toddler group."
                    " From next week it's Thursdays, still 7:30")

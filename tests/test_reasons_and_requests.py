@@ -239,6 +239,13 @@ def test_the_sentences_before_so_give_its_reason_together(tmp_path: Path) -> Non
     asked = _A.analyze("Can anyone do Wednesdays? The hall is booked on Mondays. So from May "
                        "training is WEDNESDAYS", speaker="Ruth Penhale").reason
     assert "anyone" not in asked and "booked" in asked
+    # the thing's own value and a greeting are no part of it
+    own = _A.analyze("Nets are Tuesdays at 6. The ground is being resurfaced in July. So July "
+                     "nets are at the school.", speaker="Ruth Penhale").reason
+    assert "resurfaced" in own and "Tuesdays" not in own
+    hello = _A.analyze("Morning all! Coffee machine is broken again. So standup is moving to "
+                       "the kitchen", speaker="Ruth Penhale").reason
+    assert "Coffee" in hello and "Morning" not in hello
     chat = channel_chat(tmp_path, [
         (0, "kofi", "training is MONDAYS 8pm at the leisure centre"),
         (9 * DAY, "ruth", text),

@@ -38,3 +38,14 @@ def test_who_asked_for_a_cut_is_who_asked_for_the_lower_value(tmp_path: Path) ->
         asked=datetime(2025, 6, 20, 12, 0, tzinfo=UTC))
     first = chat.first("who asked for the opening discount to be cut?")
     assert "saul" in first.lower()
+
+
+def test_a_change_named_with_its_value_asks_who_first_said_it(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ana", "Proposal: from next Monday standup moves to 10, the 9:30 clashes with "
+                   "school drop-off"),
+        (30, "ben", "agreed, 10 from Monday"),
+        (20 * DAY, "cal", "standup moving to 10:30 from April"),
+    ], start=datetime(2025, 3, 3, 9, 0, tzinfo=UTC),
+        asked=datetime(2025, 4, 20, 12, 0, tzinfo=UTC))
+    assert "ana" in chat.first("who suggested moving standup to 10?").lower()

@@ -60,8 +60,24 @@ agreed meant think thought said left allowed provided till until after before fr
 by at in to of with yet more longer than the that this plans plan idea
 """.split())
 # The day a gathering is off on ("nets off *tonight*", "standup's off tomorrow").
-_OFF_ON = re.compile(r"\s{1,3}(?:tonight|today|tomorrow|tmrw|this|next|on|mon|tue|wed|thu|fri|"
-                     r"sat|sun)", re.IGNORECASE)
+_OFF_ON = re.compile(r"\s{1,3}(?:tonight|today|tomorrow|tmrw|this|next|on|"
+                     r"(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b",
+                     re.IGNORECASE)
+# What follows a gathering moved off a day to another ("off Sunday and putting it on
+# Saturday", "off Monday? can we do Friday instead").
+_MOVED_OFF = re.compile(r"\b(?:instead|putting|put|moving|move|to|from now on|onwards)\b",
+                        re.IGNORECASE)
+# Words before a gathering that make "off" a verb's particle ("signing the trip off",
+# "kicked the workshop off", "show off", "tick the review off").
+_OFF_AS_PARTICLE = frozenset("""
+i we you they he she it me us them i'm we're they're i've we've sign signing signed kick
+kicked kicking tick ticked ticking finish finished finishing round rounding get getting got
+take taking took shift shifting let's lets can could should show walk
+""".split())
+# Words a gathering's name may open with ("the", "tonight's").
+_GATHERING_OPENERS = frozenset("""
+the our this tonight's today's tomorrow's thursday's ok so fyi update sorry
+""".split())
 
 
 _BARE_OFF = re.compile(r"\boff\b", re.IGNORECASE)
@@ -72,11 +88,18 @@ _OPEN_TO_SAID_BY = re.compile(r"(?:\b(?:am|are|is|be|i'm|im|we're|were|they're)|
 
 
 def _meeting_off(before: str, after: str) -> bool:
-    """Whether "<gathering> off <day>" calls that meeting off ("Nets off tonight, it's
-    chucking it down"), not a person off work ("Sam's off tomorrow")."""
+    """Whether "<gathering> off <day>" calls that one meeting off ("Nets off tonight, it's
+    chucking it down"): the gathering opens the clause with no verb before it, one day
+    follows, nothing moved; not a person off work ("Sam's off tomorrow"), a particle
+    ("signing the trip off today") or a series ("Standup off Mondays from now on")."""
     said = re.sub(r"(?:'s|’s|\sis|\sare)\s{0,3}$", "", before.rstrip(), flags=re.IGNORECASE)
-    words = said.lower().split()
-    return bool(words) and is_gathering(words[-1]) and _OFF_ON.match(after) is not None
+    # (the words since the clause's last comma or dash: "ground's waterlogged, match OFF")
+    words = [w.strip(",.:!-") for w in re.split(r"[,;—–]\s|\s-\s", said)[-1].lower().split()]
+    while words and words[0] in _GATHERING_OPENERS:
+        words = words[1:]
+    return (0 < len(words) <= 3 and is_gathering(words[-1])
+            and not any(w in _OFF_AS_PARTICLE for w in words)
+            and _OFF_ON.match(after) is not None and _MOVED_OFF.search(after) is None)
 
 
 class ClauseActs:
@@ -110,7 +133,7 @@ class ClauseActs:
         if m is None:
             # "Nets off tonight": a gathering off on a day, said without "is"
             bare = _BARE_OFF.search(part)
-            m = bare if bare is not None and _meeting_off(
+            m = bare if bare is not None and not part.rstrip().endswith("?") and _meeting_off(
                 part[:bare.start()], part[bare.end():]) else None
         if m is not None and m.group(0).lower().endswith("off") and not m.group(
                 0).lower().startswith("call") and not off_calls_off(

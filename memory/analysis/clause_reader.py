@@ -65,6 +65,7 @@ from memory.analysis.message_patterns import (
     tokenize_at,
 )
 from memory.analysis.old_names import from_before, not_after
+from memory.analysis.reason_sentences import notice_only
 from memory.analysis.requested import requested_change
 from memory.analysis.speaker_moves import moves_a_thing, without_addressee
 from memory.analysis.subject_phrases import (
@@ -147,8 +148,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
             label_change = max(label_change, 0.6)  # "Official: Thu Feb 25, 6:30pm"
         values, old, new, modifiers = self._separate(values, masked, start, end, toks,
                                                      label_text, change, all_values)
-        lab = _label_subject(masked, label, all_values) if label else []
-        head_lab = _label_subject(masked, heading, all_values) if heading else []
+        lab = _label_subject(masked, label, all_values) if label and not notice_only(
+            label_text.lower().split()) else []  # "Notice:" names nothing of what follows
+        head_lab = _label_subject(masked, heading, all_values) if heading and not notice_only(
+            masked[heading[0]:heading[1]].lower().split()) else []
         if not lab and heading != label:
             lab = head_lab
         shown = tuple(v for v in tuple(values) + tuple(new) + old

@@ -47,6 +47,7 @@ from memory.analysis.message_patterns import (
     _QUARTER,
     _QUESTION_FAMILIES,
 )
+from memory.analysis.reason_sentences import notice_only, sentences_before
 from memory.analysis.reason_words import says_no_reason
 from memory.analysis.said_around import circumstances, derived, given_away, now_said, praised
 from memory.analysis.subject_phrases import (
@@ -56,7 +57,7 @@ from memory.analysis.subject_phrases import (
     _label_subject,
 )
 from memory.analysis.values import Kind, Value, find_values, mask, tokenize
-from memory.text import STOPWORDS, clean, content_terms, is_noise
+from memory.text import clean, content_terms, is_noise
 
 __all__ = ["Claim", "Clause", "MessageAnalysis", "MessageAnalyzer"]
 
@@ -185,11 +186,8 @@ class MessageAnalyzer(ClauseReader):
                              for v in inside)
             label = (start, end) if colon and header and len(tokenize(part)) <= 8 else None
             said = [t.low for t in tokenize(part)]
-            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in GOT_BACK
-                                      or _notice_only(said)):
-                # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"; "Notice:"
-                # heads what follows and names nothing of it
-                label = None
+            if label is not None and (said[-1] in CONTACT_VERBS or said[-2:] in GOT_BACK):
+                label = None  # "kai emailed: feb 9–13 …", "FAA came back: waiver approved …"
             if label is not None and not any(c.claims for c in clauses) and (
                     heading is None or _label_subject(masked, label, tuple(values))):
                 heading = label  # ("ok summer trip!! proposal: ..." keeps the trip)
@@ -253,7 +251,7 @@ class MessageAnalyzer(ClauseReader):
                     if before.endswith((".", "!")):
                         # "Tuesdays are now their events day – loud, and the big table's
                         # taken. So …": the whole sentence before a "So" opening one
-                        return " — ".join(c.text.strip() for c in _sentences_before(clauses, i))
+                        return " — ".join(c.text.strip() for c in sentences_before(clauses, i))
                     return before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
@@ -279,57 +277,6 @@ class MessageAnalyzer(ClauseReader):
         return ""
 
 
-def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
-    """The clauses of the sentence ending right before ``clauses[i]`` (at most
-    :data:`_REASON_CLAUSES`), back to one that ends a sentence, asks, or changes a value."""
-    out = [clauses[i - 1]]
-    k = i - 2
-    while k >= 0 and len(out) < _REASON_CLAUSES:
-        c = clauses[k]
-        if c.text.rstrip().endswith((".", "!", "?")) or c.act in (
-                SpeechAct.QUESTION, SpeechAct.PROPOSAL) or c.change >= 0.5:
-            break
-        out.insert(0, c)
-        k -= 1
-    return out
-
-
-# Headers that only announce what follows ("Notice:", "Housekeeping –").
-_NOTICE_WORDS = frozenset({"notice", "housekeeping", "announcement", "announcements",
-                           "attention", "important"})
-
-
-def _notice_only(said: Sequence[str]) -> bool:
-    """Whether a header's words only announce ("Notice", "Housekeeping for 2025")."""
-    return any(w in _NOTICE_WORDS for w in said) and all(
-        w in _NOTICE_WORDS or w in STOPWORDS or w.isdigit() for w in said)
-
-
-# The most clauses a reason given as the sentence before "So" runs to.
-_REASON_CLAUSES = 3
-# ... and the most clauses of the sentences before "So" that state it together.
-_REASON_SENTENCE_CLAUSES = 5
-
-
-def _sentences_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
-    """The sentences before ``clauses[i]`` that give its reason together ("The centre is
-    closing on Tuesdays from June (staffing cuts). They've offered us Thursdays. So …"):
-    the sentence right before, and whole sentences before it that neither ask nor change
-    a value, at most :data:`_REASON_SENTENCE_CLAUSES` clauses."""
-    out = _sentence_before(clauses, i)
-    while True:
-        k = i - len(out) - 1
-        if k < 0 or not clauses[k].text.rstrip().endswith((".", "!")):
-            # a header ("Notice:") labels what follows; it gives no reason
-            return out[1:] if len(out) > 1 and out[1].label == out[0].text.strip() else out
-        more = _sentence_before(clauses, k + 1)
-        if len(out) + len(more) > _REASON_SENTENCE_CLAUSES or any(
-                c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) or c.change >= 0.5
-                for c in more):
-            return out
-        out = more + out
-
-
 # A change done to a thing named by a pronoun ("dropping it, so 10 ponds", "moved it"): the
 # change itself, never the reason for what follows "so".
 _ACTS_ON_IT = re.compile(
@@ -351,6 +298,7 @@ def _continues(earlier: Clause, part: Clause) -> bool:
     nothing of: neither a header (``part``'s label) nor a question, and ``part`` is not
     opened by a conjunction ("… but the caterer went bust" is the whole reason)."""
     return (not part.label and not _JOINED.match(part.text.strip())
+            and not notice_only(earlier.text.lower().split())
             and not earlier.text.rstrip().endswith((".", "!", "?"))
             and not any(cl.stated for cl in earlier.claims)
             and earlier.act is not SpeechAct.QUESTION)
@@ -475,26 +423,40 @@ def _it_refers_back(clauses: list[Clause]) -> list[Clause]:
     stated a value of the same family."""
     out: list[Clause] = []
     last: dict[str, str] = {}
+    header = ""
     for c in clauses:
-        if c.pointer and not c.subject and _IT.search(c.text) and any(
-                not cl.subject and cl.value.family in last for cl in c.claims):
-            claims = tuple(replace(cl, subject=last[cl.value.family],
-                                   terms=frozenset(content_terms(last[cl.value.family])))
-                           if not cl.subject and cl.value.family in last else cl
+        it = _IT.search(c.text)
+        # "The demo though, it's still Thursday": a topic of its own before "it"
+        named = it is not None and _TOPIC_BEFORE_IT.search(c.text[:it.start()]) is not None
+        told = {**dict.fromkeys(_FAMILIES, header), **last} if header and not named else last
+        if c.pointer and not c.subject and it is not None and any(
+                not cl.subject and cl.value.family in told for cl in c.claims):
+            claims = tuple(replace(cl, subject=told[cl.value.family],
+                                   terms=frozenset(content_terms(told[cl.value.family])))
+                           if not cl.subject and cl.value.family in told else cl
                            for cl in c.claims)
             c = replace(c, claims=claims)
         if (not c.claims and c.subject and c.change >= _HEADER_CHANGE and not c.old
                 and len(c.text.split()) <= _HEADER_WORDS
                 and not any(o.claims or o.subject for o in out)):
             # "Nets moving AGAIN 🙄 … From next week it's Thursdays": a thing said to move,
-            # with no value yet, is what "it" then names, whatever was said between
-            last = dict.fromkeys(("when", "where", "who", "amount", "status", "choice"),
-                                 c.subject)
+            # with no value yet, is what "it" then names
+            header = c.subject
+        elif c.subject and not c.claims and len(c.text.split()) <= _TOPIC_WORDS and not _has_verb(
+                c.text):
+            header = ""  # "Anyway the party - it's Friday": another thing named since
         for cl in c.claims:
             if cl.subject:
                 last[cl.value.family] = cl.subject
         out.append(c)
     return out
+
+
+_FAMILIES = ("when", "where", "who", "amount", "status", "choice")
+# How long a phrase naming another thing at most is ("Anyway the party").
+_TOPIC_WORDS = 4
+# A topic set off before "it" in its clause ("The demo though, it's", "re the do, it's").
+_TOPIC_BEFORE_IT = re.compile(r"[,–—-]\s{0,3}$|\bre\b", re.IGNORECASE)
 
 
 # How strongly a clause with no value opening a message must say its thing changes to be

@@ -52,18 +52,19 @@ def given_away(clauses: list[Clause]) -> list[Clause]:
     for i, c in enumerate(out):
         if not c.claims or c.change > 0:
             continue
-        kept = tuple(cl for cl in c.claims if not _GIVEN_TO.search(
+        kept = tuple(cl for cl in c.claims if cl.value.family != "when" or not _GIVEN_TO.search(
             c.text[:max(cl.value.start - c.start, 0)]) or not _TO_ANOTHER.match(
             c.text, cl.value.end - c.start))
         out[i] = _keeping(c, kept)
     return out
 
 
-# "given", "let" … right before a value, and "to" someone right after it.
-_GIVEN_TO = re.compile(r"\b(?:given|gave|giving|handed|let|lent|sold|allocated|promised)"
-                       r"(?:\sout)?\s(?:away\s)?(?:our\s|the\s|us\s)?$", re.IGNORECASE)
-_TO_ANOTHER = re.compile(r"\s(?:slot\s|night\s|nights\s|evening\s|evenings\s)?(?:away\s)?to\s"
-                         r"(?:the|a|an|another|some|[A-Z])", re.IGNORECASE)
+# "given", "let" … right before a day, and "to" someone else right after it ("given
+# Wednesdays to the athletics club"; not "given Thursdays to us").
+_GIVEN_TO = re.compile(r"\b(?:given|gave|giving|handed|let)(?:\sout)?\s(?:away\s)?"
+                       r"(?:our\s|the\s)?$", re.IGNORECASE)
+_TO_ANOTHER = re.compile(r"\s(?:(?i:slot|night|nights|evening|evenings)\s)?(?:(?i:away|over)\s)?"
+                         r"(?i:to)\s(?:(?i:the|a|an|another|some)\s|[A-Z](?!e\b|s\b))")
 
 
 def praised(clauses: list[Clause]) -> list[Clause]:

@@ -186,13 +186,13 @@ class OfflineReader:
         me = self.tools.member_name(asker, scope) if asks_person(qa) else ""
         if qa.kind is QuestionKind.WHO and qa.role == "proposer":
             sayer = self._first_sayer(qa, question, hits, literal, verdict)
-            if sayer is not None and asks_a_change(question, self.lexicon):
+            if sayer is not None and asks_a_change(question, qa, self.lexicon):
                 # "who proposed raising the ticket price": who first said the value the
                 # price then moved to, not who first named the price
                 sayer = change_put_forward(sayer, states, [
                     *(h.node for h in hits), *literal, *session.nodes.values(),
                     *(u.node for _, u in verdict.units if u.node is not None)],
-                    qa.terms) or sayer
+                    question, qa.terms) or sayer
             if sayer is not None and not misfits(qa, sayer.speaker, people, me):
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,

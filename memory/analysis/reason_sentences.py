@@ -1,0 +1,93 @@
+"""The sentences before a "So …" clause that give its reason ("The centre is closing on
+Tuesdays from June (staffing cuts). They've offered us Thursdays. So …"), and headers that
+only announce what follows ("Notice:"), which give no reason and name nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.analysis.claims import Clause
+from memory.analysis.definitions import SpeechAct
+from memory.text import STOPWORDS, content_terms
+
+__all__ = ["NOTICE_WORDS", "notice_only", "sentences_before"]
+
+
+def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
+    """The clauses of the sentence ending right before ``clauses[i]`` (at most
+    :data:`_REASON_CLAUSES`), back to one that ends a sentence, asks, or changes a value."""
+    out = [clauses[i - 1]]
+    k = i - 2
+    while k >= 0 and len(out) < _REASON_CLAUSES:
+        c = clauses[k]
+        if c.text.rstrip().endswith((".", "!", "?")) or c.act in (
+                SpeechAct.QUESTION, SpeechAct.PROPOSAL) or c.change >= 0.5:
+            break
+        out.insert(0, c)
+        k -= 1
+    return out
+
+
+#: Headers that only announce what follows ("Notice:", "Housekeeping –").
+NOTICE_WORDS = frozenset({"notice", "housekeeping", "announcement", "announcements",
+                           "attention", "important"})
+
+
+def notice_only(said: Sequence[str]) -> bool:
+    """Whether a header's words only announce ("Notice", "Housekeeping for 2025")."""
+    return any(w in NOTICE_WORDS for w in said) and all(
+        w in NOTICE_WORDS or w in STOPWORDS or w.isdigit() for w in said)
+
+
+# The most clauses a reason given as the sentence before "So" runs to.
+_REASON_CLAUSES = 3
+# ... and the most clauses of the sentences before "So" that state it together.
+_REASON_SENTENCE_CLAUSES = 5
+
+
+def sentences_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
+    """The sentences before ``clauses[i]`` that give its reason together ("The centre is
+    closing on Tuesdays from June (staffing cuts). They've offered us Thursdays. So …"):
+    the sentence right before, and whole sentences before it that neither ask nor change
+    a value, at most :data:`_REASON_SENTENCE_CLAUSES` clauses."""
+    out = _sentence_before(clauses, i)
+    thing = frozenset(t for cl in clauses[i].claims for t in content_terms(cl.subject)) | \
+        frozenset(content_terms(clauses[i].subject))
+    while True:
+        k = i - len(out) - 1
+        if k < 0 or not clauses[k].text.rstrip().endswith((".", "!")):
+            break
+        more = _sentence_before(clauses, k + 1)
+        if len(out) + len(more) > _REASON_SENTENCE_CLAUSES or any(
+                c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL, SpeechAct.CONFIRMATION,
+                          SpeechAct.REMINDER) or c.change >= 0.5
+                or (_NO_REASON.match(c.text) and not _heads(more, c))
+                or _states_its_own(c, thing) for c in more):
+            break
+        out = more + out
+    # a header ("Notice:", "Update:") labels what follows; it gives no reason
+    if len(out) > 1 and (out[1].label == out[0].text.strip()
+                         or notice_only(out[0].text.lower().split())):
+        out = out[1:]
+    # "Ugh.", "Thanks all.": said around the reason
+    kept = [c for c in out if not _NO_REASON.fullmatch(c.text.strip())]
+    return kept or out
+
+
+def _heads(clauses: Sequence[Clause], c: Clause) -> bool:
+    """Whether ``c`` opens ``clauses`` as the header of the next ("Heads up:")."""
+    return len(clauses) > 1 and c is clauses[0] and (
+        clauses[1].label == c.text.strip() or notice_only(c.text.lower().split()))
+
+
+def _states_its_own(c: Clause, thing: frozenset[str]) -> bool:
+    """Whether ``c`` states a value of the thing the "So" clause changes ("Nets are
+    Tuesdays at 6. … So July nets are at the school"): its value, not a reason."""
+    return any(set(content_terms(cl.subject)) & thing for cl in c.claims)
+
+
+# Sentences that greet, thank or praise: around a reason, never part of it.
+_NO_REASON = re.compile(r"\W{0,3}(?:(?:good\s)?morning|afternoon|evening|hi|hey|hello|thanks|"
+                        r"thank\syou|cheers|great|good|lovely|nice|hope|welcome|congrats|"
+                        r"reminder|heads\sup|ugh|argh)\b[^.!?]{0,60}[.!?]{0,3}", re.IGNORECASE)
