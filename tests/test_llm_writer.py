@@ -819,3 +819,10 @@ def test_the_prompt_defines_reasons_before_so_and_moves_as_the_offline_writer() 
     # message._circumstances (the reason before "so") and decisions._rescheduled
     assert "nothing about\n   November" in WRITER_SYSTEM_PROMPT
     assert "called off and given a new day in one message is moved" in WRITER_SYSTEM_PROMPT
+
+
+def test_the_prompt_defines_one_meeting_off_as_the_offline_writer() -> None:
+    # clause_acts._skipped / _meeting_off, proposer's one-meeting guard, said_around.given_away
+    assert "cancellation of that day only" in WRITER_SYSTEM_PROMPT
+    assert "never moves or ends a series" in WRITER_SYSTEM_PROMPT
+    assert "given Wednesdays to the athletics club" in WRITER_SYSTEM_PROMPT

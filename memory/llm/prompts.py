@@ -20,7 +20,7 @@ from typing import Any
 
 from memory.analysis.definitions import SPEECH_ACTS, SpeechAct
 
-WRITER_PROMPT_VERSION = "writer-v10"
+WRITER_PROMPT_VERSION = "writer-v11"
 
 SEARCH_TOOL = "search_registry"
 PROPOSE_TOOL = "propose_updates"
@@ -111,6 +111,11 @@ Rules:
    November), unless the reason itself says something changed ("ordering more pizza cuz
    we now expect 75 ppl"). A thing called off and given a new day in one message is moved:
    revise its day ("the in-service is off. she's offered the 19th").
+9. One meeting of a gathering called off ("No club night next Thursday (10 July)", "Nets
+   off tonight") is a cancellation of that day only: it revises a state only when the state
+   is that one meeting; it never moves or ends a series held as a weekday ("club nights are
+   THURSDAYS") and opens no state of its own. A day given to someone else ("the school's
+   given Wednesdays to the athletics club") is no one's plan.
 
 Give all proposals in ONE {PROPOSE_TOOL} call (when no tools are offered, as the JSON object
 the request describes). Deterministic code checks every proposal: ungrounded quotes and
