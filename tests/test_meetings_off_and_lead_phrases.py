@@ -132,6 +132,10 @@ def test_a_gathering_off_on_a_day_and_a_day_given_away() -> None:
                               "Karen's signing the trip off today", "the retro off sunny Brighton",
                               "Standup off Mondays from now on, Tues-Fri only"):
         assert "status" not in [c[0] for c in _claims(moved_or_particle)], moved_or_particle
+    # one meeting off and rebooked in the same message is moved
+    moved = _claims("yoga is OFF tonight, the teacher's ill. rebooked for thu 19 june, same time")
+    assert [(c[0], c[2]) for c in moved] == [("date", "yoga")]
+    assert moved[0][1].startswith("thu 19 june")
     # a day given to us is ours
     assert ("date", "Thursdays") in [c[:2] for c in _claims(
         "Hall manager has given Thursdays to us from June 🎉")]

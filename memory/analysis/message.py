@@ -49,7 +49,14 @@ from memory.analysis.message_patterns import (
 )
 from memory.analysis.reason_sentences import notice_only, sentences_before
 from memory.analysis.reason_words import says_no_reason
-from memory.analysis.said_around import circumstances, derived, given_away, now_said, praised
+from memory.analysis.said_around import (
+    circumstances,
+    derived,
+    given_away,
+    now_said,
+    praised,
+    rebooked,
+)
 from memory.analysis.subject_phrases import (
     _TIME_WORD,
     _cut_reason,
@@ -126,7 +133,7 @@ class MessageAnalyzer(ClauseReader):
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
         clauses = now_said(circumstances(_it_refers_back(_named_absence(
-            given_away(praised(clauses)), speaker)), lex))
+            rebooked(given_away(praised(clauses))), speaker)), lex))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)

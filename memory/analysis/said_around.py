@@ -11,10 +11,12 @@ from dataclasses import replace
 from memory.analysis.claims import Claim, Clause
 from memory.analysis.cue_words import SAID_CHANGE
 from memory.analysis.definitions import SpeechAct
+from memory.analysis.gathering_words import is_gathering
 from memory.analysis.lexicon import Lexicon
 from memory.analysis.reason_words import BLOCKER_WORDS
+from memory.analysis.values import Kind
 
-__all__ = ["circumstances", "derived", "given_away", "now_said", "praised"]
+__all__ = ["circumstances", "derived", "given_away", "now_said", "praised", "rebooked"]
 
 
 # How long a "so" clause working a value out is at most ("so wed 4th", "so that's the 14th").
@@ -65,6 +67,40 @@ _GIVEN_TO = re.compile(r"\b(?:given|gave|giving|handed|let)(?:\sout)?\s(?:away\s
                        r"(?:our\s|the\s)?$", re.IGNORECASE)
 _TO_ANOTHER = re.compile(r"\s(?:(?i:slot|night|nights|evening|evenings)\s)?(?:(?i:away|over)\s)?"
                          r"(?i:to)\s(?:(?i:the|a|an|another|some)\s|[A-Z](?!e\b|s\b))")
+
+
+def rebooked(clauses: list[Clause]) -> list[Clause]:
+    """One meeting said to be off and then given a new day in the same message ("first aid
+    training is OFF tonight, … rebooked for thu 19 march") is moved, not off: the new day is
+    the thing's, and the cancellation goes."""
+    out = list(clauses)
+    for i, c in enumerate(out):
+        off = [cl for cl in c.claims if cl.value.kind is Kind.STATUS
+               and cl.value.text.lower() in _ONE_MEETING_OFF]
+        if not off or c.act is not SpeechAct.CANCELLATION:
+            continue
+        subject = off[0].subject
+        if not subject or not is_gathering(subject.lower().split()[-1]):
+            continue  # ("scout hall's off. St Peter's … instead": a venue, not a meeting)
+        later = next((k for k in range(i + 1, len(out)) if _REBOOKED.search(out[k].text)
+                      and any(cl.value.family == "when" for cl in out[k].claims)
+                      and not any(cl.subject for cl in out[k].claims)), None)
+        if later is None:
+            continue
+        out[i] = _keeping(c, tuple(cl for cl in c.claims if cl not in off))
+        moved = out[later]
+        out[later] = replace(moved, claims=tuple(
+            replace(cl, subject=subject, terms=off[0].terms) if not cl.subject else cl
+            for cl in moved.claims))
+    return out
+
+
+# The status values one meeting off is said with ("No club night …", "Nets off tonight").
+_ONE_MEETING_OFF = frozenset({"no", "off"})
+# A new day given to what was called off ("rebooked for", "moved to", "instead").
+_REBOOKED = re.compile(r"\b(?:rebook\w{0,3}|reschedul\w{0,3}|re-?arranged?|moved?\s(?:it\s)?to|"
+                       r"pushed\s(?:it\s)?(?:back\s)?to|postponed|instead|new\sdate)\b",
+                       re.IGNORECASE)
 
 
 def praised(clauses: list[Clause]) -> list[Clause]:

@@ -28,7 +28,7 @@ _NOT_A_CHANGE = frozenset({"got", "get*", "go", "goes", "went", "became", "becom
 _UP = ("rais*", "increas*", "hike*", "up", "bump*", "upp*", "higher", "more")
 _DOWN = ("cut", "cuts", "cutting", "lower*", "reduc*", "drop*", "trim*", "down", "less",
          "cheaper")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NUMBER = re.compile(r"\d{1,12}(?:[.,]\d{1,12})?")
 
 
 def asks_a_change(question: str, qa: QuestionAnalysis, lexicon: QuestionLexicon) -> bool:
