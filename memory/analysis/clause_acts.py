@@ -9,7 +9,12 @@ from collections.abc import Sequence
 
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.gathering_words import is_gathering
+from memory.analysis.gathering_words import (
+    GATHERING_OPENERS,
+    NOT_A_GATHERING_NAME,
+    OFF_AS_PARTICLE,
+    is_gathering,
+)
 from memory.analysis.lexicon import (
     HANDOVER_VERBS,
     REQUEST_OPENERS,
@@ -52,13 +57,6 @@ _PLANNED_AFTER = re.compile(r"\s{0,2}(?:by|for|on|at|until|till|before|from|in|t
 # gathering is off, said before its day (the day may follow "on" or "for").
 _NO_BEFORE_DAY = re.compile(r"\W{0,3}no\s{1,3}((?:[\w'’&-]{1,30}\s{1,3}){0,3}?[\w'’&-]{1,30})"
                             r"\s{1,3}(?:on\s{1,3}|for\s{1,3})?", re.IGNORECASE)
-# Words that make the words after "no" more than a gathering's name ("no it was moved to
-# Wednesday", "No Tom till Friday", "no lunch provided on Thursday").
-_NOT_A_NAME = frozenset("""
-i i'm it it's its we we're they they're you he she sorry was were is are be been moved
-agreed meant think thought said left allowed provided till until after before from since
-by at in to of with yet more longer than the that this plans plan idea
-""".split())
 # The day a gathering is off on ("nets off *tonight*", "standup's off tomorrow").
 _OFF_ON = re.compile(r"\s{1,3}(?:tonight|today|tomorrow|tmrw|this|next|on|"
                      r"(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b",
@@ -67,19 +65,6 @@ _OFF_ON = re.compile(r"\s{1,3}(?:tonight|today|tomorrow|tmrw|this|next|on|"
 # Saturday", "off Monday? can we do Friday instead").
 _MOVED_OFF = re.compile(r"\b(?:instead|putting|put|moving|move|to|from now on|onwards)\b",
                         re.IGNORECASE)
-# Words before a gathering that make "off" a verb's particle ("signing the trip off",
-# "kicked the workshop off", "show off", "tick the review off").
-_OFF_AS_PARTICLE = frozenset("""
-i we you they he she it me us them i'm we're they're i've we've sign signing signed kick
-kicked kicking tick ticked ticking finish finished finishing round rounding get getting got
-take taking took shift shifting let's lets can could should show walk
-""".split())
-# Words a gathering's name may open with ("the", "tonight's").
-_GATHERING_OPENERS = frozenset("""
-the our this tonight's today's tomorrow's thursday's ok so fyi update sorry
-""".split())
-
-
 _BARE_OFF = re.compile(r"\boff\b", re.IGNORECASE)
 # Who says they are open to something ("I'm open to Friday", "we'd be open to £40").
 _OPEN_TO_SAID_BY = re.compile(r"(?:\b(?:am|are|is|be|i'm|im|we're|were|they're)|['’](?:m|re|s))"
@@ -95,10 +80,10 @@ def _meeting_off(before: str, after: str) -> bool:
     said = re.sub(r"(?:'s|’s|\sis|\sare)\s{0,3}$", "", before.rstrip(), flags=re.IGNORECASE)
     # (the words since the clause's last comma or dash: "ground's waterlogged, match OFF")
     words = [w.strip(",.:!-") for w in re.split(r"[,;—–]\s|\s-\s", said)[-1].lower().split()]
-    while words and words[0] in _GATHERING_OPENERS:
+    while words and words[0] in GATHERING_OPENERS:
         words = words[1:]
     return (0 < len(words) <= 3 and is_gathering(words[-1])
-            and not any(w in _OFF_AS_PARTICLE for w in words)
+            and not any(w in OFF_AS_PARTICLE for w in words)
             and _OFF_ON.match(after) is not None and _MOVED_OFF.search(after) is None)
 
 
@@ -121,7 +106,7 @@ class ClauseActs:
         if m is None:
             return None
         said = m.group(1).lower().split()
-        if any(w in _NOT_A_NAME for w in said) or not is_gathering(said[-1]):
+        if any(w in NOT_A_GATHERING_NAME for w in said) or not is_gathering(said[-1]):
             return None
         at = part.lower().rindex("no", 0, m.start(1))
         return Value(Kind.STATUS, part[at:at + 2], start + at, start + at + 2)

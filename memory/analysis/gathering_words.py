@@ -4,7 +4,8 @@ asks when, not how much. Data, extend freely."""
 
 from __future__ import annotations
 
-__all__ = ["GATHERING_NOUNS", "is_gathering"]
+__all__ = ["GATHERING_NOUNS", "GATHERING_OPENERS", "NOT_A_GATHERING_NAME", "OFF_AS_PARTICLE",
+           "is_gathering"]
 
 #: Heads of a gathering's name, singular (a plural "s" is read off).
 GATHERING_NOUNS: frozenset[str] = frozenset("""
@@ -13,9 +14,29 @@ lesson lecture seminar tutorial workshop club night quiz trivia game match fixtu
 concert performance meetup social drinks dinner lunch breakfast brunch party walk ride
 hike tour service mass assembly playtest nets net market sale fair clinic surgery
 appointment interview briefing huddle catchup catch-up check-in checkin 1:1 one-to-one
-kickoff kick-off standup demo screening viewing tasting swim parkrun bootcamp circuit
+kickoff kick-off demo screening viewing tasting swim parkrun bootcamp circuit
 circuits yoga pilates choir band jam karaoke bingo raffle auction visit trip outing school
 nursery league cup race regatta
+""".split())
+
+
+#: Words that make the words after "no" more than a gathering's name ("no it was moved to
+#: Wednesday", "No Tom till Friday", "no lunch provided on Thursday").
+NOT_A_GATHERING_NAME: frozenset[str] = frozenset("""
+i i'm it it's its we we're they they're you he she sorry was were is are be been moved
+agreed meant think thought said left allowed provided till until after before from since
+by at in to of with yet more longer than the that this plans plan idea
+""".split())
+#: Words before a gathering that make "off" a verb's particle ("signing the trip off",
+#: "kicked the workshop off", "show off", "tick the review off").
+OFF_AS_PARTICLE: frozenset[str] = frozenset("""
+i we you they he she it me us them i'm we're they're i've we've sign signing signed kick
+kicked kicking tick ticked ticking finish finished finishing round rounding get getting got
+take taking took shift shifting let's lets can could should show walk
+""".split())
+#: Words a gathering's name may open with ("the", "tonight's").
+GATHERING_OPENERS: frozenset[str] = frozenset("""
+the our this tonight's today's tomorrow's thursday's ok so fyi update sorry
 """.split())
 
 
