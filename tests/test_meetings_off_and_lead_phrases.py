@@ -157,3 +157,15 @@ def test_doors_open_to_the_public_offers_nothing() -> None:
     assert analyzer.analyze("I'm open to Friday", speaker="Wyn").act is SpeechAct.PROPOSAL
     assert analyzer.analyze("open to Friday or Saturday", speaker="Wyn").act \
         is SpeechAct.PROPOSAL
+
+
+def test_a_value_said_again_shorter_is_no_previous_one(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "ines", "flat meetings are sundays at 7pm"),
+        (9 * DAY, "ines", "can we make flat meetings 6pm rather than 7? early starts this term"),
+        (9 * DAY + 5, "bram", "6 is fine"),
+        (9 * DAY + 9, "wyn", "👍 6pm"),
+    ], start=datetime(2025, 2, 2, 18, 0, tzinfo=UTC),
+        asked=datetime(2025, 3, 1, 12, 0, tzinfo=UTC))
+    before = chat.first("flat meetings used to be what time?")
+    assert "7" in before.split("(")[0] and "6" not in before.split("(")[0]

@@ -26,11 +26,12 @@ covering messages' statements do (:mod:`memory.reader.unit_answers`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.matching import values_match
+from memory.analysis.matching import same_value, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import DAY_CUES, SELF_WORDS, QuestionLexicon
@@ -414,7 +415,9 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
                 # "before we settled on 20" where the chain never reached 20: a later
                 # change it missed, so the value before it is the chain's last
                 return chain[-1]
-        return chain[-2]
+        # ("6 is fine" then "👍 6pm": the same value said twice; the one before it was left)
+        earlier = [e for e in chain[:-1] if not _says_again(e.value, chain[-1].value)]
+        return earlier[-1] if earlier else chain[-2]
 
     def _accepted_from(self, entry: ChainEntry, nodes: dict[str, EvidenceNode]) -> str:
         """Whose change a revision carries out when it accepts what someone else said
@@ -472,3 +475,12 @@ def _held(composed: Composed) -> tuple[datetime, str] | None:
     if composed.citations:
         return composed.citations[0].ts, composed.short
     return None
+
+
+def _says_again(value: str, current: str) -> bool:
+    """Whether ``value`` is ``current`` said again, perhaps shorter ("6" of "6pm")."""
+    if same_value(value, current):
+        return True
+    bare = value.strip()
+    return bare.isdigit() and re.fullmatch(rf"{bare}(?::00)?\s?(?:am|pm|a\.m\.|p\.m\.)",
+                                           current.strip(), re.IGNORECASE) is not None
