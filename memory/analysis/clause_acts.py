@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from memory.analysis.cue_words import off_calls_off
 from memory.analysis.definitions import SpeechAct
 from memory.analysis.gathering_words import (
-    GATHERING_OPENERS,
     NOT_A_GATHERING_NAME,
     OFF_AS_PARTICLE,
     is_gathering,
+    opens_gathering,
 )
 from memory.analysis.lexicon import (
     HANDOVER_VERBS,
@@ -80,7 +80,7 @@ def _meeting_off(before: str, after: str) -> bool:
     said = re.sub(r"(?:'s|’s|\sis|\sare)\s{0,3}$", "", before.rstrip(), flags=re.IGNORECASE)
     # (the words since the clause's last comma or dash: "ground's waterlogged, match OFF")
     words = [w.strip(",.:!-") for w in re.split(r"[,;—–]\s|\s-\s", said)[-1].lower().split()]
-    while words and words[0] in GATHERING_OPENERS:
+    while words and opens_gathering(words[0]):
         words = words[1:]
     return (0 < len(words) <= 3 and is_gathering(words[-1])
             and not any(w in OFF_AS_PARTICLE for w in words)

@@ -4,8 +4,10 @@ asks when, not how much. Data, extend freely."""
 
 from __future__ import annotations
 
+from memory.text import is_calendar_word
+
 __all__ = ["GATHERING_NOUNS", "GATHERING_OPENERS", "NOT_A_GATHERING_NAME", "OFF_AS_PARTICLE",
-           "is_gathering"]
+           "is_gathering", "opens_gathering"]
 
 #: Heads of a gathering's name, singular (a plural "s" is read off).
 GATHERING_NOUNS: frozenset[str] = frozenset("""
@@ -34,13 +36,19 @@ i we you they he she it me us them i'm we're they're i've we've sign signing sig
 kicked kicking tick ticked ticking finish finished finishing round rounding get getting got
 take taking took shift shifting let's lets can could should show walk
 """.split())
-#: Words a gathering's name may open with ("the", "tonight's").
-GATHERING_OPENERS: frozenset[str] = frozenset("""
-the our this tonight's today's tomorrow's thursday's ok so fyi update sorry
-""".split())
+#: Words a gathering's name may open with ("the", "tonight's"); a weekday's or month's
+#: possessive ("thursday's") opens it too (:func:`opens_gathering`).
+GATHERING_OPENERS: frozenset[str] = frozenset(
+    "the our this tonight's today's tomorrow's ok so fyi update sorry".split())
 
 
 def is_gathering(word: str) -> bool:
     """Whether ``word`` (lower case) names a gathering, in the singular or the plural."""
     return word in GATHERING_NOUNS or (word.endswith("s") and word[:-1] in GATHERING_NOUNS) \
         or (word.endswith("es") and word[:-2] in GATHERING_NOUNS)
+
+
+def opens_gathering(word: str) -> bool:
+    """Whether ``word`` may open a gathering's name: an opener or a day's possessive."""
+    day = word.removesuffix("'s").removesuffix("’s")
+    return word in GATHERING_OPENERS or (day != word and is_calendar_word(day))

@@ -4,7 +4,6 @@ then revised to ("I'm proposing adult tickets go to £7" before "agreed, £7")."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -12,6 +11,7 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.question_words import _matches
 from memory.models import EvidenceNode, State, Verdict
+from memory.reader.answer_parts import amount, direction, moved
 from memory.text import SLOT_FAMILY, find_slots, is_calendar_word, names_value, stem, tokens
 
 __all__ = ["asks_a_change", "change_put_forward"]
@@ -23,14 +23,6 @@ _NOT_A_CHANGE = frozenset({"got", "get*", "go", "goes", "went", "became", "becom
                            "fall*", "lost", "hand", "hands", "handed", "handing", "fix",
                            "fixed", "fixes", "fixing", "announc*", "updat*", "handover",
                            "handoff"})
-# Words saying which way an amount went ("raising", "cut"): a move the other way is no
-# answer.
-_UP = ("rais*", "increas*", "hike*", "up", "bump*", "upp*", "higher", "more")
-_DOWN = ("cut", "cuts", "cutting", "lower*", "reduc*", "drop*", "trim*", "down", "less",
-         "cheaper")
-_NUMBER = re.compile(r"\d{1,12}(?:[.,]\d{1,12})?")
-
-
 def asks_a_change(question: str, qa: QuestionAnalysis, lexicon: QuestionLexicon) -> bool:
     """Whether a question names a value changing ("raising the ticket price", "the
     discount to be cut") without naming the value ("… moving standup to 10" names it: who
@@ -44,8 +36,8 @@ def asks_a_change(question: str, qa: QuestionAnalysis, lexicon: QuestionLexicon)
 
 
 def change_put_forward(found: EvidenceNode, states: Sequence[State],
-                       seen: Sequence[EvidenceNode], question: str, terms: Sequence[str]
-                       ) -> EvidenceNode | None:
+                       seen: Sequence[EvidenceNode], question: str, terms: Sequence[str],
+                       lexicon: QuestionLexicon) -> EvidenceNode | None:
     """The earliest message in ``seen`` that says the first value the thing ``found``
     named was revised to, going the way ``question`` says: the next revision of the chain
     ``found`` opens, or the first value of a chain begun after ``found`` on a topic sharing
@@ -58,32 +50,22 @@ def change_put_forward(found: EvidenceNode, states: Sequence[State],
         if not chain:
             continue
         if chain[0].message_id == found.message_id:
-            moved = next((e for e in chain[1:] if e.verdict is Verdict.REVISE and e.value
-                          and e.value != chain[0].value), None)
-            if moved is not None:
-                moves.append((chain[0].ts, moved.ts, chain[0].value, moved.value))
+            revised = next((e for e in chain[1:] if e.verdict is Verdict.REVISE and e.value
+                            and e.value != chain[0].value), None)
+            if revised is not None:
+                moves.append((chain[0].ts, revised.ts, chain[0].value, revised.value))
         elif (chain[0].ts > found.ts and chain[0].value
               and not names_value(found.text, chain[0].value)
               and asked & {stem(t) for t in tokens(state.topic)}
               and kinds & {SLOT_FAMILY.get(s.kind) for s in find_slots(chain[0].value)}):
             moves.append((found.ts, chain[0].ts, "", chain[0].value))
-    lows = [w.low for w in words(question)]
+    # (a rise for "raising", a cut for "cut"; either way when the question says neither)
+    way = direction(question, lexicon)
     for since, until, old, value in sorted(moves, key=lambda m: m[1]):
-        if not _goes_the_way(lows, old, value):
+        if way and amount(old) is not None and amount(value) is not None and not moved(
+                old, value, way):
             continue
         saying = [n for n in seen if since <= n.ts <= until and names_value(n.text, value)]
         if saying:
             return min(saying, key=lambda n: (n.ts, n.seq))
     return None
-
-
-def _goes_the_way(lows: Sequence[str], old: str, new: str) -> bool:
-    """Whether an amount moving from ``old`` to ``new`` goes the way the question's words
-    say ("raising": up; "cut": down); true when either is not known."""
-    a, b = _NUMBER.search(old), _NUMBER.search(new)
-    if a is None or b is None:
-        return True
-    x, y = float(a.group(0).replace(",", "")), float(b.group(0).replace(",", ""))
-    up = any(_matches(w, c) for w in lows for c in _UP)
-    down = any(_matches(w, c) for w in lows for c in _DOWN)
-    return not (up and not down and y < x) and not (down and not up and y > x)

@@ -192,7 +192,7 @@ class OfflineReader:
                 sayer = change_put_forward(sayer, states, [
                     *(h.node for h in hits), *literal, *session.nodes.values(),
                     *(u.node for _, u in verdict.units if u.node is not None)],
-                    question, qa.terms) or sayer
+                    question, qa.terms, self.lexicon) or sayer
             if sayer is not None and not misfits(qa, sayer.speaker, people, me):
                 return _said_answer(sayer, session, rounds, qa)
         composed = self.composer.compose(qa, verdict, people, session.nodes, before=before,
