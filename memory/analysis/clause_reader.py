@@ -85,6 +85,7 @@ from memory.analysis.subject_phrases import (
     _role_after,
     _value_noun,
     announces_a_change,
+    replaced_by,
 )
 from memory.analysis.subjects import (
     _QUESTION_OPENERS,
@@ -428,7 +429,8 @@ class ClauseReader(ClauseChoice, ClauseActs):
         out: list[Claim] = []
         everything = tuple(sorted(set(values) | set(new), key=lambda v: v.start))
         # the words before the first value: the first item's name in a list of peers
-        led = {t.low for t in toks if t.end <= new[0].start} - STOPWORDS if new else set()
+        led = {t.low for t in toks if t.end <= replaced_by(everything, new[0], masked).start
+               } - STOPWORDS if new else set()
         for i, v in enumerate(new):
             subject = base
             if v.kind is Kind.PERSON:
@@ -545,8 +547,11 @@ def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
                 and _EFFECTIVE_BEFORE.search(part[max(0, at - 24):at]) is not None
                 and _RANGE_GOES_ON.match(part, at + len(c.value.text)) is None)
 
+    # (nor is it a new day of the thing a hand-over names: "handing the sunday rides over
+    # to imogen from 16 june" gives the rides a leader, not a day)
     return tuple(c for c in claims if not (effective(c) and any(
-        d.value.family == "when" and d is not c and not effective(d) for d in claims)))
+        (d.value.family == "when" or d.value.kind is Kind.PERSON) and d is not c
+        and not effective(d) for d in claims)))
 
 
 # "… from may", "as of the 3rd", "starting monday" (not "from 9 to 10": a value replaced)

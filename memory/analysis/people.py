@@ -246,7 +246,8 @@ def people_values(text: str, *, speaker: str = "",
             name = _strip_possessive(tok.text)
             out.append(Value(Kind.PERSON, name, tok.start, tok.start + len(name)))
             continue
-        held = None if any(o.start == tok.start for o in out) else _held_by(toks, i, known)
+        held = None if any(o.start == tok.start for o in out) else _held_by(toks, i, known,
+                                                                             text)
         if held is not None:
             out.append(held)
             continue
@@ -281,7 +282,8 @@ def people_values(text: str, *, speaker: str = "",
     return _join_people(_dedupe(out), text)
 
 
-def _held_by(toks: Sequence[Token], i: int, known: set[str]) -> Value | None:
+def _held_by(toks: Sequence[Token], i: int, known: set[str], text: str = ""
+             ) -> Value | None:
     """The person at ``i`` when the words around name them as holding a task: asked to take
     it ("priya could you take over badges?", "can you grab the van, kat?": a proposal until
     they accept), after a copula ("March talk is now Hye-jin", "the owner is Priya"), or as
@@ -289,13 +291,21 @@ def _held_by(toks: Sequence[Token], i: int, known: set[str]) -> Value | None:
     tok, low = toks[i], toks[i].low
     if low in known and _addressed(toks, i):
         return Value(Kind.PERSON, tok.text, tok.start, tok.end)
-    if i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known:
+    if i > 0 and toks[i - 1].low in {"is", "now", "are"} and low in known \
+            and not (_SENTENCE_BREAK.search(text, toks[i - 1].end, tok.start)
+                     and text[tok.end:tok.end + 1] == ","):
+        # (not a name called on across sentences: "setup is 9:30 now. Tom, ok with that?";
+        # but "ok, 4th july it is. chloe hold the posters!" hands the posters to chloe)
         return Value(Kind.PERSON, tok.text, tok.start, tok.end)
     if (i > 0 and toks[i - 1].low in {"is", "are", "'s"} and low.endswith(("'s", "’s"))
             and _name_like(tok, known, sentence_start=False)):
         name = _strip_possessive(tok.text)
         return Value(Kind.PERSON, name, tok.start, tok.start + len(name))
     return None
+
+
+# (an ellipsis is a pause, not an end: "the new captain is... Tom, congrats!")
+_SENTENCE_BREAK = re.compile(r"(?<![.…])[.!?;](?![.…])")
 
 
 def _addressed(toks: Sequence[Token], i: int) -> bool:

@@ -227,6 +227,11 @@ def analyze_question(question: str, lexicon: QuestionLexicon = DEFAULT_LEXICON
     if supplier:
         # what is bought is the subject; the buying and the supplier are the question's
         subject_idx = [i for i in subject_idx if not supply_word(lows[i])] or subject_idx
+    if kind is QuestionKind.ORIGINAL:
+        # "which pub did we first pick", "who did we have lined up first": "first" asks
+        # for the original, no message need say it ("first prize" names a thing)
+        subject_idx = [i for i in subject_idx if lows[i] != "first" or not (
+            i + 1 == len(lows) or lows[i + 1] in lexicon.first_verbs)]
     terms = tuple(dict.fromkeys(lows[i] for i in subject_idx))
     subject = " ".join(ws[i].text for i in subject_idx)
     key = _key_words(lows, subject_idx, lexicon, family=family,
@@ -557,6 +562,9 @@ def _who_role(lows: Sequence[str], lexicon: QuestionLexicon, *,
         # "whose idea was it to host them here?": whatever verb follows; a change's idea
         # ("whose idea was it to swap out the opener") stays with the change's reading,
         # which names who suggested what the change carried out
+        return "proposer"
+    opined = [i for i, w in enumerate(lows) if w in r.opinion]
+    if opined and r.opinion_modals & set(lows[opined[0] + 1:]):
         return "proposer"
     for role, phrases in (("rejecter", r.against), ("doer", r.doer), ("proposer", r.proposer),
                           ("rejecter", r.rejecter), ("proposer", r.sayer),

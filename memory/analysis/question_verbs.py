@@ -60,7 +60,10 @@ def subject_verbs(lows: Sequence[str], opening: int, *, skip: frozenset[str] = f
         # "who will run the stall" (the question word is the subject), "who did bella's
         # surgery" ("did" is the verb)
         return ()
-    while start < len(lows) and lows[start] in _DETERMINERS:
+    # (a weekday or month before the noun names which of a recurring thing: "do the
+    # *sunday* rides leave")
+    while start < len(lows) and (lows[start] in _DETERMINERS or (
+            is_calendar_word(lows[start]) and lows[start].isalpha())):
         start += 1
     run = _run(lows, start, skip)
     if len(run) < 2:

@@ -98,10 +98,26 @@ _TIMING_WORDS = frozenset("""kick kicks kicked kicking off start starts started 
 begins began beginning finish finishes finished finishing end ends ended ending at from""".split())
 
 
+# Between an old value and the new one replacing it ("£140 → £150", "9am to 10am").
+_TO_NEW = re.compile(r"\s{0,3}(?:→|->|=>|➡️?|>|to)\s{0,3}", re.IGNORECASE)
+
+
+def replaced_by(values: Sequence[Value], v: Value, masked: str) -> Value:
+    """The old value ``v`` replaces right before it ("£140 → £150"), else ``v``."""
+    prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
+    old = next((w for w in values if w.end == prev_end and w is not v), None)
+    return old if old is not None and old.kind is v.kind \
+        and _TO_NEW.fullmatch(masked[old.end:v.start]) else v
+
+
 def _local_words(toks: Sequence[Token], values: tuple[Value, ...], v: Value,
                  masked: str) -> list[Token]:
     """The words between the value before ``v`` (or the clause start) and ``v``, as a
     subject: "failover test + [engine] bump to 7.1", ", [secondary] li"."""
+    old = replaced_by(values, v, masked)
+    if old is not v:
+        # "full strip-down £140 → £150": the new value is said of what its old one is
+        return _local_words(toks, values, old, masked)
     prev_end = max((w.end for w in values if w.end <= v.start), default=-1)
     seg = [t for t in toks if prev_end <= t.start and t.end <= v.start]
     if seg and "," in masked[seg[-1].end:v.start]:

@@ -86,6 +86,8 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
                     w.lower() in STOPWORDS for w in value.split())
                     or _every_weekday(value.split()[-1])):
                 continue  # "moved to Fri Oct 18", "coming fridays now instead of …" are dates
+            if kind == "choice" and _ADVERB.fullmatch(value):
+                continue  # "Realistically it's 1 July now": how it is said, not a choice
             s = m.start(group) + (len(m.group(group)) - len(m.group(group).lstrip()))
             if kind == "version" and _dotted_clock(text, s, s + len(value)):
                 kind = "time"
@@ -136,6 +138,9 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 
 _PLACE_AFTER_WHEN = re.compile(PLACE_AFTER_WHEN, re.IGNORECASE)
+# A sentence adverb ("Realistically", "Honestly", "Hopefully"): no name ends so.
+_ADVERB = re.compile(r"[A-Za-z]{2,20}(?:ically|ally|ously|ively|ately|ably|ibly|fully|lessly|"
+                     r"ently|antly|edly|estly|ankly|onally)")
 _CAPITAL_WORD = re.compile(r"\s[A-Z][\w'’&-]{1,24}")
 
 

@@ -28,6 +28,7 @@ class WhoRoles:
         "suggest*", "propos*", "recommend*", "pitch*", "float*", "came up", "come up",
         "comes up", "mention*", "brought up", "bring up", "asked for", "asked to",
         "nominat*", "wanted", "want", "wants", "push for", "pushed for", "pushing for",
+        "argued for",
         # who found or spotted something said it first
         "found", "find", "spotted", "spot", "discovered", "noticed", "flagged", "caught",
         # who was unhappy with something raised it first ("who complained about the 1pm
@@ -48,6 +49,10 @@ class WhoRoles:
     # Saying it asks who said it first, after the words of turning down ("who said no")
     # are read: "who said the roof has to be capped at 80", "who told us it's 80".
     sayer: tuple[str, ...] = ("said", "says", "told us", "told me", "tells us")
+    # An opinion of what should be ("who *thought* the service *should* be £75") asks who
+    # put that value forward; one of how a thing is ("who thought it was too dear") does not.
+    opinion: frozenset[str] = frozenset({"thought", "reckoned", "felt", "figured"})
+    opinion_modals: frozenset[str] = frozenset({"should", "ought", "shud", "shld"})
     # Weak proposer words, used when no other role word is there ("whose idea was bo7").
     idea: tuple[str, ...] = ("idea", "suggestion", "proposal", "pick", "recommendation")
     # "whose idea was it to …": a proposer whatever verb follows ("host", "put … on")

@@ -38,6 +38,7 @@ from memory.reader.answer import split_sentences
 from memory.reader.asked_value import fills, name_candidates, names_someone, spoke
 from memory.reader.contrast import another_kind
 from memory.reader.coverage_days import (
+    another_months,
     dated_score,
     days_named,
     numeric_days,
@@ -125,6 +126,25 @@ class Unit:
         if self.state is not None:
             return f"s:{self.state.state_id}"
         return f"n:{self.node.node_id}" if self.node is not None else ""
+
+
+def who_verb(question: str) -> str:
+    """The verb of doing right after an opening "who" ("who *organised* the letter drop",
+    "who *took* over"); "" when "who" opens no such clause ("who's", "who is the …") or
+    asks an outcome ("who won", "who got"), which no one's doing answers."""
+    lows = [w.low for w in words(question)[:2]]
+    if len(lows) < 2 or lows[0] != "who":
+        return ""
+    verb = lows[1]
+    return verb if (verb.endswith("ed") and verb not in _NOT_DOING) or verb in _DID else ""
+
+
+# Past forms of doing a "who" question asks with that do not end in "-ed".
+_DID = frozenset({"took", "made", "brought", "bought", "sent", "put", "ran", "gave", "paid",
+                  "built", "sold", "found", "set", "wrote", "drove", "led", "fixed"})
+# "-ed" words that ask no doing: an outcome, a feeling, a need.
+_NOT_DOING = frozenset({"needed", "wanted", "liked", "loved", "hated", "failed", "passed",
+                        "qualified", "finished", "placed", "scored", "missed", "ed"})
 
 
 def told_part(text: str) -> str:
@@ -250,6 +270,14 @@ class CoverageTest:
         # "what did the principal require" asks of a principal the scope never names)
         verbs = frozenset(qa.verbs) if all(dfs[t] for t in qa.terms if t not in qa.verbs) \
             else frozenset()
+        # (and so is one the scope says only of other things: "when did imogen *take* over
+        # the rides" / "handing the rides over to imogen", where "take" is said of a shift)
+        # (the verb of a "who" question, never said in the scope, is what the person did,
+        # said in other words: "who organised the letter drop")
+        done = who_verb(qa.text) if qa.kind is QuestionKind.WHO else ""
+        things = [t for t in qa.terms if t not in verbs and t not in persons]
+        other_words = frozenset(t for t in verbs if dfs.get(t) and things
+                                and not self._said_with(t, things, scope))
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -258,13 +286,14 @@ class CoverageTest:
             if is_named:
                 weight *= w.named_boost
             elif not df and (t in heads or self.lexicon.attributes.get(t, "") or (
-                    qa.kind is QuestionKind.WHO and t in DOING_VERBS)):
+                    qa.kind is QuestionKind.WHO and (t in DOING_VERBS or t == done))):
                 # a kind of value never named in the scope ("which repair *company*"):
                 # the value answers it, not the word; so does the person for what they
                 # do in a role nobody put in those words ("who's teaching thursdays")
                 weight *= w.absent_attribute_share
             elif (not qa.polar or qa.confirm) and (forms(t) & self._light_forms
-                                                   or (t in verbs and not df)):
+                                                   or (t in verbs and not df)
+                                                   or t in other_words):
                 # (the verb after a subject, never said in the scope, may be said in other
                 # words: "how often do backups *run*" / "backups go … every 6 hours")
                 # (a yes/no question asks its verb, unless it asks whether a value still
@@ -273,8 +302,15 @@ class CoverageTest:
             out.append(Term(word=t, weight=weight, named=is_named, person=t in persons,
                             attribute=self.lexicon.attributes.get(t, ""), absent=df == 0,
                             head=t in heads and not is_named, closed=closed.get(t, ""),
-                            verb=t in verbs and not df))
+                            verb=(t in verbs and not df) or t in other_words))
         return out
+
+    def _said_with(self, word: str, others: Sequence[str], scope: Scope) -> bool:
+        """Whether some message of ``scope`` says ``word`` beside one of ``others``."""
+        k = self.weights.df_cap
+        said = {i for i, _ in self.store.lexical_search(word, scope, k=k)}
+        return any(said & {i for i, _ in self.store.lexical_search(o, scope, k=k)}
+                   for o in others)
 
     def _df(self, word: str, scope: Scope, *, day: bool = False) -> int:
         """In how many messages of ``scope`` ``word`` is said (up to the cap); a day of the
@@ -316,6 +352,8 @@ class CoverageTest:
             return 0.0
         if other_codes(qa.text, unit.text):
             return 0.0  # "who won round 2" is not answered by the round 3 results
+        if another_months(qa, unit):
+            return 0.0  # "the may comp" is not the April comp
         if qa.kind is QuestionKind.WHO and qa.role != "proposer" and _only_asks(unit):
             return 0.0  # "who took my 10mm spanner", never answered: nobody is named
         w = self.weights
@@ -333,10 +371,10 @@ class CoverageTest:
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
         verbs = {t.word for t in terms if t.verb}
-        groups = [set(g) - persons or set(g) for g in qa.key
+        groups = [g for g in (set(k) - persons or set(k) for k in qa.key)
                   if ((qa.polar and not qa.confirm)
                       or not all(forms(x) & self._light_forms or x in verbs for x in g))
-                  and not set(g) <= heads]
+                  and not g <= heads]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from memory.analysis.cue_words import MONTH_WORDS, WEEKDAY_WORDS, _alternation
+from memory.analysis.cue_words import MONTH_WORDS, WEEKDAY_SPELLINGS, WEEKDAY_WORDS, _alternation
 from memory.analysis.definitions import QuestionKind
-from memory.analysis.question import QuestionAnalysis
+from memory.analysis.question import QuestionAnalysis, months_named
 from memory.analysis.slot_patterns import NUMERIC_DAY
 from memory.dates import DateResolution, find_date_expressions, resolve_date
+from memory.dates.days import MONTH_OF_WORD, months_in
 from memory.text import find_slots
 
 if TYPE_CHECKING:
@@ -85,7 +86,53 @@ def dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, b
         return score
     if on_days(unit, [d for d, _ in days]):
         return score * DATE_NEAR
-    return 0.0 if any(specific for _, specific in days) else score * DATE_MISS
+    if names_the_months(unit, [d for d, _ in days]):
+        return score
+    if any(specific for _, specific in days):
+        return 0.0
+    # a bare weekday is any of its days: "the sunday rides" are the rides the chat calls
+    # "sunday rides", whichever Sunday it said so on
+    asked = weekdays_in(" ".join(d.text for d, _ in days))
+    return score if asked & weekdays_in(unit.told) else score * DATE_MISS
+
+
+# Short forms that are other words too ("we sat outside", "the sun's out").
+_WORDS_TOO = frozenset({"sat", "sun", "wed", "mon"})
+
+
+def names_the_months(unit: Unit, days: Sequence[DateResolution]) -> bool:
+    """Whether ``unit`` names by its bare name a month one of ``days`` is ("475/month
+    starting april" for "the dues from april"), which a scan for date expressions leaves
+    out of running text ("may" only capitalised: "we may need" names none)."""
+    asked = {d.start.month for d in days if d.granularity == "month"}
+    if not asked:
+        return False
+    named = {MONTH_OF_WORD[m.group(1).lower()] for m in _MONTH_WORD.finditer(unit.told)
+             if m.group(1).lower() in MONTH_OF_WORD and (
+                 m.group(1).lower() != "may" or _MAY_MONTH.search(
+                     unit.told, max(0, m.start() - 12), m.end() + 4) is not None)}
+    return bool(asked & named)
+
+
+_MONTH_WORD = re.compile(r"\b([A-Za-z]{3,9})\b")
+# "may" as the month: after a word of time or before a day ("from May", "may 3rd"; not
+# "May need to push the rota back")
+_MAY_MONTH = re.compile(r"\b(?:in|from|of|since|until|till|til|starting|by|early|mid|late|"
+                        r"end|during|for)\s{1,3}may\b|\bmay\s{1,3}\d", re.IGNORECASE)
+
+
+def weekdays_in(text: str) -> set[str]:
+    """The weekdays ``text`` names, by full name ("weds", "sundays" → "wednesday",
+    "sunday")."""
+    out = set()
+    for w in re.findall(r"[a-z]{3,9}", text.lower()):
+        if w in _WORDS_TOO:
+            continue
+        full = WEEKDAY_SPELLINGS.get(w) or (WEEKDAY_SPELLINGS.get(w[:-1]) if w.endswith("s")
+                                            else None)
+        if full:
+            out.add(full)
+    return out
 
 
 def on_days(unit: Unit, days: Sequence[DateResolution], *,
@@ -181,3 +228,23 @@ def with_day_named(weights: Sequence[float], scored: Sequence[tuple[float, Unit]
     total, share = sum(weights), max(weights)
     return [(max(s, (s * total + share) / (total + share))
              if s > 0 and names_days(u, moved_to) else s, u) for s, u in scored]
+
+
+def another_months(qa: QuestionAnalysis, unit: Unit) -> bool:
+    """Whether the question names which month's instance of a thing it asks about ("who's
+    judging the *may* comp") and ``unit`` names that thing by another month only ("April
+    comp closed … Kim judging live"; not "the next comp, entries close 30 April")."""
+    lows = [w.lower() for w in re.findall(r"[\w'’-]{1,30}", qa.text)]
+    named = months_named(qa.text)
+    things = {lows[i + 1] for i, w in enumerate(lows[:-1]) if w in named}
+    if not things:
+        return False
+    asked = {MONTH_OF_WORD[w] for w in named}
+    text = " ".join((unit.told, unit.context, unit.thread))
+    said = {MONTH_OF_WORD[m.group(1).lower()] for m in _MONTH_BEFORE.finditer(text)
+            if m.group(2).lower() in things and m.group(1).lower() in MONTH_OF_WORD}
+    return bool(said) and not said & asked and not months_in(text) & asked
+
+
+# A month word right before a noun ("April comp").
+_MONTH_BEFORE = re.compile(r"\b([A-Za-z]{3,9})(?=(?:'s)?\s{1,3}([\w'’-]{2,30}))")

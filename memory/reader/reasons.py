@@ -339,7 +339,9 @@ class Reasons:
             if node is first:
                 continue
             for sentence in split_sentences(node.text):
-                if {w.low for w in words(sentence)} & gone and says(sentence, signals):
+                if {w.low for w in words(sentence)} & gone and says(sentence, signals) \
+                        and not sentence.rstrip().endswith("?"):
+                    # (a question reports nothing: "so in tues, off weds from next week?")
                     return self.whole(node), node
         return "", None
 

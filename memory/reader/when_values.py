@@ -126,12 +126,23 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
         clock = times[0] if times else ""
         return f"{recurring.group()} {clock}".strip(), ""
     asked_days = _days_asked(qa.text)
+    named = [sl for sl in slots if sl.kind.value == "date" and _BARE_WEEKDAY.fullmatch(
+        sl.text.strip()) and weekdays_in(sl.text) <= asked_days]
     for sl in slots:
         if sl.kind.value != "date":
             continue
         if asked_days and weekdays_in(sl.text) and not weekdays_in(sl.text) & asked_days:
             continue  # "saturday hours go to 9-1" tells no weekday's hours
+        if prefer == "past" and sl in named and len(named) < sum(
+                x.kind.value == "date" for x in slots):
+            continue  # "handing the sunday rides over from 16 june": the day names the rides
         res = resolve_date(sl.text, said, prefer="past" if prefer == "past" else "future")
+        if res is not None and _DAY_OF_MONTH.search(sl.text) and not _YEAR.search(sl.text):
+            # "from 16 June", said on 6 June: the 16 June nearest when it was said, whether
+            # the question asks what happened or what will
+            other = resolve_date(sl.text, said, prefer="future" if prefer == "past" else "past")
+            if other is not None and abs(other.start - said.date()) < abs(res.start - said.date()):
+                res = other
         if res is None:
             found = resolved_dates(sl.text, said, prefer="past" if prefer == "past"
                                    else "future")
@@ -160,6 +171,16 @@ def when_in(qa: QuestionAnalysis, sentence: str, said: datetime, *, prefer: str
     if numeric:  # "LAV lease ends 31/1"
         return numeric[0][0], _said(numeric[0][1], numeric[0][0])
     return (times[0], "") if times else ("", "")
+
+
+# A day of a named month ("16 June", "june 16th"), and a year.
+_DAY_OF_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s(?:of\s)?(?:jan|feb|mar|apr|may|jun|jul|"
+                           r"aug|sep|oct|nov|dec)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+                           r"nov|dec)[a-z]{0,6}\s\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+# A weekday alone, one or many ("sunday", "the sundays").
+_BARE_WEEKDAY = re.compile(r"(?:the\s)?(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)"
+                           r"[a-z]{0,6}", re.IGNORECASE)
 
 
 # What joins the days of a list ("tuesdays + thursdays", "mondays and fridays").

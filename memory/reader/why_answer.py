@@ -159,6 +159,15 @@ class WhyReader(StateChoice):
         taken = self._taken_reason(pair, verdict, nodes, before) if pair else None
         if taken is not None:
             return taken
+        if left and follow is not None and not any(
+                names_value(e.value, v) or _names_number(e.value, v)
+                for e in (state.chain if state is not None else ()) for v in left):
+            # "why can't the private view start at 6": 6 was put forward and never held;
+            # the reply pushing back on it says why, not the reason for the value held
+            back = self._refused_offer(left, self.covering(verdict, wide=True), follow)
+            if back is not None:
+                return why_answer(relayed(self._reply_reason(back, nodes), back.text), back,
+                                  None, [back])
         against = spoken_against(covering, self.lexicon, frozenset(
             f for t in qa.terms for f in forms(t))) if says(qa.text, AGAINST_WORDS) else None
         source: EvidenceNode | None
@@ -408,6 +417,29 @@ class WhyReader(StateChoice):
                     continue
                 if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or (
                         _counters(turn.text, left)) or _offers_another(node.text, turn.text):
+                    return turn
+        return None
+
+    def _refused_offer(self, left: set[str], covering: Sequence[Unit],
+                       follow: Callable[[EvidenceNode], Sequence[EvidenceNode]]
+                       ) -> EvidenceNode | None:
+        """"why can't the private view start at 6": the reply by someone else to the
+        message putting 6 forward ("could it start at 6?") that pushes back on it, or
+        answers it saying what cannot be ("the staff aren't in till 6:30 … so it'll stay
+        at 7"); not a message merely naming the number, nor a reply agreeing."""
+        for unit in covering:
+            node = unit.node
+            if node is None or not puts_forward(node.text) or not any(
+                    names_value(node.text, v) or _names_number(node.text, v) for v in left):
+                continue
+            turns = [*unit.answers, *list(follow(node))[:_PUSHBACK_TURNS]]
+            for turn in turns:
+                if turn.speaker_id == node.speaker_id or opens_agreeing(turn.text):
+                    continue
+                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or (
+                        _counters(turn.text, left)) or _offers_another(node.text, turn.text) \
+                        or (turn.reply_to_node == node.node_id
+                            and says(turn.text, REFUSAL_WORDS)):
                     return turn
         return None
 
