@@ -828,7 +828,6 @@ def test_the_prompt_defines_one_meeting_off_as_the_offline_writer() -> None:
     assert "given Wednesdays to the athletics club" in WRITER_SYSTEM_PROMPT
 
 
-def test_the_prompt_defines_hand_over_days_and_listed_changes_as_the_offline_writer() -> None:
-    # clause_reader._effective_day_yields (a hand-over's day), subject_phrases.replaced_by
-    assert "when the\n   new owner starts" in WRITER_SYSTEM_PROMPT
+def test_the_prompt_defines_listed_changes_as_the_offline_writer() -> None:
+    # subject_phrases.replaced_by
     assert "the value of the thing named before its old one" in WRITER_SYSTEM_PROMPT

@@ -547,11 +547,8 @@ def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
                 and _EFFECTIVE_BEFORE.search(part[max(0, at - 24):at]) is not None
                 and _RANGE_GOES_ON.match(part, at + len(c.value.text)) is None)
 
-    # (nor is it a new day of the thing a hand-over names: "handing the sunday rides over
-    # to imogen from 16 june" gives the rides a leader, not a day)
     return tuple(c for c in claims if not (effective(c) and any(
-        (d.value.family == "when" or d.value.kind is Kind.PERSON) and d is not c
-        and not effective(d) for d in claims)))
+        d.value.family == "when" and d is not c and not effective(d) for d in claims)))
 
 
 # "… from may", "as of the 3rd", "starting monday" (not "from 9 to 10": a value replaced)

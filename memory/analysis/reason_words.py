@@ -116,8 +116,11 @@ NOT_DONE_WORDS = ("couldn't", "couldnt", "could not", "didn't", "didnt", "did no
                   "cant", "cannot", "no", "aren't", "arent", "isn't", "isnt", "don't", "dont",
                   "doesn't", "doesnt")
 # A reply saying a proposal cannot be done ("Nordpack can't mold V-0 grade").
-REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "aren't",
-                 "arent", "doesn't", "doesnt", "don't", "dont", "no way")
+REFUSAL_WORDS = ("can't", "cant", "cannot", "won't", "wont", "isn't", "isnt", "doesn't",
+                 "doesnt", "don't", "dont", "no way")
+# ... and in a reply to the message putting a value forward, what is not so ("the staff
+# aren't in till 6:30").
+NOT_SO_WORDS = (*REFUSAL_WORDS, "aren't", "arent", "wasn't", "wasnt", "weren't", "werent")
 # What a reply says of a value put forward when it pushes back on it ("100 is alot, the
 # regulars will walk", "hmm not sure, the parkrun lot finish around half 8"): the reason the
 # value was not taken.

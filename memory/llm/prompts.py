@@ -116,10 +116,8 @@ Rules:
    is that one meeting; it never moves or ends a series held as a weekday ("club nights are
    THURSDAYS") and opens no state of its own. A day given to someone else ("the school's
    given Wednesdays to the athletics club") is no one's plan.
-10. A hand-over's day ("handing the Sunday rides over to Imogen from 16 June") is when the
-   new owner starts: it revises the owner, never the thing's own day or time. In a list of
-   changes ("standard service £65 → £70, full strip-down £140 → £150") each new value is
-   the value of the thing named before its old one.
+10. In a list of changes ("standard service £65 → £70, full strip-down £140 → £150") each
+   new value is the value of the thing named before its old one.
 
 Give all proposals in ONE {PROPOSE_TOOL} call (when no tools are offered, as the JSON object
 the request describes). Deterministic code checks every proposal: ungrounded quotes and

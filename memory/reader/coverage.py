@@ -276,7 +276,10 @@ class CoverageTest:
         # said in other words: "who organised the letter drop")
         done = who_verb(qa.text) if qa.kind is QuestionKind.WHO else ""
         things = [t for t in qa.terms if t not in verbs and t not in persons]
+        # (not of a why question: its verb is the change asked about, and the message
+        # saying it is where its reason is)
         other_words = frozenset(t for t in verbs if dfs.get(t) and things
+                                and qa.kind is not QuestionKind.WHY
                                 and not self._said_with(t, things, scope))
         for t in qa.terms:
             df = dfs[t]
@@ -371,10 +374,13 @@ class CoverageTest:
         # a group of predicate verbs only ("getting delivered") is said in other words
         heads = {t.word for t in terms if t.head}
         verbs = {t.word for t in terms if t.verb}
-        groups = [g for g in (set(k) - persons or set(k) for k in qa.key)
+        # (a person beside a verb said in other words asks nothing more: "when did imogen
+        # *take* over")
+        groups = [set(k) - persons or set(k) for k in qa.key
                   if ((qa.polar and not qa.confirm)
-                      or not all(forms(x) & self._light_forms or x in verbs for x in g))
-                  and not g <= heads]
+                      or not (all(forms(x) & self._light_forms or x in verbs for x in k)
+                              or set(k) - persons <= verbs))
+                  and not set(k) <= heads]
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2

@@ -282,8 +282,7 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     stating = _HEADER.sub("", told[at], count=1)
     parts = [str(c).strip(" ,;:-—()") for c in _CLAUSES.split(stating)]
     others = sorted((c for c in parts if len(words(c)) >= 3
-                     and (not _states(c, value, decision) or _changes_another(c, value))
-                     and not says_no_reason(c)),
+                     and not _states(c, value, decision) and not says_no_reason(c)),
                     key=len, reverse=True)
     # what stood in the way comes first ("the water bill went way up", "truck broke
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
@@ -392,18 +391,6 @@ _PERIOD_OPENERS = frozenset({"next", "this", "last"})
 # Clause boundaries inside a sentence.
 _CLAUSES = re.compile(r",\s|;\s|\s[—–-]\s|:\s|\)\s?|\s?\(|"
                       r"\s?[" + EMOJI_CHARS + r"\uFE0F]{1,8}\s")  # an emoji ends one
-
-
-def _changes_another(clause: str, value: str) -> bool:
-    """Whether ``clause``, beside the one stating ``value`` and saying a change, says
-    another thing changed, with no value of its own ("college have changed the timetable,
-    my college day is wednesdays now"): what the decision follows from, not the decision."""
-    return bool(value) and value.lower() not in clause.lower() and not find_slots(clause) \
-        and len(words(clause)) >= 4 and _POINTING.search(clause) is None
-
-
-# Words pointing back at the thing decided ("moving *it*"): a clause saying them changes it.
-_POINTING = re.compile(r"\b(?:it|that|this|them|these|those)\b", re.IGNORECASE)
 
 
 def _states(sentence: str, value: str, decision: frozenset[str] = frozenset()) -> bool:

@@ -339,9 +339,7 @@ class Reasons:
             if node is first:
                 continue
             for sentence in split_sentences(node.text):
-                if {w.low for w in words(sentence)} & gone and says(sentence, signals) \
-                        and not sentence.rstrip().endswith("?"):
-                    # (a question reports nothing: "so in tues, off weds from next week?")
+                if {w.low for w in words(sentence)} & gone and says(sentence, signals):
                     return self.whole(node), node
         return "", None
 

@@ -16,6 +16,7 @@ from memory.analysis.reason_words import (
     AGAINST_WORDS,
     CONCERN_WORDS,
     NOT_DONE_WORDS,
+    NOT_SO_WORDS,
     PREFERS_OTHER,
     REFUSAL_WORDS,
 )
@@ -426,20 +427,20 @@ class WhyReader(StateChoice):
         """"why can't the private view start at 6": the reply by someone else to the
         message putting 6 forward ("could it start at 6?") that pushes back on it, or
         answers it saying what cannot be ("the staff aren't in till 6:30 … so it'll stay
-        at 7"); not a message merely naming the number, nor a reply agreeing."""
+        at 7"); only a number put forward, only a reply made to it (a thread's or a
+        platform's reply), never one agreeing."""
+        numbers = {v for v in left if any(c.isdigit() for c in v)}
         for unit in covering:
             node = unit.node
-            if node is None or not puts_forward(node.text) or not any(
-                    names_value(node.text, v) or _names_number(node.text, v) for v in left):
+            if node is None or not numbers or not puts_forward(node.text) or not any(
+                    names_value(node.text, v) or _names_number(node.text, v) for v in numbers):
                 continue
-            turns = [*unit.answers, *list(follow(node))[:_PUSHBACK_TURNS]]
-            for turn in turns:
-                if turn.speaker_id == node.speaker_id or opens_agreeing(turn.text):
-                    continue
-                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or (
-                        _counters(turn.text, left)) or _offers_another(node.text, turn.text) \
-                        or (turn.reply_to_node == node.node_id
-                            and says(turn.text, REFUSAL_WORDS)):
+            replies = [t for t in [*unit.answers, *list(follow(node))[:_PUSHBACK_TURNS]]
+                       if t.reply_to_node == node.node_id and t.speaker_id != node.speaker_id
+                       and not opens_agreeing(t.text)]
+            for turn in replies:
+                if refuses(turn.text, self.lexicon) or says(turn.text, CONCERN_WORDS) or \
+                        says(turn.text, NOT_SO_WORDS) or _counters(turn.text, numbers):
                     return turn
         return None
 
