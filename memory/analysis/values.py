@@ -139,8 +139,8 @@ def find_values(text: str, lexicon: Lexicon, *, speaker: str = "",
 
 _PLACE_AFTER_WHEN = re.compile(PLACE_AFTER_WHEN, re.IGNORECASE)
 # A sentence adverb ("Realistically", "Honestly", "Hopefully"): no name ends so.
-_ADVERB = re.compile(r"[A-Za-z]{2,20}(?:ically|ally|ously|ively|ately|ably|ibly|fully|lessly|"
-                     r"ently|antly|edly|estly|ankly|onally)")
+_ADVERB = re.compile(r"[A-Za-z]{2,20}(?:ally|ously|ively|ately|ably|ibly|fully|lessly|ently|"
+                     r"antly|edly|estly|ankly)")
 _CAPITAL_WORD = re.compile(r"\s[A-Z][\w'’&-]{1,24}")
 
 

@@ -136,7 +136,8 @@ def who_verb(question: str) -> str:
     if len(lows) < 2 or lows[0] != "who":
         return ""
     verb = lows[1]
-    return verb if (verb.endswith("ed") and verb not in _NOT_DOING) or verb in _DID else ""
+    return verb if (len(verb) > 2 and verb.endswith("ed") and verb not in _NOT_DOING) \
+        or verb in _DID else ""
 
 
 # Past forms of doing a "who" question asks with that do not end in "-ed".
@@ -144,7 +145,7 @@ _DID = frozenset({"took", "made", "brought", "bought", "sent", "put", "ran", "ga
                   "built", "sold", "found", "set", "wrote", "drove", "led", "fixed"})
 # "-ed" words that ask no doing: an outcome, a feeling, a need.
 _NOT_DOING = frozenset({"needed", "wanted", "liked", "loved", "hated", "failed", "passed",
-                        "qualified", "finished", "placed", "scored", "missed", "ed"})
+                        "qualified", "finished", "placed", "scored", "missed"})
 
 
 def told_part(text: str) -> str:
@@ -263,7 +264,8 @@ class CoverageTest:
             [t for t in qa.terms if t.isalpha()], scope) if qa.terms else set()
         out: list[Term] = []
         days = days_named(qa.text)
-        dfs = {t: self._df(t, scope, day=t in days) for t in qa.terms}
+        said: dict[str, set[str]] = {}  # the messages saying each term (one search each)
+        dfs = {t: self._df(t, scope, day=t in days, ids=said) for t in qa.terms}
         heads = _dropped_heads(qa, dfs, self.lexicon.light_heads)
         closed = closed_compounds(qa.text)
         # (a verb the scope never says is said in other words only of a subject it holds:
@@ -280,7 +282,7 @@ class CoverageTest:
         # saying it is where its reason is)
         other_words = frozenset(t for t in verbs if dfs.get(t) and things
                                 and qa.kind is not QuestionKind.WHY
-                                and not self._said_with(t, things, scope))
+                                and not said[t] & set().union(*(said[o] for o in things)))
         for t in qa.terms:
             df = dfs[t]
             weight = w.idf_floor + math.log(
@@ -308,17 +310,14 @@ class CoverageTest:
                             verb=(t in verbs and not df) or t in other_words))
         return out
 
-    def _said_with(self, word: str, others: Sequence[str], scope: Scope) -> bool:
-        """Whether some message of ``scope`` says ``word`` beside one of ``others``."""
-        k = self.weights.df_cap
-        said = {i for i, _ in self.store.lexical_search(word, scope, k=k)}
-        return any(said & {i for i, _ in self.store.lexical_search(o, scope, k=k)}
-                   for o in others)
-
-    def _df(self, word: str, scope: Scope, *, day: bool = False) -> int:
+    def _df(self, word: str, scope: Scope, *, day: bool = False,
+            ids: dict[str, set[str]] | None = None) -> int:
         """In how many messages of ``scope`` ``word`` is said (up to the cap); a day of the
-        month (``day``) also as written without its ordinal ending."""
+        month (``day``) also as written without its ordinal ending. ``ids`` keeps the ids
+        of the messages saying the word as written."""
         hits = self.store.lexical_search(word, scope, k=self.weights.df_cap)
+        if ids is not None:
+            ids[word] = {i for i, _ in hits}
         if not hits and day:
             # "the saturday 14th shift" where the chat wrote "sat 14 evening"
             hits = self.store.lexical_search(word.rstrip("stndrh"), scope,
@@ -376,11 +375,13 @@ class CoverageTest:
         verbs = {t.word for t in terms if t.verb}
         # (a person beside a verb said in other words asks nothing more: "when did imogen
         # *take* over")
-        groups = [set(k) - persons or set(k) for k in qa.key
-                  if ((qa.polar and not qa.confirm)
-                      or not (all(forms(x) & self._light_forms or x in verbs for x in k)
-                              or set(k) - persons <= verbs))
-                  and not set(k) <= heads]
+        groups = []
+        for k in qa.key:
+            named = set(k) - persons  # (a group of people only is said otherwise too)
+            otherwise = all(forms(x) & self._light_forms or x in verbs for x in k) \
+                or named <= verbs
+            if ((qa.polar and not qa.confirm) or not otherwise) and not set(k) <= heads:
+                groups.append(named or set(k))
         stated: set[str] = set()
         for t in terms:
             # the same event in other words counts when its time is asked ("when did rc2

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from memory.analysis.cue_words import MONTH_WORDS, WEEKDAY_SPELLINGS, WEEKDAY_WORDS, _alternation
+from memory.analysis.cue_words import MONTH_WORDS, WEEKDAY_WORDS, _alternation
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, months_named
 from memory.analysis.slot_patterns import NUMERIC_DAY
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.dates.days import MONTH_OF_WORD, months_in
-from memory.text import find_slots
+from memory.text import find_slots, weekdays_in
 
 if TYPE_CHECKING:
     from memory.reader.coverage import Unit
@@ -92,12 +92,12 @@ def dated_score(score: float, unit: Unit, days: Sequence[tuple[DateResolution, b
         return 0.0
     # a bare weekday is any of its days: "the sunday rides" are the rides the chat calls
     # "sunday rides", whichever Sunday it said so on
-    asked = weekdays_in(" ".join(d.text for d, _ in days))
-    return score if asked & weekdays_in(unit.told) else score * DATE_MISS
+    asked = weekdays_in(_WORDS_TOO.sub(" ", " ".join(d.text for d, _ in days)))
+    return score if asked & weekdays_in(_WORDS_TOO.sub(" ", unit.told)) else score * DATE_MISS
 
 
 # Short forms that are other words too ("we sat outside", "the sun's out").
-_WORDS_TOO = frozenset({"sat", "sun", "wed", "mon"})
+_WORDS_TOO = re.compile(r"\b(?:sat|sun|wed|mon)\b", re.IGNORECASE)
 
 
 def names_the_months(unit: Unit, days: Sequence[DateResolution]) -> bool:
@@ -119,20 +119,6 @@ _MONTH_WORD = re.compile(r"\b([A-Za-z]{3,9})\b")
 # "May need to push the rota back")
 _MAY_MONTH = re.compile(r"\b(?:in|from|of|since|until|till|til|starting|by|early|mid|late|"
                         r"end|during|for)\s{1,3}may\b|\bmay\s{1,3}\d", re.IGNORECASE)
-
-
-def weekdays_in(text: str) -> set[str]:
-    """The weekdays ``text`` names, by full name ("weds", "sundays" → "wednesday",
-    "sunday")."""
-    out = set()
-    for w in re.findall(r"[a-z]{3,9}", text.lower()):
-        if w in _WORDS_TOO:
-            continue
-        full = WEEKDAY_SPELLINGS.get(w) or (WEEKDAY_SPELLINGS.get(w[:-1]) if w.endswith("s")
-                                            else None)
-        if full:
-            out.add(full)
-    return out
 
 
 def on_days(unit: Unit, days: Sequence[DateResolution], *,
