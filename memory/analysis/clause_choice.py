@@ -77,7 +77,21 @@ class ClauseChoice:
             if (any(v.start <= at < v.end for v in values) or is_calendar_word(name.split()[0])
                     or name.split()[0].lower() in _PRONOUNS):
                 continue
-            return Value(Kind.CHOICE, name, at, at + len(name))
+            # ("talk on the 19th is Prof. Alvarez": a title names a person)
+            kind = Kind.PERSON if _TITLED.match(name) else Kind.CHOICE
+            return Value(kind, name, at, at + len(name))
+        won = _WINS.search(part)
+        if won is not None and (label or _POLL.search(part)) \
+                and won.group("v").split()[0].lower() not in _WINNERS_NOT \
+                and not any(start + won.start("v") < v.end and v.start < start + won.end("v")
+                            for v in values):
+            at = start + won.start("v")  # "shirts result: black wins 14-6"
+            return Value(Kind.CHOICE, won.group("v"), at, at + len(won.group("v")))
+        swap = _SWAPPED_FOR.search(part)
+        if swap is not None and not any(start + swap.start("v") < v.end
+                                        and v.start < start + swap.end("v") for v in values):
+            at = start + swap.start("v")  # "swapping North Reef for Kettle Cove"
+            return Value(Kind.CHOICE, swap.group("v"), at, at + len(swap.group("v")))
         now = _now_value(part, start, values)
         if now is not None:
             return now
@@ -93,9 +107,11 @@ class ClauseChoice:
         if m is not None and not any(start + m.start("v") <= v.start < start + m.end("v")
                                      for v in values if not _after_a_name(m, v.start - start)):
             phrase = _trim_phrase(m.group("v"))
-            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])", phrase)
+            # ("how about a family movie night basket"; "going with the Anchor": a name
+            # said after a lower-case article is the name alone)
+            lead = re.match(r"(?:a|an|the|some|our)\s(?=[a-z])|the\s(?=[A-Z])", phrase)
             skip = lead.end() if lead is not None and len(phrase.split()) > 1 else 0
-            phrase = phrase[skip:]  # "how about a family movie night basket"
+            phrase = phrase[skip:]
             named_before = _named_before(part, m) if phrase.lower() in _CHOSEN_PRONOUNS else None
             if named_before is not None:
                 # "Kookaburra Broadband does 250 Mbps …, going with them": the name said
@@ -113,6 +129,27 @@ class ClauseChoice:
         return None
 
 
+# What a swap takes in place of what it gives up: "swapping North Reef for Kettle Cove",
+# "replacing the ETX with the 102 refractor" (a name, or up to three plain words to the end
+# of the part; not "swap shifts with Tom": whom one swaps with is no new value).
+_SWAPPED_FOR = re.compile(
+    r"\b(?:(?i:swap(?:ping|ped|s)?)\s(?!(?:you|u|me|him|her|them|us|it)\b)(?:the\s|our\s)?"
+    r"[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?"
+    r"\s{1,2}for|(?i:replac(?:e|es|ed|ing))\s(?:the\s|our\s)?[\w'’&-]{1,24}"
+    r"(?:\s[\w'’&-]{1,24}){0,3}?\s{1,2}with)\s{1,2}(?:the\s)?"
+    r"(?P<v>[A-Z][\w'’&-]{0,24}(?:\s[A-Z][\w'’&-]{0,24}){0,3}|[a-z0-9][\w'’&-]{1,24}"
+    r"(?:\s[a-z][\w'’&-]{1,24}){0,2})(?=\s?(?:[.,;:!?)]|$))")
+# A person's title before their name.
+_TITLED = re.compile(r"(?:Dr|Prof|Mr|Mrs|Ms|Rev|Capt)\.?\s[A-Z]")
+# What a vote or a poll settled on: "black wins 14-6", "Ridgeway won the vote".
+_WINS = re.compile(r"(?:^\W{0,3}|,\s)(?:(?i:so|ok|and)\W{1,3})?(?:the\s)?(?P<v>[\w'’&-]{2,24}"
+                   r"(?:\s[\w'’&-]{2,24}){0,2}?)\s(?:wins|won)\b(?=\s(?:\d{1,3}\s?[-–]\s?\d{1,3}|"
+                   r"the\s(?:vote|poll)|by|it|hands\sdown|comfortably|easily)\b|\s?[.!,;]|\s?$)")
+_POLL = re.compile(r"\b(?:vote[sd]?|poll|result|results)\b",
+                   re.IGNORECASE)
+# Who wins a game rather than a vote.
+_WINNERS_NOT = frozenset({"we", "they", "he", "she", "i", "you", "it", "nobody", "who",
+                          "everyone", "team", "our", "their", "my", "his", "her"})
 # Pronouns a choice verb takes for a thing named before it in the clause.
 _CHOSEN_PRONOUNS = frozenset({"them", "it", "those", "that one", "this one"})
 # Two or more capitalised words: a thing's name ("Kookaburra Broadband").

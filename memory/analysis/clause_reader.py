@@ -64,7 +64,7 @@ from memory.analysis.message_patterns import (
     _in_value,
     tokenize_at,
 )
-from memory.analysis.old_names import from_before, not_after
+from memory.analysis.old_names import from_before, not_after, swapped_from
 from memory.analysis.reason_sentences import notice_only
 from memory.analysis.requested import requested_change
 from memory.analysis.speaker_moves import moves_a_thing, without_addressee
@@ -296,7 +296,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
             masked, start, end, values)
         old += tuple(v for v in moved_on(masked, values) if v not in old)
         old += tuple(v for v in ruled_out(masked, values, all_values) if v not in old)
-        new = [v for v in values if v not in old and not v.is_year
+        # ("community center says the heating is broken": who reports is no value)
+        reporters = {v for v in values if v.kind in (Kind.PLACE, Kind.CHOICE)
+                     and _REPORTING.match(masked, v.end)}
+        new = [v for v in values if v not in old and v not in reporters and not v.is_year
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)
         new = [v for v in new if v not in modifiers]
@@ -310,7 +313,7 @@ class ClauseReader(ClauseChoice, ClauseActs):
         # instead of room B"), is no choice already found
         agent = start + len(part) - len(part.lstrip())
         choice = self._choice(part, start, tuple(
-            v for v in values if v not in modifiers and v not in old
+            v for v in values if v not in modifiers and v not in old and v not in reporters
             and not (v.kind is Kind.PERSON and v.start == agent)), label_text)
         if choice is not None:
             new.append(choice)
@@ -325,12 +328,16 @@ class ClauseReader(ClauseChoice, ClauseActs):
             modifiers |= {v for v in new if v.family == "when"}
             new = [status, *(v for v in new if v.family not in ("when", "status"))]
         # "library car park, not the SU steps": the place turned down after a place stated
-        old += tuple(o for v in new if v.kind is Kind.PLACE
-                     and (o := not_after(masked, v)) is not None)
+        spans = {(o.start, o.end) for o in old}
+        old += tuple(o for v in new if v.kind in (Kind.PLACE, Kind.CHOICE)
+                     and (o := not_after(masked, v)) is not None
+                     and (o.start, o.end) not in spans)
         # "switching from Pett Level to Winchelsea Beach": the name the place or choice
         # goes from, though no pattern knows it
         old += tuple(o for v in new if v.kind in (Kind.PLACE, Kind.CHOICE)
                      and (o := from_before(masked, v, start, values)) is not None)
+        old += tuple(o for v in new if v.kind in (Kind.PLACE, Kind.CHOICE)
+                     and (o := swapped_from(masked, v, start, values)) is not None)
         return values, old, _join_new_when(new, masked), modifiers
 
     def _strip_retraction(self, toks: list[Token]) -> list[Token]:
@@ -549,6 +556,12 @@ def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
 
     return tuple(c for c in claims if not (effective(c) and any(
         d.value.family == "when" and d is not c and not effective(d) for d in claims)))
+
+
+# A verb of reporting right after a name: the name is who says it.
+# (not "confirmed" nor "said they'd love to": a venue confirming is the one chosen)
+_REPORTING = re.compile(r"\s{1,2}(?:says|emailed|e-mailed|told\sus|rang|called|wrote|"
+                        r"messaged|texted|got\sback)\b", re.IGNORECASE)
 
 
 # "… from may", "as of the 3rd", "starting monday" (not "from 9 to 10": a value replaced)

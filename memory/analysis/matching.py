@@ -310,6 +310,18 @@ def other_of_kind(a: str, b: str, *, asked: frozenset[str] = frozenset()) -> boo
     return bool(set(x) - set(y) - asked) and bool(set(y) - set(x))
 
 
+def named_otherwise(a: str, b: str, text: str, asked: frozenset[str]) -> bool:
+    """Whether subject ``a`` (of a message saying ``text``) names another thing of the kind
+    of ``b``: both end on one word, ``a`` has a word of its own the question (``asked``,
+    stemmed) does not name, and the word of ``b``'s own the question names is not said in
+    ``text`` ("committee meeting got moved" beside the "lab meeting" asked about)."""
+    x, y = content_terms(a), content_terms(b)
+    if not x or not y or x[-1] != y[-1]:
+        return False
+    return bool(set(x) - set(y) - asked) and bool(
+        (set(y) - set(x)) & asked - set(content_terms(text)))
+
+
 def _contrast(a: set[str], b: set[str]) -> bool:
     """Whether ``a`` and ``b`` hold two words of one group of contrasting modifiers."""
     return any(a & group and b & group for group in _CONTRASTS)

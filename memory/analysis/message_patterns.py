@@ -14,7 +14,8 @@ from memory.analysis.values import Kind, Token, Value, tokenize
 from memory.text import STOPWORDS
 
 #: A stop that ends a title, not a sentence ("Mr. Vos is fine with Friday").
-AFTER_TITLE = r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
+AFTER_TITLE = (r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bProf\.)"
+               r"(?<!\bRev\.)(?<!\bCapt\.)")
 
 # Not right after a word of talk ("cool so this week's goes today then" goes on agreeing).
 _AFTER_TALK = "".join(rf"(?<!\b{w})" for w in ("ok", "okay", "cool", "right", "yeah", "yep", "oh",

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.value_types import Kind, Value
+from memory.analysis.value_types import Value
 
-__all__ = ["from_before", "not_after"]
+__all__ = ["from_before", "not_after", "swapped_from"]
 
 
 # ", not the SU steps": a place named as turned down right after another (a short phrase
@@ -19,9 +19,10 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
 
 
 def not_after(masked: str, value: Value) -> Value | None:
-    """The place turned down right after the place ``value`` ("…, not the SU steps")."""
+    """The place or choice turned down right after ``value`` ("…, not the SU steps", "code
+    is GLOW25 instead of WICK20"), of ``value``'s kind."""
     m = _NOT_AFTER.match(masked, value.end)
-    return Value(Kind.PLACE, m.group("v"), m.start("v"), m.end("v")) if m else None
+    return Value(value.kind, m.group("v"), m.start("v"), m.end("v")) if m else None
 
 
 # "from Pett Level to ": a capitalised name of up to four words right before "to" and the
@@ -46,3 +47,25 @@ def from_before(masked: str, value: Value, start: int,
     if _CHANGING_FROM.search(masked, max(start, m.start() - 40), m.start()) is None:
         return None  # "Shuttle from Pett Level to Winchelsea Beach": a route, no change
     return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))
+
+
+# "swapping North Reef for ", "replacing the ETX with ": the thing a swap gives up, right
+# before the one it takes.
+_SWAPPED_FROM = re.compile(r"\b(?:swap(?:ping|ped|s)?\s(?!(?:you|u|me|him|her|them|us|it)\b)"
+                           r"(?:the\s|our\s)?(?P<v>[\w'’&-]{1,24}"
+                           r"(?:\s[\w'’&-]{1,24}){0,3}?)\s{1,2}for|replac(?:e|es|ed|ing)\s"
+                           r"(?:the\s|our\s)?(?P<w>[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?)"
+                           r"\s{1,2}with)\s{1,2}(?:the\s)?$", re.IGNORECASE)
+
+
+def swapped_from(masked: str, value: Value, start: int,
+                 values: Sequence[Value]) -> Value | None:
+    """The thing a swap gives up for ``value`` ("swapping North Reef for Kettle Cove"), of
+    ``value``'s kind; None when no swap leads to it."""
+    m = _SWAPPED_FROM.search(masked, max(start, value.start - 90), value.start)
+    if m is None:
+        return None
+    group = "v" if m.group("v") else "w"
+    if any(v.start < m.end(group) and m.start(group) < v.end for v in values):
+        return None  # (a value already found there is judged as such)
+    return Value(value.kind, m.group(group), m.start(group), m.end(group))

@@ -11,7 +11,7 @@ from memory.analysis.claims import Clause
 from memory.analysis.definitions import SpeechAct
 from memory.text import STOPWORDS, content_terms
 
-__all__ = ["NOTICE_WORDS", "notice_only", "sentences_before"]
+__all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "notice_only", "sentences_before"]
 
 
 def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
@@ -91,3 +91,26 @@ def _states_its_own(c: Clause, thing: frozenset[str]) -> bool:
 _NO_REASON = re.compile(r"\W{0,3}(?:(?:good\s)?morning|afternoon|evening|hi|hey|hello|thanks|"
                         r"thank\syou|cheers|great|good|lovely|nice|hope|welcome|congrats|"
                         r"reminder|heads\sup|ugh|argh)\b[^.!?]{0,60}[.!?]{0,3}", re.IGNORECASE)
+
+
+def cause_before(clauses: Sequence[Clause], i: int) -> str:
+    """The sentence before a few words that say no one, opening the sentence of a "so"
+    clause ``clauses[i]``, with those words: "I twisted my knee at football — out for 3-4
+    weeks" of "… out for 3-4 weeks so I can't drum"; "" when there is none."""
+    if i < 2:
+        return ""
+    part, earlier = clauses[i - 1].text.strip(), clauses[i - 2]
+    said = part.split()
+    if not 3 <= len(said) <= 6 or part.endswith((".", "!", "?")) \
+            or not said[0][:1].islower() or said[0].lower() in SAYS_WHO:
+        return ""
+    cause = earlier.text.strip()
+    if not cause.endswith((".", "!")) or len(cause.split()) < 3 or earlier.change >= 0.5 \
+            or earlier.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL):
+        return ""
+    return f"{cause.rstrip('.!')} — {part}"
+
+
+#: Words opening a part that says who or what it is about.
+SAYS_WHO = frozenset({"i", "we", "he", "she", "they", "it", "its", "it's", "that", "this",
+                      "there", "you", "im", "i'm", "we're", "theyre", "they're", "so"})

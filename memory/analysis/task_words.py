@@ -75,6 +75,10 @@ def verb_form(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
             and not (rest and rest[0] in _NAME_VERBS))
 
 
+# Words saying someone is on something in another's place ("… on the stall instead").
+_SWAP_WORDS = frozenset({"instead"})
+
+
 def task_on(toks: Sequence[Token], j: int) -> Token | None:
     """The task "on" at ``j`` puts someone on ("Lena's on [minutes]", "Sam's on [teas]"): a
     plain noun right after it, not time off ("on leave") nor a determiner; else None."""
@@ -82,6 +86,10 @@ def task_on(toks: Sequence[Token], j: int) -> Token | None:
             or toks[j + 1].start - toks[j].end > 1:
         return None
     nxt = toks[j + 1]
+    if nxt.low == "the" and j + 2 < len(toks) and any(
+            t.low in _SWAP_WORDS for t in toks[j + 3:j + 9]):
+        # "so Yusuf's on the stall with me instead": a place at a task, taken in turn
+        nxt = toks[j + 2]
     if (nxt.text.isalpha() and nxt.text.islower() and nxt.low not in STOPWORDS
             and nxt.low not in ON_NOT_A_TASK and nxt.low not in NOUN_DETERMINERS
             and not is_calendar_word(nxt.low)):

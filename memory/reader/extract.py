@@ -18,6 +18,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, SELF_WORDS
 from memory.analysis.question_words import Word
+from memory.analysis.reason_sentences import SAYS_WHO
 from memory.analysis.reason_words import (
     CALENDAR_QUALIFIERS,
     REPORT_VERBS,
@@ -257,6 +258,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 # the change itself, not its reason
                 # ("raffle draw moved to 4:45 so …" is the change too, and so is a value
                 # said with nothing in its way: "first wednesday from march, so wed 4th")
+                caused = _with_cause(sentences, sentence, before)
+                if caused != before and not _states(before, value, decision):
+                    return caused
                 if len(words(before)) >= 3 and not _states(before, value, decision) and \
                         not (find_slots(before) and (has_revision_cue(before)
                                                      or not says(before, blockers))):
@@ -288,7 +292,12 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     # down"); a sentence stating a value of its own ("half plots stay $20") is another
     # decision, said last
     candidates = beside + others
-    ranked = sorted(candidates, key=lambda c: (not says(c, blockers), bool(find_slots(c))))
+    # (an aside in brackets beside the change is said as its reason: "training moves to
+    # Wednesday 7pm (rowing club has the pontoon on Tuesdays now)")
+    asides = {m.group(1).strip() for m in _ASIDE.finditer(stating)
+              if len(words(m.group(1))) >= 3}
+    ranked = sorted(candidates, key=lambda c: (not says(c, blockers) and c not in asides,
+                                               bool(find_slots(c))))
     if not ranked:
         return ""
     best = ranked[0]
@@ -303,6 +312,24 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
         if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
             return joined
     return best
+
+
+def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:
+    """``before`` (what comes before "so" in ``sentence``) with the sentence before it when
+    ``before`` opens its sentence saying no one ("I twisted my knee. out for 3-4 weeks so I
+    can't drum": being out comes of the knee)."""
+    at = next((i for i, s in enumerate(sentences) if s is sentence), -1)
+    if at <= 0 or not sentence.lstrip().startswith(before) \
+            or not 3 <= len(words(before)) <= 6:
+        return before
+    first = before.split()[0]
+    if first[:1].isupper() or first.lower() in SAYS_WHO:
+        return before
+    cause = str(sentences[at - 1]).strip().rstrip(".!")
+    if len(words(cause)) < 3 or cause.endswith("?") or has_revision_cue(cause):
+        return before  # (a change said before is no cause: "moving the scrim. …")
+    return f"{cause} — {before}"
+
 
 
 def explains(text: str) -> bool:
@@ -322,6 +349,8 @@ def _unheaded(sentence: str) -> str:
     return sentence[m.end():] if m is not None and not find_slots(m.group()) else sentence
 
 
+# An aside in brackets.
+_ASIDE = re.compile(r"\(([^()]{8,160})\)")
 # The longest reason joined from two sentences.
 _JOINED_CHARS = 220
 
@@ -329,9 +358,15 @@ _JOINED_CHARS = 220
 _HEADER = re.compile(r"^[^:.!?\n]{1,40}:\s")
 # "so he can …", "so that we could …": a purpose, not a consequence.
 _PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
-                      r"(?:can|could|will|would|won't|don't|doesn't|has time|have time)\b"
+                      # (not "so I can't drum": what follows, not what it is for)
+                      r"(?:(?:can|could)(?!['’]t\b|not\b)|will|would|won't|don't|doesn't|"
+                      r"has time|have time)\b"
                       # "so everyone's had a pay day first"
-                      r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b)",
+                      r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
+                      # "so it's properly cured", "so they're fully dry": a state reached
+                      r"|(?:it|they|everything|everyone)(?:['’]s|['’]re|\s(?:is|are))\s{1,3}"
+                      r"(?:(?:properly|fully|totally|all|really|definitely)\s{1,3})?"
+                      r"(?:[a-z]{2,15}(?:ed|en)|ready|done|dry|safe|set|finished)\b(?!\s?\d))",
                       re.IGNORECASE)
 
 
@@ -456,8 +491,9 @@ def places_in(text: str) -> list[Slot]:
 # ("not $18k", "instead of eu-west-1", "from $8,000 to…", "said no to 3,900").
 _REPLACED = re.compile(r"(?:\bnot|\binstead of|\bwas|\brather than|\bno longer|"
                        r"\bno to|\brejected|\bnot the)\s{0,40}$", re.IGNORECASE)
-# "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change.
-_FROM = re.compile(r"\bfrom\s{0,40}$", re.IGNORECASE)
+# "from X to Y": X is the value replaced; "from Oct 28" alone is a start, not a change
+# (and so is "from stall 14 to stall 23": a number after the word it numbers).
+_FROM = re.compile(r"\bfrom\s{0,40}(?:(?:the\s{1,3})?[a-z]{2,12}\s{1,3})?$", re.IGNORECASE)
 _TO_AFTER = re.compile(r"^\S{0,60}(?:\s{1,10}\S{1,60}){0,3}?\s{1,10}(?:to|→|->)\s", re.IGNORECASE)
 
 

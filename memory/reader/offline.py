@@ -361,7 +361,26 @@ class OfflineReader:
     def _approved(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who decided*: when the answer names who put a proposal forward, the person
         who approved it in a reply (:mod:`memory.reader.approval`)."""
-        return self._called(session, composed, approval_of, approved)
+        called = self._called(session, composed, approval_of, approved)
+        if called is not composed:
+            return called
+        # the answer names who approved, from a chain entry taking up what another put
+        # forward just before ("for the offsite I'd like to book the Harbour Loft" →
+        # "approved, go ahead and book it")
+        first = composed.citations[0] if composed.citations else None
+        node = session.nodes.get(first.node_id) if first is not None else None
+        entry = next((e for st in composed.states for e in st.chain
+                      if node is not None and e.node_id == node.node_id and e.value), None)
+        if node is None or entry is None:
+            return composed
+        earlier = [n for n in session.nodes.values() if n.channel == node.channel
+                   and n.speaker_id != node.speaker_id and n.ts < node.ts
+                   and names_value(n.text, entry.value)]
+        proposal = max(earlier, key=lambda n: (n.ts, n.seq), default=None)
+        if proposal is None or approval_of(proposal, [node], [node], self.lexicon,
+                                           self.composer.analyzer) is not node:
+            return composed
+        return approved(composed, proposal, node)
 
     def _rejected(self, session: ReaderSession, composed: Composed) -> Composed:
         """For *who turned it down*: when the answer names who put a proposal forward,

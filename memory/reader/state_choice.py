@@ -17,6 +17,7 @@ from memory.analysis.colour_words import colours_in
 from memory.analysis.definitions import TIME_FACET, QuestionKind
 from memory.analysis.matching import (
     measure,
+    named_otherwise,
     other_of_kind,
     same_grain,
     same_measure,
@@ -314,8 +315,17 @@ class StateChoice(StatementReader):
             # (nor is the "May launch" moving a new day of the "April launch")
             if _said_of(analysis, st.value, unit_forms(state.topic) | wanted) and not any(
                     (other_of_kind(own, state.topic, asked=asked) and unit_forms(own) <= others)
+                    # (nor is one the message names otherwise, leaving unsaid the word the
+                    # question names the state by: "committee meeting got moved" is no new
+                    # day of the "lab meeting" asked about)
+                    or named_otherwise(own, state.topic, st.node.text, asked)
                     or other_month(own, state.topic)
-                    for own in subjects_of(analysis, st.value)):
+                    for own in subjects_of(analysis, st.value)) and not (
+                    # (a value said of nothing in particular is of what the message is about:
+                    # "committee meeting got moved, … it's now Tue 11 June")
+                    not subjects_of(analysis, st.value) and any(
+                        named_otherwise(c.subject, state.topic, st.node.text, asked)
+                        for c in analysis.clauses if c.subject)):
                 return True
         return False
 

@@ -82,6 +82,10 @@ SPELLED_UNITS: dict[str, tuple[str, ...]] = {
     "sec": ("seconds", "second", "secs"), "secs": ("seconds", "second"),
     "d": ("days", "day"), "wk": ("weeks", "week"), "wks": ("weeks", "week"),
     "km": ("kilometres", "kilometers", "km"),
+    # a measure written with a space before its unit ("capping it at 12 m" / "12m")
+    "m": ("metres", "meters", "m"), "cm": ("centimetres", "centimeters", "cm"),
+    "mm": ("millimetres", "millimeters", "mm"), "kg": ("kilos", "kilograms", "kg"),
+    "ft": ("feet", "foot", "ft"),
 }
 # Each spelled-out unit word with every short form of its measure ("hrs" → h, hr, hrs).
 _SHORT_FORMS: dict[str, tuple[str, ...]] = {
