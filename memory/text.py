@@ -177,7 +177,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         # a day that recurs is a day ("campfire goes to thursdays")
         rf"\d{{4}}-\d{{2}}-\d{{2}}|{RECURRING_DAY}|"
         # (not an occasion named after its day: "Black Friday", "Cyber Monday")
-        rf"(?:(?:next|this|last)\s{{1,10}})?(?<!black\s)(?<!cyber\s)(?<!good\s){_WEEKDAYS}|"
+        rf"(?:(?:next|this|last)\s{{1,10}})?(?<!black\s)(?<!cyber\s)(?<!(?-i:Good)\s){_WEEKDAYS}|"
         rf"{_MONTHS}\.?\s{{1,10}}\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s{{1,10}}\d{{4}})?|"
         rf"\d{{1,2}}(?:st|nd|rd|th)?\s{{1,10}}(?:of\s{{1,10}})?{_MONTHS}"
         rf"(?:,?\s{{1,10}}\d{{4}})?|"

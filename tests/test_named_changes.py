@@ -160,3 +160,34 @@ def test_a_venue_chosen_after_a_proposal_is_the_current_one(tmp_path: Path) -> N
     answer = chat.answer("where's the end of season bbq happening?")
     first = answer.answer.splitlines()[0]
     assert not answer.abstained and "Anchor" in first and "beach hut" not in first
+
+
+def test_the_deed_said_with_no_one_named_is_the_speakers(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "mei", "we need a minibus for saturday, can someone book one?"),
+        (10, "pete", "I can drive it, got the licence"),
+        (20, "rosa", "minibus booked ✅ pickup from Riverside Van Hire Fri 27th at 5pm, Pete "
+                     "collecting"),
+        (30, "tom", "Sam booked the hall for the party on the 30th"),
+    ], start=START, asked=datetime(2024, 5, 20, 12, 0, tzinfo=UTC))
+    assert chat.first("who booked the minibus?").lower().startswith("rosa")
+    # a deed said of someone named is theirs, though they never spoke
+    assert chat.first("who booked the hall?").lower().startswith("sam")
+
+
+def test_words_that_look_like_the_new_rules_but_are_not() -> None:
+    people = ("Dan", "Sam", "Tom", "Mei", "Jo")
+    # a word opening the sentence is no first name; a possessor is not who does it
+    assert _values("Today Dan is stepping in as ref", Kind.PERSON, people) == ["Dan"]
+    assert _values("Sam's brother has the van so he's driving", Kind.PERSON, people) == []
+    # on the bus or a form filled in gives no one a task
+    assert _values("Tom's on the bus instead, will be 20 late", Kind.PERSON, people) == []
+    assert _values("Mum will fill in the form tonight", Kind.PERSON, people) == []
+    # a swap for nothing named, a game's result, a doubt after a choice
+    assert _values("swapped the batteries for new ones, mic works now", Kind.CHOICE) == []
+    assert _values("FT result: Rovers won 3-1", Kind.CHOICE) == []
+    assert _old("going with Luigi's, not sure what time yet") == []
+    # a place before "says" later in the clause stays the value; "good friday" in lower
+    # case is a Friday
+    assert "Studio 2" in _values("standup moving to Studio 2 says Jo, same time", Kind.PLACE)
+    assert _values("looks good friday 7pm works for me", Kind.DATE) == ["friday 7pm"]

@@ -45,3 +45,18 @@ def test_the_sentence_before_words_saying_no_one_is_the_cause() -> None:
     # words saying who: the part before "so" is the reason alone
     assert ANALYZER.analyze("the van is booked. we are short on drivers so the trip moves "
                             "to sunday", speaker="x").reason == "we are short on drivers"
+
+
+def test_what_follows_a_reason_is_not_its_purpose_nor_a_greeting_its_cause() -> None:
+    # "so it's cancelled" says what follows: the reason is what comes before it
+    assert reason_in("Rain forecast all weekend so it's cancelled, refunds going out") == (
+        "Rain forecast all weekend")
+    # a part with a verb of its own is the whole reason; a greeting is no cause
+    said = reason_in("Morning all, quick one from me. pitch is flooded again so training "
+                     "moves to the sports hall thursday 6pm")
+    assert said == "pitch is flooded again"
+
+
+def test_an_aside_telling_readers_what_stays_is_no_reason() -> None:
+    text = "standup moves to 9:30 (same zoom link). Sarah has the school run now"
+    assert reason_in(text, value="9:30") == "Sarah has the school run now"

@@ -82,14 +82,16 @@ class ClauseChoice:
             return Value(kind, name, at, at + len(name))
         won = _WINS.search(part)
         if won is not None and (label or _POLL.search(part)) \
+                and not _GAME.search(f"{label} {part}") \
                 and won.group("v").split()[0].lower() not in _WINNERS_NOT \
                 and not any(start + won.start("v") < v.end and v.start < start + won.end("v")
                             for v in values):
             at = start + won.start("v")  # "shirts result: black wins 14-6"
             return Value(Kind.CHOICE, won.group("v"), at, at + len(won.group("v")))
         swap = _SWAPPED_FOR.search(part)
-        if swap is not None and not any(start + swap.start("v") < v.end
-                                        and v.start < start + swap.end("v") for v in values):
+        if swap is not None and not _NAMES_NOTHING.match(swap.group("v")) and not any(
+                start + swap.start("v") < v.end and v.start < start + swap.end("v")
+                for v in values):
             at = start + swap.start("v")  # "swapping North Reef for Kettle Cove"
             return Value(Kind.CHOICE, swap.group("v"), at, at + len(swap.group("v")))
         now = _now_value(part, start, values)
@@ -133,12 +135,16 @@ class ClauseChoice:
 # "replacing the ETX with the 102 refractor" (a name, or up to three plain words to the end
 # of the part; not "swap shifts with Tom": whom one swaps with is no new value).
 _SWAPPED_FOR = re.compile(
-    r"\b(?:(?i:swap(?:ping|ped|s)?)\s(?!(?:you|u|me|him|her|them|us|it)\b)(?:the\s|our\s)?"
+    r"\b(?:(?i:swap(?:ping|ped|s)?)\s(?:out\s)?(?!(?:you|u|me|him|her|them|us|it)\b)"
+    r"(?:the\s|our\s)?"
     r"[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?"
     r"\s{1,2}for|(?i:replac(?:e|es|ed|ing))\s(?:the\s|our\s)?[\w'’&-]{1,24}"
     r"(?:\s[\w'’&-]{1,24}){0,3}?\s{1,2}with)\s{1,2}(?:the\s)?"
     r"(?P<v>[A-Z][\w'’&-]{0,24}(?:\s[A-Z][\w'’&-]{0,24}){0,3}|[a-z0-9][\w'’&-]{1,24}"
     r"(?:\s[a-z][\w'’&-]{1,24}){0,2})(?=\s?(?:[.,;:!?)]|$))")
+# What a swap takes that names nothing ("new ones", "somewhere closer").
+_NAMES_NOTHING = re.compile(r"(?:new|a new|another|some|any|every|no)(?:\s|one|thing|where|body)",
+                            re.IGNORECASE)
 # A person's title before their name.
 _TITLED = re.compile(r"(?:Dr|Prof|Mr|Mrs|Ms|Rev|Capt)\.?\s[A-Z]")
 # What a vote or a poll settled on: "black wins 14-6", "Ridgeway won the vote".
@@ -146,6 +152,11 @@ _WINS = re.compile(r"(?:^\W{0,3}|,\s)(?:(?i:so|ok|and)\W{1,3})?(?:the\s)?(?P<v>[
                    r"(?:\s[\w'’&-]{2,24}){0,2}?)\s(?:wins|won)\b(?=\s(?:\d{1,3}\s?[-–]\s?\d{1,3}|"
                    r"the\s(?:vote|poll)|by|it|hands\sdown|comfortably|easily)\b|\s?[.!,;]|\s?$)")
 _POLL = re.compile(r"\b(?:vote[sd]?|poll|result|results)\b",
+                   re.IGNORECASE)
+# A game's result, not a vote's ("Rovers won 3-1 vs Harriers", "FT result: …").
+_GAME = re.compile(r"\b(?:vs?\.?|versus|against|beat|ft|ht|full[- ]time|half[- ]time|goals?|"
+                   r"match|game|away|home|final score|"
+                   r"\d{1,3}\s?[-–]\s?\d{1,3}\s(?:win|loss|defeat))\b",
                    re.IGNORECASE)
 # Who wins a game rather than a vote.
 _WINNERS_NOT = frozenset({"we", "they", "he", "she", "i", "you", "it", "nobody", "who",

@@ -108,7 +108,7 @@ from memory.analysis.subjects import (
 )
 from memory.analysis.value_types import tokenize
 from memory.analysis.values import Kind, Token, Value
-from memory.text import STOPWORDS, content_terms, has_time_of_day
+from memory.text import STOPWORDS, content_terms, has_time_of_day, is_calendar_word
 
 # A question reported rather than asked: "guest asking if …", "wondering whether …".
 _ASKED_IF = re.compile(r"\b(?:asking|asks|asked|wondering|wonders|wants to know|checking)"
@@ -166,6 +166,11 @@ class ClauseReader(ClauseChoice, ClauseActs):
         if header and announces_a_change(toks):
             base = ""  # "Slight change: BSAC put the fee up": the header names no subject
         claims = self._claims(toks, new, shown, base, lab, masked)
+        # (whom a person stands in for is no subject: "Maria had to cancel, Hemi Walker is
+        # stepping in" names who gives the talk, not a thing of Maria's)
+        claims = tuple(replace(c, subject="", terms=frozenset())
+                       if c.value.kind is Kind.PERSON and _a_name(c.subject, part) else c
+                       for c in claims)
         claims = self._before_reason(claims, part, start, (*values, *new, *old))
         if header:
             # "group meeting this week: Thursday 2pm, room 4.12": the header's period only
@@ -297,8 +302,10 @@ class ClauseReader(ClauseChoice, ClauseActs):
         old += tuple(v for v in moved_on(masked, values) if v not in old)
         old += tuple(v for v in ruled_out(masked, values, all_values) if v not in old)
         # ("community center says the heating is broken": who reports is no value)
+        # (only opening the clause: "standup moving to Studio 2 says Jo" keeps Studio 2)
+        opening = start + len(part) - len(part.lstrip())
         reporters = {v for v in values if v.kind in (Kind.PLACE, Kind.CHOICE)
-                     and _REPORTING.match(masked, v.end)}
+                     and v.start <= opening + 4 and _REPORTING.match(masked, v.end)}
         new = [v for v in values if v not in old and v not in reporters and not v.is_year
                and not _in_parentheses(masked, v, start)]
         modifiers = _modifiers(toks, new, masked)
@@ -556,6 +563,22 @@ def _effective_day_yields(claims: tuple[Claim, ...], part: str, start: int
 
     return tuple(c for c in claims if not (effective(c) and any(
         d.value.family == "when" and d is not c and not effective(d) for d in claims)))
+
+
+def _a_name(subject: str, part: str) -> bool:
+    """Whether ``subject`` is one word ``part`` writes as the name of someone dropping out
+    ("Maria had to cancel", "Jo's off sick")."""
+    word = subject.strip().removesuffix("'s").removesuffix("’s")
+    if not word.isalpha() or word.lower() in STOPWORDS or is_calendar_word(word):
+        return False
+    name = re.escape(word[:1].upper() + word[1:].lower())
+    return re.search(rf"\b{name}(?:['’]s)?\s{{1,2}}{_DROPPING_OUT}", part) is not None
+
+
+# Someone dropping out of what they held ("had to cancel", "'s off sick", "can't make it").
+_DROPPING_OUT = (r"(?:had\sto\s(?:cancel|pull\sout|drop\sout)|can'?t|cannot|"
+                 r"is\s(?:off|out|sick|ill|injured|away)|off\s(?:sick|ill)|pulled\sout|"
+                 r"dropped\sout|is\sno\slonger)")
 
 
 # A verb of reporting right after a name: the name is who says it.

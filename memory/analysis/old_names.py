@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory.analysis.value_types import Value
+from memory.analysis.value_types import Kind, Value
 
 __all__ = ["from_before", "not_after", "swapped_from"]
 
@@ -20,9 +20,23 @@ _NOT_AFTER = re.compile(r",?\s{1,3}(?:not|instead of|rather than)\s(?P<v>(?:the\
 
 def not_after(masked: str, value: Value) -> Value | None:
     """The place or choice turned down right after ``value`` ("…, not the SU steps", "code
-    is GLOW25 instead of WICK20"), of ``value``'s kind."""
+    is GLOW25 instead of WICK20"), of ``value``'s kind: for a choice, a name or one word
+    ("not sure what time yet", "not the cheapest but reliable" turn nothing down)."""
     m = _NOT_AFTER.match(masked, value.end)
-    return Value(value.kind, m.group("v"), m.start("v"), m.end("v")) if m else None
+    if m is None:
+        return None
+    if value.kind is not Kind.PLACE and not _TURNED_DOWN_NAME.fullmatch(m.group("v")):
+        return None
+    return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))
+
+
+# A choice turned down: a name ("WICK20", "the Anchor", "Premier Inn") or one plain word
+# that is no word of degree or doubt ("purple", "car-sharing").
+_TURNED_DOWN_NAME = re.compile(
+    r"(?:the\s)?(?:[A-Z0-9][\w'’&-]{0,24}(?:\s[A-Z0-9][\w'’&-]{0,24}){0,2}|"
+    r"(?!(?:sure|yet|too|really|much|many|that|so|just|only|even|quite|very|ideal|great|bad|"
+    r"good|cheap|cheapest|now|today|ever|always|everyone|all|me|us|them|you)\b)"
+    r"[a-z][\w'’-]{1,24})")
 
 
 # "from Pett Level to ": a capitalised name of up to four words right before "to" and the
@@ -51,7 +65,8 @@ def from_before(masked: str, value: Value, start: int,
 
 # "swapping North Reef for ", "replacing the ETX with ": the thing a swap gives up, right
 # before the one it takes.
-_SWAPPED_FROM = re.compile(r"\b(?:swap(?:ping|ped|s)?\s(?!(?:you|u|me|him|her|them|us|it)\b)"
+_SWAPPED_FROM = re.compile(r"\b(?:swap(?:ping|ped|s)?\s(?:out\s)?"
+                           r"(?!(?:you|u|me|him|her|them|us|it)\b)"
                            r"(?:the\s|our\s)?(?P<v>[\w'’&-]{1,24}"
                            r"(?:\s[\w'’&-]{1,24}){0,3}?)\s{1,2}for|replac(?:e|es|ed|ing)\s"
                            r"(?:the\s|our\s)?(?P<w>[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?)"

@@ -101,7 +101,7 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
 
 # Standing in for whoever held it: "Dr. Hemi Walker is stepping in", "Sam will fill in".
 # (the bare verb only after a modal: "log EVERY fill in the book" names no one)
-_STEPPING = frozenset({"stepping", "steps", "stepped", "filling", "fills", "subbing", "subs"})
+_STEPPING = frozenset({"stepping", "steps", "filling", "fills", "subbing", "subs"})
 _STEP = frozenset({"step", "fill", "sub"})
 
 
@@ -112,7 +112,9 @@ def _steps_in(rest: Sequence[str]) -> bool:
         rest = rest[1:]
     elif len(rest) > 2 and rest[0] in {"will", "'ll", "ll", "can"}:
         rest, verbs = rest[1:], _STEP
-    return len(rest) > 1 and rest[0] in verbs and rest[1] == "in"
+    # (not filling in a thing: "Mum will fill in the form tonight")
+    return len(rest) > 1 and rest[0] in verbs and rest[1] == "in" and (
+        len(rest) < 3 or rest[2] not in NOUN_DETERMINERS)
 
 
 def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
@@ -326,9 +328,16 @@ def _named_from(text: str, begin: int) -> int:
         return begin
     first = m.group("first")
     if first and (first.lower() in STOPWORDS or first.lower() in DISCOURSE
-                  or is_calendar_word(first)):
+                  or is_calendar_word(first) or first.lower() in _NOT_FIRST_NAMES
+                  or first.lower().endswith("ly")):
         return begin if m.start() == m.start("first") else m.start()
     return m.start()
+
+
+# Words opening a sentence before a name that are no first name ("Today Dan is …").
+_NOT_FIRST_NAMES = frozenset({"today", "tomorrow", "tonight", "yesterday", "maybe", "perhaps",
+                              "also", "now", "then", "still", "coach", "ask", "tell", "thanks",
+                              "cheers", "sadly", "luckily", "hopefully", "ok", "okay"})
 
 
 # A person said again by a pronoun right after being named.
@@ -338,8 +347,12 @@ _THIRD_PERSON = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "h
 def _antecedent(toks: Sequence[Token], i: int, known: set[str]) -> Token | None:
     """The one person the chat knows named within the few words before ``i`` (none when two
     are: "Tom told Pete he's driving" says not which)."""
+    # (a possessor is not who: "Sam's brother has the van so he's driving")
     names = [t for t in toks[max(0, i - 12):i] if _strip_possessive(t.low) in known
-             and t.text[:1].isupper()]
+             and t.text[:1].isupper() and not t.low.endswith(("'s", "’s"))]
+    if len(names) != len([t for t in toks[max(0, i - 12):i]
+                          if _strip_possessive(t.low) in known]):
+        return None
     if len({_strip_possessive(t.low) for t in names}) != 1:
         return None
     return names[0]

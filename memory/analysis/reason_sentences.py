@@ -11,7 +11,8 @@ from memory.analysis.claims import Clause
 from memory.analysis.definitions import SpeechAct
 from memory.text import STOPWORDS, content_terms
 
-__all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "notice_only", "sentences_before"]
+__all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "greets", "notice_only", "says_a_verb",
+           "sentences_before"]
 
 
 def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
@@ -102,11 +103,11 @@ def cause_before(clauses: Sequence[Clause], i: int) -> str:
     part, earlier = clauses[i - 1].text.strip(), clauses[i - 2]
     said = part.split()
     if not 3 <= len(said) <= 6 or part.endswith((".", "!", "?")) \
-            or not said[0][:1].islower() or said[0].lower() in SAYS_WHO:
+            or not said[0][:1].islower() or said[0].lower() in SAYS_WHO or says_a_verb(part):
         return ""
     cause = earlier.text.strip()
     if not cause.endswith((".", "!")) or len(cause.split()) < 3 or earlier.change >= 0.5 \
-            or earlier.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL):
+            or earlier.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) or greets(cause):
         return ""
     return f"{cause.rstrip('.!')} — {part}"
 
@@ -114,3 +115,24 @@ def cause_before(clauses: Sequence[Clause], i: int) -> str:
 #: Words opening a part that says who or what it is about.
 SAYS_WHO = frozenset({"i", "we", "he", "she", "they", "it", "its", "it's", "that", "this",
                       "there", "you", "im", "i'm", "we're", "theyre", "they're", "so"})
+
+
+# A finite verb: a part saying one says who does what ("pitch is flooded again").
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|can|can't|cannot|won't|"
+                     r"isn't|aren't|wasn't|doesn't|don't|didn't|will|got|gets|needs|wants|"
+                     r"[a-z]{2,15}(?:'s|’s))\b", re.IGNORECASE)
+# Words a greeting, an apology or thanks opens with.
+_GREETING = re.compile(r"\W{0,3}(?:morning|evening|afternoon|hi|hey|hello|hiya|sorry|apologies|"
+                       r"thanks|thank|cheers|quick one|heads up|update|fyi|ok|okay|right|so)\b",
+                       re.IGNORECASE)
+
+
+def says_a_verb(text: str) -> bool:
+    """Whether ``text`` holds a finite verb ("rowing club has the pontoon")."""
+    return _FINITE.search(text) is not None
+
+
+def greets(text: str) -> bool:
+    """Whether ``text`` opens greeting, apologising, thanking or announcing ("Morning all,
+    quick one from me"): no cause."""
+    return _GREETING.match(text) is not None

@@ -259,8 +259,8 @@ SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     # dates: ISO, weekdays ("next Friday"), "Oct 17", "17 Oct", "17th of October", "the 15th"
     ("date", r"\b\d{4}-\d{2}-\d{2}\b"),
     # (not an occasion named after its day: "Black Friday", "Cyber Monday")
-    ("date", rf"(?<!['’])(?<!black\s)(?<!cyber\s)(?<!good\s)\b(?:(?:next|this|last|coming)\s)?"
-             rf"{_WDX}\b"
+    ("date", rf"(?<!['’])(?<!black\s)(?<!cyber\s)(?<!(?-i:Good)\s)\b"
+             rf"(?:(?:next|this|last|coming)\s)?{_WDX}\b"
              r"(?:\s(?:morning|afternoon|evening|night))?"),
     ("date", rf"\b(?:{_MO})\.?\s{_ORD}\b(?!:\d)(?:,?\s\d{{4}}\b)?"),
     ("date", rf"\b{_ORD}\s(?:of\s)?(?:{_MO})\b(?:,?\s\d{{4}}\b)?"),

@@ -77,6 +77,9 @@ def verb_form(tok: Token, rest: Sequence[str], known: set[str]) -> bool:
 
 # Words saying someone is on something in another's place ("… on the stall instead").
 _SWAP_WORDS = frozenset({"instead"})
+# What someone is on while going or talking, not a task ("Tom's on the bus instead").
+_GOING_ON = frozenset({"bus", "train", "tube", "tram", "plane", "flight", "ferry", "boat",
+                       "phone", "call", "way", "road", "line", "motorway", "metro", "subway"})
 
 
 def task_on(toks: Sequence[Token], j: int) -> Token | None:
@@ -86,7 +89,7 @@ def task_on(toks: Sequence[Token], j: int) -> Token | None:
             or toks[j + 1].start - toks[j].end > 1:
         return None
     nxt = toks[j + 1]
-    if nxt.low == "the" and j + 2 < len(toks) and any(
+    if nxt.low == "the" and j + 2 < len(toks) and toks[j + 2].low not in _GOING_ON and any(
             t.low in _SWAP_WORDS for t in toks[j + 3:j + 9]):
         # "so Yusuf's on the stall with me instead": a place at a task, taken in turn
         nxt = toks[j + 2]

@@ -200,8 +200,6 @@ def puts_forward(text: str, about: Sequence[frozenset[str]] = ()) -> bool:
 # do the lake"), and so is an offer made to the group.
 _URGES = re.compile(r"\b(?:we|you)\s(?:really\s)?should\b|\blet'?s\b|\blets\b|"
                     r"\b(?:" + OFFERED + r")\b", re.IGNORECASE)
-# where one sentence ends and the next begins
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 # the words before a question mark, back to the last stop
 _QUESTION = re.compile(r"[^.!?\n]{1,400}\?")
 # asking someone to do something ("can u let blackbird know?", "could you ring Bella

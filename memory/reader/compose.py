@@ -393,6 +393,12 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         """The value before the first one naming the question's anchor ("before it moved
         to Tuesday", "before devon"), else before the latest value."""
         chain = [e for e in state.chain if e.value] or state.chain
+        # (a proposal made while a value was held, and left for another, was never had:
+        # "What about the Field Museum??" between the Greenhouse Loft and Kimball)
+        chain = [e for i, e in enumerate(chain)
+                 if not (e.act == "proposal" and 0 < i < len(chain) - 1
+                         and chain[i - 1].act != "proposal"
+                         and not values_match(chain[i + 1].value, e.value))] or chain
         # "the radiothon *date* before it got moved" in a chain that also holds its hours:
         # not the entries holding hours alone ("10th" stays, it may be a day)
         dated = [e for e in chain if not (has_clock(e.value) and not has_day(e.value))

@@ -18,7 +18,7 @@ from memory.analysis.definitions import QuestionKind
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import REASON_CUES, SELF_WORDS
 from memory.analysis.question_words import Word
-from memory.analysis.reason_sentences import SAYS_WHO
+from memory.analysis.reason_sentences import SAYS_WHO, greets, says_a_verb
 from memory.analysis.reason_words import (
     CALENDAR_QUALIFIERS,
     REPORT_VERBS,
@@ -295,7 +295,8 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     # (an aside in brackets beside the change is said as its reason: "training moves to
     # Wednesday 7pm (rowing club has the pontoon on Tuesdays now)")
     asides = {m.group(1).strip() for m in _ASIDE.finditer(stating)
-              if len(words(m.group(1))) >= 3}
+              if len(words(m.group(1))) >= 3 and says_a_verb(m.group(1))
+              and not _INSTRUCTING.match(m.group(1).strip())}
     ranked = sorted(candidates, key=lambda c: (not says(c, blockers) and c not in asides,
                                                bool(find_slots(c))))
     if not ranked:
@@ -323,10 +324,11 @@ def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:
             or not 3 <= len(words(before)) <= 6:
         return before
     first = before.split()[0]
-    if first[:1].isupper() or first.lower() in SAYS_WHO:
-        return before
+    if first[:1].isupper() or first.lower() in SAYS_WHO or says_a_verb(before):
+        return before  # ("pitch is flooded again so …": a whole reason of its own)
     cause = str(sentences[at - 1]).strip().rstrip(".!")
-    if len(words(cause)) < 3 or cause.endswith("?") or has_revision_cue(cause):
+    if len(words(cause)) < 3 or cause.endswith("?") or has_revision_cue(cause) \
+            or greets(cause):
         return before  # (a change said before is no cause: "moving the scrim. …")
     return f"{cause} — {before}"
 
@@ -351,6 +353,10 @@ def _unheaded(sentence: str) -> str:
 
 # An aside in brackets.
 _ASIDE = re.compile(r"\(([^()]{8,160})\)")
+# An aside that tells readers what to do or what stays ("bring your own stands", "same
+# zoom link", "see pinned msg"): no reason.
+_INSTRUCTING = re.compile(r"(?:same|see|bring|check|note|pls|please|thanks|thank|ty|nb|"
+                          r"don't|dont|remember)\b", re.IGNORECASE)
 # The longest reason joined from two sentences.
 _JOINED_CHARS = 220
 
@@ -364,9 +370,10 @@ _PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
                       # "so everyone's had a pay day first"
                       r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
                       # "so it's properly cured", "so they're fully dry": a state reached
+                      # (not "so it's cancelled", "so it's booked": what follows)
                       r"|(?:it|they|everything|everyone)(?:['’]s|['’]re|\s(?:is|are))\s{1,3}"
-                      r"(?:(?:properly|fully|totally|all|really|definitely)\s{1,3})?"
-                      r"(?:[a-z]{2,15}(?:ed|en)|ready|done|dry|safe|set|finished)\b(?!\s?\d))",
+                      r"(?:(?:properly|fully|totally|really|definitely|thoroughly)\s{1,3}"
+                      r"[a-z]{2,15}(?:ed|en)|ready|dry|safe)\b(?!\s?\d))",
                       re.IGNORECASE)
 
 

@@ -307,6 +307,12 @@ class StateChoice(StatementReader):
                 continue  # "rc1 today" is a build of 2.4, not the next version
             if qa.asks_day and day and coarser_than_a_day(st.value, st.node.ts):
                 continue  # a date asked: "this week" is no new day of "Saturday 9 May"
+            if st.node.state_id not in (None, state.state_id) and st.node.supersedes \
+                    and named_otherwise(st.node.topic, state.topic, st.node.text, asked):
+                # the writer took it for a revision of another thing of the kind, one with
+                # a chain of its own, that leaves unsaid the word the question names the
+                # state by ("committee meeting got moved" is no new day of "lab meeting")
+                continue
             analysis = self.analyzer.analyze(st.node.text, speaker=st.node.speaker)
             if analysis.changes < OVERRIDE_CHANGE and not has_revision_cue(st.node.text):
                 continue  # a mention ("still UK first"), not a change the writer missed
@@ -315,17 +321,8 @@ class StateChoice(StatementReader):
             # (nor is the "May launch" moving a new day of the "April launch")
             if _said_of(analysis, st.value, unit_forms(state.topic) | wanted) and not any(
                     (other_of_kind(own, state.topic, asked=asked) and unit_forms(own) <= others)
-                    # (nor is one the message names otherwise, leaving unsaid the word the
-                    # question names the state by: "committee meeting got moved" is no new
-                    # day of the "lab meeting" asked about)
-                    or named_otherwise(own, state.topic, st.node.text, asked)
                     or other_month(own, state.topic)
-                    for own in subjects_of(analysis, st.value)) and not (
-                    # (a value said of nothing in particular is of what the message is about:
-                    # "committee meeting got moved, … it's now Tue 11 June")
-                    not subjects_of(analysis, st.value) and any(
-                        named_otherwise(c.subject, state.topic, st.node.text, asked)
-                        for c in analysis.clauses if c.subject)):
+                    for own in subjects_of(analysis, st.value)):
                 return True
         return False
 

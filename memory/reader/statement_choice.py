@@ -388,6 +388,22 @@ class StatementChoice:
             return True
         return qa.kind is QuestionKind.WHO and qa.role == "owner" and not qa.past
 
+    def _held_before(self, timeline: Sequence[Statement], i: int) -> Statement:
+        """The value held before ``timeline[i]``: not one only put forward after another
+        was held ("What about the Field Museum??" between the Greenhouse Loft and
+        Kimball)."""
+        before = _before(timeline, i)
+        if not self._puts_forward(before):
+            return before
+        held = [st for st in timeline[:i] if st.node.ts < before.node.ts
+                and not self._puts_forward(st)
+                and unit_forms(st.value) != unit_forms(timeline[i].value)]
+        return held[-1] if held else before
+
+    def _puts_forward(self, st: Statement) -> bool:
+        act = self.analyzer.analyze(st.node.text, speaker=st.node.speaker).act
+        return act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION)
+
     def _earlier(self, qa: QuestionAnalysis, statements: Sequence[Statement]) -> Statement:
         """The earlier statement asked for: the first (original); the one before the first
         naming the question's anchor value ("before devon"); the one before the latest
@@ -437,7 +453,7 @@ class StatementChoice:
                         # the anchor's value names as replaced
                         return _replaced_of(st)
                     if i > 0:
-                        return _before(timeline, i)
+                        return self._held_before(timeline, i)
             # "before v4", "before round 2": a label with a number names the message that
             # made the change, whatever value it states
             labels = {w for w in anchor if any(ch.isdigit() for ch in w)}
@@ -449,8 +465,8 @@ class StatementChoice:
         for i in range(len(timeline) - 1, 0, -1):
             text = timeline[i].node.text
             if (changes and changes & unit_forms(text)) or has_revision_cue(text):
-                return _before(timeline, i)
-        before = _before(timeline, len(timeline) - 1)
+                return self._held_before(timeline, i)
+        before = self._held_before(timeline, len(timeline) - 1)
         if before is not timeline[-1]:
             return before
         last = timeline[-1]

@@ -1,8 +1,7 @@
 """How the composer reads messages: the statement each covering message makes in answer to a
 question (its value of the kind asked, said of the question's subject); which statement
 answers is :mod:`memory.reader.statement_choice`, the when-answer it gives
-:mod:`memory.reader.when_answers`.
-"""
+:mod:`memory.reader.when_answers`."""
 
 from __future__ import annotations
 
@@ -39,6 +38,7 @@ from memory.reader.coverage_values import (
     is_a_length,
     is_a_percent,
 )
+from memory.reader.deeds import deed_doer
 from memory.reader.extract import (
     Person,
     best_sentence,
@@ -178,11 +178,10 @@ class StatementReader(StatementChoice, WhenAnswers):
         fingers)") names no value that was in force before (one edited to say "from £4.20 to
         £4.50" still does)."""
         st = self._statement(qa, unit, people)
-        return dataclasses.replace(st, replaced="") if (
-            st.replaced and typo_named(st.node, st.replaced)) else st
+        typo = st.replaced and typo_named(st.node, st.replaced)
+        return dataclasses.replace(st, replaced="") if typo else st
 
-    def _statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]
-                   ) -> Statement:
+    def _statement(self, qa: QuestionAnalysis, unit: Unit, people: Sequence[Person]) -> Statement:
         """What ``unit`` states in answer to ``qa``: its answering sentence, the value of the
         kind asked that the message states *about the question's subject* (the message
         analyzer gives each value its subject: in "Honk Squad takes the Frostbyte Cup, full
@@ -195,6 +194,8 @@ class StatementReader(StatementChoice, WhenAnswers):
         analysis = self.analyzer.analyze(source, speaker=node.speaker, people=names)
         if qa.family == "person" or qa.kind is QuestionKind.WHO:
             claimed = self._claim(qa, analysis, ("person",))
+            if (deed := deed_doer(qa, analysis, source, node.speaker, people, claimed)):
+                return Statement(unit, node, deed[0], deed[1], "")
             person = (claimed[0] if claimed and claimed[0] else
                       person_answer(sentence, node.speaker, people, qa, whole=source))
             return Statement(unit, node, claimed[2] if claimed else sentence, person,
