@@ -17,6 +17,7 @@ from memory.analysis.lexicon import (
     OWNER_VERBS_S,
     ROLE_NOUNS,
 )
+from memory.analysis.person_refs import CONDITIONS, THIRD_PERSON, antecedent, named_from, steps_in
 from memory.analysis.place_words import VENUE_HEADS
 from memory.analysis.task_words import (
     JOURNEY_GERUNDS,
@@ -76,7 +77,7 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
     if rest[0] in {"still", "now", "also", "officially", "then"} and len(rest) > 1:
         rest = rest[1:]  # "Felix still owns delivery"
     first = rest[0]
-    if first in OWNER_VERBS_S or _steps_in(rest):
+    if first in OWNER_VERBS_S or steps_in(rest):
         return True
     if first in _MODALS and len(rest) > 1 and rest[1] in OWNER_VERBS:
         return True
@@ -97,24 +98,6 @@ def _doer(rest: Sequence[str], *, original_case_upper: bool = False) -> bool:
         return True  # "bob secondary", "Dev primary next week"
     return first in {"drops", "moves", "goes", "switches"} and len(rest) > 2 and rest[1] in {
         "to", "back"} and rest[2] in ROLE_NOUNS
-
-
-# Standing in for whoever held it: "Dr. Hemi Walker is stepping in", "Sam will fill in".
-# (the bare verb only after a modal: "log EVERY fill in the book" names no one)
-_STEPPING = frozenset({"stepping", "steps", "filling", "fills", "subbing", "subs"})
-_STEP = frozenset({"step", "fill", "sub"})
-
-
-def _steps_in(rest: Sequence[str]) -> bool:
-    """Whether ``rest`` says its doer stands in ("is stepping in", "will fill in")."""
-    verbs = _STEPPING
-    if len(rest) > 2 and rest[0] in {"is", "'s", "s"}:
-        rest = rest[1:]
-    elif len(rest) > 2 and rest[0] in {"will", "'ll", "ll", "can"}:
-        rest, verbs = rest[1:], _STEP
-    # (not filling in a thing: "Mum will fill in the form tonight")
-    return len(rest) > 1 and rest[0] in verbs and rest[1] == "in" and (
-        len(rest) < 3 or rest[2] not in NOUN_DETERMINERS)
 
 
 def _name_like(tok: Token, people: set[str], *, sentence_start: bool) -> bool:
@@ -259,7 +242,7 @@ def people_values(text: str, *, speaker: str = "",
                 begin = toks[i - 1].start  # "rhys campbell is taking over sponsorship"
             elif tok.text not in VENUE_HEADS:
                 # "Dr. Hemi Walker is stepping in" (not a venue: "Ocean Room can do Sat")
-                begin = _named_from(text, begin)
+                begin = named_from(text, begin)
             out.append(Value(Kind.PERSON, text[begin:tok.start + len(name)], begin,
                              tok.start + len(name)))
             continue
@@ -304,58 +287,13 @@ def people_values(text: str, *, speaker: str = "",
             continue
         # "Pete has the D1 licence so he's driving": the one person named just before
         # (not on a condition: "Manny says it's ok if he takes the freeway")
-        if low in _THIRD_PERSON and not (i and toks[i - 1].low in _CONDITIONS) \
+        if low in THIRD_PERSON and not (i and toks[i - 1].low in CONDITIONS) \
                 and _doer(["is", *rest] if low not in {"he", "she"} else rest):
-            named = _antecedent(toks, i, known)
+            named = antecedent(toks, i, known)
             if named is not None and not any(o.start == named.start for o in out):
                 name = _strip_possessive(named.text)
                 out.append(Value(Kind.PERSON, name, named.start, named.start + len(name)))
     return _join_people(_dedupe(out), text)
-
-
-_CONDITIONS = frozenset({"if", "when", "unless", "whether", "once", "as", "until"})
-
-# A title and a first name before a surname ("Dr. Hemi ", "Prof. ").
-_BEFORE_SURNAME = re.compile(r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Rev)\.?\s)?"
-                             r"(?:\b(?P<first>[A-Z][a-z'’-]{1,20})\s)?$")
-
-
-def _named_from(text: str, begin: int) -> int:
-    """Where the name ending at ``begin``'s word starts, with a title and a first name
-    written before it (a word of talk or a function word is no first name)."""
-    m = _BEFORE_SURNAME.search(text, max(0, begin - 30), begin)
-    if m is None or m.start() == begin:
-        return begin
-    first = m.group("first")
-    if first and (first.lower() in STOPWORDS or first.lower() in DISCOURSE
-                  or is_calendar_word(first) or first.lower() in _NOT_FIRST_NAMES
-                  or first.lower().endswith("ly")):
-        return begin if m.start() == m.start("first") else m.start()
-    return m.start()
-
-
-# Words opening a sentence before a name that are no first name ("Today Dan is …").
-_NOT_FIRST_NAMES = frozenset({"today", "tomorrow", "tonight", "yesterday", "maybe", "perhaps",
-                              "also", "now", "then", "still", "coach", "ask", "tell", "thanks",
-                              "cheers", "sadly", "luckily", "hopefully", "ok", "okay"})
-
-
-# A person said again by a pronoun right after being named.
-_THIRD_PERSON = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "hes", "shes"})
-
-
-def _antecedent(toks: Sequence[Token], i: int, known: set[str]) -> Token | None:
-    """The one person the chat knows named within the few words before ``i`` (none when two
-    are: "Tom told Pete he's driving" says not which)."""
-    # (a possessor is not who: "Sam's brother has the van so he's driving")
-    names = [t for t in toks[max(0, i - 12):i] if _strip_possessive(t.low) in known
-             and t.text[:1].isupper() and not t.low.endswith(("'s", "’s"))]
-    if len(names) != len([t for t in toks[max(0, i - 12):i]
-                          if _strip_possessive(t.low) in known]):
-        return None
-    if len({_strip_possessive(t.low) for t in names}) != 1:
-        return None
-    return names[0]
 
 
 def _held_by(toks: Sequence[Token], i: int, known: set[str], text: str = ""
