@@ -396,7 +396,8 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         # (a proposal made while a value was held, and left for another, was never had:
         # "What about the Field Museum??" between the Greenhouse Loft and Kimball)
         chain = [e for i, e in enumerate(chain)
-                 if not (e.act == "proposal" and 0 < i < len(chain) - 1
+                 if qa.kind is not QuestionKind.PREVIOUS
+                 or not (e.act == "proposal" and 0 < i < len(chain) - 1
                          and chain[i - 1].act != "proposal"
                          and not values_match(chain[i + 1].value, e.value))] or chain
         # "the radiothon *date* before it got moved" in a chain that also holds its hours:

@@ -250,6 +250,8 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 if cue == "so" and _INTENSIFIED.search(before):
                     continue  # "partner flow was so sweet": a degree, no consequence
                 after = sentence[m.end():].strip(" ,;:-—").rstrip(".!")
+                if _NO_CONSEQUENCE.match(after):
+                    continue  # "signed up so far", "so much fun": no "so" of a consequence
                 if _PURPOSE.match(after) and len(words(before)) >= 2:
                     # "Kai asked to step back so he can focus on entry": the purpose is
                     # the reason, with what it is the purpose of
@@ -297,7 +299,7 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     asides = {m.group(1).strip() for m in _ASIDE.finditer(stating)
               if len(words(m.group(1))) >= 3 and says_a_verb(m.group(1))
               and not _INSTRUCTING.match(m.group(1).strip())}
-    ranked = sorted(candidates, key=lambda c: (not says(c, blockers) and c not in asides,
+    ranked = sorted(candidates, key=lambda c: (not says(c, blockers), c not in asides,
                                                bool(find_slots(c))))
     if not ranked:
         return ""
@@ -351,12 +353,16 @@ def _unheaded(sentence: str) -> str:
     return sentence[m.end():] if m is not None and not find_slots(m.group()) else sentence
 
 
+# Words after "so" that make it no consequence ("so far", "so much", "so good").
+_NO_CONSEQUENCE = re.compile(r"(?:far|much|many|long|good|sorry|glad|excited|happy|cool|nice|"
+                             r"bad|keen|proud|tired|busy)\b", re.IGNORECASE)
 # An aside in brackets.
 _ASIDE = re.compile(r"\(([^()]{8,160})\)")
 # An aside that tells readers what to do or what stays ("bring your own stands", "same
 # zoom link", "see pinned msg"): no reason.
 _INSTRUCTING = re.compile(r"(?:same|see|bring|check|note|pls|please|thanks|thank|ty|nb|"
-                          r"don't|dont|remember)\b", re.IGNORECASE)
+                          r"don't|dont|remember|of course|as usual|obviously|typical|again|"
+                          r"lol|ugh|sigh)\b", re.IGNORECASE)
 # The longest reason joined from two sentences.
 _JOINED_CHARS = 220
 
