@@ -22,6 +22,7 @@ from memory.analysis.message_patterns import (
     _SWITCHED_TO,
     _TO_NAME,
 )
+from memory.analysis.old_names import swap_lead
 from memory.analysis.subject_phrases import _PROPER_WORDS, _trim_phrase
 from memory.analysis.values import Kind, Value, titled_end, tokenize
 from memory.text import STOPWORDS, is_calendar_word
@@ -135,12 +136,7 @@ class ClauseChoice:
 # "replacing the ETX with the 102 refractor" (a name, or up to three plain words to the end
 # of the part; not "swap shifts with Tom": whom one swaps with is no new value).
 _SWAPPED_FOR = re.compile(
-    r"\b(?:(?i:swap(?:ping|ped|s)?)\s(?:out\s)?(?!(?:you|u|me|him|her|them|us|it)\b)"
-    r"(?:the\s|our\s)?"
-    r"[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?"
-    r"\s{1,2}for|(?i:replac(?:e|es|ed|ing))\s(?:the\s|our\s)?[\w'’&-]{1,24}"
-    r"(?:\s[\w'’&-]{1,24}){0,3}?\s{1,2}with)\s{1,2}(?:the\s)?"
-    r"(?P<v>[A-Z][\w'’&-]{0,24}(?:\s[A-Z][\w'’&-]{0,24}){0,3}|[a-z0-9][\w'’&-]{1,24}"
+    swap_lead() + r"(?P<v>[A-Z][\w'’&-]{0,24}(?:\s[A-Z][\w'’&-]{0,24}){0,3}|[a-z0-9][\w'’&-]{1,24}"
     r"(?:\s[a-z][\w'’&-]{1,24}){0,2})(?=\s?(?:[.,;:!?)]|$))")
 # What a swap takes that names nothing ("new ones", "somewhere closer").
 _NAMES_NOTHING = re.compile(r"(?:new|a new|another|some|any|every|no)(?:\s|one|thing|where|body)",

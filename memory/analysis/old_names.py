@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from memory.analysis.value_types import Kind, Value
 
-__all__ = ["from_before", "not_after", "swapped_from"]
+__all__ = ["from_before", "not_after", "swap_lead", "swapped_from"]
 
 
 # ", not the SU steps": a place named as turned down right after another (a short phrase
@@ -63,14 +63,23 @@ def from_before(masked: str, value: Value, start: int,
     return Value(value.kind, m.group("v"), m.start("v"), m.end("v"))
 
 
+# A thing a swap gives up ("North Reef", "the old router").
+_THING = r"[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?"
+
+
+def swap_lead(gives: str = _THING, replaces: str = _THING) -> str:
+    """The words of a swap up to what it takes: "swapping North Reef for ", "replacing the
+    ETX with " (not "swap shifts with Tom", "swapping you in"), with ``gives`` and
+    ``replaces`` for the thing given up in each wording."""
+    return (r"\b(?:(?i:swap(?:ping|ped|s)?)\s(?:out\s)?(?!(?:you|u|me|him|her|them|us|it)\b)"
+            rf"(?:the\s|our\s)?{gives}\s{{1,2}}for|(?i:replac(?:e|es|ed|ing))\s"
+            rf"(?:the\s|our\s)?{replaces}\s{{1,2}}with)\s{{1,2}}(?:the\s)?")
+
+
 # "swapping North Reef for ", "replacing the ETX with ": the thing a swap gives up, right
 # before the one it takes.
-_SWAPPED_FROM = re.compile(r"\b(?:swap(?:ping|ped|s)?\s(?:out\s)?"
-                           r"(?!(?:you|u|me|him|her|them|us|it)\b)"
-                           r"(?:the\s|our\s)?(?P<v>[\w'’&-]{1,24}"
-                           r"(?:\s[\w'’&-]{1,24}){0,3}?)\s{1,2}for|replac(?:e|es|ed|ing)\s"
-                           r"(?:the\s|our\s)?(?P<w>[\w'’&-]{1,24}(?:\s[\w'’&-]{1,24}){0,3}?)"
-                           r"\s{1,2}with)\s{1,2}(?:the\s)?$", re.IGNORECASE)
+_SWAPPED_FROM = re.compile(swap_lead(f"(?P<v>{_THING})", f"(?P<w>{_THING})") + "$",
+                           re.IGNORECASE)
 
 
 def swapped_from(masked: str, value: Value, start: int,

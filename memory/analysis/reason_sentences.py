@@ -12,7 +12,7 @@ from memory.analysis.definitions import SpeechAct
 from memory.text import STOPWORDS, content_terms
 
 __all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "greets", "notice_only", "says_a_verb",
-           "sentences_before"]
+           "says_no_one", "sentences_before"]
 
 
 def _sentence_before(clauses: Sequence[Clause], i: int) -> list[Clause]:
@@ -101,9 +101,7 @@ def cause_before(clauses: Sequence[Clause], i: int) -> str:
     if i < 2:
         return ""
     part, earlier = clauses[i - 1].text.strip(), clauses[i - 2]
-    said = part.split()
-    if not 3 <= len(said) <= 6 or part.endswith((".", "!", "?")) \
-            or not said[0][:1].islower() or said[0].lower() in SAYS_WHO or says_a_verb(part):
+    if part.endswith((".", "!", "?")) or not says_no_one(part):
         return ""
     cause = earlier.text.strip()
     if not cause.endswith((".", "!")) or len(cause.split()) < 3 or earlier.change >= 0.5 \
@@ -125,6 +123,14 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|can|can't|c
 _GREETING = re.compile(r"\W{0,3}(?:morning|evening|afternoon|hi|hey|hello|hiya|sorry|apologies|"
                        r"thanks|thank|cheers|quick one|heads up|update|fyi|ok|okay|right|so)\b",
                        re.IGNORECASE)
+
+
+def says_no_one(part: str) -> bool:
+    """Whether ``part`` is a few words (3 to 6) saying no one ("out for 3-4 weeks"): it opens
+    in lower case on no word saying who and holds no finite verb."""
+    said = part.split()
+    return 3 <= len(said) <= 6 and said[0][:1].islower() and said[0].lower() not in SAYS_WHO \
+        and not says_a_verb(part)
 
 
 def says_a_verb(text: str) -> bool:

@@ -5,7 +5,7 @@ statements read from messages, and the small tests the composer makes of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -21,7 +21,7 @@ from memory.reader.coverage import Unit, told_part
 from memory.reader.extract import Person
 from memory.reader.when_values import calendar_day
 from memory.reader.word_forms import forms, unit_forms
-from memory.text import STOPWORDS, content_terms, is_calendar_word, shorten
+from memory.text import STOPWORDS, content_terms, is_calendar_word, names_value, shorten
 
 # How much a state may cover less than the best message and still be the answer.
 STATE_MARGIN = 0.15
@@ -76,6 +76,16 @@ class Statement:
 OVERRIDE_CHANGE = 0.5
 # How long before a revision that accepts it a suggestion may have been made.
 ACCEPTED_WITHIN = timedelta(days=1)
+
+
+def said_before(node: EvidenceNode, value: str, nodes: Mapping[str, EvidenceNode], *,
+                within: timedelta | None = None) -> EvidenceNode | None:
+    """The latest message before ``node`` in its channel, by someone else, naming ``value``
+    (within ``within`` of it, when given): what a reply taking it up was put forward by."""
+    said = [n for n in nodes.values() if n.channel == node.channel
+            and n.speaker_id != node.speaker_id and n.ts < node.ts
+            and (within is None or node.ts - n.ts <= within) and names_value(n.text, value)]
+    return max(said, key=lambda n: (n.ts, n.seq), default=None)
 
 
 def entry_value(entry: ChainEntry, *, short_days: bool = False) -> str:

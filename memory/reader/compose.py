@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from memory.analysis.definitions import QuestionKind
 from memory.analysis.matching import same_value, values_match
@@ -53,6 +53,7 @@ from memory.reader.answer_parts import (
     entry_value,
     evidence_line,
     last_move,
+    said_before,
 )
 from memory.reader.before_anchor import said_left
 from memory.reader.before_first import with_value_before
@@ -68,7 +69,6 @@ from memory.reader.unit_answers import UnitAnswers
 from memory.reader.when_values import day_beside, has_clock, has_day, kept_clock
 from memory.reader.why_answer import WhyReader
 from memory.reader.word_forms import anchor_forms, part_of, unit_forms
-from memory.text import names_value
 
 # How many changes in a row the turns after an answer may make ("let's say 6" → "6 then").
 FOLLOW_HOPS = 2
@@ -434,11 +434,8 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         node = nodes.get(entry.node_id)
         if node is None or not entry.value or not accepts(node.text, self.lexicon.accept):
             return ""
-        said = [n for n in nodes.values()
-                if n.channel == node.channel and n.speaker != node.speaker
-                and timedelta(0) < node.ts - n.ts <= ACCEPTED_WITHIN
-                and names_value(n.text, entry.value)]
-        return max(said, key=lambda n: n.ts).speaker if said else ""
+        said = said_before(node, entry.value, nodes, within=ACCEPTED_WITHIN)
+        return said.speaker if said is not None else ""
 
     def _person_of(self, entry: ChainEntry, people: Sequence[Person]) -> str:
         """The person a value names ("Devon", "me" → the speaker)."""

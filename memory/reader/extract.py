@@ -247,11 +247,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 continue
             if cue in ("so", "so that"):
                 before = sentence[: m.start()].strip(" ,;:-—")
-                if cue == "so" and _INTENSIFIED.search(before):
-                    continue  # "partner flow was so sweet": a degree, no consequence
                 after = sentence[m.end():].strip(" ,;:-—").rstrip(".!")
-                if _NO_CONSEQUENCE.match(after):
-                    continue  # "signed up so far", "so much fun": no "so" of a consequence
+                if cue == "so" and _of_degree(before, after):
+                    continue  # "partner flow was so sweet", "signed up so far": no consequence
                 if _PURPOSE.match(after) and len(words(before)) >= 2:
                     # "Kai asked to step back so he can focus on entry": the purpose is
                     # the reason, with what it is the purpose of
@@ -325,6 +323,7 @@ def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:
     if at <= 0 or not sentence.lstrip().startswith(before) \
             or not 3 <= len(words(before)) <= 6:
         return before
+    # (unlike the analyzer's clause, a part opening on a number counts: "4-5 wks delivery")
     first = before.split()[0]
     if first[:1].isupper() or first.lower() in SAYS_WHO or says_a_verb(before):
         return before  # ("pitch is flooded again so …": a whole reason of its own)
@@ -333,7 +332,6 @@ def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:
             or greets(cause):
         return before  # (a change said before is no cause: "moving the scrim. …")
     return f"{cause} — {before}"
-
 
 
 def explains(text: str) -> bool:
@@ -351,6 +349,12 @@ def _unheaded(sentence: str) -> str:
     holding one ("retro friday 4pm: half the team is away") is the decision itself."""
     m = _HEADER.match(sentence)
     return sentence[m.end():] if m is not None and not find_slots(m.group()) else sentence
+
+
+def _of_degree(before: str, after: str) -> bool:
+    """Whether the "so" between ``before`` and ``after`` says a degree, not a consequence:
+    after a copula or "too" ("was so sweet"), or before a word of degree ("so far")."""
+    return bool(_INTENSIFIED.search(before) or _NO_CONSEQUENCE.match(after))
 
 
 # Words after "so" that make it no consequence ("so far", "so much", "so good").

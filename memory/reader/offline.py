@@ -44,7 +44,7 @@ from memory.reader.answer import (
     split_sentences,
 )
 from memory.reader.answer_fit import asks_person, misfits, shown
-from memory.reader.answer_parts import OVERRIDE_CHANGE
+from memory.reader.answer_parts import OVERRIDE_CHANGE, said_before
 from memory.reader.approval import approval_of, approved, rejected, rejection_of
 from memory.reader.change_proposer import asks_a_change, change_put_forward
 from memory.reader.compose import Composed, Composer, Follow
@@ -373,10 +373,7 @@ class OfflineReader:
                       if node is not None and e.node_id == node.node_id and e.value), None)
         if node is None or entry is None:
             return composed
-        earlier = [n for n in session.nodes.values() if n.channel == node.channel
-                   and n.speaker_id != node.speaker_id and n.ts < node.ts
-                   and names_value(n.text, entry.value)]
-        proposal = max(earlier, key=lambda n: (n.ts, n.seq), default=None)
+        proposal = said_before(node, entry.value, session.nodes)
         if proposal is None or approval_of(proposal, [node], [node], self.lexicon,
                                            self.composer.analyzer) is not node:
             return composed
