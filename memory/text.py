@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from memory.analysis.lexicon import (
     AGREED_ORDINAL,
+    MEASURE_PATTERN,
     MONEY_PATTERN,
     SCALED_COUNT_PATTERN,
     SPOKEN_TIME,
@@ -146,6 +147,8 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
         r"(?P<w>" + _PROPER + r")(?=,? it is\b| it's\b| wins\b)")),
     (SlotKind.REGION, re.compile(r"\b(?:us|eu|ap|ca|sa|me|af)-(?:east|west|north|south|central|"
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
+    # Before money and versions: "5 m/s" is no £5m, "a 7.5 tonner" no version 7.5.
+    (SlotKind.NUMBER, re.compile(MEASURE_PATTERN, re.I)),
     # Before versions: "4.2 million dollars" is an amount, not version 4.2.
     (SlotKind.MONEY, re.compile(MONEY_PATTERN, re.I)),
     (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),

@@ -47,7 +47,7 @@ from memory.analysis.message_patterns import (
     _QUARTER,
     _QUESTION_FAMILIES,
 )
-from memory.analysis.reason_sentences import cause_before, notice_only, sentences_before
+from memory.analysis.reason_sentences import cause_before, notice_only, purpose_of, sentences_before
 from memory.analysis.reason_words import says_no_reason
 from memory.analysis.said_around import (
     circumstances,
@@ -259,7 +259,7 @@ class MessageAnalyzer(ClauseReader):
                         # "Tuesdays are now their events day – loud, and the big table's
                         # taken. So …": the whole sentence before a "So" opening one
                         return " — ".join(c.text.strip() for c in sentences_before(clauses, i))
-                    return cause_before(clauses, i) or before
+                    return purpose_of(clauses, i) or cause_before(clauses, i) or before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
                 rest = c.text[m.end():].strip(" ,:")

@@ -330,8 +330,13 @@ def _subject_indices(lows: Sequence[str], lexicon: QuestionLexicon,
                                 and _change_noun(lows, i, lexicon))}
     out = [i for i, w in enumerate(lows) if i not in cue_index and i not in role_words
            and i not in dated and (_subject_word(w, lexicon) or _modifier(lows, i, lexicon))
-           and not is_calendar_word(w) and not _CLOCK.fullmatch(w)]
+           and not is_calendar_word(w) and not _CLOCK.fullmatch(w) and w not in _CONTRAST]
     return [i for i in out if not _rule_of(lows, i, out, lexicon)]
+
+
+# Words setting the value asked against another ("why is it 9.15 *rather* than 8.30",
+# "why hewitts *instead* of cartwright"): no word of the thing asked about.
+_CONTRAST = frozenset({"rather", "instead"})
 
 
 # Words for how a thing is done ("the hint *rule*", "our guest *policy*"): after the
@@ -630,8 +635,11 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
         if not rest:
             return start, start
         if any(any(_matches(w, c) for c in lexicon.change) for w in rest) or any(
-                w == "back" and nxt == "to" for w, nxt in zip(rest, rest[1:], strict=False)):
-            # (a return is a change: "before going back to 1000")
+                w == "back" and nxt == "to" for w, nxt in zip(rest, rest[1:], strict=False)) or (
+                rest[:2] == ["going", "with"] or rest[:2] == ["going", "to"]
+                and any(c.isdigit() for c in "".join(rest[2:3]))):
+            # (a return is a change: "before going back to 1000"; so is going to a value or
+            # with a choice: "before going to 1200g", not "before going to the vet")
             return start, start + len(rest)
         if rest[0].endswith("ing") and len(rest[0]) > 4:
             continue

@@ -9,9 +9,11 @@ from collections.abc import Sequence
 
 from memory.analysis.claims import Clause
 from memory.analysis.definitions import SpeechAct
+from memory.analysis.reason_words import PURPOSE
 from memory.text import STOPWORDS, content_terms
 
-__all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "greets", "notice_only", "says_a_verb",
+__all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "greets", "notice_only", "purpose_of",
+           "says_a_verb",
            "says_no_one", "sentences_before"]
 
 
@@ -108,6 +110,16 @@ def cause_before(clauses: Sequence[Clause], i: int) -> str:
             or earlier.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) or greets(cause):
         return ""
     return f"{cause.rstrip('.!')} — {part}"
+
+
+def purpose_of(clauses: Sequence[Clause], i: int) -> str:
+    """The change with what it is for, when the "so" clause ``clauses[i]`` says a purpose
+    ("ok make it 9.15 then, so priya can do the school run"); "" otherwise."""
+    text = clauses[i].text.strip()
+    before = clauses[i - 1].text.strip() if i > 0 else ""
+    if not before or PURPOSE.match(text[3:].strip()) is None:
+        return ""
+    return f"{before.rstrip(',;')} {text}"
 
 
 #: Words opening a part that says who or what it is about.

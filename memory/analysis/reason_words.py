@@ -15,7 +15,7 @@ __all__ = ["AGAINST_WORDS", "BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PRED
            "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PREFERS_OTHER",
-           "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "REFUSAL_WORDS", "REPORT_VERBS",
+           "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "PURPOSE", "REFUSAL_WORDS", "REPORT_VERBS",
            "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "PASSES_IT_ON", "says_no_reason"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
@@ -193,3 +193,19 @@ def _announces(text: str) -> bool:
 
 _ABOUT = frozenset({"for", "to", "about", "regarding", "with", "re"})
 _LINKING = frozenset({"a", "an", "the", "of", "bit", "on", "re", "quick", "just", "plan", "plans"})
+
+
+#: "so he can …", "so that we could …", "so it's properly cured" after "so": a purpose,
+#: not a consequence.
+PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
+                     # (not "so I can't drum": what follows, not what it is for)
+                     r"(?:(?:can|could)(?!['’]t\b|not\b)|will|would|won't|don't|doesn't|"
+                     r"has time|have time)\b"
+                     # "so everyone's had a pay day first"
+                     r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
+                     # "so it's properly cured", "so they're fully dry": a state reached
+                     # (not "so it's cancelled", "so it's booked": what follows)
+                     r"|(?:it|they|everything|everyone)(?:['’]s|['’]re|\s(?:is|are))\s{1,3}"
+                     r"(?:(?:properly|fully|totally|really|definitely|thoroughly)\s{1,3}"
+                     r"[a-z]{2,15}(?:ed|en)|ready|dry|safe)\b(?!\s?\d))",
+                     re.IGNORECASE)

@@ -156,7 +156,9 @@ MONEY_PATTERN = (
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     # ("15mm" without a currency is millimetres: "20 lengths 15mm copper")
     # (not "200k views": a count written short)
-    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b(?!" + _COUNTED + r")|"
+    # (nor metres: "5 m/s", "4 m by 3", "12 m wide")
+    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b(?!" + _COUNTED + r")(?![/²]|\s(?:x|by)\s?\d|"
+    r"\s(?:wide|long|high|tall|deep|across|square)\b)|"
     # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
     r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
     # pay by the hour: "14.50 an hour", "13.20ph", "15 p/h" (hours are never counted so)
@@ -230,10 +232,32 @@ CLOCK_AFTER = (r"^(?:\s?(?:\?|am\b|pm\b|hrs\b)|\s(?:then|it is|it's|instead|shar
                r"kick-?off|ko|onwards|latest|on the dot)\b|\s?(?:-|–|to|till|until)\s?\d)")
 
 
+#: A quantity written with its unit of measure ("1.6kg neck lift", "1200g balloon",
+#: "40mm netting", "a 7.5 tonner", "6ft bars", "~5 m/s ascent", "8 m wide"): the unit is
+#: part of the value (a "1.6" alone is no weight; "7.5" no version; "5 m/s" no £5m). A
+#: one-letter unit only written against its number ("1200g", "4L", "7.5t"); metres alone
+#: only before what they measure ("12 m wide"; "budget 12 m" may be money).
+_MEASURE = (r"\d{1,5}(?:\.\d{1,3})?(?:\s?(?:kgs?|kilos?|grams?|mg|mm|cm|km|ft|feet|foot|lbs?|oz|"
+            r"ml|litres?|liters?|mph|kph|km/h|m/s|psi|mah|kwh?|tonnes?|tonner|sqm|sq\s?ft|"
+            r"inch(?:es)?|m²|m2)|(?-i:g)|[lt])(?![\w/²])|\d{1,4}(?:\.\d{1,2})?\s?m(?=\s(?:x|by)\s?\d|\s(?:"
+            r"wide|long|high|tall|deep|across|square)\b)")
+MEASURE_PATTERN = r"(?<![\w$€£¥.,:/-])(?:" + _MEASURE + r")"
+
+
+#: A measure where it is set or stated ("fill target: 1.6kg", "going with 40mm", "swapped it
+#: for a 7.5 tonner", "i'd go 1.8kg", "40mm it is"); not one said in passing ("anyone got a
+#: 2.5mm hex key", "7.5t dropped at dobsons").
+SET_MEASURE = (r"(?:(?:[:(~=]\s?|\b(?:to|at|is|are|was|be|now|go|with|for|it's|its|use|"
+               r"using|need|needs|order|ordering|fill|filling|into|then|make\sit|(?:for|with|to|"
+               r"on|into)\s(?:a|an|the))\s)(?P<v>" + _MEASURE + r")|" + MEASURE_PATTERN
+               + r"(?=,?\s(?:it\sis|it's|then|instead|not|now|please|pls)\b))")
+
+
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
 #: the pattern also matches its lead-in word. Overlaps are resolved by the analyzer: the
 #: longer span wins, then the more specific kind.
 SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("count", SET_MEASURE),
     # ranges: "02:00-04:00", "2-4pm", "10:00–11:30 cet", "9am to 5pm"
     ("range", rf"\b(?:{_CLOCK}|\d{{1,2}})\s?(?:-|–|—|to|till|until)\s?{_CLOCK}"),
     # dotted clock times: "wed 6.30-7.30", "3.30 to 5.30" (British chat)

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
-from memory.analysis.definitions import QuestionKind
+from memory.analysis.definitions import QuestionKind, SpeechAct
 from memory.analysis.matching import same_value, values_match
 from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
@@ -117,11 +117,14 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         anchor = _value_words(qa.anchor, self.lexicon)
         if not _names_anchor(anchor, shown(qa, composed.short, composed.lines)):
             return composed
-        named = [u.node.ts for u in self.covering(verdict, wide=True)
-                 if u.node is not None and _names_anchor(anchor, u.node.text)]
-        if not named:
+        naming = [u.node for u in self.covering(verdict, wide=True)
+                  if u.node is not None and _names_anchor(anchor, u.node.text)]
+        if not naming:
             return composed
-        cut = min(named)
+        # before it *went* to the 16th: from the first message taking it up, not one only
+        # asking or putting it forward ("1200g totex?" before "1000g it is")
+        taken = [n.ts for n in naming if not self._asks_only(n, anchor)]
+        cut = min(taken or [n.ts for n in naming])
         earlier = dataclasses.replace(verdict, units=[
             (score, u) for score, u in verdict.units
             if u.state is None and u.node is not None and u.node.ts < cut])
@@ -132,6 +135,15 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         if not again.lines or _names_anchor(anchor, shown(then, again.short, again.lines)):
             return composed
         return again
+
+    def _asks_only(self, node: EvidenceNode, anchor: frozenset[str] | set[str]) -> bool:
+        """Whether ``node`` only asks about or puts forward the value ``anchor`` names
+        (every clause naming it asks or proposes)."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        naming = [c for c in analysis.clauses if _names_anchor(anchor, c.text)]
+        return bool(naming) and all(
+            c.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION) or c.text.rstrip().endswith("?")
+            for c in naming)
 
     def for_another(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
                     people: Sequence[Person], nodes: dict[str, EvidenceNode], asker: str
@@ -360,8 +372,9 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             if clock and not values_match(clock, entry.value):
                 # "what time does it finish" over "8:30 start, … done by 3:30"
                 first = short = clock
-            elif qa.asks_clock and not has_clock(first):
+            elif qa.asks_clock and not has_clock(first) and has_day(first):
                 # "it's THURSDAYS …, not wednesdays … still 7pm": a day moved keeps its time
+                # (a bare hour, "make the meetup 7 not 6:30", is the time itself)
                 kept = kept_clock(node.text if node is not None else entry.quote,
                                   [e.value for e in chain[:-1]])
                 first = short = f"{first}, {kept}" if kept else first

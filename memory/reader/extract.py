@@ -21,6 +21,7 @@ from memory.analysis.question_words import Word
 from memory.analysis.reason_sentences import SAYS_WHO, greets, says_a_verb
 from memory.analysis.reason_words import (
     CALENDAR_QUALIFIERS,
+    PURPOSE,
     REPORT_VERBS,
     SAMENESS,
     says_no_reason,
@@ -250,7 +251,7 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
                 after = sentence[m.end():].strip(" ,;:-—").rstrip(".!")
                 if cue == "so" and _of_degree(before, after):
                     continue  # "partner flow was so sweet", "signed up so far": no consequence
-                if _PURPOSE.match(after) and len(words(before)) >= 2:
+                if PURPOSE.match(after) and len(words(before)) >= 2:
                     # "Kai asked to step back so he can focus on entry": the purpose is
                     # the reason, with what it is the purpose of
                     return f"{before} so {after}"
@@ -372,19 +373,6 @@ _JOINED_CHARS = 220
 
 
 _HEADER = re.compile(r"^[^:.!?\n]{1,40}:\s")
-# "so he can …", "so that we could …": a purpose, not a consequence.
-_PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
-                      # (not "so I can't drum": what follows, not what it is for)
-                      r"(?:(?:can|could)(?!['’]t\b|not\b)|will|would|won't|don't|doesn't|"
-                      r"has time|have time)\b"
-                      # "so everyone's had a pay day first"
-                      r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
-                      # "so it's properly cured", "so they're fully dry": a state reached
-                      # (not "so it's cancelled", "so it's booked": what follows)
-                      r"|(?:it|they|everything|everyone)(?:['’]s|['’]re|\s(?:is|are))\s{1,3}"
-                      r"(?:(?:properly|fully|totally|really|definitely|thoroughly)\s{1,3}"
-                      r"[a-z]{2,15}(?:ed|en)|ready|dry|safe)\b(?!\s?\d))",
-                      re.IGNORECASE)
 
 
 def relayed(reason: str, text: str) -> str:
