@@ -16,6 +16,7 @@ from memory.analysis.lexicon import (
     MEASURE_PATTERN,
     MONEY_PATTERN,
     SCALED_COUNT_PATTERN,
+    SIGNED_PATTERN,
     SPOKEN_TIME,
 )
 
@@ -149,6 +150,7 @@ _SLOT_PATTERNS: list[tuple[SlotKind, re.Pattern[str]]] = [
                                  r"northeast|southeast|northwest|southwest)-\d\b", re.I)),
     # Before money and versions: "5 m/s" is no £5m, "a 7.5 tonner" no version 7.5.
     (SlotKind.NUMBER, re.compile(MEASURE_PATTERN, re.I)),
+    (SlotKind.NUMBER, re.compile(SIGNED_PATTERN, re.I)),
     # Before versions: "4.2 million dollars" is an amount, not version 4.2.
     (SlotKind.MONEY, re.compile(MONEY_PATTERN, re.I)),
     (SlotKind.NUMBER, re.compile(SCALED_COUNT_PATTERN, re.I)),

@@ -42,6 +42,11 @@ def test_a_quantity_keeps_its_unit_and_is_no_version_or_money() -> None:
     assert _slots("the pond liner is 6 m wide") == [(SlotKind.NUMBER, "6 m")]
     # money and versions written so stay what they were
     assert _slots("budget is 5m") == [(SlotKind.MONEY, "5m")]
+    assert _slots("rent is 1.2k/month now") == [(SlotKind.MONEY, "1.2k")]
+    assert (SlotKind.MONEY, "3m") in _slots("revenue target 3m by 2026")
+    # a phone network, a pitch or a staff count is no weight, length or tonnage
+    assert _slots("switching to 5g plan with vodafone") == []
+    assert _slots("we need 2 FT devs and a PT tester") == []
     assert _slots("v2.1 ships friday")[0] == (SlotKind.VERSION, "v2.1")
     # a pitch surface or a phone network is no weight
     assert _slots("training on the 3G tonight") == [(SlotKind.DATE, "tonight")]
@@ -53,6 +58,9 @@ def test_a_measure_is_a_value_where_it_is_set_not_where_it_is_mentioned() -> Non
     assert _counts("fill target: 2.2kg, should climb fine") == ["2.2kg"]
     assert _counts("anyone got a 2.5mm hex key") == []
     assert _counts("3.5t dropped at the garage") == []
+    # a measure of a thing chosen leaves the thing the choice: "40mm netting"
+    assert _counts("going with 40mm netting for the cage") == []
+    assert _counts("we're at 40mm of rain today, pitch is off") == []
 
 
 def test_a_bare_number_after_a_weight_changes_the_weight(tmp_path: Path) -> None:
@@ -78,8 +86,9 @@ def test_a_bare_hour_moved_is_the_time_with_no_old_clock_beside_it(tmp_path: Pat
 def test_before_going_to_a_value_asks_the_value_before_it_was_taken_up(tmp_path: Path) -> None:
     qa = analyze_question("what shelf size did we use before going to 19mm?")
     assert qa.kind is QuestionKind.PREVIOUS
-    assert analyze_question("what do we need before going to the vet?").kind \
-        is not QuestionKind.PREVIOUS
+    for event in ("what do we need before going to the vet?",
+                  "what should we eat before going to 5 guys?"):
+        assert analyze_question(event).kind is not QuestionKind.PREVIOUS
     chat = channel_chat(tmp_path, [
         (0, "omar", "19mm cordierite shelves? the 15mm ones are sagging a bit"),
         (5, "ines", "15mm is fine for bisque honestly, saves £60"),
@@ -103,6 +112,8 @@ def test_what_a_change_is_for_is_its_reason() -> None:
     reason = ANALYZER.analyze("ok make it 6.30 then, so dev can finish the pickup first",
                               speaker="x").reason
     assert "so dev can finish the pickup first" in reason
-    # a cause before "so" stays the reason
+    # a cause before "so" stays the reason, and what follows it is no purpose
     assert ANALYZER.analyze("the hall flooded, so we moved to the church",
+                            speaker="x").reason == "the hall flooded"
+    assert ANALYZER.analyze("the hall flooded, so we will move to the church",
                             speaker="x").reason == "the hall flooded"

@@ -27,12 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from memory.analysis.claims import Claim, Clause, MessageAnalysis
-from memory.analysis.clause_parts import (
-    CHANGING,
-    _items,
-    _message_act,
-    _split,
-)
+from memory.analysis.clause_parts import CHANGING, _items, _message_act, _split
 from memory.analysis.clause_reader import ABSENCE_SUBJECT, ClauseReader
 from memory.analysis.cue_words import CHANGE_VERBS, CONTACT_VERBS, GOT_BACK
 from memory.analysis.definitions import SpeechAct
@@ -42,11 +37,7 @@ from memory.analysis.lexicon import (
     Lexicon,
     default_lexicon,
 )
-from memory.analysis.message_patterns import (
-    _PERIOD,
-    _QUARTER,
-    _QUESTION_FAMILIES,
-)
+from memory.analysis.message_patterns import _PERIOD, _QUARTER, _QUESTION_FAMILIES
 from memory.analysis.reason_sentences import cause_before, notice_only, purpose_of, sentences_before
 from memory.analysis.reason_words import says_no_reason
 from memory.analysis.said_around import (
@@ -237,6 +228,8 @@ class MessageAnalyzer(ClauseReader):
         lex = self.lexicon
         for i, c in enumerate(clauses):
             text = c.text.strip()
+            if text.lower().startswith("so ") and i > 0 and (purpose := purpose_of(clauses, i)):
+                return purpose  # "…, so priya can do the school run": what the change is for
             if text.lower().startswith("so ") and i > 0:
                 before = clauses[i - 1].text.strip()
                 # "moving the scrim to wednesday. so it's wed + thu": a change before a
@@ -259,7 +252,7 @@ class MessageAnalyzer(ClauseReader):
                         # "Tuesdays are now their events day – loud, and the big table's
                         # taken. So …": the whole sentence before a "So" opening one
                         return " — ".join(c.text.strip() for c in sentences_before(clauses, i))
-                    return purpose_of(clauses, i) or cause_before(clauses, i) or before
+                    return cause_before(clauses, i) or before
             for m in lex.reason_open.finditer(c.text):
                 word = m.group(0).lower()
                 rest = c.text[m.end():].strip(" ,:")
@@ -267,8 +260,9 @@ class MessageAnalyzer(ClauseReader):
                         v.start - c.start - m.end() in range(0, 3) for v in c.values)
                         or _TIME_WORD.match(rest)):
                     continue  # "since Monday", "after lunch": time, not a reason
-                if word in ("as", "after") and c.text[:m.start()].strip():
-                    continue
+                if word in ("as", "after") and c.text[:m.start()].strip() or (
+                        word == "as" and _AS_NO_REASON.match(rest)):
+                    continue  # ("as long as it isn't roasting": a condition, no reason)
                 if rest:
                     return _cut_reason(rest, i)
             if c.change > 0:
@@ -282,6 +276,11 @@ class MessageAnalyzer(ClauseReader):
                     if rest and not any(v.start >= c.start + m2.end() for v in c.values):
                         return rest
         return ""
+
+
+# Words after "as" that make it no reason ("as long as", "as soon as", "as usual").
+_AS_NO_REASON = re.compile(r"(?:long|soon|well|far|much|usual|always|ever|per|if|though|planned|"
+                           r"agreed|discussed|mentioned|promised|before|normal)\b", re.IGNORECASE)
 
 
 # A change done to a thing named by a pronoun ("dropping it, so 10 ponds", "moved it"): the

@@ -178,7 +178,14 @@ _CHOICE_AFTER = re.compile(
     r"stay on|stay with|stick with|sticking with|staying with|stays with|renamed to|"
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
     r"(?:i'm|im|i am|i was|we're|we are) thinking|"
-    r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from)"
+    r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from|"
+    # "yeah go vallotti", "ok go 1200g": a go-ahead opening the clause; not "go home", "go
+    # ahead", "go get the van"
+    r"^\W{0,3}(?:(?:yeah|yep|yes|ok|okay|fine|right|sure|so)\W{1,3})?go(?!\s(?:to|ahead|home|"
+    r"again|then|back|over|through|team|live|out|in|on|with|w|get|grab|see|check|and|now|there|"
+    r"for|up|down|away|off|first|easy|slow|fast|quiet|bed|look|find|ask|tell|buy|fetch|pick|"
+    r"play|eat|sleep|help|do|make|have|pls|please|it|for it|us|me|you|him|her|them|big|bigger|"
+    r"small|hard|all|crazy|wild|nuts|mad)\b))"
     r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
 
@@ -195,11 +202,16 @@ _INSTEAD_CHOICE = re.compile(
 # named before its new value, a single word that ends the clause ("switching the workshop to
 # focus on testing" names a purpose, not a value).
 _SWITCHED_TO = re.compile(
-    r"\b(?:switch(?:ing|ed)?|mov(?:ing|ed|e))\s(?:(?:the|our)\s(?:whole\s)?)?"
+    r"\b(?:switch(?:ing|ed)?|mov(?:ing|ed|e)|swap(?:ping|ped)?|chang(?:ing|ed|e))\s"
+    r"(?:(?:the|our)\s(?:whole\s)?)?"
     r"(?!(?:it|that|this|them|us|over|back|up|down)\b)[a-z]{3,15}(?:\s[a-z]{3,15})?\sto\s"
-    r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?)"
+    r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?"
+    r"(?:\s(?!(?:on|in|at|with|for|by|from|to|after|because|since|as|now|instead|then)\b)"
+    r"[a-z][\w'’&-]{2,20}){0,2}?)"
     # ("switched the palette to peach + ivory after seeing the dresses")
-    r"(?=\s?(?:[,.;!]|$)|\s(?:after|because|since|cos|cuz|as|now)\b)", re.IGNORECASE)
+    r"(?=\s?(?:[,.;!]|$)|\s(?:after|because|since|cos|cuz|as|now|instead|then)\b|"
+    # ("swapping the finale to dax on the lure instead")
+    r"\s(?:on|in|at|with|for|by|from)\s[^,.;!?\n]{1,30}?\sinstead\b)", re.IGNORECASE)
 
 
 # After a change to something, a name is its new value: "Changing the venue to Manchester".

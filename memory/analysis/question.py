@@ -636,10 +636,11 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             return start, start
         if any(any(_matches(w, c) for c in lexicon.change) for w in rest) or any(
                 w == "back" and nxt == "to" for w, nxt in zip(rest, rest[1:], strict=False)) or (
-                rest[:2] == ["going", "with"] or rest[:2] == ["going", "to"]
-                and any(c.isdigit() for c in "".join(rest[2:3]))):
-            # (a return is a change: "before going back to 1000"; so is going to a value or
-            # with a choice: "before going to 1200g", not "before going to the vet")
+                past and rest[:2] == ["going", "to"] and _VALUE_TOKEN.fullmatch(
+                    "".join(rest[2:3])) is not None):
+            # (a return is a change: "before going back to 1000"; so is going to a value, in
+            # a question of the past: "what did we have before going to 1200g", not "what do
+            # we eat before going to 5 guys")
             return start, start + len(rest)
         if rest[0].endswith("ing") and len(rest[0]) > 4:
             continue
@@ -665,6 +666,10 @@ def _before_change(lows: Sequence[str], lexicon: QuestionLexicon, *, family: str
             continue
         return start, min(len(lows), start + len(rest))
     return None
+
+
+# A value gone to: an amount with its unit or currency ("1200g", "£45k", "19mm", "7pm").
+_VALUE_TOKEN = re.compile(r"[£$€]?\d{1,6}(?:[.,]\d{1,3})?(?:[a-z%]{1,6})?")
 
 
 def _clause_of(text: str, ws: Sequence[Word], span: tuple[int, int]) -> tuple[int, int]:

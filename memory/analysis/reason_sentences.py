@@ -117,9 +117,19 @@ def purpose_of(clauses: Sequence[Clause], i: int) -> str:
     ("ok make it 9.15 then, so priya can do the school run"); "" otherwise."""
     text = clauses[i].text.strip()
     before = clauses[i - 1].text.strip() if i > 0 else ""
-    if not before or PURPOSE.match(text[3:].strip()) is None:
+    after = text[3:].strip()
+    # only after a change decided ("the hall flooded, so we can …" gives its cause), and
+    # only what someone then can do or has ("so we will move …" is what follows)
+    if not before or PURPOSE.match(after) is None or _FOLLOWS.match(after) is not None \
+            or not clauses[i - 1].claims or clauses[i - 1].act not in (
+                SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.REASSIGNMENT):
         return ""
     return f"{before.rstrip(',;')} {text}"
+
+
+# What follows, not what for: "so we will …", "so it won't …".
+_FOLLOWS = re.compile(r"(?:that\s{1,3})?(?:[\w']{1,20}\s{1,3}){1,3}(?:will|would|won't|don't|"
+                      r"doesn't)\b", re.IGNORECASE)
 
 
 #: Words opening a part that says who or what it is about.

@@ -156,9 +156,9 @@ MONEY_PATTERN = (
     + _alternation(CURRENCY_CODES + CURRENCY_WORDS) + r")\b|"
     # ("15mm" without a currency is millimetres: "20 lengths 15mm copper")
     # (not "200k views": a count written short)
-    # (nor metres: "5 m/s", "4 m by 3", "12 m wide")
-    r"\b" + _AMOUNT + r"\s?(?:k|m|bn|grand)\b(?!" + _COUNTED + r")(?![/²]|\s(?:x|by)\s?\d|"
-    r"\s(?:wide|long|high|tall|deep|across|square)\b)|"
+    # (nor metres: "5 m/s", "4 m x 3 m", "4 m by 3 m", "12 m wide")
+    r"\b" + _AMOUNT + r"\s?(?:k|bn|grand|m(?!/s\b|²|\s?x\s?\d|\sby\s\d{1,3}(?:\.\d)?\s?m\b|"
+    r"\s(?:wide|long|high|tall|deep|across|square)\b))\b(?!" + _COUNTED + r")|"
     # pence: "tickets 50p each", "20p a go" (two digits: "5p" may be a time)
     r"(?<![\w$€£.,:@])(?<!\bat\s)(?<!\bby\s)[1-9]\dp\b(?!\.\w)|"
     # pay by the hour: "14.50 an hour", "13.20ph", "15 p/h" (hours are never counted so)
@@ -237,20 +237,32 @@ CLOCK_AFTER = (r"^(?:\s?(?:\?|am\b|pm\b|hrs\b)|\s(?:then|it is|it's|instead|shar
 #: part of the value (a "1.6" alone is no weight; "7.5" no version; "5 m/s" no £5m). A
 #: one-letter unit only written against its number ("1200g", "4L", "7.5t"); metres alone
 #: only before what they measure ("12 m wide"; "budget 12 m" may be money).
-_MEASURE = (r"\d{1,5}(?:\.\d{1,3})?(?:\s?(?:kgs?|kilos?|grams?|mg|mm|cm|km|ft|feet|foot|lbs?|oz|"
-            r"ml|litres?|liters?|mph|kph|km/h|m/s|psi|mah|kwh?|tonnes?|tonner|sqm|sq\s?ft|"
-            r"inch(?:es)?|m²|m2)|(?-i:g)|[lt])(?![\w/²])|\d{1,4}(?:\.\d{1,2})?\s?m(?=\s(?:x|by)\s?\d|\s(?:"
-            r"wide|long|high|tall|deep|across|square)\b)")
+_MEASURE = (r"(?:\d{1,5}(?:\.\d{1,3})?\s?(?-i:kgs?|kilos?|grams?|mg|mm|cm|km|ft|feet|foot|lbs?|"
+            r"oz|ml|litres?|liters?|mph|kph|km/h|m/s|psi|mah|kwh?|tonnes?|tonner|sqm|sq\s?ft|inch(?:es)?|"
+            r"m²|m2|KG|Kg|MM|L)(?:/(?-i:[a-z]{1,5})\b)?|\d{1,5}(?-i:l)|(?:\d{2,5}|\d{1,4}\.\d{1,3})(?-i:g|t))(?![\w/²])|"
+            # (a single digit and "g" is a phone network or a pitch: "5g", "3g")
+            r"\d{1,4}(?:\.\d{1,2})?\s?m(?=\s?x\s?\d|\sby\s\d{1,3}(?:\.\d)?\s?m\b|\s(?:wide|long|"
+            r"high|tall|deep|across|square)\b)")
 MEASURE_PATTERN = r"(?<![\w$€£¥.,:/-])(?:" + _MEASURE + r")"
+#: A number below zero ("bump it to -12", "ok -12 👍", "−18°C", "minus 4"): the sign is
+#: part of the value (a freezer at -12 is not at 12). Written against its digits, after a
+#: space or at the start (not "10-12", a range).
+SIGNED_PATTERN = (r"(?:(?<=[\s(:~=])|^)(?:[-−]|minus\s)\d{1,3}(?:\.\d)?"
+                  r"(?:\s?°\s?[cfCF]?|\s?degrees?)?(?![\w,:/°-]|\.\d|\s?%)")
 
 
 #: A measure where it is set or stated ("fill target: 1.6kg", "going with 40mm", "swapped it
 #: for a 7.5 tonner", "i'd go 1.8kg", "40mm it is"); not one said in passing ("anyone got a
 #: 2.5mm hex key", "7.5t dropped at dobsons").
+# After a measure set, no thing it is a measure of ("going with 40mm netting" chooses the
+# netting; "at 40mm of rain" is no value): a connecting word or the end of the clause.
+_NO_THING = (r"(?!\s(?:of\b|(?!(?:it|is|then|instead|not|now|please|pls|and|but|so|to|at|for|"
+             r"from|on|in|each|per|a|an|the|or|as|by|with|max|min|total|tops|ish|today|tonight|"
+             r"tomorrow|tmrw|pls|thanks|cheers|good|ok|fine|then|now)\b)[a-z]{2,}))")
 SET_MEASURE = (r"(?:(?:[:(~=]\s?|\b(?:to|at|is|are|was|be|now|go|with|for|it's|its|use|"
                r"using|need|needs|order|ordering|fill|filling|into|then|make\sit|(?:for|with|to|"
-               r"on|into)\s(?:a|an|the))\s)(?P<v>" + _MEASURE + r")|" + MEASURE_PATTERN
-               + r"(?=,?\s(?:it\sis|it's|then|instead|not|now|please|pls)\b))")
+               r"on|into)\s(?:a|an|the))\s)(?P<v>" + _MEASURE + r")" + _NO_THING + r"|"
+               + MEASURE_PATTERN + r"(?=,?\s(?:it\sis|it's|then|instead|not|now|please|pls)\b))")
 
 
 #: Value patterns (kind, regex source), all linear. A named group ``v`` marks the value when
@@ -258,6 +270,7 @@ SET_MEASURE = (r"(?:(?:[:(~=]\s?|\b(?:to|at|is|are|was|be|now|go|with|for|it's|i
 #: longer span wins, then the more specific kind.
 SLOT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", SET_MEASURE),
+    ("count", SIGNED_PATTERN),
     # ranges: "02:00-04:00", "2-4pm", "10:00–11:30 cet", "9am to 5pm"
     ("range", rf"\b(?:{_CLOCK}|\d{{1,2}})\s?(?:-|–|—|to|till|until)\s?{_CLOCK}"),
     # dotted clock times: "wed 6.30-7.30", "3.30 to 5.30" (British chat)

@@ -122,8 +122,9 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         if not naming:
             return composed
         # before it *went* to the 16th: from the first message taking it up, not one only
-        # asking or putting it forward ("1200g totex?" before "1000g it is")
-        taken = [n.ts for n in naming if not self._asks_only(n, anchor)]
+        # asking, putting it forward or saying something of it ("1200g totex?" before
+        # "1000g it is"; "Groomer's Choice is $20 more")
+        taken = [n.ts for n in naming if self._takes_up(n, anchor)]
         cut = min(taken or [n.ts for n in naming])
         earlier = dataclasses.replace(verdict, units=[
             (score, u) for score, u in verdict.units
@@ -136,14 +137,14 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             return composed
         return again
 
-    def _asks_only(self, node: EvidenceNode, anchor: frozenset[str] | set[str]) -> bool:
-        """Whether ``node`` only asks about or puts forward the value ``anchor`` names
-        (every clause naming it asks or proposes)."""
+    def _takes_up(self, node: EvidenceNode, anchor: frozenset[str] | set[str]) -> bool:
+        """Whether ``node`` settles on the value ``anchor`` names: a clause neither asking
+        nor proposing whose value it is ("bumping the balloon back up to 1200g")."""
         analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
-        naming = [c for c in analysis.clauses if _names_anchor(anchor, c.text)]
-        return bool(naming) and all(
-            c.act in (SpeechAct.PROPOSAL, SpeechAct.QUESTION) or c.text.rstrip().endswith("?")
-            for c in naming)
+        return any(c.act not in (SpeechAct.PROPOSAL, SpeechAct.QUESTION)
+                   and not c.text.rstrip().endswith("?")
+                   and any(_names_anchor(anchor, cl.value.text) for cl in c.claims)
+                   for c in analysis.clauses)
 
     def for_another(self, qa: QuestionAnalysis, composed: Composed, verdict: Coverage,
                     people: Sequence[Person], nodes: dict[str, EvidenceNode], asker: str

@@ -298,7 +298,9 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     asides = {m.group(1).strip() for m in _ASIDE.finditer(stating)
               if len(words(m.group(1))) >= 3 and says_a_verb(m.group(1))
               and not _INSTRUCTING.match(m.group(1).strip())}
+    # (what one can do after it, "we can day trip to lisbon", is no reason for it)
     ranked = sorted(candidates, key=lambda c: (not says(c, blockers), c not in asides,
+                                               _WHAT_NEXT.match(c) is not None,
                                                bool(find_slots(c))))
     if not ranked:
         return ""
@@ -314,6 +316,10 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
         if best in run and len(run) > 1 and len(joined) <= _JOINED_CHARS:
             return joined
     return best
+
+
+_WHAT_NEXT = re.compile(r"\W{0,3}(?:so\s)?(?:we|you|i|they)(?:'ll|’ll|\s(?:can|could|will|might))"
+                        r"(?!['’]?t\b|not\b)\b", re.IGNORECASE)
 
 
 def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:
@@ -502,10 +508,19 @@ _FROM = re.compile(r"\bfrom\s{0,40}(?:(?:the\s{1,3})?[a-z]{2,12}\s{1,3})?$", re.
 _TO_AFTER = re.compile(r"^\S{0,60}(?:\s{1,10}\S{1,60}){0,3}?\s{1,10}(?:to|→|->)\s", re.IGNORECASE)
 
 
+# "navy is sold out …, going with slate grey": a value said to be no longer to be had.
+_LEFT_AFTER = re.compile(r"\s{0,3}(?:(?:is|are|was|were|'s|’s)\s{1,3})?(?:sold out|out of stock|"
+                         r"fully booked|booked up|unavailable|discontinued)\b|"
+                         r"\s{0,3}(?:is|are|was|were|'s|’s)\s{1,3}(?:full|closed|not available|"
+                         r"no longer available)\b(?!\s{1,3}(?:of|for|to)\b)|"
+                         # "gents 18 -> 20", "£612 → £643": what the arrow leaves
+                         r"\s{0,2}(?:->|→|=>|⟶)\s{0,2}[£$€]?\d", re.IGNORECASE)
+
+
 def replaced_at(text: str, start: int, end: int) -> bool:
     """Whether the value at ``text[start:end]`` is named as the one replaced."""
     before = text[max(0, start - 40): start]
-    if _REPLACED.search(before):
+    if _REPLACED.search(before) or _LEFT_AFTER.match(text[end: end + 40]):
         return True
     return bool(_FROM.search(before) and _TO_AFTER.match(text[end: end + 40]))
 # A clock range right after a day ("wed 8-18", "sat 02:00-05:00").
@@ -633,7 +648,9 @@ def value_in(qa: QuestionAnalysis, sentence: str, kinds: Sequence[str]) -> tuple
         elif not anchors:
             best = cands[0]
         else:
-            best = min(cands, key=lambda sl: min(abs(sl.start - a) for a in anchors))
+            # (by the nearer end: "0.75 lb/bbl el dorado" is the el dorado's, not "1 lb")
+            best = min(cands, key=lambda sl: min(min(abs(sl.start - a), abs(sl.end - a))
+                                                 for a in anchors))
         return best.text.strip(_TRAILING)
 
     return nearest(stated), nearest(replaced)

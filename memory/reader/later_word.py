@@ -524,14 +524,14 @@ def _number_for(analysis: MessageAnalysis, held: str, asked: frozenset[str],
     unit = _UNIT_AFTER.match(held.strip())
     if unit is None or not _QUANTITY.fullmatch(number) or "." in number and not unit.group(1):
         return ""  # ("1.8" for "1.6kg" is "1.8 kg"; a decimal alone is no count)
-    return f"{number} {unit.group(1)}" if unit.group(1) else number
+    return f"{number}{unit.group(1)}" if unit.group(1) else number
 
 
 # An amount of money held as a currency and a number ("£20", "$1,200", "€15.50").
 _MONEY_HELD = re.compile(r"^([$€£¥])\d{1,3}(?:,\d{3}){0,3}(?:\.\d{1,2})?$")
 _HALF_DAY = re.compile(r"\d\s?([ap]m)\b", re.IGNORECASE)
 # A quantity: a number and the unit it is counted in ("60 sec", "4 boxes", "110", "1.6kg").
-_UNIT_AFTER = re.compile(r"^~?\d{1,6}(?:\.\d{1,3})?(?:\s?([a-z]{1,12}))?$", re.IGNORECASE)
+_UNIT_AFTER = re.compile(r"^~?\d{1,6}(?:\.\d{1,3})?(?:(\s?[a-z]{1,12}))?$", re.IGNORECASE)
 _QUANTITY = re.compile(r"\d{1,6}(?:\.\d{1,3})?")
 
 

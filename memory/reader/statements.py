@@ -15,7 +15,7 @@ from memory.analysis.lexicon import ROLE_NOUNS
 from memory.analysis.message import Claim, MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
-from memory.analysis.slot_patterns import SPAN_OF_DAYS
+from memory.analysis.slot_patterns import MEASURE_PATTERN, SPAN_OF_DAYS
 from memory.analysis.supplier_words import supplier_replaced, suppliers_in
 from memory.analysis.value_types import Kind, Value
 from memory.models import EvidenceNode
@@ -50,11 +50,7 @@ from memory.reader.extract import (
 from memory.reader.reasons import accepts, assents_only
 from memory.reader.statement_choice import StatementChoice
 from memory.reader.when_answers import WhenAnswers
-from memory.reader.when_values import (
-    has_clock,
-    has_day,
-    when_in,
-)
+from memory.reader.when_values import has_clock, has_day, when_in
 from memory.reader.word_forms import forms, unit_forms
 from memory.text import STOPWORDS, Slot, SlotKind, find_slots
 
@@ -69,9 +65,10 @@ def _keeping(analysis: MessageAnalysis, keep: Callable[[Claim], bool]) -> Messag
 
 def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
     """Whether ``value`` is of one of ``kinds``; a percentage is the price asked ("what fee
-    did we settle on" → "let's go 9%"), not an amount ("how much is it over budget")."""
-    return value.kind.value in kinds or (
-        family == "price" and value.kind is Kind.COUNT and value.text.rstrip().endswith("%"))
+    did we settle on" → "let's go 9%"), a measure the thing chosen ("what size balloon")."""
+    return value.kind.value in kinds or value.kind is Kind.COUNT and (
+        family == "price" and value.text.rstrip().endswith("%") or family == "name"
+        and re.fullmatch(MEASURE_PATTERN, value.text, re.IGNORECASE) is not None)
 
 
 def _names_a_holder(claim: Claim) -> bool:
