@@ -205,6 +205,10 @@ _SWITCHED_TO = re.compile(
     r"\b(?:switch(?:ing|ed)?|mov(?:ing|ed|e)|swap(?:ping|ped)?|chang(?:ing|ed|e))\s"
     r"(?:(?:the|our)\s(?:whole\s)?)?"
     r"(?!(?:it|that|this|them|us|over|back|up|down)\b)[a-z]{3,15}(?:\s[a-z]{3,15})?\sto\s"
+    # (not a purpose: "switching suppliers to keep costs down")
+    r"(?!(?:keep|support|focus|celebrate|help|make|get|save|cut|avoid|reduce|free|give|let|"
+    r"allow|fit|match|cover|meet|see|spend|stay|be|do|have|try|test|check|sort|fix|work|take|"
+    r"bring|start|finish|handle|deal|suit|free|clear|open|close|boost|lower|raise)\b)"
     r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?"
     r"(?:\s(?!(?:on|in|at|with|for|by|from|to|after|because|since|as|now|instead|then)\b)"
     r"[a-z][\w'’&-]{2,20}){0,2}?)"
