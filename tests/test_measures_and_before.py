@@ -117,3 +117,18 @@ def test_what_a_change_is_for_is_its_reason() -> None:
                             speaker="x").reason == "the hall flooded"
     assert ANALYZER.analyze("the hall flooded, so we will move to the church",
                             speaker="x").reason == "the hall flooded"
+
+
+def test_what_came_before_a_value_is_no_message_naming_it_or_asking(tmp_path: Path) -> None:
+    chat = channel_chat(tmp_path, [
+        (0, "bruno", "venue status: Corn Exchange are holding 3-4 July for us, waiting on "
+                     "their quote"),
+        (3 * DAY, "gwen", "got a contact at the college, Harbour Campus do events over summer"),
+        (5 * DAY, "gwen", "Harbour Campus: £4k for both days incl AV. and it's by the station"),
+        (6 * DAY, "gwen", "bad news, harbour campus says catering has to be their in-house "
+                          "team, it's in the venue rules"),
+        (7 * DAY, "bruno", "site visit at Harbour Campus: tue 28th 2pm, who's coming?"),
+    ], start=START, asked=datetime(2024, 5, 20, 12, 0, tzinfo=UTC))
+    answer = chat.answer("which venue did we have before harbour campus")
+    first = answer.answer.splitlines()[0]
+    assert not answer.abstained and "Corn Exchange" in first and "Harbour" not in first

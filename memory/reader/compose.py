@@ -126,9 +126,12 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         # "1000g it is"; "Groomer's Choice is $20 more")
         taken = [n.ts for n in naming if self._takes_up(n, anchor)]
         cut = min(taken or [n.ts for n in naming])
+        # (what it was before X is not X: a message naming X before it was settled on,
+        # asking or saying something of it, is no answer)
         earlier = dataclasses.replace(verdict, units=[
             (score, u) for score, u in verdict.units
-            if u.state is None and u.node is not None and u.node.ts < cut])
+            if u.state is None and u.node is not None and u.node.ts < cut
+            and not _names_anchor(anchor, u.node.text) and not self._asks(u.node)])
         if not earlier.units:
             return composed
         then = dataclasses.replace(qa, kind=QuestionKind.CURRENT, past=False)
@@ -136,6 +139,11 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
         if not again.lines or _names_anchor(anchor, shown(then, again.short, again.lines)):
             return composed
         return again
+
+    def _asks(self, node: EvidenceNode) -> bool:
+        """Whether ``node`` asks ("fine. what balloon are we flying"): no value held."""
+        analysis = self.analyzer.analyze(node.text, speaker=node.speaker)
+        return analysis.question or analysis.act is SpeechAct.QUESTION
 
     def _takes_up(self, node: EvidenceNode, anchor: frozenset[str] | set[str]) -> bool:
         """Whether ``node`` settles on the value ``anchor`` names: a clause neither asking
