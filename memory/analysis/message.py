@@ -228,9 +228,9 @@ class MessageAnalyzer(ClauseReader):
         lex = self.lexicon
         for i, c in enumerate(clauses):
             text = c.text.strip()
-            if text.lower().startswith("so ") and i > 0 and (purpose := purpose_of(clauses, i)):
-                return purpose  # "…, so priya can do the school run": what the change is for
             if text.lower().startswith("so ") and i > 0:
+                if purpose := purpose_of(clauses, i):
+                    return purpose  # "…, so priya can do the school run": what it is for
                 before = clauses[i - 1].text.strip()
                 # "moving the scrim to wednesday. so it's wed + thu": a change before a
                 # "so" that names no subject of its own is what "so" sums up, not its

@@ -163,11 +163,12 @@ _QUESTION_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Where "go" goes rather than what it chooses ("let's go to the pub", "go ahead").
+_GO_ELSEWHERE = r"to|ahead|home|again|then|back|over|through|team|live|out|in|on|with|w"
 _CHOICE_AFTER = re.compile(
     r"\b(?:going with|go with|went with|going w/|go w/|going w|go w|went w|trying|try|"
     # "let's go foundry rooms", "lets go for thursday"; not "let's go to the pub"
-    r"let'?s go for|let'?s go(?!\s(?:to|ahead|home|again|then|back|over|through|team|"
-    r"live|out|in|on|with|w)\b)|"
+    r"let'?s go for|let'?s go(?!\s(?:" + _GO_ELSEWHERE + r")\b)|"
     r"decided on|settled on|picked|locking in|"
     r"chose|choosing|"
     r"switching to|switch to|switched to|we're doing|we are doing|let's do|lets do|"
@@ -179,13 +180,12 @@ _CHOICE_AFTER = re.compile(
     r"calling it|winner is|how about|what about|maybe|vote for|i vote|i'd vote for|proposing|"
     r"(?:i'm|im|i am|i was|we're|we are) thinking|"
     r"propose|suggest|we do|we try|we use|we pick|book|hire|rent from|order from|"
-    # "yeah go vallotti", "ok go 1200g": a go-ahead opening the clause; not "go home", "go
-    # ahead", "go get the van"
-    r"^\W{0,3}(?:(?:yeah|yep|yes|ok|okay|fine|right|sure|so)\W{1,3})?go(?!\s(?:to|ahead|home|"
-    r"again|then|back|over|through|team|live|out|in|on|with|w|get|grab|see|check|and|now|there|"
-    r"for|up|down|away|off|first|easy|slow|fast|quiet|bed|look|find|ask|tell|buy|fetch|pick|"
-    r"play|eat|sleep|help|do|make|have|pls|please|it|for it|us|me|you|him|her|them|big|bigger|"
-    r"small|hard|all|crazy|wild|nuts|mad)\b))"
+    # "yeah go vallotti", "ok go 1200g": a go-ahead opening the clause (not "go home", "go
+    # ahead", "go get the van", nor an idiom of degree: "go big", "go all out")
+    r"^\W{0,3}(?:(?:yeah|yep|yes|ok|okay|fine|right|sure|so)\W{1,3})?go(?!\s(?:"
+    + _GO_ELSEWHERE + r"|get|grab|see|check|and|now|there|for|up|down|away|off|first|easy|slow|"
+    r"fast|quiet|bed|look|find|ask|tell|buy|fetch|pick|play|eat|sleep|help|do|make|have|pls|"
+    r"please|it|us|me|you|him|her|them|big|bigger|small|hard|all|crazy|wild|nuts|mad)\b))"
     r"\s(?P<v>[^.,;!?()\n]{1,60})",
     re.IGNORECASE)
 
@@ -208,7 +208,7 @@ _SWITCHED_TO = re.compile(
     # (not a purpose: "switching suppliers to keep costs down")
     r"(?!(?:keep|support|focus|celebrate|help|make|get|save|cut|avoid|reduce|free|give|let|"
     r"allow|fit|match|cover|meet|see|spend|stay|be|do|have|try|test|check|sort|fix|work|take|"
-    r"bring|start|finish|handle|deal|suit|free|clear|open|close|boost|lower|raise)\b)"
+    r"bring|start|finish|handle|deal|suit|clear|open|close|boost|lower|raise)\b)"
     r"(?P<v>[a-z][\w'’&-]{2,20}(?:\s(?:\+|&|and)\s[a-z][\w'’&-]{2,20})?"
     r"(?:\s(?!(?:on|in|at|with|for|by|from|to|after|because|since|as|now|instead|then)\b)"
     r"[a-z][\w'’&-]{2,20}){0,2}?)"

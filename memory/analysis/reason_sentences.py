@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from memory.analysis.claims import Clause
 from memory.analysis.definitions import SpeechAct
-from memory.analysis.reason_words import PURPOSE
+from memory.analysis.reason_words import FOLLOWS, PURPOSE
 from memory.text import STOPWORDS, content_terms
 
 __all__ = ["NOTICE_WORDS", "SAYS_WHO", "cause_before", "greets", "notice_only", "purpose_of",
@@ -120,16 +120,11 @@ def purpose_of(clauses: Sequence[Clause], i: int) -> str:
     after = text[3:].strip()
     # only after a change decided ("the hall flooded, so we can …" gives its cause), and
     # only what someone then can do or has ("so we will move …" is what follows)
-    if not before or PURPOSE.match(after) is None or _FOLLOWS.match(after) is not None \
+    if not before or PURPOSE.match(after) is None or FOLLOWS.match(after) is not None \
             or not clauses[i - 1].claims or clauses[i - 1].act not in (
                 SpeechAct.DECISION, SpeechAct.CORRECTION, SpeechAct.REASSIGNMENT):
         return ""
     return f"{before.rstrip(',;')} {text}"
-
-
-# What follows, not what for: "so we will …", "so it won't …".
-_FOLLOWS = re.compile(r"(?:that\s{1,3})?(?:[\w']{1,20}\s{1,3}){1,3}(?:will|would|won't|don't|"
-                      r"doesn't)\b", re.IGNORECASE)
 
 
 #: Words opening a part that says who or what it is about.

@@ -15,7 +15,8 @@ __all__ = ["AGAINST_WORDS", "BLOCKER_WORDS", "CALENDAR_QUALIFIERS", "CHANGE_PRED
            "CHAT_SHORTHAND",
            "CONCERN_WORDS", "CONSEQUENCE_WORDS", "DROP_VERBS", "FALL_PHRASES", "NOT_DONE_WORDS",
            "PREFERS_OTHER",
-           "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "PURPOSE", "REFUSAL_WORDS", "REPORT_VERBS",
+           "PAST_EVENT_VERBS", "PROBLEM_NEGATIONS", "PURPOSE", "FOLLOWS", "CAN_DO",
+           "REFUSAL_WORDS", "REPORT_VERBS",
            "RISE_PHRASES", "SAMENESS", "ASKS_OF_READERS", "PASSES_IT_ON", "says_no_reason"]
 
 # What a turn says when it stands in the way of a plan (a blocker): the reason a change
@@ -195,17 +196,27 @@ _ABOUT = frozenset({"for", "to", "about", "regarding", "with", "re"})
 _LINKING = frozenset({"a", "an", "the", "of", "bit", "on", "re", "quick", "just", "plan", "plans"})
 
 
+# Who a "so" part says something of: a few words before its verb ("so priya can …").
+_SAYER = r"(?:[\w']{1,20}\s{1,3}){1,3}"
+# What follows rather than what for: "will", "won't", "don't".
+_FOLLOWS_VERBS = r"(?:will|would|won't|don't|doesn't)\b"
+
 #: "so he can …", "so that we could …", "so it's properly cured" after "so": a purpose,
 #: not a consequence.
-PURPOSE = re.compile(r"(?:that\s{1,3})?(?:(?:[\w']{1,20}\s{1,3}){1,3}"
+PURPOSE = re.compile(r"(?:that\s{1,3})?(?:" + _SAYER
                      # (not "so I can't drum": what follows, not what it is for)
-                     r"(?:(?:can|could)(?!['’]t\b|not\b)|will|would|won't|don't|doesn't|"
-                     r"has time|have time)\b"
+                     + r"(?:(?:can|could)(?!['’]t\b|not\b)|has time|have time)\b|"
+                     + _SAYER + _FOLLOWS_VERBS
                      # "so everyone's had a pay day first"
-                     r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
+                     + r"|\w{1,20}(?:['’](?:s|ve)|\s{1,3}(?:has|have))\s{1,3}(?:had|got)\b"
                      # "so it's properly cured", "so they're fully dry": a state reached
                      # (not "so it's cancelled", "so it's booked": what follows)
                      r"|(?:it|they|everything|everyone)(?:['’]s|['’]re|\s(?:is|are))\s{1,3}"
                      r"(?:(?:properly|fully|totally|really|definitely|thoroughly)\s{1,3}"
                      r"[a-z]{2,15}(?:ed|en)|ready|dry|safe)\b(?!\s?\d))",
                      re.IGNORECASE)
+#: Of those, the ones saying what will follow ("so we will move …", "so it won't …"): a
+#: purpose only to the reader, which keeps the change with it.
+FOLLOWS = re.compile(r"(?:that\s{1,3})?" + _SAYER + _FOLLOWS_VERBS, re.IGNORECASE)
+#: What someone can still do after a change ("we can day trip to lisbon"): no reason for it.
+CAN_DO = r"(?:we|you|i|they)\s(?:can|could)(?!['’]?t\b|not\b)"

@@ -251,14 +251,14 @@ SIGNED_PATTERN = (r"(?:(?<=[\s(:~=])|^)(?:[-−]|minus\s)\d{1,3}(?:\.\d)?"
                   r"(?:\s?°\s?[cfCF]?|\s?degrees?)?(?![\w,:/°-]|\.\d|\s?%)")
 
 
-#: A measure where it is set or stated ("fill target: 1.6kg", "going with 40mm", "swapped it
-#: for a 7.5 tonner", "i'd go 1.8kg", "40mm it is"); not one said in passing ("anyone got a
-#: 2.5mm hex key", "7.5t dropped at dobsons").
 # After a measure set, no thing it is a measure of ("going with 40mm netting" chooses the
 # netting; "at 40mm of rain" is no value): a connecting word or the end of the clause.
 _NO_THING = (r"(?!\s(?:of\b|(?!(?:it|is|then|instead|not|now|please|pls|and|but|so|to|at|for|"
              r"from|on|in|each|per|a|an|the|or|as|by|with|max|min|total|tops|ish|today|tonight|"
-             r"tomorrow|tmrw|pls|thanks|cheers|good|ok|fine|then|now)\b)[a-z]{2,}))")
+             r"tomorrow|tmrw|thanks|cheers|good|ok|fine)\b)[a-z]{2,}))")
+#: A measure where it is set or stated ("fill target: 1.6kg", "going with 40mm", "swapped it
+#: for a 7.5 tonner", "i'd go 1.8kg", "40mm it is"); not one said in passing ("anyone got a
+#: 2.5mm hex key", "7.5t dropped at dobsons").
 SET_MEASURE = (r"(?:(?:[:(~=]\s?|\b(?:to|at|is|are|was|be|now|go|with|for|it's|its|use|"
                r"using|need|needs|order|ordering|fill|filling|into|then|make\sit|(?:for|with|to|"
                r"on|into)\s(?:a|an|the))\s)(?P<v>" + _MEASURE + r")" + _NO_THING + r"|"

@@ -21,6 +21,7 @@ from memory.analysis.question_words import Word
 from memory.analysis.reason_sentences import SAYS_WHO, greets, says_a_verb
 from memory.analysis.reason_words import (
     CALENDAR_QUALIFIERS,
+    CAN_DO,
     PURPOSE,
     REPORT_VERBS,
     SAMENESS,
@@ -318,8 +319,8 @@ def reason_in(text: str, *, value: str = "", decision: frozenset[str] = frozense
     return best
 
 
-_WHAT_NEXT = re.compile(r"\W{0,3}(?:so\s)?(?:we|you|i|they)(?:'ll|’ll|\s(?:can|could|will|might))"
-                        r"(?!['’]?t\b|not\b)\b", re.IGNORECASE)
+_WHAT_NEXT = re.compile(r"\W{0,3}(?:so\s)?(?:" + CAN_DO + r"|(?:we|you|i|they)(?:'ll|’ll|\s"
+                        r"(?:will|might))(?!['’]?t\b|not\b))\b", re.IGNORECASE)
 
 
 def _with_cause(sentences: Sequence[str], sentence: str, before: str) -> str:

@@ -20,6 +20,7 @@ from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import QuestionLexicon
 from memory.analysis.reason_words import (
     AGAINST_WORDS,
+    CAN_DO,
     CONCERN_WORDS,
     NOT_DONE_WORDS,
     REFUSAL_WORDS,
@@ -396,9 +397,9 @@ _EMOJI_BREAK = re.compile(r"\s{0,3}[\U0001F300-\U0001FAFF\u2600-\u27BF]{1,6}\s{1
 # The fewest words a sentence needs to tell a reason.
 _REASON_WORDS = 5
 # A sentence saying what someone will do is a plan, not what was wrong with the thing left.
-_PLANS = re.compile(r"\b(?:i'll|i’ll|ill|we'll|we’ll|i will|we will|gonna|going to|"
-                    # what the change still lets one do ("we can day trip to lisbon")
-                    r"(?:we|you|i|they)\s(?:can|could)(?!['’]t|not))\b", re.IGNORECASE)
+# (and what the change still lets one do: "we can day trip to lisbon")
+_PLANS = re.compile(r"\b(?:i'll|i’ll|ill|we'll|we’ll|i will|we will|gonna|going to|" + CAN_DO
+                    + r")\b", re.IGNORECASE)
 
 
 def _put_apart(sentence: str) -> list[str]:

@@ -68,7 +68,10 @@ def _fits(value: Value, kinds: Sequence[str], family: str) -> bool:
     did we settle on" → "let's go 9%"), a measure the thing chosen ("what size balloon")."""
     return value.kind.value in kinds or value.kind is Kind.COUNT and (
         family == "price" and value.text.rstrip().endswith("%") or family == "name"
-        and re.fullmatch(MEASURE_PATTERN, value.text, re.IGNORECASE) is not None)
+        and _MEASURED.fullmatch(value.text) is not None)
+
+
+_MEASURED = re.compile(MEASURE_PATTERN, re.IGNORECASE)
 
 
 def _names_a_holder(claim: Claim) -> bool:
