@@ -44,6 +44,7 @@ from memory.analysis.said_around import (
     circumstances,
     derived,
     given_away,
+    new_of_before,
     now_said,
     praised,
     rebooked,
@@ -123,8 +124,8 @@ class MessageAnalyzer(ClauseReader):
             p.lower(), p.lower().split()[0], re.split(r"[_.\d]", p.lower().split()[0])[0]) if w)
         clauses = _lend_change(_lend_old([_schedule_item(c, masked) for c in
                                           self._read_clauses(masked, values, people_low)]))
-        clauses = now_said(circumstances(_it_refers_back(_named_absence(
-            rebooked(given_away(praised(clauses))), speaker)), lex))
+        clauses = new_of_before(now_said(circumstances(_it_refers_back(_named_absence(
+            rebooked(given_away(praised(clauses))), speaker)), lex)))
         question = masked.rstrip().endswith("?") or any(
             c.act in (SpeechAct.QUESTION, SpeechAct.PROPOSAL) for c in clauses)
         act = _message_act(clauses)

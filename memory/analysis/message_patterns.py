@@ -21,6 +21,10 @@ AFTER_TITLE = (r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bP
 _AFTER_TALK = "".join(rf"(?<!\b{w})" for w in ("ok", "okay", "cool", "right", "yeah", "yep", "oh",
                                                "and"))
 
+# How a planned thing's time goes: "opens", "starts", "kicks off".
+_SCHEDULE_VERBS = (r"opens|starts|begins|ends|closes|finishes|shuts|kicks|runs|shifts|slides|"
+                   r"slips|moves|moved|gets\smoved|gets\spushed|is\smoving|is\snow")
+
 # Clause boundaries: sentence ends, new lines, semicolons, "label:", spaced dashes, emoji
 # between words, and ", so" / ", but" (a consequence or a contrast starts a new clause).
 _SPLIT = re.compile(
@@ -37,7 +41,15 @@ _SPLIT = re.compile(
     # "gareth's off sick so my assessment's moved to …": a consequence with its own subject
     + _AFTER_TALK +
     r"\s(?=so\s(?:the|my|our|your|his|her|their|this|these)\s[\w'’-]{1,24}\s"
-    r"(?:[\w'’-]{1,24}\s){0,3}?(?:is|are|was|were|has|have|had|gets?|got|moved|moves|goes)\b)|"
+    r"(?:[\w'’-]{1,24}\s){0,3}?(?:is|are|was|were|has|have|had|gets?|got|moved|moves|goes|"
+    + _SCHEDULE_VERBS + r")\b)|"
+    # "23 entries already so check-in opens an hour earlier": a thing named without an
+    # article, then how its schedule goes
+    + _AFTER_TALK +
+    r"\s(?=so\s(?!(?:much|many|far|long|good|bad|glad|happy|sad|sorry|excited|tired|busy|"
+    r"close|late|early|nice|cool|great|keen|sure|yeah|yes|no|ok|okay|well|that|what|then|"
+    r"it|its|it's|we|i|you|they|he|she)\b)[\w'’-]{2,24}(?:\s[\w'’-]{2,24})?\s"
+    r"(?:" + _SCHEDULE_VERBS + r")\b)|"
     + _AFTER_TALK +
     r"\s(?=so\s(?:(?:the|my|our|your|his|her|their|this|these)\s)?[\w-]{2,24}['’]s\s"
     r"(?!(?:fine|ok|okay|good|great|done|not|all|why|what|how)\b)[\w-]{1,24}\s)|"

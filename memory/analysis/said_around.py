@@ -160,6 +160,37 @@ def now_said(clauses: list[Clause]) -> list[Clause]:
     return out
 
 
+def new_of_before(clauses: list[Clause]) -> list[Clause]:
+    """A clause naming only a new date, time or place ("so the dive's off for the 29th —
+    new date sun 6 oct") gives it to what an earlier clause called off or put back: "date"
+    is no thing of its own."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        c = out[i]
+        m = _NEW_ATTRIBUTE.match(c.text)
+        if m is None or not c.claims or c.subject.lower() not in ("", m.group("a").lower()):
+            continue
+        # (what was called off or put back: "publicist double booked her on the 26th" is
+        # why, not what moved)
+        families = {cl.value.family for cl in c.claims}
+        before = next((b for b in reversed(out[:i]) if b.subject and (
+            b.act is SpeechAct.CANCELLATION or (b.change >= SAID_CHANGE and not families & {
+                cl.value.family for cl in b.claims}))), None)
+        if before is None:
+            continue
+        subject, terms = before.subject, before.terms
+        out[i] = replace(c, subject=subject, terms=terms, claims=tuple(
+            replace(cl, subject=subject, terms=terms) if cl.subject.lower() in (
+                "", m.group("a").lower()) else cl for cl in c.claims))
+    return out
+
+
+# "new date sun 6 oct", "and new time is 7pm", "new venue: the crypt".
+_NEW_ATTRIBUTE = re.compile(
+    r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?new\s(?P<a>date|day|time|start|start\stime|venue|"
+    r"place|location|spot|slot|meeting\spoint|meet\spoint|meeting\splace)\b", re.IGNORECASE)
+
+
 # "now 2 weeks behind": how late a thing runs, no new value.
 _BEHIND = re.compile(r"\b(?:behind|left|late|to\sgo|overdue)\b", re.IGNORECASE)
 _NOW_VALUE = re.compile(r"\W{0,3}(?:(?:so|and|ok|okay)\W{1,3})?(?:it['’]?s\s|its\s)?now\s"

@@ -123,6 +123,21 @@ def bound_time(text: str, bound: str, cue: str = "") -> str:
     return picked
 
 
+def cue_gives(text: str, cue: str, value: str) -> bool:
+    """Whether the first time after the question's own ``cue`` word in ``text`` is
+    ``value`` ("check-in opens an hour earlier, 7am. weighing still starts 10": the 7am is
+    when check-in opens, whatever "starts" says after it)."""
+    if not cue or not value:
+        return False
+    for m in re.finditer(rf"\b{re.escape(cue[:4])}\w{{0,6}}\b", text, re.IGNORECASE):
+        rest = re.split(r"[.!?;\n]", text[m.end():m.end() + 48], maxsplit=1)[0]
+        first = re.search(rf"(?<![\d/.£$€]){_CLOCK}{_NOT_AFTER}", rest, re.IGNORECASE)
+        if first is not None and first.group(0).strip().lower().replace(" ", "") == \
+                value.strip().lower().replace(" ", ""):
+            return True
+    return False
+
+
 def _plausible(clock: str) -> bool:
     """Whether a number beside a span word can be a time of day ("till 7", not "till 70")."""
     if _TIMELIKE.search(clock):

@@ -54,6 +54,7 @@ from memory.dates.days import (
     format_day,
     spoken_day,
     weekday_day,
+    with_weekday,
 )
 from memory.dates.resolve import find_date_expressions, resolve_date
 from memory.dates.spoken import coarser_than_a_day, resolved_dates
@@ -72,4 +73,5 @@ __all__ = [
     "resolved_dates",
     "spoken_day",
     "weekday_day",
+    "with_weekday",
 ]

@@ -98,6 +98,22 @@ def spoken_day(d: date) -> str:
     return f"{d.day} {MONTH_NAMES[d.month - 1]} {d.year}"
 
 
+def with_weekday(day: str) -> str:
+    """A day spoken as :func:`spoken_day` says it, with its weekday ("18 January 2025" →
+    "Saturday 18 January 2025"): an answer standing alone names it; other text as it is."""
+    m = _SPOKEN.fullmatch(day.strip())
+    if m is None or m.group(2) not in MONTH_NAMES:
+        return day
+    try:
+        d = date(int(m.group(3)), MONTH_NAMES.index(m.group(2)) + 1, int(m.group(1)))
+    except ValueError:
+        return day
+    return weekday_day(d)
+
+
+_SPOKEN = re.compile(r"(\d{1,2}) ([A-Z][a-z]{2,8}) (\d{4})")
+
+
 def weekday_day(d: date, said: str = "") -> str:
     """``"Friday 6 June 2025"``: a day as an answer names it, so that "which day" and "what
     date" are both answered; without the weekday when the words ``said`` with it name one

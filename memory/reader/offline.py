@@ -257,7 +257,7 @@ class OfflineReader:
         the best evidence, and the states sharing their topic (a decision's parts)."""
         anchors = list(dict.fromkeys(h.node.state_id for h in hits[:5] if h.node.state_id))
         return session.read_current_state(qa.subject or question, k=3, state_ids=anchors,
-                                          siblings=True)
+                                          siblings=True, facets=bool(qa.family))
 
     def _said(self, qa: QuestionAnalysis, question: str, session: ReaderSession
               ) -> list[EvidenceNode]:

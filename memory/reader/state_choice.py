@@ -174,9 +174,21 @@ class StateChoice(StatementReader):
         revised = {u.node.node_id for s, u in verdict.units
                    if u.node is not None and s >= best_node and s >= threshold} if qa.kind in (
             QuestionKind.PREVIOUS, QuestionKind.ORIGINAL) and not stated else set()
+        # a revised state whose latest value was set by a message covering the question as
+        # well as the best one is about what is asked, though its topic covers less of it
+        # ("check-in" for "what time does check-in open on weigh-off day")
+        node_cover = {u.node.node_id: s for s, u in verdict.units if u.node is not None}
         candidates = []
         for score, unit in verdict.units:
             state = unit.state
+            if state is not None and len(state.chain) > 1 and not qa.past and qa.kind in (
+                    QuestionKind.CURRENT, QuestionKind.WHEN):
+                latest = node_cover.get(state.chain[-1].node_id, 0.0)
+                # (and its topic names a word of the question: "the Ohio Valley banquet is
+                # the 8th" beside the seed auction's new day tells of the banquet)
+                if latest >= threshold and latest >= best_node - STATE_MARGIN \
+                        and wanted & unit_forms(state.topic):
+                    score = max(score, latest)
             if state is not None and revised and any(
                     e.node_id in revised for e in state.chain[1:]) and _reaches_numbers(
                     qa.anchor, state) and wanted & unit_forms(state.topic):
@@ -355,6 +367,10 @@ class StateChoice(StatementReader):
                 holder and chosen.value) or (qa.past and qa.kind is QuestionKind.WHEN):
             return None
         wanted = {f for t in qa.terms for f in forms(t)}
+        # the day or time the message would answer with, when no value was read from it:
+        # the message set that value in a chain that has moved on since, whatever the
+        # chain is called ("Frostbite Social … sat feb 8" in a state named by other words)
+        said = chosen.value or (self.when_of(qa, chosen) if qa.family == "when" else "")
         for _, unit in verdict.units:
             state = unit.state
             if state is None or len(state.chain) < 2 or other_weekday(
@@ -368,7 +384,9 @@ class StateChoice(StatementReader):
                 if values_match(entry_value(entry), now):
                     continue  # said again since, not replaced
                 same = values_match(entry_value(entry), chosen.value) if chosen.value else False
-                if entry.node_id == chosen.node.node_id and (same or (
+                set_here = bool(said) and self._holds(qa, state) and values_match(
+                    entry_value(entry), said)
+                if entry.node_id == chosen.node.node_id and (same or set_here or (
                         asked and not chosen.value and (
                             _one_value(chosen.node.text, state)
                             or _said_beside(chosen.sentence, entry_value(entry), wanted)))):

@@ -21,6 +21,7 @@ import numpy as np
 from memory.analysis.grounding import grounded_value
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
+from memory.facets import facet_root
 from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.rerank import Hit
 from memory.reader.search import (
@@ -145,6 +146,12 @@ def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],
     return score
 
 
+def _root_of(state_id: str) -> str:
+    """The node that opened ``state_id``, directly or as one of its facets."""
+    root = facet_root(state_id)
+    return root[0] if root is not None else "n_" + state_id.removeprefix("s_")
+
+
 def _topic_fit(topic: str, qterms: set[str]) -> float:
     """The share of a topic's words the query holds."""
     words = set(content_terms(topic))
@@ -161,6 +168,7 @@ def read_current_state(
     state_ids: Sequence[str] = (),
     min_score: float = STATE_MIN_SCORE,
     siblings: bool = False,
+    facets: bool = False,
 ) -> list[State]:
     """Active states in ``scope`` about ``query``, best first, each with its chain history.
 
@@ -172,7 +180,9 @@ def read_current_state(
     are always candidates. With ``siblings``, the states sharing the channel and topic of a
     requested state among the best ``k`` follow those ``k`` (beyond ``k``, whatever their
     score): one decision's parts kept apart because a state holds one kind of value, such as
-    a lunch's date and its place. Each is still its own candidate. A state whose chain lies
+    a lunch's date and its place; with ``facets`` too, the further states the message that
+    opened a requested one opened beside it (asked for a kind of value, the kind tells the
+    parts apart). Each is still its own candidate. A state whose chain lies
     wholly outside ``scope`` (another thread) is not returned.
     """
     rows = store.states.find(scope)
@@ -194,8 +204,12 @@ def read_current_state(
         return []
     if siblings:
         kin = {(r.channel, r.topic) for r in top if r.state_id in wanted}
+        # the states one message opened beside each other (its facets) are parts of one
+        # decision too, whatever each is called ("Frostbite Social" and its day)
+        roots = {_root_of(r.state_id) for r in top if r.state_id in wanted} if facets else set()
         chosen = {r.state_id for r in top}
-        top += sorted((r for r in records if (r.channel, r.topic) in kin
+        top += sorted((r for r in records if ((r.channel, r.topic) in kin
+                                              or _root_of(r.state_id) in roots)
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
     ids = [r.state_id for r in top]
     members = store.state_members(ids, scope)
@@ -438,7 +452,7 @@ class ReaderSession:
 
     def read_current_state(self, query: str, *, k: int = 3, state_ids: Sequence[str] = (),
                            channels: Sequence[str] | None = None,
-                           siblings: bool = False) -> list[State]:
+                           siblings: bool = False, facets: bool = False) -> list[State]:
         """Active states with chain history; none without versioned state (ablation).
         ``state_ids`` and ``siblings`` as :func:`read_current_state`."""
         query = valid_text(query)
@@ -447,7 +461,8 @@ class ReaderSession:
         if scope is not None and ABLATE_VERSIONED_STATE not in self.tools.ablate:
             states = read_current_state(self.tools.store, self.tools.embedder, query=query,
                                         scope=scope,
-                                        k=k, state_ids=state_ids, siblings=siblings)
+                                        k=k, state_ids=state_ids, siblings=siblings,
+                                        facets=facets)
         for s in states:
             self.states.setdefault(s.state_id, s)
         chain_ids = [e.node_id for s in states for e in s.chain]

@@ -12,7 +12,7 @@ from memory.analysis.message import MessageAnalysis, MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis
 from memory.analysis.slot_patterns import SPAN_OF_DAYS
 from memory.analysis.time_bounds import bound_cue, bound_time
-from memory.dates import weekday_day
+from memory.dates import weekday_day, with_weekday
 from memory.reader.answer import split_sentences
 from memory.reader.answer_parts import Statement
 from memory.reader.beside_words import led_by_terms
@@ -89,7 +89,9 @@ class WhenAnswers:
         clock = (bound_time(chosen.sentence, bound, cue) if bound else "") or (
             time_range_end(chosen.sentence) if ending else "")
         if self._prefer(qa, chosen.sentence) == "past":
-            day = day or weekday_day(node.ts)
+            # (the day alone is the answer here, so it names its weekday even where the
+            # message said it: "picking it up sat 18th" → "Saturday 18 January 2025")
+            day = with_weekday(day) if day else weekday_day(node.ts)
             if asks_time or ending:
                 clock = clock or (text if text and not any(ch.isalpha() for ch in text)
                                   else "") or (time_near(qa, chosen.sentence) if asks_time
