@@ -77,6 +77,8 @@ def _one_value(text: str, state: State) -> bool:
     return sum(1 for sl in find_slots(text) if sl.family == held) <= 1
 
 
+# How far below the message that set its latest value a state lifted by it ranks.
+_LIFTED_BELOW = 0.05
 # How soon after a value was set a message saying it again is an echo of it.
 _ECHO_WITHIN = timedelta(hours=1)
 
@@ -186,9 +188,14 @@ class StateChoice(StatementReader):
                 latest = node_cover.get(state.chain[-1].node_id, 0.0)
                 # (and its topic names a word of the question: "the Ohio Valley banquet is
                 # the 8th" beside the seed auction's new day tells of the banquet)
+                # (nor a day asked of a value naming no one day: "first tuesday meeting"
+                # of "Tuesdays, from next week")
                 if latest >= threshold and latest >= best_node - STATE_MARGIN \
-                        and wanted & unit_forms(state.topic):
-                    score = max(score, latest)
+                        and wanted & unit_forms(state.topic) and not (
+                            qa.asks_day and not qa.asks_clock and not calendar_day(
+                                current_value(state), state.chain[-1].ts)):
+                    # (below a state covering the question by itself)
+                    score = max(score, latest - _LIFTED_BELOW)
             if state is not None and revised and any(
                     e.node_id in revised for e in state.chain[1:]) and _reaches_numbers(
                     qa.anchor, state) and wanted & unit_forms(state.topic):
