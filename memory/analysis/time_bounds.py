@@ -138,6 +138,19 @@ def cue_gives(text: str, cue: str, value: str) -> bool:
     return False
 
 
+def own_time(text: str, cue: str, thing: str, value: str) -> bool:
+    """Whether ``value`` is the time ``text`` gives the thing asked about: after the
+    question's own ``cue`` word (:func:`cue_gives`), or right after the thing's name
+    ("7:30 kick-off it is, gates 6:45": 6:45 is when the gates open, not the kick-off)."""
+    if cue_gives(text, cue, value):
+        return True
+    last = thing.split()[-1] if thing.split() else ""
+    if not last or not value:
+        return False
+    return re.search(rf"\b{re.escape(last)}\s{{0,2}}(?:[:=@-]|at|from)?\s{{0,2}}"
+                     rf"{re.escape(value)}(?![\d:])", text, re.IGNORECASE) is not None
+
+
 def _plausible(clock: str) -> bool:
     """Whether a number beside a span word can be a time of day ("till 7", not "till 70")."""
     if _TIMELIKE.search(clock):

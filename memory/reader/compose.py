@@ -36,7 +36,7 @@ from memory.analysis.message import MessageAnalyzer
 from memory.analysis.question import QuestionAnalysis, words
 from memory.analysis.question_lexicon import DAY_CUES, SELF_WORDS, QuestionLexicon
 from memory.analysis.said_alone import UNITLESS
-from memory.analysis.time_bounds import bound_cue, bound_time, cue_gives
+from memory.analysis.time_bounds import bound_cue, bound_time, own_time
 from memory.models import ChainEntry, Citation, EvidenceNode, State
 from memory.reader.alternatives import alternative_answer, alternatives
 from memory.reader.answer import citation, day_label
@@ -378,8 +378,9 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
             node = nodes.get(entry.node_id)
             clock = bound_time(node.text if node is not None else entry.quote, bound, cue) if (
                 bound and entry.value) else ""
-            if clock and not values_match(clock, entry.value) and not cue_gives(
-                    node.text if node is not None else entry.quote, cue, entry.value):
+            if clock and not values_match(clock, entry.value) and not own_time(
+                    node.text if node is not None else entry.quote, cue, state.topic,
+                    entry.value):
                 # "what time does it finish" over "8:30 start, … done by 3:30"
                 first = short = clock
             elif qa.asks_clock and not has_clock(first) and has_day(first):

@@ -188,10 +188,12 @@ class StateChoice(StatementReader):
                 latest = node_cover.get(state.chain[-1].node_id, 0.0)
                 # (and its topic names a word of the question: "the Ohio Valley banquet is
                 # the 8th" beside the seed auction's new day tells of the banquet)
-                # (nor a day asked of a value naming no one day: "first tuesday meeting"
-                # of "Tuesdays, from next week")
+                # (not when that message gives two values of its kind: "£12 (adults) and £6
+                # for under-16s"; nor a day asked of a value naming no one day: "first
+                # tuesday meeting" of "Tuesdays, from next week")
                 if latest >= threshold and latest >= best_node - STATE_MARGIN \
-                        and wanted & unit_forms(state.topic) and not (
+                        and wanted & unit_forms(state.topic) \
+                        and _one_value(state.chain[-1].quote, state) and not (
                             qa.asks_day and not qa.asks_clock and not calendar_day(
                                 current_value(state), state.chain[-1].ts)):
                     # (below a state covering the question by itself)
