@@ -40,6 +40,12 @@ def facet_root(state_id: str) -> tuple[str, int] | None:
     return "n_" + base.removeprefix("s_"), int(k)
 
 
+def state_root(state_id: str) -> str:
+    """The node that opened ``state_id``, as its main state or as one of its facets."""
+    root = facet_root(state_id)
+    return root[0] if root is not None else "n_" + state_id.removeprefix("s_")
+
+
 def memberships(node: EvidenceNode) -> list[tuple[str, Facet]]:
     """(state id, facet) for every further state ``node`` opens or revises."""
     proposal = node.proposal

@@ -376,18 +376,16 @@ class Composer(UnitAnswers, WhyReader, LaterWord, NamedAgain):
                 first = short = f"{day}, {entry.value}"
             bound, cue = bound_cue(qa.text) if qa.asks_clock else ("", "")
             node = nodes.get(entry.node_id)
-            clock = bound_time(node.text if node is not None else entry.quote, bound, cue) if (
-                bound and entry.value) else ""
+            text = node.text if node is not None else entry.quote
+            clock = bound_time(text, bound, cue) if bound and entry.value else ""
             if clock and not values_match(clock, entry.value) and not own_time(
-                    node.text if node is not None else entry.quote, cue, state.topic,
-                    entry.value):
+                    text, cue, state.topic, entry.value):
                 # "what time does it finish" over "8:30 start, … done by 3:30"
                 first = short = clock
             elif qa.asks_clock and not has_clock(first) and has_day(first):
                 # "it's THURSDAYS …, not wednesdays … still 7pm": a day moved keeps its time
                 # (a bare hour, "make the meetup 7 not 6:30", is the time itself)
-                kept = kept_clock(node.text if node is not None else entry.quote,
-                                  [e.value for e in chain[:-1]])
+                kept = kept_clock(text, [e.value for e in chain[:-1]])
                 first = short = f"{first}, {kept}" if kept else first
         lines = [first, chain_line(state)]
         cites: list[Citation] = []

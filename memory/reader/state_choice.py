@@ -385,7 +385,9 @@ class StateChoice(StatementReader):
             if state is None or len(state.chain) < 2 or other_weekday(
                     qa, current_value(state)):
                 continue  # (the sundays' time did not replace the saturdays')
-            asked = self._holds(qa, state) and bool(wanted & unit_forms(state.topic))
+            holds = self._holds(qa, state)
+            asked = holds and bool(wanted & unit_forms(state.topic))
+            holds_said = bool(said) and holds
             now = entry_value(state.chain[-1])
             if qa.measure and measure(now) not in (qa.measure, ""):
                 continue  # "how many tickets have we sold" is not moved on to a price
@@ -393,8 +395,7 @@ class StateChoice(StatementReader):
                 if values_match(entry_value(entry), now):
                     continue  # said again since, not replaced
                 same = values_match(entry_value(entry), chosen.value) if chosen.value else False
-                set_here = bool(said) and self._holds(qa, state) and values_match(
-                    entry_value(entry), said)
+                set_here = holds_said and values_match(entry_value(entry), said)
                 if entry.node_id == chosen.node.node_id and (same or set_here or (
                         asked and not chosen.value and (
                             _one_value(chosen.node.text, state)

@@ -21,7 +21,7 @@ import numpy as np
 from memory.analysis.grounding import grounded_value
 from memory.dates import DateResolution, find_date_expressions, resolve_date
 from memory.embeddings import Embedder
-from memory.facets import facet_root
+from memory.facets import state_root
 from memory.models import EvidenceNode, Scope, State, Verdict
 from memory.reader.rerank import Hit
 from memory.reader.search import (
@@ -146,12 +146,6 @@ def _state_score(rec: StateRecord, *, qterms: set[str], families: set[str],
     return score
 
 
-def _root_of(state_id: str) -> str:
-    """The node that opened ``state_id``, directly or as one of its facets."""
-    root = facet_root(state_id)
-    return root[0] if root is not None else "n_" + state_id.removeprefix("s_")
-
-
 def _topic_fit(topic: str, qterms: set[str]) -> float:
     """The share of a topic's words the query holds."""
     words = set(content_terms(topic))
@@ -206,10 +200,10 @@ def read_current_state(
         kin = {(r.channel, r.topic) for r in top if r.state_id in wanted}
         # the states one message opened beside each other (its facets) are parts of one
         # decision too, whatever each is called ("Frostbite Social" and its day)
-        roots = {_root_of(r.state_id) for r in top if r.state_id in wanted} if facets else set()
+        roots = {state_root(r.state_id) for r in top if r.state_id in wanted} if facets else set()
         chosen = {r.state_id for r in top}
         top += sorted((r for r in records if ((r.channel, r.topic) in kin
-                                              or _root_of(r.state_id) in roots)
+                                              or state_root(r.state_id) in roots)
                        and r.state_id not in chosen), key=lambda r: -r.updated_ts)
     ids = [r.state_id for r in top]
     members = store.state_members(ids, scope)
